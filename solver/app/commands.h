@@ -1,0 +1,13 @@
+// One function per `sphero` subcommand. Each gets the arguments after its
+// name and returns the process exit status; errors in the arguments or the
+// inputs are reported on stderr with what to do about them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sphero::app {
+
+int run_shape_command(const std::vector<std::string>& args);
+
+}  // namespace sphero::app

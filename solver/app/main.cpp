@@ -1,0 +1,44 @@
+// `sphero COMMAND ...`: dispatches to one file per subcommand.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: sphero COMMAND [ARGS...]\n"
+    "\n"
+    "commands:\n"
+    "  shape info FILE...          mass properties of shape files (table)\n"
+    "  shape outline FILE... -o OUT.vtu\n"
+    "                              rounded outlines as polygons, for ParaView\n"
+    "\n"
+    "`sphero COMMAND --help` tells more.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    fmt::print("sphero {}\n", SPHERO_VERSION);
+    return 0;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (args[0] == "shape") return sphero::app::run_shape_command(rest);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "sphero: {}\n", e.what());
+    return 1;
+  }
+  fmt::print(stderr, "sphero: unknown command '{}'\n\n{}", args[0], kUsage);
+  return 2;
+}

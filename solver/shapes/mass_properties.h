@@ -1,0 +1,38 @@
+// Mass properties of a spheropolygon (MODEL.md §1). All per unit density:
+// multiply by the areal density σ for mass and moment of inertia.
+#pragma once
+
+#include "geometry/vec2.h"
+#include "shapes/shape.h"
+
+namespace sphero {
+
+struct MassProperties {
+  double area = 0.0;            // of skeleton ⊕ disk
+  Vec2 centroid;                // centre of mass, in the shape's coordinates
+  double polar_moment = 0.0;    // ∫|x − centroid|² dA: inertia per unit density
+  double bounding_radius = 0.0; // R: largest distance from centroid to outline
+
+  double mass(double density) const { return density * area; }
+  double inertia(double density) const { return density * polar_moment; }
+};
+
+// Picks the analytic decomposition for convex skeletons and the exact
+// region otherwise.
+MassProperties mass_properties(const Shape& shape);
+
+// Analytic: polygon + one r-thick rectangle outside each edge + one circular
+// sector at each vertex (exterior angle). Exact for a point, a segment or a
+// convex polygon; throws std::invalid_argument for anything else, where the
+// pieces would overlap at reflex corners.
+MassProperties convex_mass_properties(const Shape& shape);
+
+// The exact region P ⊕ D(r) from CGAL's offset construction, integrated by
+// Green's theorem over its segments and arcs. Any skeleton.
+MassProperties exact_mass_properties(const Shape& shape);
+
+// R from the skeleton alone: max over vertices of |v − c| + r (the farthest
+// point of a segment from any point is one of its ends).
+double bounding_radius(const Shape& shape, Vec2 centroid);
+
+}  // namespace sphero
