@@ -16,16 +16,10 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
-#include "morphology/minkowski.h"
 #include "shapes/mass_properties.h"
 
 namespace sphero {
 namespace {
-
-std::vector<Region> swept_region(const Shape& shape) {
-  return shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius)
-                           : dilate_path(shape.vertices, shape.radius);
-}
 
 class GridBuilder {
  public:

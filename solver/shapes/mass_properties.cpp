@@ -89,12 +89,17 @@ MassProperties convex_mass_properties(const Shape& shape) {
   return finish(shape, m);
 }
 
-MassProperties exact_mass_properties(const Shape& shape) {
-  if (shape.radius == 0.0) return finish(shape, polygon_moments(shape.vertices));
-  const std::vector<Region> swept = shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius)
-                                                      : dilate_path(shape.vertices, shape.radius);
-  return finish(shape, integrate(swept));
+std::vector<Region> swept_region(const Shape& shape) {
+  if (shape.radius == 0.0) {  // only polygons may be sharp
+    Region polygon;
+    for (int i = 0; i < shape.edge_count(); ++i)
+      polygon.outer.push_back(BoundaryPiece::segment(shape.edge_start(i), shape.edge_end(i)));
+    return {polygon};
+  }
+  return shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius) : dilate_path(shape.vertices, shape.radius);
 }
+
+MassProperties exact_mass_properties(const Shape& shape) { return finish(shape, integrate(swept_region(shape))); }
 
 MassProperties mass_properties(const Shape& shape) {
   return shape.has_convex_skeleton() ? convex_mass_properties(shape) : exact_mass_properties(shape);

@@ -2,7 +2,10 @@
 // multiply by the areal density σ for mass and moment of inertia.
 #pragma once
 
+#include <vector>
+
 #include "geometry/vec2.h"
+#include "morphology/region.h"
 #include "shapes/shape.h"
 
 namespace sphero {
@@ -30,6 +33,10 @@ MassProperties convex_mass_properties(const Shape& shape);
 // The exact region P ⊕ D(r) from CGAL's offset construction, integrated by
 // Green's theorem over its segments and arcs. Any skeleton.
 MassProperties exact_mass_properties(const Shape& shape);
+
+// The exact region skeleton ⊕ D(r) as segment-and-arc boundaries (for a
+// sharp polygon, r = 0, the polygon itself).
+std::vector<Region> swept_region(const Shape& shape);
 
 // R from the skeleton alone: max over vertices of |v − c| + r (the farthest
 // point of a segment from any point is one of its ends).

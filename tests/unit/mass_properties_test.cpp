@@ -183,6 +183,17 @@ TEST(MassProperties, TheCowIsAboutThreeMetresLongWithAreaAboutSixAndAHalf) {
   EXPECT_NEAR(mass_properties(cow).area, 6.5, 0.1);
 }
 
+TEST(MassProperties, SharpPolygonIsJustThePolygon) {
+  const Shape tri = polygon({{0, 0}, {4, 0}, {0, 3}}, 0.0);
+  for (const MassProperties& p : {convex_mass_properties(tri), exact_mass_properties(tri)}) {
+    EXPECT_DOUBLE_EQ(p.area, 6.0);
+    EXPECT_NEAR(p.centroid.x, 4.0 / 3.0, 1e-15);
+    EXPECT_NEAR(p.centroid.y, 1.0, 1e-15);
+    // Right triangle with legs a, b: polar moment about its centroid A(a² + b²)/18.
+    EXPECT_NEAR(p.polar_moment, 6.0 * 25.0 / 18.0, 1e-12);
+  }
+}
+
 TEST(MassProperties, BoundingRadiusIsTheFarthestOutlinePoint) {
   const Shape tri = polygon({{0, 0}, {4, 0}, {0, 3}}, 0.5);
   const MassProperties p = mass_properties(tri);

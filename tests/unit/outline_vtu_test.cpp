@@ -64,6 +64,13 @@ TEST(OutlineVtu, RoundTripKeepsCellsAndExactAreas) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(OutlineVtu, SharpPolygonOutlineIsThePolygon) {
+  const std::vector<Shape> shapes{make_shape("tri", SkeletonKind::polygon, {{0, 0}, {4, 0}, {0, 3}}, 0.0)};
+  const vtkSmartPointer<vtkUnstructuredGrid> grid = make_shape_outlines_grid(shapes, 64);
+  ASSERT_EQ(grid->GetNumberOfCells(), 2);  // outline + skeleton
+  EXPECT_EQ(grid->GetCell(0)->GetNumberOfPoints(), 3);
+}
+
 TEST(OutlineVtu, UnwritablePathIsAnErrorAndLeavesNothing) {
   const std::vector<Shape> shapes{read_shape_file(SPHERO_DATA_DIR "/shapes/disk.shape")};
   EXPECT_THROW(write_shape_outlines_vtu("/no/such/dir/shapes.vtu", shapes, 64), std::exception);
