@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -94,8 +95,9 @@ Shape parse_shape(std::istream& in, const std::string& source_name, const std::s
       expect_word_count(reader, *line, 2, "vertices COUNT");
       if (have_vertices) reader.fail(line->number, "a second 'vertices' block; a shape file holds one shape");
       const double count = parse_number(reader, *line, line->words[1], "the vertex count");
-      if (count < 1 || count != static_cast<int>(count))
-        reader.fail(line->number, "the vertex count must be a whole number of at least 1");
+      constexpr double kMostVertices = 1e6;  // far beyond any grain; keeps the cast below defined
+      if (!(count >= 1 && count <= kMostVertices) || count != std::floor(count))
+        reader.fail(line->number, "the vertex count must be a whole number from 1 to 1000000");
       for (int i = 0; i < static_cast<int>(count); ++i) {
         const auto vertex = reader.next();
         if (!vertex)

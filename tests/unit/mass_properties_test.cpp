@@ -149,6 +149,7 @@ TEST(MassProperties, ExactEqualsAnalyticForConvexSkeletons) {
       read_shape_file(SPHERO_DATA_DIR "/shapes/hexagon.shape"),
       read_shape_file(SPHERO_DATA_DIR "/shapes/polygon16.shape"),
       read_shape_file(SPHERO_DATA_DIR "/shapes/pebble.shape"),
+      polygon({{0, 0}, {1, 0}, {2, 0}, {2, 1}, {0, 1}}, 0.25),  // a collinear vertex
   };
   for (const Shape& shape : shapes) {
     SCOPED_TRACE(shape.name);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <random>
 #include <sstream>
 
 #include "shapes/shape_file.h"
@@ -62,6 +63,9 @@ TEST(ShapeFile, ErrorsNameFileAndLine) {
   EXPECT_NE(parse_error("sphero-shape 1\nkind point\nradius 1\nvertices 1\n0 0 0\n").find("grain.shape:5: expected 'X Y'"),
             std::string::npos);
   EXPECT_NE(parse_error("sphero-shape 1\nkind point\nvertices 1\n0 0\n").find("missing 'radius"), std::string::npos);
+  for (const char* count : {"0", "2.5", "1e18", "nan", "-3"})
+    EXPECT_NE(parse_error(std::string("sphero-shape 1\nvertices ") + count + "\n").find("grain.shape:2: the vertex count"),
+              std::string::npos) << count;
   EXPECT_NE(parse_error("sphero-shape 1\nradius 1\nvertices 1\n0 0\n").find("missing 'kind"), std::string::npos);
 }
 
@@ -73,6 +77,37 @@ TEST(ShapeFile, GeometryErrorsNameTheFile) {
             std::string::npos);
   EXPECT_NE(parse_error("sphero-shape 1\nkind point\nradius 1\nvertices 1\nnan 0\n").find("not a finite number"),
             std::string::npos);
+}
+
+TEST(ShapeFile, MangledFilesAreRefusedNeverCrash) {
+  // Random byte edits of a valid file: each either parses into a valid shape
+  // or is refused with a ShapeError that names the file.
+  const std::string valid =
+      "sphero-shape 1\nname l\nkind polygon\nradius 0.1\nvertices 6\n0 0\n2 0\n2 1\n1 1\n1 2\n0 2\n";
+  const std::string alphabet = "0123456789.-+eE \n#abnix";
+  std::mt19937_64 generator(2026);
+  int refused = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string text = valid;
+    const int edits = 1 + static_cast<int>(generator() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = generator() % text.size();
+      switch (generator() % 3) {
+        case 0: text[at] = alphabet[generator() % alphabet.size()]; break;
+        case 1: text.erase(at, 1); break;
+        default: text.insert(at, 1, alphabet[generator() % alphabet.size()]); break;
+      }
+    }
+    std::istringstream in(text);
+    try {
+      const Shape shape = parse_shape(in, "mangled.shape", "mangled");
+      EXPECT_FALSE(shape.vertices.empty());
+    } catch (const ShapeError& e) {
+      ++refused;
+      EXPECT_EQ(std::string(e.what()).rfind("mangled.shape", 0), 0u) << e.what();
+    }
+  }
+  EXPECT_GT(refused, 1000);
 }
 
 TEST(ShapeFile, MissingFileSaysSo) {
