@@ -118,9 +118,19 @@ AreaMoments integrate(const std::vector<Region>& regions) {
 }
 
 std::vector<Vec2> discretise(const BoundaryLoop& loop, int segments_per_circle) {
+  // CGAL splits arcs into x-monotone pieces and may leave pieces far shorter
+  // than a chord; their end points would be near-duplicates, which break
+  // polygon triangulation when the outline is drawn. Keep points at least a
+  // millionth of the loop's size apart.
+  double size = 0.0;
+  for (const BoundaryPiece& piece : loop) size = std::max(size, norm(piece.end - loop.front().start));
+  const double too_close = 1e-6 * size;
   std::vector<Vec2> points;
+  const auto add = [&](Vec2 p) {
+    if (points.empty() || norm(p - points.back()) > too_close) points.push_back(p);
+  };
   for (const BoundaryPiece& piece : loop) {
-    points.push_back(piece.start);
+    add(piece.start);
     if (!piece.is_arc) continue;
     const double sweep = arc_sweep(piece);
     const int chords =
@@ -128,9 +138,10 @@ std::vector<Vec2> discretise(const BoundaryLoop& loop, int segments_per_circle) 
     const double u0 = angle_of(piece.start, piece.centre);
     for (int k = 1; k < chords; ++k) {
       const double u = u0 + sweep * k / chords;
-      points.push_back(piece.centre + piece.radius * Vec2{std::cos(u), std::sin(u)});
+      add(piece.centre + piece.radius * Vec2{std::cos(u), std::sin(u)});
     }
   }
+  while (points.size() > 1 && norm(points.back() - points.front()) <= too_close) points.pop_back();
   return points;
 }
 
