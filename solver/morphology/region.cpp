@@ -145,26 +145,4 @@ std::vector<Vec2> discretise(const BoundaryLoop& loop, int segments_per_circle) 
   return points;
 }
 
-double farthest_distance(const BoundaryLoop& loop, Vec2 p) {
-  double farthest = 0.0;
-  for (const BoundaryPiece& piece : loop) {
-    farthest = std::max({farthest, norm(piece.start - p), norm(piece.end - p)});
-    if (!piece.is_arc) continue;
-    // Inside an arc, the farthest point lies on the ray from p through the
-    // centre, if that direction falls within the arc's sweep.
-    const Vec2 away = piece.centre - p;
-    if (norm2(away) == 0.0) {
-      farthest = std::max(farthest, piece.radius);
-      continue;
-    }
-    const double u_far = std::atan2(away.y, away.x);
-    const double u0 = angle_of(piece.start, piece.centre);
-    const double sweep = arc_sweep(piece);
-    double along = (u_far - u0) * (sweep > 0 ? 1.0 : -1.0);
-    along = std::fmod(std::fmod(along, 2.0 * kPi) + 2.0 * kPi, 2.0 * kPi);
-    if (along <= std::abs(sweep)) farthest = std::max(farthest, norm(away) + piece.radius);
-  }
-  return farthest;
-}
-
 }  // namespace sphero

@@ -74,7 +74,4 @@ double arc_sweep(const BoundaryPiece& arc);
 // full circle would get `segments_per_circle` of them (at least one per arc).
 std::vector<Vec2> discretise(const BoundaryLoop& loop, int segments_per_circle);
 
-// Longest distance from `p` to a point of the loop.
-double farthest_distance(const BoundaryLoop& loop, Vec2 p);
-
 }  // namespace sphero

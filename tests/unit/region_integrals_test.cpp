@@ -81,9 +81,5 @@ TEST(RegionIntegrals, DiscretisedCircleApproachesTheCircle) {
   for (Vec2 p : polygon) EXPECT_NEAR(norm(p), 1.0, 1e-14);
 }
 
-TEST(RegionIntegrals, FarthestDistanceOfACircleSeenFromInside) {
-  EXPECT_NEAR(farthest_distance(circle({0, 0}, 1.0), {0.25, 0.0}), 1.25, 1e-14);
-}
-
 }  // namespace
 }  // namespace sphero
