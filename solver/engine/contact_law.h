@@ -1,0 +1,67 @@
+// Contact laws for one vertex–edge (or vertex–vertex) contact (MODEL.md §2):
+// normal spring (linear or Hertz-like), normal and tangential viscous
+// damping, tangential spring with a Coulomb cap, optional cohesion. One law
+// per pair of materials, chosen by name in the scene.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "geometry/vec2.h"
+
+namespace sphero {
+
+enum class NormalLaw {
+  linear,  // F = k_n δ                 energy ½ k_n δ²
+  hertz,   // F = k_n δ^{3/2}           energy (2/5) k_n δ^{5/2}
+};
+
+std::string_view to_string(NormalLaw law);
+// Throws std::invalid_argument naming the accepted words.
+NormalLaw normal_law_from_string(std::string_view word);
+
+struct ContactLaw {
+  NormalLaw normal = NormalLaw::linear;
+  double kn = 0.0;        // normal stiffness (N/m for linear, N/m^{3/2} for hertz)
+  double gamma_n = 0.0;   // normal damping coefficient (N s/m): force γ_n δ̇
+  double kt = 0.0;        // tangential stiffness (N/m); 0 switches friction off
+  double gamma_t = 0.0;   // tangential damping coefficient (N s/m)
+  double mu = 0.0;        // Coulomb friction coefficient: |F_t| ≤ μ |F_n|
+  double cohesion = 0.0;  // attractive force (N) while the contact is closed
+
+  // The stiffness that sets the time step: k_n for linear; for hertz the
+  // tangent stiffness 1.5 k_n sqrt(δ) at an overlap of `reference_overlap`.
+  double stiffness_for_time_step(double reference_overlap) const;
+};
+
+// Throws std::invalid_argument with the offending parameter named.
+void validate(const ContactLaw& law);
+
+// What one contact needs from the step: its geometry and the relative
+// velocity at the point of application.
+struct ContactKinematics {
+  double overlap = 0.0;      // δ > 0
+  Vec2 normal;               // unit, from the vertex towards the edge
+  Vec2 relative_velocity;    // velocity of the vertex's body minus the edge's body, at R
+};
+
+// The force on the vertex's body (the edge's body gets the opposite), the
+// updated tangential spring, and the energy terms of this contact.
+struct ContactResponse {
+  Vec2 force_on_vertex_body;
+  double normal_force = 0.0;      // scalar, positive when repulsive
+  Vec2 tangential_force;          // on the vertex's body
+  bool sliding = false;
+  double normal_energy = 0.0;     // stored in the normal spring (and cohesion)
+  double tangential_energy = 0.0; // ½ k_t |ξ|² after this step
+  double damping_power = 0.0;     // ≥ 0: rate of viscous dissipation
+  double sliding_dissipation = 0.0;  // energy dissipated by sliding this step
+};
+
+// `xi` is the contact's tangential spring (relative tangential
+// displacement of the vertex's body), carried from the previous step; it is
+// turned into the current tangent plane, advanced by the relative
+// tangential velocity times dt, and capped by Coulomb.
+ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics& contact, Vec2& xi, double dt);
+
+}  // namespace sphero

@@ -1,0 +1,299 @@
+#include "engine/contacts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "geometry/segment.h"
+
+namespace sphero {
+namespace {
+
+// Index of the vertex after / before global vertex k along its own body's
+// skeleton, or -1 at the ends of an open path.
+int next_vertex(const World& w, int body, int k) {
+  const int begin = w.vertex_begin[body], last = begin + w.vertex_count[body] - 1;
+  if (k < last) return k + 1;
+  return w.closed[body] ? begin : -1;
+}
+int previous_vertex(const World& w, int body, int k) {
+  const int begin = w.vertex_begin[body], last = begin + w.vertex_count[body] - 1;
+  if (k > begin) return k - 1;
+  return w.closed[body] ? last : -1;
+}
+
+// Is p in the exterior cone of vertex k (of `body`, shifted by `offset`):
+// beyond the k-end of each edge that meets at k?
+bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 p) {
+  const Vec2 apex = w.world_vertex[k] + offset;
+  const Vec2 to_p = p - apex;
+  for (int neighbour : {next_vertex(w, body, k), previous_vertex(w, body, k)}) {
+    if (neighbour < 0) continue;
+    if (dot(to_p, w.world_vertex[neighbour] + offset - apex) > 0.0) return false;
+  }
+  return true;
+}
+
+auto sort_key(const Contact& c) {
+  return std::make_tuple(std::min(c.vertex_body, c.edge_body), std::max(c.vertex_body, c.edge_body),
+                         c.image[0] * (c.vertex_body < c.edge_body ? 1 : -1),
+                         c.image[1] * (c.vertex_body < c.edge_body ? 1 : -1), c.kind, c.vertex_body, c.vertex,
+                         c.feature);
+}
+bool canonical_order(const Contact& a, const Contact& b) { return sort_key(a) < sort_key(b); }
+bool same_contact(const Contact& a, const Contact& b) { return sort_key(a) == sort_key(b); }
+
+double period(const World& w, int axis) { return axis == 0 ? w.cell.size.x : w.cell.size.y; }
+
+struct CandidateBuilder {
+  const World& w;
+  double skin;  // 2δ
+  std::vector<Contact>& out;
+
+  // Feature pairs between body a and the image of body b moved by `shift`
+  // (`image` counts periods, in unwrapped coordinates).
+  void add_pair(int a, int b, Vec2 shift, std::array<int, 2> image) {
+    const double cutoff = w.radius[a] + w.radius[b] + skin;
+    add_vertices_on_edges(a, b, shift, image, cutoff);
+    add_vertices_on_edges(b, a, -shift, {-image[0], -image[1]}, cutoff);
+    const int a_end = w.vertex_begin[a] + w.vertex_count[a], b_end = w.vertex_begin[b] + w.vertex_count[b];
+    for (int v = w.vertex_begin[a]; v < a_end; ++v)
+      for (int u = w.vertex_begin[b]; u < b_end; ++u)
+        if (norm(w.world_vertex[u] + shift - w.world_vertex[v]) < cutoff)
+          push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
+  }
+
+  void add_vertices_on_edges(int vb, int eb, Vec2 offset, std::array<int, 2> image, double cutoff) {
+    const int v_end = w.vertex_begin[vb] + w.vertex_count[vb];
+    const int edges = w.edge_count(eb);
+    for (int e = 0; e < edges; ++e) {
+      const int start = w.vertex_begin[eb] + e;
+      const int end = next_vertex(w, eb, start);
+      const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[end] + offset;
+      for (int v = w.vertex_begin[vb]; v < v_end; ++v)
+        if (distance_to_segment(w.world_vertex[v], p, q) < cutoff)
+          push(vb, eb, v, start, ContactKind::vertex_edge, offset, image);
+    }
+  }
+
+  void push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image) {
+    Contact c;
+    c.vertex_body = vb;
+    c.edge_body = eb;
+    c.vertex = v;
+    c.feature = f;
+    c.kind = kind;
+    c.edge_offset = offset;
+    c.image = image;
+    out.push_back(c);
+  }
+
+  // Distance from a point to the skeleton of body b moved by offset.
+  double skeleton_distance(int b, Vec2 offset, Vec2 p) const {
+    if (w.vertex_count[b] == 1) return norm(w.world_vertex[w.vertex_begin[b]] + offset - p);
+    double d = INFINITY;
+    for (int e = 0; e < w.edge_count(b); ++e) {
+      const int start = w.vertex_begin[b] + e;
+      d = std::min(d, distance_to_segment(p, w.world_vertex[start] + offset,
+                                          w.world_vertex[next_vertex(w, b, start)] + offset));
+    }
+    return d;
+  }
+};
+
+}  // namespace
+
+ContactGeometry contact_geometry(const World& w, const Contact& c) {
+  ContactGeometry g;
+  const Vec2 x = w.world_vertex[c.vertex];
+  Vec2 y;
+  if (c.kind == ContactKind::vertex_edge) {
+    const Vec2 a = w.world_vertex[c.feature] + c.edge_offset;
+    const Vec2 b = w.world_vertex[next_vertex(w, c.edge_body, c.feature)] + c.edge_offset;
+    const Vec2 ab = b - a;
+    const double t = dot(x - a, ab) / norm2(ab);
+    if (!(t > 0.0 && t < 1.0)) return g;
+    y = a + t * ab;
+  } else {
+    y = w.world_vertex[c.feature] + c.edge_offset;
+    if (!in_exterior_cone(w, c.edge_body, c.feature, c.edge_offset, x) ||
+        !in_exterior_cone(w, c.vertex_body, c.vertex, {}, y))
+      return g;
+  }
+  const double d = norm(y - x);
+  const double overlap = w.radius[c.vertex_body] + w.radius[c.edge_body] - d;
+  if (!(overlap > 0.0) || d == 0.0) return g;
+  g.touching = true;
+  g.vertex_point = x;
+  g.edge_point = y;
+  g.overlap = overlap;
+  g.normal = (y - x) / d;
+  return g;
+}
+
+bool NeighbourList::update(World& world) {
+  if (!built_ || world.size() != reference_position_.size()) {
+    rebuild(world);
+    return true;
+  }
+  double largest = 0.0;
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    const double moved =
+        norm(world.position[i] - reference_position_[i]) + world.bounding_radius[i] * std::abs(world.angle[i] - reference_angle_[i]);
+    largest = std::max(largest, moved);
+  }
+  if (largest <= settings_.verlet_distance) return false;
+  rebuild(world);
+  return true;
+}
+
+void NeighbourList::force_rebuild(World& world) { rebuild(world); }
+
+void NeighbourList::rebuild(World& w) {
+  const std::size_t n = w.size();
+  if (wraps_.size() != n) wraps_.assign(n, {0, 0});
+  // Wrap into the periodic cell only here, so that between rebuilds the
+  // image offsets stored in the contacts stay valid.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (w.big[i]) continue;
+    for (int axis = 0; axis < 2; ++axis) {
+      if (!w.cell.periodic[axis]) continue;
+      const double low = axis == 0 ? w.cell.low.x : w.cell.low.y;
+      double& coordinate = axis == 0 ? w.position[i].x : w.position[i].y;
+      const double turns = std::floor((coordinate - low) / period(w, axis));
+      coordinate -= turns * period(w, axis);
+      wraps_[i][axis] += static_cast<int>(turns);
+    }
+  }
+  update_world_vertices(w);
+
+  std::vector<Contact> fresh;
+  CandidateBuilder builder{w, 2.0 * settings_.verlet_distance, fresh};
+  const double skin = 2.0 * settings_.verlet_distance;
+
+  // Image shift and wrap-invariant image key of body j seen from body i.
+  const auto minimum_image = [&](int i, int j, Vec2& shift, std::array<int, 2>& image) {
+    shift = {};
+    image = {0, 0};
+    for (int axis = 0; axis < 2; ++axis) {
+      if (!w.cell.periodic[axis]) continue;
+      const double L = period(w, axis);
+      const double gap = axis == 0 ? w.position[j].x - w.position[i].x : w.position[j].y - w.position[i].y;
+      const double k = -std::round(gap / L);
+      (axis == 0 ? shift.x : shift.y) = k * L;
+      image[axis] = static_cast<int>(k) + wraps_[j][axis] - wraps_[i][axis];
+    }
+  };
+  std::size_t pairs = 0;
+  const auto consider = [&](int i, int j) {
+    Vec2 shift;
+    std::array<int, 2> image;
+    minimum_image(i, j, shift, image);
+    if (norm(w.position[j] + shift - w.position[i]) >= w.bounding_radius[i] + w.bounding_radius[j] + skin) return;
+    const std::size_t before = fresh.size();
+    builder.add_pair(i, j, shift, image);
+    pairs += fresh.size() > before;
+  };
+
+  std::vector<int> small, large;
+  for (std::size_t i = 0; i < n; ++i) (w.big[i] ? large : small).push_back(static_cast<int>(i));
+
+  if (settings_.brute_force) {
+    for (std::size_t a = 0; a < small.size(); ++a)
+      for (std::size_t b = a + 1; b < small.size(); ++b) consider(small[a], small[b]);
+  } else if (!small.empty()) {
+    // Link cells of side >= D + 2δ (D the largest outline diameter): a
+    // listed pair's centres can be up to D + 2δ apart.
+    double diameter = 0.0;
+    Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+    for (int i : small) {
+      diameter = std::max(diameter, 2.0 * w.bounding_radius[i]);
+      low = {std::min(low.x, w.position[i].x), std::min(low.y, w.position[i].y)};
+      high = {std::max(high.x, w.position[i].x), std::max(high.y, w.position[i].y)};
+    }
+    const double side = diameter + skin;
+    std::array<int, 2> cells{};
+    std::array<double, 2> origin{}, width{};
+    for (int axis = 0; axis < 2; ++axis) {
+      if (w.cell.periodic[axis]) {
+        cells[axis] = std::max(1, static_cast<int>(std::floor(period(w, axis) / side)));
+        origin[axis] = axis == 0 ? w.cell.low.x : w.cell.low.y;
+        width[axis] = period(w, axis) / cells[axis];
+      } else {
+        origin[axis] = axis == 0 ? low.x : low.y;
+        const double extent = axis == 0 ? high.x - low.x : high.y - low.y;
+        cells[axis] = static_cast<int>(std::floor(extent / side)) + 1;
+        width[axis] = side;
+      }
+    }
+    const auto cell_of = [&](int i, int axis) {
+      const double coordinate = axis == 0 ? w.position[i].x : w.position[i].y;
+      const int c = static_cast<int>(std::floor((coordinate - origin[axis]) / width[axis]));
+      return std::clamp(c, 0, cells[axis] - 1);
+    };
+    const std::size_t cell_count = static_cast<std::size_t>(cells[0]) * cells[1];
+    std::vector<int> start(cell_count + 1, 0), members(small.size());
+    std::vector<int> home(n, -1);
+    for (int i : small) home[i] = cell_of(i, 0) + cells[0] * cell_of(i, 1), ++start[home[i] + 1];
+    for (std::size_t c = 0; c < cell_count; ++c) start[c + 1] += start[c];
+    std::vector<int> fill(start.begin(), start.end() - 1);
+    for (int i : small) members[fill[home[i]]++] = i;  // bodies in index order within each cell
+
+    std::vector<int> neighbours;
+    for (int i : small) {
+      const int cx = home[i] % cells[0], cy = home[i] / cells[0];
+      neighbours.clear();
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          int nx = cx + dx, ny = cy + dy;
+          if (w.cell.periodic[0]) nx = (nx % cells[0] + cells[0]) % cells[0];
+          if (w.cell.periodic[1]) ny = (ny % cells[1] + cells[1]) % cells[1];
+          if (nx < 0 || ny < 0 || nx >= cells[0] || ny >= cells[1]) continue;
+          neighbours.push_back(nx + cells[0] * ny);
+        }
+      std::sort(neighbours.begin(), neighbours.end());
+      neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+      for (int c : neighbours)
+        for (int k = start[c]; k < start[c + 1]; ++k)
+          if (members[k] > i) consider(i, members[k]);
+    }
+  }
+
+  // Walls and landscapes against every body, through each periodic image
+  // of the wall that can reach it.
+  for (int b : large) {
+    for (int p : small) {
+      for (int ix = -1; ix <= 1; ++ix) {
+        if (ix != 0 && !w.cell.periodic[0]) continue;
+        for (int iy = -1; iy <= 1; ++iy) {
+          if (iy != 0 && !w.cell.periodic[1]) continue;
+          const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
+          if (builder.skeleton_distance(b, shift, w.position[p]) >=
+              w.bounding_radius[p] + w.radius[b] + skin)
+            continue;
+          const std::size_t before = fresh.size();
+          builder.add_pair(p, b, shift, {ix - wraps_[p][0], iy - wraps_[p][1]});
+          pairs += fresh.size() > before;
+        }
+      }
+    }
+  }
+
+  std::sort(fresh.begin(), fresh.end(), canonical_order);
+  // Carry the tangential springs over: contact history, not derived data.
+  for (Contact& c : fresh) {
+    const auto old = std::lower_bound(contacts_.begin(), contacts_.end(), c, canonical_order);
+    if (old != contacts_.end() && same_contact(*old, c)) {
+      c.xi = old->xi;
+      c.active = old->active;
+    }
+  }
+  contacts_ = std::move(fresh);
+  reference_position_ = w.position;
+  reference_angle_ = w.angle;
+  built_ = true;
+  ++stats_.rebuilds;
+  stats_.body_pairs = pairs;
+}
+
+}  // namespace sphero

@@ -1,0 +1,106 @@
+// Vertex–edge and vertex–vertex contacts between skeletons (MODEL.md §2),
+// and the O(N) search that finds them (§4): link cells → Verlet list of
+// body pairs → per-pair contact list of feature pairs, rebuilt when
+// max_i(|Δx_i| + R_i |Δθ_i|) exceeds the Verlet distance.
+//
+// Which feature pairs count. A vertex V of one body touches
+//  - an edge E of the other where V's projection falls strictly inside E
+//    (both directions: V of A on edges of B, and V of B on edges of A);
+//  - a vertex W of the other where each is in the other's exterior cone
+//    (V projects beyond the W-end of every edge at W, and W beyond the V-end
+//    of every edge at V; a lone point's cone is the whole plane).
+// So a vertex near a convex corner is counted once, as a vertex–vertex
+// contact with the corner, never once per edge; a disk pressed onto a corner
+// and onto a flat edge feels the same stiffness. Between the regions the
+// contact point and normal are continuous.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "engine/world.h"
+
+namespace sphero {
+
+enum class ContactKind : std::uint8_t { vertex_edge = 0, vertex_vertex = 1 };
+
+// One candidate feature pair; lives from one list rebuild to the next.
+// `feature` is the global index of the edge's first vertex (the edge runs to
+// the next vertex of that body) or of the other vertex.
+struct Contact {
+  int vertex_body = 0;
+  int edge_body = 0;
+  int vertex = 0;
+  int feature = 0;
+  ContactKind kind = ContactKind::vertex_edge;
+  // Added to the edge body's coordinates to bring its image next to the
+  // vertex (periodic cells); zero otherwise.
+  Vec2 edge_offset;
+  // Which periodic image this is, invariant when bodies wrap: keeps the
+  // tangential history of a contact that crosses the cell's boundary.
+  std::array<int, 2> image{0, 0};
+  Vec2 xi;  // tangential spring: contact history, survives list rebuilds
+
+  // Results of the last force evaluation (for output and analysis).
+  bool active = false;
+  bool sliding = false;
+  double overlap = 0.0;
+  Vec2 normal;          // unit, from the vertex towards the edge
+  Vec2 point;           // point of application R (vertex body's coordinates)
+  Vec2 force;           // on the vertex body; the edge body gets −force
+  double normal_force = 0.0;
+};
+
+struct NeighbourSettings {
+  double verlet_distance = 0.0;  // δ: skin thickness per body
+  bool brute_force = false;      // all pairs, no cells: the reference for tests
+};
+
+struct NeighbourStats {
+  long rebuilds = 0;
+  long feature_pairs_evaluated = 0;  // summed over all evaluations
+  std::size_t body_pairs = 0;        // in the current list
+};
+
+// The candidate list and what is needed to decide when to rebuild it.
+class NeighbourList {
+ public:
+  explicit NeighbourList(NeighbourSettings settings) : settings_(settings) {}
+
+  // Rebuilds when the update condition says so (or on the first call);
+  // returns true if it did. Wraps periodic bodies into the cell first, so
+  // call it before computing world vertices... it does that itself.
+  bool update(World& world);
+  void force_rebuild(World& world);
+
+  std::vector<Contact>& contacts() { return contacts_; }
+  const std::vector<Contact>& contacts() const { return contacts_; }
+  const NeighbourStats& stats() const { return stats_; }
+  NeighbourStats& stats() { return stats_; }
+  const NeighbourSettings& settings() const { return settings_; }
+
+ private:
+  void rebuild(World& world);
+
+  NeighbourSettings settings_;
+  std::vector<Contact> contacts_;
+  std::vector<Vec2> reference_position_;
+  std::vector<double> reference_angle_;
+  std::vector<std::array<int, 2>> wraps_;  // times each body was wrapped, per axis
+  NeighbourStats stats_;
+  bool built_ = false;
+};
+
+// Geometry of one candidate in the current configuration: whether it is a
+// contact under the rules above, and if so X, Y, overlap and normal.
+struct ContactGeometry {
+  bool touching = false;
+  Vec2 vertex_point;  // X
+  Vec2 edge_point;    // Y (with the edge offset applied)
+  double overlap = 0.0;
+  Vec2 normal;
+};
+ContactGeometry contact_geometry(const World& world, const Contact& candidate);
+
+}  // namespace sphero

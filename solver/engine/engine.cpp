@@ -1,0 +1,309 @@
+#include "engine/engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace sphero {
+namespace {
+
+Vec2 velocity_at(const World& w, int body, Vec2 point, Vec2 body_offset) {
+  const Vec2 arm = point - (w.position[body] + body_offset);
+  return w.velocity[body] + w.angular_velocity[body] * perp(arm);
+}
+
+double dof_force(const World& w, int i, int k) {
+  return k == dof_x ? w.force[i].x : (k == dof_y ? w.force[i].y : w.torque[i]);
+}
+double& dof_velocity(World& w, int i, int k) {
+  return k == dof_x ? w.velocity[i].x : (k == dof_y ? w.velocity[i].y : w.angular_velocity[i]);
+}
+double& dof_position(World& w, int i, int k) {
+  return k == dof_x ? w.position[i].x : (k == dof_y ? w.position[i].y : w.angle[i]);
+}
+double dof_inverse_mass(const World& w, int i, int k) { return k == dof_rotation ? w.inverse_inertia[i] : w.inverse_mass[i]; }
+
+// Gear's corrector coefficients for second-order equations with five
+// values (Allen & Tildesley, Computer Simulation of Liquids, table E.2).
+constexpr double kGear[5] = {19.0 / 120.0, 3.0 / 4.0, 1.0, 1.0 / 2.0, 1.0 / 12.0};
+
+}  // namespace
+
+std::string_view to_string(Integrator integrator) {
+  return integrator == Integrator::velocity_verlet ? "verlet" : "gear";
+}
+
+Integrator integrator_from_string(std::string_view word) {
+  if (word == "verlet" || word == "velocity-verlet") return Integrator::velocity_verlet;
+  if (word == "gear") return Integrator::gear;
+  throw std::invalid_argument("unknown integrator '" + std::string(word) + "': use verlet or gear");
+}
+
+double check_time_step(const World& w, const EngineSettings& s) {
+  if (!(s.dt > 0.0) || !std::isfinite(s.dt)) throw std::invalid_argument("the time step dt must be positive");
+  if (!(s.verlet_distance > 0.0) || !std::isfinite(s.verlet_distance))
+    throw std::invalid_argument("the Verlet distance must be positive");
+  double lightest = INFINITY, thinnest = INFINITY;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w.constraint[i].holds_all()) continue;
+    lightest = std::min(lightest, w.mass[i]);
+    thinnest = std::min(thinnest, w.radius[i] > 0.0 ? w.radius[i] : w.bounding_radius[i]);
+  }
+  if (!std::isfinite(lightest)) return INFINITY;  // nothing moves freely
+  double stiffest = 0.0;
+  int stiff_a = 0, stiff_b = 0;
+  for (int a = 0; a < w.material_count; ++a)
+    for (int b = 0; b < w.material_count; ++b) {
+      // Hertz: tangent stiffness at an overlap of 10% of the thinnest radius.
+      const double k = w.law[a * w.material_count + b].stiffness_for_time_step(0.1 * thinnest);
+      if (k > stiffest) stiffest = k, stiff_a = a, stiff_b = b;
+    }
+  const double period = 2.0 * std::numbers::pi * std::sqrt(lightest / stiffest);
+  const double limit = 0.1 * period;
+  if (s.dt > limit && !s.allow_large_time_step)
+    throw std::invalid_argument(fmt::format(
+        "the time step dt = {:g} is above a tenth of the shortest contact period 2π sqrt(m_min/k_n) = {:g} "
+        "(m_min = {:g}, k_n = {:g} between materials {} and {}); use dt <= {:g}, or allow it explicitly",
+        s.dt, period, lightest, stiffest, stiff_a, stiff_b, limit));
+  return limit;
+}
+
+Engine::Engine(World world, EngineSettings settings)
+    : world_(std::move(world)),
+      settings_(settings),
+      neighbours_(NeighbourSettings{settings.verlet_distance, settings.brute_force_neighbours}) {
+  dt_limit_ = check_time_step(world_, settings_);
+  for (std::size_t i = 0; i < world_.size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      if (world_.constraint[i].held[k]) dof_velocity(world_, static_cast<int>(i), k) = world_.constraint[i].imposed_velocity[k];
+  neighbours_.update(world_);
+  compute_forces(0.0);
+  r2_.assign(world_.size(), {0.0, 0.0, 0.0});
+  r3_ = r2_;
+  r4_ = r2_;
+  const double half_dt2 = 0.5 * settings_.dt * settings_.dt;
+  for (std::size_t i = 0; i < world_.size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      if (!world_.constraint[i].held[k])
+        r2_[i][k] = dof_force(world_, static_cast<int>(i), k) * dof_inverse_mass(world_, static_cast<int>(i), k) * half_dt2;
+  update_energy();
+  ledger_.initial_mechanical = ledger_.mechanical();
+  power_ = constraint_power();
+}
+
+void Engine::evaluate_forces_now() {
+  update_world_vertices(world_);
+  std::vector<Vec2> springs;
+  for (const Contact& c : neighbours_.contacts()) springs.push_back(c.xi);
+  compute_forces(0.0);
+  for (std::size_t k = 0; k < springs.size(); ++k) neighbours_.contacts()[k].xi = springs[k];
+  update_energy();
+}
+
+void Engine::compute_forces(double dt) {
+  World& w = world_;
+  const std::size_t n = w.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const BodyConstraint& tag = w.constraint[i];
+    w.force[i] = w.mass[i] * w.gravity;
+    w.torque[i] = 0.0;
+    if (!tag.held[dof_x]) w.force[i].x += tag.imposed_force.x;
+    if (!tag.held[dof_y]) w.force[i].y += tag.imposed_force.y;
+    if (!tag.held[dof_rotation]) w.torque[i] += tag.imposed_torque;
+  }
+  double normal_energy = 0.0, tangential_energy = 0.0, damping_power = 0.0, sliding = 0.0;
+  std::vector<Contact>& contacts = neighbours_.contacts();
+  for (Contact& c : contacts) {
+    const ContactGeometry g = contact_geometry(w, c);
+    if (!g.touching) {
+      // An open contact forgets its tangential spring.
+      c.active = false;
+      c.sliding = false;
+      c.xi = {};
+      c.force = {};
+      c.normal_force = 0.0;
+      c.overlap = 0.0;
+      continue;
+    }
+    const int v = c.vertex_body, e = c.edge_body;
+    // Middle of the overlap segment (MODEL.md §2).
+    const Vec2 point = g.vertex_point + (w.radius[v] - 0.5 * g.overlap) * g.normal;
+    const Vec2 relative = velocity_at(w, v, point, {}) - velocity_at(w, e, point, c.edge_offset);
+    const ContactResponse r = evaluate_contact(w.law_between(v, e), {g.overlap, g.normal, relative}, c.xi, dt);
+    w.force[v] += r.force_on_vertex_body;
+    w.force[e] -= r.force_on_vertex_body;
+    w.torque[v] += cross(point - w.position[v], r.force_on_vertex_body);
+    w.torque[e] -= cross(point - (w.position[e] + c.edge_offset), r.force_on_vertex_body);
+    c.active = true;
+    c.sliding = r.sliding;
+    c.overlap = g.overlap;
+    c.normal = g.normal;
+    c.point = point;
+    c.force = r.force_on_vertex_body;
+    c.normal_force = r.normal_force;
+    normal_energy += r.normal_energy;
+    tangential_energy += r.tangential_energy;
+    damping_power += r.damping_power;
+    sliding += r.sliding_dissipation;
+  }
+  neighbours_.stats().feature_pairs_evaluated += static_cast<long>(contacts.size());
+  ledger_.elastic_normal = normal_energy;
+  ledger_.elastic_tangential = tangential_energy;
+  ledger_.damping_dissipation += damping_power * dt;
+  ledger_.sliding_dissipation += sliding;
+}
+
+double Engine::constraint_power() const {
+  const World& w = world_;
+  double power = 0.0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const BodyConstraint& tag = w.constraint[i];
+    const int b = static_cast<int>(i);
+    for (int k = 0; k < 3; ++k) {
+      // A held DOF's reaction is −(everything else on it), moving at u.
+      if (tag.held[k]) power -= dof_force(w, b, k) * tag.imposed_velocity[k];
+    }
+    if (!tag.held[dof_x]) power += tag.imposed_force.x * w.velocity[i].x;
+    if (!tag.held[dof_y]) power += tag.imposed_force.y * w.velocity[i].y;
+    if (!tag.held[dof_rotation]) power += tag.imposed_torque * w.angular_velocity[i];
+  }
+  return power;
+}
+
+void Engine::update_energy() {
+  const World& w = world_;
+  double translational = 0.0, rotational = 0.0, gravitational = 0.0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    translational += 0.5 * w.mass[i] * norm2(w.velocity[i]);
+    rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
+    gravitational -= w.mass[i] * dot(w.gravity, w.position[i]);
+  }
+  ledger_.kinetic_translational = translational;
+  ledger_.kinetic_rotational = rotational;
+  ledger_.gravitational = gravitational;
+}
+
+void Engine::step() {
+  const std::vector<Vec2> previous = world_.position;
+  const double previous_power = power_;
+  if (settings_.integrator == Integrator::velocity_verlet)
+    step_verlet();
+  else
+    step_gear();
+  update_energy();
+  power_ = constraint_power();
+  // Trapezoidal rule for the work of imposed loads and motions.
+  ledger_.external_work += 0.5 * (previous_power + power_) * settings_.dt;
+  time_ += settings_.dt;
+  ++step_;
+  check_stability(previous);
+}
+
+void Engine::step_verlet() {
+  World& w = world_;
+  const double dt = settings_.dt;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const int b = static_cast<int>(i);
+    for (int k = 0; k < 3; ++k) {
+      double& v = dof_velocity(w, b, k);
+      if (w.constraint[i].held[k])
+        v = w.constraint[i].imposed_velocity[k];
+      else
+        v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+      dof_position(w, b, k) += v * dt;
+    }
+  }
+  if (!neighbours_.update(w)) update_world_vertices(w);
+  // Velocity-dependent forces see the half-step velocities, which are also
+  // exactly the mean velocities over the step for the tangential springs.
+  compute_forces(dt);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const int b = static_cast<int>(i);
+    for (int k = 0; k < 3; ++k)
+      if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+  }
+}
+
+void Engine::step_gear() {
+  World& w = world_;
+  const double dt = settings_.dt;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const int b = static_cast<int>(i);
+    for (int k = 0; k < 3; ++k) {
+      double& x = dof_position(w, b, k);
+      double& v = dof_velocity(w, b, k);
+      if (w.constraint[i].held[k]) {
+        v = w.constraint[i].imposed_velocity[k];
+        x += v * dt;
+        r2_[i][k] = r3_[i][k] = r4_[i][k] = 0.0;
+        continue;
+      }
+      // Predictor: Taylor series (Pascal's triangle) on scaled derivatives.
+      double r1 = v * dt;
+      double& r2 = r2_[i][k];
+      double& r3 = r3_[i][k];
+      double& r4 = r4_[i][k];
+      x += r1 + r2 + r3 + r4;
+      r1 += 2.0 * r2 + 3.0 * r3 + 4.0 * r4;
+      r2 += 3.0 * r3 + 6.0 * r4;
+      r3 += 4.0 * r4;
+      v = r1 / dt;
+    }
+  }
+  if (!neighbours_.update(w)) update_world_vertices(w);
+  compute_forces(dt);
+  const double half_dt2 = 0.5 * dt * dt;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const int b = static_cast<int>(i);
+    for (int k = 0; k < 3; ++k) {
+      if (w.constraint[i].held[k]) continue;
+      const double correction = dof_force(w, b, k) * dof_inverse_mass(w, b, k) * half_dt2 - r2_[i][k];
+      dof_position(w, b, k) += kGear[0] * correction;
+      dof_velocity(w, b, k) += kGear[1] * correction / dt;
+      r2_[i][k] += kGear[2] * correction;
+      r3_[i][k] += kGear[3] * correction;
+      r4_[i][k] += kGear[4] * correction;
+    }
+  }
+  // Energies belong to the corrected state: re-evaluate the contacts there
+  // without advancing their springs (the cost of a second contact pass).
+  evaluate_forces_now();
+}
+
+void Engine::check_stability(const std::vector<Vec2>& previous) {
+  const World& w = world_;
+  const auto fail = [&](std::size_t i, const std::string& what) {
+    throw InstabilityError(fmt::format(
+        "unstable at step {} (t = {:g}): body {} ('{}') {}. Likely cause: the time step dt = {:g} is too large "
+        "for the contact stiffness (stable limit about {:g}) or the overlaps grew deeper than the sphero-radius; "
+        "lower dt or the velocities",
+        step_, time_, i, w.shape_name[i], what, settings_.dt, dt_limit_));
+  };
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!is_finite(w.position[i]) || !is_finite(w.velocity[i]) || !std::isfinite(w.angle[i]) ||
+        !std::isfinite(w.angular_velocity[i]))
+      fail(i, "has a position or velocity that is not a finite number");
+    Vec2 step = w.position[i] - previous[i];  // a wrap into the periodic cell is not a move
+    if (w.cell.periodic[0]) step.x -= w.cell.size.x * std::round(step.x / w.cell.size.x);
+    if (w.cell.periodic[1]) step.y -= w.cell.size.y * std::round(step.y / w.cell.size.y);
+    const double moved = norm(step);
+    if (!w.big[i] && moved > 2.0 * w.bounding_radius[i])
+      fail(i, fmt::format("moved {:g}, more than its own size {:g}, in one step", moved, 2.0 * w.bounding_radius[i]));
+  }
+  // Kinetic + elastic energy can only come from the initial kinetic and
+  // elastic energy, released gravitational energy and external work.
+  const double supply = ledger_.initial_mechanical - ledger_.gravitational + std::abs(ledger_.external_work);
+  const double held = ledger_.kinetic() + ledger_.elastic();
+  if (held > 100.0 * std::abs(supply) + 1e-300 && held > 1e-12 * std::abs(ledger_.initial_mechanical) + 1e-300) {
+    std::size_t fastest = 0;
+    for (std::size_t i = 1; i < w.size(); ++i)
+      if (norm(w.velocity[i]) > norm(w.velocity[fastest])) fastest = i;
+    fail(fastest, fmt::format("is the fastest body while the kinetic + elastic energy {:g} exceeds a hundred times "
+                              "all the energy the system was given ({:g})",
+                              held, supply));
+  }
+}
+
+}  // namespace sphero

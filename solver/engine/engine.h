@@ -1,0 +1,109 @@
+// The step loop (MODEL.md §3–5): contact forces over the neighbour list,
+// gravity and imposed loads, one of two integrators, constraints, the
+// energy ledger, and the checks that stop a run going unstable.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/contacts.h"
+#include "engine/world.h"
+
+namespace sphero {
+
+enum class Integrator {
+  velocity_verlet,  // symplectic, one force evaluation per step
+  gear,             // Gear's fourth-order predictor–corrector (5 values)
+};
+std::string_view to_string(Integrator integrator);
+Integrator integrator_from_string(std::string_view word);  // throws std::invalid_argument
+
+struct EngineSettings {
+  double dt = 0.0;
+  Integrator integrator = Integrator::velocity_verlet;
+  double verlet_distance = 0.0;
+  bool brute_force_neighbours = false;  // the O(N²) reference
+  // Accept a dt above a tenth of the shortest contact period.
+  bool allow_large_time_step = false;
+};
+
+// Energy bookkeeping (MODEL.md §2 "Energy"). All terms in joules (per unit
+// thickness in 2D). mechanical() = kinetic + elastic + gravitational.
+struct EnergyLedger {
+  double kinetic_translational = 0.0;
+  double kinetic_rotational = 0.0;
+  double elastic_normal = 0.0;
+  double elastic_tangential = 0.0;
+  double gravitational = 0.0;       // −Σ m g·x over bodies with finite mass
+  double external_work = 0.0;       // imposed forces and imposed motions, since the start
+  double damping_dissipation = 0.0; // viscous, since the start
+  double sliding_dissipation = 0.0; // Coulomb sliding, since the start
+  double initial_mechanical = 0.0;
+
+  double kinetic() const { return kinetic_translational + kinetic_rotational; }
+  double elastic() const { return elastic_normal + elastic_tangential; }
+  double mechanical() const { return kinetic() + elastic() + gravitational; }
+  double dissipated() const { return damping_dissipation + sliding_dissipation; }
+  // First law: W_ext = ΔE + E_diss; the residual is what does not close.
+  double first_law_residual() const { return external_work - (mechanical() - initial_mechanical) - dissipated(); }
+};
+
+// A run that went unstable: the message names the step, the body and the
+// likely cause.
+class InstabilityError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The time step against the stiffest contact: dt must not exceed a tenth of
+// 2π sqrt(m_min / k_n). Throws std::invalid_argument with the numbers unless
+// allowed; returns the limit.
+double check_time_step(const World& world, const EngineSettings& settings);
+
+class Engine {
+ public:
+  Engine(World world, EngineSettings settings);
+
+  void step();
+  void run(long steps) {
+    for (long k = 0; k < steps; ++k) step();
+  }
+
+  const World& world() const { return world_; }
+  World& world() { return world_; }
+  const std::vector<Contact>& contacts() const { return neighbours_.contacts(); }
+  const EnergyLedger& ledger() const { return ledger_; }
+  const NeighbourStats& neighbour_stats() const { return neighbours_.stats(); }
+  const EngineSettings& settings() const { return settings_; }
+  double time() const { return time_; }
+  long step_count() const { return step_; }
+  double time_step_limit() const { return dt_limit_; }
+
+  // Re-evaluates forces and energies in the current state without moving
+  // anything (tangential springs untouched): for tests and output.
+  void evaluate_forces_now();
+
+ private:
+  void compute_forces(double dt_for_springs);
+  double constraint_power() const;
+  void update_energy();
+  void check_stability(const std::vector<Vec2>& previous_position);
+  void step_verlet();
+  void step_gear();
+
+  World world_;
+  EngineSettings settings_;
+  NeighbourList neighbours_;
+  EnergyLedger ledger_;
+  double time_ = 0.0;
+  long step_ = 0;
+  double dt_limit_ = 0.0;
+  double power_ = 0.0;  // external power at the end of the last step
+  // Gear's scaled higher derivatives, per body and DOF: r2 = a dt²/2,
+  // r3 = x''' dt³/6, r4 = x'''' dt⁴/24.
+  std::vector<std::array<double, 3>> r2_, r3_, r4_;
+};
+
+}  // namespace sphero

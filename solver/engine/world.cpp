@@ -1,0 +1,106 @@
+#include "engine/world.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "shapes/mass_properties.h"
+
+namespace sphero {
+
+World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
+                 Vec2 gravity, const PeriodicCell& cell) {
+  if (material_count < 1) throw std::invalid_argument("the world needs at least one material");
+  if (static_cast<int>(laws.size()) != material_count * material_count)
+    throw std::invalid_argument("one contact law is needed for every pair of materials");
+  for (int a = 0; a < material_count; ++a)
+    for (int b = 0; b < material_count; ++b) {
+      validate(laws[a * material_count + b]);
+      const ContactLaw& ab = laws[a * material_count + b];
+      const ContactLaw& ba = laws[b * material_count + a];
+      if (ab.kn != ba.kn || ab.kt != ba.kt || ab.mu != ba.mu || ab.gamma_n != ba.gamma_n ||
+          ab.gamma_t != ba.gamma_t || ab.cohesion != ba.cohesion || ab.normal != ba.normal)
+        throw std::invalid_argument("the contact law between materials " + std::to_string(a) + " and " +
+                                    std::to_string(b) + " must be the same both ways");
+    }
+  for (int axis = 0; axis < 2; ++axis)
+    if (cell.periodic[axis] && !(axis == 0 ? cell.size.x > 0.0 : cell.size.y > 0.0))
+      throw std::invalid_argument("a periodic direction needs a positive period");
+
+  World w;
+  w.material_count = material_count;
+  w.law = laws;
+  w.gravity = gravity;
+  w.cell = cell;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const BodySpec& spec = bodies[i];
+    const std::string who = "body " + std::to_string(i) + " ('" + spec.shape.name + "')";
+    if (spec.material < 0 || spec.material >= material_count)
+      throw std::invalid_argument(who + ": material " + std::to_string(spec.material) + " is not defined");
+    if (!(spec.density > 0.0) || !std::isfinite(spec.density))
+      throw std::invalid_argument(who + ": the density must be positive");
+    const MassProperties props = mass_properties(spec.shape);
+    for (int axis = 0; axis < 2; ++axis) {
+      const double period = axis == 0 ? cell.size.x : cell.size.y;
+      if (cell.periodic[axis] && !spec.big && 2.0 * props.bounding_radius > 0.5 * period)
+        throw std::invalid_argument(who + ": its size " + std::to_string(2.0 * props.bounding_radius) +
+                                    " is longer than half the period " + std::to_string(period) +
+                                    "; enlarge the periodic cell or use smaller particles");
+    }
+    w.position.push_back(spec.position);
+    w.angle.push_back(spec.angle);
+    w.velocity.push_back(spec.velocity);
+    w.angular_velocity.push_back(spec.angular_velocity);
+    w.force.push_back({});
+    w.torque.push_back(0.0);
+    w.mass.push_back(props.mass(spec.density));
+    w.inertia.push_back(props.inertia(spec.density));
+    BodyConstraint constraint = spec.constraint;
+    if (spec.big && !constraint.held[0] && !constraint.held[1] && !constraint.held[2] &&
+        constraint.imposed_force == Vec2{} && constraint.imposed_torque == 0.0)
+      constraint.held = {true, true, true};  // a wall stays put unless told otherwise
+    w.inverse_mass.push_back(1.0 / w.mass.back());
+    w.inverse_inertia.push_back(1.0 / w.inertia.back());
+    w.radius.push_back(spec.shape.radius);
+    w.bounding_radius.push_back(props.bounding_radius);
+    w.material.push_back(spec.material);
+    w.big.push_back(spec.big);
+    w.closed.push_back(spec.shape.is_closed());
+    w.constraint.push_back(constraint);
+    w.shape_name.push_back(spec.shape.name);
+    w.vertex_begin.push_back(static_cast<int>(w.local_vertex.size()));
+    w.vertex_count.push_back(static_cast<int>(spec.shape.vertices.size()));
+    for (Vec2 v : spec.shape.vertices) w.local_vertex.push_back(v - props.centroid);
+  }
+  w.world_vertex.resize(w.local_vertex.size());
+  update_world_vertices(w);
+  return w;
+}
+
+void update_world_vertices(World& w) {
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const double c = std::cos(w.angle[i]), s = std::sin(w.angle[i]);
+    const Vec2 p = w.position[i];
+    const int begin = w.vertex_begin[i], end = begin + w.vertex_count[i];
+    for (int k = begin; k < end; ++k) {
+      const Vec2 v = w.local_vertex[k];
+      w.world_vertex[k] = {p.x + c * v.x - s * v.y, p.y + s * v.x + c * v.y};
+    }
+  }
+}
+
+void wrap_into_cell(World& w) {
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w.big[i]) continue;  // walls span the cell; their images are found per pair
+    for (int axis = 0; axis < 2; ++axis) {
+      if (!w.cell.periodic[axis]) continue;
+      const double low = axis == 0 ? w.cell.low.x : w.cell.low.y;
+      const double period = axis == 0 ? w.cell.size.x : w.cell.size.y;
+      double& coordinate = axis == 0 ? w.position[i].x : w.position[i].y;
+      coordinate -= period * std::floor((coordinate - low) / period);
+    }
+  }
+}
+
+}  // namespace sphero

@@ -1,0 +1,107 @@
+// Everything the engine steps: bodies in a structure of arrays laid out for
+// the force loop, their materials and contact laws, the periodic cell and
+// gravity. Plain data; `engine/engine.h` advances it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/contact_law.h"
+#include "geometry/vec2.h"
+#include "shapes/shape.h"
+
+namespace sphero {
+
+// Degrees of freedom of a rigid body in 2D.
+enum Dof : int { dof_x = 0, dof_y = 1, dof_rotation = 2 };
+
+// Per-body constraint ("tag", MODEL.md §5). A held degree of freedom moves at
+// the imposed velocity whatever the forces (the reaction does work, which
+// the energy ledger books); a free one feels the imposed force on top of
+// contacts and gravity.
+struct BodyConstraint {
+  std::array<bool, 3> held{false, false, false};
+  std::array<double, 3> imposed_velocity{0.0, 0.0, 0.0};  // vx, vy, ω for held DOFs
+  Vec2 imposed_force;                                     // on free translational DOFs
+  double imposed_torque = 0.0;                            // on a free rotation
+  bool holds_all() const { return held[0] && held[1] && held[2]; }
+};
+
+// What a body is made of and how it moves, before it joins the world.
+struct BodySpec {
+  Shape shape;               // skeleton in any frame; the world re-centres it on its centre of mass
+  Vec2 position;             // of the centre of mass
+  double angle = 0.0;        // rotation of the skeleton about its centre of mass
+  Vec2 velocity;
+  double angular_velocity = 0.0;
+  int material = 0;
+  double density = 1.0;      // per unit area
+  // Walls and landscapes: kept out of the link cells and tested against
+  // every body. Held in all DOFs unless a constraint says otherwise.
+  bool big = false;
+  BodyConstraint constraint;
+};
+
+struct PeriodicCell {
+  std::array<bool, 2> periodic{false, false};
+  Vec2 low;    // the cell is [low, low + size)
+  Vec2 size;
+};
+
+// Structure of arrays. Index i is one body; vertex data of body i are
+// vertex_begin[i] .. vertex_begin[i] + vertex_count[i] in the vertex arrays.
+struct World {
+  // state
+  std::vector<Vec2> position;
+  std::vector<double> angle;
+  std::vector<Vec2> velocity;
+  std::vector<double> angular_velocity;
+  // forces of the last evaluation (contacts + gravity + imposed)
+  std::vector<Vec2> force;
+  std::vector<double> torque;
+  // properties
+  std::vector<double> mass, inertia;          // infinite for held DOFs is not used: see constraint
+  std::vector<double> inverse_mass, inverse_inertia;
+  std::vector<double> radius;                 // sphero-radius
+  std::vector<double> bounding_radius;        // R: centre of mass to farthest outline point
+  std::vector<int> material;
+  std::vector<std::uint8_t> big;
+  std::vector<std::uint8_t> closed;           // skeleton is a closed polygon
+  std::vector<BodyConstraint> constraint;
+  std::vector<std::string> shape_name;
+  // skeleton vertices: in the body frame, and in world coordinates
+  std::vector<int> vertex_begin, vertex_count;
+  std::vector<Vec2> local_vertex;
+  std::vector<Vec2> world_vertex;
+
+  // contact laws, law[material_a * material_count + material_b], symmetric
+  int material_count = 0;
+  std::vector<ContactLaw> law;
+  Vec2 gravity;
+  PeriodicCell cell;
+
+  std::size_t size() const { return position.size(); }
+  int edge_count(int body) const {
+    const int n = vertex_count[body];
+    return closed[body] ? n : n - 1;
+  }
+  const ContactLaw& law_between(int a, int b) const { return law[material[a] * material_count + material[b]]; }
+};
+
+// Builds a world; throws std::invalid_argument naming the body and what is
+// wrong (an unknown material, a body longer than half a periodic period, a
+// non-positive density). `laws` is material_count² entries, symmetric.
+World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
+                 Vec2 gravity, const PeriodicCell& cell = {});
+
+// World coordinates of every vertex from positions and angles.
+void update_world_vertices(World& world);
+
+// Brings centres back into the periodic cell (positions only; the
+// skeletons follow at the next vertex update).
+void wrap_into_cell(World& world);
+
+}  // namespace sphero
