@@ -50,7 +50,7 @@ ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics&
   out.normal_energy -= law.cohesion * delta;
   const double viscous = law.gamma_n * delta_rate;
   out.normal_force = elastic + viscous;
-  out.damping_power = viscous * delta_rate;
+  out.viscous_force = -viscous * n;
   // Repulsion pushes the vertex's body back, against n.
   Vec2 force = -out.normal_force * n;
 
@@ -67,7 +67,6 @@ ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics&
     // Coulomb bounds the elastic tangential force by μ times the
     // compressive normal force (none under net tension).
     const double cap = law.mu * std::max(out.normal_force, 0.0);
-    const double trial_energy = 0.5 * law.kt * norm2(trial);
     if (norm(spring) > cap) {
       out.sliding = true;
       const double spring_length = norm(spring);
@@ -76,12 +75,11 @@ ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics&
     }
     xi = trial;
     out.tangential_energy = 0.5 * law.kt * norm2(trial);
-    out.sliding_dissipation = trial_energy - out.tangential_energy;
+    out.tangential_spring_force = spring;
     // Damping acts only while sticking: a sliding contact's tangential force
     // is the Coulomb force.
-    out.tangential_force = out.sliding ? spring : spring + damping;
-    if (!out.sliding) out.damping_power += law.gamma_t * norm2(tangential_velocity);
-    force += out.tangential_force;
+    if (!out.sliding) out.viscous_force += damping;
+    force += spring + (out.sliding ? Vec2{} : damping);
   }
   out.force_on_vertex_body = force;
   return out;

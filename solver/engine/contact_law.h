@@ -45,17 +45,16 @@ struct ContactKinematics {
   Vec2 relative_velocity;    // velocity of the vertex's body minus the edge's body, at R
 };
 
-// The force on the vertex's body (the edge's body gets the opposite), the
-// updated tangential spring, and the energy terms of this contact.
+// The force on the vertex's body (the edge's body gets the opposite), split
+// so that the engine can book the work of each part, and the energy stored.
 struct ContactResponse {
-  Vec2 force_on_vertex_body;
-  double normal_force = 0.0;      // scalar, positive when repulsive
-  Vec2 tangential_force;          // on the vertex's body
+  Vec2 force_on_vertex_body;      // = normal spring + tangential spring + viscous
+  double normal_force = 0.0;      // scalar along −n, positive when repulsive (viscous part included)
+  Vec2 tangential_spring_force;   // −k_t ξ, capped by Coulomb
+  Vec2 viscous_force;             // normal dashpot + tangential damping (while sticking)
   bool sliding = false;
   double normal_energy = 0.0;     // stored in the normal spring (and cohesion)
   double tangential_energy = 0.0; // ½ k_t |ξ|² after this step
-  double damping_power = 0.0;     // ≥ 0: rate of viscous dissipation
-  double sliding_dissipation = 0.0;  // energy dissipated by sliding this step
 };
 
 // `xi` is the contact's tangential spring (relative tangential

@@ -286,6 +286,10 @@ void NeighbourList::rebuild(World& w) {
     if (old != contacts_.end() && same_contact(*old, c)) {
       c.xi = old->xi;
       c.active = old->active;
+      c.point = old->point;
+      c.tangential_spring_force = old->tangential_spring_force;
+      c.viscous_force = old->viscous_force;
+      c.tangential_energy = old->tangential_energy;
     }
   }
   contacts_ = std::move(fresh);

@@ -50,6 +50,12 @@ struct Contact {
   Vec2 point;           // point of application R (vertex body's coordinates)
   Vec2 force;           // on the vertex body; the edge body gets −force
   double normal_force = 0.0;
+  // The parts of the force whose work is dissipation, and the tangential
+  // spring's energy, from the last evaluation: the energy ledger books the
+  // work of each over the next step (trapezoidal, like the integrator).
+  Vec2 tangential_spring_force;
+  Vec2 viscous_force;
+  double tangential_energy = 0.0;
 };
 
 struct NeighbourSettings {

@@ -25,6 +25,14 @@ double& dof_position(World& w, int i, int k) {
 }
 double dof_inverse_mass(const World& w, int i, int k) { return k == dof_rotation ? w.inverse_inertia[i] : w.inverse_mass[i]; }
 
+// An open contact forgets its tangential spring and last forces.
+void forget_history(Contact& c) {
+  c.xi = {};
+  c.active = c.sliding = false;
+  c.overlap = c.normal_force = c.tangential_energy = 0.0;
+  c.normal = c.point = c.force = c.tangential_spring_force = c.viscous_force = {};
+}
+
 // Gear's corrector coefficients for second-order equations with five
 // values (Allen & Tildesley, Computer Simulation of Liquids, table E.2).
 constexpr double kGear[5] = {19.0 / 120.0, 3.0 / 4.0, 1.0, 1.0 / 2.0, 1.0 / 12.0};
@@ -113,21 +121,31 @@ void Engine::compute_forces(double dt) {
     if (!tag.held[dof_y]) w.force[i].y += tag.imposed_force.y;
     if (!tag.held[dof_rotation]) w.torque[i] += tag.imposed_torque;
   }
-  double normal_energy = 0.0, tangential_energy = 0.0, damping_power = 0.0, sliding = 0.0;
+  // Dissipation is booked as the work of the viscous and tangential-spring
+  // forces over the step, trapezoidal in the force like velocity Verlet's
+  // kicks, against the relative displacement Δ = v_rel dt at the contact
+  // point; sliding = that spring work minus the change of spring energy.
+  // Booking ½ k_t (|ξ_trial|² − |ξ_capped|²) instead overestimates by
+  // ½ k_t |Δ|² per step: a first-order error in the first law.
+  double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0;
   std::vector<Contact>& contacts = neighbours_.contacts();
   for (Contact& c : contacts) {
     const ContactGeometry g = contact_geometry(w, c);
+    const int v = c.vertex_body, e = c.edge_body;
     if (!g.touching) {
-      // An open contact forgets its tangential spring.
-      c.active = false;
-      c.sliding = false;
-      c.xi = {};
-      c.force = {};
-      c.normal_force = 0.0;
-      c.overlap = 0.0;
+      // A re-evaluation without a step (dt = 0) leaves the books of an
+      // opening contact to the next real step.
+      if (dt == 0.0) continue;
+      if (c.active) {
+        // Closing the books of a contact that just opened: its last forces
+        // acted over this step, and its spring's energy is let go.
+        const Vec2 step = dt * (velocity_at(w, v, c.point, {}) - velocity_at(w, e, c.point, c.edge_offset));
+        damping -= 0.5 * dot(c.viscous_force, step);
+        sliding += -0.5 * dot(c.tangential_spring_force, step) + c.tangential_energy;
+      }
+      forget_history(c);
       continue;
     }
-    const int v = c.vertex_body, e = c.edge_body;
     // Middle of the overlap segment (MODEL.md §2).
     const Vec2 point = g.vertex_point + (w.radius[v] - 0.5 * g.overlap) * g.normal;
     const Vec2 relative = velocity_at(w, v, point, {}) - velocity_at(w, e, point, c.edge_offset);
@@ -136,6 +154,12 @@ void Engine::compute_forces(double dt) {
     w.force[e] -= r.force_on_vertex_body;
     w.torque[v] += cross(point - w.position[v], r.force_on_vertex_body);
     w.torque[e] -= cross(point - (w.position[e] + c.edge_offset), r.force_on_vertex_body);
+    if (dt > 0.0) {
+      const Vec2 step = dt * relative;
+      damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
+      sliding -= 0.5 * dot(c.tangential_spring_force + r.tangential_spring_force, step) +
+                 (r.tangential_energy - c.tangential_energy);
+    }
     c.active = true;
     c.sliding = r.sliding;
     c.overlap = g.overlap;
@@ -143,15 +167,16 @@ void Engine::compute_forces(double dt) {
     c.point = point;
     c.force = r.force_on_vertex_body;
     c.normal_force = r.normal_force;
+    c.tangential_spring_force = r.tangential_spring_force;
+    c.viscous_force = r.viscous_force;
+    c.tangential_energy = r.tangential_energy;
     normal_energy += r.normal_energy;
     tangential_energy += r.tangential_energy;
-    damping_power += r.damping_power;
-    sliding += r.sliding_dissipation;
   }
   neighbours_.stats().feature_pairs_evaluated += static_cast<long>(contacts.size());
   ledger_.elastic_normal = normal_energy;
   ledger_.elastic_tangential = tangential_energy;
-  ledger_.damping_dissipation += damping_power * dt;
+  ledger_.damping_dissipation += damping;
   ledger_.sliding_dissipation += sliding;
 }
 

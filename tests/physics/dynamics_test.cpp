@@ -1,0 +1,248 @@
+// Whole-engine physics: conservation, friction, rolling, restitution, the
+// first law with dissipation, and the time-step and instability guards.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <random>
+
+#include "physics/scenes.h"
+#include "shapes/shape_file.h"
+
+namespace sphero {
+namespace {
+
+using test::disk;
+using test::linear_law;
+using test::wall;
+using test::world_of;
+
+constexpr double kPi = std::numbers::pi;
+
+std::vector<BodySpec> box_walls(double width, double height, double r) {
+  return {wall({{0, 0}, {width, 0}, {width, height}, {0, height}, {0, 0}}, r)};
+}
+
+double uniform(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
+
+// A dilute, frictionless, undamped gas of non-convex particles (peanuts and
+// L-shaped pebbles) in a box: returns the largest |E − E0| / E0 over a run.
+double gas_energy_error(Integrator integrator, double dt, double duration) {
+  std::vector<BodySpec> bodies = box_walls(16, 16, 0.05);
+  const Shape peanut = read_shape_file(SPHERO_DATA_DIR "/shapes/peanut.shape");
+  const Shape ell = make_shape("ell", SkeletonKind::polygon, {{0, 0}, {1, 0}, {1, 0.4}, {0.4, 0.4}, {0.4, 1}, {0, 1}}, 0.1);
+  std::mt19937_64 g(11);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      BodySpec b;
+      b.shape = (i + j) % 2 ? peanut : ell;
+      b.position = {2.0 + 4.0 * i, 2.0 + 4.0 * j};
+      b.angle = 2 * kPi * uniform(g);
+      const double heading = 2 * kPi * uniform(g);
+      b.velocity = 2.0 * Vec2{std::cos(heading), std::sin(heading)};
+      b.angular_velocity = 2.0 * (uniform(g) - 0.5);
+      bodies.push_back(b);
+    }
+  EngineSettings s;
+  s.dt = dt;
+  s.integrator = integrator;
+  s.verlet_distance = 0.1;
+  Engine engine(world_of(bodies, linear_law(1e4)), s);
+  const double e0 = engine.ledger().mechanical();
+  double worst = 0.0;
+  const long steps = std::lround(duration / dt);
+  for (long k = 0; k < steps; ++k) {
+    engine.step();
+    worst = std::max(worst, std::abs(engine.ledger().mechanical() - e0) / e0);
+  }
+  return worst;
+}
+
+TEST(Conservation, FrictionlessGasOfNonConvexParticlesConservesEnergyToSecondOrder) {
+  // Contact period 2π sqrt(m/k) ≈ 0.05 for the lightest particle (m ≈ 0.66).
+  const double coarse = gas_energy_error(Integrator::velocity_verlet, 1e-3, 6.0);
+  const double fine = gas_energy_error(Integrator::velocity_verlet, 5e-4, 6.0);
+  std::printf("velocity Verlet: max |ΔE|/E0 = %.3g (dt = 1e-3), %.3g (dt = 5e-4), ratio %.2f\n", coarse, fine,
+              coarse / fine);
+  RecordProperty("verlet_energy_error_dt_1e-3", std::to_string(coarse));
+  EXPECT_LT(coarse, 5e-3);
+  // Second order: halving dt divides the error by about four.
+  EXPECT_GT(coarse / fine, 3.0);
+}
+
+TEST(Conservation, GearConservesEnergyAndConvergesWithDt) {
+  const double coarse = gas_energy_error(Integrator::gear, 1e-3, 6.0);
+  const double fine = gas_energy_error(Integrator::gear, 5e-4, 6.0);
+  std::printf("Gear: max |ΔE|/E0 = %.3g (dt = 1e-3), %.3g (dt = 5e-4), ratio %.2f\n", coarse, fine, coarse / fine);
+  RecordProperty("gear_energy_error_dt_1e-3", std::to_string(coarse));
+  EXPECT_LT(coarse, 5e-2);
+  EXPECT_GT(coarse / fine, 1.8);  // at least first order across contact onsets
+}
+
+// A rounded unit square resting on a flat wall, gravity tilted by θ so that
+// "downhill" is +x: the block on an incline.
+Engine block_on_incline(double theta, double mu) {
+  std::vector<BodySpec> bodies{wall({{-50, 0}, {50, 0}}, 0.05), test::square_body(1.0, 0.05, {0, 0.6})};
+  ContactLaw law = linear_law(1e5, 0.0, 5e4, mu);
+  const double m = 1.0 + 4 * 0.05 + kPi * 0.0025;
+  law.gamma_n = 0.5 * 2.0 * std::sqrt(m * law.kn);  // settle the bounce quickly
+  EngineSettings s;
+  s.dt = 2e-4;
+  s.verlet_distance = 0.05;
+  return Engine(world_of(bodies, law, 10.0 * Vec2{std::sin(theta), -std::cos(theta)}), s);
+}
+
+TEST(Friction, BlockSticksWhenTanThetaIsBelowMu) {
+  const double theta = 10.0 * kPi / 180.0;  // tan θ = 0.176 < μ = 0.3
+  Engine e = block_on_incline(theta, 0.3);
+  e.run(10000);  // 2 s
+  EXPECT_LT(std::abs(e.world().velocity[1].x), 1e-4);
+  EXPECT_LT(std::abs(e.world().position[1].x), 2e-3);  // only the tangential springs' give
+}
+
+TEST(Friction, BlockSlidesWithAccelerationGTimesSinMinusMuCos) {
+  const double theta = 25.0 * kPi / 180.0, mu = 0.3;
+  Engine e = block_on_incline(theta, mu);
+  e.run(2500);  // 0.5 s: the bounce has died out
+  const double v1 = e.world().velocity[1].x, t1 = e.time();
+  e.run(2500);
+  const double v2 = e.world().velocity[1].x, t2 = e.time();
+  const double expected = 10.0 * (std::sin(theta) - mu * std::cos(theta));
+  EXPECT_NEAR((v2 - v1) / (t2 - t1), expected, 0.01 * expected);
+}
+
+TEST(Friction, DiskEndsRollingWithoutSlippingAtTwoThirdsOfItsSpeed) {
+  // Kicked at v0 without spin on a rough floor: friction trades speed for
+  // spin until v = ω r; for a disk (I = m r²/2) that is v = 2 v0 / 3.
+  const double r = 0.5, v0 = 2.0;
+  const double m = kPi * r * r;
+  ContactLaw law = linear_law(1e5, 0.0, 5e4, 0.5);
+  law.gamma_n = 0.5 * 2.0 * std::sqrt(m * law.kn);
+  // Without tangential damping the stuck contact rings on its spring at
+  // ~ μ g sqrt(m_eff / k_t) (here 0.035) forever.
+  law.gamma_t = 0.5 * 2.0 * std::sqrt(m / 3.0 * law.kt);
+  const double resting = m * 10.0 / law.kn;
+  std::vector<BodySpec> bodies{wall({{-10, 0}, {50, 0}}, 0.05), disk({0, r + 0.05 - resting}, r, {v0, 0})};
+  EngineSettings s;
+  s.dt = 2e-4;
+  s.verlet_distance = 0.05;
+  Engine e(world_of(bodies, law, {0, -10}), s);
+  e.run(5000);  // 1 s; slipping stops after v0 / (3 μ g) ≈ 0.13 s
+  const double v = e.world().velocity[1].x, omega = e.world().angular_velocity[1];
+  EXPECT_NEAR(v, 2.0 * v0 / 3.0, 0.01 * v0);
+  // No slip at the contact: v + ω × (R − x) = 0 with R about r below the centre.
+  EXPECT_NEAR(v + omega * r, 0.0, 0.01 * v0);
+}
+
+TEST(Restitution, HeadOnCollisionMatchesTheDampedOscillatorPrediction) {
+  // Linear spring–dashpot with reduced mass m* and damping ratio ζ:
+  // e = exp(−π ζ / sqrt(1 − ζ²)).
+  const double r = 0.5, m = kPi * r * r, reduced = m / 2, kn = 1e4;
+  for (double zeta : {0.05, 0.2, 0.5}) {
+    SCOPED_TRACE(zeta);
+    const double gamma = 2.0 * zeta * std::sqrt(reduced * kn);
+    std::vector<BodySpec> bodies{disk({0, 0}, r, {1, 0}), disk({1.2, 0}, r, {-1, 0})};
+    EngineSettings s;
+    s.dt = 1e-5;
+    s.verlet_distance = 0.02;
+    Engine e(world_of(bodies, linear_law(kn, gamma)), s);
+    while (e.time() < 0.5) e.step();
+    const double separating = e.world().velocity[1].x - e.world().velocity[0].x;
+    const double predicted = std::exp(-kPi * zeta / std::sqrt(1 - zeta * zeta));
+    EXPECT_NEAR(separating / 2.0, predicted, 2e-3 * predicted);
+    // First law: what the dashpot took is the kinetic energy lost.
+    EXPECT_NEAR(e.ledger().first_law_residual(), 0.0, 1e-3 * e.ledger().damping_dissipation);
+  }
+}
+
+TEST(FirstLaw, CompressedFrictionalDampedAssemblyClosesTheBalance) {
+  // 24 disks under gravity in a box whose lid comes down at constant speed:
+  // work of the lid + gravity's release = ΔE + damping + sliding.
+  std::vector<BodySpec> bodies{wall({{0, 8}, {0, 0}, {6, 0}, {6, 8}}, 0.05)};
+  BodySpec lid = wall({{-1, 4.6}, {7, 4.6}}, 0.05);
+  lid.density = 1e-6;  // its weight would only add a constant term to the work
+  lid.constraint.held = {true, true, true};
+  lid.constraint.imposed_velocity = {0.0, -0.6, 0.0};
+  bodies.push_back(lid);
+  std::mt19937_64 g(5);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 4; ++j)
+      bodies.push_back(disk({0.55 + 0.98 * i, 0.6 + 1.0 * j}, 0.42 + 0.06 * uniform(g),
+                            {uniform(g) - 0.5, uniform(g) - 0.5}));
+  ContactLaw law = linear_law(1e4, 20.0, 5e3, 0.4, 2.0);
+  EngineSettings s;
+  s.dt = 1e-4;
+  s.verlet_distance = 0.05;
+  Engine e(world_of(bodies, law, {0, -10}), s);
+  e.run(20000);  // 2 s: the lid comes down from 4.6 to 3.4 onto the settling pile
+  const EnergyLedger& l = e.ledger();
+  std::printf("first law: W_ext %.5g, ΔE %.5g, damping %.5g, sliding %.5g, residual %.3g\n", l.external_work,
+              l.mechanical() - l.initial_mechanical, l.damping_dissipation, l.sliding_dissipation,
+              l.first_law_residual());
+  ASSERT_GT(l.external_work, 0.0);
+  ASSERT_GT(l.sliding_dissipation, 0.0);
+  ASSERT_GT(l.damping_dissipation, 0.0);
+  const double scale = l.external_work + l.dissipated();
+  // Measured: 4e-5 of the scale at dt = 1e-4, second order in dt.
+  EXPECT_LT(std::abs(l.first_law_residual()), 1e-3 * scale);
+}
+
+TEST(TimeStep, TooLargeIsRefusedWithTheNumbers) {
+  std::vector<BodySpec> bodies{disk({0, 0}, 0.5), disk({2, 0}, 0.5)};
+  EngineSettings s;
+  s.dt = 0.1;
+  s.verlet_distance = 0.05;
+  try {
+    Engine e(world_of(bodies, linear_law(1e4)), s);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& err) {
+    const std::string message = err.what();
+    EXPECT_NE(message.find("dt = 0.1 is above a tenth of the shortest contact period"), std::string::npos) << message;
+    EXPECT_NE(message.find("k_n = 10000"), std::string::npos) << message;
+  }
+  s.allow_large_time_step = true;
+  EXPECT_NO_THROW(Engine(world_of(bodies, linear_law(1e4)), s));
+}
+
+TEST(Instability, AForcedHugeTimeStepStopsWithAMessage) {
+  std::vector<BodySpec> bodies{disk({0, 0}, 0.5, {1, 0}), disk({1.05, 0}, 0.5, {-1, 0})};
+  EngineSettings s;
+  s.dt = 0.05;  // the contact period is 0.056
+  s.verlet_distance = 0.05;
+  s.allow_large_time_step = true;
+  Engine e(world_of(bodies, linear_law(1e4)), s);
+  try {
+    e.run(1000);
+    FAIL() << "no instability detected";
+  } catch (const InstabilityError& err) {
+    const std::string message = err.what();
+    EXPECT_NE(message.find("unstable at step"), std::string::npos) << message;
+    EXPECT_NE(message.find("body"), std::string::npos) << message;
+    EXPECT_NE(message.find("time step"), std::string::npos) << message;
+  }
+}
+
+TEST(Determinism, SameInputSameBits) {
+  const auto final_state = [] {
+    std::vector<BodySpec> bodies = box_walls(8, 8, 0.05);
+    std::mt19937_64 g(3);
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 5; ++j)
+        bodies.push_back(test::regular_polygon_body(5, 0.5, 0.1, {1.0 + 1.5 * i, 1.0 + 1.5 * j}, uniform(g)));
+    EngineSettings s;
+    s.dt = 1e-4;
+    s.verlet_distance = 0.05;
+    Engine e(world_of(bodies, linear_law(1e4, 5.0, 5e3, 0.5)), s);
+    e.run(3000);
+    return e.world().position;
+  };
+  const auto a = final_state(), b = final_state();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].x, b[i].x);
+    EXPECT_EQ(a[i].y, b[i].y);
+  }
+}
+
+}  // namespace
+}  // namespace sphero
