@@ -51,16 +51,39 @@ struct CandidateBuilder {
   std::vector<Contact>& out;
 
   // Feature pairs between body a and the image of body b moved by `shift`
-  // (`image` counts periods, in unwrapped coordinates).
+  // (`image` counts periods, in unwrapped coordinates). Only pairs that can
+  // become contacts under the rules before the next rebuild are listed:
+  // within the cutoff, and with the vertex inside the edge's slab (or the
+  // two vertices inside each other's cones) up to the slack that the
+  // allowed motion can shift them by. Without this, round polygons with
+  // many vertices would list every vertex against every nearby edge: M²
+  // pairs per contact.
   void add_pair(int a, int b, Vec2 shift, std::array<int, 2> image) {
     const double cutoff = w.radius[a] + w.radius[b] + skin;
     add_vertices_on_edges(a, b, shift, image, cutoff);
     add_vertices_on_edges(b, a, -shift, {-image[0], -image[1]}, cutoff);
+    // Relative turning allowed before a rebuild, per unit lever arm.
+    const double turn = skin / 2.0 * (1.0 / w.bounding_radius[a] + 1.0 / w.bounding_radius[b]);
+    const double slack = skin + cutoff * turn;
     const int a_end = w.vertex_begin[a] + w.vertex_count[a], b_end = w.vertex_begin[b] + w.vertex_count[b];
     for (int v = w.vertex_begin[a]; v < a_end; ++v)
-      for (int u = w.vertex_begin[b]; u < b_end; ++u)
-        if (norm(w.world_vertex[u] + shift - w.world_vertex[v]) < cutoff)
+      for (int u = w.vertex_begin[b]; u < b_end; ++u) {
+        const Vec2 other = w.world_vertex[u] + shift;
+        if (norm(other - w.world_vertex[v]) < cutoff && near_cone(b, u, shift, w.world_vertex[v], slack) &&
+            near_cone(a, v, {}, other, slack))
           push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
+      }
+  }
+
+  // Could p enter the exterior cone of vertex k (body moved by offset)?
+  bool near_cone(int body, int k, Vec2 offset, Vec2 p, double slack) const {
+    const Vec2 apex = w.world_vertex[k] + offset;
+    for (int neighbour : {next_vertex(w, body, k), previous_vertex(w, body, k)}) {
+      if (neighbour < 0) continue;
+      const Vec2 along = w.world_vertex[neighbour] + offset - apex;
+      if (dot(p - apex, along) > slack * norm(along)) return false;
+    }
+    return true;
   }
 
   void add_vertices_on_edges(int vb, int eb, Vec2 offset, std::array<int, 2> image, double cutoff) {
@@ -70,9 +93,15 @@ struct CandidateBuilder {
       const int start = w.vertex_begin[eb] + e;
       const int end = next_vertex(w, eb, start);
       const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[end] + offset;
-      for (int v = w.vertex_begin[vb]; v < v_end; ++v)
-        if (distance_to_segment(w.world_vertex[v], p, q) < cutoff)
+      const double length = norm(q - p);
+      // Bodies move by at most δ each and the edge turns by at most δ / R.
+      const double slack = skin + (length + cutoff) * (skin / 2.0) / w.bounding_radius[eb];
+      for (int v = w.vertex_begin[vb]; v < v_end; ++v) {
+        const Vec2 x = w.world_vertex[v];
+        const double along = dot(x - p, q - p) / length;
+        if (along > -slack && along < length + slack && distance_to_segment(x, p, q) < cutoff)
           push(vb, eb, v, start, ContactKind::vertex_edge, offset, image);
+      }
     }
   }
 
@@ -171,7 +200,9 @@ void NeighbourList::rebuild(World& w) {
   CandidateBuilder builder{w, 2.0 * settings_.verlet_distance, fresh};
   const double skin = 2.0 * settings_.verlet_distance;
 
-  // Image shift and wrap-invariant image key of body j seen from body i.
+  // Image shift and wrap-invariant image key of body j seen from body i:
+  // with x = X − m L (X unwrapped, m wraps so far), the image x_j + k L is
+  // X_j − X_i + (k − m_j + m_i) L away from body i, whatever the wraps.
   const auto minimum_image = [&](int i, int j, Vec2& shift, std::array<int, 2>& image) {
     shift = {};
     image = {0, 0};
@@ -181,7 +212,7 @@ void NeighbourList::rebuild(World& w) {
       const double gap = axis == 0 ? w.position[j].x - w.position[i].x : w.position[j].y - w.position[i].y;
       const double k = -std::round(gap / L);
       (axis == 0 ? shift.x : shift.y) = k * L;
-      image[axis] = static_cast<int>(k) + wraps_[j][axis] - wraps_[i][axis];
+      image[axis] = static_cast<int>(k) - wraps_[j][axis] + wraps_[i][axis];
     }
   };
   std::size_t pairs = 0;
@@ -272,7 +303,7 @@ void NeighbourList::rebuild(World& w) {
               w.bounding_radius[p] + w.radius[b] + skin)
             continue;
           const std::size_t before = fresh.size();
-          builder.add_pair(p, b, shift, {ix - wraps_[p][0], iy - wraps_[p][1]});
+          builder.add_pair(p, b, shift, {ix + wraps_[p][0], iy + wraps_[p][1]});
           pairs += fresh.size() > before;
         }
       }

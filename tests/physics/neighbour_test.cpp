@@ -1,0 +1,187 @@
+// The O(N) neighbour search against the all-pairs reference, its cost per
+// vertex count, and periodic boundaries.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <random>
+
+#include "physics/scenes.h"
+#include "shapes/shape_file.h"
+
+namespace sphero {
+namespace {
+
+using test::linear_law;
+using test::world_of;
+
+constexpr double kPi = std::numbers::pi;
+double uniform(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
+
+// A dense random mix of disks, rice, peanuts, pebbles and L-shapes on a
+// jittered lattice, overlapping a little, with random velocities and spins.
+std::vector<BodySpec> dense_mix(int nx, int ny, double spacing, std::uint64_t seed) {
+  const std::vector<Shape> shapes{
+      make_shape("disk", SkeletonKind::point, {{0, 0}}, 0.45),
+      make_shape("rice", SkeletonKind::segment, {{-0.3, 0}, {0.3, 0}}, 0.2),
+      read_shape_file(SPHERO_DATA_DIR "/shapes/peanut.shape"),
+      make_shape("pebble", SkeletonKind::polygon, {{-0.3, -0.2}, {0.35, -0.2}, {0.0, 0.3}}, 0.12),
+      make_shape("ell", SkeletonKind::polygon, {{-0.4, -0.4}, {0.4, -0.4}, {0.4, -0.1}, {-0.1, -0.1}, {-0.1, 0.4}, {-0.4, 0.4}}, 0.08),
+  };
+  std::mt19937_64 g(seed);
+  std::vector<BodySpec> bodies;
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j) {
+      BodySpec b;
+      b.shape = shapes[g() % shapes.size()];
+      b.position = {spacing * (i + 0.5) + 0.05 * (uniform(g) - 0.5), spacing * (j + 0.5) + 0.05 * (uniform(g) - 0.5)};
+      b.angle = 2 * kPi * uniform(g);
+      b.velocity = {uniform(g) - 0.5, uniform(g) - 0.5};
+      b.angular_velocity = uniform(g) - 0.5;
+      bodies.push_back(b);
+    }
+  return bodies;
+}
+
+Engine make_engine(const std::vector<BodySpec>& bodies, const PeriodicCell& cell, double verlet, bool brute) {
+  EngineSettings s;
+  s.dt = 2e-4;
+  s.verlet_distance = verlet;
+  s.brute_force_neighbours = brute;
+  return Engine(world_of(bodies, linear_law(1e4, 5.0, 5e3, 0.4, 1.0), {0, -1}, cell), s);
+}
+
+void expect_same_trajectory(Engine& cells, Engine& brute, long steps) {
+  for (long k = 0; k < steps; ++k) {
+    cells.step();
+    brute.step();
+  }
+  const World& a = cells.world();
+  const World& b = brute.world();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a.position[i].x, b.position[i].x) << "body " << i;
+    ASSERT_EQ(a.position[i].y, b.position[i].y) << "body " << i;
+    ASSERT_EQ(a.angular_velocity[i], b.angular_velocity[i]) << "body " << i;
+  }
+  EXPECT_GT(cells.neighbour_stats().rebuilds, 3);
+  EXPECT_EQ(cells.neighbour_stats().feature_pairs_evaluated, brute.neighbour_stats().feature_pairs_evaluated);
+}
+
+TEST(NeighbourSearch, LinkCellsGiveTheBruteForceTrajectoryBitForBitWhenPeriodic) {
+  const int n = 12;
+  const double spacing = 1.0;
+  PeriodicCell cell;
+  cell.periodic = {true, true};
+  cell.low = {0, 0};
+  cell.size = {n * spacing, n * spacing};
+  for (double verlet : {0.01, 0.05, 0.2}) {
+    SCOPED_TRACE(verlet);
+    const auto bodies = dense_mix(n, n, spacing, 17);
+    Engine cells = make_engine(bodies, cell, verlet, false);
+    Engine brute = make_engine(bodies, cell, verlet, true);
+    expect_same_trajectory(cells, brute, 1500);
+  }
+}
+
+TEST(NeighbourSearch, LinkCellsGiveTheBruteForceTrajectoryInABoxWithWalls) {
+  auto bodies = dense_mix(10, 8, 1.0, 23);
+  bodies.push_back(test::wall({{-0.1, 12}, {-0.1, -0.1}, {10.1, -0.1}, {10.1, 12}}, 0.1));
+  Engine cells = make_engine(bodies, {}, 0.05, false);
+  Engine brute = make_engine(bodies, {}, 0.05, true);
+  expect_same_trajectory(cells, brute, 1500);
+}
+
+TEST(NeighbourSearch, ContactListCostGrowsLinearlyNotQuadraticallyWithVertices) {
+  // Regular polygons of the same size on a lattice, just touching, for 4 to
+  // 64 vertices: feature pairs evaluated per body and step.
+  std::vector<double> per_pair;
+  const std::vector<int> vertex_counts{4, 8, 16, 32, 64};
+  for (int m : vertex_counts) {
+    std::mt19937_64 g(m);
+    std::vector<BodySpec> bodies;
+    for (int i = 0; i < 10; ++i)
+      for (int j = 0; j < 10; ++j)
+        bodies.push_back(test::regular_polygon_body(m, 0.5, 0.05, {1.08 * i, 1.08 * j}, 2 * kPi * uniform(g)));
+    EngineSettings s;
+    s.dt = 1e-4;
+    s.verlet_distance = 0.02;
+    Engine e(world_of(bodies, linear_law(1e4)), s);
+    const long before = e.neighbour_stats().feature_pairs_evaluated;
+    e.run(10);
+    const double pairs = static_cast<double>(e.neighbour_stats().feature_pairs_evaluated - before) / 10.0;
+    per_pair.push_back(pairs / static_cast<double>(e.neighbour_stats().body_pairs));
+  }
+  for (std::size_t k = 0; k < per_pair.size(); ++k) {
+    const int m = vertex_counts[k];
+    std::printf("%d vertices: %.1f feature pairs evaluated per neighbouring body pair and step (all pairs: %d)\n", m,
+                per_pair[k], 3 * m * m);
+    // Linear in M: the vertices near the contact, each against the one to
+    // three edges whose slab it is in.
+    EXPECT_LT(per_pair[k], 2.0 * m);
+  }
+  // Against all pairs: under 1% of them at 64 vertices.
+  EXPECT_LT(per_pair.back(), 0.01 * 3 * 64 * 64);
+}
+
+TEST(PeriodicBoundary, ABodyCrossingTheSeamKeepsItsContactAndTangentialHistory) {
+  // Two disks pressed together (one above the other), spinning against each
+  // other so that their frictional contact stores a tangential spring, both
+  // drifting right at 2 m/s. One pair crosses x = 10 of a 10-periodic cell;
+  // the other starts 6 to the left and stays inside. Same physics.
+  const auto run = [](double x0, Engine*& out) {
+    PeriodicCell cell;
+    cell.periodic = {true, false};
+    cell.low = {0, -5};
+    cell.size = {10, 10};
+    std::vector<BodySpec> bodies{test::disk({x0, 0}, 0.5, {2, 0}), test::disk({x0, 0.997}, 0.5, {2, 0})};
+    bodies[0].angular_velocity = 1.0;
+    bodies[1].angular_velocity = 1.0;  // their surfaces slide past each other at the contact
+    bodies[0].constraint.imposed_force = {0, 30};  // press them together
+    bodies[1].constraint.imposed_force = {0, -30};
+    EngineSettings s;
+    s.dt = 1e-4;
+    s.verlet_distance = 0.02;
+    out = new Engine(world_of(bodies, linear_law(1e4, 0.0, 5e3, 2.0), {}, cell), s);
+    out->run(5000);  // 0.5 s: the crossing pair moves from 9.3 to 10.3
+  };
+  Engine* crossing = nullptr;
+  Engine* inside = nullptr;
+  run(9.3, crossing);
+  run(3.3, inside);
+  const World& a = crossing->world();
+  const World& b = inside->world();
+  EXPECT_LT(a.position[0].x, 1.0);  // it did wrap
+  Vec2 gap_a = a.position[1] - a.position[0], gap_b = b.position[1] - b.position[0];
+  gap_a.x -= 10.0 * std::round(gap_a.x / 10.0);  // minimum image
+  gap_b.x -= 10.0 * std::round(gap_b.x / 10.0);
+  EXPECT_NEAR(gap_a.x, gap_b.x, 1e-9);
+  EXPECT_NEAR(gap_a.y, gap_b.y, 1e-9);
+  EXPECT_NEAR(a.angular_velocity[1], b.angular_velocity[1], 1e-9);
+  const auto spring = [](const Engine& e) {
+    for (const Contact& c : e.contacts())
+      if (c.active) return c.xi;
+    return Vec2{};
+  };
+  EXPECT_GT(norm(spring(*inside)), 1e-6);  // there is history to keep
+  EXPECT_NEAR(spring(*crossing).x, spring(*inside).x, 1e-9);
+  EXPECT_NEAR(spring(*crossing).y, spring(*inside).y, 1e-9);
+  delete crossing;
+  delete inside;
+}
+
+TEST(PeriodicBoundary, ABodyLongerThanHalfThePeriodIsRefused) {
+  PeriodicCell cell;
+  cell.periodic = {true, false};
+  cell.size = {3, 3};
+  const std::vector<BodySpec> bodies{test::segment_body({0, 1}, {1.5, 1}, 0.2)};
+  try {
+    world_of(bodies, linear_law(1e4), {}, cell);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("longer than half the period"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sphero
