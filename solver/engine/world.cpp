@@ -9,6 +9,19 @@
 
 namespace sphero {
 
+BodyConstraint pressure_plate(double pressure, double length, Vec2 inward) {
+  const bool along_x = inward.y == 0.0 && std::abs(inward.x) == 1.0;
+  const bool along_y = inward.x == 0.0 && std::abs(inward.y) == 1.0;
+  if (!along_x && !along_y)
+    throw std::invalid_argument("a pressure plate moves along x or y: its inward direction must be (±1, 0) or (0, ±1)");
+  if (!(pressure >= 0.0) || !(length > 0.0))
+    throw std::invalid_argument("a pressure plate needs a pressure >= 0 and a positive length");
+  BodyConstraint plate;
+  plate.held = {along_y, along_x, true};
+  plate.imposed_force = pressure * length * inward;
+  return plate;
+}
+
 World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
                  Vec2 gravity, const PeriodicCell& cell) {
   if (material_count < 1) throw std::invalid_argument("the world needs at least one material");

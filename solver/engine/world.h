@@ -30,6 +30,11 @@ struct BodyConstraint {
   bool holds_all() const { return held[0] && held[1] && held[2]; }
 };
 
+// A servo-free constant-pressure wall (plate): pushed along `inward`
+// (a unit vector along x or y) with force p × length, free to move along
+// that axis only; the other translation and the rotation are held still.
+BodyConstraint pressure_plate(double pressure, double length, Vec2 inward);
+
 // What a body is made of and how it moves, before it joins the world.
 struct BodySpec {
   Shape shape;               // skeleton in any frame; the world re-centres it on its centre of mass

@@ -1,0 +1,122 @@
+// Walls, landscapes, pressure plates, materials and the Hertz law inside the
+// engine.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "physics/scenes.h"
+#include "shapes/shape_file.h"
+
+namespace sphero {
+namespace {
+
+using test::disk;
+using test::linear_law;
+using test::wall;
+using test::world_of;
+
+constexpr double kPi = std::numbers::pi;
+
+TEST(Boundaries, PressurePlateSettlesWhereTheGrainsCarryPTimesItsLength) {
+  // A column of 3 disks in a box just as wide as they are (a wider one lets
+  // the compressed column buckle into a zig-zag), no gravity, a lid pushed
+  // down with pressure p over its length: at rest it carries p L.
+  const double p = 200.0, length = 1.2;
+  std::vector<BodySpec> bodies{wall({{-0.55, 5}, {-0.55, -0.05}, {0.55, -0.05}, {0.55, 5}}, 0.05)};
+  BodySpec lid = wall({{-0.6, 3.05}, {0.6, 3.05}}, 0.05);
+  lid.constraint = pressure_plate(p, length, {0, -1});
+  bodies.push_back(lid);
+  for (int k = 0; k < 3; ++k) bodies.push_back(disk({0, 0.5 + 1.0 * k}, 0.5));
+  ContactLaw law = linear_law(1e5, 50.0);
+  EngineSettings s;
+  s.dt = 1e-4;
+  s.verlet_distance = 0.02;
+  Engine e(world_of(bodies, law), s);
+  e.run(40000);
+  const World& w = e.world();
+  // The lid's net force: the imposed p L down, balanced by the disks.
+  EXPECT_NEAR(w.force[1].y, 0.0, 1e-3 * p * length);
+  EXPECT_NEAR(std::abs(w.velocity[1].y), 0.0, 1e-6);
+  EXPECT_EQ(w.position[1].x, 0.0);  // x held
+  // Each disk carries p L: overlaps p L / k_n at its two contacts.
+  const double overlap = p * length / law.kn;
+  EXPECT_NEAR(w.position[1].y, 3.0 + 0.05 - 4 * overlap, 1e-6);
+  EXPECT_NEAR(e.ledger().first_law_residual(), 0.0, 1e-3 * e.ledger().external_work);
+}
+
+TEST(Boundaries, PressurePlateRejectsOddDirections) {
+  EXPECT_THROW(pressure_plate(1.0, 1.0, {0.6, 0.8}), std::invalid_argument);
+  const BodyConstraint c = pressure_plate(2.0, 3.0, {1, 0});
+  EXPECT_EQ(c.imposed_force.x, 6.0);
+  EXPECT_TRUE(c.held[dof_y] && c.held[dof_rotation] && !c.held[dof_x]);
+}
+
+TEST(Boundaries, CowBouncingOnAPeriodicLandscapeConservesEnergy) {
+  // The bouncing cow, reduced: frictionless, undamped, periodic in x.
+  std::vector<Vec2> ground;
+  for (int k = 0; k <= 40; ++k) ground.push_back({-10.0 + 0.5 * k, 0.3 * std::sin(0.9 * k) + 0.2 * std::cos(2.1 * k)});
+  PeriodicCell cell;
+  cell.periodic = {true, false};
+  cell.low = {-10, -5};
+  cell.size = {20, 30};
+  BodySpec cow;
+  cow.shape = read_shape_file(SPHERO_DATA_DIR "/shapes/cow.shape");
+  cow.position = {0, 4};
+  cow.velocity = {3, 0};
+  cow.angular_velocity = 0.5;
+  std::vector<BodySpec> bodies{wall(ground, 0.1), cow};
+  EngineSettings s;
+  s.dt = 1e-4;
+  s.verlet_distance = 0.2;
+  Engine e(world_of(bodies, linear_law(1e5), {0, -10}, cell), s);
+  const double e0 = e.ledger().mechanical();
+  double worst = 0.0, scale = 0.0;
+  bool touched = false;
+  for (int k = 0; k < 30000; ++k) {  // 3 s: several bounces and a crossing of the seam
+    e.step();
+    worst = std::max(worst, std::abs(e.ledger().mechanical() - e0));
+    scale = std::max(scale, e.ledger().kinetic());
+    touched |= e.ledger().elastic() > 0.0;
+  }
+  std::printf("bouncing cow: largest |E - E0| = %.3g J against a kinetic energy of up to %.3g J\n", worst, scale);
+  EXPECT_TRUE(touched);
+  EXPECT_LT(worst, 1e-3 * scale);
+}
+
+TEST(Boundaries, HertzCollisionIsElastic) {
+  ContactLaw hertz = linear_law(1e5);
+  hertz.normal = NormalLaw::hertz;
+  std::vector<BodySpec> bodies{disk({0, 0}, 0.5, {1, 0}), disk({1.1, 0.3}, 0.5, {-1, 0})};
+  EngineSettings s;
+  s.dt = 1e-5;
+  s.verlet_distance = 0.02;
+  Engine e(world_of(bodies, hertz), s);
+  const double before = e.ledger().kinetic();
+  e.run(20000);
+  EXPECT_GT(std::abs(e.world().velocity[0].y), 0.1);  // an oblique hit: they did collide
+  EXPECT_NEAR(e.ledger().kinetic(), before, 1e-6 * before);
+  EXPECT_NEAR(e.ledger().elastic(), 0.0, 1e-12);
+}
+
+TEST(Materials, EachPairOfMaterialsUsesItsOwnLaw) {
+  // Two disks on a wall of material 0: disk A is material 0, disk B is
+  // material 1; the wall–A law is twice as stiff as the wall–B law.
+  std::vector<BodySpec> bodies{wall({{-5, 0}, {5, 0}}, 0.05), disk({-2, 0.5}, 0.5), disk({2, 0.5}, 0.5)};
+  bodies[2].material = 1;
+  const ContactLaw stiff = linear_law(2000.0), soft = linear_law(1000.0), between = linear_law(1500.0);
+  EngineSettings s;
+  s.dt = 1e-5;
+  s.verlet_distance = 0.02;
+  Engine e(make_world(bodies, 2, {stiff, soft, soft, between}, {}), s);
+  // Both disks overlap the wall by 0.05.
+  EXPECT_NEAR(e.world().force[1].y, 2000.0 * 0.05, 1e-9);
+  EXPECT_NEAR(e.world().force[2].y, 1000.0 * 0.05, 1e-9);
+  EXPECT_THROW(make_world(bodies, 2, {stiff, soft, between, between}, {}), std::invalid_argument);  // not symmetric
+  bodies[2].material = 2;
+  EXPECT_THROW(make_world(bodies, 2, {stiff, soft, soft, between}, {}), std::invalid_argument);  // undefined
+}
+
+}  // namespace
+}  // namespace sphero
