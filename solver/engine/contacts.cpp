@@ -160,6 +160,15 @@ ContactGeometry contact_geometry(const World& w, const Contact& c) {
   return g;
 }
 
+NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState state)
+    : settings_(settings),
+      contacts_(std::move(state.contacts)),
+      reference_position_(std::move(state.reference_position)),
+      reference_angle_(std::move(state.reference_angle)),
+      wraps_(std::move(state.wraps)),
+      stats_(state.stats),
+      built_(state.built) {}
+
 bool NeighbourList::update(World& world) {
   if (!built_ || world.size() != reference_position_.size()) {
     rebuild(world);

@@ -69,10 +69,24 @@ struct NeighbourStats {
   std::size_t body_pairs = 0;        // in the current list
 };
 
+// Everything the list carries from step to step (for checkpoints).
+struct NeighbourListState {
+  std::vector<Contact> contacts;
+  std::vector<Vec2> reference_position;
+  std::vector<double> reference_angle;
+  std::vector<std::array<int, 2>> wraps;
+  NeighbourStats stats;
+  bool built = false;
+};
+
 // The candidate list and what is needed to decide when to rebuild it.
 class NeighbourList {
  public:
   explicit NeighbourList(NeighbourSettings settings) : settings_(settings) {}
+  NeighbourList(NeighbourSettings settings, NeighbourListState state);
+  NeighbourListState state() const {
+    return {contacts_, reference_position_, reference_angle_, wraps_, stats_, built_};
+  }
 
   // Rebuilds when the update condition says so (or on the first call);
   // returns true if it did. Wraps periodic bodies into the cell first, so

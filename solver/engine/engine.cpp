@@ -101,6 +101,25 @@ Engine::Engine(World world, EngineSettings settings)
   power_ = constraint_power();
 }
 
+Engine::Engine(EngineSnapshot s)
+    : world_(std::move(s.world)),
+      settings_(s.settings),
+      neighbours_(NeighbourSettings{s.settings.verlet_distance, s.settings.brute_force_neighbours},
+                  std::move(s.neighbours)),
+      ledger_(s.ledger),
+      time_(s.time),
+      step_(s.step),
+      power_(s.power),
+      r2_(std::move(s.r2)),
+      r3_(std::move(s.r3)),
+      r4_(std::move(s.r4)) {
+  dt_limit_ = check_time_step(world_, settings_);
+}
+
+EngineSnapshot Engine::snapshot() const {
+  return {world_, settings_, neighbours_.state(), ledger_, time_, step_, power_, r2_, r3_, r4_};
+}
+
 void Engine::evaluate_forces_now() {
   update_world_vertices(world_);
   std::vector<Vec2> springs;

@@ -62,9 +62,25 @@ class InstabilityError : public std::runtime_error {
 // allowed; returns the limit.
 double check_time_step(const World& world, const EngineSettings& settings);
 
+// Everything that decides the engine's future, as plain data: an engine
+// rebuilt from it continues bit for bit (io/checkpoint.h stores it).
+struct EngineSnapshot {
+  World world;
+  EngineSettings settings;
+  NeighbourListState neighbours;
+  EnergyLedger ledger;
+  double time = 0.0;
+  long step = 0;
+  double power = 0.0;
+  std::vector<std::array<double, 3>> r2, r3, r4;
+};
+
 class Engine {
  public:
   Engine(World world, EngineSettings settings);
+  // Continues a run exactly where the snapshot was taken.
+  explicit Engine(EngineSnapshot snapshot);
+  EngineSnapshot snapshot() const;
 
   void step();
   void run(long steps) {

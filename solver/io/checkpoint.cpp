@@ -1,0 +1,176 @@
+#include "io/checkpoint.h"
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <type_traits>
+
+#include "io/atomic_file.h"
+
+namespace sphero {
+namespace {
+
+constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
+constexpr std::uint32_t kVersion = 1;
+
+class Writer {
+ public:
+  explicit Writer(std::ostream& out) : out_(out) {}
+  template <class T>
+  void value(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    out_.write(reinterpret_cast<const char*>(&v), sizeof(T));
+  }
+  template <class T>
+  void vector(const std::vector<T>& v) {
+    value<std::uint64_t>(v.size());
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      out_.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T)));
+    } else {
+      for (const T& item : v) string(item);
+    }
+  }
+  void string(const std::string& s) {
+    value<std::uint64_t>(s.size());
+    out_.write(s.data(), static_cast<std::streamsize>(s.size()));
+  }
+
+ private:
+  std::ostream& out_;
+};
+
+class Reader {
+ public:
+  Reader(std::istream& in, const std::string& source) : in_(in), source_(source) {}
+  template <class T>
+  void value(T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    in_.read(reinterpret_cast<char*>(&v), sizeof(T));
+    check();
+  }
+  template <class T>
+  void vector(std::vector<T>& v) {
+    std::uint64_t n = 0;
+    value(n);
+    if (n > (std::uint64_t{1} << 34)) fail("an impossible array length");
+    v.resize(n);
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      in_.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(n * sizeof(T)));
+      check();
+    } else {
+      for (T& item : v) string(item);
+    }
+  }
+  void string(std::string& s) {
+    std::uint64_t n = 0;
+    value(n);
+    if (n > (std::uint64_t{1} << 20)) fail("an impossible string length");
+    s.resize(n);
+    in_.read(s.data(), static_cast<std::streamsize>(n));
+    check();
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CheckpointError(source_ + ": not a usable Sphero checkpoint (" + what + ")");
+  }
+
+ private:
+  void check() const {
+    if (!in_) fail("the file ends early");
+  }
+  std::istream& in_;
+  std::string source_;
+};
+
+// One list of fields for both directions keeps reading and writing in step.
+template <class Io>
+void fields(Io& io, EngineSnapshot& s) {
+  World& w = s.world;
+  io.vector(w.position);
+  io.vector(w.angle);
+  io.vector(w.velocity);
+  io.vector(w.angular_velocity);
+  io.vector(w.force);
+  io.vector(w.torque);
+  io.vector(w.mass);
+  io.vector(w.inertia);
+  io.vector(w.inverse_mass);
+  io.vector(w.inverse_inertia);
+  io.vector(w.radius);
+  io.vector(w.bounding_radius);
+  io.vector(w.material);
+  io.vector(w.big);
+  io.vector(w.closed);
+  io.vector(w.constraint);
+  io.vector(w.shape_name);
+  io.vector(w.vertex_begin);
+  io.vector(w.vertex_count);
+  io.vector(w.local_vertex);
+  io.vector(w.world_vertex);
+  io.value(w.material_count);
+  io.vector(w.law);
+  io.value(w.gravity);
+  io.value(w.cell);
+  io.value(s.settings);
+  io.vector(s.neighbours.contacts);
+  io.vector(s.neighbours.reference_position);
+  io.vector(s.neighbours.reference_angle);
+  io.vector(s.neighbours.wraps);
+  io.value(s.neighbours.stats);
+  io.value(s.neighbours.built);
+  io.value(s.ledger);
+  io.value(s.time);
+  io.value(s.step);
+  io.value(s.power);
+  io.vector(s.r2);
+  io.vector(s.r3);
+  io.vector(s.r4);
+}
+
+}  // namespace
+
+void write_checkpoint(std::ostream& out, const EngineSnapshot& snapshot) {
+  out.write(kMagic, sizeof kMagic);
+  Writer writer(out);
+  writer.value(kVersion);
+  fields(writer, const_cast<EngineSnapshot&>(snapshot));  // the writer only reads
+  writer.value(kVersion);  // trailer: a truncated file is caught
+}
+
+EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name) {
+  char magic[sizeof kMagic] = {};
+  in.read(magic, sizeof magic);
+  Reader reader(in, source_name);
+  if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0) reader.fail("wrong header");
+  std::uint32_t version = 0;
+  reader.value(version);
+  if (version != kVersion) reader.fail("version " + std::to_string(version) + ", this Sphero reads " + std::to_string(kVersion));
+  EngineSnapshot snapshot;
+  fields(reader, snapshot);
+  std::uint32_t trailer = 0;
+  reader.value(trailer);
+  if (trailer != kVersion) reader.fail("a damaged end");
+  const std::size_t n = snapshot.world.position.size();
+  if (snapshot.world.angle.size() != n || snapshot.world.constraint.size() != n || snapshot.r2.size() != n)
+    reader.fail("inconsistent array sizes");
+  return snapshot;
+}
+
+void save_checkpoint(const std::filesystem::path& path, const EngineSnapshot& snapshot) {
+  write_atomically(path, [&](const std::filesystem::path& temporary) {
+    std::ofstream out(temporary, std::ios::binary);
+    write_checkpoint(out, snapshot);
+    out.close();
+    if (!out) throw std::runtime_error(path.string() + ": could not write the checkpoint (disk full?)");
+  });
+}
+
+EngineSnapshot load_checkpoint(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CheckpointError(path.string() + ": cannot open the checkpoint (does it exist?)");
+  return read_checkpoint(in, path.string());
+}
+
+}  // namespace sphero

@@ -1,0 +1,97 @@
+// A run of 2T equals a run of T plus a restart from its checkpoint for T,
+// bit for bit.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/engine.h"
+#include "io/checkpoint.h"
+#include "shapes/mass_properties.h"
+
+namespace sphero {
+namespace {
+
+Engine frictional_pile(Integrator integrator) {
+  std::vector<BodySpec> bodies;
+  BodySpec box;
+  box.shape = make_shape("box", SkeletonKind::polyline, {{0, 10}, {0, 0}, {6, 0}, {6, 10}}, 0.1);
+  box.position = mass_properties(box.shape).centroid;
+  box.big = true;
+  bodies.push_back(box);
+  for (int k = 0; k < 30; ++k) {
+    BodySpec b;
+    b.shape = k % 2 ? make_shape("tri", SkeletonKind::polygon, {{-0.3, -0.2}, {0.3, -0.2}, {0, 0.3}}, 0.1)
+                    : make_shape("rice", SkeletonKind::segment, {{-0.3, 0}, {0.3, 0}}, 0.15);
+    b.position = {0.6 + 1.0 * (k % 5), 0.6 + 1.0 * (k / 5)};
+    b.angle = 0.3 * k;
+    b.velocity = {0.1 * (k % 3), -0.2};
+    bodies.push_back(b);
+  }
+  ContactLaw law;
+  law.kn = 1e4;
+  law.gamma_n = 5.0;
+  law.kt = 5e3;
+  law.mu = 0.5;
+  EngineSettings s;
+  s.dt = 2e-4;
+  s.integrator = integrator;
+  s.verlet_distance = 0.02;
+  return Engine(make_world(bodies, 1, {law}, {0, -9.81}), s);
+}
+
+void expect_identical(const Engine& a, const Engine& b) {
+  ASSERT_EQ(a.step_count(), b.step_count());
+  EXPECT_EQ(a.time(), b.time());
+  for (std::size_t i = 0; i < a.world().size(); ++i) {
+    ASSERT_EQ(a.world().position[i].x, b.world().position[i].x) << i;
+    ASSERT_EQ(a.world().position[i].y, b.world().position[i].y) << i;
+    ASSERT_EQ(a.world().angle[i], b.world().angle[i]) << i;
+    ASSERT_EQ(a.world().velocity[i].x, b.world().velocity[i].x) << i;
+    ASSERT_EQ(a.world().angular_velocity[i], b.world().angular_velocity[i]) << i;
+  }
+  EXPECT_EQ(a.ledger().sliding_dissipation, b.ledger().sliding_dissipation);
+  EXPECT_EQ(a.ledger().first_law_residual(), b.ledger().first_law_residual());
+}
+
+TEST(Checkpoint, RunOfTwoTEqualsRunOfTPlusRestartBitForBit) {
+  for (Integrator integrator : {Integrator::velocity_verlet, Integrator::gear}) {
+    SCOPED_TRACE(std::string(to_string(integrator)));
+    Engine straight = frictional_pile(integrator);
+    straight.run(4000);
+
+    Engine first_half = frictional_pile(integrator);
+    first_half.run(2000);
+    const auto file = std::filesystem::temp_directory_path() / "sphero_checkpoint_test.ckpt";
+    save_checkpoint(file, first_half.snapshot());
+    Engine restarted(load_checkpoint(file));
+    std::filesystem::remove(file);
+    restarted.run(2000);
+
+    double springs = 0.0;
+    for (const Contact& c : straight.contacts()) springs += norm(c.xi);
+    EXPECT_GT(springs, 0.0);  // there was tangential history to carry
+    expect_identical(straight, restarted);
+  }
+}
+
+TEST(Checkpoint, DamagedFilesAreRefusedWithTheirName) {
+  Engine e = frictional_pile(Integrator::velocity_verlet);
+  std::stringstream bytes;
+  write_checkpoint(bytes, e.snapshot());
+  const std::string whole = bytes.str();
+  std::istringstream truncated(whole.substr(0, whole.size() / 2));
+  EXPECT_THROW(read_checkpoint(truncated, "half.ckpt"), CheckpointError);
+  std::istringstream foreign("this is not a checkpoint at all, just text");
+  try {
+    read_checkpoint(foreign, "notes.txt");
+    FAIL();
+  } catch (const CheckpointError& err) {
+    EXPECT_NE(std::string(err.what()).find("notes.txt: not a usable Sphero checkpoint"), std::string::npos);
+  }
+  EXPECT_THROW(load_checkpoint("/no/such.ckpt"), CheckpointError);
+}
+
+}  // namespace
+}  // namespace sphero
