@@ -14,6 +14,7 @@ constexpr const char* kUsage =
     "usage: sphero COMMAND [ARGS...]\n"
     "\n"
     "commands:\n"
+    "  run [SCENE.ini]             simulate a scene (default: the built-in hopper of cows)\n"
     "  shape info FILE...          mass properties of shape files (table)\n"
     "  shape outline FILE... -o OUT.vtu\n"
     "                              rounded outlines as polygons, for ParaView\n"
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     if (args[0] == "shape") return sphero::app::run_shape_command(rest);
+    if (args[0] == "run") return sphero::app::run_run_command(rest);
   } catch (const std::exception& e) {
     fmt::print(stderr, "sphero: {}\n", e.what());
     return 1;

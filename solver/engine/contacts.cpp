@@ -49,6 +49,7 @@ struct CandidateBuilder {
   const World& w;
   double skin;  // 2δ
   std::vector<Contact>& out;
+  std::vector<int> near_a_, near_b_, edges_a_, edges_b_;  // scratch, reused
 
   // Feature pairs between body a and the image of body b moved by `shift`
   // (`image` counts periods, in unwrapped coordinates). Only pairs that can
@@ -60,19 +61,44 @@ struct CandidateBuilder {
   // pairs per contact.
   void add_pair(int a, int b, Vec2 shift, std::array<int, 2> image) {
     const double cutoff = w.radius[a] + w.radius[b] + skin;
-    add_vertices_on_edges(a, b, shift, image, cutoff);
-    add_vertices_on_edges(b, a, -shift, {-image[0], -image[1]}, cutoff);
+    // Only vertices and edges within reach of the other body's bounding
+    // circle can be in a contact: select them first, so that two big
+    // polygons touching at their rims cost what their rims cost, not M².
+    near_vertices(a, {}, w.position[b] + shift, w.bounding_radius[b] + cutoff, near_a_);
+    near_vertices(b, shift, w.position[a], w.bounding_radius[a] + cutoff, near_b_);
+    if (near_a_.empty() && near_b_.empty()) return;
+    near_edges(b, shift, w.position[a], w.bounding_radius[a] + cutoff, edges_b_);
+    near_edges(a, {}, w.position[b] + shift, w.bounding_radius[b] + cutoff, edges_a_);
+    add_vertices_on_edges(a, near_a_, b, edges_b_, shift, image, cutoff);
+    add_vertices_on_edges(b, near_b_, a, edges_a_, -shift, {-image[0], -image[1]}, cutoff);
     // Relative turning allowed before a rebuild, per unit lever arm.
     const double turn = skin / 2.0 * (1.0 / w.bounding_radius[a] + 1.0 / w.bounding_radius[b]);
     const double slack = skin + cutoff * turn;
-    const int a_end = w.vertex_begin[a] + w.vertex_count[a], b_end = w.vertex_begin[b] + w.vertex_count[b];
-    for (int v = w.vertex_begin[a]; v < a_end; ++v)
-      for (int u = w.vertex_begin[b]; u < b_end; ++u) {
+    for (int v : near_a_)
+      for (int u : near_b_) {
         const Vec2 other = w.world_vertex[u] + shift;
         if (norm(other - w.world_vertex[v]) < cutoff && near_cone(b, u, shift, w.world_vertex[v], slack) &&
             near_cone(a, v, {}, other, slack))
           push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
       }
+  }
+
+  void near_vertices(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& found) const {
+    found.clear();
+    const int end = w.vertex_begin[body] + w.vertex_count[body];
+    for (int v = w.vertex_begin[body]; v < end; ++v)
+      if (norm(w.world_vertex[v] + offset - centre) < reach) found.push_back(v);
+  }
+
+  // Edges (by first vertex) that come within reach of centre.
+  void near_edges(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& found) const {
+    found.clear();
+    for (int e = 0; e < w.edge_count(body); ++e) {
+      const int start = w.vertex_begin[body] + e;
+      if (distance_to_segment(centre, w.world_vertex[start] + offset,
+                              w.world_vertex[next_vertex(w, body, start)] + offset) < reach)
+        found.push_back(start);
+    }
   }
 
   // Could p enter the exterior cone of vertex k (body moved by offset)?
@@ -86,17 +112,15 @@ struct CandidateBuilder {
     return true;
   }
 
-  void add_vertices_on_edges(int vb, int eb, Vec2 offset, std::array<int, 2> image, double cutoff) {
-    const int v_end = w.vertex_begin[vb] + w.vertex_count[vb];
-    const int edges = w.edge_count(eb);
-    for (int e = 0; e < edges; ++e) {
-      const int start = w.vertex_begin[eb] + e;
+  void add_vertices_on_edges(int vb, const std::vector<int>& vertices, int eb, const std::vector<int>& edges,
+                             Vec2 offset, std::array<int, 2> image, double cutoff) {
+    for (int start : edges) {
       const int end = next_vertex(w, eb, start);
       const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[end] + offset;
       const double length = norm(q - p);
       // Bodies move by at most δ each and the edge turns by at most δ / R.
       const double slack = skin + (length + cutoff) * (skin / 2.0) / w.bounding_radius[eb];
-      for (int v = w.vertex_begin[vb]; v < v_end; ++v) {
+      for (int v : vertices) {
         const Vec2 x = w.world_vertex[v];
         const double along = dot(x - p, q - p) / length;
         if (along > -slack && along < length + slack && distance_to_segment(x, p, q) < cutoff)
@@ -206,7 +230,7 @@ void NeighbourList::rebuild(World& w) {
   update_world_vertices(w);
 
   std::vector<Contact> fresh;
-  CandidateBuilder builder{w, 2.0 * settings_.verlet_distance, fresh};
+  CandidateBuilder builder{w, 2.0 * settings_.verlet_distance, fresh, {}, {}, {}, {}};
   const double skin = 2.0 * settings_.verlet_distance;
 
   // Image shift and wrap-invariant image key of body j seen from body i:

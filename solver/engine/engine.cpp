@@ -230,7 +230,7 @@ void Engine::update_energy() {
 }
 
 void Engine::step() {
-  const std::vector<Vec2> previous = world_.position;
+  previous_position_ = world_.position;
   const double previous_power = power_;
   if (settings_.integrator == Integrator::velocity_verlet)
     step_verlet();
@@ -242,7 +242,7 @@ void Engine::step() {
   ledger_.external_work += 0.5 * (previous_power + power_) * settings_.dt;
   time_ += settings_.dt;
   ++step_;
-  check_stability(previous);
+  check_stability();
 }
 
 void Engine::step_verlet() {
@@ -316,8 +316,9 @@ void Engine::step_gear() {
   evaluate_forces_now();
 }
 
-void Engine::check_stability(const std::vector<Vec2>& previous) {
+void Engine::check_stability() {
   const World& w = world_;
+  const std::vector<Vec2>& previous = previous_position_;
   const auto fail = [&](std::size_t i, const std::string& what) {
     throw InstabilityError(fmt::format(
         "unstable at step {} (t = {:g}): body {} ('{}') {}. Likely cause: the time step dt = {:g} is too large "

@@ -105,7 +105,7 @@ class Engine {
   void compute_forces(double dt_for_springs);
   double constraint_power() const;
   void update_energy();
-  void check_stability(const std::vector<Vec2>& previous_position);
+  void check_stability();
   void step_verlet();
   void step_gear();
 
@@ -117,6 +117,7 @@ class Engine {
   long step_ = 0;
   double dt_limit_ = 0.0;
   double power_ = 0.0;  // external power at the end of the last step
+  std::vector<Vec2> previous_position_;  // scratch for the stability check, kept to avoid allocation
   // Gear's scaled higher derivatives, per body and DOF: r2 = a dt²/2,
   // r3 = x''' dt³/6, r4 = x'''' dt⁴/24.
   std::vector<std::array<double, 3>> r2_, r3_, r4_;

@@ -1,0 +1,191 @@
+// `sphero run [SCENE] [options] [--key value ...]`: runs a scene (the
+// built-in default one when none is given), writing frames, energy.csv and
+// checkpoints; `--check` only validates.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "app/commands.h"
+#include "app/default_scene.h"
+#include "io/checkpoint.h"
+#include "io/run_output.h"
+#include "io/scene.h"
+
+namespace sphero::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::atomic<int> g_signal{0};
+extern "C" void remember_signal(int signal) { g_signal = signal; }
+
+constexpr const char* kRunUsage =
+    "usage: sphero run [SCENE.ini] [--check] [--restart CHECKPOINT] [--overwrite] [--quiet] [--KEY VALUE ...]\n"
+    "\n"
+    "  SCENE.ini          the scene (default: the built-in hopper of cows, data/scenes/hopper.ini)\n"
+    "  --check            validate the scene and its layout, run nothing\n"
+    "  --restart FILE     continue from a checkpoint written by an earlier run of the same scene\n"
+    "  --overwrite        reuse an output directory that already holds files\n"
+    "  --quiet            no progress, only errors and the summary\n"
+    "  --KEY VALUE        override any scene key, e.g. --gravity 0,-9.81 --duration 5\n"
+    "\n";
+
+struct RunOptions {
+  std::string scene_file;
+  bool check = false, overwrite = false, quiet = false;
+  std::string restart;
+  std::vector<std::string> overrides;
+};
+
+RunOptions parse_arguments(const std::vector<std::string>& args) {
+  RunOptions o;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    if (a == "--check") {
+      o.check = true;
+    } else if (a == "--overwrite") {
+      o.overwrite = true;
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (a == "--restart") {
+      if (k + 1 >= args.size()) throw SceneError("command line: --restart needs a checkpoint file");
+      o.restart = args[++k];
+    } else if (a.rfind("--", 0) == 0) {
+      o.overrides.push_back(a);
+      if (k + 1 < args.size() && a.find('=') == std::string::npos) o.overrides.push_back(args[++k]);
+    } else if (o.scene_file.empty()) {
+      o.scene_file = a;
+    } else {
+      throw SceneError(fmt::format("command line: a second scene file '{}'; give one", a));
+    }
+  }
+  return o;
+}
+
+std::string clock_text(double seconds) {
+  const long s = std::lround(seconds);
+  return s >= 3600 ? fmt::format("{}h{:02d}m", s / 3600, (s % 3600) / 60) : fmt::format("{}m{:02d}s", s / 60, s % 60);
+}
+
+double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+}  // namespace
+
+int run_run_command(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << kRunUsage << scene_keys_help();
+      return 0;
+    }
+  const RunOptions options = parse_arguments(args);
+  const SceneConfig scene = options.scene_file.empty()
+                                ? parse_scene(kDefaultSceneText, "built-in default scene (data/scenes/hopper.ini)",
+                                              kDefaultSceneDirectory, options.overrides)
+                                : read_scene(options.scene_file, options.overrides);
+  World world = build_world(scene);
+  const EngineSettings settings = resolve_engine_settings(scene, world);
+  std::size_t grains = 0;
+  for (std::size_t i = 0; i < world.size(); ++i) grains += !world.big[i];
+  std::unique_ptr<Engine> engine;
+  try {
+    engine = options.restart.empty() ? std::make_unique<Engine>(std::move(world), settings)
+                                     : std::make_unique<Engine>(load_checkpoint(options.restart));
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
+  }
+  const long total_steps = std::lround(scene.duration / settings.dt);
+  if (options.check) {
+    fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n",
+               scene.source, grains, engine->world().size() - grains, settings.dt, engine->time_step_limit(),
+               settings.verlet_distance, total_steps);
+    return 0;
+  }
+
+  const fs::path out = scene.output_directory;
+  if (options.restart.empty() && fs::exists(out) && !fs::is_empty(out) && !options.overwrite)
+    throw SceneError(fmt::format("the output directory '{}' already holds files; choose another with --output DIR "
+                                 "or pass --overwrite",
+                                 out.string()));
+  fs::create_directories(out);
+  RunOutput output(out, engine->world(), scene.arc_resolution, scene.fields);
+
+  std::signal(SIGINT, remember_signal);
+  std::signal(SIGTERM, remember_signal);
+  const long frame_every = std::max(1L, std::lround(scene.output_interval / settings.dt));
+  const long checkpoint_every =
+      scene.checkpoint_interval > 0.0 ? std::max(1L, std::lround(scene.checkpoint_interval / settings.dt)) : 0;
+  const bool terminal = isatty(STDOUT_FILENO);
+  if (!options.quiet)
+    fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n",
+               scene.source, grains, settings.dt, total_steps, scene.duration, static_cast<double>(frame_every) * settings.dt, out.string());
+
+  output.write_frame(*engine);
+  EngineSnapshot last_good = engine->snapshot();
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds();
+  auto last_report = wall_start;
+  const long first_step = engine->step_count();
+  try {
+    while (engine->step_count() < total_steps) {
+      engine->step();
+      const long step = engine->step_count();
+      if (step % frame_every == 0 || step == total_steps) {
+        output.write_frame(*engine);
+        last_good = engine->snapshot();
+      }
+      if (checkpoint_every && step % checkpoint_every == 0) save_checkpoint(out / "checkpoint.ckpt", engine->snapshot());
+      if (g_signal) {
+        save_checkpoint(out / "checkpoint.ckpt", engine->snapshot());
+        fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  sphero run {} --restart {}\n",
+                   g_signal.load(), engine->time(), options.scene_file.empty() ? "" : options.scene_file,
+                   (out / "checkpoint.ckpt").string());
+        return 128 + g_signal;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (!options.quiet && now - last_report > std::chrono::milliseconds(terminal ? 250 : 10000)) {
+        last_report = now;
+        const double elapsed = std::chrono::duration<double>(now - wall_start).count();
+        const double done = static_cast<double>(step - first_step);
+        const double rate = done / elapsed;
+        const double cundall = done * static_cast<double>(grains) / std::max(1e-9, cpu_seconds() - cpu_start);
+        const std::string line =
+            fmt::format("{:5.1f}%  t = {:.4g} s  {:.0f} steps/s  Cundall {:.3g}  ETA {}", 100.0 * static_cast<double>(step) / static_cast<double>(total_steps),
+                        engine->time(), rate, cundall, clock_text(static_cast<double>(total_steps - step) / rate));
+        if (terminal)
+          fmt::print("\r{:<78}", line);
+        else
+          fmt::print("{}\n", line);
+        std::fflush(stdout);
+      }
+    }
+  } catch (const InstabilityError& e) {
+    save_checkpoint(out / "last-good.ckpt", last_good);
+    fmt::print(stderr, "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} in {}/ and last-good.ckpt.\n",
+               e.what(), last_good.time, output.frames_written() - 1, out.string());
+    return 3;
+  }
+  save_checkpoint(out / "final.ckpt", engine->snapshot());
+  const double cpu = cpu_seconds() - cpu_start;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const EnergyLedger& l = engine->ledger();
+  if (terminal && !options.quiet) fmt::print("\n");
+  fmt::print(
+      "sphero run: done, t = {:g} s in {} steps, {:.1f} s wall, Cundall number {:.3g} particle-steps per CPU second.\n"
+      "  energy: mechanical {:.6g} J (started at {:.6g}), work in {:.6g} J, dissipated {:.6g} J, first-law residual "
+      "{:.3g} J\n"
+      "  output: {}/particles.pvd, contacts.pvd, walls.pvd ({} frames), energy.csv, final.ckpt\n"
+      "  open in ParaView: paraview {}/particles.pvd (File > Open also takes contacts.pvd and walls.pvd)\n",
+      engine->time(), engine->step_count() - first_step, wall,
+      static_cast<double>(engine->step_count() - first_step) * static_cast<double>(grains) / std::max(cpu, 1e-9), l.mechanical(),
+      l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(), out.string(),
+      output.frames_written(), out.string());
+  return 0;
+}
+
+}  // namespace sphero::app

@@ -1,0 +1,308 @@
+#include "io/run_output.h"
+
+#include <fmt/format.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkDoubleArray.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPoints.h>
+#include <vtkStringArray.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "io/atomic_file.h"
+#include "shapes/mass_properties.h"
+
+namespace sphero {
+namespace {
+
+Shape body_shape(const World& w, int i) {
+  const int begin = w.vertex_begin[i];
+  std::vector<Vec2> local(w.local_vertex.begin() + begin, w.local_vertex.begin() + begin + w.vertex_count[i]);
+  const SkeletonKind kind = local.size() == 1 ? SkeletonKind::point
+                            : w.closed[i]     ? SkeletonKind::polygon
+                            : local.size() == 2 ? SkeletonKind::segment
+                                                : SkeletonKind::polyline;
+  return make_shape(w.shape_name[i], kind, std::move(local), w.radius[i]);
+}
+
+Vec2 to_world(const World& w, int i, Vec2 local) {
+  return w.position[i] + rotated(local, w.angle[i]);
+}
+
+vtkNew<vtkDoubleArray> array(const char* name, int components) {
+  vtkNew<vtkDoubleArray> a;
+  a->SetName(name);
+  a->SetNumberOfComponents(components);
+  return a;
+}
+
+void write_grid(vtkUnstructuredGrid* grid, const std::filesystem::path& file, double time) {
+  vtkNew<vtkDoubleArray> time_value;
+  time_value->SetName("TimeValue");
+  time_value->InsertNextValue(time);
+  grid->GetFieldData()->AddArray(time_value);
+  write_atomically(file, [&](const std::filesystem::path& temporary) {
+    vtkNew<vtkXMLUnstructuredGridWriter> writer;
+    writer->SetFileName(temporary.c_str());
+    writer->SetInputData(grid);
+    writer->SetDataModeToAppended();
+    writer->SetCompressorTypeToZLib();
+    if (writer->Write() != 1) throw std::runtime_error(file.string() + ": VTK could not write the frame (disk full?)");
+  });
+}
+
+}  // namespace
+
+RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
+                     std::vector<std::string> fields)
+    : directory_(std::move(directory)), fields_(std::move(fields)) {
+  // Identical skeletons share one outline (CGAL's offset is the slow part).
+  std::map<std::string, std::size_t> seen;
+  std::vector<std::vector<Vec2>> distinct;
+  std::vector<double> distinct_area;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const Shape shape = body_shape(w, static_cast<int>(i));
+    std::string key = fmt::format("{}|{}|{}", shape.name, shape.radius, static_cast<int>(shape.kind));
+    for (Vec2 v : shape.vertices) key += fmt::format("|{},{}", v.x, v.y);
+    auto [it, fresh] = seen.emplace(key, distinct.size());
+    if (fresh) {
+      distinct.push_back(discretise(swept_region(shape).front().outer, arc_resolution));
+      distinct_area.push_back(mass_properties(shape).area);
+    }
+    outline_.push_back(distinct[it->second]);
+    area_.push_back(distinct_area[it->second]);
+  }
+  std::ofstream csv(directory_ / "energy.csv");
+  csv << "# energies in J (per unit thickness), time in s, forces in N (per unit thickness), positions in m\n";
+  csv << "time_s,step,kinetic_translational_J,kinetic_rotational_J,elastic_normal_J,elastic_tangential_J,"
+         "gravitational_J,mechanical_J,external_work_J,damping_dissipation_J,sliding_dissipation_J,"
+         "first_law_residual_J";
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (w.big[i]) csv << fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
+  csv << "\n";
+  if (!csv) throw std::runtime_error((directory_ / "energy.csv").string() + ": cannot write");
+}
+
+bool RunOutput::wants(const std::string& field) const {
+  return std::find(fields_.begin(), fields_.end(), field) != fields_.end();
+}
+
+void RunOutput::write_frame(const Engine& engine) {
+  const std::string index = fmt::format("{:05d}", frame_);
+  if (wants("particles")) write_particles(engine, directory_ / ("particles_" + index + ".vtu"));
+  if (wants("contacts")) write_contacts(engine, directory_ / ("contacts_" + index + ".vtu"));
+  if (wants("walls")) write_walls(engine, directory_ / ("walls_" + index + ".vtu"));
+  times_.push_back(engine.time());
+  ++frame_;
+  for (const char* name : {"particles", "contacts", "walls"})
+    if (wants(name)) write_collection(name);
+  append_energy_row(engine);
+}
+
+void RunOutput::write_collection(const std::string& name) const {
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+      "  <Collection>\n";
+  for (std::size_t k = 0; k < times_.size(); ++k)
+    xml += fmt::format("    <DataSet timestep=\"{}\" part=\"0\" file=\"{}_{:05d}.vtu\"/>\n", times_[k], name, k);
+  xml += "  </Collection>\n</VTKFile>\n";
+  const auto file = directory_ / (name + ".pvd");
+  write_atomically(file, [&](const std::filesystem::path& temporary) {
+    std::ofstream out(temporary);
+    out << xml;
+    out.close();
+    if (!out) throw std::runtime_error(file.string() + ": cannot write");
+  });
+}
+
+void RunOutput::write_particles(const Engine& engine, const std::filesystem::path& file) const {
+  const World& w = engine.world();
+  const std::size_t n = w.size();
+  // Per-particle stress (Love–Weber, MODEL.md §6): σ_ab = −(1/A_p) Σ_c
+  // (R_c − x_p)_a f_b over the contacts on p; compression positive.
+  std::vector<std::array<double, 4>> stress(n, {0, 0, 0, 0});
+  std::vector<std::vector<int>> partners(n);
+  for (const Contact& c : engine.contacts()) {
+    if (!c.active) continue;
+    const int v = c.vertex_body, e = c.edge_body;
+    const Vec2 arm_v = c.point - w.position[v], arm_e = c.point - (w.position[e] + c.edge_offset);
+    const Vec2 f = c.force;
+    const std::array<double, 4> on_v{arm_v.x * f.x, arm_v.x * f.y, arm_v.y * f.x, arm_v.y * f.y};
+    const std::array<double, 4> on_e{-arm_e.x * f.x, -arm_e.x * f.y, -arm_e.y * f.x, -arm_e.y * f.y};
+    for (int k = 0; k < 4; ++k) stress[v][k] -= on_v[k], stress[e][k] -= on_e[k];
+    partners[v].push_back(e);
+    partners[e].push_back(v);
+  }
+  vtkNew<vtkUnstructuredGrid> grid;
+  vtkNew<vtkPoints> points;
+  auto id = vtkNew<vtkIntArray>();
+  id->SetName("id");
+  auto material = vtkNew<vtkIntArray>();
+  material->SetName("material");
+  auto coordination = vtkNew<vtkIntArray>();
+  coordination->SetName("coordination_number");
+  vtkNew<vtkStringArray> shape;
+  shape->SetName("shape");
+  auto velocity = array("velocity", 3);
+  auto omega = array("angular_velocity", 1);
+  auto kinetic = array("kinetic_energy", 1);
+  auto sigma = array("stress_compression_positive", 4);
+  auto radius = array("sphero_radius", 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (w.big[i]) continue;
+    std::vector<vtkIdType> ids;
+    for (Vec2 p : outline_[i]) {
+      const Vec2 q = to_world(w, static_cast<int>(i), p);
+      ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
+    }
+    grid->InsertNextCell(VTK_POLYGON, static_cast<vtkIdType>(ids.size()), ids.data());
+    id->InsertNextValue(static_cast<int>(i));
+    material->InsertNextValue(w.material[i]);
+    auto& p = partners[i];
+    std::sort(p.begin(), p.end());
+    coordination->InsertNextValue(static_cast<int>(std::unique(p.begin(), p.end()) - p.begin()));
+    shape->InsertNextValue(w.shape_name[i]);
+    velocity->InsertNextTuple3(w.velocity[i].x, w.velocity[i].y, 0.0);
+    omega->InsertNextValue(w.angular_velocity[i]);
+    kinetic->InsertNextValue(0.5 * w.mass[i] * norm2(w.velocity[i]) +
+                             0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i]);
+    const double a = area_[i];
+    sigma->InsertNextTuple4(stress[i][0] / a, stress[i][1] / a, stress[i][2] / a, stress[i][3] / a);
+    radius->InsertNextValue(w.radius[i]);
+  }
+  grid->SetPoints(points);
+  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{id, material, coordination, shape, velocity, omega,
+                                                                      kinetic, sigma, radius})
+    grid->GetCellData()->AddArray(a);
+  write_grid(grid, file, engine.time());
+}
+
+void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path& file) const {
+  const World& w = engine.world();
+  // One line per interacting pair of bodies (and periodic image), centre to
+  // centre, summing its vertex–edge contacts; force on the first body.
+  // Contact points are taken in the first body's frame of images.
+  struct Pair {
+    int a, b;
+    Vec2 b_offset, force, normal_sum, point_sum;
+    double normal = 0.0, overlap = 0.0;
+    bool sliding = false;
+    int contacts = 0;
+  };
+  std::map<std::tuple<int, int, int, int>, Pair> pairs;
+  for (const Contact& c : engine.contacts()) {
+    if (!c.active) continue;
+    const bool vertex_first = c.vertex_body < c.edge_body;
+    const int a = vertex_first ? c.vertex_body : c.edge_body, b = vertex_first ? c.edge_body : c.vertex_body;
+    const Vec2 offset = vertex_first ? c.edge_offset : -c.edge_offset;
+    const std::array<int, 2> image = vertex_first ? c.image : std::array<int, 2>{-c.image[0], -c.image[1]};
+    Pair& p = pairs.try_emplace({a, b, image[0], image[1]}, Pair{a, b, offset, {}, {}}).first->second;
+    p.force += vertex_first ? c.force : -c.force;
+    p.point_sum += c.point - (vertex_first ? Vec2{} : c.edge_offset);
+    p.normal += c.normal_force;
+    p.normal_sum += vertex_first ? -c.normal_force * c.normal : c.normal_force * c.normal;
+    p.overlap = std::max(p.overlap, c.overlap);
+    p.sliding |= c.sliding;
+    ++p.contacts;
+  }
+  vtkNew<vtkUnstructuredGrid> grid;
+  vtkNew<vtkPoints> points;
+  auto first = vtkNew<vtkIntArray>();
+  first->SetName("body_a");
+  auto second = vtkNew<vtkIntArray>();
+  second->SetName("body_b");
+  auto sliding = vtkNew<vtkIntArray>();
+  sliding->SetName("sliding");
+  auto count = vtkNew<vtkIntArray>();
+  count->SetName("vertex_contacts");
+  auto force = array("force_on_a", 3);
+  auto magnitude = array("force_magnitude", 1);
+  auto normal = array("normal_force", 1);
+  auto tangential = array("tangential_force", 1);
+  auto overlap = array("overlap", 1);
+  auto branch = array("branch_vector", 3);
+  for (const auto& [key, p] : pairs) {
+    // A wall's centre of mass says nothing about where it is touched: draw
+    // wall contacts from the grain to the mean contact point.
+    const Vec2 touch = p.point_sum / static_cast<double>(p.contacts);
+    const Vec2 xa = w.big[p.a] ? touch : w.position[p.a];
+    const Vec2 xb = w.big[p.b] ? touch : w.position[p.b] + p.b_offset;
+    const vtkIdType ids[2] = {points->InsertNextPoint(xa.x, xa.y, 0.0), points->InsertNextPoint(xb.x, xb.y, 0.0)};
+    grid->InsertNextCell(VTK_LINE, 2, ids);
+    first->InsertNextValue(p.a);
+    second->InsertNextValue(p.b);
+    sliding->InsertNextValue(p.sliding);
+    count->InsertNextValue(p.contacts);
+    force->InsertNextTuple3(p.force.x, p.force.y, 0.0);
+    magnitude->InsertNextValue(norm(p.force));
+    normal->InsertNextValue(p.normal);
+    tangential->InsertNextValue(norm(p.force - p.normal_sum));
+    overlap->InsertNextValue(p.overlap);
+    branch->InsertNextTuple3(xb.x - xa.x, xb.y - xa.y, 0.0);
+  }
+  grid->SetPoints(points);
+  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{first, second, sliding, count, force, magnitude,
+                                                                      normal, tangential, overlap, branch})
+    grid->GetCellData()->AddArray(a);
+  write_grid(grid, file, engine.time());
+}
+
+void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& file) const {
+  const World& w = engine.world();
+  vtkNew<vtkUnstructuredGrid> grid;
+  vtkNew<vtkPoints> points;
+  auto id = vtkNew<vtkIntArray>();
+  id->SetName("id");
+  auto part = vtkNew<vtkIntArray>();
+  part->SetName("part");  // 0 outline, 2 skeleton
+  auto force = array("force", 3);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!w.big[i]) continue;
+    for (int which : {0, 2}) {
+      std::vector<vtkIdType> ids;
+      if (which == 0) {
+        for (Vec2 p : outline_[i]) {
+          const Vec2 q = to_world(w, static_cast<int>(i), p);
+          ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
+        }
+      } else {
+        for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
+          ids.push_back(points->InsertNextPoint(w.world_vertex[k].x, w.world_vertex[k].y, 0.0));
+      }
+      grid->InsertNextCell(which == 0 ? VTK_POLYGON : VTK_POLY_LINE, static_cast<vtkIdType>(ids.size()), ids.data());
+      id->InsertNextValue(static_cast<int>(i));
+      part->InsertNextValue(which);
+      force->InsertNextTuple3(w.force[i].x, w.force[i].y, 0.0);
+    }
+  }
+  grid->SetPoints(points);
+  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{id, part, force}) grid->GetCellData()->AddArray(a);
+  write_grid(grid, file, engine.time());
+}
+
+void RunOutput::append_energy_row(const Engine& engine) {
+  const EnergyLedger& l = engine.ledger();
+  const World& w = engine.world();
+  std::string row = fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", engine.time(), engine.step_count(),
+                                l.kinetic_translational, l.kinetic_rotational, l.elastic_normal, l.elastic_tangential,
+                                l.gravitational, l.mechanical(), l.external_work, l.damping_dissipation,
+                                l.sliding_dissipation, l.first_law_residual());
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (w.big[i])
+      row += fmt::format(",{},{},{},{}", w.force[i].x, w.force[i].y, w.position[i].x, w.position[i].y);
+  row += "\n";
+  // One write of a whole row: a run killed mid-way leaves whole rows.
+  std::ofstream csv(directory_ / "energy.csv", std::ios::app);
+  csv.write(row.data(), static_cast<std::streamsize>(row.size()));
+  csv.flush();
+  if (!csv) throw std::runtime_error((directory_ / "energy.csv").string() + ": cannot append (disk full?)");
+}
+
+}  // namespace sphero

@@ -1,0 +1,44 @@
+// What `sphero run` leaves on disk, per frame: particles_NNNNN.vtu (rounded
+// outlines as polygons with per-particle data), contacts_NNNNN.vtu (the force
+// network, one line per interacting pair), walls_NNNNN.vtu (wall skeletons
+// and outlines), collected with their times in particles.pvd, contacts.pvd
+// and walls.pvd; and energy.csv, one row per frame. Every file is written
+// whole or not at all (temporary name, then rename); a CSV row is appended
+// with one write.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sphero {
+
+class RunOutput {
+ public:
+  // `fields` chooses among particles, contacts, walls. The directory must
+  // exist. Outlines of each distinct shape are drawn once, in its body frame.
+  RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields);
+
+  void write_frame(const Engine& engine);
+  int frames_written() const { return frame_; }
+
+ private:
+  void write_particles(const Engine& engine, const std::filesystem::path& file) const;
+  void write_contacts(const Engine& engine, const std::filesystem::path& file) const;
+  void write_walls(const Engine& engine, const std::filesystem::path& file) const;
+  void append_energy_row(const Engine& engine);
+  void write_collection(const std::string& name) const;
+  bool wants(const std::string& field) const;
+
+  std::filesystem::path directory_;
+  std::vector<std::string> fields_;
+  std::vector<std::vector<Vec2>> outline_;  // per body, body frame
+  std::vector<double> area_;                // per body
+  std::vector<double> times_;
+  int frame_ = 0;
+};
+
+}  // namespace sphero

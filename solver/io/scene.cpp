@@ -1,0 +1,520 @@
+#include "io/scene.h"
+
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numbers>
+#include <random>
+#include <sstream>
+
+#include "geometry/segment.h"
+#include "shapes/mass_properties.h"
+#include "shapes/shape_file.h"
+
+namespace sphero {
+namespace {
+
+namespace po = boost::program_options;
+
+// Keys that take one value, and keys that may be given many times.
+const std::vector<std::pair<const char*, const char*>> kScalarKeys{
+    {"duration", "simulated time to run, s (required)"},
+    {"dt", "time step, s, or 'auto' (default: 1/50 of the shortest contact period)"},
+    {"integrator", "verlet | gear (default verlet)"},
+    {"verlet_distance", "neighbour-list skin per body, m, or 'auto' (default: 5% of the smallest grain size)"},
+    {"allow_large_time_step", "true to accept dt above a tenth of the contact period (default false)"},
+    {"gravity", "gx,gy in m/s² (default 0,0)"},
+    {"seed", "random seed of the generators (default 1)"},
+    {"threads", "worker threads (default 1; this engine runs on one)"},
+    {"periodic", "none | x | y | xy (default none)"},
+    {"cell", "x0,y0,x1,y1: the periodic cell"},
+    {"output", "output directory (default sphero-output)"},
+    {"output_interval", "simulated time between frames, s (default duration/100)"},
+    {"fields", "what each frame holds: particles,contacts,walls (default all three)"},
+    {"arc_resolution", "chords per full circle in drawn outlines (default 24)"},
+    {"checkpoint_interval", "simulated time between checkpoints, s (default 0: at the end and on Ctrl-C)"},
+};
+const std::vector<std::pair<const char*, const char*>> kListKeys{
+    {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..]: the law between materials A and B"},
+    {"wall", "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy]"},
+    {"grains", "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
+               "[speed=..] [angle=random|DEGREES]"},
+};
+
+// Where each key appears in the scene file, in order.
+std::map<std::string, std::vector<int>> scan_lines(const std::string& text, const std::string& source) {
+  std::map<std::string, std::vector<int>> lines;
+  std::istringstream in(text);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    line = line.substr(0, line.find('#'));
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    if (line[first] == '[')
+      throw SceneError(fmt::format("{}:{}: sections are not used in Sphero scenes; write 'key = value' lines",
+                                   source, number));
+    const auto equals = line.find('=');
+    if (equals == std::string::npos)
+      throw SceneError(fmt::format("{}:{}: expected 'key = value'", source, number));
+    std::string key = line.substr(first, equals - first);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    lines[key].push_back(number);
+  }
+  return lines;
+}
+
+struct Value {
+  std::string text;
+  SceneLocation at;
+};
+
+[[noreturn]] void fail(const SceneLocation& at, const std::string& key, const std::string& message) {
+  throw SceneError(fmt::format("{}: {}: {}", at.where, key, message));
+}
+
+double number(const Value& v, const std::string& key, std::string_view text) {
+  double x = 0.0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(x))
+    fail(v.at, key, fmt::format("expected a number, found '{}'", text));
+  return x;
+}
+
+double positive(const Value& v, const std::string& key, std::string_view text) {
+  const double x = number(v, key, text);
+  if (!(x > 0.0)) fail(v.at, key, fmt::format("must be positive, found {}", text));
+  return x;
+}
+
+int whole(const Value& v, const std::string& key, std::string_view text, int low) {
+  const double x = number(v, key, text);
+  if (x != std::floor(x) || x < low || x > 1e9)
+    fail(v.at, key, fmt::format("expected a whole number >= {}, found '{}'", low, text));
+  return static_cast<int>(x);
+}
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  for (char c : text) {
+    if (c == separator) {
+      parts.push_back(part);
+      part.clear();
+    } else {
+      part += c;
+    }
+  }
+  parts.push_back(part);
+  return parts;
+}
+
+std::vector<double> numbers(const Value& v, const std::string& key, std::string_view text, std::size_t count) {
+  const auto parts = split(text, ',');
+  if (parts.size() != count) fail(v.at, key, fmt::format("expected {} comma-separated numbers, found '{}'", count, text));
+  std::vector<double> out;
+  for (const auto& p : parts) out.push_back(number(v, key, p));
+  return out;
+}
+
+Vec2 vec2(const Value& v, const std::string& key, std::string_view text) {
+  const auto xy = numbers(v, key, text, 2);
+  return {xy[0], xy[1]};
+}
+
+bool boolean(const Value& v, const std::string& key) {
+  if (v.text == "true" || v.text == "yes" || v.text == "1") return true;
+  if (v.text == "false" || v.text == "no" || v.text == "0") return false;
+  fail(v.at, key, fmt::format("expected true or false, found '{}'", v.text));
+}
+
+// "k=v k=v ..." with the allowed keys; positional words before them.
+std::map<std::string, std::string> tokens(const Value& v, const std::string& key, const std::vector<std::string>& allowed,
+                                          std::vector<std::string>* positional = nullptr) {
+  std::map<std::string, std::string> out;
+  std::istringstream words(v.text);
+  for (std::string word; words >> word;) {
+    const auto equals = word.find('=');
+    if (equals == std::string::npos) {
+      if (positional && out.empty()) {
+        positional->push_back(word);
+        continue;
+      }
+      fail(v.at, key, fmt::format("expected name=value, found '{}'", word));
+    }
+    const std::string name = word.substr(0, equals);
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(v.at, key, fmt::format("unknown setting '{}'; the settings are {}", name, list));
+    }
+    if (out.count(name)) fail(v.at, key, fmt::format("'{}' is given twice", name));
+    out[name] = word.substr(equals + 1);
+  }
+  return out;
+}
+
+LawSpec parse_law(const Value& v) {
+  std::vector<std::string> words;
+  const auto t = tokens(v, "law", {"kn", "kt", "mu", "gamma_n", "gamma_t", "cohesion"}, &words);
+  if (words.size() != 3) fail(v.at, "law", "expected 'A B linear|hertz kn=...' (two materials, then the law's name)");
+  LawSpec spec{v.at, whole(v, "law", words[0], 0), whole(v, "law", words[1], 0), {}};
+  try {
+    spec.law.normal = normal_law_from_string(words[2]);
+  } catch (const std::invalid_argument& e) {
+    fail(v.at, "law", e.what());
+  }
+  if (!t.count("kn")) fail(v.at, "law", "missing kn=... (the normal stiffness)");
+  const auto get = [&](const char* name, double fallback) { return t.count(name) ? number(v, "law", t.at(name)) : fallback; };
+  spec.law.kn = get("kn", 0.0);
+  spec.law.kt = get("kt", 0.0);
+  spec.law.mu = get("mu", 0.0);
+  spec.law.gamma_n = get("gamma_n", 0.0);
+  spec.law.gamma_t = get("gamma_t", 0.0);
+  spec.law.cohesion = get("cohesion", 0.0);
+  if (spec.law.kt > 0.0 && !t.count("mu")) fail(v.at, "law", "kt > 0 needs a friction coefficient mu=...");
+  try {
+    validate(spec.law);
+  } catch (const std::invalid_argument& e) {
+    fail(v.at, "law", e.what());
+  }
+  return spec;
+}
+
+WallSpec parse_wall(const Value& v) {
+  const auto t = tokens(v, "wall", {"points", "radius", "material", "density", "velocity", "pressure", "inward"});
+  WallSpec w;
+  w.at = v.at;
+  if (!t.count("points")) fail(v.at, "wall", "missing points=x,y;x,y;...");
+  if (!t.count("radius")) fail(v.at, "wall", "missing radius=...");
+  for (const auto& p : split(t.at("points"), ';')) w.points.push_back(vec2(v, "wall", p));
+  if (w.points.size() < 2) fail(v.at, "wall", "a wall needs at least two points");
+  w.radius = positive(v, "wall", t.at("radius"));
+  if (t.count("material")) w.material = whole(v, "wall", t.at("material"), 0);
+  if (t.count("density")) w.density = positive(v, "wall", t.at("density"));
+  if (t.count("velocity")) w.velocity = vec2(v, "wall", t.at("velocity"));
+  if (t.count("pressure")) {
+    if (w.velocity) fail(v.at, "wall", "give a wall either a velocity or a pressure, not both");
+    if (!t.count("inward")) fail(v.at, "wall", "a pressure plate needs inward=ix,iy (the direction it pushes)");
+    w.pressure = number(v, "wall", t.at("pressure"));
+    w.inward = vec2(v, "wall", t.at("inward"));
+  }
+  return w;
+}
+
+GrainsSpec parse_grains(const Value& v, const std::filesystem::path& base) {
+  const auto t = tokens(v, "grains", {"shape", "count", "generator", "region", "material", "density", "speed", "angle"});
+  GrainsSpec g;
+  g.at = v.at;
+  for (const char* needed : {"shape", "count", "region"})
+    if (!t.count(needed)) fail(v.at, "grains", fmt::format("missing {}=...", needed));
+  g.shape_file = base / t.at("shape");
+  g.count = whole(v, "grains", t.at("count"), 1);
+  const auto r = numbers(v, "grains", t.at("region"), 4);
+  if (!(r[2] > r[0] && r[3] > r[1])) fail(v.at, "grains", "region=x0,y0,x1,y1 needs x1 > x0 and y1 > y0");
+  std::copy(r.begin(), r.end(), g.region);
+  if (t.count("generator")) {
+    g.generator = t.at("generator");
+    if (g.generator != "lattice" && g.generator != "random")
+      fail(v.at, "grains", fmt::format("unknown generator '{}'; use lattice or random", g.generator));
+  }
+  if (t.count("material")) g.material = whole(v, "grains", t.at("material"), 0);
+  if (t.count("density")) g.density = positive(v, "grains", t.at("density"));
+  if (t.count("speed")) g.speed = number(v, "grains", t.at("speed"));
+  if (t.count("angle") && t.at("angle") != "random") {
+    g.random_angle = false;
+    g.angle = number(v, "grains", t.at("angle"));
+  }
+  return g;
+}
+
+po::options_description scene_options() {
+  po::options_description options("scene keys");
+  for (const auto& [key, help] : kScalarKeys) options.add_options()(key, po::value<std::string>(), help);
+  for (const auto& [key, help] : kListKeys) options.add_options()(key, po::value<std::vector<std::string>>(), help);
+  return options;
+}
+
+}  // namespace
+
+std::string scene_keys_help() {
+  std::ostringstream out;
+  out << scene_options();
+  return out.str();
+}
+
+SceneConfig parse_scene(const std::string& text, const std::string& source, const std::filesystem::path& base,
+                        const std::vector<std::string>& overrides) {
+  const auto lines = scan_lines(text, source);
+  const po::options_description options = scene_options();
+  po::variables_map from_file, from_command_line;
+  try {
+    std::istringstream in(text);
+    po::store(po::parse_config_file(in, options, false), from_file);
+  } catch (const po::unknown_option& e) {
+    std::string key = e.get_option_name();
+    const auto at = lines.find(key);
+    throw SceneError(fmt::format("{}:{}: unknown key '{}'; `sphero run --help` lists the keys", source,
+                                 at != lines.end() ? at->second.front() : 0, key));
+  } catch (const po::multiple_occurrences& e) {
+    const std::string key = e.get_option_name();
+    const auto at = lines.find(key);
+    throw SceneError(fmt::format("{}:{}: '{}' is given more than once; it takes one value", source,
+                                 at != lines.end() ? at->second.back() : 0, key));
+  } catch (const po::error& e) {
+    throw SceneError(fmt::format("{}: {}", source, e.what()));
+  }
+  try {
+    po::store(po::command_line_parser(overrides).options(options).run(), from_command_line);
+  } catch (const po::error& e) {
+    throw SceneError(fmt::format("command line: {}; `sphero run --help` lists the keys", e.what()));
+  }
+
+  // A scalar from the command line wins over the file.
+  const auto scalar = [&](const std::string& key) -> std::optional<Value> {
+    if (from_command_line.count(key))
+      return Value{from_command_line[key].as<std::string>(), {"command line --" + key}};
+    if (from_file.count(key))
+      return Value{from_file[key].as<std::string>(), {fmt::format("{}:{}", source, lines.at(key).front())}};
+    return std::nullopt;
+  };
+  // Lists: the file's entries, then the command line's.
+  const auto list = [&](const std::string& key) {
+    std::vector<Value> values;
+    if (from_file.count(key)) {
+      const auto& items = from_file[key].as<std::vector<std::string>>();
+      for (std::size_t i = 0; i < items.size(); ++i)
+        values.push_back({items[i], {fmt::format("{}:{}", source, lines.at(key)[i])}});
+    }
+    if (from_command_line.count(key))
+      for (const auto& item : from_command_line[key].as<std::vector<std::string>>())
+        values.push_back({item, {"command line --" + key}});
+    return values;
+  };
+
+  SceneConfig scene;
+  scene.source = source;
+  const auto duration = scalar("duration");
+  if (!duration) throw SceneError(fmt::format("{}: missing 'duration = SECONDS' (how much time to simulate)", source));
+  scene.duration = positive(*duration, "duration", duration->text);
+  if (const auto v = scalar("dt"); v && v->text != "auto") scene.engine.dt = positive(*v, "dt", v->text);
+  if (const auto v = scalar("integrator")) {
+    try {
+      scene.engine.integrator = integrator_from_string(v->text);
+    } catch (const std::invalid_argument& e) {
+      fail(v->at, "integrator", e.what());
+    }
+  }
+  if (const auto v = scalar("verlet_distance"); v && v->text != "auto")
+    scene.engine.verlet_distance = positive(*v, "verlet_distance", v->text);
+  if (const auto v = scalar("allow_large_time_step")) scene.engine.allow_large_time_step = boolean(*v, "allow_large_time_step");
+  if (const auto v = scalar("gravity")) scene.gravity = vec2(*v, "gravity", v->text);
+  if (const auto v = scalar("seed")) scene.seed = static_cast<std::uint64_t>(whole(*v, "seed", v->text, 0));
+  if (const auto v = scalar("threads")) {
+    scene.threads = whole(*v, "threads", v->text, 1);
+    if (scene.threads != 1)
+      fail(v->at, "threads", "this engine runs on one thread; parallel stepping is not available yet (use 1)");
+  }
+  if (const auto v = scalar("periodic")) {
+    if (v->text == "x" || v->text == "xy") scene.cell.periodic[0] = true;
+    if (v->text == "y" || v->text == "xy") scene.cell.periodic[1] = true;
+    if (v->text != "none" && v->text != "x" && v->text != "y" && v->text != "xy")
+      fail(v->at, "periodic", fmt::format("expected none, x, y or xy, found '{}'", v->text));
+    const auto cell = scalar("cell");
+    if (v->text != "none") {
+      if (!cell) fail(v->at, "periodic", "a periodic scene needs 'cell = x0,y0,x1,y1'");
+      const auto c = numbers(*cell, "cell", cell->text, 4);
+      if (!(c[2] > c[0] && c[3] > c[1])) fail(cell->at, "cell", "needs x1 > x0 and y1 > y0");
+      scene.cell.low = {c[0], c[1]};
+      scene.cell.size = {c[2] - c[0], c[3] - c[1]};
+    }
+  }
+  if (const auto v = scalar("output")) scene.output_directory = v->text;
+  scene.output_interval = scene.duration / 100.0;
+  if (const auto v = scalar("output_interval")) scene.output_interval = positive(*v, "output_interval", v->text);
+  if (const auto v = scalar("arc_resolution")) scene.arc_resolution = whole(*v, "arc_resolution", v->text, 3);
+  if (const auto v = scalar("checkpoint_interval")) scene.checkpoint_interval = number(*v, "checkpoint_interval", v->text);
+  if (const auto v = scalar("fields")) {
+    scene.fields = split(v->text, ',');
+    for (const auto& f : scene.fields)
+      if (f != "particles" && f != "contacts" && f != "walls")
+        fail(v->at, "fields", fmt::format("unknown field '{}'; use particles, contacts, walls", f));
+  }
+  for (const Value& v : list("law")) scene.laws.push_back(parse_law(v));
+  for (const Value& v : list("wall")) scene.walls.push_back(parse_wall(v));
+  for (const Value& v : list("grains")) scene.grains.push_back(parse_grains(v, base));
+  if (scene.laws.empty()) throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
+  if (scene.grains.empty()) throw SceneError(fmt::format("{}: no 'grains = ...' line: nothing to simulate", source));
+  return scene;
+}
+
+SceneConfig read_scene(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw SceneError(fmt::format("{}: cannot open the scene file (does it exist?)", path.string()));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_scene(text.str(), path.string(), path.parent_path(), overrides);
+}
+
+namespace {
+
+double unit(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
+
+double distance_to_path(const std::vector<Vec2>& path, Vec2 p) {
+  double d = INFINITY;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) d = std::min(d, distance_to_segment(p, path[i], path[i + 1]));
+  return d;
+}
+
+}  // namespace
+
+World build_world(const SceneConfig& scene) {
+  // Laws: every pair of materials in use needs one.
+  int materials = 1;
+  for (const auto& l : scene.laws) materials = std::max({materials, l.a + 1, l.b + 1});
+  for (const auto& w : scene.walls) materials = std::max(materials, w.material + 1);
+  for (const auto& g : scene.grains) materials = std::max(materials, g.material + 1);
+  std::vector<std::optional<LawSpec>> table(static_cast<std::size_t>(materials * materials));
+  for (const auto& l : scene.laws) {
+    for (auto [a, b] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
+      auto& slot = table[static_cast<std::size_t>(a * materials + b)];
+      if (slot && slot->at.where != l.at.where)
+        fail(l.at, "law", fmt::format("materials {} and {} already have a law ({})", l.a, l.b, slot->at.where));
+      slot = l;
+    }
+  }
+  std::vector<ContactLaw> laws;
+  for (int a = 0; a < materials; ++a)
+    for (int b = 0; b < materials; ++b) {
+      const auto& slot = table[static_cast<std::size_t>(a * materials + b)];
+      if (!slot)
+        throw SceneError(fmt::format("{}: no contact law between materials {} and {}; add 'law = {} {} linear kn=...'",
+                                     scene.source, a, b, a, b));
+      laws.push_back(slot->law);
+    }
+
+  std::vector<BodySpec> bodies;
+  for (const WallSpec& w : scene.walls) {
+    BodySpec b;
+    b.shape = make_shape("wall", w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points, w.radius);
+    b.position = mass_properties(b.shape).centroid;
+    b.big = true;
+    b.material = w.material;
+    b.density = w.density;
+    if (w.velocity) {
+      b.constraint.held = {true, true, true};
+      b.constraint.imposed_velocity = {w.velocity->x, w.velocity->y, 0.0};
+    } else if (w.pressure) {
+      double length = 0.0;
+      for (std::size_t i = 0; i + 1 < w.points.size(); ++i) length += norm(w.points[i + 1] - w.points[i]);
+      try {
+        b.constraint = pressure_plate(*w.pressure, length, w.inward);
+      } catch (const std::invalid_argument& e) {
+        fail(w.at, "wall", e.what());
+      }
+    }
+    bodies.push_back(b);
+  }
+
+  std::mt19937_64 generator(scene.seed);
+  struct Placed {
+    Vec2 centre;
+    double radius;
+    const GrainsSpec* from;
+  };
+  std::vector<Placed> placed;
+  for (const GrainsSpec& g : scene.grains) {
+    Shape shape;
+    try {
+      shape = read_shape_file(g.shape_file);
+    } catch (const ShapeError& e) {
+      fail(g.at, "grains", e.what());
+    }
+    const MassProperties props = mass_properties(shape);
+    const double R = props.bounding_radius;
+    const double x0 = g.region[0], y0 = g.region[1], x1 = g.region[2], y1 = g.region[3];
+    std::vector<Vec2> centres;
+    if (g.generator == "lattice") {
+      const double spacing = 2.0 * R * 1.05;
+      const int columns = static_cast<int>(std::floor((x1 - x0) / spacing));
+      const int rows = static_cast<int>(std::floor((y1 - y0) / spacing));
+      if (static_cast<long>(columns) * rows < g.count)
+        fail(g.at, "grains", fmt::format("the region holds {} x {} = {} grains of '{}' at lattice spacing {:g}, not {}; "
+                                         "enlarge the region or lower the count",
+                                         std::max(columns, 0), std::max(rows, 0), std::max(columns, 0) * std::max(rows, 0),
+                                         shape.name, spacing, g.count));
+      for (int k = 0; k < g.count; ++k)
+        centres.push_back({x0 + spacing * (k % columns + 0.5), y0 + spacing * (k / columns + 0.5)});
+    } else {
+      long attempts = 0;
+      while (static_cast<int>(centres.size()) < g.count) {
+        if (++attempts > 1000L * g.count)
+          fail(g.at, "grains", fmt::format("random placement found room for only {} of {} grains of '{}' in the "
+                                           "region; enlarge it, lower the count, or use generator=lattice",
+                                           centres.size(), g.count, shape.name));
+        const Vec2 c{x0 + R + (x1 - x0 - 2 * R) * unit(generator), y0 + R + (y1 - y0 - 2 * R) * unit(generator)};
+        bool free = true;
+        for (const Placed& p : placed) free &= norm(p.centre - c) > p.radius + R;
+        for (Vec2 other : centres) free &= norm(other - c) > 2 * R;
+        if (free) centres.push_back(c);
+      }
+    }
+    for (Vec2 c : centres) {
+      for (const Placed& p : placed)
+        if (norm(p.centre - c) < p.radius + R)
+          fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart",
+                                           c.x, c.y, p.from->at.where));
+      for (const WallSpec& w : scene.walls)
+        if (distance_to_path(w.points, c) < R + w.radius)
+          fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps the wall of {}; keep the region {:g} "
+                                           "away from walls",
+                                           c.x, c.y, w.at.where, R + w.radius));
+      for (int axis = 0; axis < 2; ++axis) {
+        if (!scene.cell.periodic[axis]) continue;
+        const double low = axis ? scene.cell.low.y : scene.cell.low.x, size = axis ? scene.cell.size.y : scene.cell.size.x;
+        const double coordinate = axis ? c.y : c.x;
+        if (coordinate < low || coordinate >= low + size)
+          fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) lies outside the periodic cell", c.x, c.y));
+      }
+      placed.push_back({c, R, &g});
+      BodySpec b;
+      b.shape = shape;
+      b.position = c;
+      b.angle = g.random_angle ? 2.0 * std::numbers::pi * unit(generator) : g.angle * std::numbers::pi / 180.0;
+      const double heading = 2.0 * std::numbers::pi * unit(generator);
+      b.velocity = g.speed * Vec2{std::cos(heading), std::sin(heading)};
+      b.material = g.material;
+      b.density = g.density;
+      bodies.push_back(b);
+    }
+  }
+  try {
+    return make_world(bodies, materials, laws, scene.gravity, scene.cell);
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
+  }
+}
+
+EngineSettings resolve_engine_settings(const SceneConfig& scene, const World& world) {
+  EngineSettings settings = scene.engine;
+  if (settings.verlet_distance <= 0.0) {
+    double smallest = INFINITY;
+    for (std::size_t i = 0; i < world.size(); ++i)
+      if (!world.big[i]) smallest = std::min(smallest, 2.0 * world.bounding_radius[i]);
+    settings.verlet_distance = 0.05 * smallest;
+  }
+  if (settings.dt <= 0.0) {
+    EngineSettings probe = settings;
+    probe.dt = 1e-300;
+    probe.allow_large_time_step = true;
+    settings.dt = check_time_step(world, probe) / 5.0;  // the limit is a tenth of the period
+  }
+  return settings;
+}
+
+}  // namespace sphero

@@ -1,0 +1,100 @@
+// Scenes: an INI-style file read with Boost.Program_options, every key of
+// which can be overridden on the command line (`--gravity 0,-9.81`). The
+// keys are documented in docs/SCENES.md. Errors name the file and line (or
+// the command-line option), the key, and what is expected.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sphero {
+
+class SceneError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where a value came from, for error messages: "scene.ini:12" or
+// "command line --dt".
+struct SceneLocation {
+  std::string where;
+};
+
+struct WallSpec {
+  SceneLocation at;
+  std::vector<Vec2> points;
+  double radius = 0.0;
+  int material = 0;
+  double density = 1.0;
+  std::optional<Vec2> velocity;        // a plate with imposed motion
+  std::optional<double> pressure;      // a constant-pressure plate...
+  Vec2 inward;                         // ...pushed along this axis
+};
+
+struct GrainsSpec {
+  SceneLocation at;
+  std::filesystem::path shape_file;
+  int count = 0;
+  std::string generator = "lattice";  // lattice | random
+  double region[4] = {0, 0, 0, 0};    // x0, y0, x1, y1
+  int material = 0;
+  double density = 1.0;
+  double speed = 0.0;                 // in a random direction
+  bool random_angle = true;
+  double angle = 0.0;                 // when not random, degrees
+};
+
+struct LawSpec {
+  SceneLocation at;
+  int a = 0, b = 0;
+  ContactLaw law;
+};
+
+struct SceneConfig {
+  std::string source;  // the scene file, or "built-in default scene"
+  // run
+  double duration = 0.0;
+  EngineSettings engine;
+  Vec2 gravity;
+  std::uint64_t seed = 1;
+  int threads = 1;
+  PeriodicCell cell;
+  // bodies
+  std::vector<LawSpec> laws;
+  std::vector<WallSpec> walls;
+  std::vector<GrainsSpec> grains;
+  // output
+  std::filesystem::path output_directory = "sphero-output";
+  double output_interval = 0.0;
+  int arc_resolution = 24;
+  double checkpoint_interval = 0.0;  // 0: only at the end and on signals
+  std::vector<std::string> fields{"particles", "contacts", "walls"};
+};
+
+// Reads a scene from text (`source_name` names it in messages, `base` is
+// where relative shape paths start) and applies command-line overrides
+// given as {"--key", "value", ...}.
+SceneConfig parse_scene(const std::string& text, const std::string& source_name, const std::filesystem::path& base,
+                        const std::vector<std::string>& overrides = {});
+SceneConfig read_scene(const std::filesystem::path& path, const std::vector<std::string>& overrides = {});
+
+// The keys and what they take, for `sphero run --help`.
+std::string scene_keys_help();
+
+// Lays out the bodies (generators seeded by the scene's seed) and checks
+// the layout: grains inside the periodic cell, not overlapping walls or
+// each other. Throws SceneError naming the scene line of the culprit.
+World build_world(const SceneConfig& scene);
+
+// The scene's engine settings with 'auto' filled in for this world: dt a
+// fiftieth of the shortest contact period, the Verlet distance 5% of the
+// smallest grain's size.
+EngineSettings resolve_engine_settings(const SceneConfig& scene, const World& world);
+
+}  // namespace sphero
