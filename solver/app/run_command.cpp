@@ -73,6 +73,19 @@ std::string clock_text(double seconds) {
   return s >= 3600 ? fmt::format("{}h{:02d}m", s / 3600, (s % 3600) / 60) : fmt::format("{}m{:02d}s", s / 60, s % 60);
 }
 
+// What an earlier run left in a directory we may overwrite: its frames,
+// collections, energy log, checkpoints and any temporary files of a killed
+// write. Nothing else is touched.
+void clear_run_files(const fs::path& directory) {
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    const std::string ext = entry.path().extension().string();
+    const bool ours = ext == ".vtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" ||
+                      (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
+    if (ours && entry.is_regular_file()) fs::remove(entry.path());
+  }
+}
+
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 }  // namespace
@@ -108,12 +121,17 @@ int run_run_command(const std::vector<std::string>& args) {
   }
 
   const fs::path out = scene.output_directory;
-  if (options.restart.empty() && fs::exists(out) && !fs::is_empty(out) && !options.overwrite)
-    throw SceneError(fmt::format("the output directory '{}' already holds files; choose another with --output DIR "
-                                 "or pass --overwrite",
-                                 out.string()));
+  if (options.restart.empty() && fs::exists(out) && !fs::is_empty(out)) {
+    if (!options.overwrite)
+      throw SceneError(fmt::format("the output directory '{}' already holds files; choose another with --output DIR "
+                                   "or pass --overwrite",
+                                   out.string()));
+    clear_run_files(out);
+  }
   fs::create_directories(out);
-  RunOutput output(out, engine->world(), scene.arc_resolution, scene.fields);
+  std::optional<double> resume_at;
+  if (!options.restart.empty()) resume_at = engine->time();
+  RunOutput output(out, engine->world(), scene.arc_resolution, scene.fields, resume_at);
 
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
@@ -125,7 +143,7 @@ int run_run_command(const std::vector<std::string>& args) {
     fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n",
                scene.source, grains, settings.dt, total_steps, scene.duration, static_cast<double>(frame_every) * settings.dt, out.string());
 
-  output.write_frame(*engine);
+  if (!resume_at) output.write_frame(*engine);
   EngineSnapshot last_good = engine->snapshot();
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();

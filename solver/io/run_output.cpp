@@ -61,7 +61,7 @@ void write_grid(vtkUnstructuredGrid* grid, const std::filesystem::path& file, do
 }  // namespace
 
 RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
-                     std::vector<std::string> fields)
+                     std::vector<std::string> fields, std::optional<double> resume_at)
     : directory_(std::move(directory)), fields_(std::move(fields)) {
   // Identical skeletons share one outline (CGAL's offset is the slow part).
   std::map<std::string, std::size_t> seen;
@@ -79,6 +79,10 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
     outline_.push_back(distinct[it->second]);
     area_.push_back(distinct_area[it->second]);
   }
+  if (resume_at) {
+    resume(*resume_at);
+    return;
+  }
   std::ofstream csv(directory_ / "energy.csv");
   csv << "# energies in J (per unit thickness), time in s, forces in N (per unit thickness), positions in m\n";
   csv << "time_s,step,kinetic_translational_J,kinetic_rotational_J,elastic_normal_J,elastic_tangential_J,"
@@ -88,6 +92,32 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
     if (w.big[i]) csv << fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
   csv << "\n";
   if (!csv) throw std::runtime_error((directory_ / "energy.csv").string() + ": cannot write");
+}
+
+void RunOutput::resume(double time) {
+  // Frames up to the checkpoint's time stay; later ones (written after the
+  // checkpoint by the interrupted run) are superseded.
+  const auto pvd = directory_ / (wants("particles") ? "particles.pvd" : wants("contacts") ? "contacts.pvd" : "walls.pvd");
+  std::ifstream in(pvd);
+  if (!in) throw std::runtime_error(pvd.string() + ": cannot read the frames of the run to continue");
+  for (std::string line; std::getline(in, line);) {
+    const auto at = line.find("timestep=\"");
+    if (at == std::string::npos) continue;
+    const double t = std::stod(line.substr(at + 10));
+    if (t <= time * (1.0 + 1e-12)) times_.push_back(t);
+  }
+  frame_ = static_cast<int>(times_.size());
+  // energy.csv: keep the header and the rows up to the checkpoint.
+  std::ifstream old(directory_ / "energy.csv");
+  std::string kept;
+  for (std::string line; std::getline(old, line);) {
+    if (!line.empty() && line[0] != '#' && line.rfind("time_s", 0) != 0 && std::stod(line) > time * (1.0 + 1e-12)) break;
+    kept += line + "\n";
+  }
+  write_atomically(directory_ / "energy.csv", [&](const std::filesystem::path& temporary) {
+    std::ofstream out(temporary);
+    out << kept;
+  });
 }
 
 bool RunOutput::wants(const std::string& field) const {
@@ -203,7 +233,7 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
     const int a = vertex_first ? c.vertex_body : c.edge_body, b = vertex_first ? c.edge_body : c.vertex_body;
     const Vec2 offset = vertex_first ? c.edge_offset : -c.edge_offset;
     const std::array<int, 2> image = vertex_first ? c.image : std::array<int, 2>{-c.image[0], -c.image[1]};
-    Pair& p = pairs.try_emplace({a, b, image[0], image[1]}, Pair{a, b, offset, {}, {}}).first->second;
+    Pair& p = pairs.try_emplace({a, b, image[0], image[1]}, Pair{a, b, offset, {}, {}, {}}).first->second;
     p.force += vertex_first ? c.force : -c.force;
     p.point_sum += c.point - (vertex_first ? Vec2{} : c.edge_offset);
     p.normal += c.normal_force;

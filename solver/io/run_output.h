@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,10 @@ class RunOutput {
  public:
   // `fields` chooses among particles, contacts, walls. The directory must
   // exist. Outlines of each distinct shape are drawn once, in its body frame.
-  RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields);
+  // With `resume_at`, continues the frames and energy.csv of an earlier run
+  // from the checkpoint taken at that time.
+  RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
+            std::optional<double> resume_at = std::nullopt);
 
   void write_frame(const Engine& engine);
   int frames_written() const { return frame_; }
@@ -31,6 +35,7 @@ class RunOutput {
   void write_walls(const Engine& engine, const std::filesystem::path& file) const;
   void append_energy_row(const Engine& engine);
   void write_collection(const std::string& name) const;
+  void resume(double time);
   bool wants(const std::string& field) const;
 
   std::filesystem::path directory_;

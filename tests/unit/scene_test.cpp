@@ -1,0 +1,98 @@
+// Scenes: what they set, and every mistake named with its line and key.
+#include <gtest/gtest.h>
+
+#include "io/scene.h"
+
+namespace sphero {
+namespace {
+
+const std::string kShapes = SPHERO_DATA_DIR "/shapes";
+
+std::string minimal(const std::string& extra = "") {
+  return "duration = 1\n"
+         "law = 0 0 linear kn=1e4 kt=5e3 mu=0.5\n"
+         "wall = radius=0.1 points=0,10;0,0;10,0;10,10\n"
+         "grains = shape=disk.shape count=4 region=1,1,9,9\n" +
+         extra;
+}
+
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    const SceneConfig scene = parse_scene(text, "s.ini", kShapes, overrides);
+    build_world(scene);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Scene, ReadsKeysAndLetsTheCommandLineOverride) {
+  const SceneConfig s = parse_scene(minimal("gravity = 0,-9.81\ndt = 1e-4\nintegrator = gear\n"), "s.ini", kShapes,
+                                    {"--gravity", "1,-2", "--wall", "radius=0.1 points=0,5;10,5"});
+  EXPECT_EQ(s.gravity.x, 1.0);
+  EXPECT_EQ(s.gravity.y, -2.0);
+  EXPECT_EQ(s.engine.dt, 1e-4);
+  EXPECT_EQ(s.engine.integrator, Integrator::gear);
+  ASSERT_EQ(s.walls.size(), 2u);
+  EXPECT_EQ(s.walls[0].at.where, "s.ini:3");
+  EXPECT_EQ(s.walls[1].at.where, "command line --wall");
+  const World w = build_world(s);
+  EXPECT_EQ(w.size(), 2u + 4u);
+}
+
+TEST(Scene, AutoTimeStepIsAFiftiethOfTheContactPeriod) {
+  const SceneConfig s = parse_scene(minimal(), "s.ini", kShapes);
+  const World w = build_world(s);
+  const EngineSettings e = resolve_engine_settings(s, w);
+  const double m = 3.14159265358979 * 0.25;  // the library disk, r = 0.5
+  EXPECT_NEAR(e.dt, 2 * 3.14159265358979 * std::sqrt(m / 1e4) / 50.0, 1e-12);
+  EXPECT_NEAR(e.verlet_distance, 0.05, 1e-12);
+}
+
+TEST(Scene, EveryMistakeNamesItsLineAndKey) {
+  EXPECT_EQ(error_of(minimal("colour = red\n")), "s.ini:5: unknown key 'colour'; `sphero run --help` lists the keys");
+  EXPECT_EQ(error_of(minimal("dt = fast\n")), "s.ini:5: dt: expected a number, found 'fast'");
+  EXPECT_EQ(error_of(minimal("gravity = 0\n")), "s.ini:5: gravity: expected 2 comma-separated numbers, found '0'");
+  EXPECT_EQ(error_of(minimal("dt = 1e-4\ndt = 2e-4\n")), "s.ini:6: 'dt' is given more than once; it takes one value");
+  EXPECT_EQ(error_of(minimal("integrator = euler\n")), "s.ini:5: integrator: unknown integrator 'euler': use verlet or gear");
+  EXPECT_NE(error_of("law = 0 0 linear kn=1\n").find("missing 'duration"), std::string::npos);
+  EXPECT_NE(error_of(minimal("[run]\n")).find("s.ini:5: sections are not used"), std::string::npos);
+  EXPECT_EQ(error_of(minimal(), {"--dt", "-1"}), "command line --dt: dt: must be positive, found -1");
+  EXPECT_NE(error_of(minimal(), {"--bogus", "1"}).find("command line: unrecognised option '--bogus'"), std::string::npos);
+}
+
+TEST(Scene, BadBodiesAreNamed) {
+  EXPECT_NE(error_of(minimal("grains = shape=nowhere.shape count=1 region=1,1,2,2\n"))
+                .find("s.ini:5: grains: " + kShapes + "/nowhere.shape: cannot open the shape file"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=99 region=1,1,4,4\n")).find("s.ini:5: grains: the region holds 2 x 2 = 4"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=1 region=9.6,1,11,3\n")).find("overlaps the wall of s.ini:3"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=4 region=1,1,9,9\n")).find("overlaps grains from s.ini:4"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,0\n")).find("s.ini:5: wall: a wall needs at least two points"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,0;1,1 speed=3\n")).find("unknown setting 'speed'"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=1 region=12,1,14,3 material=1\n"))
+                .find("no contact law between materials 0 and 1"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("law = 0 0 linear kn=-5\n")).find("s.ini:5: law: the normal stiffness kn must be positive"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("law = 0 0 linear kn=5\n")).find("already have a law (s.ini:2)"), std::string::npos);
+}
+
+TEST(Scene, PeriodicScenesNeedACellAndGrainsInsideIt) {
+  EXPECT_NE(error_of(minimal("periodic = x\n")).find("s.ini:5: periodic: a periodic scene needs 'cell"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("periodic = x\ncell = 0,0,3,10\n")).find("outside the periodic cell"), std::string::npos);
+  EXPECT_EQ(error_of(minimal("periodic = x\ncell = 0,0,10,10\n")), "");
+}
+
+TEST(Scene, ThreadsOtherThanOneAreRefusedHonestly) {
+  EXPECT_NE(error_of(minimal("threads = 2\n")).find("runs on one thread"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sphero
