@@ -69,6 +69,7 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
     w.torque.push_back(0.0);
     w.mass.push_back(props.mass(spec.density));
     w.inertia.push_back(props.inertia(spec.density));
+    w.density.push_back(spec.density);
     BodyConstraint constraint = spec.constraint;
     if (spec.big && !constraint.held[0] && !constraint.held[1] && !constraint.held[2] &&
         constraint.imposed_force == Vec2{} && constraint.imposed_torque == 0.0)

@@ -68,7 +68,8 @@ struct World {
   std::vector<Vec2> force;
   std::vector<double> torque;
   // properties
-  std::vector<double> mass, inertia;          // infinite for held DOFs is not used: see constraint
+  std::vector<double> mass, inertia;
+  std::vector<double> density;                // per unit area
   std::vector<double> inverse_mass, inverse_inertia;
   std::vector<double> radius;                 // sphero-radius
   std::vector<double> bounding_radius;        // R: centre of mass to farthest outline point

@@ -14,7 +14,19 @@ namespace sphero {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
+
+// Structs with padding are stored field by field: their padding bytes hold
+// whatever was in memory, and a checkpoint must be the same bytes for the
+// same state.
+template <class Io> void describe(Io& io, BodyConstraint& c);
+template <class Io> void describe(Io& io, ContactLaw& l);
+template <class Io> void describe(Io& io, Contact& c);
+template <class Io> void describe(Io& io, EngineSettings& s);
+template <class Io> void describe(Io& io, PeriodicCell& c);
+
+template <class T, class Io>
+concept Described = requires(Io& io, T& t) { describe(io, t); };
 
 class Writer {
  public:
@@ -27,7 +39,9 @@ class Writer {
   template <class T>
   void vector(const std::vector<T>& v) {
     value<std::uint64_t>(v.size());
-    if constexpr (std::is_trivially_copyable_v<T>) {
+    if constexpr (Described<T, Writer>) {
+      for (const T& item : v) describe(*this, const_cast<T&>(item));
+    } else if constexpr (std::is_trivially_copyable_v<T>) {
       out_.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T)));
     } else {
       for (const T& item : v) string(item);
@@ -57,7 +71,9 @@ class Reader {
     value(n);
     if (n > (std::uint64_t{1} << 34)) fail("an impossible array length");
     v.resize(n);
-    if constexpr (std::is_trivially_copyable_v<T>) {
+    if constexpr (Described<T, Reader>) {
+      for (T& item : v) describe(*this, item);
+    } else if constexpr (std::is_trivially_copyable_v<T>) {
       in_.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(n * sizeof(T)));
       check();
     } else {
@@ -84,6 +100,34 @@ class Reader {
   std::string source_;
 };
 
+template <class Io>
+void describe(Io& io, BodyConstraint& c) {
+  for (int k = 0; k < 3; ++k) io.value(c.held[k]), io.value(c.imposed_velocity[k]);
+  io.value(c.imposed_force);
+  io.value(c.imposed_torque);
+}
+template <class Io>
+void describe(Io& io, ContactLaw& l) {
+  io.value(l.normal);
+  for (double* x : {&l.kn, &l.gamma_n, &l.kt, &l.gamma_t, &l.mu, &l.cohesion}) io.value(*x);
+}
+template <class Io>
+void describe(Io& io, Contact& c) {
+  io.value(c.vertex_body), io.value(c.edge_body), io.value(c.vertex), io.value(c.feature), io.value(c.kind);
+  io.value(c.edge_offset), io.value(c.image), io.value(c.xi), io.value(c.active), io.value(c.sliding);
+  io.value(c.overlap), io.value(c.normal), io.value(c.point), io.value(c.force), io.value(c.normal_force);
+  io.value(c.tangential_spring_force), io.value(c.viscous_force), io.value(c.tangential_energy);
+}
+template <class Io>
+void describe(Io& io, EngineSettings& s) {
+  io.value(s.dt), io.value(s.integrator), io.value(s.verlet_distance), io.value(s.brute_force_neighbours);
+  io.value(s.allow_large_time_step);
+}
+template <class Io>
+void describe(Io& io, PeriodicCell& c) {
+  io.value(c.periodic), io.value(c.low), io.value(c.size);
+}
+
 // One list of fields for both directions keeps reading and writing in step.
 template <class Io>
 void fields(Io& io, EngineSnapshot& s) {
@@ -96,6 +140,7 @@ void fields(Io& io, EngineSnapshot& s) {
   io.vector(w.torque);
   io.vector(w.mass);
   io.vector(w.inertia);
+  io.vector(w.density);
   io.vector(w.inverse_mass);
   io.vector(w.inverse_inertia);
   io.vector(w.radius);
@@ -112,8 +157,8 @@ void fields(Io& io, EngineSnapshot& s) {
   io.value(w.material_count);
   io.vector(w.law);
   io.value(w.gravity);
-  io.value(w.cell);
-  io.value(s.settings);
+  describe(io, w.cell);
+  describe(io, s.settings);
   io.vector(s.neighbours.contacts);
   io.vector(s.neighbours.reference_position);
   io.vector(s.neighbours.reference_angle);

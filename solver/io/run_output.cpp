@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "io/state_vtu.h"
 #include "shapes/mass_properties.h"
 
 namespace sphero {
@@ -97,7 +98,10 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
 void RunOutput::resume(double time) {
   // Frames up to the checkpoint's time stay; later ones (written after the
   // checkpoint by the interrupted run) are superseded.
-  const auto pvd = directory_ / (wants("particles") ? "particles.pvd" : wants("contacts") ? "contacts.pvd" : "walls.pvd");
+  std::string collection = "walls";
+  for (const char* name : {"state", "contacts", "particles"})
+    if (wants(name)) collection = name;
+  const auto pvd = directory_ / (collection + ".pvd");
   std::ifstream in(pvd);
   if (!in) throw std::runtime_error(pvd.string() + ": cannot read the frames of the run to continue");
   for (std::string line; std::getline(in, line);) {
@@ -129,9 +133,10 @@ void RunOutput::write_frame(const Engine& engine) {
   if (wants("particles")) write_particles(engine, directory_ / ("particles_" + index + ".vtu"));
   if (wants("contacts")) write_contacts(engine, directory_ / ("contacts_" + index + ".vtu"));
   if (wants("walls")) write_walls(engine, directory_ / ("walls_" + index + ".vtu"));
+  if (wants("state")) write_state_vtu(directory_ / ("state_" + index + ".vtu"), engine.world(), engine.time());
   times_.push_back(engine.time());
   ++frame_;
-  for (const char* name : {"particles", "contacts", "walls"})
+  for (const char* name : {"particles", "contacts", "walls", "state"})
     if (wants(name)) write_collection(name);
   append_energy_row(engine);
 }

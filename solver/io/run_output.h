@@ -1,8 +1,10 @@
 // What `sphero run` leaves on disk, per frame: particles_NNNNN.vtu (rounded
 // outlines as polygons with per-particle data), contacts_NNNNN.vtu (the force
 // network, one line per interacting pair), walls_NNNNN.vtu (wall skeletons
-// and outlines), collected with their times in particles.pvd, contacts.pvd
-// and walls.pvd; and energy.csv, one row per frame. Every file is written
+// and outlines), state_NNNNN.vtu (the exact skeletons and everything needed
+// to restart from them as a packing), collected with their times in
+// particles.pvd, contacts.pvd, walls.pvd and state.pvd; and energy.csv, one
+// row per frame. Every file is written
 // whole or not at all (temporary name, then rename); a CSV row is appended
 // with one write.
 #pragma once
@@ -19,7 +21,7 @@ namespace sphero {
 
 class RunOutput {
  public:
-  // `fields` chooses among particles, contacts, walls. The directory must
+  // `fields` chooses among particles, contacts, walls, state. The directory must
   // exist. Outlines of each distinct shape are drawn once, in its body frame.
   // With `resume_at`, continues the frames and energy.csv of an earlier run
   // from the checkpoint taken at that time.

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "geometry/segment.h"
+#include "io/state_vtu.h"
 #include "shapes/mass_properties.h"
 #include "shapes/shape_file.h"
 
@@ -35,13 +36,14 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"cell", "x0,y0,x1,y1: the periodic cell"},
     {"output", "output directory (default sphero-output)"},
     {"output_interval", "simulated time between frames, s (default duration/100)"},
-    {"fields", "what each frame holds: particles,contacts,walls (default all three)"},
+    {"fields", "what each frame holds: particles,contacts,walls,state (default all four)"},
     {"arc_resolution", "chords per full circle in drawn outlines (default 24)"},
     {"checkpoint_interval", "simulated time between checkpoints, s (default 0: at the end and on Ctrl-C)"},
 };
 const std::vector<std::pair<const char*, const char*>> kListKeys{
     {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..]: the law between materials A and B"},
     {"wall", "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy]"},
+    {"packing", "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu)"},
     {"grains", "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
                "[speed=..] [angle=random|DEGREES]"},
 };
@@ -342,14 +344,16 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   if (const auto v = scalar("fields")) {
     scene.fields = split(v->text, ',');
     for (const auto& f : scene.fields)
-      if (f != "particles" && f != "contacts" && f != "walls")
-        fail(v->at, "fields", fmt::format("unknown field '{}'; use particles, contacts, walls", f));
+      if (f != "particles" && f != "contacts" && f != "walls" && f != "state")
+        fail(v->at, "fields", fmt::format("unknown field '{}'; use particles, contacts, walls, state", f));
   }
   for (const Value& v : list("law")) scene.laws.push_back(parse_law(v));
   for (const Value& v : list("wall")) scene.walls.push_back(parse_wall(v));
   for (const Value& v : list("grains")) scene.grains.push_back(parse_grains(v, base));
+  for (const Value& v : list("packing")) scene.packings.push_back({base / v.text, v.at});
   if (scene.laws.empty()) throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
-  if (scene.grains.empty()) throw SceneError(fmt::format("{}: no 'grains = ...' line: nothing to simulate", source));
+  if (scene.grains.empty() && scene.packings.empty())
+    throw SceneError(fmt::format("{}: no 'grains = ...' or 'packing = ...' line: nothing to simulate", source));
   return scene;
 }
 
@@ -420,6 +424,20 @@ World build_world(const SceneConfig& scene) {
     }
     bodies.push_back(b);
   }
+
+  for (const auto& [file, at] : scene.packings) {
+    try {
+      for (BodySpec& b : read_state_vtu(file)) {
+        materials = std::max(materials, b.material + 1);
+        bodies.push_back(std::move(b));
+      }
+    } catch (const std::runtime_error& e) {
+      fail(at, "packing", e.what());
+    }
+  }
+  if (materials * materials != static_cast<int>(laws.size()))
+    throw SceneError(fmt::format("{}: the packing uses material {} but the scene has laws for materials 0 to {} only",
+                                 scene.source, materials - 1, static_cast<int>(std::sqrt(laws.size())) - 1));
 
   std::mt19937_64 generator(scene.seed);
   struct Placed {

@@ -69,12 +69,13 @@ struct SceneConfig {
   std::vector<LawSpec> laws;
   std::vector<WallSpec> walls;
   std::vector<GrainsSpec> grains;
+  std::vector<std::pair<std::filesystem::path, SceneLocation>> packings;  // state files to load bodies from
   // output
   std::filesystem::path output_directory = "sphero-output";
   double output_interval = 0.0;
   int arc_resolution = 24;
   double checkpoint_interval = 0.0;  // 0: only at the end and on signals
-  std::vector<std::string> fields{"particles", "contacts", "walls"};
+  std::vector<std::string> fields{"particles", "contacts", "walls", "state"};
 };
 
 // Reads a scene from text (`source_name` names it in messages, `base` is

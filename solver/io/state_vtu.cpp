@@ -1,0 +1,154 @@
+#include "io/state_vtu.h"
+
+#include <fmt/format.h>
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkDoubleArray.h>
+#include <vtkFieldData.h>
+#include <vtkIdList.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPoints.h>
+#include <vtkStringArray.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <stdexcept>
+
+#include "io/atomic_file.h"
+
+namespace sphero {
+namespace {
+
+vtkNew<vtkDoubleArray> doubles(const char* name, int components) {
+  vtkNew<vtkDoubleArray> a;
+  a->SetName(name);
+  a->SetNumberOfComponents(components);
+  return a;
+}
+
+vtkNew<vtkIntArray> ints(const char* name, int components) {
+  vtkNew<vtkIntArray> a;
+  a->SetName(name);
+  a->SetNumberOfComponents(components);
+  return a;
+}
+
+}  // namespace
+
+void write_state_vtu(const std::filesystem::path& path, const World& w, double time) {
+  vtkNew<vtkUnstructuredGrid> grid;
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();  // skeletons exactly, not rounded to float
+  vtkNew<vtkStringArray> shape;
+  shape->SetName("shape");
+  auto id = ints("id", 1), material = ints("material", 1), big = ints("wall", 1), held = ints("held", 3);
+  auto radius = doubles("sphero_radius", 1), centre = doubles("centre_of_mass", 3), angle = doubles("angle", 1);
+  auto velocity = doubles("velocity", 3), omega = doubles("angular_velocity", 1), density = doubles("density", 1);
+  auto imposed_velocity = doubles("imposed_velocity", 3), imposed_force = doubles("imposed_force", 3);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    std::vector<vtkIdType> ids;
+    for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
+      ids.push_back(points->InsertNextPoint(w.world_vertex[k].x, w.world_vertex[k].y, 0.0));
+    const int type = ids.size() == 1 ? VTK_VERTEX : (w.closed[i] ? VTK_POLYGON : VTK_POLY_LINE);
+    grid->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
+    shape->InsertNextValue(w.shape_name[i]);
+    id->InsertNextValue(static_cast<int>(i));
+    material->InsertNextValue(w.material[i]);
+    big->InsertNextValue(w.big[i]);
+    const BodyConstraint& c = w.constraint[i];
+    held->InsertNextTuple3(c.held[0], c.held[1], c.held[2]);
+    radius->InsertNextValue(w.radius[i]);
+    centre->InsertNextTuple3(w.position[i].x, w.position[i].y, 0.0);
+    angle->InsertNextValue(w.angle[i]);
+    velocity->InsertNextTuple3(w.velocity[i].x, w.velocity[i].y, 0.0);
+    omega->InsertNextValue(w.angular_velocity[i]);
+    density->InsertNextValue(w.density[i]);
+    imposed_velocity->InsertNextTuple3(c.imposed_velocity[0], c.imposed_velocity[1], c.imposed_velocity[2]);
+    imposed_force->InsertNextTuple3(c.imposed_force.x, c.imposed_force.y, c.imposed_torque);
+  }
+  grid->SetPoints(points);
+  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
+           shape, id, material, big, held, radius, centre, angle, velocity, omega, density, imposed_velocity, imposed_force})
+    grid->GetCellData()->AddArray(a);
+  vtkNew<vtkDoubleArray> time_value;
+  time_value->SetName("TimeValue");
+  time_value->InsertNextValue(time);
+  grid->GetFieldData()->AddArray(time_value);
+  write_atomically(path, [&](const std::filesystem::path& temporary) {
+    vtkNew<vtkXMLUnstructuredGridWriter> writer;
+    writer->SetFileName(temporary.c_str());
+    writer->SetInputData(grid);
+    writer->SetDataModeToAppended();
+    writer->SetCompressorTypeToZLib();
+    if (writer->Write() != 1) throw std::runtime_error(path.string() + ": VTK could not write the state");
+  });
+}
+
+std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(path.string() + ": the packing file does not exist");
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  vtkUnstructuredGrid* grid = reader->GetOutput();
+  if (reader->GetErrorCode() != 0 || grid == nullptr || grid->GetNumberOfCells() == 0)
+    throw std::runtime_error(path.string() + ": not a readable .vtu file with bodies in it");
+  vtkCellData* data = grid->GetCellData();
+  const auto need = [&](const char* name, int components) {
+    vtkDataArray* a = data->GetArray(name);
+    if (a == nullptr || a->GetNumberOfComponents() != components)
+      throw std::runtime_error(fmt::format("{}: no cell array '{}' with {} component(s); is it a state file that "
+                                           "`sphero run` wrote (state_NNNNN.vtu)?",
+                                           path.string(), name, components));
+    return a;
+  };
+  auto* names = vtkStringArray::SafeDownCast(data->GetAbstractArray("shape"));
+  if (names == nullptr) throw std::runtime_error(path.string() + ": no cell array 'shape'");
+  vtkDataArray *material = need("material", 1), *big = need("wall", 1), *held = need("held", 3);
+  vtkDataArray *radius = need("sphero_radius", 1), *centre = need("centre_of_mass", 3), *angle = need("angle", 1);
+  vtkDataArray *velocity = need("velocity", 3), *omega = need("angular_velocity", 1), *density = need("density", 1);
+  vtkDataArray *imposed_velocity = need("imposed_velocity", 3), *imposed_force = need("imposed_force", 3);
+  std::vector<BodySpec> bodies;
+  vtkNew<vtkIdList> ids;
+  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
+    grid->GetCellPoints(c, ids);
+    const int type = grid->GetCellType(c);
+    BodySpec b;
+    b.position = {centre->GetComponent(c, 0), centre->GetComponent(c, 1)};
+    b.angle = angle->GetTuple1(c);
+    // Skeleton back in the body frame: the world re-centres it on its
+    // centre of mass, which is where it was written from.
+    std::vector<Vec2> local;
+    for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
+      double p[3];
+      grid->GetPoint(ids->GetId(k), p);
+      local.push_back(rotated(Vec2{p[0], p[1]} - b.position, -b.angle));
+    }
+    const SkeletonKind kind = type == VTK_VERTEX    ? SkeletonKind::point
+                              : type == VTK_POLYGON ? SkeletonKind::polygon
+                              : local.size() == 2   ? SkeletonKind::segment
+                                                    : SkeletonKind::polyline;
+    try {
+      b.shape = make_shape(names->GetValue(c), kind, std::move(local), radius->GetTuple1(c));
+    } catch (const ShapeError& e) {
+      throw std::runtime_error(fmt::format("{}: body {}: {}", path.string(), c, e.what()));
+    }
+    b.velocity = {velocity->GetComponent(c, 0), velocity->GetComponent(c, 1)};
+    b.angular_velocity = omega->GetTuple1(c);
+    b.material = static_cast<int>(material->GetTuple1(c));
+    b.density = density->GetTuple1(c);
+    b.big = big->GetTuple1(c) != 0.0;
+    for (int k = 0; k < 3; ++k) {
+      b.constraint.held[k] = held->GetComponent(c, k) != 0.0;
+      b.constraint.imposed_velocity[k] = imposed_velocity->GetComponent(c, k);
+    }
+    b.constraint.imposed_force = {imposed_force->GetComponent(c, 0), imposed_force->GetComponent(c, 1)};
+    b.constraint.imposed_torque = imposed_force->GetComponent(c, 2);
+    bodies.push_back(std::move(b));
+  }
+  return bodies;
+}
+
+}  // namespace sphero

@@ -1,0 +1,21 @@
+// The exact state of a world as a VTK unstructured grid (.vtu): one cell per
+// body, its skeleton in world coordinates (a vertex, a poly-line or a
+// polygon, points in double precision) with everything needed to rebuild
+// it as cell data: radius, centre of mass, angle, velocities, material,
+// density, wall flag and constraint. ParaView opens it as it is; `sphero
+// run` reads it back as a packing (`packing = FILE.vtu`).
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "engine/world.h"
+
+namespace sphero {
+
+void write_state_vtu(const std::filesystem::path& path, const World& world, double time);
+
+// Throws std::runtime_error naming the file and what is missing.
+std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path);
+
+}  // namespace sphero

@@ -1,0 +1,65 @@
+// The state file holds the skeletons exactly: written, read back and turned
+// into a world, it is the same world.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "io/scene.h"
+#include "io/state_vtu.h"
+
+namespace sphero {
+namespace {
+
+TEST(StateVtu, RoundTripGivesBackTheSameWorld) {
+  const SceneConfig scene = parse_scene(
+      "duration = 1\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4 kt=5e3 mu=0.5\nlaw = 0 1 linear kn=1e4\n"
+      "law = 1 1 hertz kn=1e5\n"
+      "wall = radius=0.05 points=0,20;0,0;9,0;9,20\n"
+      "wall = radius=0.05 points=-1,19;10,19 velocity=0,-0.5\n"
+      "grains = shape=cow.shape count=2 region=0.3,0.3,8.7,4.5 speed=1 material=1 density=2.5\n"
+      "grains = shape=peanut.shape count=3 region=0.5,5,8.5,7 speed=1\n"
+      "grains = shape=disk.shape count=2 region=0.5,8,8.5,10\n",
+      "t.ini", SPHERO_DATA_DIR "/shapes");
+  World original = build_world(scene);
+  for (std::size_t i = 0; i < original.size(); ++i) original.angular_velocity[i] = 0.1 * static_cast<double>(i);
+  const auto file = std::filesystem::temp_directory_path() / "sphero_state_test.vtu";
+  write_state_vtu(file, original, 1.5);
+  const std::vector<BodySpec> specs = read_state_vtu(file);
+  std::filesystem::remove(file);
+  const World back = make_world(specs, original.material_count, original.law, original.gravity, original.cell);
+  ASSERT_EQ(back.size(), original.size());
+  for (std::size_t i = 0; i < back.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(back.shape_name[i], original.shape_name[i]);
+    EXPECT_EQ(back.big[i], original.big[i]);
+    EXPECT_EQ(back.material[i], original.material[i]);
+    EXPECT_EQ(back.density[i], original.density[i]);
+    EXPECT_EQ(back.velocity[i].x, original.velocity[i].x);
+    EXPECT_EQ(back.angular_velocity[i], original.angular_velocity[i]);
+    EXPECT_EQ(back.constraint[i].held, original.constraint[i].held);
+    EXPECT_EQ(back.constraint[i].imposed_velocity, original.constraint[i].imposed_velocity);
+    // Centre of mass and skeleton to round-off (the shape is re-centred on
+    // its recomputed centre of mass).
+    EXPECT_NEAR(back.position[i].x, original.position[i].x, 1e-12);
+    EXPECT_NEAR(back.position[i].y, original.position[i].y, 1e-12);
+    EXPECT_NEAR(back.mass[i], original.mass[i], 1e-12 * original.mass[i]);
+    ASSERT_EQ(back.vertex_count[i], original.vertex_count[i]);
+    for (int k = 0; k < back.vertex_count[i]; ++k) {
+      EXPECT_NEAR(back.world_vertex[back.vertex_begin[i] + k].x, original.world_vertex[original.vertex_begin[i] + k].x, 1e-12);
+      EXPECT_NEAR(back.world_vertex[back.vertex_begin[i] + k].y, original.world_vertex[original.vertex_begin[i] + k].y, 1e-12);
+    }
+  }
+}
+
+TEST(StateVtu, ForeignOrMissingFilesAreNamed) {
+  EXPECT_THROW(read_state_vtu("/no/such/state.vtu"), std::runtime_error);
+  try {
+    read_state_vtu(SPHERO_DATA_DIR "/shapes/cow.shape");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cow.shape: not a readable .vtu file"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sphero
