@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# interrupt_writes_checkpoint.sh SPHERO SCENE WORKDIR: Ctrl-C (SIGINT) stops a
+# run with a checkpoint and the command to continue; continuing works.
+set -uo pipefail
+sphero=$1; scene=$2; work=$3
+rm -rf "$work"; mkdir -p "$work"
+"$sphero" run "$scene" --quiet --output "$work/out" --duration 1000 > "$work/stdout" 2> "$work/stderr" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid; status=$?
+[ $status -eq 130 ] || { echo "exit status $status, expected 130"; cat "$work/stderr"; exit 1; }
+grep -q "stopped by signal 2 at t = " "$work/stderr" || { echo "no message"; cat "$work/stderr"; exit 1; }
+grep -q -- "--restart $work/out/checkpoint.ckpt" "$work/stderr" || { echo "no restart hint"; cat "$work/stderr"; exit 1; }
+[ -s "$work/out/checkpoint.ckpt" ] || { echo "no checkpoint"; exit 1; }
+# Continue a little further than where it stopped.
+stopped=$(sed -n 's/.*at t = \([0-9.e+-]*\) s.*/\1/p' "$work/stderr")
+until=$(awk -v t="$stopped" 'BEGIN { print t + 0.1 }')
+"$sphero" run "$scene" --quiet --output "$work/out" --duration "$until" --restart "$work/out/checkpoint.ckpt" > "$work/continued" \
+  || { echo "continuing failed"; exit 1; }
+grep -q "done, t = " "$work/continued" || { echo "continuation did not finish"; cat "$work/continued"; exit 1; }
+echo "interrupted at t = $stopped, continued to $until"
