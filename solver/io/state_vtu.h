@@ -15,6 +15,10 @@ namespace sphero {
 
 void write_state_vtu(const std::filesystem::path& path, const World& world, double time);
 
+// A packing (bodies without contact laws, e.g. from `sphero pack`) in the
+// same format.
+void write_packing_vtu(const std::filesystem::path& path, const std::vector<BodySpec>& bodies);
+
 // Throws std::runtime_error naming the file and what is missing.
 std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path);
 

@@ -1,0 +1,199 @@
+// `sphero pack voronoi|gas|lattice ... -o PACKING.vtu`: makes a sample and
+// writes it as a state file that `sphero run` reads (`packing = FILE`).
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "app/commands.h"
+#include "io/state_vtu.h"
+#include "packing/generators.h"
+#include "packing/voronoi_minkowski.h"
+#include "shapes/mass_properties.h"
+#include "shapes/shape_file.h"
+
+namespace sphero::app {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr const char* kPackUsage =
+    "usage: sphero pack voronoi --box X0,Y0,X1,Y1 (--count N | --sites FILE) (--radius R | --roundness A)\n"
+    "                           [--gap D | --packing-fraction F] [--periodic] [--lloyd K] [--seed S] -o OUT.vtu\n"
+    "       sphero pack gas --box X0,Y0,X1,Y1 --shape FILE[:FRACTION] ... --count N --packing-fraction F\n"
+    "                       [--spread S] [--speed V] [--seed S] -o OUT.vtu\n"
+    "       sphero pack lattice --shape FILE --columns C --rows R --spacing D [--hexagonal] [--origin X,Y] -o OUT.vtu\n";
+
+Vec2 parse_vec2(const std::string& option, const std::string& text) {
+  std::istringstream in(text);
+  double x = 0, y = 0;
+  char comma = 0;
+  if (!(in >> x >> comma >> y) || comma != ',' || !in.eof())
+    throw std::invalid_argument(fmt::format("--{}: expected X,Y, found '{}'", option, text));
+  return {x, y};
+}
+
+Box parse_box(const std::string& text) {
+  std::istringstream in(text);
+  double v[4];
+  char c[3];
+  if (!(in >> v[0] >> c[0] >> v[1] >> c[1] >> v[2] >> c[2] >> v[3]) || c[0] != ',' || c[1] != ',' || c[2] != ',' ||
+      !(v[2] > v[0] && v[3] > v[1]))
+    throw std::invalid_argument(fmt::format("--box: expected X0,Y0,X1,Y1 with X1 > X0 and Y1 > Y0, found '{}'", text));
+  return {{v[0], v[1]}, {v[2], v[3]}};
+}
+
+std::vector<Vec2> read_sites(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw std::invalid_argument(file + ": cannot open the sites file");
+  std::vector<Vec2> sites;
+  int line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    line = line.substr(0, line.find('#'));
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::istringstream words(line);
+    double x = 0, y = 0;
+    std::string extra;
+    if (!(words >> x >> y) || (words >> extra))
+      throw std::invalid_argument(fmt::format("{}:{}: expected 'X Y'", file, line_number));
+    sites.push_back({x, y});
+  }
+  return sites;
+}
+
+int run_voronoi(const po::variables_map& vm, const std::string& output) {
+  VoronoiMinkowskiOptions o;
+  o.box = parse_box(vm["box"].as<std::string>());
+  o.periodic = vm.count("periodic") > 0;
+  if (vm.count("sites")) o.sites = read_sites(vm["sites"].as<std::string>());
+  if (vm.count("count")) o.count = vm["count"].as<int>();
+  o.seed = vm["seed"].as<std::uint64_t>();
+  o.lloyd_steps = vm["lloyd"].as<int>();
+  if (vm.count("radius")) o.radius = vm["radius"].as<double>();
+  if (vm.count("roundness")) o.roundness = vm["roundness"].as<double>();
+  if (vm.count("gap")) o.gap = vm["gap"].as<double>();
+  if (vm.count("packing-fraction")) o.packing_fraction = vm["packing-fraction"].as<double>();
+  const VoronoiMinkowskiPacking p = voronoi_minkowski(o);
+  std::vector<BodySpec> bodies;
+  for (const Grain& g : p.grains) {
+    BodySpec b;
+    b.shape = g.shape;
+    b.position = mass_properties(g.shape).centroid;
+    bodies.push_back(b);
+  }
+  write_packing_vtu(output, bodies);
+  fmt::print("Voronoi-Minkowski packing: {} grains kept of {} cells", p.grains.size(), p.cells.size());
+  if (!p.dropped.empty()) {
+    fmt::print("; {} cells vanished under erosion by r + Δ and were dropped (cells", p.dropped.size());
+    for (int c : p.dropped) fmt::print(" {}", c);
+    fmt::print(")");
+  }
+  fmt::print("\n  r = {:g}, Δ = {:g}{}\n  packing fraction {:.6f}, void ratio {:.6f}\n", p.radius, p.gap,
+             o.periodic ? ", periodic" : "", p.packing_fraction, p.void_ratio);
+  fmt::print("  vertices per grain: mean {:.2f}, min {}, max {}; roundness r / sqrt(A/π): mean {:.4f}\n",
+             p.mean_vertices, p.min_vertices, p.max_vertices, p.mean_roundness);
+  fmt::print("  written to {} (use it in a scene: packing = {})\n", output, output);
+  return 0;
+}
+
+int run_gas(const po::variables_map& vm, const std::string& output) {
+  GasOptions o;
+  o.box = parse_box(vm["box"].as<std::string>());
+  for (const std::string& spec : vm["shape"].as<std::vector<std::string>>()) {
+    const auto colon = spec.rfind(':');
+    const bool weighted = colon != std::string::npos && colon + 1 < spec.size() &&
+                          spec.find_first_not_of("0123456789.eE+-", colon + 1) == std::string::npos;
+    o.shapes.push_back(read_shape_file(weighted ? spec.substr(0, colon) : spec));
+    o.fractions.push_back(weighted ? std::stod(spec.substr(colon + 1)) : 1.0);
+  }
+  o.count = vm["count"].as<int>();
+  o.packing_fraction = vm["packing-fraction"].as<double>();
+  o.spread = vm["spread"].as<double>();
+  o.speed = vm["speed"].as<double>();
+  o.seed = vm["seed"].as<std::uint64_t>();
+  const GasPacking gas = gas_packing(o);
+  write_packing_vtu(output, gas.bodies);
+  fmt::print("gas: {} grains at packing fraction {:g}, size spread {:g}, speed {:g}; written to {}\n",
+             gas.bodies.size(), gas.packing_fraction, o.spread, o.speed, output);
+  return 0;
+}
+
+int run_lattice(const po::variables_map& vm, const std::string& output) {
+  LatticeOptions o;
+  o.shape = read_shape_file(vm["shape"].as<std::vector<std::string>>().front());
+  o.columns = vm["columns"].as<int>();
+  o.rows = vm["rows"].as<int>();
+  o.spacing = vm["spacing"].as<double>();
+  o.hexagonal = vm.count("hexagonal") > 0;
+  if (vm.count("origin")) o.origin = parse_vec2("origin", vm["origin"].as<std::string>());
+  const auto bodies = lattice_packing(o);
+  write_packing_vtu(output, bodies);
+  fmt::print("lattice: {} x {} {} grains of '{}', spacing {:g}; written to {}\n", o.columns, o.rows,
+             o.hexagonal ? "hexagonal" : "square", o.shape.name, o.spacing, output);
+  return 0;
+}
+
+}  // namespace
+
+int run_pack_command(const std::vector<std::string>& args) {
+  std::string method, output;
+  po::options_description options("options");
+  options.add_options()("help,h", "show this help")("output,o", po::value(&output), "the packing file to write (.vtu)")(
+      "box", po::value<std::string>(), "X0,Y0,X1,Y1")("count", po::value<int>(), "number of sites / grains")(
+      "sites", po::value<std::string>(), "file of 'X Y' lines: the Voronoi sites")(
+      "radius", po::value<double>(), "sphero-radius r")("roundness", po::value<double>(), "target mean r / sqrt(A/π)")(
+      "gap", po::value<double>(), "Δ: erosion beyond r (default 0: touching)")(
+      "packing-fraction", po::value<double>(), "target packing fraction")(
+      "periodic", "periodic tessellation (voronoi)")("lloyd", po::value<int>()->default_value(0), "Lloyd steps")(
+      "seed", po::value<std::uint64_t>()->default_value(1), "random seed")(
+      "shape", po::value<std::vector<std::string>>(), "shape file (gas: FILE[:FRACTION], repeatable)")(
+      "spread", po::value<double>()->default_value(0.0), "(A_max − A_min)/(A_max + A_min) of the areas (gas)")(
+      "speed", po::value<double>()->default_value(0.0), "initial speed, random directions (gas)")(
+      "columns", po::value<int>(), "lattice columns")("rows", po::value<int>(), "lattice rows")(
+      "spacing", po::value<double>(), "lattice spacing")("hexagonal", "hexagonal lattice")(
+      "origin", po::value<std::string>(), "X,Y of the first lattice grain");
+  po::options_description hidden;
+  hidden.add_options()("method", po::value(&method));
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("method", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "sphero pack: " << e.what() << "\n" << kPackUsage;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << kPackUsage << options;
+    return 0;
+  }
+  const auto require = [&](std::initializer_list<const char*> keys) {
+    for (const char* key : keys)
+      if (!vm.count(key)) throw std::invalid_argument(fmt::format("sphero pack {}: --{} is needed", method, key));
+  };
+  if (method != "voronoi" && method != "gas" && method != "lattice") {
+    std::cerr << "sphero pack: " << (method.empty() ? "missing method" : "unknown method '" + method + "'")
+              << "; use voronoi, gas or lattice\n"
+              << kPackUsage;
+    return 2;
+  }
+  if (output.empty()) throw std::invalid_argument(fmt::format("sphero pack {}: give the output file with -o OUT.vtu", method));
+  if (method == "voronoi") {
+    require({"box"});
+    return run_voronoi(vm, output);
+  }
+  if (method == "gas") {
+    require({"box", "shape", "count", "packing-fraction"});
+    return run_gas(vm, output);
+  }
+  require({"shape", "columns", "rows", "spacing"});
+  return run_lattice(vm, output);
+}
+
+}  // namespace sphero::app
