@@ -16,6 +16,7 @@ constexpr const char* kUsage =
     "commands:\n"
     "  run [SCENE.ini]             simulate a scene (default: the built-in hopper of cows)\n"
     "  pack voronoi|gas|lattice    make a packing file (Voronoi-Minkowski, random gas, lattice)\n"
+    "  pack compress|deposit       compact a packing: four pressure plates, or gravity into a box\n"
     "  shape info FILE...          mass properties of shape files (table)\n"
     "  shape outline FILE... -o OUT.vtu\n"
     "                              rounded outlines as polygons, for ParaView\n"

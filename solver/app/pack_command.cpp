@@ -9,6 +9,7 @@
 
 #include "app/commands.h"
 #include "io/state_vtu.h"
+#include "packing/compression.h"
 #include "packing/generators.h"
 #include "packing/voronoi_minkowski.h"
 #include "shapes/mass_properties.h"
@@ -24,7 +25,10 @@ constexpr const char* kPackUsage =
     "                           [--gap D | --packing-fraction F] [--periodic] [--lloyd K] [--seed S] -o OUT.vtu\n"
     "       sphero pack gas --box X0,Y0,X1,Y1 --shape FILE[:FRACTION] ... --count N --packing-fraction F\n"
     "                       [--spread S] [--speed V] [--seed S] -o OUT.vtu\n"
-    "       sphero pack lattice --shape FILE --columns C --rows R --spacing D [--hexagonal] [--origin X,Y] -o OUT.vtu\n";
+    "       sphero pack lattice --shape FILE --columns C --rows R --spacing D [--hexagonal] [--origin X,Y] -o OUT.vtu\n"
+    "       sphero pack compress --packing IN.vtu --pressure P --kn K [--kt K --mu M] [--gamma-n G]\n"
+    "                            [--friction-throughout] -o OUT.vtu\n"
+    "       sphero pack deposit --packing IN.vtu --kn K [--kt K --mu M] [--gamma-n G] [--gravity G] -o OUT.vtu\n";
 
 Vec2 parse_vec2(const std::string& option, const std::string& text) {
   std::istringstream in(text);
@@ -136,6 +140,55 @@ int run_lattice(const po::variables_map& vm, const std::string& output) {
   return 0;
 }
 
+ContactLaw law_from(const po::variables_map& vm) {
+  ContactLaw law;
+  law.kn = vm["kn"].as<double>();
+  if (vm.count("kt")) law.kt = vm["kt"].as<double>();
+  if (vm.count("mu")) law.mu = vm["mu"].as<double>();
+  if (vm.count("gamma-n")) law.gamma_n = vm["gamma-n"].as<double>();
+  validate(law);
+  return law;
+}
+
+std::vector<BodySpec> grains_of(const std::string& file) {
+  std::vector<BodySpec> grains;
+  for (BodySpec& b : read_state_vtu(file))
+    if (!b.big) grains.push_back(std::move(b));  // a compaction brings its own walls
+  return grains;
+}
+
+void report(const char* what, const CompactionResult& r, const std::string& output) {
+  fmt::print("{}: {} after {} steps (unbalanced force ratio {:.2g}); packing fraction {:.6f}\n", what,
+             r.static_reached ? "static" : "NOT static (step limit reached)", r.steps, r.unbalanced_force_ratio,
+             r.packing_fraction);
+  fmt::print("  written to {}\n", output);
+}
+
+int run_compress(const po::variables_map& vm, const std::string& output) {
+  CompressionOptions o;
+  o.grains = grains_of(vm["packing"].as<std::string>());
+  o.law = law_from(vm);
+  o.pressure = vm["pressure"].as<double>();
+  o.frictionless_first = !vm.count("friction-throughout");
+  const CompactionResult r = compress_isotropically(o);
+  write_packing_vtu(output, r.bodies);
+  report("isotropic compression", r, output);
+  fmt::print("  plate pressures: left {:.6g}, right {:.6g}, bottom {:.6g}, top {:.6g} (target {:g})\n", r.pressure[0],
+             r.pressure[1], r.pressure[2], r.pressure[3], o.pressure);
+  return r.static_reached ? 0 : 4;
+}
+
+int run_deposit(const po::variables_map& vm, const std::string& output) {
+  DepositionOptions o;
+  o.grains = grains_of(vm["packing"].as<std::string>());
+  o.law = law_from(vm);
+  o.gravity = vm["gravity"].as<double>();
+  const CompactionResult r = deposit_under_gravity(o);
+  write_packing_vtu(output, r.bodies);
+  report("deposition", r, output);
+  return r.static_reached ? 0 : 4;
+}
+
 }  // namespace
 
 int run_pack_command(const std::vector<std::string>& args) {
@@ -154,7 +207,14 @@ int run_pack_command(const std::vector<std::string>& args) {
       "speed", po::value<double>()->default_value(0.0), "initial speed, random directions (gas)")(
       "columns", po::value<int>(), "lattice columns")("rows", po::value<int>(), "lattice rows")(
       "spacing", po::value<double>(), "lattice spacing")("hexagonal", "hexagonal lattice")(
-      "origin", po::value<std::string>(), "X,Y of the first lattice grain");
+      "origin", po::value<std::string>(), "X,Y of the first lattice grain")(
+      "packing", po::value<std::string>(), "packing file to compact (compress, deposit)")(
+      "pressure", po::value<double>(), "target pressure of the four plates (compress)")(
+      "kn", po::value<double>(), "normal stiffness")("kt", po::value<double>(), "tangential stiffness")(
+      "mu", po::value<double>(), "friction coefficient")(
+      "gamma-n", po::value<double>(), "normal damping (default: half critical)")(
+      "friction-throughout", "keep friction on while compressing (default: off, then on)")(
+      "gravity", po::value<double>()->default_value(9.81), "gravity for deposition");
   po::options_description hidden;
   hidden.add_options()("method", po::value(&method));
   po::options_description all;
@@ -177,9 +237,9 @@ int run_pack_command(const std::vector<std::string>& args) {
     for (const char* key : keys)
       if (!vm.count(key)) throw std::invalid_argument(fmt::format("sphero pack {}: --{} is needed", method, key));
   };
-  if (method != "voronoi" && method != "gas" && method != "lattice") {
+  if (method != "voronoi" && method != "gas" && method != "lattice" && method != "compress" && method != "deposit") {
     std::cerr << "sphero pack: " << (method.empty() ? "missing method" : "unknown method '" + method + "'")
-              << "; use voronoi, gas or lattice\n"
+              << "; use voronoi, gas, lattice, compress or deposit\n"
               << kPackUsage;
     return 2;
   }
@@ -191,6 +251,14 @@ int run_pack_command(const std::vector<std::string>& args) {
   if (method == "gas") {
     require({"box", "shape", "count", "packing-fraction"});
     return run_gas(vm, output);
+  }
+  if (method == "compress") {
+    require({"packing", "pressure", "kn"});
+    return run_compress(vm, output);
+  }
+  if (method == "deposit") {
+    require({"packing", "kn"});
+    return run_deposit(vm, output);
   }
   require({"shape", "columns", "rows", "spacing"});
   return run_lattice(vm, output);

@@ -1,0 +1,196 @@
+#include "packing/compression.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "shapes/mass_properties.h"
+
+namespace sphero {
+namespace {
+
+struct Extent {
+  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+  double largest_reach = 0.0, mass = 0.0, area = 0.0;
+};
+
+Extent extent_of(const std::vector<BodySpec>& grains) {
+  Extent e;
+  for (const BodySpec& g : grains) {
+    const MassProperties p = mass_properties(g.shape);
+    const double R = p.bounding_radius;
+    e.low = {std::min(e.low.x, g.position.x - R), std::min(e.low.y, g.position.y - R)};
+    e.high = {std::max(e.high.x, g.position.x + R), std::max(e.high.y, g.position.y + R)};
+    e.largest_reach = std::max(e.largest_reach, R);
+    e.mass += p.mass(g.density);
+    e.area += p.area;
+  }
+  return e;
+}
+
+BodySpec plate(Vec2 a, Vec2 b, double r, double density) {
+  BodySpec p;
+  p.shape = make_shape("plate", SkeletonKind::segment, {a, b}, r);
+  p.position = mass_properties(p.shape).centroid;
+  p.big = true;
+  p.density = density;
+  return p;
+}
+
+double mean_net_force_ratio(const Engine& e) {
+  // The net force (contacts + gravity) on a grain at rest vanishes.
+  const World& w = e.world();
+  double net = 0.0, contact = 0.0;
+  int grains = 0, contacts = 0;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (!w.big[i]) net += norm(w.force[i]), ++grains;
+  for (const Contact& c : e.contacts())
+    if (c.active) contact += norm(c.force), ++contacts;
+  if (contacts == 0 || grains == 0) return INFINITY;
+  return (net / grains) / (contact / contacts);
+}
+
+EngineSettings settings_for(const World& world, double dt, double reach) {
+  EngineSettings s;
+  s.verlet_distance = 0.05 * reach;
+  if (dt > 0.0) {
+    s.dt = dt;
+  } else {
+    EngineSettings probe = s;
+    probe.dt = 1e-300;
+    probe.allow_large_time_step = true;
+    s.dt = check_time_step(world, probe) / 5.0;
+  }
+  return s;
+}
+
+ContactLaw with_damping(ContactLaw law, double grain_mass) {
+  // Without damping nothing comes to rest: half of critical if none given.
+  if (law.gamma_n == 0.0) law.gamma_n = 0.5 * 2.0 * std::sqrt(grain_mass * law.kn);
+  return law;
+}
+
+std::vector<BodySpec> final_bodies(const World& w, const std::vector<BodySpec>& templates) {
+  std::vector<BodySpec> out = templates;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    out[i].position = w.position[i];
+    out[i].angle = w.angle[i];
+    out[i].velocity = w.velocity[i];
+    out[i].angular_velocity = w.angular_velocity[i];
+    // Skeletons were re-centred by the world: keep its body-frame vertices.
+    std::vector<Vec2> local(w.local_vertex.begin() + w.vertex_begin[i],
+                            w.local_vertex.begin() + w.vertex_begin[i] + w.vertex_count[i]);
+    out[i].shape.vertices = local;
+  }
+  return out;
+}
+
+}  // namespace
+
+CompactionResult compress_isotropically(const CompressionOptions& o) {
+  if (o.grains.empty()) throw std::invalid_argument("compression: no grains");
+  if (!(o.pressure > 0.0)) throw std::invalid_argument("compression: the target pressure must be positive");
+  validate(o.law);
+  const Extent e = extent_of(o.grains);
+  const double r = 0.1 * e.largest_reach;  // plates' sphero-radius
+  const double margin = 0.5 * std::max(e.high.x - e.low.x, e.high.y - e.low.y);
+  const double gap = 0.01 * e.largest_reach;
+  const double x0 = e.low.x - r - gap, x1 = e.high.x + r + gap, y0 = e.low.y - r - gap, y1 = e.high.y + r + gap;
+  // Plates as heavy as a row of grains, so that they neither rattle nor lag.
+  const double grain_mass = e.mass / static_cast<double>(o.grains.size());
+  const double row = std::sqrt(static_cast<double>(o.grains.size()));
+  std::vector<BodySpec> bodies = o.grains;
+  const double length_x = (y1 - y0) + 2 * margin, length_y = (x1 - x0) + 2 * margin;
+  const auto add_plate = [&](Vec2 a, Vec2 b, double length, Vec2 inward) {
+    BodySpec p = plate(a, b, r, 1.0);
+    p.density = row * grain_mass / mass_properties(p.shape).area;
+    p.constraint = pressure_plate(o.pressure, length, inward);
+    bodies.push_back(p);
+  };
+  add_plate({x0, y0 - margin}, {x0, y1 + margin}, length_x, {1, 0});   // left
+  add_plate({x1, y0 - margin}, {x1, y1 + margin}, length_x, {-1, 0});  // right
+  add_plate({x0 - margin, y0}, {x1 + margin, y0}, length_y, {0, 1});   // bottom
+  add_plate({x0 - margin, y1}, {x1 + margin, y1}, length_y, {0, -1});  // top
+  const std::size_t first_plate = o.grains.size();
+
+  ContactLaw law = with_damping(o.law, grain_mass);
+  ContactLaw frictionless = law;
+  frictionless.kt = frictionless.mu = frictionless.gamma_t = 0.0;
+  CompactionResult result;
+  std::vector<BodySpec> current = bodies;
+  for (int stage = o.frictionless_first ? 0 : 1; stage < 2; ++stage) {
+    World world = make_world(current, 1, {stage == 0 ? frictionless : law}, {});
+    const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
+    Engine engine(std::move(world), settings);
+    bool done = false;
+    while (!done && engine.step_count() < o.until.max_steps) {
+      engine.run(o.until.check_every);
+      const World& w = engine.world();
+      // Plate pressures: the contact force each carries over its length.
+      // Compression pushes a plate back outward, against its inward force.
+      const double lengths[4] = {length_x, length_x, length_y, length_y};
+      bool balanced = true;
+      for (int k = 0; k < 4; ++k) {
+        const std::size_t i = first_plate + static_cast<std::size_t>(k);
+        const Vec2 imposed = w.constraint[i].imposed_force;
+        const Vec2 contacts = w.force[i] - imposed - w.mass[i] * w.gravity;
+        const double carried = -dot(contacts, imposed) / norm(imposed);
+        result.pressure[k] = carried / lengths[k];
+        balanced &= std::abs(result.pressure[k] - o.pressure) <= o.until.pressure_tolerance * o.pressure;
+      }
+      result.unbalanced_force_ratio = mean_net_force_ratio(engine);
+      done = balanced && result.unbalanced_force_ratio <= o.until.unbalanced_force_ratio;
+    }
+    result.steps += engine.step_count();
+    result.static_reached = done;
+    current = final_bodies(engine.world(), current);
+    const World& w = engine.world();
+    const double left = w.position[first_plate].x + r, right = w.position[first_plate + 1].x - r;
+    const double bottom = w.position[first_plate + 2].y + r, top = w.position[first_plate + 3].y - r;
+    result.packing_fraction = e.area / ((right - left) * (top - bottom));
+  }
+  result.bodies = current;
+  return result;
+}
+
+CompactionResult deposit_under_gravity(const DepositionOptions& o) {
+  if (o.grains.empty()) throw std::invalid_argument("deposition: no grains");
+  if (!(o.gravity > 0.0)) throw std::invalid_argument("deposition: gravity must be positive");
+  validate(o.law);
+  const Extent e = extent_of(o.grains);
+  const double r = 0.1 * e.largest_reach, gap = 0.01 * e.largest_reach;
+  const double x0 = e.low.x - r - gap, x1 = e.high.x + r + gap, y0 = e.low.y - r - gap, top = e.high.y + 10 * r;
+  std::vector<BodySpec> bodies = o.grains;
+  BodySpec box;
+  box.shape = make_shape("box", SkeletonKind::polyline, {{x0, top}, {x0, y0}, {x1, y0}, {x1, top}}, r);
+  box.position = mass_properties(box.shape).centroid;
+  box.big = true;
+  bodies.push_back(box);
+  const double grain_mass = e.mass / static_cast<double>(o.grains.size());
+  const ContactLaw law = with_damping(o.law, grain_mass);
+  World world = make_world(bodies, 1, {law}, {0, -o.gravity});
+  const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
+  Engine engine(std::move(world), settings);
+  CompactionResult result;
+  bool done = false;
+  while (!done && engine.step_count() < o.until.max_steps) {
+    engine.run(o.until.check_every);
+    result.unbalanced_force_ratio = mean_net_force_ratio(engine);
+    done = result.unbalanced_force_ratio <= o.until.unbalanced_force_ratio;
+  }
+  result.steps = engine.step_count();
+  result.static_reached = done;
+  result.bodies = final_bodies(engine.world(), bodies);
+  // The pile fills the box's width up to its highest grain.
+  double highest = y0 + r;
+  const World& w = engine.world();
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (!w.big[i]) highest = std::max(highest, w.position[i].y + w.bounding_radius[i]);
+  result.packing_fraction = e.area / ((x1 - x0 - 2 * r) * (highest - (y0 + r)));
+  return result;
+}
+
+}  // namespace sphero
