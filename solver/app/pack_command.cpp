@@ -22,7 +22,8 @@ namespace po = boost::program_options;
 
 constexpr const char* kPackUsage =
     "usage: sphero pack voronoi --box X0,Y0,X1,Y1 (--count N | --sites FILE) (--radius R | --roundness A)\n"
-    "                           [--gap D | --packing-fraction F] [--periodic] [--lloyd K] [--seed S] -o OUT.vtu\n"
+    "                           [--gap D | --packing-fraction F] [--periodic] [--lloyd K] [--size-spread S]\n"
+    "                           [--seed S] -o OUT.vtu\n"
     "       sphero pack gas --box X0,Y0,X1,Y1 --shape FILE[:FRACTION] ... --count N --packing-fraction F\n"
     "                       [--spread S] [--speed V] [--seed S] -o OUT.vtu\n"
     "       sphero pack lattice --shape FILE --columns C --rows R --spacing D [--hexagonal] [--origin X,Y] -o OUT.vtu\n"
@@ -76,6 +77,7 @@ int run_voronoi(const po::variables_map& vm, const std::string& output) {
   if (vm.count("count")) o.count = vm["count"].as<int>();
   o.seed = vm["seed"].as<std::uint64_t>();
   o.lloyd_steps = vm["lloyd"].as<int>();
+  o.size_spread = vm["size-spread"].as<double>();
   if (vm.count("radius")) o.radius = vm["radius"].as<double>();
   if (vm.count("roundness")) o.roundness = vm["roundness"].as<double>();
   if (vm.count("gap")) o.gap = vm["gap"].as<double>();
@@ -200,7 +202,8 @@ int run_pack_command(const std::vector<std::string>& args) {
       "radius", po::value<double>(), "sphero-radius r")("roundness", po::value<double>(), "target mean r / sqrt(A/π)")(
       "gap", po::value<double>(), "Δ: erosion beyond r (default 0: touching)")(
       "packing-fraction", po::value<double>(), "target packing fraction")(
-      "periodic", "periodic tessellation (voronoi)")("lloyd", po::value<int>()->default_value(0), "Lloyd steps")(
+      "periodic", "periodic tessellation (voronoi)")(
+      "size-spread", po::value<double>()->default_value(0.0), "cell size spread in [0, 1): power cells (voronoi)")("lloyd", po::value<int>()->default_value(0), "Lloyd steps")(
       "seed", po::value<std::uint64_t>()->default_value(1), "random seed")(
       "shape", po::value<std::vector<std::string>>(), "shape file (gas: FILE[:FRACTION], repeatable)")(
       "spread", po::value<double>()->default_value(0.0), "(A_max − A_min)/(A_max + A_min) of the areas (gas)")(

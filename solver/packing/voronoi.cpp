@@ -7,6 +7,7 @@
 #include "packing/voronoi.h"
 
 #include <CGAL/Delaunay_triangulation_2.h>
+#include <CGAL/Regular_triangulation_2.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/Triangulation_vertex_base_with_info_2.h>
 
@@ -64,6 +65,11 @@ std::vector<std::vector<Vec2>> cells_from(const std::vector<Vec2>& points, std::
   return cells;
 }
 
+using RegularVertex = CGAL::Triangulation_vertex_base_with_info_2<int, Kernel, CGAL::Regular_triangulation_vertex_base_2<Kernel>>;
+using RegularFace = CGAL::Regular_triangulation_face_base_2<Kernel>;
+using RegularData = CGAL::Triangulation_data_structure_2<RegularVertex, RegularFace>;
+using Regular = CGAL::Regular_triangulation_2<Kernel, RegularData>;
+
 std::vector<Vec2> rectangle(Vec2 low, Vec2 high) { return {low, {high.x, low.y}, high, {low.x, high.y}}; }
 
 Vec2 polygon_centroid(const std::vector<Vec2>& p) {
@@ -98,6 +104,47 @@ std::vector<std::vector<Vec2>> periodic_voronoi_cells(const std::vector<Vec2>& s
   std::vector<std::vector<Vec2>> start;
   for (Vec2 s : sites) start.push_back(rectangle(s - L, s + L));
   return cells_from(points, sites.size(), start);
+}
+
+std::vector<std::vector<Vec2>> power_cells(const std::vector<Vec2>& sites, const std::vector<double>& weights,
+                                           const Box& box, bool periodic) {
+  if (weights.size() != sites.size()) throw std::invalid_argument("power cells: one weight per site");
+  const Vec2 L = box.size();
+  std::vector<Vec2> points = sites;
+  std::vector<double> w = weights;
+  if (periodic)
+    for (int ix = -1; ix <= 1; ++ix)
+      for (int iy = -1; iy <= 1; ++iy)
+        if (ix != 0 || iy != 0)
+          for (std::size_t i = 0; i < sites.size(); ++i) {
+            points.push_back(sites[i] + Vec2{ix * L.x, iy * L.y});
+            w.push_back(weights[i]);
+          }
+  std::vector<std::pair<Regular::Weighted_point, int>> input;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    input.emplace_back(Regular::Weighted_point(Kernel::Point_2(points[i].x, points[i].y), w[i]), static_cast<int>(i));
+  Regular triangulation(input.begin(), input.end());
+  std::vector<Regular::Vertex_handle> handle(points.size());
+  for (auto v = triangulation.finite_vertices_begin(); v != triangulation.finite_vertices_end(); ++v)
+    handle[static_cast<std::size_t>(v->info())] = v;
+  std::vector<std::vector<Vec2>> cells;
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    if (handle[i] == Regular::Vertex_handle()) {  // hidden: no cell
+      cells.emplace_back();
+      continue;
+    }
+    std::vector<Vec2> cell = periodic ? rectangle(sites[i] - L, sites[i] + L) : rectangle(box.low, box.high);
+    auto circulator = triangulation.incident_vertices(handle[i]), done = circulator;
+    do {
+      if (triangulation.is_infinite(circulator)) continue;
+      const std::size_t j = static_cast<std::size_t>(circulator->info());
+      const Vec2 other = points[j];
+      // |x − s_i|² − w_i <= |x − s_j|² − w_j
+      cell = clip(cell, other - sites[i], 0.5 * (norm2(other) - norm2(sites[i]) - w[j] + w[i]));
+    } while (++circulator != done);
+    cells.push_back(cell);
+  }
+  return cells;
 }
 
 std::vector<Vec2> lloyd_step(const std::vector<Vec2>& sites, const Box& box, bool periodic) {

@@ -25,6 +25,13 @@ std::vector<std::vector<Vec2>> voronoi_cells(const std::vector<Vec2>& sites, con
 // the cells tile the plane when repeated by the box's periods.
 std::vector<std::vector<Vec2>> periodic_voronoi_cells(const std::vector<Vec2>& sites, const Box& box);
 
+// Power (Laguerre) cells: the cell of site i holds the points x where
+// |x − s_i|² − w_i is smallest. Bigger weights, bigger cells; equal weights
+// give the Voronoi cells. A site whose cell is empty (outweighed by its
+// neighbours) gets an empty polygon.
+std::vector<std::vector<Vec2>> power_cells(const std::vector<Vec2>& sites, const std::vector<double>& weights,
+                                           const Box& box, bool periodic);
+
 // One Lloyd step: each site moves to the centroid of its cell (wrapped back
 // into the box when periodic).
 std::vector<Vec2> lloyd_step(const std::vector<Vec2>& sites, const Box& box, bool periodic);

@@ -54,6 +54,10 @@ Layout erode_cells(const std::vector<std::vector<Vec2>>& cells, double r, double
   Layout layout;
   double roundness_sum = 0.0;
   for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i].size() < 3 || signed_area(cells[i]) <= 0.0) {  // a power cell outweighed by its neighbours
+      layout.dropped.push_back(static_cast<int>(i));
+      continue;
+    }
     const auto pieces = erode_polygon_mitred(cells[i], r + gap);
     if (pieces.empty()) {
       layout.dropped.push_back(static_cast<int>(i));
@@ -97,8 +101,20 @@ VoronoiMinkowskiPacking voronoi_minkowski(const VoronoiMinkowskiOptions& o) {
 
   std::vector<Vec2> sites = o.sites.empty() ? random_sites(o.box, o.count, o.seed) : o.sites;
   for (int k = 0; k < o.lloyd_steps; ++k) sites = lloyd_step(sites, o.box, o.periodic);
-  const auto cells = o.periodic ? periodic_voronoi_cells(sites, o.box) : voronoi_cells(sites, o.box);
   const double scale = std::sqrt(o.box.area() / static_cast<double>(sites.size()));  // typical cell size
+  if (!(o.size_spread >= 0.0 && o.size_spread < 1.0)) throw std::invalid_argument("the size spread must be in [0, 1)");
+  std::vector<std::vector<Vec2>> cells;
+  if (o.size_spread == 0.0) {
+    cells = o.periodic ? periodic_voronoi_cells(sites, o.box) : voronoi_cells(sites, o.box);
+  } else {
+    std::mt19937_64 g(o.seed ^ 0x5eedULL);
+    std::vector<double> weights;
+    for (std::size_t i = 0; i < sites.size(); ++i) {
+      const double rho = 0.5 * scale * (1.0 + o.size_spread * (2.0 * unit(g) - 1.0));
+      weights.push_back(rho * rho);
+    }
+    cells = power_cells(sites, weights, o.box, o.periodic);
+  }
 
   double r = o.radius, gap = o.gap;
   // Targets, each monotone in its parameter: roundness grows with r (at

@@ -22,6 +22,10 @@ struct VoronoiMinkowskiOptions {
   std::vector<Vec2> sites;            // ... or these, when given
   std::uint64_t seed = 1;
   int lloyd_steps = 0;                // relaxation towards more regular cells
+  // Size distribution: 0 gives Voronoi cells; s > 0 gives power cells with
+  // weights ρ², ρ uniform in ρ̄ [1 − s, 1 + s] (ρ̄ half the mean site
+  // spacing): a wider spread of cell sizes. s in [0, 1).
+  double size_spread = 0.0;
   double radius = 0.0;                // r
   double gap = 0.0;                   // Δ >= 0
   std::optional<double> roundness;    // target mean r / R_eq instead of r

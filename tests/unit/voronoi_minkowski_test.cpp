@@ -151,6 +151,53 @@ TEST(VoronoiMinkowski, LloydStepsMakeCellsMoreRegular) {
   EXPECT_LT(spread(voronoi_minkowski(relaxed)), 0.5 * spread(voronoi_minkowski(options(0.0))));
 }
 
+double area_spread(const std::vector<std::vector<Vec2>>& cells) {
+  double mean = 0.0, square = 0.0;
+  int n = 0;
+  for (const auto& c : cells) {
+    if (c.size() < 3) continue;
+    const double a = signed_area(c);
+    mean += a, square += a * a, ++n;
+  }
+  mean /= n;
+  return std::sqrt(square / n - mean * mean) / mean;
+}
+
+TEST(VoronoiMinkowski, PowerCellsWidenTheSizeDistributionAndStillTile) {
+  const std::vector<Vec2> sites{{1, 1}, {3, 2}, {6, 1.5}, {8, 6}, {2, 7}, {5, 5}};
+  const Box box{{0, 0}, {10, 8}};
+  // Equal weights: exactly the Voronoi cells.
+  const auto equal = power_cells(sites, std::vector<double>(sites.size(), 0.7), box, false);
+  const auto voronoi = voronoi_cells(sites, box);
+  for (std::size_t i = 0; i < sites.size(); ++i) EXPECT_NEAR(signed_area(equal[i]), signed_area(voronoi[i]), 1e-9);
+
+  double previous = 0.0;
+  for (double spread : {0.0, 0.4, 0.8}) {
+    SCOPED_TRACE(spread);
+    VoronoiMinkowskiOptions o = options(0.0);
+    o.count = 200;
+    o.lloyd_steps = 3;  // regular sites, so that the spread shows the weights' effect
+    o.size_spread = spread;
+    const auto p = voronoi_minkowski(o);
+    double total = 0.0;
+    for (const auto& c : p.cells)
+      if (c.size() >= 3) total += signed_area(c);
+    EXPECT_NEAR(total, 80.0, 1e-9);  // the cells still tile the box
+    const double s = area_spread(p.cells);
+    EXPECT_GT(s, previous);
+    previous = s;
+    o.periodic = true;  // periodic power cells tile the torus too
+    double torus = 0.0;
+    for (const auto& c : voronoi_minkowski(o).cells)
+      if (c.size() >= 3) torus += signed_area(c);
+    EXPECT_NEAR(torus, 80.0, 1e-9);
+    // and the grains still keep their distance.
+    for (std::size_t i = 0; i < p.grains.size(); i += 7)
+      for (std::size_t j = i + 1; j < p.grains.size(); ++j)
+        EXPECT_GE(skeleton_distance(p.grains[i].shape.vertices, p.grains[j].shape.vertices) - 2 * p.radius, -1e-9);
+  }
+}
+
 TEST(VoronoiMinkowski, BadOptionsAreRefused) {
   VoronoiMinkowskiOptions o = options(-0.1);
   EXPECT_THROW(voronoi_minkowski(o), std::invalid_argument);
