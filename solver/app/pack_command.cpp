@@ -122,8 +122,18 @@ int run_gas(const po::variables_map& vm, const std::string& output) {
   o.seed = vm["seed"].as<std::uint64_t>();
   const GasPacking gas = gas_packing(o);
   write_packing_vtu(output, gas.bodies);
-  fmt::print("gas: {} grains at packing fraction {:g}, size spread {:g}, speed {:g}; written to {}\n",
-             gas.bodies.size(), gas.packing_fraction, o.spread, o.speed, output);
+  Vec2 momentum;
+  double mass = 0.0;
+  for (const BodySpec& b : gas.bodies) {
+    const double m = mass_properties(b.shape).mass(b.density);
+    momentum += m * b.velocity;
+    mass += m;
+  }
+  fmt::print("gas: {} grains at packing fraction {:g}, size spread {:g}, each at speed {:g} in a random direction\n"
+             "  total momentum ({:.4g}, {:.4g}), i.e. a drift of {:.3g} (random directions do not cancel exactly)\n"
+             "  written to {}\n",
+             gas.bodies.size(), gas.packing_fraction, o.spread, o.speed, momentum.x, momentum.y, norm(momentum) / mass,
+             output);
   return 0;
 }
 
