@@ -10,13 +10,13 @@
 #include <vtkPoints.h>
 #include <vtkStringArray.h>
 #include <vtkUnstructuredGrid.h>
-#include <vtkXMLUnstructuredGridWriter.h>
 
 #include <cmath>
 #include <map>
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "io/vtu_file.h"
 #include "io/state_vtu.h"
 #include "shapes/mass_properties.h"
 
@@ -37,26 +37,9 @@ Vec2 to_world(const World& w, int i, Vec2 local) {
   return w.position[i] + rotated(local, w.angle[i]);
 }
 
-vtkNew<vtkDoubleArray> array(const char* name, int components) {
-  vtkNew<vtkDoubleArray> a;
-  a->SetName(name);
-  a->SetNumberOfComponents(components);
-  return a;
-}
-
 void write_grid(vtkUnstructuredGrid* grid, const std::filesystem::path& file, double time) {
-  vtkNew<vtkDoubleArray> time_value;
-  time_value->SetName("TimeValue");
-  time_value->InsertNextValue(time);
-  grid->GetFieldData()->AddArray(time_value);
-  write_atomically(file, [&](const std::filesystem::path& temporary) {
-    vtkNew<vtkXMLUnstructuredGridWriter> writer;
-    writer->SetFileName(temporary.c_str());
-    writer->SetInputData(grid);
-    writer->SetDataModeToAppended();
-    writer->SetCompressorTypeToZLib();
-    if (writer->Write() != 1) throw std::runtime_error(file.string() + ": VTK could not write the frame (disk full?)");
-  });
+  add_time_value(grid, time);
+  write_vtu_atomically(file, grid);
 }
 
 }  // namespace
@@ -177,19 +160,16 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
   }
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
-  auto id = vtkNew<vtkIntArray>();
-  id->SetName("id");
-  auto material = vtkNew<vtkIntArray>();
-  material->SetName("material");
-  auto coordination = vtkNew<vtkIntArray>();
-  coordination->SetName("coordination_number");
+  auto id = named_ints("id", 1);
+  auto material = named_ints("material", 1);
+  auto coordination = named_ints("coordination_number", 1);
   vtkNew<vtkStringArray> shape;
   shape->SetName("shape");
-  auto velocity = array("velocity", 3);
-  auto omega = array("angular_velocity", 1);
-  auto kinetic = array("kinetic_energy", 1);
-  auto sigma = array("stress_compression_positive", 4);
-  auto radius = array("sphero_radius", 1);
+  auto velocity = named_doubles("velocity", 3);
+  auto omega = named_doubles("angular_velocity", 1);
+  auto kinetic = named_doubles("kinetic_energy", 1);
+  auto sigma = named_doubles("stress_compression_positive", 4);
+  auto radius = named_doubles("sphero_radius", 1);
   for (std::size_t i = 0; i < n; ++i) {
     if (w.big[i]) continue;
     std::vector<vtkIdType> ids;
@@ -249,20 +229,16 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
   }
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
-  auto first = vtkNew<vtkIntArray>();
-  first->SetName("body_a");
-  auto second = vtkNew<vtkIntArray>();
-  second->SetName("body_b");
-  auto sliding = vtkNew<vtkIntArray>();
-  sliding->SetName("sliding");
-  auto count = vtkNew<vtkIntArray>();
-  count->SetName("vertex_contacts");
-  auto force = array("force_on_a", 3);
-  auto magnitude = array("force_magnitude", 1);
-  auto normal = array("normal_force", 1);
-  auto tangential = array("tangential_force", 1);
-  auto overlap = array("overlap", 1);
-  auto branch = array("branch_vector", 3);
+  auto first = named_ints("body_a", 1);
+  auto second = named_ints("body_b", 1);
+  auto sliding = named_ints("sliding", 1);
+  auto count = named_ints("vertex_contacts", 1);
+  auto force = named_doubles("force_on_a", 3);
+  auto magnitude = named_doubles("force_magnitude", 1);
+  auto normal = named_doubles("normal_force", 1);
+  auto tangential = named_doubles("tangential_force", 1);
+  auto overlap = named_doubles("overlap", 1);
+  auto branch = named_doubles("branch_vector", 3);
   for (const auto& [key, p] : pairs) {
     // A wall's centre of mass says nothing about where it is touched: draw
     // wall contacts from the grain to the mean contact point.
@@ -293,11 +269,9 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
   const World& w = engine.world();
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
-  auto id = vtkNew<vtkIntArray>();
-  id->SetName("id");
-  auto part = vtkNew<vtkIntArray>();
-  part->SetName("part");  // 0 outline, 2 skeleton
-  auto force = array("force", 3);
+  auto id = named_ints("id", 1);
+  auto part = named_ints("part", 1);  // 0 outline, 2 skeleton
+  auto force = named_doubles("force", 3);
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!w.big[i]) continue;
     for (int which : {0, 2}) {

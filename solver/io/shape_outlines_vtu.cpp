@@ -10,12 +10,11 @@
 #include <vtkPoints.h>
 #include <vtkStringArray.h>
 #include <vtkUnstructuredGrid.h>
-#include <vtkXMLUnstructuredGridWriter.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
+#include "io/vtu_file.h"
 #include "shapes/mass_properties.h"
 
 namespace sphero {
@@ -96,15 +95,7 @@ vtkSmartPointer<vtkUnstructuredGrid> make_shape_outlines_grid(const std::vector<
 void write_shape_outlines_vtu(const std::filesystem::path& path, const std::vector<Shape>& shapes,
                               int segments_per_circle) {
   const vtkSmartPointer<vtkUnstructuredGrid> grid = make_shape_outlines_grid(shapes, segments_per_circle);
-  write_atomically(path, [&](const std::filesystem::path& temporary) {
-    vtkNew<vtkXMLUnstructuredGridWriter> writer;
-    writer->SetFileName(temporary.c_str());
-    writer->SetInputData(grid);
-    writer->SetDataModeToAppended();
-    writer->SetCompressorTypeToZLib();
-    if (writer->Write() != 1)
-      throw std::runtime_error(path.string() + ": VTK could not write the file (is the directory writable?)");
-  });
+  write_vtu_atomically(path, grid);
 }
 
 }  // namespace sphero

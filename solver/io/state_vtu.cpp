@@ -12,42 +12,24 @@
 #include <vtkStringArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridReader.h>
-#include <vtkXMLUnstructuredGridWriter.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
+#include "io/vtu_file.h"
 
 namespace sphero {
-namespace {
-
-vtkNew<vtkDoubleArray> doubles(const char* name, int components) {
-  vtkNew<vtkDoubleArray> a;
-  a->SetName(name);
-  a->SetNumberOfComponents(components);
-  return a;
-}
-
-vtkNew<vtkIntArray> ints(const char* name, int components) {
-  vtkNew<vtkIntArray> a;
-  a->SetName(name);
-  a->SetNumberOfComponents(components);
-  return a;
-}
-
-}  // namespace
-
 void write_state_vtu(const std::filesystem::path& path, const World& w, double time) {
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // skeletons exactly, not rounded to float
   vtkNew<vtkStringArray> shape;
   shape->SetName("shape");
-  auto id = ints("id", 1), material = ints("material", 1), big = ints("wall", 1), held = ints("held", 3);
-  auto radius = doubles("sphero_radius", 1), centre = doubles("centre_of_mass", 3), angle = doubles("angle", 1);
-  auto velocity = doubles("velocity", 3), omega = doubles("angular_velocity", 1), density = doubles("density", 1);
-  auto imposed_velocity = doubles("imposed_velocity", 3), imposed_force = doubles("imposed_force", 3);
+  auto id = named_ints("id", 1), material = named_ints("material", 1), big = named_ints("wall", 1),
+       held = named_ints("held", 3);
+  auto radius = named_doubles("sphero_radius", 1), centre = named_doubles("centre_of_mass", 3), angle = named_doubles("angle", 1);
+  auto velocity = named_doubles("velocity", 3), omega = named_doubles("angular_velocity", 1), density = named_doubles("density", 1);
+  auto imposed_velocity = named_doubles("imposed_velocity", 3), imposed_force = named_doubles("imposed_force", 3);
   for (std::size_t i = 0; i < w.size(); ++i) {
     std::vector<vtkIdType> ids;
     for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
@@ -73,18 +55,8 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
            shape, id, material, big, held, radius, centre, angle, velocity, omega, density, imposed_velocity, imposed_force})
     grid->GetCellData()->AddArray(a);
-  vtkNew<vtkDoubleArray> time_value;
-  time_value->SetName("TimeValue");
-  time_value->InsertNextValue(time);
-  grid->GetFieldData()->AddArray(time_value);
-  write_atomically(path, [&](const std::filesystem::path& temporary) {
-    vtkNew<vtkXMLUnstructuredGridWriter> writer;
-    writer->SetFileName(temporary.c_str());
-    writer->SetInputData(grid);
-    writer->SetDataModeToAppended();
-    writer->SetCompressorTypeToZLib();
-    if (writer->Write() != 1) throw std::runtime_error(path.string() + ": VTK could not write the state");
-  });
+  add_time_value(grid, time);
+  write_vtu_atomically(path, grid);
 }
 
 void write_packing_vtu(const std::filesystem::path& path, const std::vector<BodySpec>& bodies) {

@@ -1,0 +1,46 @@
+#include "io/vtu_file.h"
+
+#include <vtkFieldData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <stdexcept>
+
+#include "io/atomic_file.h"
+
+namespace sphero {
+
+vtkNew<vtkDoubleArray> named_doubles(const char* name, int components) {
+  vtkNew<vtkDoubleArray> a;
+  a->SetName(name);
+  a->SetNumberOfComponents(components);
+  return a;
+}
+
+vtkNew<vtkIntArray> named_ints(const char* name, int components) {
+  vtkNew<vtkIntArray> a;
+  a->SetName(name);
+  a->SetNumberOfComponents(components);
+  return a;
+}
+
+void add_time_value(vtkUnstructuredGrid* grid, double time) {
+  vtkNew<vtkDoubleArray> value;
+  value->SetName("TimeValue");
+  value->InsertNextValue(time);
+  grid->GetFieldData()->AddArray(value);
+}
+
+void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid) {
+  write_atomically(path, [&](const std::filesystem::path& temporary) {
+    vtkNew<vtkXMLUnstructuredGridWriter> writer;
+    writer->SetFileName(temporary.c_str());
+    writer->SetInputData(grid);
+    writer->SetDataModeToAppended();
+    writer->SetCompressorTypeToZLib();
+    if (writer->Write() != 1)
+      throw std::runtime_error(path.string() + ": VTK could not write the file (is the directory writable, the disk full?)");
+  });
+}
+
+}  // namespace sphero

@@ -1,0 +1,24 @@
+// Shared pieces of every .vtu Sphero writes: named cell arrays, and the
+// whole-or-nothing write of a grid (appended binary, zlib).
+#pragma once
+
+#include <vtkDoubleArray.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+
+#include <filesystem>
+
+class vtkUnstructuredGrid;
+
+namespace sphero {
+
+vtkNew<vtkDoubleArray> named_doubles(const char* name, int components);
+vtkNew<vtkIntArray> named_ints(const char* name, int components);
+
+// Writes through a temporary file and a rename. Throws std::runtime_error
+// naming the file.
+void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid);
+// The field array TimeValue, which ParaView reads as the data's time.
+void add_time_value(vtkUnstructuredGrid* grid, double time);
+
+}  // namespace sphero
