@@ -11,5 +11,6 @@ namespace sphero::app {
 int run_shape_command(const std::vector<std::string>& args);
 int run_run_command(const std::vector<std::string>& args);
 int run_pack_command(const std::vector<std::string>& args);
+int run_figure_command(const std::vector<std::string>& args);
 
 }  // namespace sphero::app

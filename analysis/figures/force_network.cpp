@@ -1,0 +1,127 @@
+#include "analysis/figures/force_network.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+#include "geometry/polygon.h"
+#include "io/atomic_file.h"
+
+namespace sphero::analysis {
+namespace {
+
+struct View {
+  Vec2 low, high;
+  double scale = 1.0;  // output units per data unit
+  double margin = 20.0;
+  double height = 0.0;
+  double x(Vec2 p) const { return margin + (p.x - low.x) * scale; }
+  double y(Vec2 p) const { return height - margin - (p.y - low.y) * scale; }
+};
+
+void trace(cairo_t* cr, const View& v, const std::vector<Vec2>& points, bool closed) {
+  if (points.empty()) return;
+  cairo_move_to(cr, v.x(points[0]), v.y(points[0]));
+  for (std::size_t k = 1; k < points.size(); ++k) cairo_line_to(cr, v.x(points[k]), v.y(points[k]));
+  if (closed) cairo_close_path(cr);
+}
+
+void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o, double widest) {
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_paint(cr);
+  cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  // Walls: their rounded outlines, dark grey.
+  for (const auto& w : f.wall_outlines) {
+    trace(cr, v, w, true);
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    cairo_fill(cr);
+  }
+  // Particles: light grey, with a hairline edge. Cairo fills non-convex
+  // polygons exactly (non-zero winding).
+  for (const auto& p : f.outlines) {
+    trace(cr, v, p, true);
+    cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0.62, 0.62, 0.62);
+    cairo_set_line_width(cr, 0.5);
+    cairo_stroke(cr);
+  }
+  // Forces: width ∝ |F|, the strongest drawn `widest` wide.
+  double strongest = 0.0;
+  for (const auto& s : f.forces) strongest = std::max(strongest, s.magnitude);
+  for (const auto& s : f.forces) {
+    if (strongest <= 0.0 || s.magnitude <= 0.0) continue;
+    const double width = std::max(0.3, widest * v.scale * s.magnitude / strongest);
+    cairo_set_line_width(cr, width);
+    if (s.sliding)
+      cairo_set_source_rgb(cr, 0.85, 0.45, 0.05);
+    else
+      cairo_set_source_rgb(cr, 0.55, 0.0, 0.0);
+    cairo_move_to(cr, v.x(s.a), v.y(s.a));
+    cairo_line_to(cr, v.x(s.b), v.y(s.b));
+    cairo_stroke(cr);
+  }
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr, 14.0 * o.width / 1600.0 + 4.0);
+  const std::string caption = fmt::format("{}{}t = {:.4g} s, {} contacts; line width ∝ contact force (max {:.3g} N); "
+                                          "orange: sliding",
+                                          o.title, o.title.empty() ? "" : " — ", f.time, f.forces.size(), strongest);
+  cairo_move_to(cr, v.margin, v.margin * 0.8 + 10.0);
+  cairo_show_text(cr, caption.c_str());
+}
+
+}  // namespace
+
+void draw_force_network(const FrameData& f, const std::filesystem::path& file, const FigureOptions& o) {
+  if (o.width < 100 || o.width > 20000) throw std::runtime_error("the figure width must be between 100 and 20000");
+  View v;
+  v.low = {INFINITY, INFINITY};
+  v.high = {-INFINITY, -INFINITY};
+  double sizes = 0.0;
+  for (const auto* group : {&f.outlines, &f.wall_outlines})
+    for (const auto& polygon : *group)
+      for (Vec2 p : polygon) {
+        v.low = {std::min(v.low.x, p.x), std::min(v.low.y, p.y)};
+        v.high = {std::max(v.high.x, p.x), std::max(v.high.y, p.y)};
+      }
+  if (!(v.high.x > v.low.x && v.high.y > v.low.y)) throw std::runtime_error("the frame has nothing to draw");
+  for (const auto& p : f.outlines) sizes += std::sqrt(std::abs(signed_area(p)));
+  const double mean_size = f.outlines.empty() ? 1.0 : sizes / static_cast<double>(f.outlines.size());
+  const double widest = o.widest_line > 0.0 ? o.widest_line : mean_size / 3.0;
+  v.margin = 0.03 * o.width + 10.0;
+  v.scale = (o.width - 2 * v.margin) / (v.high.x - v.low.x);
+  v.height = std::ceil((v.high.y - v.low.y) * v.scale + 2 * v.margin + 20.0);
+  const int height = static_cast<int>(v.height);
+
+  const std::string ext = file.extension().string();
+  if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+    throw std::runtime_error(file.string() + ": unknown figure format; use .png, .svg or .pdf");
+  write_atomically(file, [&](const std::filesystem::path& temporary) {
+    cairo_surface_t* surface = nullptr;
+    if (ext == ".png")
+      surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, o.width, height);
+    else if (ext == ".svg")
+      surface = cairo_svg_surface_create(temporary.c_str(), o.width, height);
+    else
+      surface = cairo_pdf_surface_create(temporary.c_str(), o.width, height);
+    std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> owner(surface, cairo_surface_destroy);
+    cairo_t* cr = cairo_create(surface);
+    draw(cr, f, v, o, widest);
+    cairo_destroy(cr);
+    if (ext == ".png" && cairo_surface_write_to_png(surface, temporary.c_str()) != CAIRO_STATUS_SUCCESS)
+      throw std::runtime_error(file.string() + ": cannot write the PNG");
+    cairo_surface_finish(surface);
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS)
+      throw std::runtime_error(file.string() + ": cannot write the figure");
+  });
+}
+
+}  // namespace sphero::analysis

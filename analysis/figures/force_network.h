@@ -1,0 +1,24 @@
+// The force-network figure of one frame, for papers: particles as their
+// exact rounded outlines in light grey, walls in dark grey, and every
+// contact as a line whose width is proportional to its force. Rendered with
+// Cairo, headless; PNG, or vector SVG / PDF, chosen by the file's extension.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "io/frame_reader.h"
+
+namespace sphero::analysis {
+
+struct FigureOptions {
+  int width = 1600;             // pixels (PNG) or points (SVG, PDF); the height follows the aspect
+  double widest_line = 0.0;     // in data units; 0: a third of the mean particle size
+  std::string title;            // drawn at the top left; empty for none
+};
+
+// Throws std::runtime_error for an unknown extension or an unwritable file;
+// never leaves a partial file.
+void draw_force_network(const FrameData& frame, const std::filesystem::path& file, const FigureOptions& options);
+
+}  // namespace sphero::analysis

@@ -1,0 +1,58 @@
+// `sphero figure RUN_DIR [--frame N|last] [-o FILE.png|svg|pdf] [--width W]`:
+// the force network of one frame of a run.
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "analysis/figures/force_network.h"
+#include "app/commands.h"
+#include "io/frame_reader.h"
+
+namespace sphero::app {
+
+int run_figure_command(const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  std::string run, frame_text = "last", output, title;
+  int width = 1600;
+  po::options_description options("options");
+  options.add_options()("help,h", "show this help")("frame", po::value(&frame_text), "frame number, or 'last' (default)")(
+      "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/force-network.png)")(
+      "width", po::value(&width), "width in pixels (PNG) or points (default 1600)")(
+      "title", po::value(&title), "a title before the caption");
+  po::options_description hidden;
+  hidden.add_options()("run", po::value(&run));
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("run", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "sphero figure: " << e.what() << "\nusage: sphero figure RUN_DIR [options]\n" << options;
+    return 2;
+  }
+  if (vm.count("help") || run.empty()) {
+    (run.empty() && !vm.count("help") ? std::cerr : std::cout) << "usage: sphero figure RUN_DIR [options]\n" << options;
+    return vm.count("help") ? 0 : 2;
+  }
+  const int frames = frame_count(run);
+  int frame = frames - 1;
+  if (frame_text != "last") {
+    try {
+      frame = std::stoi(frame_text);
+    } catch (const std::exception&) {
+      throw std::invalid_argument(fmt::format("--frame: expected a frame number or 'last', found '{}'", frame_text));
+    }
+  }
+  if (output.empty()) output = (std::filesystem::path(run) / "force-network.png").string();
+  const FrameData data = read_frame(run, frame);
+  analysis::draw_force_network(data, output, {width, 0.0, title});
+  fmt::print("sphero figure: frame {} (t = {:g} s), {} particles, {} contacts -> {}\n", frame, data.time,
+             data.outlines.size(), data.forces.size(), output);
+  return 0;
+}
+
+}  // namespace sphero::app

@@ -1,0 +1,80 @@
+#include "io/frame_reader.h"
+
+#include <fmt/format.h>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkFieldData.h>
+#include <vtkIdList.h>
+#include <vtkNew.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace sphero {
+namespace {
+
+vtkSmartPointer<vtkUnstructuredGrid> read_grid(const std::filesystem::path& file) {
+  if (!std::filesystem::exists(file)) throw std::runtime_error(file.string() + ": missing from the run");
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(file.c_str());
+  reader->Update();
+  if (reader->GetErrorCode() != 0) throw std::runtime_error(file.string() + ": not a readable .vtu file");
+  return reader->GetOutput();
+}
+
+std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
+  vtkNew<vtkIdList> ids;
+  grid->GetCellPoints(cell, ids);
+  std::vector<Vec2> points;
+  for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
+    double p[3];
+    grid->GetPoint(ids->GetId(k), p);
+    points.push_back({p[0], p[1]});
+  }
+  return points;
+}
+
+}  // namespace
+
+int frame_count(const std::filesystem::path& run) {
+  std::ifstream in(run / "particles.pvd");
+  if (!in) throw std::runtime_error(fmt::format("{}: no particles.pvd; is it the output directory of sphero run?", run.string()));
+  std::stringstream text;
+  text << in.rdbuf();
+  int count = 0;
+  for (std::size_t at = text.str().find("<DataSet"); at != std::string::npos; at = text.str().find("<DataSet", at + 1)) ++count;
+  return count;
+}
+
+FrameData read_frame(const std::filesystem::path& run, int frame) {
+  const int frames = frame_count(run);
+  if (frame < 0 || frame >= frames)
+    throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame, frames - 1));
+  const std::string index = fmt::format("{:05d}", frame);
+  FrameData data;
+  const auto particles = read_grid(run / ("particles_" + index + ".vtu"));
+  if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) data.time = time->GetTuple1(0);
+  for (vtkIdType c = 0; c < particles->GetNumberOfCells(); ++c) data.outlines.push_back(cell_points(particles, c));
+  if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) {
+    const auto contacts = read_grid(run / ("contacts_" + index + ".vtu"));
+    vtkDataArray* magnitude = contacts->GetCellData()->GetArray("force_magnitude");
+    vtkDataArray* sliding = contacts->GetCellData()->GetArray("sliding");
+    for (vtkIdType c = 0; c < contacts->GetNumberOfCells(); ++c) {
+      const auto ends = cell_points(contacts, c);
+      data.forces.push_back({ends.front(), ends.back(), magnitude ? magnitude->GetTuple1(c) : 0.0,
+                             sliding ? sliding->GetTuple1(c) != 0.0 : false});
+    }
+  }
+  if (std::filesystem::exists(run / ("walls_" + index + ".vtu"))) {
+    const auto walls = read_grid(run / ("walls_" + index + ".vtu"));
+    vtkDataArray* part = walls->GetCellData()->GetArray("part");
+    for (vtkIdType c = 0; c < walls->GetNumberOfCells(); ++c)
+      (part && part->GetTuple1(c) == 0 ? data.wall_outlines : data.walls).push_back(cell_points(walls, c));
+  }
+  return data;
+}
+
+}  // namespace sphero

@@ -1,0 +1,31 @@
+// Reads back a frame of a run (particles_, contacts_ and walls_NNNNN.vtu)
+// into plain data, for figures and analysis that must not see VTK.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "geometry/vec2.h"
+
+namespace sphero {
+
+struct ForceSegment {
+  Vec2 a, b;            // the two ends of the contact line
+  double magnitude = 0.0;
+  bool sliding = false;
+};
+
+struct FrameData {
+  double time = 0.0;
+  std::vector<std::vector<Vec2>> outlines;  // one closed polygon per particle
+  std::vector<std::vector<Vec2>> walls;     // wall skeletons (open paths)
+  std::vector<std::vector<Vec2>> wall_outlines;
+  std::vector<ForceSegment> forces;
+};
+
+// Frames listed in the run's particles.pvd. Throws std::runtime_error
+// naming the directory when it holds no run.
+int frame_count(const std::filesystem::path& run_directory);
+FrameData read_frame(const std::filesystem::path& run_directory, int frame);
+
+}  // namespace sphero
