@@ -106,12 +106,16 @@ int run_run_command(const std::vector<std::string>& args) {
   std::size_t grains = 0;
   for (std::size_t i = 0; i < world.size(); ++i) grains += !world.big[i];
   std::unique_ptr<Engine> engine;
+  const std::size_t bodies = world.size();
   try {
     engine = options.restart.empty() ? std::make_unique<Engine>(std::move(world), settings)
                                      : std::make_unique<Engine>(load_checkpoint(options.restart));
   } catch (const std::invalid_argument& e) {
     throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
+  if (engine->world().size() != bodies)
+    throw SceneError(fmt::format("{}: holds {} bodies but the scene {} makes {}; restart with the scene that wrote it",
+                                 options.restart, engine->world().size(), scene.source, bodies));
   const long total_steps = std::lround(scene.duration / settings.dt);
   if (options.check) {
     fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n",
@@ -128,7 +132,9 @@ int run_run_command(const std::vector<std::string>& args) {
                                    out.string()));
     clear_run_files(out);
   }
-  fs::create_directories(out);
+  std::error_code cannot;
+  fs::create_directories(out, cannot);
+  if (cannot) throw SceneError(fmt::format("the output directory '{}' cannot be created: {}", out.string(), cannot.message()));
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = engine->time();
   RunOutput output(out, engine->world(), scene.arc_resolution, scene.fields, resume_at);
