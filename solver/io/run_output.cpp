@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "engine/stress.h"
 #include "io/vtu_file.h"
 #include "io/state_vtu.h"
 #include "shapes/mass_properties.h"
@@ -143,20 +144,13 @@ void RunOutput::write_collection(const std::string& name) const {
 void RunOutput::write_particles(const Engine& engine, const std::filesystem::path& file) const {
   const World& w = engine.world();
   const std::size_t n = w.size();
-  // Per-particle stress (Love–Weber, MODEL.md §6): σ_ab = −(1/A_p) Σ_c
-  // (R_c − x_p)_a f_b over the contacts on p; compression positive.
-  std::vector<std::array<double, 4>> stress(n, {0, 0, 0, 0});
+  // Per-particle stress (Love–Weber, MODEL.md §6), compression positive.
+  const std::vector<Stress> stress = particle_stresses(w, engine.contacts(), area_);
   std::vector<std::vector<int>> partners(n);
   for (const Contact& c : engine.contacts()) {
     if (!c.active) continue;
-    const int v = c.vertex_body, e = c.edge_body;
-    const Vec2 arm_v = c.point - w.position[v], arm_e = c.point - (w.position[e] + c.edge_offset);
-    const Vec2 f = c.force;
-    const std::array<double, 4> on_v{arm_v.x * f.x, arm_v.x * f.y, arm_v.y * f.x, arm_v.y * f.y};
-    const std::array<double, 4> on_e{-arm_e.x * f.x, -arm_e.x * f.y, -arm_e.y * f.x, -arm_e.y * f.y};
-    for (int k = 0; k < 4; ++k) stress[v][k] -= on_v[k], stress[e][k] -= on_e[k];
-    partners[v].push_back(e);
-    partners[e].push_back(v);
+    partners[static_cast<std::size_t>(c.vertex_body)].push_back(c.edge_body);
+    partners[static_cast<std::size_t>(c.edge_body)].push_back(c.vertex_body);
   }
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
@@ -170,6 +164,8 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
   auto kinetic = named_doubles("kinetic_energy", 1);
   auto sigma = named_doubles("stress_compression_positive", 4);
   auto radius = named_doubles("sphero_radius", 1);
+  auto area = named_doubles("area", 1);
+  auto centre = named_doubles("centre_of_mass", 3);
   for (std::size_t i = 0; i < n; ++i) {
     if (w.big[i]) continue;
     std::vector<vtkIdType> ids;
@@ -188,13 +184,14 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
     omega->InsertNextValue(w.angular_velocity[i]);
     kinetic->InsertNextValue(0.5 * w.mass[i] * norm2(w.velocity[i]) +
                              0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i]);
-    const double a = area_[i];
-    sigma->InsertNextTuple4(stress[i][0] / a, stress[i][1] / a, stress[i][2] / a, stress[i][3] / a);
+    sigma->InsertNextTuple4(stress[i].xx, stress[i].xy, stress[i].yx, stress[i].yy);
+    area->InsertNextValue(area_[i]);
+    centre->InsertNextTuple3(w.position[i].x, w.position[i].y, 0.0);
     radius->InsertNextValue(w.radius[i]);
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{id, material, coordination, shape, velocity, omega,
-                                                                      kinetic, sigma, radius})
+                                                                      kinetic, sigma, radius, area, centre})
     grid->GetCellData()->AddArray(a);
   write_grid(grid, file, engine.time());
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -103,17 +104,16 @@ CompactionResult compress_isotropically(const CompressionOptions& o) {
   const double grain_mass = e.mass / static_cast<double>(o.grains.size());
   const double row = std::sqrt(static_cast<double>(o.grains.size()));
   std::vector<BodySpec> bodies = o.grains;
-  const double length_x = (y1 - y0) + 2 * margin, length_y = (x1 - x0) + 2 * margin;
-  const auto add_plate = [&](Vec2 a, Vec2 b, double length, Vec2 inward) {
+  const auto add_plate = [&](Vec2 a, Vec2 b, double span, Vec2 inward) {
     BodySpec p = plate(a, b, r, 1.0);
     p.density = row * grain_mass / mass_properties(p.shape).area;
-    p.constraint = pressure_plate(o.pressure, length, inward);
+    p.constraint = pressure_plate(o.pressure, span, inward);
     bodies.push_back(p);
   };
-  add_plate({x0, y0 - margin}, {x0, y1 + margin}, length_x, {1, 0});   // left
-  add_plate({x1, y0 - margin}, {x1, y1 + margin}, length_x, {-1, 0});  // right
-  add_plate({x0 - margin, y0}, {x1 + margin, y0}, length_y, {0, 1});   // bottom
-  add_plate({x0 - margin, y1}, {x1 + margin, y1}, length_y, {0, -1});  // top
+  add_plate({x0, y0 - margin}, {x0, y1 + margin}, y1 - y0, {1, 0});   // left
+  add_plate({x1, y0 - margin}, {x1, y1 + margin}, y1 - y0, {-1, 0});  // right
+  add_plate({x0 - margin, y0}, {x1 + margin, y0}, x1 - x0, {0, 1});   // bottom
+  add_plate({x0 - margin, y1}, {x1 + margin, y1}, x1 - x0, {0, -1});  // top
   const std::size_t first_plate = o.grains.size();
 
   ContactLaw law = with_damping(o.law, grain_mass);
@@ -125,20 +125,38 @@ CompactionResult compress_isotropically(const CompressionOptions& o) {
     World world = make_world(current, 1, {stage == 0 ? frictionless : law}, {});
     const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
     Engine engine(std::move(world), settings);
+    // The plates are longer than the sample so that they can slide past
+    // each other; the pressure acts on the sample's side, whose length is
+    // the span between the two other plates. Each plate's force follows
+    // that span as the sample shrinks (geometry, not a stress servo).
+    const auto spans = [&](const World& w) {
+      const double width = (w.position[first_plate + 1].x - r) - (w.position[first_plate].x + r);
+      const double height = (w.position[first_plate + 3].y - r) - (w.position[first_plate + 2].y + r);
+      return std::array<double, 4>{height, height, width, width};
+    };
+    const Vec2 inward[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    const auto follow_spans = [&](Engine& running) {
+      const auto span = spans(running.world());
+      for (int k = 0; k < 4; ++k)
+        running.world().constraint[first_plate + static_cast<std::size_t>(k)].imposed_force =
+            o.pressure * span[static_cast<std::size_t>(k)] * inward[k];
+    };
     bool done = false;
     while (!done && engine.step_count() < o.until.max_steps) {
-      engine.run(o.until.check_every);
+      for (long k = 0; k < o.until.check_every; k += 10) {
+        follow_spans(engine);
+        engine.run(10);
+      }
       const World& w = engine.world();
-      // Plate pressures: the contact force each carries over its length.
-      // Compression pushes a plate back outward, against its inward force.
-      const double lengths[4] = {length_x, length_x, length_y, length_y};
+      // Plate pressures: the contact force each carries over the span it
+      // presses on. Compression pushes a plate back, against its inward force.
+      const auto span = spans(w);
       bool balanced = true;
       for (int k = 0; k < 4; ++k) {
         const std::size_t i = first_plate + static_cast<std::size_t>(k);
-        const Vec2 imposed = w.constraint[i].imposed_force;
-        const Vec2 contacts = w.force[i] - imposed - w.mass[i] * w.gravity;
-        const double carried = -dot(contacts, imposed) / norm(imposed);
-        result.pressure[k] = carried / lengths[k];
+        const Vec2 contacts = w.force[i] - w.constraint[i].imposed_force - w.mass[i] * w.gravity;
+        const double carried = -dot(contacts, inward[k]);
+        result.pressure[k] = carried / span[static_cast<std::size_t>(k)];
         balanced &= std::abs(result.pressure[k] - o.pressure) <= o.until.pressure_tolerance * o.pressure;
       }
       result.unbalanced_force_ratio = mean_net_force_ratio(engine);

@@ -35,7 +35,9 @@ struct CompressionOptions {
 struct CompactionResult {
   std::vector<BodySpec> bodies;   // grains (and plates or walls) in their final state
   double packing_fraction = 0.0;  // grain area over the area they fill
-  double pressure[4] = {0, 0, 0, 0};  // left, right, bottom, top plate pressure (compression only)
+  // Left, right, bottom, top plate: its contact force over the span of the
+  // sample it presses on (compression only).
+  double pressure[4] = {0, 0, 0, 0};
   double unbalanced_force_ratio = 0.0;
   long steps = 0;
   bool static_reached = false;

@@ -1,7 +1,11 @@
 // Compression protocols end static, at the asked pressure.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "engine/stress.h"
 #include "packing/compression.h"
+#include "shapes/mass_properties.h"
 #include "packing/generators.h"
 #include "shapes/shape_file.h"
 
@@ -39,6 +43,46 @@ TEST(Compression, IsotropicCompressionEndsStaticAtTheTargetPressure) {
   EXPECT_GT(r.packing_fraction, 0.6);  // from 0.3 to a dense, jammed sample
   EXPECT_LT(r.packing_fraction, 0.95);
   std::printf("compressed 40 grains to p = 100: packing fraction %.4f in %ld steps\n", r.packing_fraction, r.steps);
+}
+
+TEST(Compression, StressFromContactsEqualsThePlatesForceOverLength) {
+  // A static, frictionless compressed sample: the Love–Weber average over
+  // the grains (Σ A_p σ_p / A, A the area inside the plates) equals what
+  // the plates carry per unit length, within the unbalanced-force tolerance.
+  CompressionOptions o;
+  o.grains = loose_gas(40);
+  o.law.kn = 1e5;
+  o.pressure = 100.0;
+  o.until.unbalanced_force_ratio = 1e-4;
+  const CompactionResult r = compress_isotropically(o);
+  ASSERT_TRUE(r.static_reached);
+  ContactLaw law = o.law;
+  law.gamma_n = 1.0;
+  EngineSettings s;
+  s.dt = 1e-5;
+  s.verlet_distance = 0.01;
+  Engine engine(make_world(r.bodies, 1, {law}, {}), s);
+  engine.evaluate_forces_now();
+  const World& w = engine.world();
+  std::vector<double> area;
+  for (const BodySpec& b : r.bodies) area.push_back(mass_properties(b.shape).area);
+  const std::vector<Stress> stress = particle_stresses(w, engine.contacts(), area);
+  std::vector<Stress> grains(stress.begin(), stress.begin() + 40);
+  std::vector<double> grain_area(area.begin(), area.begin() + 40);
+  const std::size_t plate = 40;  // left, right, bottom, top
+  const double r_plate = w.radius[plate];
+  const double width = (w.position[plate + 1].x - r_plate) - (w.position[plate].x + r_plate);
+  const double height = (w.position[plate + 3].y - r_plate) - (w.position[plate + 2].y + r_plate);
+  const Stress sample = average_stress(grains, grain_area, width * height);
+  EXPECT_NEAR(sample.xx, 0.5 * (r.pressure[0] + r.pressure[1]), 0.01 * 100.0);
+  EXPECT_NEAR(sample.yy, 0.5 * (r.pressure[2] + r.pressure[3]), 0.01 * 100.0);
+  // Moment balance makes the average symmetric; frictionless plates carry
+  // no shear on average, but 40 grains press unevenly along them, so the
+  // off-diagonal part is small, not zero.
+  EXPECT_NEAR(sample.xy, sample.yx, 1e-3 * 100.0);  // to the residual imbalance of the static state
+  EXPECT_LT(std::abs(sample.xy), 0.05 * 100.0);
+  std::printf("sample stress (%.4f, %.4f; %.2g) against plates (%.4f, %.4f)\n", sample.xx, sample.yy, sample.xy,
+              0.5 * (r.pressure[0] + r.pressure[1]), 0.5 * (r.pressure[2] + r.pressure[3]));
 }
 
 TEST(Compression, DepositionUnderGravityEndsStatic) {

@@ -1,0 +1,111 @@
+#include "analysis/chains/force_chains.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace sphero::analysis {
+
+ChainStatistics find_force_chains(const std::vector<Stress>& stress, const std::vector<ParticleContact>& contacts,
+                                  double tolerance_degrees) {
+  const int n = static_cast<int>(stress.size());
+  ChainStatistics out;
+  out.chain_of.assign(static_cast<std::size_t>(n), -1);
+  if (n == 0) return out;
+  std::vector<double> major(static_cast<std::size_t>(n));
+  double mean = 0.0;
+  for (int i = 0; i < n; ++i) mean += major[static_cast<std::size_t>(i)] = stress[static_cast<std::size_t>(i)].principal()[0];
+  mean /= n;
+  const double cos_tolerance = std::cos(tolerance_degrees * std::numbers::pi / 180.0);
+
+  // Candidate links, with how well each aligns at each end.
+  struct Link {
+    int a, b;
+    Vec2 branch;  // a to b
+    double alignment_a, alignment_b;
+  };
+  std::vector<Link> links;
+  for (const ParticleContact& c : contacts) {
+    const auto ia = static_cast<std::size_t>(c.a), ib = static_cast<std::size_t>(c.b);
+    if (!(major[ia] > mean && major[ib] > mean)) continue;
+    const double length = norm(c.branch);
+    if (length == 0.0) continue;
+    const Vec2 u = c.branch / length;
+    const double along_a = std::abs(dot(u, stress[ia].major_direction()));
+    const double along_b = std::abs(dot(u, stress[ib].major_direction()));
+    if (along_a >= cos_tolerance && along_b >= cos_tolerance) links.push_back({c.a, c.b, c.branch, along_a, along_b});
+  }
+  // Each particle keeps its two best-aligned links; a link stays when both
+  // ends keep it, so chains are paths (or rings), never trees.
+  std::vector<std::vector<std::pair<double, int>>> ranked(static_cast<std::size_t>(n));
+  for (int k = 0; k < static_cast<int>(links.size()); ++k) {
+    ranked[static_cast<std::size_t>(links[static_cast<std::size_t>(k)].a)].push_back({-links[static_cast<std::size_t>(k)].alignment_a, k});
+    ranked[static_cast<std::size_t>(links[static_cast<std::size_t>(k)].b)].push_back({-links[static_cast<std::size_t>(k)].alignment_b, k});
+  }
+  std::vector<int> kept_by(links.size(), 0);
+  for (auto& r : ranked) {
+    std::sort(r.begin(), r.end());
+    for (std::size_t k = 0; k < r.size() && k < 2; ++k) ++kept_by[static_cast<std::size_t>(r[k].second)];
+  }
+  std::vector<std::vector<std::pair<int, Vec2>>> next(static_cast<std::size_t>(n));  // neighbour, branch to it
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    if (kept_by[k] != 2) continue;
+    next[static_cast<std::size_t>(links[k].a)].push_back({links[k].b, links[k].branch});
+    next[static_cast<std::size_t>(links[k].b)].push_back({links[k].a, -links[k].branch});
+  }
+  // Walk each component from an end (degree 1), or anywhere on a ring.
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  const auto walk = [&](int start) {
+    ForceChain chain;
+    Vec2 end_to_end;
+    int previous = -1, current = start;
+    while (current >= 0 && !seen[static_cast<std::size_t>(current)]) {
+      seen[static_cast<std::size_t>(current)] = true;
+      chain.particles.push_back(current);
+      int step = -1;
+      for (auto [other, branch] : next[static_cast<std::size_t>(current)])
+        if (other != previous && !seen[static_cast<std::size_t>(other)]) {
+          step = other;
+          chain.length += norm(branch);
+          end_to_end += branch;
+          break;
+        }
+      previous = current;
+      current = step;
+    }
+    // An axis, not an arrow: x >= 0.
+    if (end_to_end.x < 0.0 || (end_to_end.x == 0.0 && end_to_end.y < 0.0)) end_to_end = -end_to_end;
+    chain.orientation = norm(end_to_end) > 0.0 ? end_to_end / norm(end_to_end) : Vec2{};
+    return chain;
+  };
+  std::vector<ForceChain> found;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < n; ++i) {
+      const std::size_t degree = next[static_cast<std::size_t>(i)].size();
+      if (seen[static_cast<std::size_t>(i)] || degree == 0 || (pass == 0 && degree != 1)) continue;
+      found.push_back(walk(i));
+    }
+  double sum_cos = 0.0, sum_sin = 0.0;
+  int in_chains = 0;
+  for (ForceChain& chain : found) {
+    if (chain.particles.size() < 3) continue;
+    for (int p : chain.particles) chain.mean_stress += major[static_cast<std::size_t>(p)];
+    chain.mean_stress /= static_cast<double>(chain.particles.size());
+    const int index = static_cast<int>(out.chains.size());
+    for (int p : chain.particles) out.chain_of[static_cast<std::size_t>(p)] = index;
+    in_chains += static_cast<int>(chain.particles.size());
+    // Axes average by their doubled angle.
+    const double angle = std::atan2(chain.orientation.y, chain.orientation.x);
+    sum_cos += std::cos(2.0 * angle);
+    sum_sin += std::sin(2.0 * angle);
+    out.chains.push_back(std::move(chain));
+  }
+  out.fraction_in_chains = static_cast<double>(in_chains) / n;
+  if (!out.chains.empty()) {
+    const double degrees = 0.5 * std::atan2(sum_sin, sum_cos) * 180.0 / std::numbers::pi;
+    out.mean_orientation_degrees = degrees < 0.0 ? degrees + 180.0 : degrees;
+  }
+  return out;
+}
+
+}  // namespace sphero::analysis
