@@ -27,7 +27,10 @@ ChainStatistics find_force_chains(const std::vector<Stress>& stress, const std::
   std::vector<Link> links;
   for (const ParticleContact& c : contacts) {
     const auto ia = static_cast<std::size_t>(c.a), ib = static_cast<std::size_t>(c.b);
-    if (!(major[ia] > mean && major[ib] > mean)) continue;
+    // "Exceeds the mean" beyond round-off: equal stresses computed in a
+    // different order must not turn into candidates.
+    const double threshold = mean + 1e-9 * std::abs(mean);
+    if (!(major[ia] > threshold && major[ib] > threshold)) continue;
     const double length = norm(c.branch);
     if (length == 0.0) continue;
     const Vec2 u = c.branch / length;

@@ -57,13 +57,32 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   FrameData data;
   const auto particles = read_grid(run / ("particles_" + index + ".vtu"));
   if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) data.time = time->GetTuple1(0);
-  for (vtkIdType c = 0; c < particles->GetNumberOfCells(); ++c) data.outlines.push_back(cell_points(particles, c));
+  vtkCellData* pd = particles->GetCellData();
+  vtkDataArray *id = pd->GetArray("id"), *centre = pd->GetArray("centre_of_mass"), *area = pd->GetArray("area"),
+               *stress = pd->GetArray("stress_compression_positive"), *coordination = pd->GetArray("coordination_number");
+  if (!id || !centre || !area || !stress || !coordination)
+    throw std::runtime_error(fmt::format("{}: particles_{}.vtu lacks the arrays id, centre_of_mass, area, stress or "
+                                         "coordination_number (an older sphero wrote it?); run the scene again",
+                                         run.string(), index));
+  for (vtkIdType c = 0; c < particles->GetNumberOfCells(); ++c) {
+    data.outlines.push_back(cell_points(particles, c));
+    ParticleRecord p;
+    p.id = static_cast<int>(id->GetTuple1(c));
+    p.centre = {centre->GetComponent(c, 0), centre->GetComponent(c, 1)};
+    p.area = area->GetTuple1(c);
+    for (int k = 0; k < 4; ++k) p.stress[static_cast<std::size_t>(k)] = stress->GetComponent(c, k);
+    p.coordination = static_cast<int>(coordination->GetTuple1(c));
+    data.particles.push_back(p);
+  }
   if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) {
     const auto contacts = read_grid(run / ("contacts_" + index + ".vtu"));
     vtkDataArray* magnitude = contacts->GetCellData()->GetArray("force_magnitude");
     vtkDataArray* sliding = contacts->GetCellData()->GetArray("sliding");
+    vtkDataArray *body_a = contacts->GetCellData()->GetArray("body_a"), *body_b = contacts->GetCellData()->GetArray("body_b");
     for (vtkIdType c = 0; c < contacts->GetNumberOfCells(); ++c) {
       const auto ends = cell_points(contacts, c);
+      data.pairs.push_back({body_a ? static_cast<int>(body_a->GetTuple1(c)) : -1,
+                            body_b ? static_cast<int>(body_b->GetTuple1(c)) : -1, ends.back() - ends.front()});
       data.forces.push_back({ends.front(), ends.back(), magnitude ? magnitude->GetTuple1(c) : 0.0,
                              sliding ? sliding->GetTuple1(c) != 0.0 : false});
     }

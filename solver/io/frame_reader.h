@@ -2,6 +2,7 @@
 // into plain data, for figures and analysis that must not see VTK.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <vector>
 
@@ -15,8 +16,25 @@ struct ForceSegment {
   bool sliding = false;
 };
 
+// Per particle, what the run wrote beside its outline.
+struct ParticleRecord {
+  int id = 0;                        // body index in the run
+  Vec2 centre;                       // centre of mass
+  double area = 0.0;                 // exact area
+  std::array<double, 4> stress{};    // xx, xy, yx, yy, compression positive (Love–Weber)
+  int coordination = 0;
+};
+
+// Per touching pair of bodies.
+struct PairRecord {
+  int body_a = 0, body_b = 0;
+  Vec2 branch;                       // a's centre to b's (or to the contact point for a wall)
+};
+
 struct FrameData {
   double time = 0.0;
+  std::vector<ParticleRecord> particles;    // parallel to outlines
+  std::vector<PairRecord> pairs;            // parallel to forces
   std::vector<std::vector<Vec2>> outlines;  // one closed polygon per particle
   std::vector<std::vector<Vec2>> walls;     // wall skeletons (open paths)
   std::vector<std::vector<Vec2>> wall_outlines;

@@ -103,3 +103,56 @@ TEST(ForceChains, AContactTooFarFromTheMajorDirectionBreaksTheChain) {
 
 }  // namespace
 }  // namespace sphero::analysis
+
+#include "analysis/frame_analysis.h"
+
+namespace sphero::analysis {
+namespace {
+
+// A square lattice of touching disks (radius R), each pressed by its four
+// neighbours with force F, as a frame a run would have written.
+FrameData lattice_frame(int n, double R, double F) {
+  FrameData f;
+  for (int i = 0; i < n * n; ++i) {
+    const Vec2 c{R + 2 * R * (i % n), R + 2 * R * (i / n)};
+    std::vector<ContactOnParticle> contacts;
+    for (Vec2 u : {Vec2{1, 0}, Vec2{-1, 0}, Vec2{0, 1}, Vec2{0, -1}}) contacts.push_back({c + R * u, -F * u});
+    const double a = std::numbers::pi * R * R;
+    const Stress s = love_weber(c, contacts, a);
+    f.particles.push_back({100 + i, c, a, {s.xx, s.xy, s.yx, s.yy}, 4});
+    std::vector<Vec2> outline;
+    for (int k = 0; k < 64; ++k)
+      outline.push_back(c + R * Vec2{std::cos(2 * std::numbers::pi * k / 64), std::sin(2 * std::numbers::pi * k / 64)});
+    f.outlines.push_back(outline);
+    if (i % n + 1 < n) f.pairs.push_back({100 + i, 101 + i, {2 * R, 0}});
+    if (i + n < n * n) f.pairs.push_back({100 + i, 100 + i + n, {0, 2 * R}});
+  }
+  return f;
+}
+
+TEST(FrameAnalysis, LatticeOfTouchingDisksHasTheClosedFormStressAndVoidRatio) {
+  const int n = 6;
+  const double R = 0.5, F = 3.0;
+  Window box{Window::Kind::rectangle, 0, 0, 2 * R * n, 2 * R * n, {}, 0.0};
+  const FrameSummary s = analyze_frame(lattice_frame(n, R, F), box);
+  EXPECT_NEAR(s.stress.xx, F / (2 * R), 1e-12);
+  EXPECT_NEAR(s.stress.yy, F / (2 * R), 1e-12);
+  EXPECT_NEAR(s.pressure, F / (2 * R), 1e-12);
+  EXPECT_NEAR(s.deviator, 0.0, 1e-12);
+  EXPECT_NEAR(s.packing_fraction, std::numbers::pi / 4, 1e-12);
+  EXPECT_NEAR(s.void_ratio, 4 / std::numbers::pi - 1, 1e-12);
+  EXPECT_EQ(s.particles, n * n);
+  EXPECT_DOUBLE_EQ(s.coordination, 4.0);
+  EXPECT_TRUE(s.chains.chains.empty());  // uniform: nobody above the mean
+  // The default window is the box around the outlines: the same here.
+  EXPECT_NEAR(analyze_frame(lattice_frame(n, R, F), {}).packing_fraction, std::numbers::pi / 4, 1e-3);
+  // A circular window holding the middle four disks' centres.
+  Window circle;
+  circle.kind = Window::Kind::circle;
+  circle.centre = {3.0, 3.0};
+  circle.radius = 0.75;
+  EXPECT_EQ(analyze_frame(lattice_frame(n, R, F), circle).particles, 4);
+}
+
+}  // namespace
+}  // namespace sphero::analysis
