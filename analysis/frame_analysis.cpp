@@ -55,12 +55,25 @@ FrameSummary analyze_frame(const FrameData& frame, Window window, bool exclude_r
   s.void_ratio = solid > 0.0 ? (window.area() - solid) / solid : INFINITY;
   const int counted = exclude_rattlers ? s.particles - s.rattlers : s.particles;
   s.coordination = counted > 0 ? contacts / counted : 0.0;
-  // Chains: between particles only (walls have no stress of their own).
+  // Chains and fabric: between particles only (walls have no stress of
+  // their own, and their "normals" would say more about the box).
   std::vector<ParticleContact> links;
+  int fabric_count = 0;
   for (const PairRecord& pair : frame.pairs) {
     const auto a = index_of_body.find(pair.body_a), b = index_of_body.find(pair.body_b);
     if (a == index_of_body.end() || b == index_of_body.end()) continue;
     links.push_back({a->second, b->second, pair.branch});
+    const bool inside = window.contains(frame.particles[static_cast<std::size_t>(a->second)].centre) ||
+                        window.contains(frame.particles[static_cast<std::size_t>(b->second)].centre);
+    if (!inside || norm(pair.normal) == 0.0) continue;
+    s.fabric_xx += pair.normal.x * pair.normal.x;
+    s.fabric_yy += pair.normal.y * pair.normal.y;
+    s.fabric_xy += pair.normal.x * pair.normal.y;
+    ++fabric_count;
+  }
+  if (fabric_count > 0) {
+    s.fabric_xx /= fabric_count, s.fabric_yy /= fabric_count, s.fabric_xy /= fabric_count;
+    s.anisotropy = 2.0 * std::hypot(s.fabric_xx - s.fabric_yy, 2.0 * s.fabric_xy);  // 2 (F1 − F2)
   }
   s.chains = find_force_chains(stress, links);
   return s;

@@ -27,6 +27,10 @@ struct FrameSummary {
   double packing_fraction = 0.0, void_ratio = 0.0;
   double coordination = 0.0;     // mean contacts per particle in the window
   int particles = 0, rattlers = 0;
+  // Fabric F = ⟨n ⊗ n⟩ over the contacts between particles (at least one
+  // centre in the window), and its anisotropy a = 2 (F1 − F2): 0 when
+  // isotropic, 2 when every normal is parallel.
+  double fabric_xx = 0.0, fabric_yy = 0.0, fabric_xy = 0.0, anisotropy = 0.0;
   ChainStatistics chains;
 };
 

@@ -98,14 +98,15 @@ int run_analyze_command(const std::vector<std::string>& args) {
       "# stresses in N/m (2D), compression positive (Love-Weber over the particles whose centre is in the window);\n"
       "# p = (s1 + s2)/2, q = (s1 - s2)/2; packing fraction and void ratio from exact particle areas\n"
       "frame,time_s,sigma_xx,sigma_yy,sigma_xy,p,q,packing_fraction,void_ratio,coordination,particles,rattlers,"
-      "chains,fraction_in_chains,chain_orientation_deg\n";
+      "chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,fabric_xy,fabric_anisotropy\n";
   for (int frame = first; frame <= last; ++frame) {
     const FrameData data = read_frame(run, frame);
     const analysis::FrameSummary s = analysis::analyze_frame(data, window, vm.count("exclude-rattlers") > 0);
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", frame, s.time, s.stress.xx, s.stress.yy,
-                       0.5 * (s.stress.xy + s.stress.yx), s.pressure, s.deviator, s.packing_fraction, s.void_ratio,
-                       s.coordination, s.particles, s.rattlers, s.chains.chains.size(), s.chains.fraction_in_chains,
-                       s.chains.mean_orientation_degrees);
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", frame, s.time, s.stress.xx,
+                       s.stress.yy, 0.5 * (s.stress.xy + s.stress.yx), s.pressure, s.deviator, s.packing_fraction,
+                       s.void_ratio, s.coordination, s.particles, s.rattlers, s.chains.chains.size(),
+                       s.chains.fraction_in_chains, s.chains.mean_orientation_degrees, s.fabric_xx, s.fabric_yy,
+                       s.fabric_xy, s.anisotropy);
     std::string chains = "# force chains after Peters et al. (2005); particles by body id, end to end\n"
                          "chain,particles,length_m,mean_major_stress,orientation_deg,ids\n";
     for (std::size_t k = 0; k < s.chains.chains.size(); ++k) {

@@ -79,10 +79,12 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
     vtkDataArray* magnitude = contacts->GetCellData()->GetArray("force_magnitude");
     vtkDataArray* sliding = contacts->GetCellData()->GetArray("sliding");
     vtkDataArray *body_a = contacts->GetCellData()->GetArray("body_a"), *body_b = contacts->GetCellData()->GetArray("body_b");
+    vtkDataArray* normal = contacts->GetCellData()->GetArray("contact_normal");
     for (vtkIdType c = 0; c < contacts->GetNumberOfCells(); ++c) {
       const auto ends = cell_points(contacts, c);
       data.pairs.push_back({body_a ? static_cast<int>(body_a->GetTuple1(c)) : -1,
-                            body_b ? static_cast<int>(body_b->GetTuple1(c)) : -1, ends.back() - ends.front()});
+                            body_b ? static_cast<int>(body_b->GetTuple1(c)) : -1, ends.back() - ends.front(),
+                            normal ? Vec2{normal->GetComponent(c, 0), normal->GetComponent(c, 1)} : Vec2{}});
       data.forces.push_back({ends.front(), ends.back(), magnitude ? magnitude->GetTuple1(c) : 0.0,
                              sliding ? sliding->GetTuple1(c) != 0.0 : false});
     }

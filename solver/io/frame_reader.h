@@ -29,6 +29,7 @@ struct ParticleRecord {
 struct PairRecord {
   int body_a = 0, body_b = 0;
   Vec2 branch;                       // a's centre to b's (or to the contact point for a wall)
+  Vec2 normal;                       // unit contact normal, from a towards b
 };
 
 struct FrameData {

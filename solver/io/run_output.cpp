@@ -203,7 +203,7 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
   // Contact points are taken in the first body's frame of images.
   struct Pair {
     int a, b;
-    Vec2 b_offset, force, normal_sum, point_sum;
+    Vec2 b_offset, force, normal_sum, point_sum, direction_sum;
     double normal = 0.0, overlap = 0.0;
     bool sliding = false;
     int contacts = 0;
@@ -215,9 +215,10 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
     const int a = vertex_first ? c.vertex_body : c.edge_body, b = vertex_first ? c.edge_body : c.vertex_body;
     const Vec2 offset = vertex_first ? c.edge_offset : -c.edge_offset;
     const std::array<int, 2> image = vertex_first ? c.image : std::array<int, 2>{-c.image[0], -c.image[1]};
-    Pair& p = pairs.try_emplace({a, b, image[0], image[1]}, Pair{a, b, offset, {}, {}, {}}).first->second;
+    Pair& p = pairs.try_emplace({a, b, image[0], image[1]}, Pair{a, b, offset, {}, {}, {}, {}}).first->second;
     p.force += vertex_first ? c.force : -c.force;
     p.point_sum += c.point - (vertex_first ? Vec2{} : c.edge_offset);
+    p.direction_sum += vertex_first ? c.normal : -c.normal;  // from a towards b
     p.normal += c.normal_force;
     p.normal_sum += vertex_first ? -c.normal_force * c.normal : c.normal_force * c.normal;
     p.overlap = std::max(p.overlap, c.overlap);
@@ -236,6 +237,7 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
   auto tangential = named_doubles("tangential_force", 1);
   auto overlap = named_doubles("overlap", 1);
   auto branch = named_doubles("branch_vector", 3);
+  auto normal_direction = named_doubles("contact_normal", 3);
   for (const auto& [key, p] : pairs) {
     // A wall's centre of mass says nothing about where it is touched: draw
     // wall contacts from the grain to the mean contact point.
@@ -254,10 +256,13 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
     tangential->InsertNextValue(norm(p.force - p.normal_sum));
     overlap->InsertNextValue(p.overlap);
     branch->InsertNextTuple3(xb.x - xa.x, xb.y - xa.y, 0.0);
+    const Vec2 n = p.direction_sum / std::max(norm(p.direction_sum), 1e-300);
+    normal_direction->InsertNextTuple3(n.x, n.y, 0.0);
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{first, second, sliding, count, force, magnitude,
-                                                                      normal, tangential, overlap, branch})
+                                                                      normal, tangential, overlap, branch,
+                                                                      normal_direction})
     grid->GetCellData()->AddArray(a);
   write_grid(grid, file, engine.time());
 }

@@ -124,8 +124,8 @@ FrameData lattice_frame(int n, double R, double F) {
     for (int k = 0; k < 64; ++k)
       outline.push_back(c + R * Vec2{std::cos(2 * std::numbers::pi * k / 64), std::sin(2 * std::numbers::pi * k / 64)});
     f.outlines.push_back(outline);
-    if (i % n + 1 < n) f.pairs.push_back({100 + i, 101 + i, {2 * R, 0}});
-    if (i + n < n * n) f.pairs.push_back({100 + i, 100 + i + n, {0, 2 * R}});
+    if (i % n + 1 < n) f.pairs.push_back({100 + i, 101 + i, {2 * R, 0}, {1, 0}});
+    if (i + n < n * n) f.pairs.push_back({100 + i, 100 + i + n, {0, 2 * R}, {0, 1}});
   }
   return f;
 }
@@ -144,6 +144,17 @@ TEST(FrameAnalysis, LatticeOfTouchingDisksHasTheClosedFormStressAndVoidRatio) {
   EXPECT_EQ(s.particles, n * n);
   EXPECT_DOUBLE_EQ(s.coordination, 4.0);
   EXPECT_TRUE(s.chains.chains.empty());  // uniform: nobody above the mean
+  // As many horizontal as vertical contacts: an isotropic fabric.
+  EXPECT_NEAR(s.fabric_xx, 0.5, 1e-12);
+  EXPECT_NEAR(s.fabric_yy, 0.5, 1e-12);
+  EXPECT_NEAR(s.fabric_xy, 0.0, 1e-12);
+  EXPECT_NEAR(s.anisotropy, 0.0, 1e-12);
+  // Only the vertical contacts: every normal along y, anisotropy 2.
+  FrameData columns = lattice_frame(n, R, F);
+  std::erase_if(columns.pairs, [](const PairRecord& p) { return p.normal.x != 0.0; });
+  const FrameSummary c = analyze_frame(columns, box);
+  EXPECT_NEAR(c.fabric_yy, 1.0, 1e-12);
+  EXPECT_NEAR(c.anisotropy, 2.0, 1e-12);
   // The default window is the box around the outlines: the same here.
   EXPECT_NEAR(analyze_frame(lattice_frame(n, R, F), {}).packing_fraction, std::numbers::pi / 4, 1e-3);
   // A circular window holding the middle four disks' centres.
