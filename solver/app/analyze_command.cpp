@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <array>
 #include <cmath>
+#include <map>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "analysis/energy/energy_statistics.h"
 #include "analysis/frame_analysis.h"
 #include "app/commands.h"
 #include "io/atomic_file.h"
@@ -42,6 +45,20 @@ void write_text(const std::filesystem::path& file, const std::string& text) {
   });
 }
 
+// energy.csv's rows by time: (translational, rotational, first-law residual).
+std::map<double, std::array<double, 3>> energy_rows(const std::filesystem::path& run) {
+  std::map<double, std::array<double, 3>> rows;
+  std::ifstream in(run / "energy.csv");
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("time_s", 0) == 0) continue;
+    std::vector<double> v;
+    std::stringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',') && v.size() < 12;) v.push_back(std::stod(f));
+    if (v.size() == 12) rows[v[0]] = {v[2], v[3], v[11]};
+  }
+  return rows;
+}
+
 }  // namespace
 
 int run_analyze_command(const std::vector<std::string>& args) {
@@ -51,7 +68,8 @@ int run_analyze_command(const std::vector<std::string>& args) {
   options.add_options()("help,h", "show this help")("window", po::value<std::string>(), "X0,Y0,X1,Y1: a rectangular window")(
       "circle", po::value<std::string>(), "X,Y,R: a circular window")(
       "frames", po::value(&frames_text), "A:B, the frames to analyse (default all)")(
-      "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number");
+      "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number")(
+      "histogram-bins", po::value<int>()->default_value(100), "bins of the kinetic-energy histogram over [0, 5)");
   po::options_description hidden;
   hidden.add_options()("run", po::value(&run));
   po::options_description all;
@@ -98,15 +116,23 @@ int run_analyze_command(const std::vector<std::string>& args) {
       "# stresses in N/m (2D), compression positive (Love-Weber over the particles whose centre is in the window);\n"
       "# p = (s1 + s2)/2, q = (s1 - s2)/2; packing fraction and void ratio from exact particle areas\n"
       "frame,time_s,sigma_xx,sigma_yy,sigma_xy,p,q,packing_fraction,void_ratio,coordination,particles,rattlers,"
-      "chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,fabric_xy,fabric_anisotropy\n";
+      "chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,fabric_xy,fabric_anisotropy,"
+      "rotational_over_translational,first_law_residual_J\n";
+  const auto energies = energy_rows(run);
+  std::vector<std::vector<double>> kinetic;
   for (int frame = first; frame <= last; ++frame) {
     const FrameData data = read_frame(run, frame);
     const analysis::FrameSummary s = analysis::analyze_frame(data, window, vm.count("exclude-rattlers") > 0);
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", frame, s.time, s.stress.xx,
+    const auto row = energies.find(s.time);
+    const double ratio = row != energies.end() && row->second[0] > 0.0 ? row->second[1] / row->second[0] : NAN;
+    const double residual = row != energies.end() ? row->second[2] : NAN;
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", frame, s.time, s.stress.xx,
                        s.stress.yy, 0.5 * (s.stress.xy + s.stress.yx), s.pressure, s.deviator, s.packing_fraction,
                        s.void_ratio, s.coordination, s.particles, s.rattlers, s.chains.chains.size(),
                        s.chains.fraction_in_chains, s.chains.mean_orientation_degrees, s.fabric_xx, s.fabric_yy,
-                       s.fabric_xy, s.anisotropy);
+                       s.fabric_xy, s.anisotropy, ratio, residual);
+    kinetic.emplace_back();
+    for (const ParticleRecord& p : data.particles) kinetic.back().push_back(p.kinetic_energy);
     std::string chains = "# force chains after Peters et al. (2005); particles by body id, end to end\n"
                          "chain,particles,length_m,mean_major_stress,orientation_deg,ids\n";
     for (std::size_t k = 0; k < s.chains.chains.size(); ++k) {
@@ -123,7 +149,17 @@ int run_analyze_command(const std::vector<std::string>& args) {
     write_text(std::filesystem::path(run) / fmt::format("chains_{:05d}.csv", frame), chains);
   }
   write_text(std::filesystem::path(run) / "analysis.csv", csv);
-  fmt::print("sphero analyze: frames {} to {} of {} -> {}/analysis.csv and chains_NNNNN.csv\n", first, last, run, run);
+  const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, vm["histogram-bins"].as<int>(), 5.0);
+  std::string histogram = fmt::format(
+      "# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame ({} samples);\n"
+      "# maxwell_boltzmann: (3/2)^(3/2) eps^(1/2) exp(-3 eps / 2) / Gamma(3/2), three quadratic degrees of freedom\n"
+      "eps,density,maxwell_boltzmann\n",
+      h.samples);
+  for (std::size_t b = 0; b < h.density.size(); ++b)
+    histogram += fmt::format("{},{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b], h.predicted[b]);
+  write_text(std::filesystem::path(run) / "ke_histogram.csv", histogram);
+  fmt::print("sphero analyze: frames {} to {} of {} -> {}/analysis.csv, ke_histogram.csv, chains_NNNNN.csv\n", first, last,
+             run, run);
   return 0;
 }
 

@@ -59,7 +59,8 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) data.time = time->GetTuple1(0);
   vtkCellData* pd = particles->GetCellData();
   vtkDataArray *id = pd->GetArray("id"), *centre = pd->GetArray("centre_of_mass"), *area = pd->GetArray("area"),
-               *stress = pd->GetArray("stress_compression_positive"), *coordination = pd->GetArray("coordination_number");
+               *stress = pd->GetArray("stress_compression_positive"), *coordination = pd->GetArray("coordination_number"),
+               *kinetic = pd->GetArray("kinetic_energy");
   if (!id || !centre || !area || !stress || !coordination)
     throw std::runtime_error(fmt::format("{}: particles_{}.vtu lacks the arrays id, centre_of_mass, area, stress or "
                                          "coordination_number (an older sphero wrote it?); run the scene again",
@@ -72,6 +73,7 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
     p.area = area->GetTuple1(c);
     for (int k = 0; k < 4; ++k) p.stress[static_cast<std::size_t>(k)] = stress->GetComponent(c, k);
     p.coordination = static_cast<int>(coordination->GetTuple1(c));
+    p.kinetic_energy = kinetic ? kinetic->GetTuple1(c) : 0.0;
     data.particles.push_back(p);
   }
   if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) {

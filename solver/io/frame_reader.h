@@ -23,6 +23,7 @@ struct ParticleRecord {
   double area = 0.0;                 // exact area
   std::array<double, 4> stress{};    // xx, xy, yx, yy, compression positive (Love–Weber)
   int coordination = 0;
+  double kinetic_energy = 0.0;       // translational + rotational
 };
 
 // Per touching pair of bodies.
