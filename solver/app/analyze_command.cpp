@@ -13,6 +13,7 @@
 
 #include "analysis/energy/energy_statistics.h"
 #include "analysis/frame_analysis.h"
+#include "app/command_line.h"
 #include "app/commands.h"
 #include "io/atomic_file.h"
 #include "io/frame_reader.h"
@@ -34,15 +35,6 @@ std::vector<double> numbers(const std::string& option, const std::string& text, 
   }
   if (out.size() != count) throw std::invalid_argument(fmt::format("--{}: expected {} comma-separated numbers", option, count));
   return out;
-}
-
-void write_text(const std::filesystem::path& file, const std::string& text) {
-  write_atomically(file, [&](const std::filesystem::path& temporary) {
-    std::ofstream out(temporary);
-    out << text;
-    out.close();
-    if (!out) throw std::runtime_error(file.string() + ": cannot write");
-  });
 }
 
 // energy.csv's rows by time: (translational, rotational, first-law residual).
@@ -70,24 +62,9 @@ int run_analyze_command(const std::vector<std::string>& args) {
       "frames", po::value(&frames_text), "A:B, the frames to analyse (default all)")(
       "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number")(
       "histogram-bins", po::value<int>()->default_value(100), "bins of the kinetic-energy histogram over [0, 5)");
-  po::options_description hidden;
-  hidden.add_options()("run", po::value(&run));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("run", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "sphero analyze: " << e.what() << "\nusage: sphero analyze RUN_DIR [options]\n" << options;
-    return 2;
-  }
-  if (vm.count("help") || run.empty()) {
-    (vm.count("help") ? std::cout : std::cerr) << "usage: sphero analyze RUN_DIR [options]\n" << options;
-    return vm.count("help") ? 0 : 2;
-  }
+  if (const auto stop = parse_command_line(args, options, run, true, "analyze", "usage: sphero analyze RUN_DIR [options]\n", vm))
+    return *stop;
   analysis::Window window;
   if (vm.count("window") && vm.count("circle")) throw std::invalid_argument("give --window or --circle, not both");
   if (vm.count("window")) {
@@ -146,9 +123,9 @@ int run_analyze_command(const std::vector<std::string>& args) {
       if (degrees < 0.0) degrees += 180.0;  // an axis: in [0, 180)
       chains += fmt::format("{},{},{},{},{},{}\n", k, c.particles.size(), c.length, c.mean_stress, degrees, ids);
     }
-    write_text(std::filesystem::path(run) / fmt::format("chains_{:05d}.csv", frame), chains);
+    write_text_atomically(std::filesystem::path(run) / fmt::format("chains_{:05d}.csv", frame), chains);
   }
-  write_text(std::filesystem::path(run) / "analysis.csv", csv);
+  write_text_atomically(std::filesystem::path(run) / "analysis.csv", csv);
   const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, vm["histogram-bins"].as<int>(), 5.0);
   std::string histogram = fmt::format(
       "# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame ({} samples);\n"
@@ -157,7 +134,7 @@ int run_analyze_command(const std::vector<std::string>& args) {
       h.samples);
   for (std::size_t b = 0; b < h.density.size(); ++b)
     histogram += fmt::format("{},{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b], h.predicted[b]);
-  write_text(std::filesystem::path(run) / "ke_histogram.csv", histogram);
+  write_text_atomically(std::filesystem::path(run) / "ke_histogram.csv", histogram);
   fmt::print("sphero analyze: frames {} to {} of {} -> {}/analysis.csv, ke_histogram.csv, chains_NNNNN.csv\n", first, last,
              run, run);
   return 0;

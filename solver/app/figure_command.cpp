@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "analysis/figures/force_network.h"
+#include "app/command_line.h"
 #include "app/commands.h"
 #include "io/frame_reader.h"
 
@@ -20,24 +21,9 @@ int run_figure_command(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/force-network.png)")(
       "width", po::value(&width), "width in pixels (PNG) or points (default 1600)")(
       "title", po::value(&title), "a title before the caption");
-  po::options_description hidden;
-  hidden.add_options()("run", po::value(&run));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("run", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "sphero figure: " << e.what() << "\nusage: sphero figure RUN_DIR [options]\n" << options;
-    return 2;
-  }
-  if (vm.count("help") || run.empty()) {
-    (run.empty() && !vm.count("help") ? std::cerr : std::cout) << "usage: sphero figure RUN_DIR [options]\n" << options;
-    return vm.count("help") ? 0 : 2;
-  }
+  if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR [options]\n", vm))
+    return *stop;
   const int frames = frame_count(run);
   int frame = frames - 1;
   if (frame_text != "last") {

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/command_line.h"
 #include "app/commands.h"
 #include "io/state_vtu.h"
 #include "packing/compression.h"
@@ -228,24 +229,8 @@ int run_pack_command(const std::vector<std::string>& args) {
       "gamma-n", po::value<double>(), "normal damping (default: half critical)")(
       "friction-throughout", "keep friction on while compressing (default: off, then on)")(
       "gravity", po::value<double>()->default_value(9.81), "gravity for deposition");
-  po::options_description hidden;
-  hidden.add_options()("method", po::value(&method));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("method", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "sphero pack: " << e.what() << "\n" << kPackUsage;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << kPackUsage << options;
-    return 0;
-  }
+  if (const auto stop = parse_command_line(args, options, method, false, "pack", kPackUsage, vm)) return *stop;
   const auto require = [&](std::initializer_list<const char*> keys) {
     for (const char* key : keys)
       if (!vm.count(key)) throw std::invalid_argument(fmt::format("sphero pack {}: --{} is needed", method, key));

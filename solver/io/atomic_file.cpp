@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <fstream>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -24,6 +26,15 @@ void write_atomically(const std::filesystem::path& target,
     fs::remove(temporary, ignored);
     throw;
   }
+}
+
+void write_text_atomically(const std::filesystem::path& target, const std::string& text) {
+  write_atomically(target, [&](const std::filesystem::path& temporary) {
+    std::ofstream out(temporary);
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error(target.string() + ": cannot write (is the directory writable, the disk full?)");
+  });
 }
 
 }  // namespace sphero

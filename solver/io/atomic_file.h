@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <string>
 
 namespace sphero {
 
@@ -12,5 +13,8 @@ namespace sphero {
 // lives in the target's directory so that the rename never crosses devices.
 void write_atomically(const std::filesystem::path& target,
                       const std::function<void(const std::filesystem::path&)>& write);
+
+// A whole text file, the same way.
+void write_text_atomically(const std::filesystem::path& target, const std::string& text);
 
 }  // namespace sphero

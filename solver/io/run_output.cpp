@@ -102,10 +102,7 @@ void RunOutput::resume(double time) {
     if (!line.empty() && line[0] != '#' && line.rfind("time_s", 0) != 0 && std::stod(line) > time * (1.0 + 1e-12)) break;
     kept += line + "\n";
   }
-  write_atomically(directory_ / "energy.csv", [&](const std::filesystem::path& temporary) {
-    std::ofstream out(temporary);
-    out << kept;
-  });
+  write_text_atomically(directory_ / "energy.csv", kept);
 }
 
 bool RunOutput::wants(const std::string& field) const {
@@ -132,13 +129,7 @@ void RunOutput::write_collection(const std::string& name) const {
   for (std::size_t k = 0; k < times_.size(); ++k)
     xml += fmt::format("    <DataSet timestep=\"{}\" part=\"0\" file=\"{}_{:05d}.vtu\"/>\n", times_[k], name, k);
   xml += "  </Collection>\n</VTKFile>\n";
-  const auto file = directory_ / (name + ".pvd");
-  write_atomically(file, [&](const std::filesystem::path& temporary) {
-    std::ofstream out(temporary);
-    out << xml;
-    out.close();
-    if (!out) throw std::runtime_error(file.string() + ": cannot write");
-  });
+  write_text_atomically(directory_ / (name + ".pvd"), xml);
 }
 
 void RunOutput::write_particles(const Engine& engine, const std::filesystem::path& file) const {

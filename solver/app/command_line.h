@@ -1,0 +1,21 @@
+// The parsing every subcommand with one positional argument shares.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sphero::app {
+
+// Parses `args` against `options` plus one positional argument stored in
+// `positional`. Returns an exit status when the command should stop here:
+// 0 after printing help for --help, 2 after a usage error (printed to
+// stderr with `usage`), or when the positional argument is required and
+// missing. Otherwise returns nothing and fills `vm`.
+std::optional<int> parse_command_line(const std::vector<std::string>& args,
+                                      const boost::program_options::options_description& options,
+                                      std::string& positional, bool positional_required, const std::string& command,
+                                      const std::string& usage, boost::program_options::variables_map& vm);
+
+}  // namespace sphero::app
