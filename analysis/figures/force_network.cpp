@@ -56,11 +56,14 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
   // Forces: width ∝ |F|, the strongest drawn `widest` wide.
   double strongest = 0.0;
   for (const auto& s : f.forces) strongest = std::max(strongest, s.magnitude);
-  for (const auto& s : f.forces) {
+  for (std::size_t k = 0; k < f.forces.size(); ++k) {
+    const ForceSegment& s = f.forces[k];
     if (strongest <= 0.0 || s.magnitude <= 0.0) continue;
     const double width = std::max(0.3, widest * v.scale * s.magnitude / strongest);
     cairo_set_line_width(cr, width);
-    if (s.sliding)
+    if (k < o.in_chain.size() && o.in_chain[k])
+      cairo_set_source_rgb(cr, 0.10, 0.30, 0.75);
+    else if (s.sliding)
       cairo_set_source_rgb(cr, 0.85, 0.45, 0.05);
     else
       cairo_set_source_rgb(cr, 0.55, 0.0, 0.0);
@@ -72,8 +75,9 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
   cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, 14.0 * o.width / 1600.0 + 4.0);
   const std::string caption = fmt::format("{}{}t = {:.4g} s, {} contacts; line width ∝ contact force (max {:.3g} N); "
-                                          "orange: sliding",
-                                          o.title, o.title.empty() ? "" : " — ", f.time, f.forces.size(), strongest);
+                                          "orange: sliding{}",
+                                          o.title, o.title.empty() ? "" : " — ", f.time, f.forces.size(), strongest,
+                                          o.in_chain.empty() ? "" : "; blue: force chains (Peters et al. 2005)");
   cairo_move_to(cr, v.margin, v.margin * 0.8 + 10.0);
   cairo_show_text(cr, caption.c_str());
 }

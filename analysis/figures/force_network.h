@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "io/frame_reader.h"
 
@@ -15,6 +16,9 @@ struct FigureOptions {
   int width = 1600;             // pixels (PNG) or points (SVG, PDF); the height follows the aspect
   double widest_line = 0.0;     // in data units; 0: a third of the mean particle size
   std::string title;            // drawn at the top left; empty for none
+  // Per force segment of the frame: part of a force chain (drawn in blue).
+  // Empty for no highlighting.
+  std::vector<bool> in_chain;
 };
 
 // Throws std::runtime_error for an unknown extension or an unwritable file;

@@ -4,8 +4,11 @@
 
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <algorithm>
+#include <set>
 
 #include "analysis/figures/force_network.h"
+#include "analysis/frame_analysis.h"
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "io/frame_reader.h"
@@ -35,7 +38,16 @@ int run_figure_command(const std::vector<std::string>& args) {
   }
   if (output.empty()) output = (std::filesystem::path(run) / "force-network.png").string();
   const FrameData data = read_frame(run, frame);
-  analysis::draw_force_network(data, output, {width, 0.0, title});
+  // Chains highlighted: the links between consecutive particles of a chain.
+  const analysis::FrameSummary summary = analysis::analyze_frame(data, {});
+  std::set<std::pair<int, int>> links;
+  for (const auto& chain : summary.chains.chains)
+    for (std::size_t k = 0; k + 1 < chain.particles.size(); ++k)
+      links.insert(std::minmax(data.particles[static_cast<std::size_t>(chain.particles[k])].id,
+                               data.particles[static_cast<std::size_t>(chain.particles[k + 1])].id));
+  std::vector<bool> in_chain;
+  for (const PairRecord& pair : data.pairs) in_chain.push_back(links.count(std::minmax(pair.body_a, pair.body_b)) > 0);
+  analysis::draw_force_network(data, output, {width, 0.0, title, in_chain});
   fmt::print("sphero figure: frame {} (t = {:g} s), {} particles, {} contacts -> {}\n", frame, data.time,
              data.outlines.size(), data.forces.size(), output);
   return 0;
