@@ -209,8 +209,6 @@ bool NeighbourList::update(World& world) {
   return true;
 }
 
-void NeighbourList::force_rebuild(World& world) { rebuild(world); }
-
 void NeighbourList::rebuild(World& w) {
   const std::size_t n = w.size();
   if (wraps_.size() != n) wraps_.assign(n, {0, 0});

@@ -92,7 +92,6 @@ class NeighbourList {
   // returns true if it did. Wraps periodic bodies into the cell first, so
   // call it before computing world vertices... it does that itself.
   bool update(World& world);
-  void force_rebuild(World& world);
 
   std::vector<Contact>& contacts() { return contacts_; }
   const std::vector<Contact>& contacts() const { return contacts_; }

@@ -49,34 +49,53 @@ Integrator integrator_from_string(std::string_view word) {
   throw std::invalid_argument("unknown integrator '" + std::string(word) + "': use verlet or gear");
 }
 
-double check_time_step(const World& w, const EngineSettings& s) {
-  if (!(s.dt > 0.0) || !std::isfinite(s.dt)) throw std::invalid_argument("the time step dt must be positive");
-  if (!(s.verlet_distance > 0.0) || !std::isfinite(s.verlet_distance))
-    throw std::invalid_argument("the Verlet distance must be positive");
+namespace {
+
+// The shortest contact period 2π sqrt(m_min / k) and what sets it.
+struct ContactPeriod {
+  double period = INFINITY;  // infinite when no body moves freely
+  double lightest = 0.0, stiffest = 0.0;
+  int material_a = 0, material_b = 0;
+};
+
+ContactPeriod shortest_contact_period(const World& w) {
+  ContactPeriod p;
   double lightest = INFINITY, thinnest = INFINITY;
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (w.constraint[i].holds_all()) continue;
     lightest = std::min(lightest, w.mass[i]);
     thinnest = std::min(thinnest, w.radius[i] > 0.0 ? w.radius[i] : w.bounding_radius[i]);
   }
-  if (!std::isfinite(lightest)) return INFINITY;  // nothing moves freely
-  double stiffest = 0.0;
-  int stiff_a = 0, stiff_b = 0;
+  if (!std::isfinite(lightest)) return p;
   for (int a = 0; a < w.material_count; ++a)
     for (int b = 0; b < w.material_count; ++b) {
       // Hertz: tangent stiffness at an overlap of 10% of the thinnest radius.
       const double k = w.law[a * w.material_count + b].stiffness_for_time_step(0.1 * thinnest);
-      if (k > stiffest) stiffest = k, stiff_a = a, stiff_b = b;
+      if (k > p.stiffest) p.stiffest = k, p.material_a = a, p.material_b = b;
     }
-  const double period = 2.0 * std::numbers::pi * std::sqrt(lightest / stiffest);
-  const double limit = 0.1 * period;
+  p.lightest = lightest;
+  p.period = 2.0 * std::numbers::pi * std::sqrt(lightest / p.stiffest);
+  return p;
+}
+
+}  // namespace
+
+double check_time_step(const World& w, const EngineSettings& s) {
+  if (!(s.dt > 0.0) || !std::isfinite(s.dt)) throw std::invalid_argument("the time step dt must be positive");
+  if (!(s.verlet_distance > 0.0) || !std::isfinite(s.verlet_distance))
+    throw std::invalid_argument("the Verlet distance must be positive");
+  const ContactPeriod p = shortest_contact_period(w);
+  const double limit = 0.1 * p.period;
   if (s.dt > limit && !s.allow_large_time_step)
     throw std::invalid_argument(fmt::format(
         "the time step dt = {:g} is above a tenth of the shortest contact period 2π sqrt(m_min/k_n) = {:g} "
         "(m_min = {:g}, k_n = {:g} between materials {} and {}); use dt <= {:g}, or allow it explicitly",
-        s.dt, period, lightest, stiffest, stiff_a, stiff_b, limit));
+        s.dt, p.period, p.lightest, p.stiffest, p.material_a, p.material_b, limit));
   return limit;
 }
+
+// A fifth of check_time_step's limit, computed as that limit is.
+double default_time_step(const World& world) { return 0.1 * shortest_contact_period(world).period / 5.0; }
 
 Engine::Engine(World world, EngineSettings settings)
     : world_(std::move(world)),
@@ -122,10 +141,7 @@ EngineSnapshot Engine::snapshot() const {
 
 void Engine::evaluate_forces_now() {
   update_world_vertices(world_);
-  std::vector<Vec2> springs;
-  for (const Contact& c : neighbours_.contacts()) springs.push_back(c.xi);
   compute_forces(0.0);
-  for (std::size_t k = 0; k < springs.size(); ++k) neighbours_.contacts()[k].xi = springs[k];
   update_energy();
 }
 
@@ -168,7 +184,11 @@ void Engine::compute_forces(double dt) {
     // Middle of the overlap segment (MODEL.md §2).
     const Vec2 point = g.vertex_point + (w.radius[v] - 0.5 * g.overlap) * g.normal;
     const Vec2 relative = velocity_at(w, v, point, {}) - velocity_at(w, e, point, c.edge_offset);
-    const ContactResponse r = evaluate_contact(w.law_between(v, e), {g.overlap, g.normal, relative}, c.xi, dt);
+    // A re-evaluation without a step (dt = 0) works on a copy of the spring,
+    // which it would otherwise turn and cap.
+    Vec2 spring = c.xi;
+    const ContactResponse r = evaluate_contact(w.law_between(v, e), {g.overlap, g.normal, relative}, spring, dt);
+    if (dt > 0.0) c.xi = spring;
     w.force[v] += r.force_on_vertex_body;
     w.force[e] -= r.force_on_vertex_body;
     w.torque[v] += cross(point - w.position[v], r.force_on_vertex_body);

@@ -62,6 +62,10 @@ class InstabilityError : public std::runtime_error {
 // allowed; returns the limit.
 double check_time_step(const World& world, const EngineSettings& settings);
 
+// A safe default: a fiftieth of the shortest contact period (a fifth of the
+// largest dt check_time_step accepts). Infinite when nothing moves freely.
+double default_time_step(const World& world);
+
 // Everything that decides the engine's future, as plain data: an engine
 // rebuilt from it continues bit for bit (io/checkpoint.h stores it).
 struct EngineSnapshot {

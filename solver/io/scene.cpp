@@ -526,12 +526,7 @@ EngineSettings resolve_engine_settings(const SceneConfig& scene, const World& wo
       if (!world.big[i]) smallest = std::min(smallest, 2.0 * world.bounding_radius[i]);
     settings.verlet_distance = 0.05 * smallest;
   }
-  if (settings.dt <= 0.0) {
-    EngineSettings probe = settings;
-    probe.dt = 1e-300;
-    probe.allow_large_time_step = true;
-    settings.dt = check_time_step(world, probe) / 5.0;  // the limit is a tenth of the period
-  }
+  if (settings.dt <= 0.0) settings.dt = default_time_step(world);
   return settings;
 }
 

@@ -57,14 +57,7 @@ double mean_net_force_ratio(const Engine& e) {
 EngineSettings settings_for(const World& world, double dt, double reach) {
   EngineSettings s;
   s.verlet_distance = 0.05 * reach;
-  if (dt > 0.0) {
-    s.dt = dt;
-  } else {
-    EngineSettings probe = s;
-    probe.dt = 1e-300;
-    probe.allow_large_time_step = true;
-    s.dt = check_time_step(world, probe) / 5.0;
-  }
+  s.dt = dt > 0.0 ? dt : default_time_step(world);
   return s;
 }
 
