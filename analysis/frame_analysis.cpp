@@ -6,7 +6,64 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "analysis/packing/local_packing.h"
+#include "geometry/segment.h"
+
 namespace sphero::analysis {
+namespace {
+
+Stress as_stress(const std::array<double, 4>& s) { return {s[0], s[1], s[2], s[3]}; }
+
+// Each face of each wall: the forces of the contacts nearest to it, and
+// the length of it that the sample covers — the projections onto the face
+// of the outline points within one mean particle size of it.
+std::vector<WallFaceStress> wall_face_stresses(const FrameData& frame, double reach) {
+  std::vector<WallFaceStress> faces;
+  for (const WallRecord& wall : frame.walls) {
+    const auto& s = wall.skeleton;
+    if (s.size() < 2) continue;
+    const std::size_t first = faces.size();
+    for (std::size_t k = 0; k + 1 < s.size(); ++k) faces.push_back({wall.id, static_cast<int>(k), {}, 0.0, 0.0, 0.0});
+    std::vector<Vec2> side(s.size() - 1);  // Σ of (contact point − face start), to find the sample's side
+    for (const WallContact& c : wall.contacts) {
+      std::size_t nearest = 0;
+      double best = INFINITY;
+      for (std::size_t k = 0; k + 1 < s.size(); ++k) {
+        const double d = norm(c.point - closest_point_on_segment(c.point, s[k], s[k + 1]));
+        if (d < best) best = d, nearest = k;
+      }
+      faces[first + nearest].force += c.force;
+      side[nearest] += c.point - s[nearest];
+    }
+    for (std::size_t k = 0; k + 1 < s.size(); ++k) {
+      WallFaceStress& face = faces[first + k];
+      const double full = norm(s[k + 1] - s[k]);
+      if (full == 0.0) continue;
+      const Vec2 t = (s[k + 1] - s[k]) / full;
+      double low = INFINITY, high = -INFINITY;
+      Vec2 towards_sample;
+      for (const auto& outline : frame.outlines)
+        for (Vec2 p : outline) {
+          if (norm(p - closest_point_on_segment(p, s[k], s[k + 1])) > reach) continue;
+          const double along = dot(p - s[k], t);
+          low = std::min(low, along), high = std::max(high, along);
+          towards_sample += p - s[k];
+        }
+      face.length = std::max(0.0, std::min(high, full) - std::max(low, 0.0));
+      // The normal points from the face into the sample.
+      Vec2 n{-t.y, t.x};
+      const Vec2 probe = norm(side[k]) > 0.0 ? side[k] : towards_sample;
+      if (dot(probe, n) < 0.0) n = -n;
+      if (face.length > 0.0) {
+        face.normal_stress = 0.0 - dot(face.force, n) / face.length;  // 0.0 −: no "-0" for an unloaded face
+        face.shear_stress = dot(face.force, t) / face.length;
+      }
+    }
+  }
+  return faces;
+}
+
+}  // namespace
 
 bool Window::contains(Vec2 p) const {
   if (kind == Kind::circle) return norm(p - centre) <= radius;
@@ -17,46 +74,56 @@ double Window::area() const {
   return kind == Kind::circle ? std::numbers::pi * radius * radius : (x1 - x0) * (y1 - y0);
 }
 
-FrameSummary analyze_frame(const FrameData& frame, Window window, bool exclude_rattlers) {
-  if (window.kind == Window::Kind::bounding_box) {
-    window.kind = Window::Kind::rectangle;
-    window.x0 = window.y0 = INFINITY;
-    window.x1 = window.y1 = -INFINITY;
-    for (const auto& outline : frame.outlines)
-      for (Vec2 p : outline) {
-        window.x0 = std::min(window.x0, p.x), window.y0 = std::min(window.y0, p.y);
-        window.x1 = std::max(window.x1, p.x), window.y1 = std::max(window.y1, p.y);
-      }
-  }
-  if (!(window.area() > 0.0)) throw std::invalid_argument("the analysis window has no area");
+FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& options) {
   FrameSummary s;
   s.time = frame.time;
+  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+  for (const auto& outline : frame.outlines)
+    for (Vec2 p : outline) {
+      low = {std::min(low.x, p.x), std::min(low.y, p.y)};
+      high = {std::max(high.x, p.x), std::max(high.y, p.y)};
+    }
+  s.width = std::max(0.0, high.x - low.x);
+  s.height = std::max(0.0, high.y - low.y);
+  Window window = options.window;
+  if (window.kind == Window::Kind::bounding_box) window = {Window::Kind::rectangle, low.x, low.y, high.x, high.y, {}, 0.0};
+  if (!(window.area() > 0.0)) throw std::invalid_argument("the analysis window has no area");
+
   std::vector<Stress> stress;
-  std::vector<double> area;
   std::map<int, int> index_of_body;  // run body index → particle index in this frame
-  double solid = 0.0, contacts = 0.0;
+  double solid = 0.0, contacts = 0.0, sizes = 0.0;
+  std::vector<int> with_z;
   for (std::size_t i = 0; i < frame.particles.size(); ++i) {
     const ParticleRecord& p = frame.particles[i];
-    const Stress sigma{p.stress[0], p.stress[1], p.stress[2], p.stress[3]};
+    Stress sigma = as_stress(p.stress);
+    if (options.exclude_walls) sigma += as_stress(p.wall_stress).scaled(-1.0);
     index_of_body[p.id] = static_cast<int>(stress.size());
     stress.push_back(sigma);
-    area.push_back(p.area);
+    sizes += std::sqrt(p.area);
     if (!window.contains(p.centre)) continue;
     s.stress += sigma.scaled(p.area);
     solid += p.area;
     ++s.particles;
+    if (with_z.size() <= static_cast<std::size_t>(p.coordination)) with_z.resize(static_cast<std::size_t>(p.coordination) + 1);
+    ++with_z[static_cast<std::size_t>(p.coordination)];
     if (p.coordination < 2) ++s.rattlers;
-    if (!(exclude_rattlers && p.coordination < 2)) contacts += p.coordination;
+    if (!(options.exclude_rattlers && p.coordination < 2)) contacts += p.coordination;
   }
   s.stress = s.stress.scaled(1.0 / window.area());
   s.pressure = s.stress.pressure();
   s.deviator = s.stress.deviator();
   s.packing_fraction = solid / window.area();
   s.void_ratio = solid > 0.0 ? (window.area() - solid) / solid : INFINITY;
-  const int counted = exclude_rattlers ? s.particles - s.rattlers : s.particles;
+  const int counted = options.exclude_rattlers ? s.particles - s.rattlers : s.particles;
   s.coordination = counted > 0 ? contacts / counted : 0.0;
-  // Chains and fabric: between particles only (walls have no stress of
-  // their own, and their "normals" would say more about the box).
+  for (int n : with_z) s.coordination_distribution.push_back(s.particles > 0 ? static_cast<double>(n) / s.particles : 0.0);
+
+  // Chains, fabric and orientations: between particles only (walls have no
+  // stress of their own, and their normals would say more about the box).
+  const int bins = std::max(1, options.rose_bins);
+  const double bin_width = std::numbers::pi / bins;
+  s.normal_density.assign(static_cast<std::size_t>(bins), 0.0);
+  s.mean_normal_force.assign(static_cast<std::size_t>(bins), 0.0);
   std::vector<ParticleContact> links;
   int fabric_count = 0;
   for (const PairRecord& pair : frame.pairs) {
@@ -70,12 +137,33 @@ FrameSummary analyze_frame(const FrameData& frame, Window window, bool exclude_r
     s.fabric_yy += pair.normal.y * pair.normal.y;
     s.fabric_xy += pair.normal.x * pair.normal.y;
     ++fabric_count;
+    double theta = std::atan2(pair.normal.y, pair.normal.x);
+    if (theta < 0.0) theta += std::numbers::pi;  // an axis
+    const auto bin = std::min(static_cast<std::size_t>(theta / bin_width), static_cast<std::size_t>(bins - 1));
+    s.normal_density[bin] += 1.0;
+    s.mean_normal_force[bin] += pair.normal_force;
+  }
+  for (std::size_t k = 0; k < s.normal_density.size(); ++k) {
+    if (s.normal_density[k] > 0.0) s.mean_normal_force[k] /= s.normal_density[k];
+    if (fabric_count > 0) s.normal_density[k] /= fabric_count * bin_width;
   }
   if (fabric_count > 0) {
     s.fabric_xx /= fabric_count, s.fabric_yy /= fabric_count, s.fabric_xy /= fabric_count;
     s.anisotropy = 2.0 * std::hypot(s.fabric_xx - s.fabric_yy, 2.0 * s.fabric_xy);  // 2 (F1 − F2)
   }
-  s.chains = find_force_chains(stress, links);
+  s.chains = find_force_chains(stress, links, options.chain_tolerance_degrees);
+  const double mean_size = frame.particles.empty() ? 1.0 : sizes / static_cast<double>(frame.particles.size());
+  s.walls = wall_face_stresses(frame, mean_size);
+
+  if (options.local_packing) {
+    std::vector<double> area;
+    for (const ParticleRecord& p : frame.particles) area.push_back(p.area);
+    s.local_packing_fraction = local_packing_fractions(frame.outlines, area).packing_fraction;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < frame.particles.size(); ++i)
+      if (window.contains(frame.particles[i].centre)) sum += s.local_packing_fraction[i];
+    s.mean_local_packing_fraction = s.particles > 0 ? sum / s.particles : 0.0;
+  }
   return s;
 }
 

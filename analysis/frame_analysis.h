@@ -1,9 +1,10 @@
 // Per-frame granular quantities from what a run wrote (MODEL.md §6): average
-// stress of a window (particles whose centre lies in it), p and q, packing
-// fraction and void ratio, coordination number, force chains.
+// stress of a window (particles whose centre lies in it), p and q, the stress
+// on every wall face, packing fraction and void ratio (global and local),
+// coordination number and its distribution, fabric and the orientation
+// distributions of contact normals and forces, force chains.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "analysis/chains/force_chains.h"
@@ -20,24 +21,52 @@ struct Window {
   double area() const;
 };
 
+struct AnalysisOptions {
+  Window window;                  // bounding_box: the box around the particles' outlines
+  bool exclude_rattlers = false;  // particles with < 2 contacts out of the coordination number
+  bool exclude_walls = false;     // wall contacts out of the particles' stresses
+  bool local_packing = false;     // the set-Voronoi tessellation (the costly part)
+  int rose_bins = 18;             // over [0°, 180°)
+  double chain_tolerance_degrees = 45.0;
+};
+
+// The stress a straight face of a wall (one segment of its skeleton)
+// carries: the forces of the vertex contacts nearest to that face, over the
+// length of the face the sample covers (its outlines projected on the face).
+struct WallFaceStress {
+  int wall = 0, face = 0;        // body id, segment index along the skeleton
+  Vec2 force;                    // on the face
+  double length = 0.0;           // covered length
+  double normal_stress = 0.0;    // compression positive
+  double shear_stress = 0.0;     // along the face's direction (first to second point)
+};
+
 struct FrameSummary {
   double time = 0.0;
   Stress stress;                 // compression positive
   double pressure = 0.0, deviator = 0.0;
   double packing_fraction = 0.0, void_ratio = 0.0;
+  double width = 0.0, height = 0.0;  // of the box around the outlines (for strains)
   double coordination = 0.0;     // mean contacts per particle in the window
   int particles = 0, rattlers = 0;
+  // Fraction of the window's particles with z contacts, z = 0, 1, ...
+  std::vector<double> coordination_distribution;
   // Fabric F = ⟨n ⊗ n⟩ over the contacts between particles (at least one
   // centre in the window), and its anisotropy a = 2 (F1 − F2): 0 when
   // isotropic, 2 when every normal is parallel.
   double fabric_xx = 0.0, fabric_yy = 0.0, fabric_xy = 0.0, anisotropy = 0.0;
-  ChainStatistics chains;
+  // Orientation distributions over the same contacts, per bin of the axis
+  // angle θ ∈ [0, π): the probability density of normals E(θ) (∫E dθ = 1,
+  // 1/π when isotropic), and the mean normal force of the bin's contacts.
+  std::vector<double> normal_density, mean_normal_force;
+  std::vector<WallFaceStress> walls;
+  // Set-Voronoi local packing fraction (when asked): per particle of the
+  // frame, and the mean over the window's particles.
+  std::vector<double> local_packing_fraction;
+  double mean_local_packing_fraction = 0.0;
+  ChainStatistics chains;        // chain_of is per particle of the frame
 };
 
-// A window of kind bounding_box becomes the box around the particles'
-// outlines. `exclude_rattlers` leaves particles with fewer than two
-// contacts out of the coordination number (Z counts every contact, walls
-// included).
-FrameSummary analyze_frame(const FrameData& frame, Window window, bool exclude_rattlers = false);
+FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& options = {});
 
 }  // namespace sphero::analysis

@@ -1,8 +1,5 @@
 #include "analysis/figures/force_network.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <cairo.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,8 +7,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "analysis/figures/canvas.h"
 #include "geometry/polygon.h"
-#include "io/atomic_file.h"
 
 namespace sphero::analysis {
 namespace {
@@ -21,8 +18,9 @@ struct View {
   double scale = 1.0;  // output units per data unit
   double margin = 20.0;
   double height = 0.0;
+  double below = 0.0;  // room under the drawing (for a colour bar)
   double x(Vec2 p) const { return margin + (p.x - low.x) * scale; }
-  double y(Vec2 p) const { return height - margin - (p.y - low.y) * scale; }
+  double y(Vec2 p) const { return height - margin - below - (p.y - low.y) * scale; }
 };
 
 void trace(cairo_t* cr, const View& v, const std::vector<Vec2>& points, bool closed) {
@@ -33,8 +31,6 @@ void trace(cairo_t* cr, const View& v, const std::vector<Vec2>& points, bool clo
 }
 
 void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o, double widest) {
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  cairo_paint(cr);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
   // Walls: their rounded outlines, dark grey.
@@ -45,9 +41,13 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
   }
   // Particles: light grey, with a hairline edge. Cairo fills non-convex
   // polygons exactly (non-zero winding).
-  for (const auto& p : f.outlines) {
-    trace(cr, v, p, true);
-    cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
+  const bool filled = !o.fill.empty();
+  for (std::size_t i = 0; i < f.outlines.size(); ++i) {
+    trace(cr, v, f.outlines[i], true);
+    if (filled && i < o.fill.size())
+      set_map_colour(cr, (o.fill[i] - o.fill_low) / (o.fill_high - o.fill_low));
+    else
+      cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
     cairo_fill_preserve(cr);
     cairo_set_source_rgb(cr, 0.62, 0.62, 0.62);
     cairo_set_line_width(cr, 0.5);
@@ -56,7 +56,7 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
   // Forces: width ∝ |F|, the strongest drawn `widest` wide.
   double strongest = 0.0;
   for (const auto& s : f.forces) strongest = std::max(strongest, s.magnitude);
-  for (std::size_t k = 0; k < f.forces.size(); ++k) {
+  for (std::size_t k = 0; o.draw_forces && k < f.forces.size(); ++k) {
     const ForceSegment& s = f.forces[k];
     if (strongest <= 0.0 || s.magnitude <= 0.0) continue;
     const double width = std::max(0.3, widest * v.scale * s.magnitude / strongest);
@@ -72,14 +72,27 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
     cairo_stroke(cr);
   }
   cairo_set_source_rgb(cr, 0, 0, 0);
-  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, 14.0 * o.width / 1600.0 + 4.0);
-  const std::string caption = fmt::format("{}{}t = {:.4g} s, {} contacts; line width ∝ contact force (max {:.3g} N); "
-                                          "orange: sliding{}",
-                                          o.title, o.title.empty() ? "" : " — ", f.time, f.forces.size(), strongest,
-                                          o.in_chain.empty() ? "" : "; blue: force chains (Peters et al. 2005)");
+  std::string caption = fmt::format("{}{}t = {:.4g} s", o.title, o.title.empty() ? "" : " — ", f.time);
+  if (o.draw_forces)
+    caption += fmt::format(", {} contacts; line width ∝ contact force (max {:.3g} N); orange: sliding{}", f.forces.size(),
+                           strongest, o.in_chain.empty() ? "" : "; blue: force chains (Peters et al. 2005)");
   cairo_move_to(cr, v.margin, v.margin * 0.8 + 10.0);
   cairo_show_text(cr, caption.c_str());
+  if (filled) {
+    // Colour bar along the bottom margin.
+    const double x0 = v.margin, x1 = v.margin + 0.4 * o.width, y = v.height - 1.2 * v.margin, h = 0.3 * v.margin;
+    const int steps = 100;
+    for (int k = 0; k < steps; ++k) {
+      set_map_colour(cr, (k + 0.5) / steps);
+      cairo_rectangle(cr, x0 + (x1 - x0) * k / steps, y, (x1 - x0) / steps + 0.5, h);
+      cairo_fill(cr);
+    }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_text(cr, x0, y + h + 0.3 * v.margin, fmt::format("{:.3g}", o.fill_low));
+    draw_text(cr, x1, y + h + 0.3 * v.margin, fmt::format("{:.3g}", o.fill_high), 1.0);
+    draw_text(cr, x1 + 0.02 * o.width, y + 0.5 * h, o.fill_label);
+  }
 }
 
 }  // namespace
@@ -102,30 +115,11 @@ void draw_force_network(const FrameData& f, const std::filesystem::path& file, c
   const double widest = o.widest_line > 0.0 ? o.widest_line : mean_size / 3.0;
   v.margin = 0.03 * o.width + 10.0;
   v.scale = (o.width - 2 * v.margin) / (v.high.x - v.low.x);
-  v.height = std::ceil((v.high.y - v.low.y) * v.scale + 2 * v.margin + 20.0);
+  v.below = o.fill.empty() ? 0.0 : v.margin;
+  v.height = std::ceil((v.high.y - v.low.y) * v.scale + 2 * v.margin + 20.0 + v.below);
   const int height = static_cast<int>(v.height);
 
-  const std::string ext = file.extension().string();
-  if (ext != ".png" && ext != ".svg" && ext != ".pdf")
-    throw std::runtime_error(file.string() + ": unknown figure format; use .png, .svg or .pdf");
-  write_atomically(file, [&](const std::filesystem::path& temporary) {
-    cairo_surface_t* surface = nullptr;
-    if (ext == ".png")
-      surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, o.width, height);
-    else if (ext == ".svg")
-      surface = cairo_svg_surface_create(temporary.c_str(), o.width, height);
-    else
-      surface = cairo_pdf_surface_create(temporary.c_str(), o.width, height);
-    std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> owner(surface, cairo_surface_destroy);
-    cairo_t* cr = cairo_create(surface);
-    draw(cr, f, v, o, widest);
-    cairo_destroy(cr);
-    if (ext == ".png" && cairo_surface_write_to_png(surface, temporary.c_str()) != CAIRO_STATUS_SUCCESS)
-      throw std::runtime_error(file.string() + ": cannot write the PNG");
-    cairo_surface_finish(surface);
-    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS)
-      throw std::runtime_error(file.string() + ": cannot write the figure");
-  });
+  render_figure(file, o.width, height, [&](cairo_t* cr) { draw(cr, f, v, o, widest); });
 }
 
 }  // namespace sphero::analysis

@@ -19,6 +19,13 @@ struct FigureOptions {
   // Per force segment of the frame: part of a force chain (drawn in blue).
   // Empty for no highlighting.
   std::vector<bool> in_chain;
+  // Per particle of the frame: a value to fill it with (viridis over
+  // [fill_low, fill_high], with a colour bar labelled `fill_label`) instead
+  // of light grey — a map of local packing fraction, say. Empty for grey.
+  std::vector<double> fill;
+  double fill_low = 0.0, fill_high = 1.0;
+  std::string fill_label;
+  bool draw_forces = true;
 };
 
 // Throws std::runtime_error for an unknown extension or an unwritable file;

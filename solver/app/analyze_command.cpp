@@ -1,18 +1,20 @@
-// `sphero analyze RUN_DIR [--window X0,Y0,X1,Y1 | --circle X,Y,R] [--frames A:B]
-// [--exclude-rattlers]`: per-frame stress, packing and force chains of a run,
-// into RUN_DIR/analysis.csv and RUN_DIR/chains_NNNNN.csv.
+// `sphero analyze RUN_DIR [options]`: per-frame granular quantities of a run
+// into RUN_DIR/analysis.csv, with the distributions (coordination.csv,
+// roses.csv, ke_histogram.csv), the chains of each frame (chains_NNNNN.csv)
+// and, with --add-fields, per-particle results written back into the frames.
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
 #include <array>
 #include <cmath>
-#include <map>
 #include <fstream>
-#include <iostream>
+#include <map>
+#include <numbers>
 #include <sstream>
 
 #include "analysis/energy/energy_statistics.h"
 #include "analysis/frame_analysis.h"
+#include "app/analysis_options.h"
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "io/atomic_file.h"
@@ -20,22 +22,6 @@
 
 namespace sphero::app {
 namespace {
-
-std::vector<double> numbers(const std::string& option, const std::string& text, std::size_t count) {
-  std::vector<double> out;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, ',');) {
-    try {
-      std::size_t used = 0;
-      out.push_back(std::stod(part, &used));
-      if (used != part.size()) throw std::invalid_argument(part);
-    } catch (const std::exception&) {
-      throw std::invalid_argument(fmt::format("--{}: '{}' is not a number", option, part));
-    }
-  }
-  if (out.size() != count) throw std::invalid_argument(fmt::format("--{}: expected {} comma-separated numbers", option, count));
-  return out;
-}
 
 // energy.csv's rows by time: (translational, rotational, first-law residual).
 std::map<double, std::array<double, 3>> energy_rows(const std::filesystem::path& run) {
@@ -51,82 +37,121 @@ std::map<double, std::array<double, 3>> energy_rows(const std::filesystem::path&
   return rows;
 }
 
+double axis_degrees(Vec2 direction) {
+  double degrees = std::atan2(direction.y, direction.x) * 180.0 / std::numbers::pi;
+  if (degrees < 0.0) degrees += 180.0;  // an axis: in [0, 180)
+  if (degrees >= 180.0) degrees -= 180.0;
+  return degrees;
+}
+
+std::string chains_csv(const FrameData& data, const analysis::FrameSummary& s) {
+  std::string csv = "# force chains after Peters et al. (2005); particles by body id, end to end\n"
+                    "chain,particles,length_m,mean_major_stress_N_per_m,orientation_deg,ids\n";
+  for (std::size_t k = 0; k < s.chains.chains.size(); ++k) {
+    const auto& c = s.chains.chains[k];
+    std::string ids;
+    for (int p : c.particles) {
+      if (!ids.empty()) ids += ' ';
+      ids += std::to_string(data.particles[static_cast<std::size_t>(p)].id);
+    }
+    csv += fmt::format("{},{},{},{},{},{}\n", k, c.particles.size(), c.length, c.mean_stress, axis_degrees(c.orientation), ids);
+  }
+  return csv;
+}
+
+// Per particle of the frame: the fields --add-fields writes back.
+std::vector<ParticleField> particle_fields(const FrameData& data, const analysis::FrameSummary& s, bool exclude_walls) {
+  ParticleField local{"local_packing_fraction", 1, s.local_packing_fraction};
+  ParticleField chain{"chain_id", 1, {}}, p{"pressure", 1, {}}, q{"deviator_stress", 1, {}}, major{"major_stress_direction", 3, {}};
+  for (std::size_t i = 0; i < data.particles.size(); ++i) {
+    const auto& r = data.particles[i];
+    Stress sigma{r.stress[0], r.stress[1], r.stress[2], r.stress[3]};
+    if (exclude_walls) sigma += Stress{r.wall_stress[0], r.wall_stress[1], r.wall_stress[2], r.wall_stress[3]}.scaled(-1.0);
+    chain.values.push_back(s.chains.chain_of[i]);
+    p.values.push_back(sigma.pressure());
+    q.values.push_back(sigma.deviator());
+    const Vec2 d = sigma.major_direction();
+    major.values.insert(major.values.end(), {d.x, d.y, 0.0});
+  }
+  return {local, chain, p, q, major};
+}
+
 }  // namespace
 
 int run_analyze_command(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
-  std::string run, frames_text;
+  std::string run;
   po::options_description options("options");
-  options.add_options()("help,h", "show this help")("window", po::value<std::string>(), "X0,Y0,X1,Y1: a rectangular window")(
-      "circle", po::value<std::string>(), "X,Y,R: a circular window")(
-      "frames", po::value(&frames_text), "A:B, the frames to analyse (default all)")(
-      "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number")(
+  options.add_options()("help,h", "show this help");
+  add_analysis_options(options);
+  options.add_options()("no-local-packing", "skip the set-Voronoi tessellation (local packing fraction)")(
+      "add-fields", "write per-particle local_packing_fraction, chain_id, pressure, deviator_stress and "
+                    "major_stress_direction into each analysed particles_NNNNN.vtu")(
       "histogram-bins", po::value<int>()->default_value(100), "bins of the kinetic-energy histogram over [0, 5)");
   po::variables_map vm;
   if (const auto stop = parse_command_line(args, options, run, true, "analyze", "usage: sphero analyze RUN_DIR [options]\n", vm))
     return *stop;
-  analysis::Window window;
-  if (vm.count("window") && vm.count("circle")) throw std::invalid_argument("give --window or --circle, not both");
-  if (vm.count("window")) {
-    const auto w = numbers("window", vm["window"].as<std::string>(), 4);
-    window = {analysis::Window::Kind::rectangle, w[0], w[1], w[2], w[3], {}, 0.0};
-  } else if (vm.count("circle")) {
-    const auto c = numbers("circle", vm["circle"].as<std::string>(), 3);
-    window.kind = analysis::Window::Kind::circle;
-    window.centre = {c[0], c[1]};
-    window.radius = c[2];
-  }
-  const int count = frame_count(run);
-  int first = 0, last = count - 1;
-  if (!frames_text.empty()) {
-    const auto colon = frames_text.find(':');
-    try {
-      first = std::stoi(frames_text.substr(0, colon));
-      last = colon == std::string::npos ? first : std::stoi(frames_text.substr(colon + 1));
-    } catch (const std::exception&) {
-      throw std::invalid_argument(fmt::format("--frames: expected A:B, found '{}'", frames_text));
-    }
-    if (first < 0 || last >= count || first > last)
-      throw std::invalid_argument(fmt::format("--frames: the run has frames 0 to {}", count - 1));
-  }
-  std::string csv =
-      "# stresses in N/m (2D), compression positive (Love-Weber over the particles whose centre is in the window);\n"
-      "# p = (s1 + s2)/2, q = (s1 - s2)/2; packing fraction and void ratio from exact particle areas\n"
-      "frame,time_s,sigma_xx,sigma_yy,sigma_xy,p,q,packing_fraction,void_ratio,coordination,particles,rattlers,"
-      "chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,fabric_xy,fabric_anisotropy,"
-      "rotational_over_translational,first_law_residual_J\n";
-  const auto energies = energy_rows(run);
+  analysis::AnalysisOptions o = analysis_options(vm);
+  o.local_packing = !vm.count("no-local-packing");
+  if (vm.count("add-fields") && !o.local_packing)
+    throw std::invalid_argument("--add-fields writes the local packing fraction; drop --no-local-packing");
+  const int bins = vm["histogram-bins"].as<int>();
+  if (bins < 1 || bins > 100000) throw std::invalid_argument("--histogram-bins: expected 1 to 100000");
+  const FrameRange frames = frame_range(vm, frame_count(run));
+  const std::filesystem::path dir(run);
+
+  std::string header =
+      "# stresses in N/m (2D), compression positive: Love-Weber over the particles whose centre is in the window "
+      "(wall contacts {});\n"
+      "# p = (s1 + s2)/2, q = (s1 - s2)/2; packing fraction and void ratio from exact particle areas; local packing "
+      "fraction: set-Voronoi cells, mean over the window's particles;\n"
+      "# width, height: box around the particles (m); wallW_faceK: stress on face K of wall W (normal, compression "
+      "positive, and shear along the face), force over the covered length\n";
+  header = fmt::format(fmt::runtime(header), o.exclude_walls ? "excluded" : "included");
+  std::string columns =
+      "frame,time_s,sigma_xx,sigma_yy,sigma_xy,p,q,packing_fraction,void_ratio,mean_local_packing_fraction,width_m,"
+      "height_m,coordination,particles,rattlers,chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,"
+      "fabric_xy,fabric_anisotropy,rotational_over_translational,first_law_residual_J";
+  std::string rows;
+  std::string coordination = "# fraction of the window's particles with z contacts\nframe,time_s,z,fraction\n";
+  std::string roses = fmt::format(
+      "# orientation distributions over {} bins of the contact-normal axis angle (contacts between particles):\n"
+      "# normal_density: probability density per radian (1/pi when isotropic); mean_normal_force_N: of the bin's contacts\n"
+      "frame,time_s,theta_deg,normal_density_per_rad,mean_normal_force_N\n",
+      o.rose_bins);
+  const auto energies = energy_rows(dir);
   std::vector<std::vector<double>> kinetic;
-  for (int frame = first; frame <= last; ++frame) {
-    const FrameData data = read_frame(run, frame);
-    const analysis::FrameSummary s = analysis::analyze_frame(data, window, vm.count("exclude-rattlers") > 0);
+  for (int frame = frames.first; frame <= frames.last; ++frame) {
+    const FrameData data = read_frame(dir, frame);
+    const analysis::FrameSummary s = analysis::analyze_frame(data, o);
+    if (frame == frames.first)
+      for (const auto& w : s.walls)
+        columns += fmt::format(",wall{0}_face{1}_sigma_n,wall{0}_face{1}_tau", w.wall, w.face);
     const auto row = energies.find(s.time);
     const double ratio = row != energies.end() && row->second[0] > 0.0 ? row->second[1] / row->second[0] : NAN;
     const double residual = row != energies.end() ? row->second[2] : NAN;
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", frame, s.time, s.stress.xx,
-                       s.stress.yy, 0.5 * (s.stress.xy + s.stress.yx), s.pressure, s.deviator, s.packing_fraction,
-                       s.void_ratio, s.coordination, s.particles, s.rattlers, s.chains.chains.size(),
-                       s.chains.fraction_in_chains, s.chains.mean_orientation_degrees, s.fabric_xx, s.fabric_yy,
-                       s.fabric_xy, s.anisotropy, ratio, residual);
+    rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", frame, s.time,
+                        s.stress.xx, s.stress.yy, 0.5 * (s.stress.xy + s.stress.yx), s.pressure, s.deviator,
+                        s.packing_fraction, s.void_ratio, o.local_packing ? s.mean_local_packing_fraction : NAN, s.width,
+                        s.height, s.coordination, s.particles, s.rattlers, s.chains.chains.size(),
+                        s.chains.fraction_in_chains, s.chains.mean_orientation_degrees, s.fabric_xx, s.fabric_yy,
+                        s.fabric_xy, s.anisotropy, ratio, residual);
+    for (const auto& w : s.walls) rows += fmt::format(",{},{}", w.normal_stress, w.shear_stress);
+    rows += "\n";
+    for (std::size_t z = 0; z < s.coordination_distribution.size(); ++z)
+      coordination += fmt::format("{},{},{},{}\n", frame, s.time, z, s.coordination_distribution[z]);
+    for (std::size_t k = 0; k < s.normal_density.size(); ++k)
+      roses += fmt::format("{},{},{},{},{}\n", frame, s.time, (static_cast<double>(k) + 0.5) * 180.0 / o.rose_bins,
+                           s.normal_density[k], s.mean_normal_force[k]);
     kinetic.emplace_back();
     for (const ParticleRecord& p : data.particles) kinetic.back().push_back(p.kinetic_energy);
-    std::string chains = "# force chains after Peters et al. (2005); particles by body id, end to end\n"
-                         "chain,particles,length_m,mean_major_stress,orientation_deg,ids\n";
-    for (std::size_t k = 0; k < s.chains.chains.size(); ++k) {
-      const auto& c = s.chains.chains[k];
-      std::string ids;
-      for (int p : c.particles) {
-        if (!ids.empty()) ids += ' ';
-        ids += std::to_string(data.particles[static_cast<std::size_t>(p)].id);
-      }
-      double degrees = std::atan2(c.orientation.y, c.orientation.x) * 180.0 / 3.14159265358979323846;
-      if (degrees < 0.0) degrees += 180.0;  // an axis: in [0, 180)
-      chains += fmt::format("{},{},{},{},{},{}\n", k, c.particles.size(), c.length, c.mean_stress, degrees, ids);
-    }
-    write_text_atomically(std::filesystem::path(run) / fmt::format("chains_{:05d}.csv", frame), chains);
+    write_text_atomically(dir / fmt::format("chains_{:05d}.csv", frame), chains_csv(data, s));
+    if (vm.count("add-fields")) add_particle_fields(dir, frame, particle_fields(data, s, o.exclude_walls));
   }
-  write_text_atomically(std::filesystem::path(run) / "analysis.csv", csv);
-  const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, vm["histogram-bins"].as<int>(), 5.0);
+  write_text_atomically(dir / "analysis.csv", header + columns + "\n" + rows);
+  write_text_atomically(dir / "coordination.csv", coordination);
+  write_text_atomically(dir / "roses.csv", roses);
+  const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, bins, 5.0);
   std::string histogram = fmt::format(
       "# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame ({} samples);\n"
       "# maxwell_boltzmann: (3/2)^(3/2) eps^(1/2) exp(-3 eps / 2) / Gamma(3/2), three quadratic degrees of freedom\n"
@@ -134,9 +159,10 @@ int run_analyze_command(const std::vector<std::string>& args) {
       h.samples);
   for (std::size_t b = 0; b < h.density.size(); ++b)
     histogram += fmt::format("{},{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b], h.predicted[b]);
-  write_text_atomically(std::filesystem::path(run) / "ke_histogram.csv", histogram);
-  fmt::print("sphero analyze: frames {} to {} of {} -> {}/analysis.csv, ke_histogram.csv, chains_NNNNN.csv\n", first, last,
-             run, run);
+  write_text_atomically(dir / "ke_histogram.csv", histogram);
+  fmt::print("sphero analyze: frames {} to {} of {} -> analysis.csv, coordination.csv, roses.csv, ke_histogram.csv, "
+             "chains_NNNNN.csv{}\n",
+             frames.first, frames.last, run, vm.count("add-fields") ? "; fields added to particles_NNNNN.vtu" : "");
   return 0;
 }
 

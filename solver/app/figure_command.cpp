@@ -1,32 +1,193 @@
-// `sphero figure RUN_DIR [--frame N|last] [-o FILE.png|svg|pdf] [--width W]`:
-// the force network of one frame of a run.
+// `sphero figure RUN_DIR [--plot KIND] [--frame N|last] [-o FILE.png|svg|pdf]`:
+// publication figures of a run — the force network of a frame (default), a
+// map of the local packing fraction, the orientation rose, and plots over
+// the run: stress-strain, void ratio, energy, kinetic-energy histogram.
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
-#include <iostream>
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <set>
+#include <sstream>
 
+#include "analysis/energy/energy_statistics.h"
+#include "analysis/figures/charts.h"
 #include "analysis/figures/force_network.h"
 #include "analysis/frame_analysis.h"
+#include "app/analysis_options.h"
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "io/frame_reader.h"
 
 namespace sphero::app {
+namespace {
+
+using analysis::Curve;
+
+const std::set<std::string> kinds{"network",  "packing-map", "rose",        "stress-strain",
+                                  "void-ratio", "energy",    "ke-histogram"};
+
+// Force network, with the links of force chains highlighted.
+void network_figure(const FrameData& data, const analysis::AnalysisOptions& o, analysis::FigureOptions figure,
+                    const std::string& output) {
+  const analysis::FrameSummary summary = analysis::analyze_frame(data, o);
+  std::set<std::pair<int, int>> links;
+  for (const auto& chain : summary.chains.chains)
+    for (std::size_t k = 0; k + 1 < chain.particles.size(); ++k)
+      links.insert(std::minmax(data.particles[static_cast<std::size_t>(chain.particles[k])].id,
+                               data.particles[static_cast<std::size_t>(chain.particles[k + 1])].id));
+  for (const PairRecord& pair : data.pairs) figure.in_chain.push_back(links.count(std::minmax(pair.body_a, pair.body_b)) > 0);
+  analysis::draw_force_network(data, output, figure);
+}
+
+void packing_map(const FrameData& data, analysis::AnalysisOptions o, analysis::FigureOptions figure,
+                 const std::string& output) {
+  o.local_packing = true;
+  const analysis::FrameSummary s = analysis::analyze_frame(data, o);
+  figure.fill = s.local_packing_fraction;
+  figure.fill_low = *std::min_element(figure.fill.begin(), figure.fill.end());
+  figure.fill_high = *std::max_element(figure.fill.begin(), figure.fill.end());
+  if (figure.fill_high <= figure.fill_low) figure.fill_high = figure.fill_low + 1e-3;
+  figure.fill_label = fmt::format("local packing fraction (set-Voronoi); mean {:.4f}", s.mean_local_packing_fraction);
+  figure.draw_forces = false;
+  analysis::draw_force_network(data, output, figure);
+}
+
+void rose_figure(const FrameData& data, const analysis::AnalysisOptions& o, const std::string& title,
+                 const std::string& output, int width) {
+  const analysis::FrameSummary s = analysis::analyze_frame(data, o);
+  analysis::Rose rose;
+  rose.title = fmt::format("{}{}contact orientations, t = {:.4g} s, anisotropy a = {:.3f}", title,
+                           title.empty() ? "" : " — ", s.time, s.anisotropy);
+  rose.curves.push_back({"contact normals E(θ)", {}, s.normal_density, Curve::Style::line});
+  rose.curves.push_back({"mean normal force f(θ)", {}, s.mean_normal_force, Curve::Style::dashed});
+  analysis::draw_rose(rose, output, width);
+}
+
+// Plots over the frames: strains from the box around the particles
+// (compression positive, relative to the first frame used).
+void series_figure(const std::string& kind, const std::string& run, const analysis::AnalysisOptions& o, FrameRange frames,
+                   bool against_time, const std::string& title, const std::string& output, int width) {
+  std::vector<double> x, sxx, syy, q, p, e, phi;
+  double h0 = 0.0;
+  for (int frame = frames.first; frame <= frames.last; ++frame) {
+    const analysis::FrameSummary s = analysis::analyze_frame(read_frame(run, frame), o);
+    if (frame == frames.first) h0 = s.height;
+    x.push_back(against_time ? s.time : 1.0 - s.height / h0);
+    sxx.push_back(s.stress.xx), syy.push_back(s.stress.yy), q.push_back(s.deviator), p.push_back(s.pressure);
+    e.push_back(s.void_ratio), phi.push_back(s.packing_fraction);
+  }
+  analysis::Chart chart;
+  chart.x_label = against_time ? "time t (s)" : "axial strain ε_yy = 1 − H/H₀";
+  const std::string window = o.window.kind == analysis::Window::Kind::bounding_box ? "sample" : "window";
+  if (kind == "stress-strain") {
+    chart.title = fmt::format("{}{}{} stress (Love–Weber, compression positive)", title, title.empty() ? "" : " — ", window);
+    chart.y_label = "stress (N/m)";
+    chart.curves = {{"σ_yy", x, syy, Curve::Style::line},
+                    {"σ_xx", x, sxx, Curve::Style::line},
+                    {"p = (σ₁ + σ₂)/2", x, p, Curve::Style::dashed},
+                    {"q = (σ₁ − σ₂)/2", x, q, Curve::Style::dashed}};
+    chart.y_from_zero = true;
+  } else {
+    chart.title = fmt::format("{}{}void ratio of the {}", title, title.empty() ? "" : " — ", window);
+    chart.y_label = "void ratio e";
+    chart.curves = {{"e = (A − A_p)/A_p", x, e, Curve::Style::line}};
+  }
+  analysis::draw_chart(chart, output, width, width * 2 / 3);
+}
+
+void energy_figure(const std::string& run, const std::string& title, const std::string& output, int width) {
+  const auto file = std::filesystem::path(run) / "energy.csv";
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(file.string() + ": missing; is it the output directory of sphero run?");
+  std::vector<std::vector<double>> columns(12);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("time_s", 0) == 0) continue;
+    std::stringstream fields(line);
+    std::size_t k = 0;
+    for (std::string f; k < 12 && std::getline(fields, f, ','); ++k) columns[k].push_back(std::stod(f));
+  }
+  if (columns[0].empty()) throw std::runtime_error(file.string() + ": no rows");
+  const auto& t = columns[0];
+  auto shifted = [](std::vector<double> v) {
+    const double v0 = v.front();
+    for (double& e : v) e -= v0;
+    return v;
+  };
+  std::vector<double> elastic(t.size()), dissipated(t.size());
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    elastic[k] = columns[4][k] + columns[5][k];
+    dissipated[k] = columns[9][k] + columns[10][k];
+  }
+  analysis::Chart chart;
+  chart.title = fmt::format("{}{}energy ledger; first law: ΔE = W − D", title, title.empty() ? "" : " — ");
+  chart.x_label = "time t (s)";
+  chart.y_label = "energy (J per unit thickness)";
+  chart.curves = {{"kinetic, translational", t, columns[2], Curve::Style::line},
+                  {"kinetic, rotational", t, columns[3], Curve::Style::line},
+                  {"elastic (normal + tangential)", t, elastic, Curve::Style::line},
+                  {"gravitational − its initial value", t, shifted(columns[6]), Curve::Style::line},
+                  {"mechanical − its initial value", t, shifted(columns[7]), Curve::Style::dashed},
+                  {"work of walls and forces W", t, columns[8], Curve::Style::dashed},
+                  {"dissipated D (damping + sliding)", t, dissipated, Curve::Style::dashed},
+                  {"first-law residual ΔE − W + D", t, columns[11], Curve::Style::markers}};
+  chart.y_from_zero = true;
+  analysis::draw_chart(chart, output, width, width * 2 / 3);
+}
+
+void histogram_figure(const std::string& run, FrameRange frames, const std::string& title, const std::string& output,
+                      int width) {
+  std::vector<std::vector<double>> kinetic;
+  for (int frame = frames.first; frame <= frames.last; ++frame) {
+    kinetic.emplace_back();
+    for (const ParticleRecord& p : read_frame(run, frame).particles) kinetic.back().push_back(p.kinetic_energy);
+  }
+  const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, 50, 5.0);
+  std::vector<double> eps, fine, mb;
+  for (std::size_t b = 0; b < h.density.size(); ++b) eps.push_back((static_cast<double>(b) + 0.5) * h.bin_width);
+  for (int k = 1; k <= 400; ++k) {
+    fine.push_back(5.0 * k / 400.0);
+    mb.push_back(analysis::maxwell_boltzmann_three_dof(fine.back()));
+  }
+  analysis::Chart chart;
+  chart.title = fmt::format("{}{}kinetic energy per particle, frames {}–{} ({} samples)", title, title.empty() ? "" : " — ",
+                            frames.first, frames.last, h.samples);
+  chart.x_label = "ε = E_k / ⟨E_k⟩";
+  chart.y_label = "probability density";
+  chart.curves = {{"simulation", eps, h.density, Curve::Style::bars},
+                  {"Maxwell–Boltzmann, 3 degrees of freedom", fine, mb, Curve::Style::line}};
+  chart.y_from_zero = true;
+  analysis::draw_chart(chart, output, width, width * 2 / 3);
+}
+
+}  // namespace
 
 int run_figure_command(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
-  std::string run, frame_text = "last", output, title;
-  int width = 1600;
+  std::string run, frame_text = "last", output, title, kind = "network", x_axis = "strain";
+  int width = 0;
   po::options_description options("options");
-  options.add_options()("help,h", "show this help")("frame", po::value(&frame_text), "frame number, or 'last' (default)")(
-      "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/force-network.png)")(
-      "width", po::value(&width), "width in pixels (PNG) or points (default 1600)")(
+  options.add_options()("help,h", "show this help")(
+      "plot", po::value(&kind),
+      "network (default): force network of a frame, chains highlighted; packing-map: particles coloured by local "
+      "packing fraction; rose: contact-normal and force orientations of a frame; stress-strain, void-ratio: over the "
+      "frames; energy: the energy ledger; ke-histogram: kinetic energy per particle against Maxwell-Boltzmann")(
+      "frame", po::value(&frame_text), "frame number, or 'last' (default), for network, packing-map and rose")(
+      "x", po::value(&x_axis), "stress-strain and void-ratio against 'strain' (default) or 'time'")(
+      "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/<plot>.png)")(
+      "width", po::value(&width), "width in pixels (PNG) or points (default 1600 for frames, 1200 for plots)")(
       "title", po::value(&title), "a title before the caption");
+  add_analysis_options(options);
   po::variables_map vm;
   if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR [options]\n", vm))
     return *stop;
+  if (!kinds.count(kind))
+    throw std::invalid_argument(fmt::format("--plot: unknown plot '{}'; use network, packing-map, rose, stress-strain, "
+                                            "void-ratio, energy or ke-histogram",
+                                            kind));
+  if (x_axis != "strain" && x_axis != "time") throw std::invalid_argument("--x: use 'strain' or 'time'");
+  const analysis::AnalysisOptions o = analysis_options(vm);
   const int frames = frame_count(run);
   int frame = frames - 1;
   if (frame_text != "last") {
@@ -36,20 +197,27 @@ int run_figure_command(const std::vector<std::string>& args) {
       throw std::invalid_argument(fmt::format("--frame: expected a frame number or 'last', found '{}'", frame_text));
     }
   }
-  if (output.empty()) output = (std::filesystem::path(run) / "force-network.png").string();
-  const FrameData data = read_frame(run, frame);
-  // Chains highlighted: the links between consecutive particles of a chain.
-  const analysis::FrameSummary summary = analysis::analyze_frame(data, {});
-  std::set<std::pair<int, int>> links;
-  for (const auto& chain : summary.chains.chains)
-    for (std::size_t k = 0; k + 1 < chain.particles.size(); ++k)
-      links.insert(std::minmax(data.particles[static_cast<std::size_t>(chain.particles[k])].id,
-                               data.particles[static_cast<std::size_t>(chain.particles[k + 1])].id));
-  std::vector<bool> in_chain;
-  for (const PairRecord& pair : data.pairs) in_chain.push_back(links.count(std::minmax(pair.body_a, pair.body_b)) > 0);
-  analysis::draw_force_network(data, output, {width, 0.0, title, in_chain});
-  fmt::print("sphero figure: frame {} (t = {:g} s), {} particles, {} contacts -> {}\n", frame, data.time,
-             data.outlines.size(), data.forces.size(), output);
+  const bool of_a_frame = kind == "network" || kind == "packing-map" || kind == "rose";
+  if (width == 0) width = of_a_frame && kind != "rose" ? 1600 : 1200;
+  if (output.empty())
+    output = (std::filesystem::path(run) / ((kind == "network" ? std::string("force-network") : kind) + ".png")).string();
+  if (of_a_frame) {
+    const FrameData data = read_frame(run, frame);
+    analysis::FigureOptions figure;
+    figure.width = width;
+    figure.title = title;
+    if (kind == "network") network_figure(data, o, figure, output);
+    if (kind == "packing-map") packing_map(data, o, figure, output);
+    if (kind == "rose") rose_figure(data, o, title, output, width);
+    fmt::print("sphero figure: {} of frame {} (t = {:g} s), {} particles, {} contacts -> {}\n", kind, frame, data.time,
+               data.outlines.size(), data.forces.size(), output);
+    return 0;
+  }
+  const FrameRange range = frame_range(vm, frames);
+  if (kind == "stress-strain" || kind == "void-ratio") series_figure(kind, run, o, range, x_axis == "time", title, output, width);
+  if (kind == "energy") energy_figure(run, title, output, width);
+  if (kind == "ke-histogram") histogram_figure(run, range, title, output, width);
+  fmt::print("sphero figure: {} -> {}\n", kind, output);
   return 0;
 }
 

@@ -9,6 +9,8 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
+#include "io/vtu_file.h"
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -60,7 +62,7 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   vtkCellData* pd = particles->GetCellData();
   vtkDataArray *id = pd->GetArray("id"), *centre = pd->GetArray("centre_of_mass"), *area = pd->GetArray("area"),
                *stress = pd->GetArray("stress_compression_positive"), *coordination = pd->GetArray("coordination_number"),
-               *kinetic = pd->GetArray("kinetic_energy");
+               *kinetic = pd->GetArray("kinetic_energy"), *wall_stress = pd->GetArray("stress_from_walls");
   if (!id || !centre || !area || !stress || !coordination)
     throw std::runtime_error(fmt::format("{}: particles_{}.vtu lacks the arrays id, centre_of_mass, area, stress or "
                                          "coordination_number (an older sphero wrote it?); run the scene again",
@@ -71,7 +73,10 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
     p.id = static_cast<int>(id->GetTuple1(c));
     p.centre = {centre->GetComponent(c, 0), centre->GetComponent(c, 1)};
     p.area = area->GetTuple1(c);
-    for (int k = 0; k < 4; ++k) p.stress[static_cast<std::size_t>(k)] = stress->GetComponent(c, k);
+    for (int k = 0; k < 4; ++k) {
+      p.stress[static_cast<std::size_t>(k)] = stress->GetComponent(c, k);
+      if (wall_stress) p.wall_stress[static_cast<std::size_t>(k)] = wall_stress->GetComponent(c, k);
+    }
     p.coordination = static_cast<int>(coordination->GetTuple1(c));
     p.kinetic_energy = kinetic ? kinetic->GetTuple1(c) : 0.0;
     data.particles.push_back(p);
@@ -82,11 +87,15 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
     vtkDataArray* sliding = contacts->GetCellData()->GetArray("sliding");
     vtkDataArray *body_a = contacts->GetCellData()->GetArray("body_a"), *body_b = contacts->GetCellData()->GetArray("body_b");
     vtkDataArray* normal = contacts->GetCellData()->GetArray("contact_normal");
+    vtkDataArray* force = contacts->GetCellData()->GetArray("force_on_a");
+    vtkDataArray* normal_force = contacts->GetCellData()->GetArray("normal_force");
     for (vtkIdType c = 0; c < contacts->GetNumberOfCells(); ++c) {
       const auto ends = cell_points(contacts, c);
       data.pairs.push_back({body_a ? static_cast<int>(body_a->GetTuple1(c)) : -1,
                             body_b ? static_cast<int>(body_b->GetTuple1(c)) : -1, ends.back() - ends.front(),
-                            normal ? Vec2{normal->GetComponent(c, 0), normal->GetComponent(c, 1)} : Vec2{}});
+                            normal ? Vec2{normal->GetComponent(c, 0), normal->GetComponent(c, 1)} : Vec2{},
+                            force ? Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)} : Vec2{},
+                            normal_force ? normal_force->GetTuple1(c) : 0.0});
       data.forces.push_back({ends.front(), ends.back(), magnitude ? magnitude->GetTuple1(c) : 0.0,
                              sliding ? sliding->GetTuple1(c) != 0.0 : false});
     }
@@ -94,10 +103,45 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   if (std::filesystem::exists(run / ("walls_" + index + ".vtu"))) {
     const auto walls = read_grid(run / ("walls_" + index + ".vtu"));
     vtkDataArray* part = walls->GetCellData()->GetArray("part");
-    for (vtkIdType c = 0; c < walls->GetNumberOfCells(); ++c)
-      (part && part->GetTuple1(c) == 0 ? data.wall_outlines : data.walls).push_back(cell_points(walls, c));
+    vtkDataArray* wall_id = walls->GetCellData()->GetArray("id");
+    vtkDataArray* force = walls->GetCellData()->GetArray("force");
+    std::vector<WallContact> touches;
+    std::vector<int> touched;
+    for (vtkIdType c = 0; c < walls->GetNumberOfCells(); ++c) {
+      const int kind = part ? static_cast<int>(part->GetTuple1(c)) : 2;
+      const int wall = wall_id ? static_cast<int>(wall_id->GetTuple1(c)) : -1;
+      const Vec2 f = force ? Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)} : Vec2{};
+      if (kind == 0) data.wall_outlines.push_back(cell_points(walls, c));
+      if (kind == 2) data.walls.push_back({wall, cell_points(walls, c), f, {}});
+      if (kind == 3) {
+        touches.push_back({cell_points(walls, c).front(), f});
+        touched.push_back(wall);
+      }
+    }
+    for (std::size_t k = 0; k < touches.size(); ++k)
+      for (WallRecord& w : data.walls)
+        if (w.id == touched[k]) w.contacts.push_back(touches[k]);
   }
   return data;
+}
+
+void add_particle_fields(const std::filesystem::path& run, int frame, const std::vector<ParticleField>& fields) {
+  const auto file = run / fmt::format("particles_{:05d}.vtu", frame);
+  const auto grid = read_grid(file);
+  const vtkIdType cells = grid->GetNumberOfCells();
+  for (const ParticleField& f : fields) {
+    if (f.components < 1 || static_cast<vtkIdType>(f.values.size()) != cells * f.components)
+      throw std::runtime_error(fmt::format("{}: field {} has {} values for {} particles of {} components", file.string(),
+                                           f.name, f.values.size(), cells, f.components));
+    auto array = named_doubles(f.name.c_str(), f.components);
+    array->SetNumberOfTuples(cells);
+    for (vtkIdType c = 0; c < cells; ++c)
+      for (int k = 0; k < f.components; ++k)
+        array->SetComponent(c, k, f.values[static_cast<std::size_t>(c * f.components + k)]);
+    grid->GetCellData()->RemoveArray(f.name.c_str());
+    grid->GetCellData()->AddArray(array);
+  }
+  write_vtu_atomically(file, grid);
 }
 
 }  // namespace sphero

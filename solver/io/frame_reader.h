@@ -4,6 +4,7 @@
 
 #include <array>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "geometry/vec2.h"
@@ -24,6 +25,7 @@ struct ParticleRecord {
   std::array<double, 4> stress{};    // xx, xy, yx, yy, compression positive (Love–Weber)
   int coordination = 0;
   double kinetic_energy = 0.0;       // translational + rotational
+  std::array<double, 4> wall_stress{};  // the part of `stress` due to contacts with walls
 };
 
 // Per touching pair of bodies.
@@ -31,6 +33,21 @@ struct PairRecord {
   int body_a = 0, body_b = 0;
   Vec2 branch;                       // a's centre to b's (or to the contact point for a wall)
   Vec2 normal;                       // unit contact normal, from a towards b
+  Vec2 force;                        // on a, summed over the pair's vertex contacts
+  double normal_force = 0.0;         // sum of the vertex contacts' normal forces (≥ 0)
+};
+
+// A wall (a body of the run's `wall` lines): its skeleton and the force the
+// grains exert on it.
+struct WallContact {
+  Vec2 point;                        // where a grain's vertex contact acts
+  Vec2 force;                        // on the wall
+};
+struct WallRecord {
+  int id = 0;
+  std::vector<Vec2> skeleton;        // open path, world frame
+  Vec2 force;                        // total, on the wall
+  std::vector<WallContact> contacts;
 };
 
 struct FrameData {
@@ -38,7 +55,7 @@ struct FrameData {
   std::vector<ParticleRecord> particles;    // parallel to outlines
   std::vector<PairRecord> pairs;            // parallel to forces
   std::vector<std::vector<Vec2>> outlines;  // one closed polygon per particle
-  std::vector<std::vector<Vec2>> walls;     // wall skeletons (open paths)
+  std::vector<WallRecord> walls;
   std::vector<std::vector<Vec2>> wall_outlines;
   std::vector<ForceSegment> forces;
 };
@@ -47,5 +64,16 @@ struct FrameData {
 // naming the directory when it holds no run.
 int frame_count(const std::filesystem::path& run_directory);
 FrameData read_frame(const std::filesystem::path& run_directory, int frame);
+
+// Per-particle results to add to a frame's particles_NNNNN.vtu (an array of
+// the same name is replaced), so that ParaView shows them on the outlines.
+struct ParticleField {
+  std::string name;
+  int components = 1;
+  std::vector<double> values;  // components × particles, particle-major
+};
+// Rewrites the file whole or not at all; throws std::runtime_error naming
+// the file when a field's size does not match its particles.
+void add_particle_fields(const std::filesystem::path& run_directory, int frame, const std::vector<ParticleField>& fields);
 
 }  // namespace sphero

@@ -137,6 +137,10 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
   const std::size_t n = w.size();
   // Per-particle stress (Love–Weber, MODEL.md §6), compression positive.
   const std::vector<Stress> stress = particle_stresses(w, engine.contacts(), area_);
+  // The walls' share of it, so that analysis can leave wall contacts out.
+  std::vector<bool> grain(n);
+  for (std::size_t i = 0; i < n; ++i) grain[i] = !w.big[i];
+  const std::vector<Stress> between_grains = particle_stresses(w, engine.contacts(), area_, grain);
   std::vector<std::vector<int>> partners(n);
   for (const Contact& c : engine.contacts()) {
     if (!c.active) continue;
@@ -154,6 +158,7 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
   auto omega = named_doubles("angular_velocity", 1);
   auto kinetic = named_doubles("kinetic_energy", 1);
   auto sigma = named_doubles("stress_compression_positive", 4);
+  auto sigma_walls = named_doubles("stress_from_walls", 4);
   auto radius = named_doubles("sphero_radius", 1);
   auto area = named_doubles("area", 1);
   auto centre = named_doubles("centre_of_mass", 3);
@@ -176,13 +181,16 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
     kinetic->InsertNextValue(0.5 * w.mass[i] * norm2(w.velocity[i]) +
                              0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i]);
     sigma->InsertNextTuple4(stress[i].xx, stress[i].xy, stress[i].yx, stress[i].yy);
+    sigma_walls->InsertNextTuple4(stress[i].xx - between_grains[i].xx, stress[i].xy - between_grains[i].xy,
+                                  stress[i].yx - between_grains[i].yx, stress[i].yy - between_grains[i].yy);
     area->InsertNextValue(area_[i]);
     centre->InsertNextTuple3(w.position[i].x, w.position[i].y, 0.0);
     radius->InsertNextValue(w.radius[i]);
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{id, material, coordination, shape, velocity, omega,
-                                                                      kinetic, sigma, radius, area, centre})
+                                                                      kinetic, sigma, sigma_walls, radius, area,
+                                                                      centre})
     grid->GetCellData()->AddArray(a);
   write_grid(grid, file, engine.time());
 }
@@ -263,7 +271,7 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
   auto id = named_ints("id", 1);
-  auto part = named_ints("part", 1);  // 0 outline, 2 skeleton
+  auto part = named_ints("part", 1);  // 0 outline, 2 skeleton, 3 contact point
   auto force = named_doubles("force", 3);
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!w.big[i]) continue;
@@ -283,6 +291,20 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
       part->InsertNextValue(which);
       force->InsertNextTuple3(w.force[i].x, w.force[i].y, 0.0);
     }
+  }
+  // Every vertex contact between a grain and a wall, as a vertex cell at its
+  // point of application with the force on the wall: what wall stresses
+  // are summed from (a grain in a corner touches two faces of one wall).
+  for (const Contact& c : engine.contacts()) {
+    if (!c.active || w.big[c.vertex_body] == w.big[c.edge_body]) continue;
+    const bool wall_has_vertex = w.big[c.vertex_body];
+    const Vec2 at = wall_has_vertex ? c.point : c.point - c.edge_offset;
+    const Vec2 on_wall = wall_has_vertex ? c.force : -c.force;
+    const vtkIdType point = points->InsertNextPoint(at.x, at.y, 0.0);
+    grid->InsertNextCell(VTK_VERTEX, 1, &point);
+    id->InsertNextValue(wall_has_vertex ? c.vertex_body : c.edge_body);
+    part->InsertNextValue(3);
+    force->InsertNextTuple3(on_wall.x, on_wall.y, 0.0);
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{id, part, force}) grid->GetCellData()->AddArray(a);

@@ -57,8 +57,11 @@ std::vector<std::vector<Vec2>> cells_from(const std::vector<Vec2>& points, std::
     do {
       if (triangulation.is_infinite(circulator)) continue;
       const Vec2 other = points[static_cast<std::size_t>(circulator->info())];
-      // Closer to `site` than to `other`: dot(x, other − site) <= (|other|² − |site|²)/2.
-      cell = clip(cell, other - site, 0.5 * (norm2(other) - norm2(site)));
+      // Closer to `site` than to `other`: dot(x, d) <= dot(site, d) + |d|²/2
+      // with d = other − site; written so, not as (|other|² − |site|²)/2,
+      // it keeps its precision when the sites are close together.
+      const Vec2 d = other - site;
+      cell = clip(cell, d, dot(site, d) + 0.5 * norm2(d));
     } while (++circulator != done);
     cells.push_back(cell);
   }

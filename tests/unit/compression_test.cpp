@@ -2,8 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <set>
 
+#include "analysis/frame_analysis.h"
 #include "engine/stress.h"
+#include "io/frame_reader.h"
+#include "io/run_output.h"
 #include "packing/compression.h"
 #include "shapes/mass_properties.h"
 #include "packing/generators.h"
@@ -104,6 +109,70 @@ TEST(Compression, BadOptionsAreRefused) {
   o.grains = loose_gas(5);
   o.pressure = -1.0;
   EXPECT_THROW(compress_isotropically(o), std::invalid_argument);
+}
+
+// The same static sample written as a run's frame and read back: the stress
+// analysis computes from the files equals the plates' own measure, face by
+// face, and leaving wall contacts out leaves exactly the branch-vector sum
+// of the contacts between grains.
+TEST(Compression, WallStressesFromAWrittenFrameMatchThePlates) {
+  CompressionOptions o;
+  o.grains = loose_gas(40);
+  o.law.kn = 1e5;
+  o.pressure = 100.0;
+  o.until.unbalanced_force_ratio = 1e-4;
+  const CompactionResult r = compress_isotropically(o);
+  ASSERT_TRUE(r.static_reached);
+  EngineSettings s;
+  s.dt = 1e-5;
+  s.verlet_distance = 0.01;
+  Engine engine(make_world(r.bodies, 1, {o.law}, {}), s);
+  engine.evaluate_forces_now();
+  const auto dir = std::filesystem::path(testing::TempDir()) / "sphero_wall_stress";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  RunOutput output(dir, engine.world(), 24, {"particles", "contacts", "walls"});
+  output.write_frame(engine);
+  const FrameData frame = read_frame(dir, 0);
+  ASSERT_EQ(frame.walls.size(), 4u);
+
+  const analysis::FrameSummary with = analysis::analyze_frame(frame);
+  ASSERT_EQ(with.walls.size(), 4u);  // each plate is one face
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_NEAR(with.walls[k].normal_stress, r.pressure[k], 0.01 * 100.0) << "plate " << k;
+    EXPECT_LT(std::abs(with.walls[k].shear_stress), 1e-9 * 100.0) << "frictionless plate " << k;
+  }
+  // Love–Weber over the sample (walls included) = the boundary tractions.
+  EXPECT_NEAR(with.stress.xx, 0.5 * (with.walls[0].normal_stress + with.walls[1].normal_stress), 0.01 * 100.0);
+  EXPECT_NEAR(with.stress.yy, 0.5 * (with.walls[2].normal_stress + with.walls[3].normal_stress), 0.01 * 100.0);
+
+  analysis::AnalysisOptions without;
+  without.exclude_walls = true;
+  const analysis::FrameSummary inner = analysis::analyze_frame(frame, without);
+  // Between grains only: σ = −(1/A) Σ_pairs branch ⊗ f_on_a, from the pairs.
+  Stress branch_sum;
+  std::set<int> grain_ids;
+  for (const ParticleRecord& p : frame.particles) grain_ids.insert(p.id);
+  for (const PairRecord& pair : frame.pairs) {
+    if (!grain_ids.count(pair.body_a) || !grain_ids.count(pair.body_b)) continue;
+    branch_sum += Stress{-pair.branch.x * pair.force.x, -pair.branch.x * pair.force.y, -pair.branch.y * pair.force.x,
+                         -pair.branch.y * pair.force.y};
+  }
+  const double area = with.width * with.height;
+  // Branch vectors come from the contact lines' ends, which VTU stores in single
+  // precision: agreement to ~1e-7 relative, not to round-off.
+  EXPECT_NEAR(inner.stress.xx, branch_sum.xx / area, 1e-6 * 100.0);
+  EXPECT_NEAR(inner.stress.yy, branch_sum.yy / area, 1e-6 * 100.0);
+  EXPECT_NEAR(inner.stress.xy, branch_sum.xy / area, 1e-6 * 100.0);
+  // The grain-to-plate contacts carry a share of the total: a sample of ~6
+  // grains across loses about one grain-radius of arm per side.
+  EXPECT_LT(inner.stress.xx, 0.95 * with.stress.xx);
+  EXPECT_GT(inner.stress.xx, 0.5 * with.stress.xx);
+  std::printf("plates (%.3f %.3f %.3f %.3f), from the frame (%.3f %.3f %.3f %.3f); sample sxx %.3f syy %.3f, "
+              "between grains only %.3f %.3f\n",
+              r.pressure[0], r.pressure[1], r.pressure[2], r.pressure[3], with.walls[0].normal_stress,
+              with.walls[1].normal_stress, with.walls[2].normal_stress, with.walls[3].normal_stress, with.stress.xx,
+              with.stress.yy, inner.stress.xx, inner.stress.yy);
 }
 
 }  // namespace

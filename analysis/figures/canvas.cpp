@@ -1,0 +1,87 @@
+#include "analysis/figures/canvas.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "io/atomic_file.h"
+
+namespace sphero::analysis {
+
+void render_figure(const std::filesystem::path& file, int width, int height, const std::function<void(cairo_t*)>& draw) {
+  if (width < 100 || width > 20000 || height < 50 || height > 20000)
+    throw std::runtime_error("the figure's size must be between 100 and 20000 (width) and 50 and 20000 (height)");
+  const std::string ext = file.extension().string();
+  if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+    throw std::runtime_error(file.string() + ": unknown figure format; use .png, .svg or .pdf");
+  write_atomically(file, [&](const std::filesystem::path& temporary) {
+    cairo_surface_t* surface = nullptr;
+    if (ext == ".png")
+      surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+    else if (ext == ".svg")
+      surface = cairo_svg_surface_create(temporary.c_str(), width, height);
+    else
+      surface = cairo_pdf_surface_create(temporary.c_str(), width, height);
+    std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> owner(surface, cairo_surface_destroy);
+    cairo_t* cr = cairo_create(surface);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    draw(cr);
+    cairo_destroy(cr);
+    if (ext == ".png" && cairo_surface_write_to_png(surface, temporary.c_str()) != CAIRO_STATUS_SUCCESS)
+      throw std::runtime_error(file.string() + ": cannot write the PNG");
+    cairo_surface_finish(surface);
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS)
+      throw std::runtime_error(file.string() + ": cannot write the figure");
+  });
+}
+
+void set_series_colour(cairo_t* cr, int index) {
+  static constexpr std::array<std::array<double, 3>, 7> okabe_ito{{{0.000, 0.447, 0.698},
+                                                                   {0.835, 0.369, 0.000},
+                                                                   {0.000, 0.620, 0.451},
+                                                                   {0.800, 0.475, 0.655},
+                                                                   {0.337, 0.706, 0.914},
+                                                                   {0.902, 0.624, 0.000},
+                                                                   {0.000, 0.000, 0.000}}};
+  const auto& c = okabe_ito[static_cast<std::size_t>(index) % okabe_ito.size()];
+  cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+}
+
+void set_map_colour(cairo_t* cr, double t) {
+  // viridis (R's viridis(9)), linearly interpolated
+  static constexpr std::array<std::array<double, 3>, 9> stops{{{0.267, 0.004, 0.329},
+                                                               {0.278, 0.176, 0.482},
+                                                               {0.231, 0.322, 0.545},
+                                                               {0.173, 0.447, 0.557},
+                                                               {0.129, 0.565, 0.549},
+                                                               {0.153, 0.678, 0.506},
+                                                               {0.365, 0.784, 0.388},
+                                                               {0.667, 0.863, 0.196},
+                                                               {0.992, 0.906, 0.145}}};
+  t = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * (stops.size() - 1);
+  const auto k = std::min(static_cast<std::size_t>(t), stops.size() - 2);
+  const double u = t - static_cast<double>(k);
+  const auto &a = stops[k], &b = stops[k + 1];
+  cairo_set_source_rgb(cr, a[0] + u * (b[0] - a[0]), a[1] + u * (b[1] - a[1]), a[2] + u * (b[2] - a[2]));
+}
+
+void draw_text(cairo_t* cr, double x, double y, const std::string& text, double align, double angle) {
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, text.c_str(), &e);
+  cairo_save(cr);
+  cairo_translate(cr, x, y);
+  cairo_rotate(cr, angle);
+  cairo_move_to(cr, -align * e.x_advance, -(e.y_bearing + 0.5 * e.height));
+  cairo_show_text(cr, text.c_str());
+  cairo_restore(cr);
+}
+
+}  // namespace sphero::analysis

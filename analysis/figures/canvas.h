@@ -1,0 +1,27 @@
+// Shared by the figures: a Cairo surface of the format the file's extension
+// asks for (.png, or exact vector .svg / .pdf), drawn by `draw` and written
+// whole or not at all. Internal to analysis/figures (it exposes Cairo).
+#pragma once
+
+#include <cairo.h>
+
+#include <filesystem>
+#include <functional>
+
+namespace sphero::analysis {
+
+// Throws std::runtime_error for an unknown extension, a size out of range
+// or an unwritable file.
+void render_figure(const std::filesystem::path& file, int width, int height, const std::function<void(cairo_t*)>& draw);
+
+// Colour-blind-safe qualitative palette (Okabe & Ito), cycled.
+void set_series_colour(cairo_t* cr, int index);
+
+// Perceptually uniform colour map (viridis) at t ∈ [0, 1].
+void set_map_colour(cairo_t* cr, double t);
+
+// Text with its anchor at (x, y): `align` 0 left, 0.5 centre, 1 right;
+// vertically centred on y.
+void draw_text(cairo_t* cr, double x, double y, const std::string& text, double align = 0.0, double angle = 0.0);
+
+}  // namespace sphero::analysis

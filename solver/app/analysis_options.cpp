@@ -1,0 +1,82 @@
+#include "app/analysis_options.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace sphero::app {
+namespace {
+
+std::vector<double> numbers(const std::string& option, const std::string& text, std::size_t count) {
+  std::vector<double> out;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    try {
+      std::size_t used = 0;
+      out.push_back(std::stod(part, &used));
+      if (used != part.size()) throw std::invalid_argument(part);
+    } catch (const std::exception&) {
+      throw std::invalid_argument(fmt::format("--{}: '{}' is not a number", option, part));
+    }
+  }
+  if (out.size() != count) throw std::invalid_argument(fmt::format("--{}: expected {} comma-separated numbers", option, count));
+  return out;
+}
+
+}  // namespace
+
+void add_analysis_options(boost::program_options::options_description& options) {
+  namespace po = boost::program_options;
+  options.add_options()("window", po::value<std::string>(), "X0,Y0,X1,Y1: average over a rectangular window (default: the box around the particles)")(
+      "circle", po::value<std::string>(), "X,Y,R: average over a circular window")(
+      "frames", po::value<std::string>(), "A:B, the frames to use (default all)")(
+      "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number")(
+      "exclude-walls", "leave contacts with walls out of the particles' stresses")(
+      "chain-angle", po::value<double>()->default_value(45.0), "force chains: tolerance angle in degrees (Peters et al.)")(
+      "rose-bins", po::value<int>()->default_value(18), "bins of the orientation distributions over [0, 180) degrees");
+}
+
+analysis::AnalysisOptions analysis_options(const boost::program_options::variables_map& vm) {
+  analysis::AnalysisOptions o;
+  if (vm.count("window") && vm.count("circle")) throw std::invalid_argument("give --window or --circle, not both");
+  if (vm.count("window")) {
+    const auto w = numbers("window", vm["window"].as<std::string>(), 4);
+    if (!(w[2] > w[0] && w[3] > w[1])) throw std::invalid_argument("--window: expected X0 < X1 and Y0 < Y1");
+    o.window = {analysis::Window::Kind::rectangle, w[0], w[1], w[2], w[3], {}, 0.0};
+  } else if (vm.count("circle")) {
+    const auto c = numbers("circle", vm["circle"].as<std::string>(), 3);
+    if (!(c[2] > 0.0)) throw std::invalid_argument("--circle: the radius must be positive");
+    o.window.kind = analysis::Window::Kind::circle;
+    o.window.centre = {c[0], c[1]};
+    o.window.radius = c[2];
+  }
+  o.exclude_rattlers = vm.count("exclude-rattlers") > 0;
+  o.exclude_walls = vm.count("exclude-walls") > 0;
+  o.chain_tolerance_degrees = vm["chain-angle"].as<double>();
+  if (!(o.chain_tolerance_degrees > 0.0 && o.chain_tolerance_degrees <= 90.0))
+    throw std::invalid_argument("--chain-angle: expected an angle in (0, 90] degrees");
+  o.rose_bins = vm["rose-bins"].as<int>();
+  if (o.rose_bins < 1 || o.rose_bins > 3600) throw std::invalid_argument("--rose-bins: expected 1 to 3600");
+  return o;
+}
+
+FrameRange frame_range(const boost::program_options::variables_map& vm, int count) {
+  FrameRange r{0, count - 1};
+  if (!vm.count("frames")) return r;
+  const std::string text = vm["frames"].as<std::string>();
+  const auto colon = text.find(':');
+  try {
+    std::size_t used = 0;
+    r.first = std::stoi(text.substr(0, colon), &used);
+    r.last = colon == std::string::npos ? r.first : std::stoi(text.substr(colon + 1));
+  } catch (const std::exception&) {
+    throw std::invalid_argument(fmt::format("--frames: expected A:B, found '{}'", text));
+  }
+  if (r.first < 0 || r.last >= count || r.first > r.last)
+    throw std::invalid_argument(fmt::format("--frames: the run has frames 0 to {}", count - 1));
+  return r;
+}
+
+}  // namespace sphero::app

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# analyze_outputs.sh SPHERO RUN_DIR WORKDIR: `sphero analyze` on a copy of a
+# run writes a row per frame, the distributions, the chain files and, with
+# --add-fields, per-particle arrays back into the frames; `sphero figure
+# --plot` draws every plot; bad requests are refused with the option named.
+set -euo pipefail
+sphero=$1; run=$2; work=$3
+rm -rf "$work"; mkdir -p "$work"; cp -r "$run" "$work/run"; run=$work/run
+"$sphero" analyze "$run" --window 0,0,8,14 --add-fields > /dev/null
+frames=$(grep -c '<DataSet' "$run/particles.pvd")
+[ "$(grep -c '^[0-9]' "$run/analysis.csv")" -eq "$frames" ] || { echo "analysis.csv: not one row per frame"; exit 1; }
+grep '^frame,' "$run/analysis.csv" | grep -q '^frame,time_s,sigma_xx,sigma_yy,sigma_xy,p,q,packing_fraction,void_ratio,mean_local_packing_fraction,.*coordination,.*fabric_anisotropy,.*wall[0-9]*_face0_sigma_n,' \
+  || { echo "analysis.csv: unexpected columns"; grep '^frame,' "$run/analysis.csv"; exit 1; }
+if grep -q ',nan,\|,inf,' "$run/analysis.csv"; then echo "analysis.csv has nan/inf"; exit 1; fi
+[ "$(grep -c '^[0-9]' "$run/ke_histogram.csv")" -eq 100 ] || { echo "ke_histogram.csv: not 100 bins"; exit 1; }
+[ "$(grep -c '^[0-9]' "$run/roses.csv")" -eq $((frames * 18)) ] || { echo "roses.csv: not 18 bins per frame"; exit 1; }
+grep -q '^[0-9]*,[0-9.e-]*,0,' "$run/coordination.csv" || { echo "coordination.csv: no z = 0 row"; exit 1; }
+last=$(printf '%05d' $((frames - 1)))
+test -s "$run/chains_$last.csv"
+for array in local_packing_fraction chain_id pressure deviator_stress major_stress_direction stress_from_walls; do
+  grep -aq "Name=\"$array\"" "$run/particles_$last.vtu" || { echo "particles_$last.vtu lacks $array"; exit 1; }
+done
+# The mean local packing fraction lies between 0 and 1 on every frame.
+awk -F, '/^[0-9]/ { if ($10 <= 0 || $10 >= 1) { print "local packing fraction " $10; exit 1 } }' "$run/analysis.csv"
+for plot in network packing-map rose stress-strain void-ratio energy ke-histogram; do
+  "$sphero" figure "$run" --plot "$plot" -o "$work/$plot.png" > /dev/null
+  [ "$(stat -c %s "$work/$plot.png")" -gt 5000 ] || { echo "$plot.png is nearly empty"; exit 1; }
+done
+"$sphero" figure "$run" --plot void-ratio --x time -o "$work/void-ratio-time.pdf" > /dev/null
+[ "$(head -c 5 "$work/void-ratio-time.pdf")" = "%PDF-" ] || { echo "not a PDF"; exit 1; }
+if "$sphero" figure "$run" --plot pie 2> "$work/err"; then echo "accepted --plot pie"; exit 1; fi
+grep -q -- "--plot: unknown plot 'pie'" "$work/err" || { cat "$work/err"; exit 1; }
+if "$sphero" analyze "$run" --window 1,1,0,0 2> "$work/err"; then echo "accepted an empty window"; exit 1; fi
+grep -q -- "--window: expected X0 < X1" "$work/err" || { cat "$work/err"; exit 1; }
+if "$sphero" analyze "$run" --frames 3:999 2> "$work/err"; then echo "accepted frames 3:999"; exit 1; fi
+grep -q -- "--frames: the run has frames 0 to" "$work/err" || { cat "$work/err"; exit 1; }
+echo "analysis ok: $frames frames, distributions, chains, fields, 8 plots; bad options refused"
