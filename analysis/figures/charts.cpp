@@ -44,12 +44,15 @@ void set_style(cairo_t* cr, Curve::Style style, double scale) {
 
 void draw_chart(const Chart& chart, const std::filesystem::path& file, int width, int height) {
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-  for (const Curve& c : chart.curves)
+  for (const Curve& c : chart.curves) {
+    // Bars reach half a bin past their centres.
+    const double half = c.style == Curve::Style::bars && c.x.size() > 1 ? 0.5 * (c.x[1] - c.x[0]) : 0.0;
     for (std::size_t k = 0; k < std::min(c.x.size(), c.y.size()); ++k)
       if (std::isfinite(c.x[k]) && std::isfinite(c.y[k])) {
-        x0 = std::min(x0, c.x[k]), x1 = std::max(x1, c.x[k]);
+        x0 = std::min(x0, c.x[k] - half), x1 = std::max(x1, c.x[k] + half);
         y0 = std::min(y0, c.y[k]), y1 = std::max(y1, c.y[k]);
       }
+  }
   if (!(x0 <= x1)) throw std::runtime_error(file.string() + ": nothing finite to plot for '" + chart.title + "'");
   if (chart.y_from_zero) y0 = std::min(y0, 0.0), y1 = std::max(y1, 0.0);
   // Flat data still gets a visible range.
@@ -136,8 +139,26 @@ void draw_chart(const Chart& chart, const std::filesystem::path& file, int width
       }
     }
     cairo_restore(cr);
-    // Legend, top right inside the axes
+    // Legend, top right inside the axes, on a white ground
     cairo_set_font_size(cr, 18 * scale);
+    double widest = 0.0;
+    int entries = 0;
+    for (const Curve& c : chart.curves) {
+      if (c.label.empty()) continue;
+      cairo_text_extents_t e;
+      cairo_text_extents(cr, c.label.c_str(), &e);
+      widest = std::max(widest, e.x_advance);
+      ++entries;
+    }
+    if (entries > 0) {
+      cairo_set_dash(cr, nullptr, 0, 0.0);
+      cairo_rectangle(cr, right - widest - 75 * scale, top + 8 * scale, widest + 65 * scale, 26 * scale * entries + 8 * scale);
+      cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgb(cr, 0.7, 0.7, 0.7);
+      cairo_set_line_width(cr, 0.8 * scale);
+      cairo_stroke(cr);
+    }
     double y = top + 25 * scale;
     for (std::size_t i = 0; i < chart.curves.size(); ++i) {
       const Curve& c = chart.curves[i];
