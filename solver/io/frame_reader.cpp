@@ -56,17 +56,28 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   if (frame < 0 || frame >= frames)
     throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame, frames - 1));
   const std::string index = fmt::format("{:05d}", frame);
-  FrameData data;
   const auto particles = read_grid(run / ("particles_" + index + ".vtu"));
+  vtkSmartPointer<vtkUnstructuredGrid> contacts, walls;
+  if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) contacts = read_grid(run / ("contacts_" + index + ".vtu"));
+  if (std::filesystem::exists(run / ("walls_" + index + ".vtu"))) walls = read_grid(run / ("walls_" + index + ".vtu"));
+  try {
+    return frame_from_grids(particles, contacts, walls);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("{}: frame {}: {}", run.string(), index, e.what()));
+  }
+}
+
+FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls) {
+  FrameData data;
+  if (!particles) throw std::runtime_error("no particles");
   if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) data.time = time->GetTuple1(0);
   vtkCellData* pd = particles->GetCellData();
   vtkDataArray *id = pd->GetArray("id"), *centre = pd->GetArray("centre_of_mass"), *area = pd->GetArray("area"),
                *stress = pd->GetArray("stress_compression_positive"), *coordination = pd->GetArray("coordination_number"),
                *kinetic = pd->GetArray("kinetic_energy"), *wall_stress = pd->GetArray("stress_from_walls");
   if (!id || !centre || !area || !stress || !coordination)
-    throw std::runtime_error(fmt::format("{}: particles_{}.vtu lacks the arrays id, centre_of_mass, area, stress or "
-                                         "coordination_number (an older sphero wrote it?); run the scene again",
-                                         run.string(), index));
+    throw std::runtime_error("the particles lack the arrays id, centre_of_mass, area, stress_compression_positive or "
+                             "coordination_number (an older sphero wrote them?); run the scene again");
   for (vtkIdType c = 0; c < particles->GetNumberOfCells(); ++c) {
     data.outlines.push_back(cell_points(particles, c));
     ParticleRecord p;
@@ -81,8 +92,7 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
     p.kinetic_energy = kinetic ? kinetic->GetTuple1(c) : 0.0;
     data.particles.push_back(p);
   }
-  if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) {
-    const auto contacts = read_grid(run / ("contacts_" + index + ".vtu"));
+  if (contacts) {
     vtkDataArray* magnitude = contacts->GetCellData()->GetArray("force_magnitude");
     vtkDataArray* sliding = contacts->GetCellData()->GetArray("sliding");
     vtkDataArray *body_a = contacts->GetCellData()->GetArray("body_a"), *body_b = contacts->GetCellData()->GetArray("body_b");
@@ -100,8 +110,7 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
                              sliding ? sliding->GetTuple1(c) != 0.0 : false});
     }
   }
-  if (std::filesystem::exists(run / ("walls_" + index + ".vtu"))) {
-    const auto walls = read_grid(run / ("walls_" + index + ".vtu"));
+  if (walls) {
     vtkDataArray* part = walls->GetCellData()->GetArray("part");
     vtkDataArray* wall_id = walls->GetCellData()->GetArray("id");
     vtkDataArray* force = walls->GetCellData()->GetArray("force");

@@ -9,6 +9,8 @@
 
 #include "geometry/vec2.h"
 
+class vtkUnstructuredGrid;
+
 namespace sphero {
 
 struct ForceSegment {
@@ -64,6 +66,10 @@ struct FrameData {
 // naming the directory when it holds no run.
 int frame_count(const std::filesystem::path& run_directory);
 FrameData read_frame(const std::filesystem::path& run_directory, int frame);
+
+// The same from grids already in memory (what ParaView's Sphero reader
+// produces); `contacts` and `walls` may be null.
+FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls);
 
 // Per-particle results to add to a frame's particles_NNNNN.vtu (an array of
 // the same name is replaced), so that ParaView shows them on the outlines.

@@ -64,6 +64,16 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
     outline_.push_back(distinct[it->second]);
     area_.push_back(distinct_area[it->second]);
   }
+  // The manifest ParaView's Sphero reader opens: what the run holds.
+  std::string manifest = fmt::format(
+      "# Sphero run: open this file in ParaView (Sphero plugin) to see the run as one time-aware source\n"
+      "format = 1\narc_resolution = {}\nfields = ",
+      arc_resolution);
+  for (std::size_t k = 0; k < fields_.size(); ++k) {
+    if (k > 0) manifest += ',';
+    manifest += fields_[k];
+  }
+  write_text_atomically(directory_ / "run.sphero", manifest + "\n");
   if (resume_at) {
     resume(*resume_at);
     return;
@@ -149,6 +159,7 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
   }
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();  // positions and branch vectors for analysis, not rounded to float
   auto id = named_ints("id", 1);
   auto material = named_ints("material", 1);
   auto coordination = named_ints("coordination_number", 1);
@@ -226,6 +237,7 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
   }
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();  // positions and branch vectors for analysis, not rounded to float
   auto first = named_ints("body_a", 1);
   auto second = named_ints("body_b", 1);
   auto sliding = named_ints("sliding", 1);
@@ -270,6 +282,7 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
   const World& w = engine.world();
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();  // positions and branch vectors for analysis, not rounded to float
   auto id = named_ints("id", 1);
   auto part = named_ints("part", 1);  // 0 outline, 2 skeleton, 3 contact point
   auto force = named_doubles("force", 3);

@@ -159,11 +159,11 @@ TEST(Compression, WallStressesFromAWrittenFrameMatchThePlates) {
                          -pair.branch.y * pair.force.y};
   }
   const double area = with.width * with.height;
-  // Branch vectors come from the contact lines' ends, which VTU stores in single
-  // precision: agreement to ~1e-7 relative, not to round-off.
-  EXPECT_NEAR(inner.stress.xx, branch_sum.xx / area, 1e-6 * 100.0);
-  EXPECT_NEAR(inner.stress.yy, branch_sum.yy / area, 1e-6 * 100.0);
-  EXPECT_NEAR(inner.stress.xy, branch_sum.xy / area, 1e-6 * 100.0);
+  // Branch vectors come from the contact lines' ends (double precision in
+  // the files): agreement to round-off.
+  EXPECT_NEAR(inner.stress.xx, branch_sum.xx / area, 1e-9 * 100.0);
+  EXPECT_NEAR(inner.stress.yy, branch_sum.yy / area, 1e-9 * 100.0);
+  EXPECT_NEAR(inner.stress.xy, branch_sum.xy / area, 1e-9 * 100.0);
   // The grain-to-plate contacts carry a share of the total: a sample of ~6
   // grains across loses about one grain-radius of arm per side.
   EXPECT_LT(inner.stress.xx, 0.95 * with.stress.xx);
