@@ -203,8 +203,8 @@ int run_run_command(const std::vector<std::string>& args) {
       "sphero run: done, t = {:g} s in {} steps, {:.1f} s wall, Cundall number {:.3g} particle-steps per CPU second.\n"
       "  energy: mechanical {:.6g} J (started at {:.6g}), work in {:.6g} J, dissipated {:.6g} J, first-law residual "
       "{:.3g} J\n"
-      "  output: {}/particles.pvd, contacts.pvd, walls.pvd, state.pvd ({} frames), energy.csv, final.ckpt\n"
-      "  open in ParaView: paraview {}/particles.pvd (File > Open also takes contacts.pvd and walls.pvd)\n",
+      "  output: {}/run.sphero, particles.pvd, contacts.pvd, walls.pvd, state.pvd ({} frames), energy.csv, final.ckpt\n"
+      "  open in ParaView: {}/run.sphero with the Sphero plugin (README), or particles.pvd without it\n",
       engine->time(), engine->step_count() - first_step, wall,
       static_cast<double>(engine->step_count() - first_step) * static_cast<double>(grains) / std::max(cpu, 1e-9), l.mechanical(),
       l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(), out.string(),

@@ -18,15 +18,6 @@
 namespace sphero {
 namespace {
 
-vtkSmartPointer<vtkUnstructuredGrid> read_grid(const std::filesystem::path& file) {
-  if (!std::filesystem::exists(file)) throw std::runtime_error(file.string() + ": missing from the run");
-  vtkNew<vtkXMLUnstructuredGridReader> reader;
-  reader->SetFileName(file.c_str());
-  reader->Update();
-  if (reader->GetErrorCode() != 0) throw std::runtime_error(file.string() + ": not a readable .vtu file");
-  return reader->GetOutput();
-}
-
 std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
   vtkNew<vtkIdList> ids;
   grid->GetCellPoints(cell, ids);
@@ -56,10 +47,10 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   if (frame < 0 || frame >= frames)
     throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame, frames - 1));
   const std::string index = fmt::format("{:05d}", frame);
-  const auto particles = read_grid(run / ("particles_" + index + ".vtu"));
+  const auto particles = read_vtu(run / ("particles_" + index + ".vtu"));
   vtkSmartPointer<vtkUnstructuredGrid> contacts, walls;
-  if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) contacts = read_grid(run / ("contacts_" + index + ".vtu"));
-  if (std::filesystem::exists(run / ("walls_" + index + ".vtu"))) walls = read_grid(run / ("walls_" + index + ".vtu"));
+  if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) contacts = read_vtu(run / ("contacts_" + index + ".vtu"));
+  if (std::filesystem::exists(run / ("walls_" + index + ".vtu"))) walls = read_vtu(run / ("walls_" + index + ".vtu"));
   try {
     return frame_from_grids(particles, contacts, walls);
   } catch (const std::exception& e) {
@@ -136,7 +127,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
 
 void add_particle_fields(const std::filesystem::path& run, int frame, const std::vector<ParticleField>& fields) {
   const auto file = run / fmt::format("particles_{:05d}.vtu", frame);
-  const auto grid = read_grid(file);
+  const auto grid = read_vtu(file);
   const vtkIdType cells = grid->GetNumberOfCells();
   for (const ParticleField& f : fields) {
     if (f.components < 1 || static_cast<vtkIdType>(f.values.size()) != cells * f.components)

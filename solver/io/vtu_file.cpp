@@ -1,6 +1,7 @@
 #include "io/vtu_file.h"
 
 #include <vtkFieldData.h>
+#include <vtkXMLUnstructuredGridReader.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
@@ -41,6 +42,15 @@ void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid
     if (writer->Write() != 1)
       throw std::runtime_error(path.string() + ": VTK could not write the file (is the directory writable, the disk full?)");
   });
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& file) {
+  if (!std::filesystem::exists(file)) throw std::runtime_error(file.string() + ": missing");
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(file.c_str());
+  reader->Update();
+  if (reader->GetErrorCode() != 0) throw std::runtime_error(file.string() + ": not a readable .vtu file");
+  return reader->GetOutput();
 }
 
 }  // namespace sphero

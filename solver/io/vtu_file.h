@@ -5,10 +5,11 @@
 #include <vtkDoubleArray.h>
 #include <vtkIntArray.h>
 #include <vtkNew.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
 
 #include <filesystem>
 
-class vtkUnstructuredGrid;
 
 namespace sphero {
 
@@ -18,6 +19,9 @@ vtkNew<vtkIntArray> named_ints(const char* name, int components);
 // Writes through a temporary file and a rename. Throws std::runtime_error
 // naming the file.
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid);
+// Reads a .vtu; throws std::runtime_error naming the file when it is missing
+// or unreadable.
+vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& path);
 // The field array TimeValue, which ParaView reads as the data's time.
 void add_time_value(vtkUnstructuredGrid* grid, double time);
 

@@ -1,0 +1,115 @@
+"""The force-chain figure of a Sphero run in ParaView: particles in light
+grey, every contact a tube whose radius grows with its force (dark red), and
+the contacts along force chains (Peters et al. 2005) on top, coloured by
+chain. Runs under pvpython or pvbatch with the Sphero plugin:
+
+    pvpython docs/paraview/force_chains.py --plugin build/lib/paraview-plugins/SpheroPlugin/SpheroPlugin.so \\
+        --run sphero-output -o force-chains.png
+
+Inside the ParaView GUI, load the plugin (Tools > Manage Plugins), open
+run.sphero, and apply Filters > Sphero > Force Chains; this script builds the
+same pipeline and saves a screenshot.
+"""
+import argparse
+import os
+
+from paraview.simple import (LoadPlugin, OpenDataFile, ExtractBlock, MergeBlocks, ExtractSurface, CellDatatoPointData, Calculator, Tube, Show,
+                             CreateView, SetActiveView, Render, SaveScreenshot)
+
+parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+parser.add_argument("--plugin", required=True, help="the built SpheroPlugin.so")
+parser.add_argument("--run", required=True, help="a sphero run's output directory")
+parser.add_argument("--time", type=float, help="simulation time to show (default: the last frame)")
+parser.add_argument("-o", "--output", default="force-chains.png")
+parser.add_argument("--width", type=int, default=1600)
+parser.add_argument("--height", type=int, help="default: the aspect of the scene")
+args = parser.parse_args()
+
+LoadPlugin(args.plugin, remote=False, ns=globals())
+reader = OpenDataFile(os.path.join(args.run, "run.sphero"))
+times = list(reader.TimestepValues)
+time = args.time if args.time is not None else times[-1]
+chains = ForceChains(Input=reader)
+
+
+def part(name):
+    return ExtractBlock(Input=chains, Selectors=[f"/Root/{name}"])
+
+
+# The image takes the aspect of the scene (particles and walls).
+everything = MergeBlocks(Input=chains)
+everything.UpdatePipeline(time)
+x0, x1, y0, y1, _, _ = everything.GetDataInformation().GetBounds()
+margin = 0.02 * max(x1 - x0, y1 - y0)
+if args.height is None:
+    args.height = max(100, int(args.width * (y1 - y0 + 2 * margin) / (x1 - x0 + 2 * margin)))
+
+view = CreateView("RenderView")
+SetActiveView(view)
+view.ViewSize = [args.width, args.height]
+view.ViewTime = time
+view.OrientationAxesVisibility = 0
+view.CameraParallelProjection = 1
+view.UseColorPaletteForBackground = 0
+view.Background = [1, 1, 1]
+
+particles = Show(part("particles"), view)
+particles.Representation = "Surface"
+particles.ColorArrayName = [None, '']
+particles.AmbientColor = particles.DiffuseColor = [0.86, 0.86, 0.86]
+outlines = Show(part("particles"), view)
+outlines.Representation = "Wireframe"
+outlines.ColorArrayName = [None, '']
+outlines.AmbientColor = outlines.DiffuseColor = [0.55, 0.55, 0.55]
+
+# Walls as their outlines: a wall's rounded band is a non-convex polygon
+# that VTK's polygon fill does not triangulate reliably.
+walls = Show(part("walls"), view)
+walls.Representation = "Wireframe"
+walls.LineWidth = 2.0
+walls.ColorArrayName = [None, '']
+walls.AmbientColor = walls.DiffuseColor = [0.3, 0.3, 0.3]
+
+# Tube radius ∝ force.
+contacts_block = part("contacts")
+contacts_block.UpdatePipeline(time)
+force_range = contacts_block.CellData["force_magnitude"].GetRange() if contacts_block.CellData.keys() else (0, 1)
+particles_block = part("particles")
+particles_block.UpdatePipeline(time)
+areas = particles_block.CellData["area"].GetRange()
+grain = (0.5 * (areas[0] + areas[1])) ** 0.5
+strongest = max(force_range[1], 1e-300)
+
+
+def tubes(block):
+    # VTK's "By Absolute Scalar" makes the radius the scalar itself: a
+    # radius array proportional to the force, the strongest a sixth of a
+    # typical grain (cell data moved to the points the tubes are built on).
+    lines = ExtractSurface(Input=MergeBlocks(Input=block))  # tubes need polygonal data
+    points = CellDatatoPointData(Input=lines)
+    radius = Calculator(Input=points, ResultArrayName="tube_radius",
+                        Function=f"max(force_magnitude, {1e-3 * strongest!r}) * {grain / 6.0 / strongest!r}")
+    t = Tube(Input=radius)
+    t.Scalars = ["POINTS", "tube_radius"]
+    t.VaryRadius = "By Absolute Scalar"
+    t.NumberofSides = 12
+    return t
+
+
+network = tubes(contacts_block)
+network_display = Show(network, view)
+network_display.ColorArrayName = [None, '']
+network_display.AmbientColor = network_display.DiffuseColor = [0.55, 0.0, 0.0]
+
+chain_tubes = tubes(part("chain_contacts"))
+chain_display = Show(chain_tubes, view)
+chain_display.ColorArrayName = [None, '']
+chain_display.AmbientColor = chain_display.DiffuseColor = [0.10, 0.30, 0.75]  # as sphero figure draws chains
+
+view.CameraFocalPoint = [0.5 * (x0 + x1), 0.5 * (y0 + y1), 0.0]
+view.CameraPosition = [0.5 * (x0 + x1), 0.5 * (y0 + y1), 10 * (x1 - x0 + y1 - y0)]
+view.CameraViewUp = [0, 1, 0]
+view.CameraParallelScale = 0.5 * (y1 - y0) + margin
+Render(view)
+SaveScreenshot(args.output, view, ImageResolution=[args.width, args.height])
+print(f"force chains at t = {time:g} s -> {args.output}")

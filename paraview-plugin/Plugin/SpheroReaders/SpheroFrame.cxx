@@ -1,0 +1,141 @@
+#include "SpheroFrame.h"
+
+#include "vtkCellData.h"
+#include "vtkCompositeDataSet.h"
+#include "vtkDoubleArray.h"
+#include "vtkFieldData.h"
+#include "vtkInformation.h"
+#include "vtkNew.h"
+
+#include <stdexcept>
+
+namespace sphero::plugin
+{
+
+Blocks find_blocks(vtkMultiBlockDataSet* input)
+{
+  Blocks b;
+  for (unsigned int k = 0; input && k < input->GetNumberOfBlocks(); ++k)
+  {
+    if (!input->HasMetaData(k))
+    {
+      continue;
+    }
+    const std::string name = input->GetMetaData(k)->Get(vtkCompositeDataSet::NAME());
+    auto* grid = vtkUnstructuredGrid::SafeDownCast(input->GetBlock(k));
+    if (name == "particles")
+    {
+      b.particles = grid;
+    }
+    else if (name == "contacts")
+    {
+      b.contacts = grid;
+    }
+    else if (name == "walls")
+    {
+      b.walls = grid;
+    }
+  }
+  if (!b.particles)
+  {
+    throw std::runtime_error("the input has no 'particles' block: apply this filter to a Sphero run (run.sphero)");
+  }
+  return b;
+}
+
+vtkSmartPointer<vtkMultiBlockDataSet> copy_blocks(vtkMultiBlockDataSet* input, Blocks& blocks)
+{
+  auto output = vtkSmartPointer<vtkMultiBlockDataSet>::New();
+  output->SetNumberOfBlocks(input->GetNumberOfBlocks());
+  for (unsigned int k = 0; k < input->GetNumberOfBlocks(); ++k)
+  {
+    vtkDataObject* block = input->GetBlock(k);
+    if (!block)
+    {
+      continue;
+    }
+    vtkSmartPointer<vtkDataObject> copy;
+    copy.TakeReference(block->NewInstance());
+    copy->ShallowCopy(block);
+    output->SetBlock(k, copy);
+    if (input->HasMetaData(k))
+    {
+      output->GetMetaData(k)->Copy(input->GetMetaData(k));
+    }
+    const std::string name = input->HasMetaData(k) ? input->GetMetaData(k)->Get(vtkCompositeDataSet::NAME()) : "";
+    auto* grid = vtkUnstructuredGrid::SafeDownCast(copy);
+    if (name == "particles")
+    {
+      blocks.particles = grid;
+    }
+    else if (name == "contacts")
+    {
+      blocks.contacts = grid;
+    }
+    else if (name == "walls")
+    {
+      blocks.walls = grid;
+    }
+  }
+  output->GetFieldData()->ShallowCopy(input->GetFieldData());
+  return output;
+}
+
+analysis::Window window_from(int type, const double rectangle[4], const double circle[3])
+{
+  analysis::Window w;
+  if (type == 1)
+  {
+    if (!(rectangle[2] > rectangle[0] && rectangle[3] > rectangle[1]))
+    {
+      throw std::runtime_error("WindowRectangle: expected x0 < x1 and y0 < y1");
+    }
+    w = { analysis::Window::Kind::rectangle, rectangle[0], rectangle[1], rectangle[2], rectangle[3], {}, 0.0 };
+  }
+  else if (type == 2)
+  {
+    if (!(circle[2] > 0.0))
+    {
+      throw std::runtime_error("WindowCircle: the radius must be positive");
+    }
+    w.kind = analysis::Window::Kind::circle;
+    w.centre = { circle[0], circle[1] };
+    w.radius = circle[2];
+  }
+  return w;
+}
+
+void add_value(vtkFieldData* fields, const std::string& name, double value)
+{
+  add_values(fields, name, { value });
+}
+
+void add_values(vtkFieldData* fields, const std::string& name, const std::vector<double>& values, int components)
+{
+  vtkNew<vtkDoubleArray> a;
+  a->SetName(name.c_str());
+  a->SetNumberOfComponents(components);
+  for (double v : values)
+  {
+    a->InsertNextValue(v);
+  }
+  fields->AddArray(a);
+}
+
+void add_cell_values(vtkUnstructuredGrid* grid, const std::string& name, const std::vector<double>& values, int components)
+{
+  vtkNew<vtkDoubleArray> a;
+  a->SetName(name.c_str());
+  a->SetNumberOfComponents(components);
+  a->SetNumberOfTuples(grid->GetNumberOfCells());
+  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c)
+  {
+    for (int k = 0; k < components; ++k)
+    {
+      a->SetComponent(c, k, values.at(static_cast<std::size_t>(c * components + k)));
+    }
+  }
+  grid->GetCellData()->AddArray(a);
+}
+
+}

@@ -1,0 +1,44 @@
+// What the Sphero filters share: the blocks of a Sphero run's multiblock
+// (as vtkSpheroRunReader makes it) turned into the analysis library's
+// FrameData, an output that shares the input's arrays, and the analysis
+// window from the filters' properties. Not wrapped: plain C++.
+#pragma once
+
+#include "vtkMultiBlockDataSet.h"
+#include "vtkSmartPointer.h"
+#include "vtkUnstructuredGrid.h"
+
+#include "analysis/frame_analysis.h"
+#include "io/frame_reader.h"
+
+#include <string>
+#include <vector>
+
+namespace sphero::plugin
+{
+
+struct Blocks
+{
+  vtkUnstructuredGrid* particles = nullptr;
+  vtkUnstructuredGrid* contacts = nullptr;
+  vtkUnstructuredGrid* walls = nullptr;
+};
+
+// The blocks named particles, contacts and walls (top level). Throws
+// std::runtime_error when there are no particles.
+Blocks find_blocks(vtkMultiBlockDataSet* input);
+
+// A new multiblock of the same blocks, each a shallow copy whose attribute
+// arrays can be added to without touching the input's; `blocks` points at
+// the copies.
+vtkSmartPointer<vtkMultiBlockDataSet> copy_blocks(vtkMultiBlockDataSet* input, Blocks& blocks);
+
+// WindowType 0: the box around the particles; 1: Rectangle (x0, y0, x1, y1);
+// 2: Circle (x, y, r).
+analysis::Window window_from(int type, const double rectangle[4], const double circle[3]);
+
+void add_value(vtkFieldData* fields, const std::string& name, double value);
+void add_values(vtkFieldData* fields, const std::string& name, const std::vector<double>& values, int components = 1);
+void add_cell_values(vtkUnstructuredGrid* grid, const std::string& name, const std::vector<double>& values, int components = 1);
+
+}

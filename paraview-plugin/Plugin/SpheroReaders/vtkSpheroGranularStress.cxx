@@ -1,0 +1,79 @@
+#include "vtkSpheroGranularStress.h"
+
+#include "vtkFieldData.h"
+#include "vtkInformation.h"
+#include "vtkInformationVector.h"
+#include "vtkObjectFactory.h"
+
+#include "SpheroFrame.h"
+
+#include <exception>
+
+vtkStandardNewMacro(vtkSpheroGranularStress);
+
+int vtkSpheroGranularStress::RequestData(
+  vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
+{
+  using namespace sphero;
+  try
+  {
+    auto* input = vtkMultiBlockDataSet::GetData(inputVector[0]);
+    const plugin::Blocks in = plugin::find_blocks(input);
+    const FrameData frame = frame_from_grids(in.particles, in.contacts, in.walls);
+    analysis::AnalysisOptions options;
+    options.window = plugin::window_from(this->WindowType, this->WindowRectangle, this->WindowCircle);
+    options.exclude_walls = this->ExcludeWalls != 0;
+    const analysis::FrameSummary s = analysis::analyze_frame(frame, options);
+
+    plugin::Blocks out;
+    auto output = plugin::copy_blocks(input, out);
+    std::vector<double> stress, pressure, deviator, principal, major;
+    for (const ParticleRecord& p : frame.particles)
+    {
+      Stress sigma{ p.stress[0], p.stress[1], p.stress[2], p.stress[3] };
+      if (options.exclude_walls)
+      {
+        sigma += Stress{ p.wall_stress[0], p.wall_stress[1], p.wall_stress[2], p.wall_stress[3] }.scaled(-1.0);
+      }
+      stress.insert(stress.end(), { sigma.xx, sigma.xy, sigma.yx, sigma.yy });
+      pressure.push_back(sigma.pressure());
+      deviator.push_back(sigma.deviator());
+      const auto values = sigma.principal();
+      principal.insert(principal.end(), { values[0], values[1] });
+      const Vec2 d = sigma.major_direction();
+      major.insert(major.end(), { d.x, d.y, 0.0 });
+    }
+    plugin::add_cell_values(out.particles, "stress", stress, 4);
+    plugin::add_cell_values(out.particles, "pressure", pressure);
+    plugin::add_cell_values(out.particles, "deviator_stress", deviator);
+    plugin::add_cell_values(out.particles, "principal_stresses", principal, 2);
+    plugin::add_cell_values(out.particles, "major_stress_direction", major, 3);
+    std::vector<double> face, normal, shear, length;
+    for (const auto& w : s.walls)
+    {
+      face.insert(face.end(), { static_cast<double>(w.wall), static_cast<double>(w.face) });
+      normal.push_back(w.normal_stress);
+      shear.push_back(w.shear_stress);
+      length.push_back(w.length);
+    }
+    for (vtkFieldData* fields : { output->GetFieldData(), out.particles->GetFieldData() })
+    {
+      plugin::add_value(fields, "sigma_xx", s.stress.xx);
+      plugin::add_value(fields, "sigma_yy", s.stress.yy);
+      plugin::add_value(fields, "sigma_xy", 0.5 * (s.stress.xy + s.stress.yx));
+      plugin::add_value(fields, "p", s.pressure);
+      plugin::add_value(fields, "q", s.deviator);
+      plugin::add_values(fields, "wall_face", face, 2);
+      plugin::add_values(fields, "wall_face_sigma_n", normal);
+      plugin::add_values(fields, "wall_face_tau", shear);
+      plugin::add_values(fields, "wall_face_length", length);
+    }
+    vtkMultiBlockDataSet::GetData(outputVector)->ShallowCopy(output);
+  }
+  catch (const std::exception& e)
+  {
+    vtkErrorMacro(<< e.what());
+    return 0;
+  }
+  return 1;
+}

@@ -1,0 +1,296 @@
+#include "vtkSpheroRunReader.h"
+
+#include "vtkCellData.h"
+#include "vtkCompositeDataSet.h"
+#include "vtkDoubleArray.h"
+#include "vtkFieldData.h"
+#include "vtkInformation.h"
+#include "vtkInformationVector.h"
+#include "vtkMultiBlockDataSet.h"
+#include "vtkNew.h"
+#include "vtkObjectFactory.h"
+#include "vtkPoints.h"
+#include "vtkStreamingDemandDrivenPipeline.h"
+#include "vtkUnstructuredGrid.h"
+
+#include "io/state_vtu.h"
+#include "io/vtu_file.h"
+#include "morphology/region.h"
+#include "shapes/mass_properties.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace
+{
+// "particles_00012.vtu" -> the frame's suffix "00012.vtu".
+std::string frame_suffix(const std::string& file)
+{
+  return file.substr(file.find('_') + 1);
+}
+}
+
+struct vtkSpheroRunReader::Run
+{
+  std::filesystem::path directory;
+  int arc_resolution = 24;
+  std::vector<double> times;
+  std::vector<std::string> suffixes;  // per frame, "NNNNN.vtu"
+  std::vector<std::string> energy_columns;
+  std::map<double, std::vector<double>> energy_rows;  // by time
+};
+
+vtkStandardNewMacro(vtkSpheroRunReader);
+
+vtkSpheroRunReader::vtkSpheroRunReader()
+{
+  this->SetNumberOfInputPorts(0);
+}
+
+vtkSpheroRunReader::~vtkSpheroRunReader() = default;
+
+int vtkSpheroRunReader::CanReadFile(const char* fileName)
+{
+  std::ifstream in(fileName ? fileName : "");
+  std::string first;
+  std::getline(in, first);
+  return first.rfind("# Sphero run", 0) == 0 ? 1 : 0;
+}
+
+int vtkSpheroRunReader::RequestInformation(
+  vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector)
+{
+  try
+  {
+    auto run = std::make_unique<Run>();
+    std::ifstream manifest(this->FileName);
+    if (!manifest)
+    {
+      throw std::runtime_error(this->FileName + ": cannot open");
+    }
+    run->directory = std::filesystem::path(this->FileName).parent_path();
+    for (std::string line; std::getline(manifest, line);)
+    {
+      if (line.rfind("arc_resolution = ", 0) == 0)
+      {
+        run->arc_resolution = std::stoi(line.substr(17));
+      }
+    }
+    const auto pvd = run->directory / "particles.pvd";
+    std::ifstream collection(pvd);
+    if (!collection)
+    {
+      throw std::runtime_error(pvd.string() + ": missing; the run wrote no particles");
+    }
+    for (std::string line; std::getline(collection, line);)
+    {
+      const auto t = line.find("timestep=\""), f = line.find("file=\"");
+      if (t == std::string::npos || f == std::string::npos)
+      {
+        continue;
+      }
+      run->times.push_back(std::stod(line.substr(t + 10)));
+      run->suffixes.push_back(frame_suffix(line.substr(f + 6, line.find('"', f + 6) - f - 6)));
+    }
+    if (run->times.empty())
+    {
+      throw std::runtime_error(pvd.string() + ": no frames");
+    }
+    std::ifstream energy(run->directory / "energy.csv");
+    for (std::string line; std::getline(energy, line);)
+    {
+      if (line.empty() || line[0] == '#')
+      {
+        continue;
+      }
+      std::stringstream fields(line);
+      std::vector<std::string> words;
+      for (std::string w; std::getline(fields, w, ',');)
+      {
+        words.push_back(w);
+      }
+      if (line.rfind("time_s", 0) == 0)
+      {
+        run->energy_columns = words;
+        continue;
+      }
+      std::vector<double> values;
+      for (const auto& w : words)
+      {
+        values.push_back(std::stod(w));
+      }
+      if (!values.empty())
+      {
+        run->energy_rows[values[0]] = values;
+      }
+    }
+    vtkInformation* info = outputVector->GetInformationObject(0);
+    info->Set(vtkStreamingDemandDrivenPipeline::TIME_STEPS(), run->times.data(),
+      static_cast<int>(run->times.size()));
+    const double range[2] = { run->times.front(), run->times.back() };
+    info->Set(vtkStreamingDemandDrivenPipeline::TIME_RANGE(), range, 2);
+    this->Index = std::move(run);
+  }
+  catch (const std::exception& e)
+  {
+    vtkErrorMacro(<< e.what());
+    return 0;
+  }
+  return 1;
+}
+
+namespace
+{
+// Field data every block carries: the frame's time, its index and the
+// energy ledger's row.
+void add_frame_fields(vtkFieldData* fields, double time, int frame, const std::vector<std::string>& columns,
+  const std::vector<double>* row)
+{
+  vtkNew<vtkDoubleArray> t;
+  t->SetName("TimeValue");
+  t->InsertNextValue(time);
+  fields->AddArray(t);
+  vtkNew<vtkDoubleArray> f;
+  f->SetName("frame");
+  f->InsertNextValue(frame);
+  fields->AddArray(f);
+  for (std::size_t k = 1; row && k < columns.size() && k < row->size(); ++k)
+  {
+    vtkNew<vtkDoubleArray> a;
+    a->SetName(columns[k].c_str());
+    a->InsertNextValue((*row)[k]);
+    fields->AddArray(a);
+  }
+}
+
+// The particles' outlines regenerated from the state frame's skeletons at
+// `resolution`; cell data and field data kept from the written grid.
+vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(
+  vtkUnstructuredGrid* written, const std::filesystem::path& state_file, int resolution)
+{
+  const std::vector<sphero::BodySpec> bodies = sphero::read_state_vtu(state_file);
+  vtkDataArray* id = written->GetCellData()->GetArray("id");
+  if (!id)
+  {
+    throw std::runtime_error("the particles have no id array");
+  }
+  std::map<std::string, std::vector<sphero::Vec2>> outline_of;  // per distinct skeleton
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  grid->Allocate(written->GetNumberOfCells());
+  for (vtkIdType c = 0; c < written->GetNumberOfCells(); ++c)
+  {
+    const auto body = static_cast<std::size_t>(id->GetTuple1(c));
+    if (body >= bodies.size())
+    {
+      throw std::runtime_error(state_file.string() + ": has no body " + std::to_string(body));
+    }
+    const sphero::BodySpec& b = bodies[body];
+    std::ostringstream key;
+    key.precision(17);
+    key << b.shape.radius << '|' << static_cast<int>(b.shape.kind);
+    for (const sphero::Vec2 v : b.shape.vertices)
+    {
+      key << '|' << v.x << ',' << v.y;
+    }
+    auto it = outline_of.find(key.str());
+    if (it == outline_of.end())
+    {
+      it = outline_of
+             .emplace(key.str(), sphero::discretise(sphero::swept_region(b.shape).front().outer, resolution))
+             .first;
+    }
+    std::vector<vtkIdType> ids;
+    for (const sphero::Vec2 p : it->second)
+    {
+      const sphero::Vec2 q = b.position + sphero::rotated(p, b.angle);
+      ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
+    }
+    grid->InsertNextCell(VTK_POLYGON, static_cast<vtkIdType>(ids.size()), ids.data());
+  }
+  grid->SetPoints(points);
+  grid->GetCellData()->ShallowCopy(written->GetCellData());
+  grid->GetFieldData()->ShallowCopy(written->GetFieldData());
+  return grid;
+}
+}
+
+int vtkSpheroRunReader::RequestData(
+  vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector)
+{
+  if (!this->Index)
+  {
+    vtkErrorMacro(<< this->FileName << ": not a readable Sphero run");
+    return 0;
+  }
+  const Run& run = *this->Index;
+  vtkInformation* info = outputVector->GetInformationObject(0);
+  vtkMultiBlockDataSet* output = vtkMultiBlockDataSet::GetData(info);
+  // The last frame at or before the requested time.
+  std::size_t frame = run.times.size() - 1;
+  if (info->Has(vtkStreamingDemandDrivenPipeline::UPDATE_TIME_STEP()))
+  {
+    const double t = info->Get(vtkStreamingDemandDrivenPipeline::UPDATE_TIME_STEP());
+    const auto after = std::upper_bound(run.times.begin(), run.times.end(), t * (1.0 + 1e-12) + 1e-300);
+    frame = after == run.times.begin() ? 0 : static_cast<std::size_t>(after - run.times.begin()) - 1;
+  }
+  try
+  {
+    const double time = run.times[frame];
+    const auto row = run.energy_rows.find(time);
+    const std::vector<double>* energies = row == run.energy_rows.end() ? nullptr : &row->second;
+    const char* names[3] = { "particles", "contacts", "walls" };
+    output->SetNumberOfBlocks(3);
+    for (unsigned int block = 0; block < 3; ++block)
+    {
+      const auto file = run.directory / (std::string(names[block]) + "_" + run.suffixes[frame]);
+      vtkSmartPointer<vtkUnstructuredGrid> grid;
+      if (std::filesystem::exists(file))
+      {
+        grid = sphero::read_vtu(file);
+      }
+      else
+      {
+        grid = vtkSmartPointer<vtkUnstructuredGrid>::New();  // the run did not write this field
+      }
+      const auto state = run.directory / ("state_" + run.suffixes[frame]);
+      // ArcResolution 0: the outlines as the run drew them (at the scene's
+      // arc_resolution), so that every number equals sphero analyze's.
+      if (block == 0 && this->ArcResolution > 0)
+      {
+        if (!std::filesystem::exists(state))
+        {
+          throw std::runtime_error(state.string() + ": missing; outlines can be regenerated only from a run that "
+                                                    "wrote state frames (fields = ...,state); set ArcResolution to 0");
+        }
+        grid = regenerate_outlines(grid, state, this->ArcResolution);
+      }
+      add_frame_fields(grid->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
+      output->SetBlock(block, grid);
+      output->GetMetaData(block)->Set(vtkCompositeDataSet::NAME(), names[block]);
+    }
+    add_frame_fields(output->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
+    output->GetInformation()->Set(vtkDataObject::DATA_TIME_STEP(), time);
+  }
+  catch (const std::exception& e)
+  {
+    vtkErrorMacro(<< e.what());
+    return 0;
+  }
+  return 1;
+}
+
+void vtkSpheroRunReader::PrintSelf(ostream& os, vtkIndent indent)
+{
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "FileName: " << this->FileName << "\n";
+  os << indent << "ArcResolution: " << this->ArcResolution << "\n";
+}

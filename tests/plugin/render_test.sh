@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# render_test.sh PVPYTHON PLUGIN RUN_DIR OUTPUT.png: the ParaView force-chain
+# figure script renders a run to a non-empty PNG, under one Xvfb started for
+# this test (not xvfb-run per call, which was flaky here) and stopped after.
+set -euo pipefail
+pvpython=$1; plugin=$2; run=$3; output=$4
+here=$(cd "$(dirname "$0")" && pwd)
+display=""
+for n in $(seq 90 140); do
+  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=$n; break; fi
+done
+[ -n "$display" ] || { echo "no free X display number"; exit 1; }
+Xvfb ":$display" -screen 0 1920x1200x24 -nolisten tcp > /dev/null 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2> /dev/null || true' EXIT
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+rm -f "$output"
+DISPLAY=":$display" "$pvpython" "$here/../../docs/paraview/force_chains.py" --plugin "$plugin" --run "$run" -o "$output" --width 800
+[ "$(head -c 8 "$output" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || { echo "not a PNG"; exit 1; }
+[ "$(stat -c %s "$output")" -gt 10000 ] || { echo "$output is nearly empty"; exit 1; }
+width=$((16#$(od -An -tx1 -j16 -N4 "$output" | tr -d ' \n')))
+[ "$width" -eq 800 ] || { echo "PNG is $width wide, not 800"; exit 1; }
+echo "force-chain figure rendered: $output"
