@@ -13,5 +13,6 @@ int run_run_command(const std::vector<std::string>& args);
 int run_pack_command(const std::vector<std::string>& args);
 int run_figure_command(const std::vector<std::string>& args);
 int run_analyze_command(const std::vector<std::string>& args);
+int run_bench_command(const std::vector<std::string>& args);
 
 }  // namespace sphero::app

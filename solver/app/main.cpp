@@ -17,8 +17,9 @@ constexpr const char* kUsage =
     "  run [SCENE.ini]             simulate a scene (default: the built-in hopper of cows)\n"
     "  pack voronoi|gas|lattice    make a packing file (Voronoi-Minkowski, random gas, lattice)\n"
     "  pack compress|deposit       compact a packing: four pressure plates, or gravity into a box\n"
-    "  analyze RUN_DIR             stress, packing, coordination, force chains per frame (CSV)\n"
-    "  figure RUN_DIR [-o F.png]   force-network figure of a frame (PNG, SVG or PDF)\n"
+    "  analyze RUN_DIR             stress, packing, coordination, fabric, force chains per frame (CSV)\n"
+    "  figure RUN_DIR [--plot P]   force network, packing map, rose, stress-strain, energy… (PNG, SVG, PDF)\n"
+    "  bench                       Cundall numbers of the standard scenes (JSON lines)\n"
     "  shape info FILE...          mass properties of shape files (table)\n"
     "  shape outline FILE... -o OUT.vtu\n"
     "                              rounded outlines as polygons, for ParaView\n"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     if (args[0] == "pack") return sphero::app::run_pack_command(rest);
     if (args[0] == "figure") return sphero::app::run_figure_command(rest);
     if (args[0] == "analyze") return sphero::app::run_analyze_command(rest);
+    if (args[0] == "bench") return sphero::app::run_bench_command(rest);
   } catch (const std::exception& e) {
     fmt::print(stderr, "sphero: {}\n", e.what());
     return 1;

@@ -116,6 +116,7 @@ int run_run_command(const std::vector<std::string>& args) {
   if (engine->world().size() != bodies)
     throw SceneError(fmt::format("{}: holds {} bodies but the scene {} makes {}; restart with the scene that wrote it",
                                  options.restart, engine->world().size(), scene.source, bodies));
+  engine->set_threads(settings.threads);  // not in the checkpoint: it never changes the results
   const long total_steps = std::lround(scene.duration / settings.dt);
   if (options.check) {
     fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n",

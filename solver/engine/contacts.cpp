@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <tuple>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "geometry/segment.h"
 
@@ -34,14 +39,23 @@ bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 p) {
   return true;
 }
 
-auto sort_key(const Contact& c) {
-  return std::make_tuple(std::min(c.vertex_body, c.edge_body), std::max(c.vertex_body, c.edge_body),
-                         c.image[0] * (c.vertex_body < c.edge_body ? 1 : -1),
-                         c.image[1] * (c.vertex_body < c.edge_body ? 1 : -1), c.kind, c.vertex_body, c.vertex,
-                         c.feature);
+// The canonical order of candidates: by body pair, periodic image (seen
+// from the lower body), kind, which body holds the vertex, vertex, feature.
+// Packed into three integers, compared as one 192-bit number.
+using SortKey = std::array<std::uint64_t, 3>;
+SortKey sort_key(const Contact& c) {
+  const bool vertex_first = c.vertex_body < c.edge_body;
+  const auto low = static_cast<std::uint32_t>(vertex_first ? c.vertex_body : c.edge_body);
+  const auto high = static_cast<std::uint32_t>(vertex_first ? c.edge_body : c.vertex_body);
+  const int sign = vertex_first ? 1 : -1;
+  // Images count periods crossed (±2²³ is beyond any run); biased so that
+  // unsigned order is signed order.
+  const auto biased = [](int v) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(v) + (1 << 23)) & 0xFFFFFF; };
+  return {(static_cast<std::uint64_t>(low) << 32) | high,
+          (biased(sign * c.image[0]) << 40) | (biased(sign * c.image[1]) << 16) |
+              (static_cast<std::uint64_t>(c.kind) << 1) | (vertex_first ? 0u : 1u),
+          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.vertex)) << 32) | static_cast<std::uint32_t>(c.feature)};
 }
-bool canonical_order(const Contact& a, const Contact& b) { return sort_key(a) < sort_key(b); }
-bool same_contact(const Contact& a, const Contact& b) { return sort_key(a) == sort_key(b); }
 
 double period(const World& w, int axis) { return axis == 0 ? w.cell.size.x : w.cell.size.y; }
 
@@ -156,25 +170,30 @@ struct CandidateBuilder {
 
 }  // namespace
 
-ContactGeometry contact_geometry(const World& w, const Contact& c) {
+ContactGeometry contact_geometry(const World& w, const Candidate& c) {
   ContactGeometry g;
   const Vec2 x = w.world_vertex[c.vertex];
+  // Most candidates are apart: rejected on squared distances first (with a
+  // margin, so that every touching pair still takes the exact path below).
+  const double reject_beyond = c.reach * c.reach * (1.0 + 1e-12);
   Vec2 y;
   if (c.kind == ContactKind::vertex_edge) {
     const Vec2 a = w.world_vertex[c.feature] + c.edge_offset;
-    const Vec2 b = w.world_vertex[next_vertex(w, c.edge_body, c.feature)] + c.edge_offset;
+    const Vec2 b = w.world_vertex[c.feature_end] + c.edge_offset;
     const Vec2 ab = b - a;
     const double t = dot(x - a, ab) / norm2(ab);
     if (!(t > 0.0 && t < 1.0)) return g;
     y = a + t * ab;
+    if (norm2(y - x) > reject_beyond) return g;
   } else {
     y = w.world_vertex[c.feature] + c.edge_offset;
+    if (norm2(y - x) > reject_beyond) return g;
     if (!in_exterior_cone(w, c.edge_body, c.feature, c.edge_offset, x) ||
         !in_exterior_cone(w, c.vertex_body, c.vertex, {}, y))
       return g;
   }
   const double d = norm(y - x);
-  const double overlap = w.radius[c.vertex_body] + w.radius[c.edge_body] - d;
+  const double overlap = c.reach - d;
   if (!(overlap > 0.0) || d == 0.0) return g;
   g.touching = true;
   g.vertex_point = x;
@@ -184,27 +203,58 @@ ContactGeometry contact_geometry(const World& w, const Contact& c) {
   return g;
 }
 
-NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState state)
+Candidate packed(const World& w, const Contact& c) {
+  return {c.vertex_body,
+          c.edge_body,
+          c.vertex,
+          c.feature,
+          c.kind,
+          c.active,
+          c.kind == ContactKind::vertex_edge ? next_vertex(w, c.edge_body, c.feature) : c.feature,
+          w.radius[c.vertex_body] + w.radius[c.edge_body],
+          c.edge_offset};
+}
+
+ContactGeometry contact_geometry(const World& w, const Contact& c) { return contact_geometry(w, packed(w, c)); }
+
+NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState state, const World& world)
     : settings_(settings),
       contacts_(std::move(state.contacts)),
       reference_position_(std::move(state.reference_position)),
       reference_angle_(std::move(state.reference_angle)),
       wraps_(std::move(state.wraps)),
       stats_(state.stats),
-      built_(state.built) {}
+      built_(state.built),
+      delta_(state.verlet_distance > 0.0 ? state.verlet_distance : settings.verlet_distance),
+      steps_since_rebuild_(state.steps_since_rebuild) {
+  pack_candidates(world);
+}
+
+void NeighbourList::pack_candidates(const World& world) {
+  candidates_.resize(contacts_.size());
+  for (std::size_t k = 0; k < contacts_.size(); ++k) candidates_[k] = packed(world, contacts_[k]);
+}
 
 bool NeighbourList::update(World& world) {
   if (!built_ || world.size() != reference_position_.size()) {
     rebuild(world);
     return true;
   }
+  ++steps_since_rebuild_;
   double largest = 0.0;
   for (std::size_t i = 0; i < world.size(); ++i) {
     const double moved =
         norm(world.position[i] - reference_position_[i]) + world.bounding_radius[i] * std::abs(world.angle[i] - reference_angle_[i]);
     largest = std::max(largest, moved);
   }
-  if (largest <= settings_.verlet_distance) return false;
+  const double smallest_delta = settings_.verlet_distance / 64.0;
+  if (largest > delta_) {
+    if (settings_.adaptive && steps_since_rebuild_ < 10) delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
+  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && largest < 0.25 * delta_ && delta_ > smallest_delta) {
+    delta_ = std::max(0.5 * delta_, smallest_delta);  // the bodies barely move: a thinner skin, fewer candidates
+  } else {
+    return false;
+  }
   rebuild(world);
   return true;
 }
@@ -227,9 +277,13 @@ void NeighbourList::rebuild(World& w) {
   }
   update_world_vertices(w);
 
-  std::vector<Contact> fresh;
-  CandidateBuilder builder{w, 2.0 * settings_.verlet_distance, fresh, {}, {}, {}, {}};
-  const double skin = 2.0 * settings_.verlet_distance;
+  // Each thread lists candidates into its own vector; the canonical sort
+  // below makes the result independent of who found what.
+  const int threads = std::max(1, settings_.threads);
+  const double skin = 2.0 * delta_;
+  std::vector<std::vector<Contact>> found(static_cast<std::size_t>(threads));
+  std::vector<CandidateBuilder> builders;
+  for (auto& list : found) builders.push_back(CandidateBuilder{w, skin, list, {}, {}, {}, {}});
 
   // Image shift and wrap-invariant image key of body j seen from body i:
   // with x = X − m L (X unwrapped, m wraps so far), the image x_j + k L is
@@ -247,14 +301,22 @@ void NeighbourList::rebuild(World& w) {
     }
   };
   std::size_t pairs = 0;
-  const auto consider = [&](int i, int j) {
+  // Returns whether the pair gave candidates.
+  const auto consider = [&](CandidateBuilder& builder, int i, int j) -> bool {
     Vec2 shift;
     std::array<int, 2> image;
     minimum_image(i, j, shift, image);
-    if (norm(w.position[j] + shift - w.position[i]) >= w.bounding_radius[i] + w.bounding_radius[j] + skin) return;
-    const std::size_t before = fresh.size();
+    if (norm(w.position[j] + shift - w.position[i]) >= w.bounding_radius[i] + w.bounding_radius[j] + skin) return false;
+    const std::size_t before = builder.out.size();
     builder.add_pair(i, j, shift, image);
-    pairs += fresh.size() > before;
+    return builder.out.size() > before;
+  };
+  const auto builder_here = [&]() -> CandidateBuilder& {
+#ifdef _OPENMP
+    return builders[static_cast<std::size_t>(omp_get_thread_num())];
+#else
+    return builders[0];
+#endif
   };
 
   std::vector<int> small, large;
@@ -262,7 +324,7 @@ void NeighbourList::rebuild(World& w) {
 
   if (settings_.brute_force) {
     for (std::size_t a = 0; a < small.size(); ++a)
-      for (std::size_t b = a + 1; b < small.size(); ++b) consider(small[a], small[b]);
+      for (std::size_t b = a + 1; b < small.size(); ++b) pairs += consider(builders[0], small[a], small[b]);
   } else if (!small.empty()) {
     // Link cells of side >= D + 2δ (D the largest outline diameter): a
     // listed pair's centres can be up to D + 2δ apart.
@@ -301,63 +363,95 @@ void NeighbourList::rebuild(World& w) {
     std::vector<int> fill(start.begin(), start.end() - 1);
     for (int i : small) members[fill[home[i]]++] = i;  // bodies in index order within each cell
 
-    std::vector<int> neighbours;
-    for (int i : small) {
-      const int cx = home[i] % cells[0], cy = home[i] / cells[0];
-      neighbours.clear();
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          int nx = cx + dx, ny = cy + dy;
-          if (w.cell.periodic[0]) nx = (nx % cells[0] + cells[0]) % cells[0];
-          if (w.cell.periodic[1]) ny = (ny % cells[1] + cells[1]) % cells[1];
-          if (nx < 0 || ny < 0 || nx >= cells[0] || ny >= cells[1]) continue;
-          neighbours.push_back(nx + cells[0] * ny);
-        }
-      std::sort(neighbours.begin(), neighbours.end());
-      neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
-      for (int c : neighbours)
-        for (int k = start[c]; k < start[c + 1]; ++k)
-          if (members[k] > i) consider(i, members[k]);
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : pairs)
+    {
+      CandidateBuilder& builder = builder_here();
+      std::vector<int> neighbours;
+#pragma omp for schedule(dynamic, 64)
+      for (std::size_t index = 0; index < small.size(); ++index) {
+        const int i = small[index];
+        const int cx = home[i] % cells[0], cy = home[i] / cells[0];
+        neighbours.clear();
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            int nx = cx + dx, ny = cy + dy;
+            if (w.cell.periodic[0]) nx = (nx % cells[0] + cells[0]) % cells[0];
+            if (w.cell.periodic[1]) ny = (ny % cells[1] + cells[1]) % cells[1];
+            if (nx < 0 || ny < 0 || nx >= cells[0] || ny >= cells[1]) continue;
+            neighbours.push_back(nx + cells[0] * ny);
+          }
+        std::sort(neighbours.begin(), neighbours.end());
+        neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+        for (int c : neighbours)
+          for (int k = start[c]; k < start[c + 1]; ++k)
+            if (members[k] > i) pairs += consider(builder, i, members[k]);
+      }
     }
   }
 
   // Walls and landscapes against every body, through each periodic image
   // of the wall that can reach it.
-  for (int b : large) {
-    for (int p : small) {
-      for (int ix = -1; ix <= 1; ++ix) {
-        if (ix != 0 && !w.cell.periodic[0]) continue;
-        for (int iy = -1; iy <= 1; ++iy) {
-          if (iy != 0 && !w.cell.periodic[1]) continue;
-          const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
-          if (builder.skeleton_distance(b, shift, w.position[p]) >=
-              w.bounding_radius[p] + w.radius[b] + skin)
-            continue;
-          const std::size_t before = fresh.size();
-          builder.add_pair(p, b, shift, {ix + wraps_[p][0], iy + wraps_[p][1]});
-          pairs += fresh.size() > before;
+#pragma omp parallel num_threads(threads) if (threads > 1 && !large.empty()) reduction(+ : pairs)
+  {
+    CandidateBuilder& builder = builder_here();
+#pragma omp for schedule(dynamic, 64)
+    for (std::size_t index = 0; index < small.size(); ++index) {
+      const int p = small[index];
+      for (int b : large) {
+        for (int ix = -1; ix <= 1; ++ix) {
+          if (ix != 0 && !w.cell.periodic[0]) continue;
+          for (int iy = -1; iy <= 1; ++iy) {
+            if (iy != 0 && !w.cell.periodic[1]) continue;
+            const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
+            if (builder.skeleton_distance(b, shift, w.position[p]) >= w.bounding_radius[p] + w.radius[b] + skin) continue;
+            const std::size_t before = builder.out.size();
+            builder.add_pair(p, b, shift, {ix + wraps_[p][0], iy + wraps_[p][1]});
+            pairs += builder.out.size() > before;
+          }
         }
       }
     }
   }
+  std::vector<Contact> fresh;
+  if (threads == 1) {
+    fresh = std::move(found[0]);
+  } else {
+    std::size_t total = 0;
+    for (const auto& list : found) total += list.size();
+    fresh.reserve(total);
+    for (const auto& list : found) fresh.insert(fresh.end(), list.begin(), list.end());
+  }
 
-  std::sort(fresh.begin(), fresh.end(), canonical_order);
+  // Sort by packed keys and permute once: Contacts are big to move around.
+  std::vector<std::pair<SortKey, std::uint32_t>> order(fresh.size());
+  for (std::size_t k = 0; k < fresh.size(); ++k) order[k] = {sort_key(fresh[k]), static_cast<std::uint32_t>(k)};
+  std::sort(order.begin(), order.end());
+  std::vector<Contact> sorted(fresh.size());
+  for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = fresh[order[k].second];
+  fresh = std::move(sorted);
   // Carry the tangential springs over: contact history, not derived data.
-  for (Contact& c : fresh) {
-    const auto old = std::lower_bound(contacts_.begin(), contacts_.end(), c, canonical_order);
-    if (old != contacts_.end() && same_contact(*old, c)) {
-      c.xi = old->xi;
-      c.active = old->active;
-      c.point = old->point;
-      c.tangential_spring_force = old->tangential_spring_force;
-      c.viscous_force = old->viscous_force;
-      c.tangential_energy = old->tangential_energy;
+  // Both lists are in canonical order: one merge walk.
+  std::size_t o = 0;
+  for (std::size_t k = 0; k < fresh.size(); ++k) {
+    Contact& c = fresh[k];
+    const SortKey& key = order[k].first;
+    while (o < contacts_.size() && sort_key(contacts_[o]) < key) ++o;
+    if (o < contacts_.size() && sort_key(contacts_[o]) == key) {
+      const Contact& old = contacts_[o];
+      c.xi = old.xi;
+      c.active = old.active;
+      c.point = old.point;
+      c.tangential_spring_force = old.tangential_spring_force;
+      c.viscous_force = old.viscous_force;
+      c.tangential_energy = old.tangential_energy;
     }
   }
   contacts_ = std::move(fresh);
+  pack_candidates(w);
   reference_position_ = w.position;
   reference_angle_ = w.angle;
   built_ = true;
+  steps_since_rebuild_ = 0;
   ++stats_.rebuilds;
   stats_.body_pairs = pairs;
 }

@@ -58,9 +58,28 @@ struct Contact {
   double tangential_energy = 0.0;
 };
 
+// What the force loop reads of every candidate, packed (40 bytes against a
+// Contact's ~190): most candidates are not touching, and the loop should
+// stream through them without dragging their history through the cache.
+struct Candidate {
+  int vertex_body = 0, edge_body = 0, vertex = 0, feature = 0;
+  ContactKind kind = ContactKind::vertex_edge;
+  bool active = false;  // mirrors the Contact's flag
+  int feature_end = 0;  // the edge's second vertex (vertex–edge)
+  double reach = 0.0;   // sum of the two sphero-radii
+  Vec2 edge_offset;
+};
+
 struct NeighbourSettings {
-  double verlet_distance = 0.0;  // δ: skin thickness per body
+  double verlet_distance = 0.0;  // δ: skin thickness per body (the largest, when adaptive)
   bool brute_force = false;      // all pairs, no cells: the reference for tests
+  int threads = 1;               // for the rebuild's candidate search
+  // Adapt δ to the observed motion, between verlet_distance / 64 and
+  // verlet_distance: a list rebuilt every few steps doubles it; one that
+  // outlives 200 steps while the bodies moved less than δ/4 halves it.
+  // Which candidates are listed changes, never which contacts touch, so the
+  // forces do not depend on it.
+  bool adaptive = false;
 };
 
 struct NeighbourStats {
@@ -77,15 +96,17 @@ struct NeighbourListState {
   std::vector<std::array<int, 2>> wraps;
   NeighbourStats stats;
   bool built = false;
+  double verlet_distance = 0.0;  // δ in use (adaptive); 0: the settings' δ
+  long steps_since_rebuild = 0;
 };
 
 // The candidate list and what is needed to decide when to rebuild it.
 class NeighbourList {
  public:
-  explicit NeighbourList(NeighbourSettings settings) : settings_(settings) {}
-  NeighbourList(NeighbourSettings settings, NeighbourListState state);
+  explicit NeighbourList(NeighbourSettings settings) : settings_(settings), delta_(settings.verlet_distance) {}
+  NeighbourList(NeighbourSettings settings, NeighbourListState state, const World& world);
   NeighbourListState state() const {
-    return {contacts_, reference_position_, reference_angle_, wraps_, stats_, built_};
+    return {contacts_, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_};
   }
 
   // Rebuilds when the update condition says so (or on the first call);
@@ -95,20 +116,28 @@ class NeighbourList {
 
   std::vector<Contact>& contacts() { return contacts_; }
   const std::vector<Contact>& contacts() const { return contacts_; }
+  // Parallel to contacts(): the packed part the force loop reads.
+  std::vector<Candidate>& candidates() { return candidates_; }
+  void set_threads(int threads) { settings_.threads = threads; }
+  double verlet_distance() const { return delta_; }  // δ in use
   const NeighbourStats& stats() const { return stats_; }
   NeighbourStats& stats() { return stats_; }
   const NeighbourSettings& settings() const { return settings_; }
 
  private:
   void rebuild(World& world);
+  void pack_candidates(const World& world);
 
   NeighbourSettings settings_;
   std::vector<Contact> contacts_;
+  std::vector<Candidate> candidates_;
   std::vector<Vec2> reference_position_;
   std::vector<double> reference_angle_;
   std::vector<std::array<int, 2>> wraps_;  // times each body was wrapped, per axis
   NeighbourStats stats_;
   bool built_ = false;
+  double delta_ = 0.0;
+  long steps_since_rebuild_ = 0;
 };
 
 // Geometry of one candidate in the current configuration: whether it is a
@@ -121,5 +150,7 @@ struct ContactGeometry {
   Vec2 normal;
 };
 ContactGeometry contact_geometry(const World& world, const Contact& candidate);
+ContactGeometry contact_geometry(const World& world, const Candidate& candidate);
+Candidate packed(const World& world, const Contact& contact);
 
 }  // namespace sphero

@@ -100,8 +100,10 @@ double default_time_step(const World& world) { return 0.1 * shortest_contact_per
 Engine::Engine(World world, EngineSettings settings)
     : world_(std::move(world)),
       settings_(settings),
-      neighbours_(NeighbourSettings{settings.verlet_distance, settings.brute_force_neighbours}) {
+      neighbours_(NeighbourSettings{settings.verlet_distance, settings.brute_force_neighbours, settings.threads,
+                                   settings.adaptive_verlet_distance}) {
   dt_limit_ = check_time_step(world_, settings_);
+  if (settings_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   for (std::size_t i = 0; i < world_.size(); ++i)
     for (int k = 0; k < 3; ++k)
       if (world_.constraint[i].held[k]) dof_velocity(world_, static_cast<int>(i), k) = world_.constraint[i].imposed_velocity[k];
@@ -123,8 +125,9 @@ Engine::Engine(World world, EngineSettings settings)
 Engine::Engine(EngineSnapshot s)
     : world_(std::move(s.world)),
       settings_(s.settings),
-      neighbours_(NeighbourSettings{s.settings.verlet_distance, s.settings.brute_force_neighbours},
-                  std::move(s.neighbours)),
+      neighbours_(NeighbourSettings{s.settings.verlet_distance, s.settings.brute_force_neighbours, s.settings.threads,
+                                    s.settings.adaptive_verlet_distance},
+                  std::move(s.neighbours), world_),
       ledger_(s.ledger),
       time_(s.time),
       step_(s.step),
@@ -148,6 +151,8 @@ void Engine::evaluate_forces_now() {
 void Engine::compute_forces(double dt) {
   World& w = world_;
   const std::size_t n = w.size();
+  const int threads = settings_.threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < n; ++i) {
     const BodyConstraint& tag = w.constraint[i];
     w.force[i] = w.mass[i] * w.gravity;
@@ -162,25 +167,36 @@ void Engine::compute_forces(double dt) {
   // point; sliding = that spring work minus the change of spring energy.
   // Booking ½ k_t (|ξ_trial|² − |ξ_capped|²) instead overestimates by
   // ½ k_t |Δ|² per step: a first-order error in the first law.
-  double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0;
   std::vector<Contact>& contacts = neighbours_.contacts();
-  for (Contact& c : contacts) {
-    const ContactGeometry g = contact_geometry(w, c);
-    const int v = c.vertex_body, e = c.edge_body;
+  std::vector<Candidate>& candidates = neighbours_.candidates();
+  const std::size_t count = contacts.size();
+  events_.resize(count);
+  books_.resize(count);
+  // 1. Every candidate on its own (in parallel): geometry, the contact law,
+  //    its own record. Most candidates are not touching: they read only
+  //    their packed Candidate.
+#pragma omp parallel for schedule(static, 256) num_threads(threads) if (threads > 1)
+  for (std::size_t k = 0; k < count; ++k) {
+    Candidate& key = candidates[k];
+    const ContactGeometry g = contact_geometry(w, key);
+    const int v = key.vertex_body, e = key.edge_body;
+    events_[k] = ContactEvent::none;
     if (!g.touching) {
       // A re-evaluation without a step (dt = 0) leaves the books of an
       // opening contact to the next real step.
-      if (dt == 0.0) continue;
-      if (c.active) {
-        // Closing the books of a contact that just opened: its last forces
-        // acted over this step, and its spring's energy is let go.
-        const Vec2 step = dt * (velocity_at(w, v, c.point, {}) - velocity_at(w, e, c.point, c.edge_offset));
-        damping -= 0.5 * dot(c.viscous_force, step);
-        sliding += -0.5 * dot(c.tangential_spring_force, step) + c.tangential_energy;
-      }
+      if (dt == 0.0 || !key.active) continue;
+      // Closing the books of a contact that just opened: its last forces
+      // acted over this step, and its spring's energy is let go.
+      Contact& c = contacts[k];
+      const Vec2 step = dt * (velocity_at(w, v, c.point, {}) - velocity_at(w, e, c.point, c.edge_offset));
+      books_[k].damping = 0.5 * dot(c.viscous_force, step);
+      books_[k].sliding = -0.5 * dot(c.tangential_spring_force, step) + c.tangential_energy;
+      events_[k] = ContactEvent::opened;
       forget_history(c);
+      key.active = false;
       continue;
     }
+    Contact& c = contacts[k];
     // Middle of the overlap segment (MODEL.md §2).
     const Vec2 point = g.vertex_point + (w.radius[v] - 0.5 * g.overlap) * g.normal;
     const Vec2 relative = velocity_at(w, v, point, {}) - velocity_at(w, e, point, c.edge_offset);
@@ -188,18 +204,16 @@ void Engine::compute_forces(double dt) {
     // which it would otherwise turn and cap.
     Vec2 spring = c.xi;
     const ContactResponse r = evaluate_contact(w.law_between(v, e), {g.overlap, g.normal, relative}, spring, dt);
-    if (dt > 0.0) c.xi = spring;
-    w.force[v] += r.force_on_vertex_body;
-    w.force[e] -= r.force_on_vertex_body;
-    w.torque[v] += cross(point - w.position[v], r.force_on_vertex_body);
-    w.torque[e] -= cross(point - (w.position[e] + c.edge_offset), r.force_on_vertex_body);
     if (dt > 0.0) {
+      c.xi = spring;
       const Vec2 step = dt * relative;
-      damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
-      sliding -= 0.5 * dot(c.tangential_spring_force + r.tangential_spring_force, step) +
-                 (r.tangential_energy - c.tangential_energy);
+      books_[k].damping = 0.5 * dot(c.viscous_force + r.viscous_force, step);
+      books_[k].sliding = 0.5 * dot(c.tangential_spring_force + r.tangential_spring_force, step) +
+                          (r.tangential_energy - c.tangential_energy);
     }
-    c.active = true;
+    books_[k].normal_energy = r.normal_energy;
+    events_[k] = ContactEvent::touching;
+    c.active = key.active = true;
     c.sliding = r.sliding;
     c.overlap = g.overlap;
     c.normal = g.normal;
@@ -209,14 +223,49 @@ void Engine::compute_forces(double dt) {
     c.tangential_spring_force = r.tangential_spring_force;
     c.viscous_force = r.viscous_force;
     c.tangential_energy = r.tangential_energy;
-    normal_energy += r.normal_energy;
-    tangential_energy += r.tangential_energy;
   }
-  neighbours_.stats().feature_pairs_evaluated += static_cast<long>(contacts.size());
+  // 2. Forces, torques and energies summed in candidate order, the same
+  //    order whatever the number of threads: bit-identical results.
+  double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (events_[k] == ContactEvent::none) continue;
+    const Contact& c = contacts[k];
+    const ContactBooks& b = books_[k];
+    if (events_[k] == ContactEvent::opened) {
+      damping -= b.damping;
+      sliding += b.sliding;
+      continue;
+    }
+    const int v = c.vertex_body, e = c.edge_body;
+    w.force[v] += c.force;
+    w.force[e] -= c.force;
+    w.torque[v] += cross(c.point - w.position[v], c.force);
+    w.torque[e] -= cross(c.point - (w.position[e] + c.edge_offset), c.force);
+    if (dt > 0.0) {
+      damping -= b.damping;
+      sliding -= b.sliding;
+    }
+    normal_energy += b.normal_energy;
+    tangential_energy += c.tangential_energy;
+  }
+  neighbours_.stats().feature_pairs_evaluated += static_cast<long>(count);
   ledger_.elastic_normal = normal_energy;
   ledger_.elastic_tangential = tangential_energy;
   ledger_.damping_dissipation += damping;
   ledger_.sliding_dissipation += sliding;
+}
+
+void Engine::set_threads(int threads) {
+  if (threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
+  settings_.threads = threads;
+  neighbours_.set_threads(threads);
+}
+
+void Engine::update_vertices() {
+  World& w = world_;
+  const int threads = settings_.threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+  for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
 }
 
 double Engine::constraint_power() const {
@@ -268,6 +317,8 @@ void Engine::step() {
 void Engine::step_verlet() {
   World& w = world_;
   const double dt = settings_.dt;
+  const int threads = settings_.threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < w.size(); ++i) {
     const int b = static_cast<int>(i);
     for (int k = 0; k < 3; ++k) {
@@ -279,10 +330,11 @@ void Engine::step_verlet() {
       dof_position(w, b, k) += v * dt;
     }
   }
-  if (!neighbours_.update(w)) update_world_vertices(w);
+  if (!neighbours_.update(w)) update_vertices();
   // Velocity-dependent forces see the half-step velocities, which are also
   // exactly the mean velocities over the step for the tangential springs.
   compute_forces(dt);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < w.size(); ++i) {
     const int b = static_cast<int>(i);
     for (int k = 0; k < 3; ++k)
@@ -293,6 +345,8 @@ void Engine::step_verlet() {
 void Engine::step_gear() {
   World& w = world_;
   const double dt = settings_.dt;
+  const int threads = settings_.threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < w.size(); ++i) {
     const int b = static_cast<int>(i);
     for (int k = 0; k < 3; ++k) {
@@ -316,9 +370,10 @@ void Engine::step_gear() {
       v = r1 / dt;
     }
   }
-  if (!neighbours_.update(w)) update_world_vertices(w);
+  if (!neighbours_.update(w)) update_vertices();
   compute_forces(dt);
   const double half_dt2 = 0.5 * dt * dt;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < w.size(); ++i) {
     const int b = static_cast<int>(i);
     for (int k = 0; k < 3; ++k) {

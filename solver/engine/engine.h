@@ -3,6 +3,7 @@
 // energy ledger, and the checks that stop a run going unstable.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,9 +25,15 @@ struct EngineSettings {
   double dt = 0.0;
   Integrator integrator = Integrator::velocity_verlet;
   double verlet_distance = 0.0;
+  // δ adapts to the motion, up to verlet_distance (see NeighbourSettings).
+  bool adaptive_verlet_distance = false;
   bool brute_force_neighbours = false;  // the O(N²) reference
   // Accept a dt above a tenth of the shortest contact period.
   bool allow_large_time_step = false;
+  // Threads for the force loop, the integrator and the vertex update. The
+  // results are bit-identical whatever the number: every sum is taken in
+  // the same order (not part of a checkpoint: a run may resume with more).
+  int threads = 1;
 };
 
 // Energy bookkeeping (MODEL.md §2 "Energy"). All terms in joules (per unit
@@ -96,7 +103,10 @@ class Engine {
   const std::vector<Contact>& contacts() const { return neighbours_.contacts(); }
   const EnergyLedger& ledger() const { return ledger_; }
   const NeighbourStats& neighbour_stats() const { return neighbours_.stats(); }
+  NeighbourListState neighbour_state() const { return neighbours_.state(); }
+  double neighbour_verlet_distance() const { return neighbours_.verlet_distance(); }
   const EngineSettings& settings() const { return settings_; }
+  void set_threads(int threads);
   double time() const { return time_; }
   long step_count() const { return step_; }
   double time_step_limit() const { return dt_limit_; }
@@ -112,6 +122,13 @@ class Engine {
   void check_stability();
   void step_verlet();
   void step_gear();
+  void update_vertices();
+
+  // What the parallel pass over candidates leaves for the ordered sum.
+  enum class ContactEvent : std::uint8_t { none, touching, opened };
+  struct ContactBooks {
+    double damping = 0.0, sliding = 0.0, normal_energy = 0.0;
+  };
 
   World world_;
   EngineSettings settings_;
@@ -122,6 +139,8 @@ class Engine {
   double dt_limit_ = 0.0;
   double power_ = 0.0;  // external power at the end of the last step
   std::vector<Vec2> previous_position_;  // scratch for the stability check, kept to avoid allocation
+  std::vector<ContactEvent> events_;     // per candidate, scratch of compute_forces
+  std::vector<ContactBooks> books_;
   // Gear's scaled higher derivatives, per body and DOF: r2 = a dt²/2,
   // r3 = x''' dt³/6, r4 = x'''' dt⁴/24.
   std::vector<std::array<double, 3>> r2_, r3_, r4_;

@@ -92,16 +92,18 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
   return w;
 }
 
-void update_world_vertices(World& w) {
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    const double c = std::cos(w.angle[i]), s = std::sin(w.angle[i]);
-    const Vec2 p = w.position[i];
-    const int begin = w.vertex_begin[i], end = begin + w.vertex_count[i];
-    for (int k = begin; k < end; ++k) {
-      const Vec2 v = w.local_vertex[k];
-      w.world_vertex[k] = {p.x + c * v.x - s * v.y, p.y + s * v.x + c * v.y};
-    }
+void update_body_vertices(World& w, std::size_t i) {
+  const double c = std::cos(w.angle[i]), s = std::sin(w.angle[i]);
+  const Vec2 p = w.position[i];
+  const int begin = w.vertex_begin[i], end = begin + w.vertex_count[i];
+  for (int k = begin; k < end; ++k) {
+    const Vec2 v = w.local_vertex[k];
+    w.world_vertex[k] = {p.x + c * v.x - s * v.y, p.y + s * v.x + c * v.y};
   }
+}
+
+void update_world_vertices(World& w) {
+  for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
 }
 
 void wrap_into_cell(World& w) {

@@ -103,8 +103,9 @@ struct World {
 World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
                  Vec2 gravity, const PeriodicCell& cell = {});
 
-// World coordinates of every vertex from positions and angles.
+// World coordinates of every vertex from positions and angles (of one body).
 void update_world_vertices(World& world);
+void update_body_vertices(World& world, std::size_t body);
 
 // Brings centres back into the periodic cell (positions only; the
 // skeletons follow at the next vertex update).

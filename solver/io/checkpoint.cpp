@@ -14,7 +14,7 @@ namespace sphero {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
-constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kVersion = 3;  // 3: the adaptive Verlet distance
 
 // Structs with padding are stored field by field: their padding bytes hold
 // whatever was in memory, and a checkpoint must be the same bytes for the
@@ -121,7 +121,7 @@ void describe(Io& io, Contact& c) {
 template <class Io>
 void describe(Io& io, EngineSettings& s) {
   io.value(s.dt), io.value(s.integrator), io.value(s.verlet_distance), io.value(s.brute_force_neighbours);
-  io.value(s.allow_large_time_step);
+  io.value(s.allow_large_time_step), io.value(s.adaptive_verlet_distance);
 }
 template <class Io>
 void describe(Io& io, PeriodicCell& c) {
@@ -165,6 +165,8 @@ void fields(Io& io, EngineSnapshot& s) {
   io.vector(s.neighbours.wraps);
   io.value(s.neighbours.stats);
   io.value(s.neighbours.built);
+  io.value(s.neighbours.verlet_distance);
+  io.value(s.neighbours.steps_since_rebuild);
   io.value(s.ledger);
   io.value(s.time);
   io.value(s.step);

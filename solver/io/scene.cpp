@@ -31,7 +31,7 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"allow_large_time_step", "true to accept dt above a tenth of the contact period (default false)"},
     {"gravity", "gx,gy in m/s² (default 0,0)"},
     {"seed", "random seed of the generators (default 1)"},
-    {"threads", "worker threads (default 1; this engine runs on one)"},
+    {"threads", "worker threads (default 1); results are bit-identical whatever the number"},
     {"periodic", "none | x | y | xy (default none)"},
     {"cell", "x0,y0,x1,y1: the periodic cell"},
     {"output", "output directory (default sphero-output)"},
@@ -319,8 +319,7 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   if (const auto v = scalar("seed")) scene.seed = static_cast<std::uint64_t>(whole(*v, "seed", v->text, 0));
   if (const auto v = scalar("threads")) {
     scene.threads = whole(*v, "threads", v->text, 1);
-    if (scene.threads != 1)
-      fail(v->at, "threads", "this engine runs on one thread; parallel stepping is not available yet (use 1)");
+    if (scene.threads > 256) fail(v->at, "threads", "at most 256 threads");
   }
   if (const auto v = scalar("periodic")) {
     if (v->text == "x" || v->text == "xy") scene.cell.periodic[0] = true;
@@ -521,11 +520,15 @@ World build_world(const SceneConfig& scene) {
 EngineSettings resolve_engine_settings(const SceneConfig& scene, const World& world) {
   EngineSettings settings = scene.engine;
   if (settings.verlet_distance <= 0.0) {
+    // auto: at most 5% of the smallest grain, thinner while the grains
+    // barely move (the engine adapts it; forces do not depend on it).
     double smallest = INFINITY;
     for (std::size_t i = 0; i < world.size(); ++i)
       if (!world.big[i]) smallest = std::min(smallest, 2.0 * world.bounding_radius[i]);
     settings.verlet_distance = 0.05 * smallest;
+    settings.adaptive_verlet_distance = true;
   }
+  settings.threads = scene.threads;
   if (settings.dt <= 0.0) settings.dt = default_time_step(world);
   return settings;
 }

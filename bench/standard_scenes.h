@@ -1,0 +1,38 @@
+// The standard benchmark scenes (issue: performance): dense, frictional,
+// damped packings of one shape in a box, settled under gravity before any
+// timing. Shared by `sphero bench` and the Google Benchmark binary, so that
+// anyone reruns exactly what docs/PERFORMANCE.md reports.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sphero::bench {
+
+struct SceneKind {
+  std::string name;     // disks, hexagons, polygon6 … polygon64, cows
+  int vertices = 1;     // skeleton vertices per particle
+};
+
+// disks, hexagons (r = 10% of the size), regular polygons of 6, 16, 32 and
+// 64 vertices of the same size, 62-vertex cows.
+const std::vector<SceneKind>& standard_scenes();
+// Throws std::invalid_argument listing the names for an unknown one.
+const SceneKind& scene_named(const std::string& name);
+
+struct SceneOptions {
+  int particles = 1000;
+  int threads = 1;
+  double verlet_distance = 0.0;  // 0: automatic (from the settling's motion)
+  long settle_steps = 0;         // 0: enough for the sample to come to rest
+};
+
+// N particles dropped from a loose lattice into a box (three times as tall
+// as wide) and settled under gravity: kn = 1e6 × mass per unit area, restitution
+// ≈ 0.4 (γn = 0.3 of critical), kt = kn/2, μ = 0.5, dt = 1/50 of the
+// contact period. `data_dir` holds shapes/cow.shape.
+Engine settled_scene(const SceneKind& kind, const SceneOptions& options, const std::string& data_dir);
+
+}  // namespace sphero::bench

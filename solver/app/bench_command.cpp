@@ -1,0 +1,149 @@
+// `sphero bench [options]`: the Cundall number (particle-steps per CPU
+// second) of the standard scenes of bench/ — dense, frictional, damped
+// packings settled under gravity (not timed) — for several N and thread
+// counts; one JSON record per line on stdout, a summary on stderr.
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <ctime>
+#include <sstream>
+
+#include "app/command_line.h"
+#include "app/commands.h"
+#include "bench/standard_scenes.h"
+
+namespace sphero::app {
+namespace {
+
+std::vector<int> integers(const std::string& option, const std::string& text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    try {
+      std::size_t used = 0;
+      const double value = std::stod(part, &used);  // 1e5 as well as 100000
+      if (used != part.size() || value < 1 || value > 1e8 || value != static_cast<int>(value)) throw std::invalid_argument(part);
+      out.push_back(static_cast<int>(value));
+    } catch (const std::exception&) {
+      throw std::invalid_argument(fmt::format("--{}: '{}' is not a positive whole number", option, part));
+    }
+  }
+  if (out.empty()) throw std::invalid_argument(fmt::format("--{}: give at least one number", option));
+  return out;
+}
+
+double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+double wall_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+template <class T> std::size_t bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+
+// What the engine holds, by the capacity of its arrays (the shapes' names
+// and the contact laws aside).
+std::size_t engine_bytes(const Engine& e) {
+  const World& w = e.world();
+  std::size_t b = bytes(w.position) + bytes(w.angle) + bytes(w.velocity) + bytes(w.angular_velocity) + bytes(w.force) +
+                  bytes(w.torque) + bytes(w.mass) + bytes(w.inertia) + bytes(w.density) + bytes(w.inverse_mass) +
+                  bytes(w.inverse_inertia) + bytes(w.radius) + bytes(w.bounding_radius) + bytes(w.material) +
+                  bytes(w.big) + bytes(w.closed) + bytes(w.constraint) + bytes(w.shape_name) + bytes(w.vertex_begin) +
+                  bytes(w.vertex_count) + bytes(w.local_vertex) + bytes(w.world_vertex);
+  const NeighbourListState s = e.neighbour_state();
+  b += s.contacts.size() * (sizeof(Contact) + sizeof(Candidate) + 1 + 3 * sizeof(double));  // + force-loop scratch
+  b += bytes(s.reference_position) + bytes(s.reference_angle) + bytes(s.wraps);
+  return b;
+}
+
+}  // namespace
+
+int run_bench_command(const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", data = SPHERO_DATA_DIR;
+  long steps = 0;
+  double seconds = 2.0, verlet = 0.0;
+  po::options_description options("options");
+  options.add_options()("help,h", "show this help")(
+      "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, or all")(
+      "n", po::value(&n_text), "particle counts (default 1000,10000,100000)")(
+      "large", "also 10^6 hexagons (several GB of memory; about an hour)")(
+      "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
+      "steps", po::value(&steps), "timed steps per case (default: as many as --seconds takes with the first thread count)")(
+      "seconds", po::value(&seconds), "timing per case when --steps is not given (default 2)")(
+      "verlet-distance", po::value(&verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
+      "data", po::value(&data), "the data directory holding shapes/cow.shape");
+  po::variables_map vm;
+  std::string unused;
+  if (const auto stop = parse_command_line(args, options, unused, false, "bench", "usage: sphero bench [options]\n", vm))
+    return *stop;
+  if (!unused.empty()) throw std::invalid_argument(fmt::format("unexpected argument '{}'", unused));
+  std::vector<bench::SceneKind> kinds;
+  if (scenes_text == "all") {
+    kinds = bench::standard_scenes();
+  } else {
+    std::stringstream in(scenes_text);
+    for (std::string name; std::getline(in, name, ',');) kinds.push_back(bench::scene_named(name));
+  }
+  const std::vector<int> sizes = integers("n", n_text), thread_counts = integers("threads", threads_text);
+  if (steps < 0 || !(seconds > 0.0) || verlet < 0.0) throw std::invalid_argument("--steps, --seconds and --verlet-distance must be positive");
+  struct Case {
+    bench::SceneKind kind;
+    int n;
+  };
+  std::vector<Case> cases;
+  for (const auto& k : kinds)
+    for (int n : sizes) cases.push_back({k, n});
+  if (vm.count("large")) cases.push_back({bench::scene_named("hexagons"), 1000000});
+
+  for (const Case& c : cases) {
+    bench::SceneOptions o;
+    o.particles = c.n;
+    o.threads = *std::max_element(thread_counts.begin(), thread_counts.end());  // settle fast
+    o.verlet_distance = verlet;
+    const double settle_start = wall_now();
+    const EngineSnapshot settled = bench::settled_scene(c.kind, o, data).snapshot();
+    const double settle_wall = wall_now() - settle_start;
+    long timed_steps = steps;
+    double first_wall = 0.0;
+    std::vector<Vec2> first_positions;
+    for (int threads : thread_counts) {
+      Engine e{EngineSnapshot(settled)};
+      e.set_threads(threads);
+      const long rebuilds = e.neighbour_stats().rebuilds, pairs = e.neighbour_stats().feature_pairs_evaluated;
+      const double cpu0 = cpu_now(), wall0 = wall_now();
+      if (timed_steps > 0) {
+        e.run(timed_steps);
+      } else {
+        long done = 0;
+        while (wall_now() - wall0 < seconds) e.run(10), done += 10;
+        timed_steps = done;
+      }
+      const double cpu = cpu_now() - cpu0, wall = wall_now() - wall0;
+      const double particle_steps = static_cast<double>(c.n) * static_cast<double>(timed_steps);
+      bool identical = true;
+      if (first_positions.empty()) {
+        first_positions = e.world().position;
+        first_wall = wall;
+      } else {
+        identical = first_positions == e.world().position;
+      }
+      fmt::print(
+          "{{\"scene\": \"{}\", \"n\": {}, \"vertices\": {}, \"steps\": {}, \"threads\": {}, \"wall_s\": {:.4f}, "
+          "\"cpu_s\": {:.4f}, \"cundall\": {:.4g}, \"cundall_wall\": {:.4g}, \"speedup\": {:.3f}, "
+          "\"identical_to_first\": {}, \"bytes_per_particle\": {:.0f}, \"rebuilds\": {}, "
+          "\"pairs_per_particle_step\": {:.3f}, \"verlet_distance\": {:.4g}, \"settle_wall_s\": {:.1f}}}\n",
+          c.kind.name, c.n, c.kind.vertices, timed_steps, threads, wall, cpu, particle_steps / std::max(cpu, 1e-9),
+          particle_steps / std::max(wall, 1e-9), first_wall / std::max(wall, 1e-9), identical ? "true" : "false",
+          static_cast<double>(engine_bytes(e)) / c.n, e.neighbour_stats().rebuilds - rebuilds,
+          static_cast<double>(e.neighbour_stats().feature_pairs_evaluated - pairs) / particle_steps,
+          e.neighbour_verlet_distance(), settle_wall);
+      std::fflush(stdout);
+      if (!identical)
+        throw std::runtime_error(fmt::format("{} with {} threads differs from {} threads: a reproducibility bug",
+                                             c.kind.name, threads, thread_counts.front()));
+    }
+  }
+  return 0;
+}
+
+}  // namespace sphero::app
