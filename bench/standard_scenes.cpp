@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -83,13 +84,36 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
   s.adaptive_verlet_distance = o.verlet_distance <= 0.0;
   s.threads = o.threads;
   Engine e(make_world(bodies, 1, {law}, {0, -9.81}), s);
-  // Every row falls until the rows below have closed their gaps: the top
-  // one by 1% of a size per row below it. Twice that fall, plus time for
-  // the contacts to ring down (γn = 0.3 of critical: a few periods).
-  const double fall = std::sqrt(2.0 * 0.01 * size * columns / 9.81);
-  const long steps = o.settle_steps > 0 ? o.settle_steps : 2000 + static_cast<long>(2.0 * fall / s.dt);
-  e.run(steps);
+  // Settle with critically damped contacts until no grain moves faster
+  // than 1% of sqrt(g · size), or for 30 000 steps at most (a fixed number
+  // when asked), then time with the scene's own damping.
+  const double critical = 2.0 * std::sqrt(m.area * law.kn);
+  e.world().law[0].gamma_n = critical;
+  const double still = 0.01 * std::sqrt(9.81 * size);
+  const long cap = 30000;
+  for (long done = 0; done < (o.settle_steps > 0 ? o.settle_steps : cap);) {
+    const long chunk = o.settle_steps > 0 ? std::min(500L, o.settle_steps - done) : 500;
+    e.run(chunk);
+    done += chunk;
+    if (o.settle_steps > 0 || done < 2000) continue;
+    double fastest = 0.0;
+    for (std::size_t i = 0; i < e.world().size(); ++i)
+      fastest = std::max(fastest, norm(e.world().velocity[i]) + e.world().bounding_radius[i] * std::abs(e.world().angular_velocity[i]));
+    if (fastest < still) break;
+  }
+  e.world().law[0].gamma_n = law.gamma_n;
   return e;
+}
+
+double residual_speed(const Engine& e) {
+  const World& w = e.world();
+  double fastest = 0.0, size = 0.0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w.big[i]) continue;
+    fastest = std::max(fastest, norm(w.velocity[i]) + w.bounding_radius[i] * std::abs(w.angular_velocity[i]));
+    size = std::max(size, 2.0 * w.bounding_radius[i]);
+  }
+  return fastest / std::sqrt(9.81 * size);
 }
 
 }  // namespace sphero::bench

@@ -60,7 +60,7 @@ std::size_t engine_bytes(const Engine& e) {
 int run_bench_command(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
   std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", data = SPHERO_DATA_DIR;
-  long steps = 0;
+  long steps = 0, settle_steps = 0;
   double seconds = 2.0, verlet = 0.0;
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
@@ -71,6 +71,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       "steps", po::value(&steps), "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&seconds), "timing per case when --steps is not given (default 2)")(
       "verlet-distance", po::value(&verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
+      "settle-steps", po::value(&settle_steps), "settling steps (default: until at rest, 30000 at most)")(
       "data", po::value(&data), "the data directory holding shapes/cow.shape");
   po::variables_map vm;
   std::string unused;
@@ -85,7 +86,8 @@ int run_bench_command(const std::vector<std::string>& args) {
     for (std::string name; std::getline(in, name, ',');) kinds.push_back(bench::scene_named(name));
   }
   const std::vector<int> sizes = integers("n", n_text), thread_counts = integers("threads", threads_text);
-  if (steps < 0 || !(seconds > 0.0) || verlet < 0.0) throw std::invalid_argument("--steps, --seconds and --verlet-distance must be positive");
+  if (steps < 0 || settle_steps < 0 || !(seconds > 0.0) || verlet < 0.0)
+    throw std::invalid_argument("--steps, --settle-steps, --seconds and --verlet-distance must be positive");
   struct Case {
     bench::SceneKind kind;
     int n;
@@ -100,8 +102,11 @@ int run_bench_command(const std::vector<std::string>& args) {
     o.particles = c.n;
     o.threads = *std::max_element(thread_counts.begin(), thread_counts.end());  // settle fast
     o.verlet_distance = verlet;
+    o.settle_steps = settle_steps;
     const double settle_start = wall_now();
-    const EngineSnapshot settled = bench::settled_scene(c.kind, o, data).snapshot();
+    const Engine settling = bench::settled_scene(c.kind, o, data);
+    const double residual = bench::residual_speed(settling);
+    const EngineSnapshot settled = settling.snapshot();
     const double settle_wall = wall_now() - settle_start;
     long timed_steps = steps;
     double first_wall = 0.0;
@@ -131,12 +136,13 @@ int run_bench_command(const std::vector<std::string>& args) {
           "{{\"scene\": \"{}\", \"n\": {}, \"vertices\": {}, \"steps\": {}, \"threads\": {}, \"wall_s\": {:.4f}, "
           "\"cpu_s\": {:.4f}, \"cundall\": {:.4g}, \"cundall_wall\": {:.4g}, \"speedup\": {:.3f}, "
           "\"identical_to_first\": {}, \"bytes_per_particle\": {:.0f}, \"rebuilds\": {}, "
-          "\"pairs_per_particle_step\": {:.3f}, \"verlet_distance\": {:.4g}, \"settle_wall_s\": {:.1f}}}\n",
+          "\"pairs_per_particle_step\": {:.3f}, \"verlet_distance\": {:.4g}, \"settle_wall_s\": {:.1f}, "
+          "\"settled_speed\": {:.2g}}}\n",
           c.kind.name, c.n, c.kind.vertices, timed_steps, threads, wall, cpu, particle_steps / std::max(cpu, 1e-9),
           particle_steps / std::max(wall, 1e-9), first_wall / std::max(wall, 1e-9), identical ? "true" : "false",
           static_cast<double>(engine_bytes(e)) / c.n, e.neighbour_stats().rebuilds - rebuilds,
           static_cast<double>(e.neighbour_stats().feature_pairs_evaluated - pairs) / particle_steps,
-          e.neighbour_verlet_distance(), settle_wall);
+          e.neighbour_verlet_distance(), settle_wall, residual);
       std::fflush(stdout);
       if (!identical)
         throw std::runtime_error(fmt::format("{} with {} threads differs from {} threads: a reproducibility bug",
