@@ -30,8 +30,8 @@ struct SceneOptions {
 };
 
 // N particles of size 1 (outline diameter) dropped from a square lattice
-// (spacing 1.01) into a box and settled under gravity with critically
-// damped contacts; then kn = 1e6 × mass, γn = 0.3 of critical (restitution
+// (spacing 1.01) into a box and settled under gravity with contacts damped
+// at half of critical; then kn = 1e6 × mass, γn = 0.3 of critical (restitution
 // ≈ 0.4), kt = kn/2, μ = 0.5, dt = 1/50 of the contact period, g = 9.81.
 // `data_dir` holds shapes/cow.shape.
 Engine settled_scene(const SceneKind& kind, const SceneOptions& options, const std::string& data_dir);

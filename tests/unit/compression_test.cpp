@@ -36,6 +36,17 @@ ContactLaw frictional() {
   return law;
 }
 
+// 40 frictionless grains compressed by the plates to p = 100, static to an
+// unbalanced-force ratio of 1e-4.
+CompressionOptions frictionless_to_100() {
+  CompressionOptions o;
+  o.grains = loose_gas(40);
+  o.law.kn = 1e5;
+  o.pressure = 100.0;
+  o.until.unbalanced_force_ratio = 1e-4;
+  return o;
+}
+
 TEST(Compression, IsotropicCompressionEndsStaticAtTheTargetPressure) {
   CompressionOptions o;
   o.grains = loose_gas(40);
@@ -54,11 +65,7 @@ TEST(Compression, StressFromContactsEqualsThePlatesForceOverLength) {
   // A static, frictionless compressed sample: the Love–Weber average over
   // the grains (Σ A_p σ_p / A, A the area inside the plates) equals what
   // the plates carry per unit length, within the unbalanced-force tolerance.
-  CompressionOptions o;
-  o.grains = loose_gas(40);
-  o.law.kn = 1e5;
-  o.pressure = 100.0;
-  o.until.unbalanced_force_ratio = 1e-4;
+  CompressionOptions o = frictionless_to_100();
   const CompactionResult r = compress_isotropically(o);
   ASSERT_TRUE(r.static_reached);
   ContactLaw law = o.law;
@@ -116,11 +123,7 @@ TEST(Compression, BadOptionsAreRefused) {
 // face, and leaving wall contacts out leaves exactly the branch-vector sum
 // of the contacts between grains.
 TEST(Compression, WallStressesFromAWrittenFrameMatchThePlates) {
-  CompressionOptions o;
-  o.grains = loose_gas(40);
-  o.law.kn = 1e5;
-  o.pressure = 100.0;
-  o.until.unbalanced_force_ratio = 1e-4;
+  const CompressionOptions o = frictionless_to_100();
   const CompactionResult r = compress_isotropically(o);
   ASSERT_TRUE(r.static_reached);
   EngineSettings s;

@@ -81,6 +81,16 @@ vtkSmartPointer<vtkMultiBlockDataSet> copy_blocks(vtkMultiBlockDataSet* input, B
   return output;
 }
 
+FilterFrame filter_frame(vtkInformationVector** inputVector)
+{
+  auto* input = vtkMultiBlockDataSet::GetData(inputVector[0]);
+  const Blocks in = find_blocks(input);
+  FilterFrame f;
+  f.frame = frame_from_grids(in.particles, in.contacts, in.walls);
+  f.output = copy_blocks(input, f.blocks);
+  return f;
+}
+
 analysis::Window window_from(int type, const double rectangle[4], const double circle[3])
 {
   analysis::Window w;

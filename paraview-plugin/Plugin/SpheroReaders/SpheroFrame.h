@@ -4,6 +4,7 @@
 // window from the filters' properties. Not wrapped: plain C++.
 #pragma once
 
+#include "vtkInformationVector.h"
 #include "vtkMultiBlockDataSet.h"
 #include "vtkSmartPointer.h"
 #include "vtkUnstructuredGrid.h"
@@ -32,6 +33,17 @@ Blocks find_blocks(vtkMultiBlockDataSet* input);
 // arrays can be added to without touching the input's; `blocks` points at
 // the copies.
 vtkSmartPointer<vtkMultiBlockDataSet> copy_blocks(vtkMultiBlockDataSet* input, Blocks& blocks);
+
+// What every filter starts from: the input's frame as FrameData, and an
+// output multiblock that shares the input's arrays (`blocks` point into it).
+// Throws std::runtime_error for an input that is not a Sphero run.
+struct FilterFrame
+{
+  FrameData frame;
+  Blocks blocks;
+  vtkSmartPointer<vtkMultiBlockDataSet> output;
+};
+FilterFrame filter_frame(vtkInformationVector** inputVector);
 
 // WindowType 0: the box around the particles; 1: Rectangle (x0, y0, x1, y1);
 // 2: Circle (x, y, r).

@@ -25,15 +25,14 @@ int vtkSpheroForceChains::RequestData(
   using namespace sphero;
   try
   {
-    auto* input = vtkMultiBlockDataSet::GetData(inputVector[0]);
-    const plugin::Blocks in = plugin::find_blocks(input);
-    const FrameData frame = frame_from_grids(in.particles, in.contacts, in.walls);
+    const plugin::FilterFrame f = plugin::filter_frame(inputVector);
+    const FrameData& frame = f.frame;
     analysis::AnalysisOptions options;
     options.chain_tolerance_degrees = this->ToleranceAngle;
     const analysis::FrameSummary s = analysis::analyze_frame(frame, options);
 
-    plugin::Blocks out;
-    auto output = plugin::copy_blocks(input, out);
+    const plugin::Blocks& out = f.blocks;
+    vtkMultiBlockDataSet* output = f.output;
     std::vector<double> particle_chain(s.chains.chain_of.begin(), s.chains.chain_of.end());
     plugin::add_cell_values(out.particles, "chain_id", particle_chain);
     // Links: consecutive particles of a chain, by body id.

@@ -17,16 +17,15 @@ int vtkSpheroGranularStress::RequestData(
   using namespace sphero;
   try
   {
-    auto* input = vtkMultiBlockDataSet::GetData(inputVector[0]);
-    const plugin::Blocks in = plugin::find_blocks(input);
-    const FrameData frame = frame_from_grids(in.particles, in.contacts, in.walls);
+    const plugin::FilterFrame f = plugin::filter_frame(inputVector);
+    const FrameData& frame = f.frame;
     analysis::AnalysisOptions options;
     options.window = plugin::window_from(this->WindowType, this->WindowRectangle, this->WindowCircle);
     options.exclude_walls = this->ExcludeWalls != 0;
     const analysis::FrameSummary s = analysis::analyze_frame(frame, options);
 
-    plugin::Blocks out;
-    auto output = plugin::copy_blocks(input, out);
+    const plugin::Blocks& out = f.blocks;
+    vtkMultiBlockDataSet* output = f.output;
     std::vector<double> stress, pressure, deviator, principal, major;
     for (const ParticleRecord& p : frame.particles)
     {
