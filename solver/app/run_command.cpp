@@ -74,14 +74,17 @@ std::string clock_text(double seconds) {
 }
 
 // What an earlier run left in a directory we may overwrite: its frames,
-// collections, energy log, checkpoints and any temporary files of a killed
-// write. Nothing else is touched.
+// collections, manifest, energy log, checkpoints, the tables `sphero
+// analyze` derived from it (stale after a new run) and any temporary files
+// of a killed write. Nothing else is touched (figures included).
 void clear_run_files(const fs::path& directory) {
   for (const auto& entry : fs::directory_iterator(directory)) {
     const std::string name = entry.path().filename().string();
     const std::string ext = entry.path().extension().string();
-    const bool ours = ext == ".vtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" ||
-                      (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
+    const bool analysis = name == "analysis.csv" || name == "coordination.csv" || name == "roses.csv" ||
+                          name == "ke_histogram.csv" || (name.rfind("chains_", 0) == 0 && ext == ".csv");
+    const bool ours = ext == ".vtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" || name == "run.sphero" ||
+                      analysis || (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
     if (ours && entry.is_regular_file()) fs::remove(entry.path());
   }
 }

@@ -250,8 +250,13 @@ bool NeighbourList::update(World& world) {
   const double smallest_delta = settings_.verlet_distance / 64.0;
   if (largest > delta_) {
     if (settings_.adaptive && steps_since_rebuild_ < 10) delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
-  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && largest < 0.25 * delta_ && delta_ > smallest_delta) {
-    delta_ = std::max(0.5 * delta_, smallest_delta);  // the bodies barely move: a thinner skin, fewer candidates
+  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && delta_ > smallest_delta &&
+             200.0 * largest / static_cast<double>(steps_since_rebuild_) < 0.25 * delta_) {
+    // At the rate the bodies have moved since the list was built, half the
+    // skin would last 400 steps: thinner skin, fewer candidates. (A rate,
+    // not the displacement: a body that crept and stopped leaves a large
+    // displacement from an old reference that says nothing of now.)
+    delta_ = std::max(0.5 * delta_, smallest_delta);
   } else {
     return false;
   }

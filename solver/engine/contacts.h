@@ -75,8 +75,9 @@ struct NeighbourSettings {
   bool brute_force = false;      // all pairs, no cells: the reference for tests
   int threads = 1;               // for the rebuild's candidate search
   // Adapt δ to the observed motion, between verlet_distance / 64 and
-  // verlet_distance: a list rebuilt every few steps doubles it; one that
-  // outlives 200 steps while the bodies moved less than δ/4 halves it.
+  // verlet_distance: a list rebuilt within 10 steps doubles it; one that
+  // outlives 200 steps while the bodies moved at less than δ/4 per 200
+  // steps halves it.
   // Which candidates are listed changes, never which contacts touch, so the
   // forces do not depend on it.
   bool adaptive = false;
