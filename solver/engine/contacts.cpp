@@ -233,6 +233,17 @@ NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState stat
 void NeighbourList::pack_candidates(const World& world) {
   candidates_.resize(contacts_.size());
   for (std::size_t k = 0; k < contacts_.size(); ++k) candidates_[k] = packed(world, contacts_[k]);
+  // Each body's candidates, in candidate order, so that forces can be
+  // gathered per body in parallel and still be added in that order.
+  body_start_.assign(world.size() + 1, 0);
+  for (const Candidate& c : candidates_) ++body_start_[c.vertex_body + 1], ++body_start_[c.edge_body + 1];
+  for (std::size_t b = 0; b < world.size(); ++b) body_start_[b + 1] += body_start_[b];
+  body_candidates_.resize(2 * candidates_.size());
+  std::vector<int> fill(body_start_.begin(), body_start_.end() - 1);
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    body_candidates_[fill[candidates_[k].vertex_body]++] = static_cast<int>(k);
+    body_candidates_[fill[candidates_[k].edge_body]++] = static_cast<int>(k);
+  }
 }
 
 bool NeighbourList::update(World& world) {
@@ -241,7 +252,9 @@ bool NeighbourList::update(World& world) {
     return true;
   }
   ++steps_since_rebuild_;
-  double largest = 0.0;
+  double largest = 0.0;  // a maximum: the same whatever the threads
+  const int threads = std::max(1, settings_.threads);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest)
   for (std::size_t i = 0; i < world.size(); ++i) {
     const double moved =
         norm(world.position[i] - reference_position_[i]) + world.bounding_radius[i] * std::abs(world.angle[i] - reference_angle_[i]);

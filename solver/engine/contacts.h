@@ -119,6 +119,10 @@ class NeighbourList {
   const std::vector<Contact>& contacts() const { return contacts_; }
   // Parallel to contacts(): the packed part the force loop reads.
   std::vector<Candidate>& candidates() { return candidates_; }
+  // Per body, the indices of its candidates in increasing order:
+  // body_candidates()[body_candidate_start()[b] .. body_candidate_start()[b + 1]).
+  const std::vector<int>& body_candidate_start() const { return body_start_; }
+  const std::vector<int>& body_candidates() const { return body_candidates_; }
   void set_threads(int threads) { settings_.threads = threads; }
   double verlet_distance() const { return delta_; }  // δ in use
   const NeighbourStats& stats() const { return stats_; }
@@ -132,6 +136,7 @@ class NeighbourList {
   NeighbourSettings settings_;
   std::vector<Contact> contacts_;
   std::vector<Candidate> candidates_;
+  std::vector<int> body_start_, body_candidates_;
   std::vector<Vec2> reference_position_;
   std::vector<double> reference_angle_;
   std::vector<std::array<int, 2>> wraps_;  // times each body was wrapped, per axis

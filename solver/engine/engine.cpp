@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -224,29 +225,45 @@ void Engine::compute_forces(double dt) {
     c.viscous_force = r.viscous_force;
     c.tangential_energy = r.tangential_energy;
   }
-  // 2. Forces, torques and energies summed in candidate order, the same
-  //    order whatever the number of threads: bit-identical results.
+  // 2. Forces and torques gathered per body (in parallel), each body adding
+  //    its contacts in candidate order; energies summed in candidate order.
+  //    The same order whatever the number of threads: bit-identical results.
+  const std::vector<int>& start = neighbours_.body_candidate_start();
+  const std::vector<int>& mine = neighbours_.body_candidates();
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) if (threads > 1)
+  for (std::size_t b = 0; b < n; ++b) {
+    Vec2 force = w.force[b];
+    double torque = w.torque[b];
+    for (int index = start[b]; index < start[b + 1]; ++index) {
+      const auto k = static_cast<std::size_t>(mine[static_cast<std::size_t>(index)]);
+      if (events_[k] != ContactEvent::touching) continue;
+      const Contact& c = contacts[k];
+      if (c.vertex_body == static_cast<int>(b)) {
+        force += c.force;
+        torque += cross(c.point - w.position[b], c.force);
+      } else {
+        force -= c.force;
+        torque -= cross(c.point - (w.position[b] + c.edge_offset), c.force);
+      }
+    }
+    w.force[b] = force;
+    w.torque[b] = torque;
+  }
   double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0;
   for (std::size_t k = 0; k < count; ++k) {
     if (events_[k] == ContactEvent::none) continue;
-    const Contact& c = contacts[k];
     const ContactBooks& b = books_[k];
     if (events_[k] == ContactEvent::opened) {
       damping -= b.damping;
       sliding += b.sliding;
       continue;
     }
-    const int v = c.vertex_body, e = c.edge_body;
-    w.force[v] += c.force;
-    w.force[e] -= c.force;
-    w.torque[v] += cross(c.point - w.position[v], c.force);
-    w.torque[e] -= cross(c.point - (w.position[e] + c.edge_offset), c.force);
     if (dt > 0.0) {
       damping -= b.damping;
       sliding -= b.sliding;
     }
     normal_energy += b.normal_energy;
-    tangential_energy += c.tangential_energy;
+    tangential_energy += contacts[k].tangential_energy;
   }
   neighbours_.stats().feature_pairs_evaluated += static_cast<long>(count);
   ledger_.elastic_normal = normal_energy;
@@ -401,16 +418,29 @@ void Engine::check_stability() {
         "lower dt or the velocities",
         step_, time_, i, w.shape_name[i], what, settings_.dt, dt_limit_));
   };
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    if (!is_finite(w.position[i]) || !is_finite(w.velocity[i]) || !std::isfinite(w.angle[i]) ||
-        !std::isfinite(w.angular_velocity[i]))
-      fail(i, "has a position or velocity that is not a finite number");
+  const auto moved_of = [&](std::size_t i) {
     Vec2 step = w.position[i] - previous[i];  // a wrap into the periodic cell is not a move
     if (w.cell.periodic[0]) step.x -= w.cell.size.x * std::round(step.x / w.cell.size.x);
     if (w.cell.periodic[1]) step.y -= w.cell.size.y * std::round(step.y / w.cell.size.y);
-    const double moved = norm(step);
-    if (!w.big[i] && moved > 2.0 * w.bounding_radius[i])
-      fail(i, fmt::format("moved {:g}, more than its own size {:g}, in one step", moved, 2.0 * w.bounding_radius[i]));
+    return norm(step);
+  };
+  const auto bad = [&](std::size_t i) {
+    return !is_finite(w.position[i]) || !is_finite(w.velocity[i]) || !std::isfinite(w.angle[i]) ||
+           !std::isfinite(w.angular_velocity[i]) || (!w.big[i] && moved_of(i) > 2.0 * w.bounding_radius[i]);
+  };
+  // Found in parallel, reported for the lowest such body: the same message
+  // whatever the number of threads.
+  std::size_t first_bad = w.size();
+  const int threads = settings_.threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : first_bad)
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (bad(i)) first_bad = std::min(first_bad, i);
+  if (first_bad < w.size()) {
+    const std::size_t i = first_bad;
+    if (!is_finite(w.position[i]) || !is_finite(w.velocity[i]) || !std::isfinite(w.angle[i]) ||
+        !std::isfinite(w.angular_velocity[i]))
+      fail(i, "has a position or velocity that is not a finite number");
+    fail(i, fmt::format("moved {:g}, more than its own size {:g}, in one step", moved_of(i), 2.0 * w.bounding_radius[i]));
   }
   // Kinetic + elastic energy can only come from the initial kinetic and
   // elastic energy, released gravitational energy and external work.
