@@ -12,8 +12,6 @@
 namespace sphero::analysis {
 namespace {
 
-Stress as_stress(const std::array<double, 4>& s) { return {s[0], s[1], s[2], s[3]}; }
-
 // Each face of each wall: the forces of the contacts nearest to it, and
 // the length of it that the sample covers — the projections onto the face
 // of the outline points within one mean particle size of it.
@@ -65,6 +63,12 @@ std::vector<WallFaceStress> wall_face_stresses(const FrameData& frame, double re
 
 }  // namespace
 
+Stress particle_stress(const ParticleRecord& p, bool exclude_walls) {
+  Stress sigma{p.stress[0], p.stress[1], p.stress[2], p.stress[3]};
+  if (exclude_walls) sigma += Stress{p.wall_stress[0], p.wall_stress[1], p.wall_stress[2], p.wall_stress[3]}.scaled(-1.0);
+  return sigma;
+}
+
 bool Window::contains(Vec2 p) const {
   if (kind == Kind::circle) return norm(p - centre) <= radius;
   return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1;
@@ -95,8 +99,7 @@ FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& option
   std::vector<int> with_z;
   for (std::size_t i = 0; i < frame.particles.size(); ++i) {
     const ParticleRecord& p = frame.particles[i];
-    Stress sigma = as_stress(p.stress);
-    if (options.exclude_walls) sigma += as_stress(p.wall_stress).scaled(-1.0);
+    const Stress sigma = particle_stress(p, options.exclude_walls);
     index_of_body[p.id] = static_cast<int>(stress.size());
     stress.push_back(sigma);
     sizes += std::sqrt(p.area);

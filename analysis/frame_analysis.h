@@ -69,4 +69,8 @@ struct FrameSummary {
 
 FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& options = {});
 
+// A particle's stress as the run wrote it, less the share of its contacts
+// with walls when `exclude_walls`.
+Stress particle_stress(const ParticleRecord& particle, bool exclude_walls);
+
 }  // namespace sphero::analysis

@@ -111,4 +111,10 @@ ChainStatistics find_force_chains(const std::vector<Stress>& stress, const std::
   return out;
 }
 
+double axis_degrees(Vec2 axis) {
+  const double degrees = std::atan2(axis.y, axis.x) * 180.0 / std::numbers::pi;
+  if (degrees < 0.0) return degrees + 180.0;
+  return degrees >= 180.0 ? degrees - 180.0 : degrees;
+}
+
 }  // namespace sphero::analysis

@@ -31,6 +31,9 @@ struct ChainStatistics {
   double mean_orientation_degrees = 0.0;  // of the chains' end-to-end directions, in [0, 180)
 };
 
+// The angle of an axis (a direction and its opposite), in degrees in [0, 180).
+double axis_degrees(Vec2 axis);
+
 // `tolerance_degrees` defaults to 45 in the paper. Chains are found as
 // maximal paths in the graph of links; where a particle links to more than
 // two others (a branching), the chain follows the link best aligned with

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <numbers>
 #include <sstream>
 
 #include "analysis/energy/energy_statistics.h"
@@ -26,22 +25,12 @@ namespace {
 // energy.csv's rows by time: (translational, rotational, first-law residual).
 std::map<double, std::array<double, 3>> energy_rows(const std::filesystem::path& run) {
   std::map<double, std::array<double, 3>> rows;
-  std::ifstream in(run / "energy.csv");
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("time_s", 0) == 0) continue;
-    std::vector<double> v;
-    std::stringstream fields(line);
-    for (std::string f; std::getline(fields, f, ',') && v.size() < 12;) v.push_back(std::stod(f));
-    if (v.size() == 12) rows[v[0]] = {v[2], v[3], v[11]};
-  }
+  const EnergyTable table = read_energy_table(run);
+  if (table.rows.empty()) return rows;
+  const std::size_t time = table.column("time_s"), translational = table.column("kinetic_translational_J"),
+                    rotational = table.column("kinetic_rotational_J"), residual = table.column("first_law_residual_J");
+  for (const auto& row : table.rows) rows[row[time]] = {row[translational], row[rotational], row[residual]};
   return rows;
-}
-
-double axis_degrees(Vec2 direction) {
-  double degrees = std::atan2(direction.y, direction.x) * 180.0 / std::numbers::pi;
-  if (degrees < 0.0) degrees += 180.0;  // an axis: in [0, 180)
-  if (degrees >= 180.0) degrees -= 180.0;
-  return degrees;
 }
 
 std::string chains_csv(const FrameData& data, const analysis::FrameSummary& s) {
@@ -54,7 +43,7 @@ std::string chains_csv(const FrameData& data, const analysis::FrameSummary& s) {
       if (!ids.empty()) ids += ' ';
       ids += std::to_string(data.particles[static_cast<std::size_t>(p)].id);
     }
-    csv += fmt::format("{},{},{},{},{},{}\n", k, c.particles.size(), c.length, c.mean_stress, axis_degrees(c.orientation), ids);
+    csv += fmt::format("{},{},{},{},{},{}\n", k, c.particles.size(), c.length, c.mean_stress, analysis::axis_degrees(c.orientation), ids);
   }
   return csv;
 }
@@ -64,9 +53,7 @@ std::vector<ParticleField> particle_fields(const FrameData& data, const analysis
   ParticleField local{"local_packing_fraction", 1, s.local_packing_fraction};
   ParticleField chain{"chain_id", 1, {}}, p{"pressure", 1, {}}, q{"deviator_stress", 1, {}}, major{"major_stress_direction", 3, {}};
   for (std::size_t i = 0; i < data.particles.size(); ++i) {
-    const auto& r = data.particles[i];
-    Stress sigma{r.stress[0], r.stress[1], r.stress[2], r.stress[3]};
-    if (exclude_walls) sigma += Stress{r.wall_stress[0], r.wall_stress[1], r.wall_stress[2], r.wall_stress[3]}.scaled(-1.0);
+    const Stress sigma = analysis::particle_stress(data.particles[i], exclude_walls);
     chain.values.push_back(s.chains.chain_of[i]);
     p.values.push_back(sigma.pressure());
     q.values.push_back(sigma.deviator());

@@ -99,17 +99,18 @@ void series_figure(const std::string& kind, const std::string& run, const analys
 
 void energy_figure(const std::string& run, const std::string& title, const std::string& output, int width) {
   const auto file = std::filesystem::path(run) / "energy.csv";
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error(file.string() + ": missing; is it the output directory of sphero run?");
-  std::vector<std::vector<double>> columns(12);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("time_s", 0) == 0) continue;
-    std::stringstream fields(line);
-    std::size_t k = 0;
-    for (std::string f; k < 12 && std::getline(fields, f, ','); ++k) columns[k].push_back(std::stod(f));
-  }
-  if (columns[0].empty()) throw std::runtime_error(file.string() + ": no rows");
-  const auto& t = columns[0];
+  const EnergyTable table = read_energy_table(run);
+  if (!table.present) throw std::runtime_error(file.string() + ": missing; is it the output directory of sphero run?");
+  if (table.rows.empty()) throw std::runtime_error(file.string() + ": no rows");
+  const auto series = [&](const std::string& name) {
+    const std::size_t k = table.column(name);
+    std::vector<double> values;
+    for (const auto& row : table.rows) values.push_back(row.at(k));
+    return values;
+  };
+  const std::vector<double> t = series("time_s");
+  const std::vector<double> normal = series("elastic_normal_J"), tangential = series("elastic_tangential_J"),
+                            damping = series("damping_dissipation_J"), sliding = series("sliding_dissipation_J");
   auto shifted = [](std::vector<double> v) {
     const double v0 = v.front();
     for (double& e : v) e -= v0;
@@ -117,21 +118,21 @@ void energy_figure(const std::string& run, const std::string& title, const std::
   };
   std::vector<double> elastic(t.size()), dissipated(t.size());
   for (std::size_t k = 0; k < t.size(); ++k) {
-    elastic[k] = columns[4][k] + columns[5][k];
-    dissipated[k] = columns[9][k] + columns[10][k];
+    elastic[k] = normal[k] + tangential[k];
+    dissipated[k] = damping[k] + sliding[k];
   }
   analysis::Chart chart;
   chart.title = fmt::format("{}{}energy ledger; first law: ΔE = W − D", title, title.empty() ? "" : " — ");
   chart.x_label = "time t (s)";
   chart.y_label = "energy (J per unit thickness)";
-  chart.curves = {{"kinetic, translational", t, columns[2], Curve::Style::line},
-                  {"kinetic, rotational", t, columns[3], Curve::Style::line},
+  chart.curves = {{"kinetic, translational", t, series("kinetic_translational_J"), Curve::Style::line},
+                  {"kinetic, rotational", t, series("kinetic_rotational_J"), Curve::Style::line},
                   {"elastic (normal + tangential)", t, elastic, Curve::Style::line},
-                  {"gravitational − its initial value", t, shifted(columns[6]), Curve::Style::line},
-                  {"mechanical − its initial value", t, shifted(columns[7]), Curve::Style::dashed},
-                  {"work of walls and forces W", t, columns[8], Curve::Style::dashed},
+                  {"gravitational − its initial value", t, shifted(series("gravitational_J")), Curve::Style::line},
+                  {"mechanical − its initial value", t, shifted(series("mechanical_J")), Curve::Style::dashed},
+                  {"work of walls and forces W", t, series("external_work_J"), Curve::Style::dashed},
                   {"dissipated D (damping + sliding)", t, dissipated, Curve::Style::dashed},
-                  {"first-law residual ΔE − W + D", t, columns[11], Curve::Style::markers}};
+                  {"first-law residual ΔE − W + D", t, series("first_law_residual_J"), Curve::Style::markers}};
   chart.y_from_zero = true;
   analysis::draw_chart(chart, output, width, width * 2 / 3);
 }

@@ -11,6 +11,7 @@
 
 #include "io/vtu_file.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -33,13 +34,47 @@ std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
 }  // namespace
 
 int frame_count(const std::filesystem::path& run) {
-  std::ifstream in(run / "particles.pvd");
-  if (!in) throw std::runtime_error(fmt::format("{}: no particles.pvd; is it the output directory of sphero run?", run.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  int count = 0;
-  for (std::size_t at = text.str().find("<DataSet"); at != std::string::npos; at = text.str().find("<DataSet", at + 1)) ++count;
-  return count;
+  if (!std::filesystem::exists(run / "particles.pvd"))
+    throw std::runtime_error(fmt::format("{}: no particles.pvd; is it the output directory of sphero run?", run.string()));
+  return static_cast<int>(read_collection(run / "particles.pvd").size());
+}
+
+std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd) {
+  std::ifstream in(pvd);
+  if (!in) throw std::runtime_error(pvd.string() + ": cannot read");
+  std::vector<CollectionEntry> entries;
+  for (std::string line; std::getline(in, line);) {
+    const auto t = line.find("timestep=\""), f = line.find("file=\"");
+    if (line.find("<DataSet") == std::string::npos || t == std::string::npos || f == std::string::npos) continue;
+    entries.push_back({std::stod(line.substr(t + 10)), line.substr(f + 6, line.find('"', f + 6) - f - 6)});
+  }
+  return entries;
+}
+
+std::size_t EnergyTable::column(const std::string& name) const {
+  const auto it = std::find(columns.begin(), columns.end(), name);
+  if (it == columns.end()) throw std::runtime_error("energy.csv has no column " + name + " (an older sphero wrote it?)");
+  return static_cast<std::size_t>(it - columns.begin());
+}
+
+EnergyTable read_energy_table(const std::filesystem::path& run) {
+  EnergyTable table;
+  std::ifstream in(run / "energy.csv");
+  table.present = static_cast<bool>(in);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::stringstream fields(line);
+    std::vector<std::string> words;
+    for (std::string w; std::getline(fields, w, ',');) words.push_back(w);
+    if (line.rfind("time_s", 0) == 0) {
+      table.columns = words;
+      continue;
+    }
+    std::vector<double> values;
+    for (const auto& w : words) values.push_back(std::stod(w));
+    if (!values.empty()) table.rows.push_back(std::move(values));
+  }
+  return table;
 }
 
 FrameData read_frame(const std::filesystem::path& run, int frame) {

@@ -65,6 +65,25 @@ struct FrameData {
 // Frames listed in the run's particles.pvd. Throws std::runtime_error
 // naming the directory when it holds no run.
 int frame_count(const std::filesystem::path& run_directory);
+
+// The data sets of a .pvd collection, in order: time and file name.
+struct CollectionEntry {
+  double time = 0.0;
+  std::string file;
+};
+// Throws std::runtime_error naming the file when it cannot be read.
+std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd);
+
+// A run's energy.csv: the header's column names and the rows.
+struct EnergyTable {
+  bool present = false;  // the run wrote the file
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  // A column's index; throws std::runtime_error naming the column when the
+  // header lacks it.
+  std::size_t column(const std::string& name) const;
+};
+EnergyTable read_energy_table(const std::filesystem::path& run_directory);
 FrameData read_frame(const std::filesystem::path& run_directory, int frame);
 
 // The same from grids already in memory (what ParaView's Sphero reader

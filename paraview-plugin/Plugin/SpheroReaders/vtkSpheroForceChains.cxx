@@ -12,10 +12,8 @@
 #include "SpheroFrame.h"
 
 #include <algorithm>
-#include <cmath>
 #include <exception>
 #include <map>
-#include <numbers>
 
 vtkStandardNewMacro(vtkSpheroForceChains);
 
@@ -49,8 +47,7 @@ int vtkSpheroForceChains::RequestData(
       particles.push_back(static_cast<double>(c.particles.size()));
       length.push_back(c.length);
       stress.push_back(c.mean_stress);
-      double degrees = std::atan2(c.orientation.y, c.orientation.x) * 180.0 / std::numbers::pi;
-      orientation.push_back(degrees < 0.0 ? degrees + 180.0 : degrees);
+      orientation.push_back(analysis::axis_degrees(c.orientation));
     }
     if (out.contacts)
     {

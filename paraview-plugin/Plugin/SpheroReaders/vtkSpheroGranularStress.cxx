@@ -29,11 +29,7 @@ int vtkSpheroGranularStress::RequestData(
     std::vector<double> stress, pressure, deviator, principal, major;
     for (const ParticleRecord& p : frame.particles)
     {
-      Stress sigma{ p.stress[0], p.stress[1], p.stress[2], p.stress[3] };
-      if (options.exclude_walls)
-      {
-        sigma += Stress{ p.wall_stress[0], p.wall_stress[1], p.wall_stress[2], p.wall_stress[3] }.scaled(-1.0);
-      }
+      const Stress sigma = analysis::particle_stress(p, options.exclude_walls);
       stress.insert(stress.end(), { sigma.xx, sigma.xy, sigma.yx, sigma.yy });
       pressure.push_back(sigma.pressure());
       deviator.push_back(sigma.deviator());

@@ -13,6 +13,7 @@
 #include "vtkStreamingDemandDrivenPipeline.h"
 #include "vtkUnstructuredGrid.h"
 
+#include "io/frame_reader.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 #include "morphology/region.h"
@@ -84,53 +85,26 @@ int vtkSpheroRunReader::RequestInformation(
       }
     }
     const auto pvd = run->directory / "particles.pvd";
-    std::ifstream collection(pvd);
-    if (!collection)
+    if (!std::filesystem::exists(pvd))
     {
       throw std::runtime_error(pvd.string() + ": missing; the run wrote no particles");
     }
-    for (std::string line; std::getline(collection, line);)
+    for (const sphero::CollectionEntry& entry : sphero::read_collection(pvd))
     {
-      const auto t = line.find("timestep=\""), f = line.find("file=\"");
-      if (t == std::string::npos || f == std::string::npos)
-      {
-        continue;
-      }
-      run->times.push_back(std::stod(line.substr(t + 10)));
-      run->suffixes.push_back(frame_suffix(line.substr(f + 6, line.find('"', f + 6) - f - 6)));
+      run->times.push_back(entry.time);
+      run->suffixes.push_back(frame_suffix(entry.file));
     }
     if (run->times.empty())
     {
       throw std::runtime_error(pvd.string() + ": no frames");
     }
-    std::ifstream energy(run->directory / "energy.csv");
-    for (std::string line; std::getline(energy, line);)
+    sphero::EnergyTable energy = sphero::read_energy_table(run->directory);
+    for (auto& row : energy.rows)
     {
-      if (line.empty() || line[0] == '#')
-      {
-        continue;
-      }
-      std::stringstream fields(line);
-      std::vector<std::string> words;
-      for (std::string w; std::getline(fields, w, ',');)
-      {
-        words.push_back(w);
-      }
-      if (line.rfind("time_s", 0) == 0)
-      {
-        run->energy_columns = words;
-        continue;
-      }
-      std::vector<double> values;
-      for (const auto& w : words)
-      {
-        values.push_back(std::stod(w));
-      }
-      if (!values.empty())
-      {
-        run->energy_rows[values[0]] = values;
-      }
+      const double time = row.front();
+      run->energy_rows[time] = std::move(row);
     }
+    run->energy_columns = std::move(energy.columns);
     vtkInformation* info = outputVector->GetInformationObject(0);
     info->Set(vtkStreamingDemandDrivenPipeline::TIME_STEPS(), run->times.data(),
       static_cast<int>(run->times.size()));
