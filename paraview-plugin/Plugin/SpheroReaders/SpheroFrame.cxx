@@ -91,6 +91,28 @@ FilterFrame filter_frame(vtkInformationVector** inputVector)
   return f;
 }
 
+std::array<vtkFieldData*, 2> FilterFrame::summary_fields() const
+{
+  return { output->GetFieldData(), blocks.particles->GetFieldData() };
+}
+
+int run_filter(vtkAlgorithm* filter, vtkInformationVector** inputVector, vtkInformationVector* outputVector,
+  const std::function<void(FilterFrame&)>& analyse)
+{
+  try
+  {
+    FilterFrame f = filter_frame(inputVector);
+    analyse(f);
+    vtkMultiBlockDataSet::GetData(outputVector)->ShallowCopy(f.output);
+  }
+  catch (const std::exception& e)
+  {
+    vtkErrorWithObjectMacro(filter, << e.what());
+    return 0;
+  }
+  return 1;
+}
+
 analysis::Window window_from(int type, const double rectangle[4], const double circle[3])
 {
   analysis::Window w;

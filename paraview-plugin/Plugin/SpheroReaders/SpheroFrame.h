@@ -4,6 +4,8 @@
 // window from the filters' properties. Not wrapped: plain C++.
 #pragma once
 
+#include "vtkAlgorithm.h"
+#include "vtkFieldData.h"
 #include "vtkInformationVector.h"
 #include "vtkMultiBlockDataSet.h"
 #include "vtkSmartPointer.h"
@@ -12,6 +14,8 @@
 #include "analysis/frame_analysis.h"
 #include "io/frame_reader.h"
 
+#include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,8 +46,17 @@ struct FilterFrame
   FrameData frame;
   Blocks blocks;
   vtkSmartPointer<vtkMultiBlockDataSet> output;
+  // Where a filter's frame-wide results go: the output's field data and its
+  // particles block's (which ParaView shows when only that block is picked).
+  std::array<vtkFieldData*, 2> summary_fields() const;
 };
 FilterFrame filter_frame(vtkInformationVector** inputVector);
+
+// A Sphero filter's RequestData: `analyse` adds its results to the frame's
+// output, which then becomes the filter's; an exception becomes a VTK error
+// of `filter` and a failed request.
+int run_filter(vtkAlgorithm* filter, vtkInformationVector** inputVector, vtkInformationVector* outputVector,
+  const std::function<void(FilterFrame&)>& analyse);
 
 // WindowType 0: the box around the particles; 1: Rectangle (x0, y0, x1, y1);
 // 2: Circle (x, y, r).

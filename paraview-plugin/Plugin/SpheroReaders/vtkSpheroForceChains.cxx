@@ -12,7 +12,7 @@
 #include "SpheroFrame.h"
 
 #include <algorithm>
-#include <exception>
+
 #include <map>
 
 vtkStandardNewMacro(vtkSpheroForceChains);
@@ -21,9 +21,7 @@ int vtkSpheroForceChains::RequestData(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
   using namespace sphero;
-  try
-  {
-    const plugin::FilterFrame f = plugin::filter_frame(inputVector);
+  return plugin::run_filter(this, inputVector, outputVector, [&](plugin::FilterFrame& f) {
     const FrameData& frame = f.frame;
     analysis::AnalysisOptions options;
     options.chain_tolerance_degrees = this->ToleranceAngle;
@@ -81,7 +79,7 @@ int vtkSpheroForceChains::RequestData(
       output->SetBlock(block, chains);
       output->GetMetaData(block)->Set(vtkCompositeDataSet::NAME(), "chain_contacts");
     }
-    for (vtkFieldData* fields : { output->GetFieldData(), out.particles->GetFieldData() })
+    for (vtkFieldData* fields : f.summary_fields())
     {
       plugin::add_value(fields, "chains", static_cast<double>(s.chains.chains.size()));
       plugin::add_value(fields, "fraction_in_chains", s.chains.fraction_in_chains);
@@ -91,12 +89,5 @@ int vtkSpheroForceChains::RequestData(
       plugin::add_values(fields, "chain_mean_stress", stress);
       plugin::add_values(fields, "chain_orientation", orientation);
     }
-    vtkMultiBlockDataSet::GetData(outputVector)->ShallowCopy(output);
-  }
-  catch (const std::exception& e)
-  {
-    vtkErrorMacro(<< e.what());
-    return 0;
-  }
-  return 1;
+  });
 }

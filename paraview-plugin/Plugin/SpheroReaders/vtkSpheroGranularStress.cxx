@@ -7,17 +7,13 @@
 
 #include "SpheroFrame.h"
 
-#include <exception>
-
 vtkStandardNewMacro(vtkSpheroGranularStress);
 
 int vtkSpheroGranularStress::RequestData(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
   using namespace sphero;
-  try
-  {
-    const plugin::FilterFrame f = plugin::filter_frame(inputVector);
+  return plugin::run_filter(this, inputVector, outputVector, [&](plugin::FilterFrame& f) {
     const FrameData& frame = f.frame;
     analysis::AnalysisOptions options;
     options.window = plugin::window_from(this->WindowType, this->WindowRectangle, this->WindowCircle);
@@ -25,7 +21,6 @@ int vtkSpheroGranularStress::RequestData(
     const analysis::FrameSummary s = analysis::analyze_frame(frame, options);
 
     const plugin::Blocks& out = f.blocks;
-    vtkMultiBlockDataSet* output = f.output;
     std::vector<double> stress, pressure, deviator, principal, major;
     for (const ParticleRecord& p : frame.particles)
     {
@@ -51,7 +46,7 @@ int vtkSpheroGranularStress::RequestData(
       shear.push_back(w.shear_stress);
       length.push_back(w.length);
     }
-    for (vtkFieldData* fields : { output->GetFieldData(), out.particles->GetFieldData() })
+    for (vtkFieldData* fields : f.summary_fields())
     {
       plugin::add_value(fields, "sigma_xx", s.stress.xx);
       plugin::add_value(fields, "sigma_yy", s.stress.yy);
@@ -63,12 +58,5 @@ int vtkSpheroGranularStress::RequestData(
       plugin::add_values(fields, "wall_face_tau", shear);
       plugin::add_values(fields, "wall_face_length", length);
     }
-    vtkMultiBlockDataSet::GetData(outputVector)->ShallowCopy(output);
-  }
-  catch (const std::exception& e)
-  {
-    vtkErrorMacro(<< e.what());
-    return 0;
-  }
-  return 1;
+  });
 }
