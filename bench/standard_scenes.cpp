@@ -90,17 +90,12 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
   // grain moves faster than 1% of sqrt(g · size), or for 30 000 steps at
   // most (a fixed number when asked); then time with the scene's damping.
   e.world().law[0].gamma_n = 0.5 * 2.0 * std::sqrt(m.area * law.kn);
-  const double still = 0.01 * std::sqrt(9.81 * size);
   const long cap = 30000;
   for (long done = 0; done < (o.settle_steps > 0 ? o.settle_steps : cap);) {
     const long chunk = o.settle_steps > 0 ? std::min(500L, o.settle_steps - done) : 500;
     e.run(chunk);
     done += chunk;
-    if (o.settle_steps > 0 || done < 2000) continue;
-    double fastest = 0.0;
-    for (std::size_t i = 0; i < e.world().size(); ++i)
-      fastest = std::max(fastest, norm(e.world().velocity[i]) + e.world().bounding_radius[i] * std::abs(e.world().angular_velocity[i]));
-    if (fastest < still) break;
+    if (o.settle_steps == 0 && done >= 2000 && residual_speed(e) < 0.01) break;
   }
   e.world().law[0].gamma_n = law.gamma_n;
   return e;

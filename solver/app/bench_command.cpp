@@ -38,23 +38,6 @@ double wall_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-template <class T> std::size_t bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
-
-// What the engine holds, by the capacity of its arrays (the shapes' names
-// and the contact laws aside).
-std::size_t engine_bytes(const Engine& e) {
-  const World& w = e.world();
-  std::size_t b = bytes(w.position) + bytes(w.angle) + bytes(w.velocity) + bytes(w.angular_velocity) + bytes(w.force) +
-                  bytes(w.torque) + bytes(w.mass) + bytes(w.inertia) + bytes(w.density) + bytes(w.inverse_mass) +
-                  bytes(w.inverse_inertia) + bytes(w.radius) + bytes(w.bounding_radius) + bytes(w.material) +
-                  bytes(w.big) + bytes(w.closed) + bytes(w.constraint) + bytes(w.shape_name) + bytes(w.vertex_begin) +
-                  bytes(w.vertex_count) + bytes(w.local_vertex) + bytes(w.world_vertex);
-  const NeighbourListState s = e.neighbour_state();
-  b += s.contacts.size() * (sizeof(Contact) + sizeof(Candidate) + 1 + 3 * sizeof(double));  // + force-loop scratch
-  b += bytes(s.reference_position) + bytes(s.reference_angle) + bytes(s.wraps);
-  return b;
-}
-
 }  // namespace
 
 int run_bench_command(const std::vector<std::string>& args) {
@@ -140,7 +123,7 @@ int run_bench_command(const std::vector<std::string>& args) {
           "\"settled_speed\": {:.2g}}}\n",
           c.kind.name, c.n, c.kind.vertices, timed_steps, threads, wall, cpu, particle_steps / std::max(cpu, 1e-9),
           particle_steps / std::max(wall, 1e-9), first_wall / std::max(wall, 1e-9), identical ? "true" : "false",
-          static_cast<double>(engine_bytes(e)) / c.n, e.neighbour_stats().rebuilds - rebuilds,
+          static_cast<double>(e.memory_bytes()) / c.n, e.neighbour_stats().rebuilds - rebuilds,
           static_cast<double>(e.neighbour_stats().feature_pairs_evaluated - pairs) / particle_steps,
           e.neighbour_verlet_distance(), settle_wall, residual);
       std::fflush(stdout);

@@ -230,6 +230,14 @@ NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState stat
   pack_candidates(world);
 }
 
+template <class T> std::size_t capacity_bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+
+std::size_t NeighbourList::memory_bytes() const {
+  return capacity_bytes(contacts_) + capacity_bytes(candidates_) + capacity_bytes(body_start_) +
+         capacity_bytes(body_candidates_) + capacity_bytes(reference_position_) + capacity_bytes(reference_angle_) +
+         capacity_bytes(wraps_);
+}
+
 void NeighbourList::pack_candidates(const World& world) {
   candidates_.resize(contacts_.size());
   for (std::size_t k = 0; k < contacts_.size(); ++k) candidates_[k] = packed(world, contacts_[k]);
@@ -450,11 +458,13 @@ void NeighbourList::rebuild(World& w) {
   // Carry the tangential springs over: contact history, not derived data.
   // Both lists are in canonical order: one merge walk.
   std::size_t o = 0;
+  SortKey old_key = contacts_.empty() ? SortKey{} : sort_key(contacts_[0]);
   for (std::size_t k = 0; k < fresh.size(); ++k) {
     Contact& c = fresh[k];
     const SortKey& key = order[k].first;
-    while (o < contacts_.size() && sort_key(contacts_[o]) < key) ++o;
-    if (o < contacts_.size() && sort_key(contacts_[o]) == key) {
+    while (o < contacts_.size() && old_key < key)
+      if (++o < contacts_.size()) old_key = sort_key(contacts_[o]);
+    if (o < contacts_.size() && old_key == key) {
       const Contact& old = contacts_[o];
       c.xi = old.xi;
       c.active = old.active;

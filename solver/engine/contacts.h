@@ -125,6 +125,7 @@ class NeighbourList {
   const std::vector<int>& body_candidates() const { return body_candidates_; }
   void set_threads(int threads) { settings_.threads = threads; }
   double verlet_distance() const { return delta_; }  // δ in use
+  std::size_t memory_bytes() const;  // by the capacity of its arrays
   const NeighbourStats& stats() const { return stats_; }
   NeighbourStats& stats() { return stats_; }
   const NeighbourSettings& settings() const { return settings_; }

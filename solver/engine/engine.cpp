@@ -272,6 +272,21 @@ void Engine::compute_forces(double dt) {
   ledger_.sliding_dissipation += sliding;
 }
 
+template <class T> std::size_t capacity_bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+
+std::size_t Engine::memory_bytes() const {
+  const World& w = world_;
+  return capacity_bytes(w.position) + capacity_bytes(w.angle) + capacity_bytes(w.velocity) +
+         capacity_bytes(w.angular_velocity) + capacity_bytes(w.force) + capacity_bytes(w.torque) + capacity_bytes(w.mass) +
+         capacity_bytes(w.inertia) + capacity_bytes(w.density) + capacity_bytes(w.inverse_mass) +
+         capacity_bytes(w.inverse_inertia) + capacity_bytes(w.radius) + capacity_bytes(w.bounding_radius) +
+         capacity_bytes(w.material) + capacity_bytes(w.big) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
+         capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
+         capacity_bytes(w.local_vertex) + capacity_bytes(w.world_vertex) + neighbours_.memory_bytes() +
+         capacity_bytes(previous_position_) + capacity_bytes(events_) + capacity_bytes(books_) + capacity_bytes(r2_) +
+         capacity_bytes(r3_) + capacity_bytes(r4_);
+}
+
 void Engine::set_threads(int threads) {
   if (threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   settings_.threads = threads;
@@ -424,9 +439,12 @@ void Engine::check_stability() {
     if (w.cell.periodic[1]) step.y -= w.cell.size.y * std::round(step.y / w.cell.size.y);
     return norm(step);
   };
-  const auto bad = [&](std::size_t i) {
+  const auto not_finite = [&](std::size_t i) {
     return !is_finite(w.position[i]) || !is_finite(w.velocity[i]) || !std::isfinite(w.angle[i]) ||
-           !std::isfinite(w.angular_velocity[i]) || (!w.big[i] && moved_of(i) > 2.0 * w.bounding_radius[i]);
+           !std::isfinite(w.angular_velocity[i]);
+  };
+  const auto bad = [&](std::size_t i) {
+    return not_finite(i) || (!w.big[i] && moved_of(i) > 2.0 * w.bounding_radius[i]);
   };
   // Found in parallel, reported for the lowest such body: the same message
   // whatever the number of threads.
@@ -437,9 +455,7 @@ void Engine::check_stability() {
     if (bad(i)) first_bad = std::min(first_bad, i);
   if (first_bad < w.size()) {
     const std::size_t i = first_bad;
-    if (!is_finite(w.position[i]) || !is_finite(w.velocity[i]) || !std::isfinite(w.angle[i]) ||
-        !std::isfinite(w.angular_velocity[i]))
-      fail(i, "has a position or velocity that is not a finite number");
+    if (not_finite(i)) fail(i, "has a position or velocity that is not a finite number");
     fail(i, fmt::format("moved {:g}, more than its own size {:g}, in one step", moved_of(i), 2.0 * w.bounding_radius[i]));
   }
   // Kinetic + elastic energy can only come from the initial kinetic and

@@ -103,10 +103,12 @@ class Engine {
   const std::vector<Contact>& contacts() const { return neighbours_.contacts(); }
   const EnergyLedger& ledger() const { return ledger_; }
   const NeighbourStats& neighbour_stats() const { return neighbours_.stats(); }
-  NeighbourListState neighbour_state() const { return neighbours_.state(); }
   double neighbour_verlet_distance() const { return neighbours_.verlet_distance(); }
   const EngineSettings& settings() const { return settings_; }
   void set_threads(int threads);
+  // What the engine holds, by the capacity of its arrays (shape names and
+  // contact laws aside): world, neighbour list, scratch, Gear's derivatives.
+  std::size_t memory_bytes() const;
   double time() const { return time_; }
   long step_count() const { return step_; }
   double time_step_limit() const { return dt_limit_; }
