@@ -5,15 +5,15 @@
 set -euo pipefail
 pvpython=$1; plugin=$2; run=$3; output=$4
 here=$(cd "$(dirname "$0")" && pwd)
-display=""
-for n in $(seq 90 140); do
-  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=$n; break; fi
-done
-[ -n "$display" ] || { echo "no free X display number"; exit 1; }
-Xvfb ":$display" -screen 0 1920x1200x24 -nolisten tcp > /dev/null 2>&1 &
+# Xvfb picks a free display and writes its number to the given descriptor
+# once it accepts connections (-displayfd): no guessing, no race.
+ready=$(mktemp)
+Xvfb -displayfd 3 -screen 0 1920x1200x24 -nolisten tcp 3> "$ready" > /dev/null 2>&1 &
 xvfb=$!
-trap 'kill $xvfb 2> /dev/null || true' EXIT
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+trap 'kill $xvfb 2> /dev/null || true; rm -f "$ready"' EXIT
+for _ in $(seq 100); do [ -s "$ready" ] && break; sleep 0.1; done
+display=$(tr -d '[:space:]' < "$ready")
+[ -n "$display" ] || { echo "Xvfb did not start"; exit 1; }
 rm -f "$output"
 DISPLAY=":$display" "$pvpython" "$here/../../docs/paraview/force_chains.py" --plugin "$plugin" --run "$run" -o "$output" --width 800
 [ "$(head -c 8 "$output" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || { echo "not a PNG"; exit 1; }
