@@ -67,32 +67,57 @@ void rose_figure(const FrameData& data, const analysis::AnalysisOptions& o, cons
 
 // Plots over the frames: strains from the box around the particles
 // (compression positive, relative to the first frame used).
-void series_figure(const std::string& kind, const std::string& run, const analysis::AnalysisOptions& o, FrameRange frames,
-                   bool against_time, const std::string& title, const std::string& output, int width) {
-  std::vector<double> x, sxx, syy, q, p, e, phi;
+namespace po = boost::program_options;
+
+struct Series {
+  std::vector<double> x, sxx, syy, q, p, e;
+};
+Series frame_series(const std::string& run, const analysis::AnalysisOptions& o, FrameRange frames, bool against_time) {
+  Series out;
   double h0 = 0.0;
   for (int frame = frames.first; frame <= frames.last; ++frame) {
     const analysis::FrameSummary s = analysis::analyze_frame(read_frame(run, frame), o);
     if (frame == frames.first) h0 = s.height;
-    x.push_back(against_time ? s.time : 1.0 - s.height / h0);
-    sxx.push_back(s.stress.xx), syy.push_back(s.stress.yy), q.push_back(s.deviator), p.push_back(s.pressure);
-    e.push_back(s.void_ratio), phi.push_back(s.packing_fraction);
+    out.x.push_back(against_time ? s.time : 1.0 - s.height / h0);
+    out.sxx.push_back(s.stress.xx), out.syy.push_back(s.stress.yy), out.q.push_back(s.deviator);
+    out.p.push_back(s.pressure), out.e.push_back(s.void_ratio);
   }
+  return out;
+}
+
+// `compared` runs (e.g. the same test with other shapes) add their σ_yy or
+// e, labelled by their directory's name; then only those curves are drawn.
+void series_figure(const std::string& kind, const std::string& run, const std::vector<std::string>& compared,
+                   const analysis::AnalysisOptions& o, const po::variables_map& vm, bool against_time,
+                   const std::string& title, const std::string& output, int width) {
+  const Series s = frame_series(run, o, frame_range(vm, frame_count(run)), against_time);
   analysis::Chart chart;
   chart.x_label = against_time ? "time t (s)" : "axial strain ε_yy = 1 − H/H₀";
   const std::string window = o.window.kind == analysis::Window::Kind::bounding_box ? "sample" : "window";
-  if (kind == "stress-strain") {
+  const bool stress = kind == "stress-strain";
+  if (stress) {
     chart.title = fmt::format("{}{}{} stress (Love–Weber, compression positive)", title, title.empty() ? "" : " — ", window);
-    chart.y_label = "stress (N/m)";
-    chart.curves = {{"σ_yy", x, syy, Curve::Style::line},
-                    {"σ_xx", x, sxx, Curve::Style::line},
-                    {"p = (σ₁ + σ₂)/2", x, p, Curve::Style::dashed},
-                    {"q = (σ₁ − σ₂)/2", x, q, Curve::Style::dashed}};
+    chart.y_label = compared.empty() ? "stress (N/m)" : "σ_yy (N/m)";
+    chart.curves = {{"σ_yy", s.x, s.syy, Curve::Style::line},
+                    {"σ_xx", s.x, s.sxx, Curve::Style::line},
+                    {"p = (σ₁ + σ₂)/2", s.x, s.p, Curve::Style::dashed},
+                    {"q = (σ₁ − σ₂)/2", s.x, s.q, Curve::Style::dashed}};
     chart.y_from_zero = true;
   } else {
     chart.title = fmt::format("{}{}void ratio of the {}", title, title.empty() ? "" : " — ", window);
     chart.y_label = "void ratio e";
-    chart.curves = {{"e = (A − A_p)/A_p", x, e, Curve::Style::line}};
+    chart.curves = {{"e = (A − A_p)/A_p", s.x, s.e, Curve::Style::line}};
+  }
+  if (!compared.empty()) {
+    const auto label = [](const std::string& dir) {
+      const std::filesystem::path path = std::filesystem::path(dir).lexically_normal();
+      return (path.has_filename() ? path.filename() : path.parent_path().filename()).string();
+    };
+    chart.curves = {{label(run), s.x, stress ? s.syy : s.e, Curve::Style::line}};
+    for (const std::string& other : compared) {
+      const Series c = frame_series(other, o, frame_range(vm, frame_count(other)), against_time);
+      chart.curves.push_back({label(other), c.x, stress ? c.syy : c.e, Curve::Style::line});
+    }
   }
   analysis::draw_chart(chart, output, width, width * 2 / 3);
 }
@@ -165,9 +190,9 @@ void histogram_figure(const std::string& run, FrameRange frames, const std::stri
 }  // namespace
 
 int run_figure_command(const std::vector<std::string>& args) {
-  namespace po = boost::program_options;
   std::string run, frame_text = "last", output, title, kind = "network", x_axis = "strain";
   int width = 0;
+  std::vector<std::string> compared;
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "plot", po::value(&kind),
@@ -178,7 +203,10 @@ int run_figure_command(const std::vector<std::string>& args) {
       "x", po::value(&x_axis), "stress-strain and void-ratio against 'strain' (default) or 'time'")(
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/<plot>.png)")(
       "width", po::value(&width), "width in pixels (PNG) or points (default 1600 for frames, 1200 for plots)")(
-      "title", po::value(&title), "a title before the caption");
+      "title", po::value(&title), "a title before the caption")(
+      "compare", po::value(&compared),
+      "stress-strain, void-ratio: another run (repeatable) whose sigma_yy or e is drawn beside RUN_DIR's, each "
+      "labelled by its directory's name");
   add_analysis_options(options);
   po::variables_map vm;
   if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR [options]\n", vm))
@@ -214,8 +242,11 @@ int run_figure_command(const std::vector<std::string>& args) {
                data.outlines.size(), data.forces.size(), output);
     return 0;
   }
+  if (!compared.empty() && kind != "stress-strain" && kind != "void-ratio")
+    throw std::invalid_argument("--compare: only stress-strain and void-ratio plots compare runs");
   const FrameRange range = frame_range(vm, frames);
-  if (kind == "stress-strain" || kind == "void-ratio") series_figure(kind, run, o, range, x_axis == "time", title, output, width);
+  if (kind == "stress-strain" || kind == "void-ratio")
+    series_figure(kind, run, compared, o, vm, x_axis == "time", title, output, width);
   if (kind == "energy") energy_figure(run, title, output, width);
   if (kind == "ke-histogram") histogram_figure(run, range, title, output, width);
   fmt::print("sphero figure: {} -> {}\n", kind, output);

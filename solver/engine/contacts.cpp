@@ -62,6 +62,7 @@ double period(const World& w, int axis) { return axis == 0 ? w.cell.size.x : w.c
 struct CandidateBuilder {
   const World& w;
   double skin;  // 2δ
+  bool contact_lists;
   std::vector<Contact>& out;
   std::vector<int> near_a_, near_b_, edges_a_, edges_b_;  // scratch, reused
 
@@ -75,6 +76,10 @@ struct CandidateBuilder {
   // pairs per contact.
   void add_pair(int a, int b, Vec2 shift, std::array<int, 2> image) {
     const double cutoff = w.radius[a] + w.radius[b] + skin;
+    if (!contact_lists) {
+      add_all_feature_pairs(a, b, shift, image);
+      return;
+    }
     // Only vertices and edges within reach of the other body's bounding
     // circle can be in a contact: select them first, so that two big
     // polygons touching at their rims cost what their rims cost, not M².
@@ -95,6 +100,20 @@ struct CandidateBuilder {
             near_cone(a, v, {}, other, slack))
           push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
       }
+  }
+
+  // Without contact lists: every vertex of each body against every edge
+  // and every vertex of the other, left for the force loop to reject.
+  void add_all_feature_pairs(int a, int b, Vec2 shift, std::array<int, 2> image) {
+    const int a_end = w.vertex_begin[a] + w.vertex_count[a], b_end = w.vertex_begin[b] + w.vertex_count[b];
+    const auto vertex_on_edges = [&](int vb, int v_end, int eb, Vec2 offset, std::array<int, 2> seen) {
+      for (int v = w.vertex_begin[vb]; v < v_end; ++v)
+        for (int e = 0; e < w.edge_count(eb); ++e) push(vb, eb, v, w.vertex_begin[eb] + e, ContactKind::vertex_edge, offset, seen);
+    };
+    vertex_on_edges(a, a_end, b, shift, image);
+    vertex_on_edges(b, b_end, a, -shift, {-image[0], -image[1]});
+    for (int v = w.vertex_begin[a]; v < a_end; ++v)
+      for (int u = w.vertex_begin[b]; u < b_end; ++u) push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
   }
 
   void near_vertices(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& found) const {
@@ -309,7 +328,7 @@ void NeighbourList::rebuild(World& w) {
   const double skin = 2.0 * delta_;
   std::vector<std::vector<Contact>> found(static_cast<std::size_t>(threads));
   std::vector<CandidateBuilder> builders;
-  for (auto& list : found) builders.push_back(CandidateBuilder{w, skin, list, {}, {}, {}, {}});
+  for (auto& list : found) builders.push_back(CandidateBuilder{w, skin, settings_.contact_lists, list, {}, {}, {}, {}});
 
   // Image shift and wrap-invariant image key of body j seen from body i:
   // with x = X − m L (X unwrapped, m wraps so far), the image x_j + k L is
@@ -417,6 +436,16 @@ void NeighbourList::rebuild(World& w) {
 
   // Walls and landscapes against every body, through each periodic image
   // of the wall that can reach it.
+  const auto wall_home_image = [&](int b) {
+    std::array<int, 2> home{0, 0};
+    for (int axis = 0; axis < 2; ++axis) {
+      if (!w.cell.periodic[axis]) continue;
+      const double low = axis == 0 ? w.cell.low.x : w.cell.low.y;
+      const double coordinate = axis == 0 ? w.position[b].x : w.position[b].y;
+      home[axis] = -static_cast<int>(std::floor((coordinate - low) / period(w, axis)));
+    }
+    return home;
+  };
 #pragma omp parallel num_threads(threads) if (threads > 1 && !large.empty()) reduction(+ : pairs)
   {
     CandidateBuilder& builder = builder_here();
@@ -424,10 +453,13 @@ void NeighbourList::rebuild(World& w) {
     for (std::size_t index = 0; index < small.size(); ++index) {
       const int p = small[index];
       for (int b : large) {
-        for (int ix = -1; ix <= 1; ++ix) {
-          if (ix != 0 && !w.cell.periodic[0]) continue;
-          for (int iy = -1; iy <= 1; ++iy) {
-            if (iy != 0 && !w.cell.periodic[1]) continue;
+        // A moving wall (a shear plate) may have drifted periods away from
+        // the cell: start from the image that brings its centre back in.
+        const std::array<int, 2> home = wall_home_image(b);
+        for (int ix = home[0] - 1; ix <= home[0] + 1; ++ix) {
+          if (ix != home[0] && !w.cell.periodic[0]) continue;
+          for (int iy = home[1] - 1; iy <= home[1] + 1; ++iy) {
+            if (iy != home[1] && !w.cell.periodic[1]) continue;
             const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
             if (builder.skeleton_distance(b, shift, w.position[p]) >= w.bounding_radius[p] + w.radius[b] + skin) continue;
             const std::size_t before = builder.out.size();

@@ -81,6 +81,11 @@ struct NeighbourSettings {
   // Which candidates are listed changes, never which contacts touch, so the
   // forces do not depend on it.
   bool adaptive = false;
+  // false: list every vertex–edge and vertex–vertex pair of each
+  // neighbouring body pair (M² per pair, evaluated every step) instead of
+  // only those within reach — the cost without contact lists (MODEL.md §4),
+  // for the benchmark. The forces are the same either way.
+  bool contact_lists = true;
 };
 
 struct NeighbourStats {

@@ -102,8 +102,9 @@ Engine::Engine(World world, EngineSettings settings)
     : world_(std::move(world)),
       settings_(settings),
       neighbours_(NeighbourSettings{settings.verlet_distance, settings.brute_force_neighbours, settings.threads,
-                                   settings.adaptive_verlet_distance}) {
+                                   settings.adaptive_verlet_distance, settings.contact_lists}) {
   dt_limit_ = check_time_step(world_, settings_);
+  find_span_followers();
   if (settings_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   for (std::size_t i = 0; i < world_.size(); ++i)
     for (int k = 0; k < 3; ++k)
@@ -127,7 +128,7 @@ Engine::Engine(EngineSnapshot s)
     : world_(std::move(s.world)),
       settings_(s.settings),
       neighbours_(NeighbourSettings{s.settings.verlet_distance, s.settings.brute_force_neighbours, s.settings.threads,
-                                    s.settings.adaptive_verlet_distance},
+                                    s.settings.adaptive_verlet_distance, s.settings.contact_lists},
                   std::move(s.neighbours), world_),
       ledger_(s.ledger),
       time_(s.time),
@@ -137,6 +138,13 @@ Engine::Engine(EngineSnapshot s)
       r3_(std::move(s.r3)),
       r4_(std::move(s.r4)) {
   dt_limit_ = check_time_step(world_, settings_);
+  find_span_followers();
+}
+
+void Engine::find_span_followers() {
+  span_followers_.clear();
+  for (std::size_t i = 0; i < world_.size(); ++i)
+    if (world_.constraint[i].follows_span()) span_followers_.push_back(static_cast<int>(i));
 }
 
 EngineSnapshot Engine::snapshot() const {
@@ -153,6 +161,10 @@ void Engine::compute_forces(double dt) {
   World& w = world_;
   const std::size_t n = w.size();
   const int threads = settings_.threads;
+  for (int i : span_followers_) {
+    BodyConstraint& plate = w.constraint[static_cast<std::size_t>(i)];
+    plate.imposed_force = plate.pressure * plate_span(w, plate) * plate.inward;
+  }
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < n; ++i) {
     const BodyConstraint& tag = w.constraint[i];

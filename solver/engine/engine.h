@@ -28,6 +28,7 @@ struct EngineSettings {
   // δ adapts to the motion, up to verlet_distance (see NeighbourSettings).
   bool adaptive_verlet_distance = false;
   bool brute_force_neighbours = false;  // the O(N²) reference
+  bool contact_lists = true;            // false: all vertex pairs of neighbours (NeighbourSettings)
   // Accept a dt above a tenth of the shortest contact period.
   bool allow_large_time_step = false;
   // Threads for the force loop, the integrator and the vertex update. The
@@ -120,6 +121,7 @@ class Engine {
  private:
   void compute_forces(double dt_for_springs);
   double constraint_power() const;
+  void find_span_followers();
   void update_energy();
   void check_stability();
   void step_verlet();
@@ -140,6 +142,7 @@ class Engine {
   long step_ = 0;
   double dt_limit_ = 0.0;
   double power_ = 0.0;  // external power at the end of the last step
+  std::vector<int> span_followers_;  // plates whose force follows their span (BodyConstraint)
   std::vector<Vec2> previous_position_;  // scratch for the stability check, kept to avoid allocation
   std::vector<ContactEvent> events_;     // per candidate, scratch of compute_forces
   std::vector<ContactBooks> books_;

@@ -9,7 +9,7 @@
 
 namespace sphero {
 
-BodyConstraint pressure_plate(double pressure, double length, Vec2 inward) {
+BodyConstraint pressure_plate(double pressure, double length, Vec2 inward, double sliding_velocity) {
   const bool along_x = inward.y == 0.0 && std::abs(inward.x) == 1.0;
   const bool along_y = inward.x == 0.0 && std::abs(inward.y) == 1.0;
   if (!along_x && !along_y)
@@ -18,8 +18,18 @@ BodyConstraint pressure_plate(double pressure, double length, Vec2 inward) {
     throw std::invalid_argument("a pressure plate needs a pressure >= 0 and a positive length");
   BodyConstraint plate;
   plate.held = {along_y, along_x, true};
+  plate.imposed_velocity[along_x ? dof_y : dof_x] = sliding_velocity;
   plate.imposed_force = pressure * length * inward;
+  plate.pressure = pressure;
+  plate.inward = inward;
   return plate;
+}
+
+double plate_span(const World& w, const BodyConstraint& plate) {
+  const auto [a, b] = plate.span_bodies;
+  const Vec2 between = w.position[static_cast<std::size_t>(b)] - w.position[static_cast<std::size_t>(a)];
+  const double across = plate.inward.x != 0.0 ? between.y : between.x;
+  return std::max(0.0, std::abs(across) - w.radius[static_cast<std::size_t>(a)] - w.radius[static_cast<std::size_t>(b)]);
 }
 
 World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
@@ -88,6 +98,14 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
     for (Vec2 v : spec.shape.vertices) w.local_vertex.push_back(v - props.centroid);
   }
   w.world_vertex.resize(w.local_vertex.size());
+  const int n = static_cast<int>(w.size());
+  for (int i = 0; i < n; ++i) {
+    const auto [a, b] = w.constraint[static_cast<std::size_t>(i)].span_bodies;
+    if (a == -1 && b == -1) continue;
+    if (a < 0 || b < 0 || a >= n || b >= n || a == b || a == i || b == i)
+      throw std::invalid_argument("body " + std::to_string(i) + ": its pressure span needs two other bodies, found " +
+                                  std::to_string(a) + " and " + std::to_string(b));
+  }
   update_world_vertices(w);
   return w;
 }

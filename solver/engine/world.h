@@ -27,13 +27,23 @@ struct BodyConstraint {
   std::array<double, 3> imposed_velocity{0.0, 0.0, 0.0};  // vx, vy, ω for held DOFs
   Vec2 imposed_force;                                     // on free translational DOFs
   double imposed_torque = 0.0;                            // on a free rotation
+  // A pressure plate (below) remembers its pressure and direction; when
+  // span_bodies names two bodies (the plates at its ends), its force is
+  // recomputed before every force evaluation as pressure × their distance
+  // across `inward` less their sphero-radii, so that the pressure stays
+  // constant while the sample's side shortens or lengthens.
+  double pressure = 0.0;
+  Vec2 inward;
+  std::array<int, 2> span_bodies{-1, -1};
   bool holds_all() const { return held[0] && held[1] && held[2]; }
+  bool follows_span() const { return span_bodies[0] >= 0; }
 };
 
 // A servo-free constant-pressure wall (plate): pushed along `inward`
 // (a unit vector along x or y) with force p × length, free to move along
-// that axis only; the other translation and the rotation are held still.
-BodyConstraint pressure_plate(double pressure, double length, Vec2 inward);
+// that axis only; the other translation (at `sliding_velocity`, 0 unless a
+// shear plate) and the rotation are held.
+BodyConstraint pressure_plate(double pressure, double length, Vec2 inward, double sliding_velocity = 0.0);
 
 // What a body is made of and how it moves, before it joins the world.
 struct BodySpec {
@@ -49,6 +59,10 @@ struct BodySpec {
   bool big = false;
   BodyConstraint constraint;
 };
+
+struct World;
+// The length a span-following plate's pressure acts on (see BodyConstraint).
+double plate_span(const World& w, const BodyConstraint& plate);
 
 struct PeriodicCell {
   std::array<bool, 2> periodic{false, false};

@@ -14,7 +14,7 @@ namespace sphero {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
-constexpr std::uint32_t kVersion = 3;  // 3: the adaptive Verlet distance
+constexpr std::uint32_t kVersion = 4;  // 3: the adaptive Verlet distance; 4: plates' pressure span, contact_lists
 
 // Structs with padding are stored field by field: their padding bytes hold
 // whatever was in memory, and a checkpoint must be the same bytes for the
@@ -105,6 +105,7 @@ void describe(Io& io, BodyConstraint& c) {
   for (int k = 0; k < 3; ++k) io.value(c.held[k]), io.value(c.imposed_velocity[k]);
   io.value(c.imposed_force);
   io.value(c.imposed_torque);
+  io.value(c.pressure), io.value(c.inward), io.value(c.span_bodies);
 }
 template <class Io>
 void describe(Io& io, ContactLaw& l) {
@@ -121,7 +122,7 @@ void describe(Io& io, Contact& c) {
 template <class Io>
 void describe(Io& io, EngineSettings& s) {
   io.value(s.dt), io.value(s.integrator), io.value(s.verlet_distance), io.value(s.brute_force_neighbours);
-  io.value(s.allow_large_time_step), io.value(s.adaptive_verlet_distance);
+  io.value(s.allow_large_time_step), io.value(s.adaptive_verlet_distance), io.value(s.contact_lists);
 }
 template <class Io>
 void describe(Io& io, PeriodicCell& c) {

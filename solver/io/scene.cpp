@@ -42,7 +42,10 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
 };
 const std::vector<std::pair<const char*, const char*>> kListKeys{
     {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..]: the law between materials A and B"},
-    {"wall", "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy]"},
+    {"wall", "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy "
+             "[velocity=..] [span=A,B]]"},
+    {"set_wall", "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B]: "
+                 "change wall N (numbered as in energy.csv), e.g. one that came with a packing"},
     {"packing", "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu)"},
     {"grains", "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
                "[speed=..] [angle=random|DEGREES]"},
@@ -188,8 +191,33 @@ LawSpec parse_law(const Value& v) {
   return spec;
 }
 
+// The motion settings shared by `wall` and `set_wall`.
+WallMotion parse_motion(const Value& v, const std::string& key, const std::map<std::string, std::string>& t) {
+  WallMotion m;
+  if (t.count("velocity")) m.velocity = vec2(v, key, t.at("velocity"));
+  if (t.count("inward") && !t.count("pressure")) fail(v.at, key, "inward= goes with pressure=");
+  if (t.count("span") && !t.count("pressure")) fail(v.at, key, "span= goes with pressure=");
+  if (!t.count("pressure")) return m;
+  if (!t.count("inward")) fail(v.at, key, "a pressure plate needs inward=ix,iy (the direction it pushes)");
+  m.pressure = number(v, key, t.at("pressure"));
+  m.inward = vec2(v, key, t.at("inward"));
+  // The plate moves freely along inward; a velocity may only slide it across.
+  if (m.velocity && dot(*m.velocity, m.inward) != 0.0)
+    fail(v.at, key, "a pressure plate moves freely along inward=; its velocity= must be across it (a shear plate)");
+  if (t.count("span")) {
+    const auto ab = split(t.at("span"), ',');
+    if (ab.size() != 2) fail(v.at, key, fmt::format("span= takes two wall numbers A,B, found '{}'", t.at("span")));
+    m.span = std::array<int, 2>{whole(v, key, ab[0], 0), whole(v, key, ab[1], 0)};
+  }
+  return m;
+}
+
+const std::vector<std::string> kMotionSettings{"velocity", "pressure", "inward", "span"};
+
 WallSpec parse_wall(const Value& v) {
-  const auto t = tokens(v, "wall", {"points", "radius", "material", "density", "velocity", "pressure", "inward"});
+  std::vector<std::string> allowed{"points", "radius", "material", "density"};
+  allowed.insert(allowed.end(), kMotionSettings.begin(), kMotionSettings.end());
+  const auto t = tokens(v, "wall", allowed);
   WallSpec w;
   w.at = v.at;
   if (!t.count("points")) fail(v.at, "wall", "missing points=x,y;x,y;...");
@@ -199,14 +227,24 @@ WallSpec parse_wall(const Value& v) {
   w.radius = positive(v, "wall", t.at("radius"));
   if (t.count("material")) w.material = whole(v, "wall", t.at("material"), 0);
   if (t.count("density")) w.density = positive(v, "wall", t.at("density"));
-  if (t.count("velocity")) w.velocity = vec2(v, "wall", t.at("velocity"));
-  if (t.count("pressure")) {
-    if (w.velocity) fail(v.at, "wall", "give a wall either a velocity or a pressure, not both");
-    if (!t.count("inward")) fail(v.at, "wall", "a pressure plate needs inward=ix,iy (the direction it pushes)");
-    w.pressure = number(v, "wall", t.at("pressure"));
-    w.inward = vec2(v, "wall", t.at("inward"));
-  }
+  w.motion = parse_motion(v, "wall", t);
   return w;
+}
+
+WallChange parse_wall_change(const Value& v) {
+  std::vector<std::string> words;
+  const auto t = tokens(v, "set_wall", kMotionSettings, &words);
+  const bool keyword = words.size() == 2 && (words[1] == "remove" || words[1] == "fixed");
+  if (words.empty() || words.size() > 2 || (words.size() == 2 && !keyword))
+    fail(v.at, "set_wall", "expected 'N remove', 'N fixed' or 'N velocity=.. | pressure=.. inward=..' (N: the wall's number)");
+  WallChange c;
+  c.at = v.at;
+  c.wall = whole(v, "set_wall", words[0], 0);
+  c.remove = keyword && words[1] == "remove";
+  if (keyword && !t.empty()) fail(v.at, "set_wall", fmt::format("'{}' takes no settings", words[1]));
+  if (!keyword && t.empty()) fail(v.at, "set_wall", "say how the wall moves: velocity=, pressure= inward=, fixed or remove");
+  c.motion = parse_motion(v, "set_wall", t);
+  return c;
 }
 
 GrainsSpec parse_grains(const Value& v, const std::filesystem::path& base) {
@@ -348,6 +386,7 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   }
   for (const Value& v : list("law")) scene.laws.push_back(parse_law(v));
   for (const Value& v : list("wall")) scene.walls.push_back(parse_wall(v));
+  for (const Value& v : list("set_wall")) scene.wall_changes.push_back(parse_wall_change(v));
   for (const Value& v : list("grains")) scene.grains.push_back(parse_grains(v, base));
   for (const Value& v : list("packing")) scene.packings.push_back({base / v.text, v.at});
   if (scene.laws.empty()) throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
@@ -409,21 +448,8 @@ World build_world(const SceneConfig& scene) {
     b.big = true;
     b.material = w.material;
     b.density = w.density;
-    if (w.velocity) {
-      b.constraint.held = {true, true, true};
-      b.constraint.imposed_velocity = {w.velocity->x, w.velocity->y, 0.0};
-    } else if (w.pressure) {
-      double length = 0.0;
-      for (std::size_t i = 0; i + 1 < w.points.size(); ++i) length += norm(w.points[i + 1] - w.points[i]);
-      try {
-        b.constraint = pressure_plate(*w.pressure, length, w.inward);
-      } catch (const std::invalid_argument& e) {
-        fail(w.at, "wall", e.what());
-      }
-    }
     bodies.push_back(b);
   }
-
   for (const auto& [file, at] : scene.packings) {
     try {
       for (BodySpec& b : read_state_vtu(file)) {
@@ -433,6 +459,63 @@ World build_world(const SceneConfig& scene) {
     } catch (const std::runtime_error& e) {
       fail(at, "packing", e.what());
     }
+  }
+  // Walls are numbered in the order they join the world, the scene's first
+  // (as energy.csv numbers them); motions are set once all are known, since
+  // a plate's span may name walls of a packing.
+  std::vector<std::size_t> wall_body;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (bodies[i].big) wall_body.push_back(i);
+  const auto apply_motion = [&](std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
+    BodySpec& b = bodies[wall_body[wall]];
+    if (!m.pressure) {
+      b.constraint = BodyConstraint{};
+      b.constraint.held = {true, true, true};
+      if (m.velocity) b.constraint.imposed_velocity = {m.velocity->x, m.velocity->y, 0.0};
+      return;
+    }
+    double length = 0.0;
+    for (int e = 0; e < b.shape.edge_count(); ++e) length += norm(b.shape.edge_end(e) - b.shape.edge_start(e));
+    try {
+      const double sliding = m.velocity ? (m.inward.x != 0.0 ? m.velocity->y : m.velocity->x) : 0.0;
+      b.constraint = pressure_plate(*m.pressure, length, m.inward, sliding);
+    } catch (const std::invalid_argument& e) {
+      fail(at, key, e.what());
+    }
+    if (m.span) {
+      for (int end : *m.span)
+        if (end >= static_cast<int>(wall_body.size()) || static_cast<std::size_t>(end) == wall)
+          fail(at, key, fmt::format("span={},{}: wall {} is not another wall of this scene (it has walls 0 to {})",
+                                    (*m.span)[0], (*m.span)[1], end, wall_body.size() - 1));
+      b.constraint.span_bodies = {static_cast<int>(wall_body[static_cast<std::size_t>((*m.span)[0])]),
+                                  static_cast<int>(wall_body[static_cast<std::size_t>((*m.span)[1])])};
+    }
+  };
+  for (std::size_t k = 0; k < scene.walls.size(); ++k) apply_motion(k, scene.walls[k].motion, scene.walls[k].at, "wall");
+  std::vector<bool> removed(bodies.size(), false);
+  for (const WallChange& c : scene.wall_changes) {
+    if (c.wall >= static_cast<int>(wall_body.size()))
+      fail(c.at, "set_wall", fmt::format("there is no wall {}: the scene and its packings have walls 0 to {}", c.wall,
+                                         static_cast<int>(wall_body.size()) - 1));
+    if (c.remove)
+      removed[wall_body[static_cast<std::size_t>(c.wall)]] = true;
+    else
+      apply_motion(static_cast<std::size_t>(c.wall), c.motion, c.at, "set_wall");
+  }
+  if (std::find(removed.begin(), removed.end(), true) != removed.end()) {
+    // Removing shifts the bodies behind: renumber the spans that survive.
+    std::vector<int> renumbered(bodies.size(), -1);
+    std::vector<BodySpec> kept;
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      if (!removed[i]) renumbered[i] = static_cast<int>(kept.size()), kept.push_back(std::move(bodies[i]));
+    for (BodySpec& b : kept)
+      for (int& end : b.constraint.span_bodies)
+        if (end >= 0) {
+          if (renumbered[static_cast<std::size_t>(end)] < 0)
+            throw SceneError(fmt::format("{}: a plate's span names a wall that set_wall removes", scene.source));
+          end = renumbered[static_cast<std::size_t>(end)];
+        }
+    bodies = std::move(kept);
   }
   if (materials * materials != static_cast<int>(laws.size()))
     throw SceneError(fmt::format("{}: the packing uses material {} but the scene has laws for materials 0 to {} only",

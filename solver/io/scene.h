@@ -4,6 +4,7 @@
 // the command-line option), the key, and what is expected.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -26,15 +27,33 @@ struct SceneLocation {
   std::string where;
 };
 
+// How a wall moves: fixed (nothing given), at a constant velocity, or
+// pushed with a constant pressure along one axis — then, optionally, sliding
+// at a constant velocity across that axis (a shear plate), and with the
+// length the pressure acts on following two other walls (`span`).
+struct WallMotion {
+  std::optional<Vec2> velocity;
+  std::optional<double> pressure;
+  Vec2 inward;
+  std::optional<std::array<int, 2>> span;  // wall numbers (as in energy.csv)
+};
+
 struct WallSpec {
   SceneLocation at;
   std::vector<Vec2> points;
   double radius = 0.0;
   int material = 0;
   double density = 1.0;
-  std::optional<Vec2> velocity;        // a plate with imposed motion
-  std::optional<double> pressure;      // a constant-pressure plate...
-  Vec2 inward;                         // ...pushed along this axis
+  WallMotion motion;
+};
+
+// `set_wall = N ...`: a new motion for wall N, or its removal — for walls
+// that come with a packing (a compressed sample's plates, a hopper's gate).
+struct WallChange {
+  SceneLocation at;
+  int wall = 0;
+  bool remove = false;
+  WallMotion motion;
 };
 
 struct GrainsSpec {
@@ -68,6 +87,7 @@ struct SceneConfig {
   // bodies
   std::vector<LawSpec> laws;
   std::vector<WallSpec> walls;
+  std::vector<WallChange> wall_changes;
   std::vector<GrainsSpec> grains;
   std::vector<std::pair<std::filesystem::path, SceneLocation>> packings;  // state files to load bodies from
   // output

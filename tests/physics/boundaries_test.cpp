@@ -53,6 +53,81 @@ TEST(Boundaries, PressurePlateRejectsOddDirections) {
   EXPECT_TRUE(c.held[dof_y] && c.held[dof_rotation] && !c.held[dof_x]);
 }
 
+TEST(Boundaries, ShearPlateSlidesAtItsVelocityAcrossManyPeriodsUnderItsPressure) {
+  // A layer of disks between a fixed rough floor and a rough lid pushed down
+  // with pressure p and dragged along x, periodic in x. The lid travels
+  // 3.5 periods: it must keep meeting the grains through its images
+  // (a lid that lost them would fall through), move at exactly its
+  // velocity, carry p L, and the ledger must book its work.
+  const double period = 4.0, p = 100.0, v = 2.0;
+  PeriodicCell cell;
+  cell.periodic = {true, false};
+  cell.low = {0, -2};
+  cell.size = {period, 10};
+  std::vector<Vec2> floor, lid_path;
+  for (int k = 0; k <= 8; ++k) {
+    floor.push_back({0.5 * k, k % 2 ? -0.15 : 0.0});
+    lid_path.push_back({0.5 * k, k % 2 ? 2.55 : 2.4});
+  }
+  std::vector<BodySpec> bodies{wall(floor, 0.05)};
+  BodySpec lid = wall(lid_path, 0.05);
+  lid.constraint = pressure_plate(p, period, {0, -1}, v);
+  bodies.push_back(lid);
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < 2; ++j) bodies.push_back(disk({0.5 + 1.0 * k + 0.25 * j, 0.6 + 1.0 * j}, 0.45));
+  EngineSettings s;
+  s.dt = 1e-4;
+  s.verlet_distance = 0.02;
+  Engine e(world_of(bodies, linear_law(1e4, 20.0, 5e3, 0.5, 5.0), {}, cell), s);
+  const double x0 = e.world().position[1].x;
+  double lowest = INFINITY;
+  for (int k = 0; k < 70000; ++k) {
+    e.step();
+    lowest = std::min(lowest, e.world().position[1].y);
+  }
+  const World& w = e.world();
+  EXPECT_EQ(w.velocity[1].x, v);
+  EXPECT_NEAR(w.position[1].x, x0 + v * e.time(), 1e-9);
+  EXPECT_GT(w.position[1].x - x0, 3.4 * period);
+  EXPECT_GT(lowest, 1.0);  // the lid stayed on the grains
+  // The grains carry p L, averaged over the last steps' rattle.
+  double carried = 0.0;
+  for (int k = 0; k < 2000; ++k) e.step(), carried += e.world().force[1].y / 2000;
+  EXPECT_NEAR(carried, 0.0, 0.1 * p * period);
+  EXPECT_GT(e.ledger().external_work, 0.0);
+  EXPECT_NEAR(e.ledger().first_law_residual(), 0.0, 1e-3 * e.ledger().external_work);
+}
+
+TEST(Boundaries, APlatesPressureActsOnTheSpanBetweenTheOtherTwoPlates) {
+  // A biaxial box: bottom fixed, top driven down, the two sides pushed with
+  // pressure p over the distance between bottom and top (less their radii).
+  const double p = 50.0, r = 0.05;
+  BodySpec bottom = wall({{-2, 0}, {2, 0}}, r), top = wall({{-2, 2.1}, {2, 2.1}}, r);
+  top.constraint.held = {true, true, true};
+  top.constraint.imposed_velocity = {0, -0.05, 0};
+  BodySpec left = wall({{-1.05, -1}, {-1.05, 3}}, r), right = wall({{1.05, -1}, {1.05, 3}}, r);
+  left.constraint = pressure_plate(p, 1.0, {1, 0});
+  right.constraint = pressure_plate(p, 1.0, {-1, 0});
+  left.constraint.span_bodies = right.constraint.span_bodies = {0, 1};
+  std::vector<BodySpec> bodies{bottom, top, left, right};
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) bodies.push_back(disk({-0.5 + i, 0.55 + j}, 0.5));
+  EngineSettings s;
+  s.dt = 1e-4;
+  s.verlet_distance = 0.02;
+  Engine e(world_of(bodies, linear_law(1e4, 20.0)), s);
+  e.run(4000);
+  const World& w = e.world();
+  const double span = w.position[1].y - w.position[0].y - 2 * r;
+  EXPECT_LT(span, 2.1 - 0.1 - 0.01);  // the top came down
+  EXPECT_DOUBLE_EQ(w.constraint[2].imposed_force.x, p * span);
+  EXPECT_DOUBLE_EQ(w.constraint[3].imposed_force.x, -p * span);
+  EXPECT_NEAR(e.ledger().first_law_residual(), 0.0, 1e-3 * std::abs(e.ledger().external_work));
+  BodySpec self = left;
+  self.constraint.span_bodies = {0, 2};  // itself
+  EXPECT_THROW(world_of({bottom, top, self, right}, linear_law(1e4)), std::invalid_argument);
+}
+
 TEST(Boundaries, CowBouncingOnAPeriodicLandscapeConservesEnergy) {
   // The bouncing cow, reduced: frictionless, undamped, periodic in x.
   std::vector<Vec2> ground;

@@ -83,6 +83,36 @@ TEST(Scene, BadBodiesAreNamed) {
   EXPECT_NE(error_of(minimal("law = 0 0 linear kn=5\n")).find("already have a law (s.ini:2)"), std::string::npos);
 }
 
+TEST(Scene, WallsMoveAsToldAndSetWallChangesOrRemovesThem) {
+  // minimal()'s box is wall 0; a lid (1) and a gate (2) follow.
+  const std::string walls = "wall = radius=0.1 points=0,9;10,9 pressure=5 inward=0,-1 velocity=2,0\n"
+                            "wall = radius=0.1 points=4,0.2;6,0.2\n";
+  World w = build_world(parse_scene(minimal(walls), "s.ini", kShapes));
+  ASSERT_EQ(w.size(), 7u);
+  EXPECT_TRUE(w.constraint[1].held[dof_x] && !w.constraint[1].held[dof_y]);
+  EXPECT_EQ(w.constraint[1].imposed_velocity[dof_x], 2.0);
+  EXPECT_EQ(w.constraint[1].imposed_force.y, -50.0);  // p × length 10
+  // The gate removed, the box's other walls kept; the lid now a side plate
+  // whose pressure acts on the span between walls 0 and 2.
+  w = build_world(parse_scene(minimal(walls + "set_wall = 2 remove\nset_wall = 1 fixed\n"), "s.ini", kShapes));
+  ASSERT_EQ(w.size(), 6u);
+  EXPECT_TRUE(w.constraint[1].holds_all());
+  EXPECT_EQ(w.constraint[1].imposed_velocity[dof_x], 0.0);
+  w = build_world(parse_scene(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=0,2\n"), "s.ini", kShapes));
+  EXPECT_EQ(w.constraint[1].span_bodies, (std::array<int, 2>{0, 2}));
+
+  EXPECT_NE(error_of(minimal("set_wall = 3 remove\n")).find("s.ini:5: set_wall: there is no wall 3"), std::string::npos);
+  EXPECT_NE(error_of(minimal("set_wall = 0 vanish\n")).find("s.ini:5: set_wall: expected 'N remove'"), std::string::npos);
+  EXPECT_NE(error_of(minimal("set_wall = 0 remove velocity=1,0\n")).find("takes no settings"), std::string::npos);
+  EXPECT_NE(error_of(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=1,2\n")).find("wall 1 is not another wall"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,9;10,9 pressure=5 inward=0,-1 velocity=0,1\n"))
+                .find("velocity= must be across it"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,9;10,9 span=0,1\n")).find("span= goes with pressure="),
+            std::string::npos);
+}
+
 TEST(Scene, PeriodicScenesNeedACellAndGrainsInsideIt) {
   EXPECT_NE(error_of(minimal("periodic = x\n")).find("s.ini:5: periodic: a periodic scene needs 'cell"),
             std::string::npos);
