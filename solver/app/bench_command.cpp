@@ -47,7 +47,7 @@ int run_bench_command(const std::vector<std::string>& args) {
   double seconds = 2.0, verlet = 0.0;
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
-      "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, or all")(
+      "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, or all; also polygon3")(
       "n", po::value(&n_text), "particle counts (default 1000,10000,100000)")(
       "large", "also 10^6 hexagons (several GB of memory; about an hour)")(
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
@@ -55,6 +55,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       "seconds", po::value(&seconds), "timing per case when --steps is not given (default 2)")(
       "verlet-distance", po::value(&verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
       "settle-steps", po::value(&settle_steps), "settling steps (default: until at rest, 30000 at most)")(
+      "no-contact-lists", "time without contact lists: every vertex pair of neighbouring particles, each step")(
       "data", po::value(&data), "the data directory holding shapes/cow.shape");
   po::variables_map vm;
   std::string unused;
@@ -89,7 +90,12 @@ int run_bench_command(const std::vector<std::string>& args) {
     const double settle_start = wall_now();
     const Engine settling = bench::settled_scene(c.kind, o, data);
     const double residual = bench::residual_speed(settling);
-    const EngineSnapshot settled = settling.snapshot();
+    EngineSnapshot settled = settling.snapshot();
+    const bool lists = !vm.count("no-contact-lists");
+    if (!lists) {
+      settled.settings.contact_lists = false;
+      settled.neighbours.built = false;  // rebuilt at the first timed step, with every vertex pair
+    }
     const double settle_wall = wall_now() - settle_start;
     long timed_steps = steps;
     double first_wall = 0.0;
@@ -116,12 +122,12 @@ int run_bench_command(const std::vector<std::string>& args) {
         identical = first_positions == e.world().position;
       }
       fmt::print(
-          "{{\"scene\": \"{}\", \"n\": {}, \"vertices\": {}, \"steps\": {}, \"threads\": {}, \"wall_s\": {:.4f}, "
+          "{{\"scene\": \"{}\", \"n\": {}, \"vertices\": {}, \"contact_lists\": {}, \"steps\": {}, \"threads\": {}, \"wall_s\": {:.4f}, "
           "\"cpu_s\": {:.4f}, \"cundall\": {:.4g}, \"cundall_wall\": {:.4g}, \"speedup\": {:.3f}, "
           "\"identical_to_first\": {}, \"bytes_per_particle\": {:.0f}, \"rebuilds\": {}, "
           "\"pairs_per_particle_step\": {:.3f}, \"verlet_distance\": {:.4g}, \"settle_wall_s\": {:.1f}, "
           "\"settled_speed\": {:.2g}}}\n",
-          c.kind.name, c.n, c.kind.vertices, timed_steps, threads, wall, cpu, particle_steps / std::max(cpu, 1e-9),
+          c.kind.name, c.n, c.kind.vertices, lists ? "true" : "false", timed_steps, threads, wall, cpu, particle_steps / std::max(cpu, 1e-9),
           particle_steps / std::max(wall, 1e-9), first_wall / std::max(wall, 1e-9), identical ? "true" : "false",
           static_cast<double>(e.memory_bytes()) / c.n, e.neighbour_stats().rebuilds - rebuilds,
           static_cast<double>(e.neighbour_stats().feature_pairs_evaluated - pairs) / particle_steps,

@@ -39,6 +39,8 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"fields", "what each frame holds: particles,contacts,walls,state (default all four)"},
     {"arc_resolution", "chords per full circle in drawn outlines (default 24)"},
     {"checkpoint_interval", "simulated time between checkpoints, s (default 0: at the end and on Ctrl-C)"},
+    {"contact_lists", "false: evaluate every vertex pair of neighbouring particles each step, not only those "
+                      "within reach (the same forces, for timing; default true)"},
 };
 const std::vector<std::pair<const char*, const char*>> kListKeys{
     {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..]: the law between materials A and B"},
@@ -353,6 +355,7 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   if (const auto v = scalar("verlet_distance"); v && v->text != "auto")
     scene.engine.verlet_distance = positive(*v, "verlet_distance", v->text);
   if (const auto v = scalar("allow_large_time_step")) scene.engine.allow_large_time_step = boolean(*v, "allow_large_time_step");
+  if (const auto v = scalar("contact_lists")) scene.engine.contact_lists = boolean(*v, "contact_lists");
   if (const auto v = scalar("gravity")) scene.gravity = vec2(*v, "gravity", v->text);
   if (const auto v = scalar("seed")) scene.seed = static_cast<std::uint64_t>(whole(*v, "seed", v->text, 0));
   if (const auto v = scalar("threads")) {
