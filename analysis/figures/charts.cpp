@@ -30,6 +30,38 @@ std::vector<double> nice_ticks(double low, double high, int count) {
 
 std::string tick_label(double v) { return fmt::format("{:.6g}", v); }
 
+// A logarithmic axis is drawn as a linear one of log10(value): ticks at the
+// decades it spans (nice ticks in the exponent when it spans less than two).
+std::vector<double> axis_ticks(double low, double high, bool log) {
+  if (!log) return nice_ticks(low, high, 6);
+  std::vector<double> decades, steps;
+  for (double t = std::ceil(low - 1e-9); t <= high + 1e-9; t += 1.0) decades.push_back(t);
+  if (decades.size() >= 3) return decades;
+  // Less than two decades: 1, 2 and 5 times the powers of ten in range.
+  for (const std::vector<double>& mantissas : {std::vector<double>{1, 2, 5}, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
+    steps.clear();
+    for (double k = std::floor(low); k <= std::ceil(high); k += 1.0)
+      for (double m : mantissas)
+        if (const double t = k + std::log10(m); t >= low - 1e-9 && t <= high + 1e-9) steps.push_back(t);
+    if (steps.size() >= 3) return steps;
+  }
+  return nice_ticks(low, high, 4);
+}
+std::string axis_label(double t, bool log) { return log ? fmt::format("{:.3g}", std::pow(10.0, t)) : tick_label(t); }
+
+Chart with_log_axes(const Chart& chart) {
+  Chart out = chart;
+  const auto to_log = [](std::vector<double>& values) {
+    for (double& v : values) v = v > 0.0 ? std::log10(v) : NAN;
+  };
+  for (Curve& c : out.curves) {
+    if (chart.x_log) to_log(c.x);
+    if (chart.y_log) to_log(c.y);
+  }
+  if (chart.y_log) out.y_from_zero = false;
+  return out;
+}
+
 void set_style(cairo_t* cr, Curve::Style style, double scale) {
   cairo_set_line_width(cr, 2.0 * scale);
   if (style == Curve::Style::dashed) {
@@ -42,7 +74,8 @@ void set_style(cairo_t* cr, Curve::Style style, double scale) {
 
 }  // namespace
 
-void draw_chart(const Chart& chart, const std::filesystem::path& file, int width, int height) {
+void draw_chart(const Chart& linear_chart, const std::filesystem::path& file, int width, int height) {
+  const Chart chart = with_log_axes(linear_chart);
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
   for (const Curve& c : chart.curves) {
     // Bars reach half a bin past their centres.
@@ -58,6 +91,10 @@ void draw_chart(const Chart& chart, const std::filesystem::path& file, int width
   // Flat data still gets a visible range.
   if (x1 - x0 <= 1e-12 * std::max(1.0, std::abs(x0))) x0 -= 0.5, x1 += 0.5;
   if (y1 - y0 <= 1e-12 * std::max(1.0, std::abs(y0))) y0 -= 0.5 * std::max(1.0, std::abs(y0)), y1 += 0.5 * std::max(1.0, std::abs(y1));
+  if (chart.x_log) {  // markers at the first and last decade stay whole
+    const double x_pad = 0.03 * (x1 - x0);
+    x0 -= x_pad, x1 += x_pad;
+  }
   const double pad = 0.04 * (y1 - y0);
   if (!(chart.y_from_zero && y0 == 0.0)) y0 -= pad;
   y1 += pad;
@@ -75,21 +112,21 @@ void draw_chart(const Chart& chart, const std::filesystem::path& file, int width
     cairo_rectangle(cr, left, top, right - left, bottom - top);
     cairo_stroke(cr);
     cairo_set_font_size(cr, 18 * scale);
-    for (double t : nice_ticks(x0, x1, 6)) {
+    for (double t : axis_ticks(x0, x1, chart.x_log)) {
       cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
       cairo_move_to(cr, px(t), top);
       cairo_line_to(cr, px(t), bottom);
       cairo_stroke(cr);
       cairo_set_source_rgb(cr, 0, 0, 0);
-      draw_text(cr, px(t), bottom + 20 * scale, tick_label(t), 0.5);
+      draw_text(cr, px(t), bottom + 20 * scale, axis_label(t, chart.x_log), 0.5);
     }
-    for (double t : nice_ticks(y0, y1, 6)) {
+    for (double t : axis_ticks(y0, y1, chart.y_log)) {
       cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
       cairo_move_to(cr, left, py(t));
       cairo_line_to(cr, right, py(t));
       cairo_stroke(cr);
       cairo_set_source_rgb(cr, 0, 0, 0);
-      draw_text(cr, left - 10 * scale, py(t), tick_label(t), 1.0);
+      draw_text(cr, left - 10 * scale, py(t), axis_label(t, chart.y_log), 1.0);
     }
     cairo_set_font_size(cr, 20 * scale);
     draw_text(cr, 0.5 * (left + right), height - 30 * scale, chart.x_label, 0.5);
@@ -150,22 +187,36 @@ void draw_chart(const Chart& chart, const std::filesystem::path& file, int width
       widest = std::max(widest, e.x_advance);
       ++entries;
     }
+    // The corner of the axes whose legend box would hide the fewest points.
+    const double box_width = widest + 65 * scale, box_height = 26 * scale * entries + 8 * scale;
+    double box_left = right - widest - 75 * scale, box_top = top + 8 * scale;
+    std::size_t fewest = SIZE_MAX;
+    for (const auto& [corner_left, corner_top] :
+         {std::pair{right - widest - 75 * scale, top + 8 * scale}, std::pair{left + 10 * scale, top + 8 * scale},
+          std::pair{right - widest - 75 * scale, bottom - box_height - 8 * scale},
+          std::pair{left + 10 * scale, bottom - box_height - 8 * scale}}) {
+      std::size_t hidden = 0;
+      for (const Curve& c : chart.curves)
+        for (std::size_t k = 0; k < std::min(c.x.size(), c.y.size()); ++k) {
+          const double u = px(c.x[k]), v = py(c.y[k]);
+          hidden += u >= corner_left && u <= corner_left + box_width && v >= corner_top && v <= corner_top + box_height;
+        }
+      if (hidden < fewest) fewest = hidden, box_left = corner_left, box_top = corner_top;
+    }
     if (entries > 0) {
       cairo_set_dash(cr, nullptr, 0, 0.0);
-      cairo_rectangle(cr, right - widest - 75 * scale, top + 8 * scale, widest + 65 * scale, 26 * scale * entries + 8 * scale);
+      cairo_rectangle(cr, box_left, box_top, box_width, box_height);
       cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
       cairo_fill_preserve(cr);
       cairo_set_source_rgb(cr, 0.7, 0.7, 0.7);
       cairo_set_line_width(cr, 0.8 * scale);
       cairo_stroke(cr);
     }
-    double y = top + 25 * scale;
+    double y = box_top + 17 * scale;
     for (std::size_t i = 0; i < chart.curves.size(); ++i) {
       const Curve& c = chart.curves[i];
       if (c.label.empty()) continue;
-      cairo_text_extents_t e;
-      cairo_text_extents(cr, c.label.c_str(), &e);
-      const double x = right - 20 * scale - e.x_advance;
+      const double x = box_left + 55 * scale;
       set_series_colour(cr, static_cast<int>(i));
       set_style(cr, c.style, scale);
       if (c.style == Curve::Style::markers || c.style == Curve::Style::bars) {

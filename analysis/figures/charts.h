@@ -20,7 +20,8 @@ struct Curve {
 struct Chart {
   std::string title, x_label, y_label;
   std::vector<Curve> curves;
-  bool y_from_zero = false;  // include 0 in the y range
+  bool y_from_zero = false;  // include 0 in the y range (linear y only)
+  bool x_log = false, y_log = false;  // logarithmic axes: non-positive values are left out
 };
 
 // Throws std::runtime_error when there is nothing finite to plot.

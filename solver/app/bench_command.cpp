@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <sstream>
@@ -55,6 +56,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       "seconds", po::value(&seconds), "timing per case when --steps is not given (default 2)")(
       "verlet-distance", po::value(&verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
       "settle-steps", po::value(&settle_steps), "settling steps (default: until at rest, 30000 at most)")(
+      "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
       "no-contact-lists", "time without contact lists: every vertex pair of neighbouring particles, each step")(
       "data", po::value(&data), "the data directory holding shapes/cow.shape");
   po::variables_map vm;
@@ -76,6 +78,8 @@ int run_bench_command(const std::vector<std::string>& args) {
     bench::SceneKind kind;
     int n;
   };
+  const bool csv = vm.count("csv") > 0;
+  bool header_printed = false;
   std::vector<Case> cases;
   for (const auto& k : kinds)
     for (int n : sizes) cases.push_back({k, n});
@@ -121,17 +125,44 @@ int run_bench_command(const std::vector<std::string>& args) {
       } else {
         identical = first_positions == e.world().position;
       }
-      fmt::print(
-          "{{\"scene\": \"{}\", \"n\": {}, \"vertices\": {}, \"contact_lists\": {}, \"steps\": {}, \"threads\": {}, \"wall_s\": {:.4f}, "
-          "\"cpu_s\": {:.4f}, \"cundall\": {:.4g}, \"cundall_wall\": {:.4g}, \"speedup\": {:.3f}, "
-          "\"identical_to_first\": {}, \"bytes_per_particle\": {:.0f}, \"rebuilds\": {}, "
-          "\"pairs_per_particle_step\": {:.3f}, \"verlet_distance\": {:.4g}, \"settle_wall_s\": {:.1f}, "
-          "\"settled_speed\": {:.2g}}}\n",
-          c.kind.name, c.n, c.kind.vertices, lists ? "true" : "false", timed_steps, threads, wall, cpu, particle_steps / std::max(cpu, 1e-9),
-          particle_steps / std::max(wall, 1e-9), first_wall / std::max(wall, 1e-9), identical ? "true" : "false",
-          static_cast<double>(e.memory_bytes()) / c.n, e.neighbour_stats().rebuilds - rebuilds,
-          static_cast<double>(e.neighbour_stats().feature_pairs_evaluated - pairs) / particle_steps,
-          e.neighbour_verlet_distance(), settle_wall, residual);
+      const std::vector<std::pair<const char*, std::string>> record{
+          {"scene", fmt::format("\"{}\"", c.kind.name)},
+          {"n", fmt::format("{}", c.n)},
+          {"vertices", fmt::format("{}", c.kind.vertices)},
+          {"contact_lists", lists ? "true" : "false"},
+          {"steps", fmt::format("{}", timed_steps)},
+          {"threads", fmt::format("{}", threads)},
+          {"wall_s", fmt::format("{:.4f}", wall)},
+          {"cpu_s", fmt::format("{:.4f}", cpu)},
+          {"cundall", fmt::format("{:.4g}", particle_steps / std::max(cpu, 1e-9))},
+          {"cundall_wall", fmt::format("{:.4g}", particle_steps / std::max(wall, 1e-9))},
+          {"speedup", fmt::format("{:.3f}", first_wall / std::max(wall, 1e-9))},
+          {"identical_to_first", identical ? "true" : "false"},
+          {"bytes_per_particle", fmt::format("{:.0f}", static_cast<double>(e.memory_bytes()) / c.n)},
+          {"rebuilds", fmt::format("{}", e.neighbour_stats().rebuilds - rebuilds)},
+          {"pairs_per_particle_step",
+           fmt::format("{:.3f}", static_cast<double>(e.neighbour_stats().feature_pairs_evaluated - pairs) / particle_steps)},
+          {"verlet_distance", fmt::format("{:.4g}", e.neighbour_verlet_distance())},
+          {"settle_wall_s", fmt::format("{:.1f}", settle_wall)},
+          {"settled_speed", fmt::format("{:.2g}", residual)}};
+      std::string line;
+      if (csv) {
+        if (!header_printed) {
+          for (const auto& [key, value] : record) line += fmt::format("{}{}", line.empty() ? "" : ",", key);
+          fmt::print("{}\n", line);
+          line.clear();
+          header_printed = true;
+        }
+        for (const auto& [key, value] : record) {
+          std::string bare = value;
+          bare.erase(std::remove(bare.begin(), bare.end(), '"'), bare.end());
+          line += fmt::format("{}{}", line.empty() ? "" : ",", bare);
+        }
+      } else {
+        for (const auto& [key, value] : record) line += fmt::format("{}\"{}\": {}", line.empty() ? "{" : ", ", key, value);
+        line += "}";
+      }
+      fmt::print("{}\n", line);
       std::fflush(stdout);
       if (!identical)
         throw std::runtime_error(fmt::format("{} with {} threads differs from {} threads: a reproducibility bug",

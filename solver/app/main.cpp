@@ -19,7 +19,8 @@ constexpr const char* kUsage =
     "  pack compress|deposit       compact a packing: four pressure plates, or gravity into a box\n"
     "  analyze RUN_DIR             stress, packing, coordination, fabric, force chains per frame (CSV)\n"
     "  figure RUN_DIR [--plot P]   force network, packing map, rose, stress-strain, energy… (PNG, SVG, PDF)\n"
-    "  bench                       Cundall numbers of the standard scenes (JSON lines)\n"
+    "  bench                       Cundall numbers of the standard scenes (JSON lines or CSV)\n"
+    "  plot TABLE.csv --x C --y C  an x-y chart of a table's columns (log axes, a curve per group)\n"
     "  shape info FILE...          mass properties of shape files (table)\n"
     "  shape outline FILE... -o OUT.vtu\n"
     "                              rounded outlines as polygons, for ParaView\n"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     if (args[0] == "run") return sphero::app::run_run_command(rest);
     if (args[0] == "pack") return sphero::app::run_pack_command(rest);
     if (args[0] == "figure") return sphero::app::run_figure_command(rest);
+    if (args[0] == "plot") return sphero::app::run_plot_command(rest);
     if (args[0] == "analyze") return sphero::app::run_analyze_command(rest);
     if (args[0] == "bench") return sphero::app::run_bench_command(rest);
   } catch (const std::exception& e) {

@@ -203,15 +203,17 @@ int run_run_command(const std::vector<std::string>& args) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const EnergyLedger& l = engine->ledger();
   if (terminal && !options.quiet) fmt::print("\n");
+  std::string collections;  // the .pvd files the scene's fields asked for
+  for (const std::string& field : scene.fields) collections += (collections.empty() ? "" : ", ") + field + ".pvd";
   fmt::print(
       "sphero run: done, t = {:g} s in {} steps, {:.1f} s wall, Cundall number {:.3g} particle-steps per CPU second.\n"
       "  energy: mechanical {:.6g} J (started at {:.6g}), work in {:.6g} J, dissipated {:.6g} J, first-law residual "
       "{:.3g} J\n"
-      "  output: {}/run.sphero, particles.pvd, contacts.pvd, walls.pvd, state.pvd ({} frames), energy.csv, final.ckpt\n"
+      "  output: {}/run.sphero, {} ({} frames), energy.csv, final.ckpt\n"
       "  open in ParaView: {}/run.sphero with the Sphero plugin (README), or particles.pvd without it\n",
       engine->time(), engine->step_count() - first_step, wall,
       static_cast<double>(engine->step_count() - first_step) * static_cast<double>(grains) / std::max(cpu, 1e-9), l.mechanical(),
-      l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(), out.string(),
+      l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(), out.string(), collections,
       output.frames_written(), out.string());
   return 0;
 }
