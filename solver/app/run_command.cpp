@@ -209,12 +209,20 @@ int run_run_command(const std::vector<std::string>& args) {
       "sphero run: done, t = {:g} s in {} steps, {:.1f} s wall, Cundall number {:.3g} particle-steps per CPU second.\n"
       "  energy: mechanical {:.6g} J (started at {:.6g}), work in {:.6g} J, dissipated {:.6g} J, first-law residual "
       "{:.3g} J\n"
+      "  contacts: deepest overlap {:.3g} of the two sphero-radii (t = {:g} s)\n"
       "  output: {}/run.sphero, {} ({} frames), energy.csv, final.ckpt\n"
       "  open in ParaView: {}/run.sphero with the Sphero plugin (README), or particles.pvd without it\n",
       engine->time(), engine->step_count() - first_step, wall,
       static_cast<double>(engine->step_count() - first_step) * static_cast<double>(grains) / std::max(cpu, 1e-9), l.mechanical(),
-      l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(), out.string(), collections,
+      l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(), engine->deepest_overlap(),
+      engine->deepest_overlap_time(), out.string(), collections,
       output.frames_written(), out.string());
+  if (engine->deepest_overlap() >= 0.9)
+    fmt::print(stderr,
+               "sphero run: warning: at t = {:g} s two skeletons met or crossed (an overlap of {:.3g} times the sum of "
+               "the sphero-radii): the contact normal can flip there and energy is not conserved. Overlaps scale as "
+               "v sqrt(m / kn): stiffen kn or slow the grains.\n",
+               engine->deepest_overlap_time(), engine->deepest_overlap());
   return 0;
 }
 

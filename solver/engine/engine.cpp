@@ -136,7 +136,9 @@ Engine::Engine(EngineSnapshot s)
       power_(s.power),
       r2_(std::move(s.r2)),
       r3_(std::move(s.r3)),
-      r4_(std::move(s.r4)) {
+      r4_(std::move(s.r4)),
+      deepest_overlap_(s.deepest_overlap),
+      deepest_overlap_time_(s.deepest_overlap_time) {
   dt_limit_ = check_time_step(world_, settings_);
   find_span_followers();
 }
@@ -148,7 +150,8 @@ void Engine::find_span_followers() {
 }
 
 EngineSnapshot Engine::snapshot() const {
-  return {world_, settings_, neighbours_.state(), ledger_, time_, step_, power_, r2_, r3_, r4_};
+  return {world_, settings_, neighbours_.state(), ledger_, time_, step_, power_, r2_, r3_, r4_, deepest_overlap_,
+          deepest_overlap_time_};
 }
 
 void Engine::evaluate_forces_now() {
@@ -261,7 +264,7 @@ void Engine::compute_forces(double dt) {
     w.force[b] = force;
     w.torque[b] = torque;
   }
-  double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0;
+  double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0, deepest = 0.0;
   for (std::size_t k = 0; k < count; ++k) {
     if (events_[k] == ContactEvent::none) continue;
     const ContactBooks& b = books_[k];
@@ -276,7 +279,9 @@ void Engine::compute_forces(double dt) {
     }
     normal_energy += b.normal_energy;
     tangential_energy += contacts[k].tangential_energy;
+    deepest = std::max(deepest, contacts[k].overlap / candidates[k].reach);
   }
+  if (deepest > deepest_overlap_) deepest_overlap_ = deepest, deepest_overlap_time_ = time_ + dt;
   neighbours_.stats().feature_pairs_evaluated += static_cast<long>(count);
   ledger_.elastic_normal = normal_energy;
   ledger_.elastic_tangential = tangential_energy;

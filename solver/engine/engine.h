@@ -85,6 +85,7 @@ struct EngineSnapshot {
   long step = 0;
   double power = 0.0;
   std::vector<std::array<double, 3>> r2, r3, r4;
+  double deepest_overlap = 0.0, deepest_overlap_time = 0.0;
 };
 
 class Engine {
@@ -110,6 +111,13 @@ class Engine {
   // What the engine holds, by the capacity of its arrays (shape names and
   // contact laws aside): world, neighbour list, scratch, Gear's derivatives.
   std::size_t memory_bytes() const;
+  // The deepest overlap of any contact so far, as a fraction of the sum of
+  // its two sphero-radii, and when. From 1 on, the skeletons have crossed:
+  // the contact's normal can flip and the forces no longer derive from a
+  // potential (energy is not conserved). The cure is a stiffer kn (overlaps
+  // scale as v sqrt(m / kn)) or slower grains.
+  double deepest_overlap() const { return deepest_overlap_; }
+  double deepest_overlap_time() const { return deepest_overlap_time_; }
   double time() const { return time_; }
   long step_count() const { return step_; }
   double time_step_limit() const { return dt_limit_; }
@@ -149,6 +157,7 @@ class Engine {
   // Gear's scaled higher derivatives, per body and DOF: r2 = a dt²/2,
   // r3 = x''' dt³/6, r4 = x'''' dt⁴/24.
   std::vector<std::array<double, 3>> r2_, r3_, r4_;
+  double deepest_overlap_ = 0.0, deepest_overlap_time_ = 0.0;
 };
 
 }  // namespace sphero

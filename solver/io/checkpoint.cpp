@@ -175,6 +175,7 @@ void fields(Io& io, EngineSnapshot& s) {
   io.vector(s.r2);
   io.vector(s.r3);
   io.vector(s.r4);
+  io.value(s.deepest_overlap), io.value(s.deepest_overlap_time);
 }
 
 }  // namespace

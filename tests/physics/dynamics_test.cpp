@@ -156,6 +156,22 @@ TEST(Restitution, HeadOnCollisionMatchesTheDampedOscillatorPrediction) {
   }
 }
 
+TEST(Diagnostics, DeepestOverlapIsTheUndampedOscillatorsAmplitude) {
+  // Two disks meeting head-on at relative speed 2 (no damping): the overlap
+  // peaks at v_rel sqrt(m* / kn), reported as a fraction of r1 + r2.
+  const double r = 0.5, m = kPi * r * r, reduced = m / 2, kn = 1e4;
+  std::vector<BodySpec> bodies{disk({0, 0}, r, {1, 0}), disk({1.2, 0}, r, {-1, 0})};
+  EngineSettings s;
+  s.dt = 1e-5;
+  s.verlet_distance = 0.02;
+  Engine e(world_of(bodies, linear_law(kn)), s);
+  while (e.time() < 0.5) e.step();
+  const double amplitude = 2.0 * std::sqrt(reduced / kn);
+  EXPECT_NEAR(e.deepest_overlap(), amplitude / (2 * r), 1e-4 * amplitude);
+  // At the turning point: a quarter period after first touch (at t = 0.1).
+  EXPECT_NEAR(e.deepest_overlap_time(), 0.1 + 0.25 * 2 * kPi * std::sqrt(reduced / kn), 2e-5);
+}
+
 TEST(FirstLaw, CompressedFrictionalDampedAssemblyClosesTheBalance) {
   // 24 disks under gravity in a box whose lid comes down at constant speed:
   // work of the lid + gravity's release = ΔE + damping + sliding.

@@ -1,0 +1,90 @@
+# Shared by the examples' run.sh scripts: finding sphero, the arguments
+# (--reduced, the output directory), the results table and the physics checks.
+# Sourced, not run.
+set -euo pipefail
+
+EXAMPLE_DIR=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
+EXAMPLE=$(basename "$EXAMPLE_DIR")
+REPO=$(cd "$EXAMPLE_DIR/../../.." && pwd)
+REDUCED=0
+OUT=""
+
+usage() {
+  cat <<USAGE
+usage: $0 [--reduced] [OUTPUT_DIR]
+
+Runs the '$EXAMPLE' example and its analysis into OUTPUT_DIR (default
+./$EXAMPLE-output): frames, figures, results.txt. --reduced runs the short
+version the test suite uses. Exits 1 if a physics check fails.
+sphero is \$SPHERO, else $REPO/build/sphero, else the one on PATH.
+USAGE
+}
+
+for argument in "$@"; do
+  case $argument in
+    --reduced) REDUCED=1 ;;
+    -h | --help) usage; exit 0 ;;
+    -*) echo "$0: unknown option '$argument'" >&2; usage >&2; exit 2 ;;
+    *) [[ -z $OUT ]] || { echo "$0: one output directory, not '$OUT' and '$argument'" >&2; exit 2; }; OUT=$argument ;;
+  esac
+done
+OUT=${OUT:-$PWD/$EXAMPLE-output}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+if [[ -z ${SPHERO:-} ]]; then
+  if [[ -x $REPO/build/sphero ]]; then SPHERO=$REPO/build/sphero
+  elif command -v sphero >/dev/null; then SPHERO=$(command -v sphero)
+  else echo "$0: no sphero: build it (README) or set SPHERO=/path/to/sphero" >&2; exit 2
+  fi
+fi
+sphero() { "$SPHERO" "$@"; }
+
+RESULTS=$OUT/results.txt
+FAILED=0
+{
+  echo "# $EXAMPLE: $([[ $REDUCED == 1 ]] && echo reduced || echo full) run, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n)"
+  echo "# key = value  # what it is"
+} >"$RESULTS"
+
+# result KEY VALUE DESCRIPTION: one line of results.txt, echoed.
+result() {
+  printf '%s = %s  # %s\n' "$1" "$2" "$3" | tee -a "$RESULTS"
+}
+
+# check DESCRIPTION VALUE OP BOUND: a physics check (OP one of < <= > >=);
+# a failure is reported and makes the script exit 1 at `finish`.
+check() {
+  local description=$1 value=$2 op=$3 bound=$4
+  if awk -v v="$value" -v b="$bound" -v op="$op" 'BEGIN {
+      if (v != v + 0) exit 1
+      ok = (op == "<" && v < b) || (op == "<=" && v <= b) || (op == ">" && v > b) || (op == ">=" && v >= b)
+      exit ok ? 0 : 1 }'; then
+    printf 'check passed: %s: %s %s %s\n' "$description" "$value" "$op" "$bound" | tee -a "$RESULTS"
+  else
+    printf 'CHECK FAILED: %s: %s is not %s %s\n' "$description" "$value" "$op" "$bound" | tee -a "$RESULTS" >&2
+    FAILED=1
+  fi
+}
+
+finish() {
+  if [[ $FAILED == 1 ]]; then
+    echo "$EXAMPLE: a physics check failed; see $RESULTS" >&2
+    exit 1
+  fi
+  echo "$EXAMPLE: done; results in $RESULTS"
+}
+
+# csv FILE COLUMN...: those columns of a Sphero CSV table (comments skipped),
+# space-separated, one row per line.
+csv() {
+  local file=$1
+  shift
+  awk -F, -v want="$*" '
+    /^#/ { next }
+    !header { header = 1; n = split(want, names, " ")
+              for (k = 1; k <= n; ++k) { for (c = 1; c <= NF; ++c) if ($c == names[k]) index_of[k] = c
+                                          if (!index_of[k]) { print "no column " names[k] > "/dev/stderr"; exit 2 } }
+              next }
+    { line = ""; for (k = 1; k <= n; ++k) line = line (k > 1 ? " " : "") $(index_of[k]); print line }' "$file"
+}
