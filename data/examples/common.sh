@@ -52,13 +52,14 @@ result() {
   printf '%s = %s  # %s\n' "$1" "$2" "$3" | tee -a "$RESULTS"
 }
 
-# check DESCRIPTION VALUE OP BOUND: a physics check (OP one of < <= > >=);
+# check DESCRIPTION VALUE OP BOUND: a physics check (OP one of < <= > >= ==);
 # a failure is reported and makes the script exit 1 at `finish`.
 check() {
   local description=$1 value=$2 op=$3 bound=$4
   if awk -v v="$value" -v b="$bound" -v op="$op" 'BEGIN {
       if (v != v + 0) exit 1
-      ok = (op == "<" && v < b) || (op == "<=" && v <= b) || (op == ">" && v > b) || (op == ">=" && v >= b)
+      ok = (op == "<" && v < b) || (op == "<=" && v <= b) || (op == ">" && v > b) || (op == ">=" && v >= b) ||
+           (op == "==" && v == b)
       exit ok ? 0 : 1 }'; then
     printf 'check passed: %s: %s %s %s\n' "$description" "$value" "$op" "$bound" | tee -a "$RESULTS"
   else

@@ -46,8 +46,8 @@ const std::vector<std::pair<const char*, const char*>> kListKeys{
     {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..]: the law between materials A and B"},
     {"wall", "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy "
              "[velocity=..] [span=A,B]]"},
-    {"set_wall", "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B]: "
-                 "change wall N (numbered as in energy.csv), e.g. one that came with a packing"},
+    {"set_wall", "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B] [material=M]: "
+                 "change wall N (its body number, as energy.csv's wallN), e.g. one that came with a packing"},
     {"packing", "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu)"},
     {"grains", "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
                "[speed=..] [angle=random|DEGREES]"},
@@ -235,7 +235,9 @@ WallSpec parse_wall(const Value& v) {
 
 WallChange parse_wall_change(const Value& v) {
   std::vector<std::string> words;
-  const auto t = tokens(v, "set_wall", kMotionSettings, &words);
+  std::vector<std::string> allowed = kMotionSettings;
+  allowed.push_back("material");
+  auto t = tokens(v, "set_wall", allowed, &words);
   const bool keyword = words.size() == 2 && (words[1] == "remove" || words[1] == "fixed");
   if (words.empty() || words.size() > 2 || (words.size() == 2 && !keyword))
     fail(v.at, "set_wall", "expected 'N remove', 'N fixed' or 'N velocity=.. | pressure=.. inward=..' (N: the wall's number)");
@@ -243,8 +245,14 @@ WallChange parse_wall_change(const Value& v) {
   c.at = v.at;
   c.wall = whole(v, "set_wall", words[0], 0);
   c.remove = keyword && words[1] == "remove";
+  if (t.count("material")) {
+    if (c.remove) fail(v.at, "set_wall", "a removed wall takes no settings");
+    c.material = whole(v, "set_wall", t.at("material"), 0);
+    t.erase("material");
+  }
   if (keyword && !t.empty()) fail(v.at, "set_wall", fmt::format("'{}' takes no settings", words[1]));
-  if (!keyword && t.empty()) fail(v.at, "set_wall", "say how the wall moves: velocity=, pressure= inward=, fixed or remove");
+  if (!keyword && t.empty() && !c.material)
+    fail(v.at, "set_wall", "say how the wall moves: velocity=, pressure= inward=, fixed or remove");
   c.motion = parse_motion(v, "set_wall", t);
   return c;
 }
@@ -424,6 +432,8 @@ World build_world(const SceneConfig& scene) {
   for (const auto& l : scene.laws) materials = std::max({materials, l.a + 1, l.b + 1});
   for (const auto& w : scene.walls) materials = std::max(materials, w.material + 1);
   for (const auto& g : scene.grains) materials = std::max(materials, g.material + 1);
+  for (const auto& c : scene.wall_changes)
+    if (c.material) materials = std::max(materials, *c.material + 1);
   std::vector<std::optional<LawSpec>> table(static_cast<std::size_t>(materials * materials));
   for (const auto& l : scene.laws) {
     for (auto [a, b] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
@@ -463,14 +473,25 @@ World build_world(const SceneConfig& scene) {
       fail(at, "packing", e.what());
     }
   }
-  // Walls are numbered in the order they join the world, the scene's first
-  // (as energy.csv numbers them); motions are set once all are known, since
-  // a plate's span may name walls of a packing.
-  std::vector<std::size_t> wall_body;
-  for (std::size_t i = 0; i < bodies.size(); ++i)
-    if (bodies[i].big) wall_body.push_back(i);
+  // Walls are named by their body number, as energy.csv and the walls'
+  // frames name them (wallN): the scene's walls are bodies 0, 1, ..., a
+  // packing's follow in its order. Motions are set once all bodies are
+  // known, since a plate's span may name walls of a packing.
+  std::string wall_numbers;  // "0, 100 to 103", for messages
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (!bodies[i].big || (i > 0 && bodies[i - 1].big)) continue;
+    std::size_t last = i;
+    while (last + 1 < bodies.size() && bodies[last + 1].big) ++last;
+    wall_numbers += (wall_numbers.empty() ? "" : ", ") + (last == i ? fmt::format("{}", i) : fmt::format("{} to {}", i, last));
+  }
+  const auto need_wall = [&](int number, const SceneLocation& at, const std::string& key) {
+    if (number >= static_cast<int>(bodies.size()) || !bodies[static_cast<std::size_t>(number)].big)
+      fail(at, key, fmt::format("body {} is not a wall; the walls are {} (numbered as in energy.csv)", number,
+                                wall_numbers.empty() ? "none" : wall_numbers));
+    return static_cast<std::size_t>(number);
+  };
   const auto apply_motion = [&](std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
-    BodySpec& b = bodies[wall_body[wall]];
+    BodySpec& b = bodies[wall];
     if (!m.pressure) {
       b.constraint = BodyConstraint{};
       b.constraint.held = {true, true, true};
@@ -486,24 +507,24 @@ World build_world(const SceneConfig& scene) {
       fail(at, key, e.what());
     }
     if (m.span) {
-      for (int end : *m.span)
-        if (end >= static_cast<int>(wall_body.size()) || static_cast<std::size_t>(end) == wall)
-          fail(at, key, fmt::format("span={},{}: wall {} is not another wall of this scene (it has walls 0 to {})",
-                                    (*m.span)[0], (*m.span)[1], end, wall_body.size() - 1));
-      b.constraint.span_bodies = {static_cast<int>(wall_body[static_cast<std::size_t>((*m.span)[0])]),
-                                  static_cast<int>(wall_body[static_cast<std::size_t>((*m.span)[1])])};
+      for (int end : *m.span) {
+        need_wall(end, at, key);
+        if (static_cast<std::size_t>(end) == wall)
+          fail(at, key, fmt::format("span={},{}: a plate's span is between two other walls", (*m.span)[0], (*m.span)[1]));
+      }
+      b.constraint.span_bodies = *m.span;
     }
   };
   for (std::size_t k = 0; k < scene.walls.size(); ++k) apply_motion(k, scene.walls[k].motion, scene.walls[k].at, "wall");
   std::vector<bool> removed(bodies.size(), false);
   for (const WallChange& c : scene.wall_changes) {
-    if (c.wall >= static_cast<int>(wall_body.size()))
-      fail(c.at, "set_wall", fmt::format("there is no wall {}: the scene and its packings have walls 0 to {}", c.wall,
-                                         static_cast<int>(wall_body.size()) - 1));
-    if (c.remove)
-      removed[wall_body[static_cast<std::size_t>(c.wall)]] = true;
-    else
-      apply_motion(static_cast<std::size_t>(c.wall), c.motion, c.at, "set_wall");
+    const std::size_t wall = need_wall(c.wall, c.at, "set_wall");
+    if (c.remove) {
+      removed[wall] = true;
+      continue;
+    }
+    apply_motion(wall, c.motion, c.at, "set_wall");
+    if (c.material) bodies[wall].material = *c.material;
   }
   if (std::find(removed.begin(), removed.end(), true) != removed.end()) {
     // Removing shifts the bodies behind: renumber the spans that survive.

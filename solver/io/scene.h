@@ -35,7 +35,7 @@ struct WallMotion {
   std::optional<Vec2> velocity;
   std::optional<double> pressure;
   Vec2 inward;
-  std::optional<std::array<int, 2>> span;  // wall numbers (as in energy.csv)
+  std::optional<std::array<int, 2>> span;  // wall numbers: their body numbers, as in energy.csv
 };
 
 struct WallSpec {
@@ -47,12 +47,14 @@ struct WallSpec {
   WallMotion motion;
 };
 
-// `set_wall = N ...`: a new motion for wall N, or its removal — for walls
-// that come with a packing (a compressed sample's plates, a hopper's gate).
+// `set_wall = N ...`: a new motion for wall N (its body number, as
+// energy.csv's wallN), or its removal — for walls that come with a packing
+// (a compressed sample's plates, a hopper's gate).
 struct WallChange {
   SceneLocation at;
   int wall = 0;
   bool remove = false;
+  std::optional<int> material;  // e.g. frictionless platens: a material of their own
   WallMotion motion;
 };
 

@@ -100,11 +100,20 @@ TEST(Scene, WallsMoveAsToldAndSetWallChangesOrRemovesThem) {
   EXPECT_EQ(w.constraint[1].imposed_velocity[dof_x], 0.0);
   w = build_world(parse_scene(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=0,2\n"), "s.ini", kShapes));
   EXPECT_EQ(w.constraint[1].span_bodies, (std::array<int, 2>{0, 2}));
+  // A wall of a material of its own needs the laws for it.
+  EXPECT_NE(error_of(minimal(walls + "set_wall = 2 fixed material=1\n")).find("no contact law between materials 0 and 1"),
+            std::string::npos);
+  w = build_world(parse_scene(minimal(walls + "set_wall = 2 material=1\nlaw = 0 1 linear kn=1e4\nlaw = 1 1 linear kn=1e4\n"),
+                              "s.ini", kShapes));
+  EXPECT_EQ(w.material[2], 1);
+  EXPECT_TRUE(w.constraint[2].holds_all());
 
-  EXPECT_NE(error_of(minimal("set_wall = 3 remove\n")).find("s.ini:5: set_wall: there is no wall 3"), std::string::npos);
+  EXPECT_EQ(error_of(minimal("set_wall = 3 remove\n")),
+            "s.ini:5: set_wall: body 3 is not a wall; the walls are 0 (numbered as in energy.csv)");
   EXPECT_NE(error_of(minimal("set_wall = 0 vanish\n")).find("s.ini:5: set_wall: expected 'N remove'"), std::string::npos);
   EXPECT_NE(error_of(minimal("set_wall = 0 remove velocity=1,0\n")).find("takes no settings"), std::string::npos);
-  EXPECT_NE(error_of(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=1,2\n")).find("wall 1 is not another wall"),
+  EXPECT_NE(error_of(minimal("set_wall = 0 remove material=1\n")).find("takes no settings"), std::string::npos);
+  EXPECT_NE(error_of(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=1,2\n")).find("a plate's span is between two other walls"),
             std::string::npos);
   EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,9;10,9 pressure=5 inward=0,-1 velocity=0,1\n"))
                 .find("velocity= must be across it"),
