@@ -381,20 +381,51 @@ void NeighbourList::rebuild(World& w) {
       high = {std::max(high.x, w.position[i].x), std::max(high.y, w.position[i].y)};
     }
     const double side = diameter + skin;
+    // The grid spans the grains, but never more than a few cells per grain:
+    // a grain that escaped far away (through a wall, in a run gone wrong)
+    // would otherwise make millions of empty cells and every rebuild slow.
+    // Cells beyond the grid are clamped to its edge, which keeps the search
+    // exact: two grains within one cell width of each other still land in
+    // the same or neighbouring cells, whatever the clamping.
+    const double cap = 4.0 * static_cast<double>(small.size()) + 64.0;
+    const auto cells_between = [&](Vec2 from, Vec2 to) {
+      double count = 1.0;
+      for (int axis = 0; axis < 2; ++axis)
+        count *= w.cell.periodic[axis] ? std::max(1.0, std::floor(period(w, axis) / side))
+                                       : std::floor((axis == 0 ? to.x - from.x : to.y - from.y) / side) + 1.0;
+      return count;
+    };
+    if (cells_between(low, high) > cap) {
+      // Span the bulk: the 1st to the 99th percentile of the coordinates.
+      std::vector<double> xs, ys;
+      for (int i : small) xs.push_back(w.position[i].x), ys.push_back(w.position[i].y);
+      const auto percentile = [](std::vector<double>& v, double q) {
+        const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
+        std::nth_element(v.begin(), v.begin() + k, v.end());
+        return v[static_cast<std::size_t>(k)];
+      };
+      low = {percentile(xs, 0.01), percentile(ys, 0.01)};
+      high = {percentile(xs, 0.99), percentile(ys, 0.99)};
+    }
+    // Still too many (a sparse cloud): wider cells, which stay correct.
     std::array<int, 2> cells{};
     std::array<double, 2> origin{}, width{};
-    for (int axis = 0; axis < 2; ++axis) {
-      if (w.cell.periodic[axis]) {
-        cells[axis] = std::max(1, static_cast<int>(std::floor(period(w, axis) / side)));
-        origin[axis] = axis == 0 ? w.cell.low.x : w.cell.low.y;
-        width[axis] = period(w, axis) / cells[axis];
-      } else {
-        origin[axis] = axis == 0 ? low.x : low.y;
-        const double extent = axis == 0 ? high.x - low.x : high.y - low.y;
-        cells[axis] = static_cast<int>(std::floor(extent / side)) + 1;
-        width[axis] = side;
+    for (double widen = 1.0;; widen *= 1.25) {
+      for (int axis = 0; axis < 2; ++axis) {
+        if (w.cell.periodic[axis]) {
+          cells[axis] = std::max(1, static_cast<int>(std::floor(period(w, axis) / (side * widen))));
+          origin[axis] = axis == 0 ? w.cell.low.x : w.cell.low.y;
+          width[axis] = period(w, axis) / cells[axis];
+        } else {
+          origin[axis] = axis == 0 ? low.x : low.y;
+          const double extent = axis == 0 ? high.x - low.x : high.y - low.y;
+          cells[axis] = static_cast<int>(std::floor(extent / (side * widen))) + 1;
+          width[axis] = side * widen;
+        }
       }
+      if (static_cast<double>(cells[0]) * cells[1] <= cap) break;
     }
+    stats_.link_cells = static_cast<std::size_t>(cells[0]) * static_cast<std::size_t>(cells[1]);
     const auto cell_of = [&](int i, int axis) {
       const double coordinate = axis == 0 ? w.position[i].x : w.position[i].y;
       const int c = static_cast<int>(std::floor((coordinate - origin[axis]) / width[axis]));

@@ -92,6 +92,7 @@ struct NeighbourStats {
   long rebuilds = 0;
   long feature_pairs_evaluated = 0;  // summed over all evaluations
   std::size_t body_pairs = 0;        // in the current list
+  std::size_t link_cells = 0;        // of the last rebuild's grid
 };
 
 // Everything the list carries from step to step (for checkpoints).

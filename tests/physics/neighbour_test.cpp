@@ -90,6 +90,20 @@ TEST(NeighbourSearch, WithoutContactListsEveryVertexPairIsEvaluatedAndTheTraject
   EXPECT_GT(all.neighbour_stats().feature_pairs_evaluated, 3 * lists.neighbour_stats().feature_pairs_evaluated);
 }
 
+TEST(NeighbourSearch, AGrainFarAwayNeitherBreaksNorBloatsTheLinkCells) {
+  // One grain escaped a kilometre away (as through a wall in a run with too
+  // soft contacts): the grid must stay a few cells per grain, and the
+  // search exact (the same motion as all pairs).
+  std::vector<BodySpec> bodies = dense_mix(8, 8, 0.95, 5);
+  bodies[7].position = {1500.0, -800.0};
+  bodies[7].velocity = {3.0, 1.0};
+  Engine cells = make_engine(bodies, PeriodicCell{}, 0.05, false);
+  Engine brute = make_engine(bodies, PeriodicCell{}, 0.05, true);
+  expect_same_trajectory(cells, brute, 2000);
+  EXPECT_LE(cells.neighbour_stats().link_cells, 4u * bodies.size() + 64u);
+  EXPECT_GT(cells.neighbour_stats().link_cells, 8u);
+}
+
 TEST(NeighbourSearch, LinkCellsGiveTheBruteForceTrajectoryBitForBitWhenPeriodic) {
   const int n = 12;
   const double spacing = 1.0;
