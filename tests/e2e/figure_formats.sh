@@ -17,4 +17,12 @@ if "$sphero" figure "$run" -o "$work/f.gif" 2> "$work/err"; then echo "accepted 
 grep -q "unknown figure format; use .png, .svg or .pdf" "$work/err" || { cat "$work/err"; exit 1; }
 if "$sphero" figure "$run" --frame 999 -o "$work/g.png" 2> "$work/err"; then echo "accepted frame 999"; exit 1; fi
 grep -q "frame 999 does not exist; the run has frames 0 to" "$work/err" || { cat "$work/err"; exit 1; }
-echo "figures: PNG 800 px wide, SVG, PDF; bad format and frame refused"
+# Two runs compared on one chart (here the same run twice, under two names).
+ln -sfn "$run" "$work/again"
+"$sphero" figure "$run" --compare "$work/again" --plot stress-strain -o "$work/c.svg" > /dev/null
+grep -q "again" "$work/c.svg" || { echo "the compared run is not in the legend"; exit 1; }
+if "$sphero" figure "$run" --compare "$work/again" --plot energy -o "$work/e.png" 2> "$work/err"; then
+  echo "compared energy plots"; exit 1
+fi
+grep -q "only stress-strain and void-ratio plots compare runs" "$work/err" || { cat "$work/err"; exit 1; }
+echo "figures: PNG 800 px wide, SVG, PDF; bad format and frame refused; runs compared"
