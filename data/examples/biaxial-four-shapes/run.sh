@@ -2,7 +2,7 @@
 # Packing and biaxial test with disks, rice, peanuts and pebbles: the packing
 # fraction after the isotropic stage, sigma_yy and the void ratio against
 # axial strain for the four shapes, and the force chains at peak stress.
-# See README.md.
+# See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
 
 p0=0.001  # 0.001 kn

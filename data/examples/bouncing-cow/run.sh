@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The bouncing cow: energy terms over time and the largest relative
-# deviation of the total (mechanical) energy. See README.md.
+# deviation of the total (mechanical) energy. See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
 
 duration=10

@@ -2,7 +2,7 @@
 # A gas of cows: translational and rotational kinetic energy against time,
 # their ratio once stationary, and the histogram of eps = E_k / <E_k> over
 # snapshots every 0.01 s from t = 1 s to 8 s against Maxwell–Boltzmann for
-# three quadratic degrees of freedom. See README.md.
+# three quadratic degrees of freedom. See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
 
 # The histogram's window (1 s to 8 s, a frame every 0.01 s; reduced: 1 s to

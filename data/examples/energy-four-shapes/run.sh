@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Energy conservation with four shapes and both integrators: the relative
-# energy error of each run. See README.md.
+# energy error of each run. See data/examples/README.md and docs/VALIDATION.md.
 #
 # Two variants: the parameters as published (k = 1, dt = 0.05), and the
 # same gas with k = 2000 and dt scaled to keep dt / contact period (1/110):

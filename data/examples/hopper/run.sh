@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hopper flow: 400 cows and 400 disks of equal area discharged through
 # apertures of 20 to 40 m; for each, whether the flow jams and when, and a
-# snapshot 8 s after opening. See README.md.
+# snapshot 8 s after opening. See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
 
 if [[ $REDUCED == 1 ]]; then

@@ -3,7 +3,7 @@
 # number (particle-steps per CPU second) against N, against the vertices per
 # particle with and without contact lists, and CPU time against the Verlet
 # distance for several shear velocities. Timings are this machine's: the
-# checks are on what does not depend on it (pairs evaluated). See README.md.
+# checks are on what does not depend on it (pairs evaluated). See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
 
 # The reduced version times barely settled scenes: their vertex-count sweep

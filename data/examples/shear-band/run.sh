@@ -3,7 +3,7 @@
 # rough plates (periodic in x; the upper plate under constant pressure and
 # moving at constant velocity). The first-law balance — work of the plates
 # against the change of internal energy plus dissipation — and its relative
-# error over time. See README.md.
+# error over time. See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
 
 velocity=2                     # m/s: shear rate V / H ~ 0.15 /s, inertial number ~ 0.015
