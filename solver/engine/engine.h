@@ -130,6 +130,7 @@ class Engine {
   void compute_forces(double dt_for_springs);
   double constraint_power() const;
   void find_span_followers();
+  void start_gear();
   void update_energy();
   void check_stability();
   void step_verlet();

@@ -202,7 +202,8 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   reader.value(trailer);
   if (trailer != kVersion) reader.fail("a damaged end");
   const std::size_t n = snapshot.world.position.size();
-  if (snapshot.world.angle.size() != n || snapshot.world.constraint.size() != n || snapshot.r2.size() != n)
+  if (snapshot.world.angle.size() != n || snapshot.world.constraint.size() != n ||
+      (!snapshot.r2.empty() && snapshot.r2.size() != n))
     reader.fail("inconsistent array sizes");
   return snapshot;
 }
