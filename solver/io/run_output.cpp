@@ -38,6 +38,18 @@ Vec2 to_world(const World& w, int i, Vec2 local) {
   return w.position[i] + rotated(local, w.angle[i]);
 }
 
+// Whole periods that bring a wall's centre back into the periodic cell: a
+// shear plate that travelled along x is drawn (with its contacts) over the
+// grains it shears, not periods away. Drawing only: the physics finds the
+// images itself.
+Vec2 drawing_shift(const World& w, std::size_t i) {
+  if (!w.big[i]) return {};
+  Vec2 shift;
+  if (w.cell.periodic[0]) shift.x = -w.cell.size.x * std::floor((w.position[i].x - w.cell.low.x) / w.cell.size.x);
+  if (w.cell.periodic[1]) shift.y = -w.cell.size.y * std::floor((w.position[i].y - w.cell.low.y) / w.cell.size.y);
+  return shift;
+}
+
 void write_grid(vtkUnstructuredGrid* grid, const std::filesystem::path& file, double time) {
   add_time_value(grid, time);
   write_vtu_atomically(file, grid);
@@ -252,9 +264,11 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
   for (const auto& [key, p] : pairs) {
     // A wall's centre of mass says nothing about where it is touched: draw
     // wall contacts from the grain to the mean contact point.
-    const Vec2 touch = p.point_sum / static_cast<double>(p.contacts);
-    const Vec2 xa = w.big[p.a] ? touch : w.position[p.a];
-    const Vec2 xb = w.big[p.b] ? touch : w.position[p.b] + p.b_offset;
+    // The line is in the first body's frame, which a wall's drawing shifts.
+    const Vec2 shift = drawing_shift(w, static_cast<std::size_t>(p.a));
+    const Vec2 touch = p.point_sum / static_cast<double>(p.contacts) + shift;
+    const Vec2 xa = w.big[p.a] ? touch : w.position[p.a] + shift;
+    const Vec2 xb = w.big[p.b] ? touch : w.position[p.b] + p.b_offset + shift;
     const vtkIdType ids[2] = {points->InsertNextPoint(xa.x, xa.y, 0.0), points->InsertNextPoint(xb.x, xb.y, 0.0)};
     grid->InsertNextCell(VTK_LINE, 2, ids);
     first->InsertNextValue(p.a);
@@ -288,16 +302,17 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
   auto force = named_doubles("force", 3);
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!w.big[i]) continue;
+    const Vec2 shift = drawing_shift(w, i);
     for (int which : {0, 2}) {
       std::vector<vtkIdType> ids;
       if (which == 0) {
         for (Vec2 p : outline_[i]) {
-          const Vec2 q = to_world(w, static_cast<int>(i), p);
+          const Vec2 q = to_world(w, static_cast<int>(i), p) + shift;
           ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
         }
       } else {
         for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
-          ids.push_back(points->InsertNextPoint(w.world_vertex[k].x, w.world_vertex[k].y, 0.0));
+          ids.push_back(points->InsertNextPoint(w.world_vertex[k].x + shift.x, w.world_vertex[k].y + shift.y, 0.0));
       }
       grid->InsertNextCell(which == 0 ? VTK_POLYGON : VTK_POLY_LINE, static_cast<vtkIdType>(ids.size()), ids.data());
       id->InsertNextValue(static_cast<int>(i));
@@ -311,7 +326,8 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
   for (const Contact& c : engine.contacts()) {
     if (!c.active || w.big[c.vertex_body] == w.big[c.edge_body]) continue;
     const bool wall_has_vertex = w.big[c.vertex_body];
-    const Vec2 at = wall_has_vertex ? c.point : c.point - c.edge_offset;
+    const std::size_t wall = static_cast<std::size_t>(wall_has_vertex ? c.vertex_body : c.edge_body);
+    const Vec2 at = (wall_has_vertex ? c.point : c.point - c.edge_offset) + drawing_shift(w, wall);
     const Vec2 on_wall = wall_has_vertex ? c.force : -c.force;
     const vtkIdType point = points->InsertNextPoint(at.x, at.y, 0.0);
     grid->InsertNextCell(VTK_VERTEX, 1, &point);
