@@ -39,6 +39,32 @@ bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 p) {
   return true;
 }
 
+// A vertex at x beyond one end of a candidate's edge: is it on the inner
+// side of the bend the skeleton makes there (where the next edge's slab
+// overlaps this one's), rather than in the corner's exterior cone or beyond
+// a free end?
+bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool beyond_far_end) {
+  const int body = c.edge_body;
+  const int corner = beyond_far_end ? c.feature_end : c.feature;
+  const int other = beyond_far_end ? next_vertex(w, body, corner) : previous_vertex(w, body, corner);
+  if (other < 0) return false;  // a free end: its cap is the corner contact's
+  const Vec2 apex = w.world_vertex[corner];
+  const Vec2 here = w.world_vertex[beyond_far_end ? c.feature : c.feature_end];
+  const Vec2 there = w.world_vertex[other];
+  // Incoming and outgoing directions at the corner, and the other edge's.
+  const Vec2 in = beyond_far_end ? apex - here : apex - there;
+  const Vec2 out = beyond_far_end ? there - apex : here - apex;
+  const double turn = cross(in, out);
+  if (turn == 0.0) return false;  // straight on: the next edge takes over
+  // Alongside the other edge (not behind the corner, where its exterior
+  // cone is), and on the side the skeleton turns towards.
+  const Vec2 u = x - (apex + c.edge_offset);
+  const Vec2 other_edge = beyond_far_end ? out : in;
+  const double along = beyond_far_end ? dot(u, out) : -dot(u, in);
+  const double side = cross(other_edge, u);
+  return along > 0.0 && side != 0.0 && (side > 0.0) == (turn > 0.0);
+}
+
 // The canonical order of candidates: by body pair, periodic image (seen
 // from the lower body), kind, which body holds the vertex, vertex, feature.
 // Packed into three integers, compared as one 192-bit number.
@@ -93,12 +119,21 @@ struct CandidateBuilder {
     // Relative turning allowed before a rebuild, per unit lever arm.
     const double turn = skin / 2.0 * (1.0 / w.bounding_radius[a] + 1.0 / w.bounding_radius[b]);
     const double slack = skin + cutoff * turn;
+    // Corners: each vertex against each corner (or free end) of the other
+    // body whose exterior cone it may enter; two points meet once.
+    const bool a_point = w.vertex_count[a] == 1, b_point = w.vertex_count[b] == 1;
     for (int v : near_a_)
       for (int u : near_b_) {
         const Vec2 other = w.world_vertex[u] + shift;
-        if (norm(other - w.world_vertex[v]) < cutoff && near_cone(b, u, shift, w.world_vertex[v], slack) &&
-            near_cone(a, v, {}, other, slack))
+        if (!(norm(other - w.world_vertex[v]) < cutoff)) continue;
+        if (a_point && b_point) {
           push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
+          continue;
+        }
+        if (!b_point && near_cone(b, u, shift, w.world_vertex[v], slack))
+          push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
+        if (!a_point && near_cone(a, v, {}, other, slack))
+          push(b, a, u, v, ContactKind::vertex_vertex, -shift, {-image[0], -image[1]});
       }
   }
 
@@ -112,8 +147,12 @@ struct CandidateBuilder {
     };
     vertex_on_edges(a, a_end, b, shift, image);
     vertex_on_edges(b, b_end, a, -shift, {-image[0], -image[1]});
+    const bool a_point = w.vertex_count[a] == 1, b_point = w.vertex_count[b] == 1;
     for (int v = w.vertex_begin[a]; v < a_end; ++v)
-      for (int u = w.vertex_begin[b]; u < b_end; ++u) push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
+      for (int u = w.vertex_begin[b]; u < b_end; ++u) {
+        if (!b_point || a_point) push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
+        if (!a_point) push(b, a, u, v, ContactKind::vertex_vertex, -shift, {-image[0], -image[1]});
+      }
   }
 
   void near_vertices(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& found) const {
@@ -150,14 +189,11 @@ struct CandidateBuilder {
     for (int start : edges) {
       const int end = next_vertex(w, eb, start);
       const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[end] + offset;
-      const double length = norm(q - p);
-      // Bodies move by at most δ each and the edge turns by at most δ / R.
-      const double slack = skin + (length + cutoff) * (skin / 2.0) / w.bounding_radius[eb];
       for (int v : vertices) {
         const Vec2 x = w.world_vertex[v];
-        const double along = dot(x - p, q - p) / length;
-        if (along > -slack && along < length + slack && distance_to_segment(x, p, q) < cutoff)
-          push(vb, eb, v, start, ContactKind::vertex_edge, offset, image);
+        // Beyond an end an edge still counts on the inner side of a bend
+        // (clamped to the end): the distance to the whole segment decides.
+        if (distance_to_segment(x, p, q) < cutoff) push(vb, eb, v, start, ContactKind::vertex_edge, offset, image);
       }
     }
   }
@@ -201,15 +237,20 @@ ContactGeometry contact_geometry(const World& w, const Candidate& c) {
     const Vec2 b = w.world_vertex[c.feature_end] + c.edge_offset;
     const Vec2 ab = b - a;
     const double t = dot(x - a, ab) / norm2(ab);
-    if (!(t > 0.0 && t < 1.0)) return g;
-    y = a + t * ab;
+    if (t > 0.0 && t < 1.0) {
+      y = a + t * ab;
+    } else {
+      // Beyond an end: the corner's contact takes over on the outer side
+      // of the bend (or at a free end); on the inner side this edge goes on
+      // counting, clamped to its end, as the neighbouring edge's does.
+      if (!on_inner_side_beyond_end(w, c, x, t >= 1.0)) return g;
+      y = t >= 1.0 ? b : a;
+    }
     if (norm2(y - x) > reject_beyond) return g;
   } else {
     y = w.world_vertex[c.feature] + c.edge_offset;
     if (norm2(y - x) > reject_beyond) return g;
-    if (!in_exterior_cone(w, c.edge_body, c.feature, c.edge_offset, x) ||
-        !in_exterior_cone(w, c.vertex_body, c.vertex, {}, y))
-      return g;
+    if (!in_exterior_cone(w, c.edge_body, c.feature, c.edge_offset, x)) return g;
   }
   const double d = norm(y - x);
   const double overlap = c.reach - d;

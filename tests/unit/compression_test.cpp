@@ -141,8 +141,13 @@ TEST(Compression, WallStressesFromAWrittenFrameMatchThePlates) {
 
   const analysis::FrameSummary with = analysis::analyze_frame(frame);
   ASSERT_EQ(with.walls.size(), 4u);  // each plate is one face
+  // The same contact forces over two lengths: the plate's span between the
+  // plates at its ends, and the length of the face the sample's outlines
+  // cover (their extent within a grain size of it). In a sample 6 grains
+  // wide the rounded corner grains can leave a tenth of a grain uncovered
+  // at each end: up to 3%.
   for (std::size_t k = 0; k < 4; ++k) {
-    EXPECT_NEAR(with.walls[k].normal_stress, r.pressure[k], 0.01 * 100.0) << "plate " << k;
+    EXPECT_NEAR(with.walls[k].normal_stress, r.pressure[k], 0.03 * 100.0) << "plate " << k;
     EXPECT_LT(std::abs(with.walls[k].shear_stress), 1e-9 * 100.0) << "frictionless plate " << k;
   }
   // Love–Weber over the sample (walls included) = the boundary tractions.
