@@ -89,10 +89,13 @@ TEST(Compression, StressFromContactsEqualsThePlatesForceOverLength) {
   EXPECT_NEAR(sample.xx, 0.5 * (r.pressure[0] + r.pressure[1]), 0.01 * 100.0);
   EXPECT_NEAR(sample.yy, 0.5 * (r.pressure[2] + r.pressure[3]), 0.01 * 100.0);
   // Moment balance makes the average symmetric; frictionless plates carry
-  // no shear on average, but 40 grains press unevenly along them, so the
-  // off-diagonal part is small, not zero.
+  // no shear on average, but 40 grains press unevenly along them: σ_xy is
+  // the couple of those uneven loads, (1/A) Σ x f_y over a plate. With some
+  // six contacts a side carrying forces that differ by half of their mean,
+  // that couple is of order p/10 (measured 8.6 on this packing, 3 on an
+  // earlier one).
   EXPECT_NEAR(sample.xy, sample.yx, 1e-3 * 100.0);  // to the residual imbalance of the static state
-  EXPECT_LT(std::abs(sample.xy), 0.05 * 100.0);
+  EXPECT_LT(std::abs(sample.xy), 0.15 * 100.0);
   std::printf("sample stress (%.4f, %.4f; %.2g) against plates (%.4f, %.4f)\n", sample.xx, sample.yy, sample.xy,
               0.5 * (r.pressure[0] + r.pressure[1]), 0.5 * (r.pressure[2] + r.pressure[3]));
 }
@@ -106,6 +109,28 @@ TEST(Compression, DepositionUnderGravityEndsStatic) {
   EXPECT_GT(r.packing_fraction, 0.5);
   EXPECT_LT(r.packing_fraction, 0.95);
   std::printf("deposited 40 grains: packing fraction %.4f in %ld steps\n", r.packing_fraction, r.steps);
+}
+
+TEST(Compression, SlenderGrainsComeToRest) {
+  // Rice (segments) turn fast when touched at the tip and two tips in each
+  // other's caps touch twice: at a fiftieth of the translational contact
+  // period these packings rattled for millions of steps (unbalanced force
+  // ratio 0.74); the compaction's step resolves the turning mode.
+  GasOptions g;
+  g.box = {{0, 0}, {12, 12}};
+  g.shapes = {read_shape_file(SPHERO_DATA_DIR "/shapes/rice.shape")};
+  g.count = 60;
+  g.packing_fraction = 0.3;
+  g.spread = 0.1;
+  g.seed = 1;
+  CompressionOptions o;
+  o.grains = gas_packing(g).bodies;
+  o.law.kn = 1.0;
+  o.pressure = 0.001;
+  o.until.max_steps = 300000;
+  const CompactionResult r = compress_isotropically(o);
+  EXPECT_TRUE(r.static_reached) << "unbalanced force ratio " << r.unbalanced_force_ratio << " after " << r.steps;
+  EXPECT_GT(r.packing_fraction, 0.75);
 }
 
 TEST(Compression, BadOptionsAreRefused) {
