@@ -54,14 +54,14 @@ sphero plot "$table" --x time_s --y relative_residual --by particles --title "Sh
 
 # The ledger books the plates' work and the dissipation with the
 # integrator's own trapezoidal rule, so the first law closes to the time
-# discretisation. The viscous force jumps when a contact opens or closes, so
-# that error is first order in dt (measured on the reduced Voronoi sample:
-# -11 J at dt, -5 J at dt/2, of 1.5e3 J of work); the sharp-cornered cells
-# make and break many more contacts than the pentagons (5.8e-3 against
-# 4e-4). 2e-2 flags a term left out or counted twice: dissipation is 90% of
-# the work, the kinetic and elastic energies the rest.
+# discretisation (reduced runs, residual at dt and dt/2: pentagons 1.25 J and
+# 0.33 J, Voronoi cells 0.072 J and 0.024 J, of 2e3 to 3e3 J of work; before
+# the corner contacts were made continuous the Voronoi cells' was -11 J and
+# first order). 5e-3 is ten times what is measured and flags a term left out
+# or counted twice: dissipation is 90% of the work, kinetic and elastic
+# energy the rest.
 for particles in pentagons voronoi; do
   worst=$(sed -n "s/^${particles}_largest_relative_first_law_error = \([^ ]*\).*/\1/p" "$RESULTS")
-  check "$particles: the first law closes (largest relative error after 0.5 s)" "$worst" "<" 2e-2
+  check "$particles: the first law closes (largest relative error after 0.5 s)" "$worst" "<" 5e-3
 done
 finish
