@@ -48,11 +48,10 @@ sphero figure "$OUT/peanut/stiff-verlet" --plot energy -o "$OUT/energy-peanuts-s
 # stored in contacts, a fraction of the total in this dilute gas; Gear's
 # fourth-order predictor-corrector is accurate while no contact opens or
 # closes but is not symplectic. 1e-2 flags a sign, a factor or a missing
-# torque (errors of order 1). The full runs of rice, peanuts and pebbles
-# fail it (2-4% after 9e4 steps, growing steadily, whatever dt): the engine's
-# corner rule drops a contact with a finite overlap when an edge slides past
-# a corner (docs/ENGINE.md, "What this rule costs"); the reduced runs, ten
-# times shorter, stay under 1%. As published (k = 1) the runs are reported,
+# torque (errors of order 1). (Before the corner contacts were made
+# continuous, rice, peanuts and pebbles gained 2-4% here, whatever dt: a
+# vertex sliding off an edge's end lost its contact with a finite overlap;
+# now 5e-4 to 1e-3.) As published (k = 1) the runs are reported,
 # not checked: head-on at relative speed 2 even two disks overlap by
 # 2 sqrt(m*/k) = 1.25 > 1, the sum of their radii, and pass through each
 # other (and through the walls).
