@@ -39,6 +39,17 @@ bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 p) {
   return true;
 }
 
+// Can a vertex beyond an edge's end at skeleton vertex k be on the inner
+// side of a bend there? At every inner vertex of an open path (it has two
+// sides), and at the reflex vertices of a closed polygon (stored
+// counter-clockwise: a right turn); never at a free end or a convex corner.
+bool has_inner_side(const World& w, int body, int k) {
+  const int before = previous_vertex(w, body, k), after = next_vertex(w, body, k);
+  if (before < 0 || after < 0) return false;
+  if (!w.closed[body]) return true;
+  return cross(w.world_vertex[k] - w.world_vertex[before], w.world_vertex[after] - w.world_vertex[k]) < 0.0;
+}
+
 // A vertex at x beyond one end of a candidate's edge: is it on the inner
 // side of the bend the skeleton makes there (where the next edge's slab
 // overlaps this one's), rather than in the corner's exterior cone or beyond
@@ -189,11 +200,18 @@ struct CandidateBuilder {
     for (int start : edges) {
       const int end = next_vertex(w, eb, start);
       const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[end] + offset;
+      const double length = norm(q - p);
+      // Bodies move by at most δ each and the edge turns by at most δ / R.
+      const double slack = skin + (length + cutoff) * (skin / 2.0) / w.bounding_radius[eb];
       for (int v : vertices) {
         const Vec2 x = w.world_vertex[v];
-        // Beyond an end an edge still counts on the inner side of a bend
-        // (clamped to the end): the distance to the whole segment decides.
-        if (distance_to_segment(x, p, q) < cutoff) push(vb, eb, v, start, ContactKind::vertex_edge, offset, image);
+        // Inside the slab (with slack) — or beyond an end where the skeleton
+        // bends back on that side, where the edge goes on counting clamped
+        // to its end (convex polygons have no such ends).
+        const double along = dot(x - p, q - p) / length;
+        const bool listed = along > -slack ? (along < length + slack || has_inner_side(w, eb, end))
+                                           : has_inner_side(w, eb, start);
+        if (listed && distance_to_segment(x, p, q) < cutoff) push(vb, eb, v, start, ContactKind::vertex_edge, offset, image);
       }
     }
   }

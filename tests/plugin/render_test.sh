@@ -11,7 +11,7 @@ ready=$(mktemp)
 Xvfb -displayfd 3 -screen 0 1920x1200x24 -nolisten tcp 3> "$ready" > /dev/null 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2> /dev/null || true; rm -f "$ready"' EXIT
-for _ in $(seq 100); do [ -s "$ready" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -s "$ready" ] && break; sleep 0.1; done  # a loaded machine can take seconds
 display=$(tr -d '[:space:]' < "$ready")
 [ -n "$display" ] || { echo "Xvfb did not start"; exit 1; }
 rm -f "$output"
