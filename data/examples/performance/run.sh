@@ -3,7 +3,7 @@
 # number (particle-steps per CPU second) against N, against the vertices per
 # particle with and without contact lists, and CPU time against the Verlet
 # distance for several shear velocities. Timings are this machine's: the
-# checks are on what does not depend on it (pairs evaluated). See data/examples/README.md and docs/VALIDATION.md.
+# checks are on what does not depend on it (pairs evaluated); SIZES=100,1000 picks the N. See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
 
 # The reduced version times barely settled scenes: their vertex-count sweep
@@ -13,7 +13,7 @@ if [[ $REDUCED == 1 ]]; then
   sizes=100,200 size=100 settle=(--settle-steps 1000) timing=(--steps 20) skin=(--verlet-distance 0.005)
   compact=1 shear=0.1 velocities="2" distances="0.01 0.1"
 else
-  sizes=100,1000,10000,100000 size=1000 settle=() timing=(--seconds 3) skin=()
+  sizes=${SIZES:-100,1000,10000,100000} size=1000 settle=() timing=(--seconds 3) skin=()
   compact=3 shear=1 velocities="0.5 2 8" distances="0.005 0.01 0.02 0.05 0.1 0.2"
 fi
 
