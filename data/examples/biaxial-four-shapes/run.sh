@@ -56,12 +56,15 @@ for shape in disk rice peanut pebble; do
     --title "Biaxial test, $shape, peak stress" >/dev/null
   runs+=("$dir/biaxial")
 done
-# One curve per shape; the runs are labelled by their directory: rename them.
-for shape in disk rice peanut pebble; do ln -sfn "$OUT/$shape/biaxial" "$OUT/${shape}s"; done
-sphero figure "$OUT/disks" --compare "$OUT/rices" --compare "$OUT/peanuts" --compare "$OUT/pebbles" \
-  --plot stress-strain -o "$OUT/stress-strain.png" --title "Biaxial test, p0 = 0.001 kn"
-sphero figure "$OUT/disks" --compare "$OUT/rices" --compare "$OUT/peanuts" --compare "$OUT/pebbles" \
-  --plot void-ratio -o "$OUT/void-ratio.png" --title "Biaxial test, p0 = 0.001 kn"
+# One curve per shape; the runs are labelled by their directory: name them.
+ln -sfn "$OUT/disk/biaxial" "$OUT/disks"
+ln -sfn "$OUT/rice/biaxial" "$OUT/rice grains"
+ln -sfn "$OUT/peanut/biaxial" "$OUT/peanuts"
+ln -sfn "$OUT/pebble/biaxial" "$OUT/pebbles"
+for plot in stress-strain void-ratio; do
+  sphero figure "$OUT/disks" --compare "$OUT/rice grains" --compare "$OUT/peanuts" --compare "$OUT/pebbles" \
+    --plot "$plot" -o "$OUT/$plot.png" --title "Biaxial test, p0 = 0.001 kn"
+done
 
 # Checks: the smooth lateral plates hold the sample at p0, so in quasi-static
 # equilibrium its mean sigma_xx (Love-Weber over all its contacts, the
