@@ -103,15 +103,19 @@ void draw_force_network(const FrameData& f, const std::filesystem::path& file, c
   v.low = {INFINITY, INFINITY};
   v.high = {-INFINITY, -INFINITY};
   double sizes = 0.0;
-  for (const auto* group : {&f.outlines, &f.wall_outlines})
+  for (const auto& p : f.outlines) sizes += std::sqrt(std::abs(signed_area(p)));
+  const double mean_size = f.outlines.empty() ? 1.0 : sizes / static_cast<double>(f.outlines.size());
+  const bool grains_only = o.fit_grains && !f.outlines.empty();
+  for (const auto* group : {&f.outlines, &f.wall_outlines}) {
+    if (grains_only && group == &f.wall_outlines) continue;
     for (const auto& polygon : *group)
       for (Vec2 p : polygon) {
         v.low = {std::min(v.low.x, p.x), std::min(v.low.y, p.y)};
         v.high = {std::max(v.high.x, p.x), std::max(v.high.y, p.y)};
       }
+  }
   if (!(v.high.x > v.low.x && v.high.y > v.low.y)) throw std::runtime_error("the frame has nothing to draw");
-  for (const auto& p : f.outlines) sizes += std::sqrt(std::abs(signed_area(p)));
-  const double mean_size = f.outlines.empty() ? 1.0 : sizes / static_cast<double>(f.outlines.size());
+  if (grains_only) v.low -= Vec2{mean_size, mean_size}, v.high += Vec2{mean_size, mean_size};
   const double widest = o.widest_line > 0.0 ? o.widest_line : mean_size / 3.0;
   v.margin = 0.03 * o.width + 10.0;
   v.scale = (o.width - 2 * v.margin) / (v.high.x - v.low.x);

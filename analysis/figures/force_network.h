@@ -26,6 +26,9 @@ struct FigureOptions {
   double fill_low = 0.0, fill_high = 1.0;
   std::string fill_label;
   bool draw_forces = true;
+  // Frame the grains only (with a margin of a mean grain size), cutting off
+  // walls that reach far beyond them; otherwise grains and walls.
+  bool fit_grains = false;
 };
 
 // Throws std::runtime_error for an unknown extension or an unwritable file;

@@ -193,6 +193,7 @@ int run_figure_command(const std::vector<std::string>& args) {
   std::string run, frame_text = "last", output, title, kind = "network", x_axis = "strain";
   int width = 0;
   std::vector<std::string> compared;
+  std::string view = "all";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "plot", po::value(&kind),
@@ -204,6 +205,8 @@ int run_figure_command(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/<plot>.png)")(
       "width", po::value(&width), "width in pixels (PNG) or points (default 1600 for frames, 1200 for plots)")(
       "title", po::value(&title), "a title before the caption")(
+      "view", po::value(&view), "network, packing-map: 'all' (default) or 'grains' (frame the grains, cutting off walls "
+                               "that reach far beyond them)")(
       "compare", po::value(&compared),
       "stress-strain, void-ratio: another run (repeatable) whose sigma_yy or e is drawn beside RUN_DIR's, each "
       "labelled by its directory's name");
@@ -235,6 +238,8 @@ int run_figure_command(const std::vector<std::string>& args) {
     analysis::FigureOptions figure;
     figure.width = width;
     figure.title = title;
+    if (view != "all" && view != "grains") throw std::invalid_argument("--view: use 'all' or 'grains'");
+    figure.fit_grains = view == "grains";
     if (kind == "network") network_figure(data, o, figure, output);
     if (kind == "packing-map") packing_map(data, o, figure, output);
     if (kind == "rose") rose_figure(data, o, title, output, width);

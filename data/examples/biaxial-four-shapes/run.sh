@@ -52,7 +52,7 @@ for shape in disk rice peanut pebble; do
   result "${shape}_isotropic_packing_fraction" "$phi" "after the isotropic compression to p0 = $p0 (pack compress)"
   result "${shape}_peak_sigma_yy" "$peak" "at axial strain $peak_strain, q/p = $peak_ratio (frame $peak_frame)"
   result "${shape}_mean_sigma_xx" "$final_sxx" "lateral stress, mean over the test (the plates keep $p0)"
-  sphero figure "$dir/biaxial" --plot network --frame "$peak_frame" -o "$OUT/force-chains-$shape.png" \
+  sphero figure "$dir/biaxial" --plot network --frame "$peak_frame" --view grains -o "$OUT/force-chains-$shape.png" \
     --title "Biaxial test, $shape, peak stress" >/dev/null
   runs+=("$dir/biaxial")
 done
