@@ -209,11 +209,31 @@ struct CandidateBuilder {
         // bends back on that side, where the edge goes on counting clamped
         // to its end (convex polygons have no such ends).
         const double along = dot(x - p, q - p) / length;
-        const bool listed = along > -slack ? (along < length + slack || has_inner_side(w, eb, end))
-                                           : has_inner_side(w, eb, start);
+        const bool listed = along > -slack ? (along < length + slack || near_inner_side(eb, end, true, x, offset, slack))
+                                           : near_inner_side(eb, start, false, x, offset, slack);
         if (listed && distance_to_segment(x, p, q) < cutoff) push(vb, eb, v, start, ContactKind::vertex_edge, offset, image);
       }
     }
+  }
+
+  // Could x (allowed motion: slack) be on the inner side of the bend at
+  // skeleton vertex `corner`, beyond the end of the edge that ends there
+  // (`edge_ends_there`) or starts there — alongside the other edge, on the
+  // side the skeleton turns to? (on_inner_side_beyond_end, with slack.)
+  bool near_inner_side(int body, int corner, bool edge_ends_there, Vec2 x, Vec2 offset, double slack) const {
+    if (!has_inner_side(w, body, corner)) return false;
+    const int before = previous_vertex(w, body, corner), after = next_vertex(w, body, corner);
+    const Vec2 apex = w.world_vertex[corner] + offset;
+    const Vec2 in = w.world_vertex[corner] - w.world_vertex[before], outgoing = w.world_vertex[after] - w.world_vertex[corner];
+    const double turn = cross(in, outgoing);
+    const Vec2 other = edge_ends_there ? outgoing : -in;  // the other edge, pointing away from the corner
+    const double other_length = norm(other);
+    if (turn == 0.0 || other_length == 0.0) return false;
+    const Vec2 u = x - apex;
+    const double along = dot(u, other) / other_length;
+    // The side the skeleton turns to, seen along the other edge from the corner.
+    const double side = (edge_ends_there ? 1.0 : -1.0) * cross(other, u) / other_length;
+    return along > -slack && (turn > 0.0 ? side : -side) > -slack;
   }
 
   void push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image) {
