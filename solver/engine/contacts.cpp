@@ -50,30 +50,37 @@ bool has_inner_side(const World& w, int body, int k) {
   return cross(w.world_vertex[k] - w.world_vertex[before], w.world_vertex[after] - w.world_vertex[k]) < 0.0;
 }
 
+// Where u (a point relative to skeleton vertex `corner`) lies against the
+// inner side of the bend there, seen from the edge that ends at the corner
+// (`edge_ends_there`) or starts there: how far along the other edge, and how
+// far to the side the skeleton turns to, both times that edge's length (so
+// that no division changes a sign). Both positive: on the inner side,
+// alongside the other edge — not behind the corner, where the corner's
+// exterior cone is. A straight-on corner has no inner side (-inf).
+struct InnerSide {
+  double along = -INFINITY, side = -INFINITY, length = 1.0;
+};
+InnerSide inner_side(const World& w, int body, int corner, bool edge_ends_there, Vec2 u) {
+  const Vec2 apex = w.world_vertex[corner];
+  const Vec2 in = apex - w.world_vertex[previous_vertex(w, body, corner)];
+  const Vec2 out = w.world_vertex[next_vertex(w, body, corner)] - apex;
+  const double turn = cross(in, out);
+  if (turn == 0.0) return {};
+  const Vec2 other = edge_ends_there ? out : -in;  // the other edge, pointing away from the corner
+  const double side = cross(edge_ends_there ? out : in, u);
+  return {dot(u, other), turn > 0.0 ? side : -side, norm(other)};
+}
+
 // A vertex at x beyond one end of a candidate's edge: is it on the inner
 // side of the bend the skeleton makes there (where the next edge's slab
 // overlaps this one's), rather than in the corner's exterior cone or beyond
 // a free end?
 bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool beyond_far_end) {
-  const int body = c.edge_body;
   const int corner = beyond_far_end ? c.feature_end : c.feature;
-  const int other = beyond_far_end ? next_vertex(w, body, corner) : previous_vertex(w, body, corner);
+  const int other = beyond_far_end ? next_vertex(w, c.edge_body, corner) : previous_vertex(w, c.edge_body, corner);
   if (other < 0) return false;  // a free end: its cap is the corner contact's
-  const Vec2 apex = w.world_vertex[corner];
-  const Vec2 here = w.world_vertex[beyond_far_end ? c.feature : c.feature_end];
-  const Vec2 there = w.world_vertex[other];
-  // Incoming and outgoing directions at the corner, and the other edge's.
-  const Vec2 in = beyond_far_end ? apex - here : apex - there;
-  const Vec2 out = beyond_far_end ? there - apex : here - apex;
-  const double turn = cross(in, out);
-  if (turn == 0.0) return false;  // straight on: the next edge takes over
-  // Alongside the other edge (not behind the corner, where its exterior
-  // cone is), and on the side the skeleton turns towards.
-  const Vec2 u = x - (apex + c.edge_offset);
-  const Vec2 other_edge = beyond_far_end ? out : in;
-  const double along = beyond_far_end ? dot(u, out) : -dot(u, in);
-  const double side = cross(other_edge, u);
-  return along > 0.0 && side != 0.0 && (side > 0.0) == (turn > 0.0);
+  const InnerSide s = inner_side(w, c.edge_body, corner, beyond_far_end, x - (w.world_vertex[corner] + c.edge_offset));
+  return s.along > 0.0 && s.side > 0.0;
 }
 
 // The canonical order of candidates: by body pair, periodic image (seen
@@ -218,22 +225,12 @@ struct CandidateBuilder {
 
   // Could x (allowed motion: slack) be on the inner side of the bend at
   // skeleton vertex `corner`, beyond the end of the edge that ends there
-  // (`edge_ends_there`) or starts there — alongside the other edge, on the
-  // side the skeleton turns to? (on_inner_side_beyond_end, with slack.)
+  // (`edge_ends_there`) or starts there? (on_inner_side_beyond_end, with
+  // slack, and only where a bend can have an inner side.)
   bool near_inner_side(int body, int corner, bool edge_ends_there, Vec2 x, Vec2 offset, double slack) const {
     if (!has_inner_side(w, body, corner)) return false;
-    const int before = previous_vertex(w, body, corner), after = next_vertex(w, body, corner);
-    const Vec2 apex = w.world_vertex[corner] + offset;
-    const Vec2 in = w.world_vertex[corner] - w.world_vertex[before], outgoing = w.world_vertex[after] - w.world_vertex[corner];
-    const double turn = cross(in, outgoing);
-    const Vec2 other = edge_ends_there ? outgoing : -in;  // the other edge, pointing away from the corner
-    const double other_length = norm(other);
-    if (turn == 0.0 || other_length == 0.0) return false;
-    const Vec2 u = x - apex;
-    const double along = dot(u, other) / other_length;
-    // The side the skeleton turns to, seen along the other edge from the corner.
-    const double side = (edge_ends_there ? 1.0 : -1.0) * cross(other, u) / other_length;
-    return along > -slack && (turn > 0.0 ? side : -side) > -slack;
+    const InnerSide s = inner_side(w, body, corner, edge_ends_there, x - (w.world_vertex[corner] + offset));
+    return s.along > -slack * s.length && s.side > -slack * s.length;
   }
 
   void push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image) {
