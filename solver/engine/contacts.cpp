@@ -543,30 +543,23 @@ void NeighbourList::rebuild(World& w) {
 
   // Walls and landscapes against every body, through each periodic image
   // of the wall that can reach it.
-  const auto wall_home_image = [&](int b) {
-    std::array<int, 2> home{0, 0};
-    for (int axis = 0; axis < 2; ++axis) {
-      if (!w.cell.periodic[axis]) continue;
-      const double low = axis == 0 ? w.cell.low.x : w.cell.low.y;
-      const double coordinate = axis == 0 ? w.position[b].x : w.position[b].y;
-      home[axis] = -static_cast<int>(std::floor((coordinate - low) / period(w, axis)));
-    }
-    return home;
-  };
+  // A moving wall (a shear plate) may have drifted periods away from the
+  // cell: its images are searched around the one that brings it back in.
+  std::vector<std::array<int, 2>> home(large.size());
+  for (std::size_t k = 0; k < large.size(); ++k) home[k] = periods_into_cell(w, static_cast<std::size_t>(large[k]));
 #pragma omp parallel num_threads(threads) if (threads > 1 && !large.empty()) reduction(+ : pairs)
   {
     CandidateBuilder& builder = builder_here();
 #pragma omp for schedule(dynamic, 64)
     for (std::size_t index = 0; index < small.size(); ++index) {
       const int p = small[index];
-      for (int b : large) {
-        // A moving wall (a shear plate) may have drifted periods away from
-        // the cell: start from the image that brings its centre back in.
-        const std::array<int, 2> home = wall_home_image(b);
-        for (int ix = home[0] - 1; ix <= home[0] + 1; ++ix) {
-          if (ix != home[0] && !w.cell.periodic[0]) continue;
-          for (int iy = home[1] - 1; iy <= home[1] + 1; ++iy) {
-            if (iy != home[1] && !w.cell.periodic[1]) continue;
+      for (std::size_t k = 0; k < large.size(); ++k) {
+        const int b = large[k];
+        const auto [hx, hy] = home[k];
+        for (int ix = hx - 1; ix <= hx + 1; ++ix) {
+          if (ix != hx && !w.cell.periodic[0]) continue;
+          for (int iy = hy - 1; iy <= hy + 1; ++iy) {
+            if (iy != hy && !w.cell.periodic[1]) continue;
             const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
             if (builder.skeleton_distance(b, shift, w.position[p]) >= w.bounding_radius[p] + w.radius[b] + skin) continue;
             const std::size_t before = builder.out.size();

@@ -124,6 +124,13 @@ void update_world_vertices(World& w) {
   for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
 }
 
+std::array<int, 2> periods_into_cell(const World& w, std::size_t i) {
+  std::array<int, 2> periods{0, 0};
+  if (w.cell.periodic[0]) periods[0] = -static_cast<int>(std::floor((w.position[i].x - w.cell.low.x) / w.cell.size.x));
+  if (w.cell.periodic[1]) periods[1] = -static_cast<int>(std::floor((w.position[i].y - w.cell.low.y) / w.cell.size.y));
+  return periods;
+}
+
 void wrap_into_cell(World& w) {
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (w.big[i]) continue;  // walls span the cell; their images are found per pair

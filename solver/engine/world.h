@@ -124,5 +124,9 @@ void update_body_vertices(World& world, std::size_t body);
 // Brings centres back into the periodic cell (positions only; the
 // skeletons follow at the next vertex update).
 void wrap_into_cell(World& world);
+// Whole periods, per axis, that bring body i's centre into the periodic cell
+// (0 along an axis that is not periodic). Walls are not wrapped: a shear
+// plate that travelled along x is met through the image this points to.
+std::array<int, 2> periods_into_cell(const World& world, std::size_t i);
 
 }  // namespace sphero

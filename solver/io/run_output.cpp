@@ -44,10 +44,8 @@ Vec2 to_world(const World& w, int i, Vec2 local) {
 // images itself.
 Vec2 drawing_shift(const World& w, std::size_t i) {
   if (!w.big[i]) return {};
-  Vec2 shift;
-  if (w.cell.periodic[0]) shift.x = -w.cell.size.x * std::floor((w.position[i].x - w.cell.low.x) / w.cell.size.x);
-  if (w.cell.periodic[1]) shift.y = -w.cell.size.y * std::floor((w.position[i].y - w.cell.low.y) / w.cell.size.y);
-  return shift;
+  const auto [px, py] = periods_into_cell(w, i);
+  return {px * w.cell.size.x, py * w.cell.size.y};
 }
 
 void write_grid(vtkUnstructuredGrid* grid, const std::filesystem::path& file, double time) {
