@@ -53,23 +53,48 @@ const SceneKind& scene_named(const std::string& name) {
   throw std::invalid_argument(fmt::format("unknown benchmark scene '{}'; the scenes are {}", name, names));
 }
 
+namespace {
+
+// Runs until no surface point moves faster than 1% of sqrt(g · size)
+// (checked every 500 steps, from 2000 on), `cap` steps at most; or exactly
+// `steps` when that is positive.
+void settle(Engine& e, long steps, long cap) {
+  for (long done = 0; done < (steps > 0 ? steps : cap);) {
+    const long chunk = steps > 0 ? std::min(500L, steps - done) : 500;
+    e.run(chunk);
+    done += chunk;
+    if (steps <= 0 && done >= 2000 && residual_speed(e) < 0.01) break;
+  }
+}
+
+}  // namespace
+
 Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::string& data_dir) {
   if (o.particles < 1) throw std::invalid_argument("a benchmark scene needs at least one particle");
   const Shape shape = shape_of(kind, data_dir);
   const MassProperties m = mass_properties(shape);
   const double size = 2.0 * m.bounding_radius;
   const double spacing = 1.01 * size;  // bounding circles apart: no overlap at the start
-  const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(o.particles))));
+  // A block of at most kBlock grains is dropped and settled; larger scenes
+  // are that block repeated side by side along the periodic x axis, which
+  // is already at rest (each copy is the block's periodic continuation)
+  // but for the tangential springs, which a short settling loads again.
+  // So preparing 10⁶ grains costs what 10³ cost, plus a few thousand steps.
+  const int copies = (o.particles + kBlock - 1) / kBlock;
+  const int block = (o.particles + copies - 1) / copies;
+  const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(block))));
   const double width = columns * spacing;
-  std::vector<BodySpec> bodies;
-  BodySpec box;
-  box.shape = make_shape("box", SkeletonKind::polyline, {{0, 3 * width}, {0, 0}, {width, 0}, {width, 3 * width}}, 0.05 * size);
-  box.position = mass_properties(box.shape).centroid;
-  box.big = true;
-  bodies.push_back(box);
+  const auto floor_spanning = [&](double length) {
+    BodySpec floor;
+    floor.shape = make_shape("floor", SkeletonKind::segment, {{0, 0}, {length, 0}}, 0.05 * size);
+    floor.position = mass_properties(floor.shape).centroid;
+    floor.big = true;
+    return floor;
+  };
+  std::vector<BodySpec> bodies{floor_spanning(width)};
   std::mt19937_64 random(1);
   std::uniform_real_distribution<double> turn(0.0, 2.0 * std::numbers::pi);
-  for (int k = 0; k < o.particles; ++k) {
+  for (int k = 0; k < block; ++k) {
     BodySpec b;
     b.shape = shape;
     b.position = {spacing * (k % columns + 0.5), spacing * (k / columns + 0.55)};
@@ -86,19 +111,35 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
   s.verlet_distance = o.verlet_distance > 0.0 ? o.verlet_distance : 0.05 * size;
   s.adaptive_verlet_distance = o.verlet_distance <= 0.0;
   s.threads = o.threads;
-  Engine e(make_world(bodies, 1, {law}, {0, -9.81}), s);
-  // Settle with strongly damped contacts (half of critical: a 64-gon can
+  const auto strip = [](double period) { return PeriodicCell{{true, false}, {0.0, 0.0}, {period, 0.0}}; };
+  // Settled with strongly damped contacts (half of critical: a 64-gon can
   // press on a neighbour with several vertex contacts at once, which
-  // multiplies the damping an explicit step must stay stable with) until no
-  // grain moves faster than 1% of sqrt(g · size), or for 30 000 steps at
-  // most (a fixed number when asked); then time with the scene's damping.
-  e.world().law[0].gamma_n = 0.5 * 2.0 * std::sqrt(m.area * law.kn);
-  const long cap = 30000;
-  for (long done = 0; done < (o.settle_steps > 0 ? o.settle_steps : cap);) {
-    const long chunk = o.settle_steps > 0 ? std::min(500L, o.settle_steps - done) : 500;
-    e.run(chunk);
-    done += chunk;
-    if (o.settle_steps == 0 && done >= 2000 && residual_speed(e) < 0.01) break;
+  // multiplies the damping an explicit step must stay stable with); timed
+  // with the scene's damping.
+  const auto settling = [&](ContactLaw l) {
+    l.gamma_n = 0.5 * 2.0 * std::sqrt(m.area * law.kn);
+    return l;
+  };
+  Engine e(make_world(bodies, 1, {settling(law)}, {0, -9.81}, strip(width)), s);
+  settle(e, o.settle_steps, 100000);
+  if (copies > 1) {
+    const World& w = e.world();
+    std::vector<BodySpec> many{floor_spanning(copies * width)};
+    many.reserve(static_cast<std::size_t>(copies) * w.size());
+    for (int c = 0; c < copies; ++c)
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        if (w.big[i]) continue;
+        BodySpec b;
+        b.shape = shape;
+        b.position = {w.position[i].x - width * std::floor(w.position[i].x / width) + c * width, w.position[i].y};
+        b.angle = w.angle[i];
+        b.velocity = w.velocity[i];
+        b.angular_velocity = w.angular_velocity[i];
+        many.push_back(std::move(b));
+      }
+    Engine tiled(make_world(many, 1, {settling(law)}, {0, -9.81}, strip(copies * width)), s);
+    settle(tiled, o.settle_steps > 0 ? std::min(o.settle_steps, 2000L) : 0, 20000);
+    e = std::move(tiled);
   }
   e.world().law[0].gamma_n = law.gamma_n;
   return e;

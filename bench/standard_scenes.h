@@ -26,14 +26,21 @@ struct SceneOptions {
   int particles = 1000;
   int threads = 1;
   double verlet_distance = 0.0;  // 0: automatic (from the settling's motion)
-  long settle_steps = 0;         // 0: until at rest (grains slower than 1% of sqrt(g size)), 30 000 at most
+  long settle_steps = 0;         // 0: until at rest (grains slower than 1% of sqrt(g size)), 100 000 at most
 };
 
+// Grains settled at once; larger scenes repeat a settled block.
+constexpr int kBlock = 1000;
+
 // N particles of size 1 (outline diameter) dropped from a square lattice
-// (spacing 1.01) into a box and settled under gravity with contacts damped
-// at half of critical; then kn = 1e6 × mass, γn = 0.3 of critical (restitution
-// ≈ 0.4), kt = kn/2, μ = 0.5, dt = 1/50 of the contact period, g = 9.81.
-// `data_dir` holds shapes/cow.shape.
+// (spacing 1.01) onto a floor, periodic in x (a strip as wide as the
+// lattice), and settled under gravity with contacts damped at half of
+// critical; then kn = 1e6 × mass, γn = 0.3 of critical (restitution ≈ 0.4),
+// kt = kn/2, μ = 0.5, dt = 1/50 of the contact period, g = 9.81. Above
+// kBlock grains the scene is ceil(N / kBlock) copies of a settled block of
+// ceil(N / copies) grains side by side (so N is rounded up to a multiple of
+// the copies), settled again briefly: a layer about sqrt(kBlock) grains
+// deep whatever N. `data_dir` holds shapes/cow.shape.
 Engine settled_scene(const SceneKind& kind, const SceneOptions& options, const std::string& data_dir);
 
 // The largest speed of a surface point (|v| + R |ω|) over the grains, over

@@ -215,6 +215,7 @@ struct CandidateBuilder {
         // Inside the slab (with slack) — or beyond an end where the skeleton
         // bends back on that side, where the edge goes on counting clamped
         // to its end (convex polygons have no such ends).
+        if (w.closed[eb] && cross(q - p, x - p) > slack * length) continue;  // behind the edge (see contact_geometry)
         const double along = dot(x - p, q - p) / length;
         const bool listed = along > -slack ? (along < length + slack || near_inner_side(eb, end, true, x, offset, slack))
                                            : near_inner_side(eb, start, false, x, offset, slack);
@@ -271,6 +272,12 @@ ContactGeometry contact_geometry(const World& w, const Candidate& c) {
     const Vec2 a = w.world_vertex[c.feature] + c.edge_offset;
     const Vec2 b = w.world_vertex[c.feature_end] + c.edge_offset;
     const Vec2 ab = b - a;
+    // A closed polygon's edge meets only vertices on its outer side (the
+    // right of a counter-clockwise edge). From behind, a vertex beside a
+    // sharp tip would also reach the tip's far face through the thin
+    // skeleton, and lose that contact with a finite overlap where it leaves
+    // the far face's slab (a dense pile of cows drifted by it).
+    if (w.closed[c.edge_body] && cross(ab, x - a) > 0.0) return g;
     const double t = dot(x - a, ab) / norm2(ab);
     if (t > 0.0 && t < 1.0) {
       y = a + t * ab;

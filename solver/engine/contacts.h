@@ -3,16 +3,19 @@
 // body pairs → per-pair contact list of feature pairs, rebuilt when
 // max_i(|Δx_i| + R_i |Δθ_i|) exceeds the Verlet distance.
 //
-// Which feature pairs count. A vertex V of one body touches
-//  - an edge E of the other where V's projection falls strictly inside E
-//    (both directions: V of A on edges of B, and V of B on edges of A);
-//  - a vertex W of the other where each is in the other's exterior cone
-//    (V projects beyond the W-end of every edge at W, and W beyond the V-end
-//    of every edge at V; a lone point's cone is the whole plane).
-// So a vertex near a convex corner is counted once, as a vertex–vertex
-// contact with the corner, never once per edge; a disk pressed onto a corner
-// and onto a flat edge feels the same stiffness. Between the regions the
-// contact point and normal are continuous.
+// Which feature pairs count (docs/ENGINE.md, "Corners"). A vertex V of one
+// body touches
+//  - an edge E of the other where V's projection falls strictly inside E —
+//    on E's outer side only, if E belongs to a closed polygon;
+//  - beyond an end of E on the inner side of a bend there, E clamped to
+//    that end (where the two edges' slabs overlap);
+//  - a corner (or free end) W of the other where V is in W's exterior cone
+//    (V projects beyond the W-end of every edge at W; a lone point's cone
+//    is the whole plane); two points meet once.
+// So a vertex near a convex corner is counted once, as a vertex–corner
+// contact, never once per edge; a disk pressed onto a corner and onto a
+// flat edge feels the same stiffness; and the contacts' energy is
+// continuous as a vertex moves around the other's skeleton.
 #pragma once
 
 #include <array>
