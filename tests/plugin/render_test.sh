@@ -15,7 +15,7 @@ for _ in $(seq 600); do [ -s "$ready" ] && break; sleep 0.1; done  # a loaded ma
 display=$(tr -d '[:space:]' < "$ready")
 [ -n "$display" ] || { echo "Xvfb did not start"; exit 1; }
 rm -f "$output"
-DISPLAY=":$display" "$pvpython" "$here/../../docs/paraview/force_chains.py" --plugin "$plugin" --run "$run" -o "$output" --width 800
+DISPLAY=":$display" "$pvpython" --no-mpi "$here/../../docs/paraview/force_chains.py" --plugin "$plugin" --run "$run" -o "$output" --width 800
 [ "$(head -c 8 "$output" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || { echo "not a PNG"; exit 1; }
 [ "$(stat -c %s "$output")" -gt 10000 ] || { echo "$output is nearly empty"; exit 1; }
 width=$((16#$(od -An -tx1 -j16 -N4 "$output" | tr -d ' \n')))

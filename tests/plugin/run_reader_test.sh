@@ -13,4 +13,4 @@ rm -rf "$work"; mkdir -p "$work"; cd "$work"
 printf 'duration = 0.02\noutput_interval = 0.002\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=50\npacking = dense.vtu\n' > dense.ini
 "$sphero" run dense.ini --quiet > /dev/null
 "$sphero" analyze sphero-output --add-fields > /dev/null
-"$pvpython" --force-offscreen-rendering "$here/run_reader_test.py" --plugin "$plugin" --run sphero-output --sphero "$sphero"
+"$pvpython" --no-mpi --force-offscreen-rendering "$here/run_reader_test.py" --plugin "$plugin" --run sphero-output --sphero "$sphero"
