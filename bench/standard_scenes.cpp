@@ -97,7 +97,11 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
   for (int k = 0; k < block; ++k) {
     BodySpec b;
     b.shape = shape;
-    b.position = {spacing * (k % columns + 0.5), spacing * (k / columns + 0.55)};
+    // Odd rows shifted by half a spacing: on a square lattice in a periodic
+    // strip, disks fall straight onto one another and stand in columns
+    // with two contacts each, a packing no experiment makes.
+    const int row = k / columns;
+    b.position = {spacing * (k % columns + 0.5 + 0.5 * (row % 2)), spacing * (row + 0.55)};
     b.angle = turn(random);
     bodies.push_back(b);
   }

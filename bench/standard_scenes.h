@@ -32,8 +32,8 @@ struct SceneOptions {
 // Grains settled at once; larger scenes repeat a settled block.
 constexpr int kBlock = 1000;
 
-// N particles of size 1 (outline diameter) dropped from a square lattice
-// (spacing 1.01) onto a floor, periodic in x (a strip as wide as the
+// N particles of size 1 (outline diameter) dropped from a lattice of
+// spacing 1.01, odd rows shifted by half of it, onto a floor, periodic in x (a strip as wide as the
 // lattice), and settled under gravity with contacts damped at half of
 // critical; then kn = 1e6 × mass, γn = 0.3 of critical (restitution ≈ 0.4),
 // kt = kn/2, μ = 0.5, dt = 1/50 of the contact period, g = 9.81. Above

@@ -56,10 +56,9 @@ ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics&
 
   if (law.kt > 0.0) {
     // Carry the spring into the current tangent plane, keeping its length.
-    const double length = norm(xi);
     Vec2 carried = xi - dot(xi, n) * n;
-    const double carried_length = norm(carried);
-    carried = carried_length > 0.0 ? carried * (length / carried_length) : Vec2{};
+    const double carried_length2 = norm2(carried);
+    carried = carried_length2 > 0.0 ? carried * std::sqrt(norm2(xi) / carried_length2) : Vec2{};
     const Vec2 tangential_velocity = c.relative_velocity - delta_rate * n;
     Vec2 trial = carried + dt * tangential_velocity;
     Vec2 spring = -law.kt * trial;
@@ -67,7 +66,7 @@ ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics&
     // Coulomb bounds the elastic tangential force by μ times the
     // compressive normal force (none under net tension).
     const double cap = law.mu * std::max(out.normal_force, 0.0);
-    if (norm(spring) > cap) {
+    if (norm2(spring) > cap * cap) {  // |spring| > cap, without the root while sticking
       out.sliding = true;
       const double spring_length = norm(spring);
       trial = spring_length > 0.0 ? trial * (cap / spring_length) : Vec2{};

@@ -128,10 +128,9 @@ class Engine {
 
  private:
   void compute_forces(double dt_for_springs);
-  double constraint_power() const;
   void find_span_followers();
   void start_gear();
-  void update_energy();
+  void update_energy(bool with_power = false);  // and the external power (power_)
   void check_stability();
   void step_verlet();
   void step_gear();

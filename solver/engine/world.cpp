@@ -95,7 +95,10 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
     w.shape_name.push_back(spec.shape.name);
     w.vertex_begin.push_back(static_cast<int>(w.local_vertex.size()));
     w.vertex_count.push_back(static_cast<int>(spec.shape.vertices.size()));
-    for (Vec2 v : spec.shape.vertices) w.local_vertex.push_back(v - props.centroid);
+    // A lone point is its disk's centre of mass exactly (the integrals give
+    // it to rounding; update_body_vertices relies on the exact zero).
+    for (Vec2 v : spec.shape.vertices)
+      w.local_vertex.push_back(spec.shape.vertices.size() == 1 ? Vec2{} : v - props.centroid);
   }
   w.world_vertex.resize(w.local_vertex.size());
   const int n = static_cast<int>(w.size());
@@ -111,9 +114,15 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
 }
 
 void update_body_vertices(World& w, std::size_t i) {
-  const double c = std::cos(w.angle[i]), s = std::sin(w.angle[i]);
   const Vec2 p = w.position[i];
   const int begin = w.vertex_begin[i], end = begin + w.vertex_count[i];
+  // A disk's skeleton is its centre: no sine and cosine to take (they were
+  // an eighth of a disk pile's step). The same bits as rotating (0, 0).
+  if (end == begin + 1 && w.local_vertex[begin] == Vec2{}) {
+    w.world_vertex[begin] = p;
+    return;
+  }
+  const double c = std::cos(w.angle[i]), s = std::sin(w.angle[i]);
   for (int k = begin; k < end; ++k) {
     const Vec2 v = w.local_vertex[k];
     w.world_vertex[k] = {p.x + c * v.x - s * v.y, p.y + s * v.x + c * v.y};
