@@ -154,7 +154,7 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
         many.push_back(std::move(b));
       }
     Engine tiled(make_world(many, 1, {settling(law)}, {0, -9.81}, strip(copies * width)), s);
-    settle(tiled, o.settle_steps > 0 ? std::min(o.settle_steps, 2000L) : 0, 20000);
+    settle(tiled, o.settle_steps > 0 ? std::min(o.settle_steps, 2000L) : 0, 5000);
     e = std::move(tiled);
   }
   e.world().law[0].gamma_n = law.gamma_n;

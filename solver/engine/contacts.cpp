@@ -30,11 +30,11 @@ int previous_vertex(const World& w, int body, int k) {
 // Is p in the exterior cone of vertex k (of `body`, shifted by `offset`):
 // beyond the k-end of each edge that meets at k?
 bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 p) {
-  const Vec2 apex = w.world_vertex[k] + offset;
+  const Vec2 apex = vertex_position(w, body, k) + offset;
   const Vec2 to_p = p - apex;
   for (int neighbour : {next_vertex(w, body, k), previous_vertex(w, body, k)}) {
     if (neighbour < 0) continue;
-    if (dot(to_p, w.world_vertex[neighbour] + offset - apex) > 0.0) return false;
+    if (dot(to_p, vertex_position(w, body, neighbour) + offset - apex) > 0.0) return false;
   }
   return true;
 }
@@ -47,7 +47,8 @@ bool has_inner_side(const World& w, int body, int k) {
   const int before = previous_vertex(w, body, k), after = next_vertex(w, body, k);
   if (before < 0 || after < 0) return false;
   if (!w.closed[body]) return true;
-  return cross(w.world_vertex[k] - w.world_vertex[before], w.world_vertex[after] - w.world_vertex[k]) < 0.0;
+  const Vec2 apex = vertex_position(w, body, k);
+  return cross(apex - vertex_position(w, body, before), vertex_position(w, body, after) - apex) < 0.0;
 }
 
 // Where u (a point relative to skeleton vertex `corner`) lies against the
@@ -61,9 +62,9 @@ struct InnerSide {
   double along = -INFINITY, side = -INFINITY, length = 1.0;
 };
 InnerSide inner_side(const World& w, int body, int corner, bool edge_ends_there, Vec2 u) {
-  const Vec2 apex = w.world_vertex[corner];
-  const Vec2 in = apex - w.world_vertex[previous_vertex(w, body, corner)];
-  const Vec2 out = w.world_vertex[next_vertex(w, body, corner)] - apex;
+  const Vec2 apex = vertex_position(w, body, corner);
+  const Vec2 in = apex - vertex_position(w, body, previous_vertex(w, body, corner));
+  const Vec2 out = vertex_position(w, body, next_vertex(w, body, corner)) - apex;
   const double turn = cross(in, out);
   if (turn == 0.0) return {};
   const Vec2 other = edge_ends_there ? out : -in;  // the other edge, pointing away from the corner
@@ -79,7 +80,7 @@ bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool b
   const int corner = beyond_far_end ? c.feature_end : c.feature;
   const int other = beyond_far_end ? next_vertex(w, c.edge_body, corner) : previous_vertex(w, c.edge_body, corner);
   if (other < 0) return false;  // a free end: its cap is the corner contact's
-  const InnerSide s = inner_side(w, c.edge_body, corner, beyond_far_end, x - (w.world_vertex[corner] + c.edge_offset));
+  const InnerSide s = inner_side(w, c.edge_body, corner, beyond_far_end, x - (vertex_position(w, c.edge_body, corner) + c.edge_offset));
   return s.along > 0.0 && s.side > 0.0;
 }
 
@@ -263,14 +264,14 @@ struct CandidateBuilder {
 
 ContactGeometry contact_geometry(const World& w, const Candidate& c) {
   ContactGeometry g;
-  const Vec2 x = w.world_vertex[c.vertex];
+  const Vec2 x = vertex_position(w, c.vertex_body, c.vertex);
   // Most candidates are apart: rejected on squared distances first (with a
   // margin, so that every touching pair still takes the exact path below).
   const double reject_beyond = c.reach * c.reach * (1.0 + 1e-12);
   Vec2 y;
   if (c.kind == ContactKind::vertex_edge) {
-    const Vec2 a = w.world_vertex[c.feature] + c.edge_offset;
-    const Vec2 b = w.world_vertex[c.feature_end] + c.edge_offset;
+    const Vec2 a = vertex_position(w, c.edge_body, c.feature) + c.edge_offset;
+    const Vec2 b = vertex_position(w, c.edge_body, c.feature_end) + c.edge_offset;
     const Vec2 ab = b - a;
     // A closed polygon's edge meets only vertices on its outer side (the
     // right of a counter-clockwise edge). From behind, a vertex beside a
@@ -290,7 +291,7 @@ ContactGeometry contact_geometry(const World& w, const Candidate& c) {
     }
     if (norm2(y - x) > reject_beyond) return g;
   } else {
-    y = w.world_vertex[c.feature] + c.edge_offset;
+    y = vertex_position(w, c.edge_body, c.feature) + c.edge_offset;
     if (norm2(y - x) > reject_beyond) return g;
     if (!in_exterior_cone(w, c.edge_body, c.feature, c.edge_offset, x)) return g;
   }

@@ -139,6 +139,10 @@ Engine::Engine(EngineSnapshot s)
       r4_(std::move(s.r4)),
       deepest_overlap_(s.deepest_overlap),
       deepest_overlap_time_(s.deepest_overlap_time) {
+  // A checkpoint keeps the vertices but not the orientations derived from
+  // the angles (the same numbers the running engine held).
+  world_.orientation.resize(world_.size(), Vec2{1.0, 0.0});
+  for (std::size_t i = 0; i < world_.size(); ++i) update_orientation(world_, i);
   dt_limit_ = check_time_step(world_, settings_);
   find_span_followers();
 }
@@ -163,6 +167,7 @@ void Engine::find_span_followers() {
 }
 
 EngineSnapshot Engine::snapshot() const {
+  refresh_vertices();
   return {world_, settings_, neighbours_.state(), ledger_, time_, step_, power_, r2_, r3_, r4_, deepest_overlap_,
           deepest_overlap_time_};
 }
@@ -323,11 +328,21 @@ void Engine::set_threads(int threads) {
   neighbours_.set_threads(threads);
 }
 
-void Engine::update_vertices() {
+void Engine::update_orientations() {
   World& w = world_;
   const int threads = settings_.threads;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+  for (std::size_t i = 0; i < w.size(); ++i) update_orientation(w, i);
+  vertices_stale_ = true;
+}
+
+void Engine::refresh_vertices() const {
+  if (!vertices_stale_) return;
+  World& w = const_cast<World&>(world_);  // derived data only: what world() hands out is current
+  const int threads = settings_.threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
+  vertices_stale_ = false;
 }
 
 // The power of body i's imposed loads and motions (nothing for a free body).
@@ -402,7 +417,13 @@ void Engine::step_verlet() {
       dof_position(w, b, k) += v * dt;
     }
   }
-  if (!neighbours_.update(w)) update_vertices();
+  // A rebuild brings every vertex up to date; otherwise only the bodies'
+  // orientations, from which the force loop computes the vertices it reads
+  // (for a cow, a few of its 62).
+  if (neighbours_.update(w))
+    vertices_stale_ = false;
+  else
+    update_orientations();
   // Velocity-dependent forces see the half-step velocities, which are also
   // exactly the mean velocities over the step for the tangential springs.
   compute_forces(dt);
@@ -448,7 +469,13 @@ void Engine::step_gear() {
       v = r1 / dt;
     }
   }
-  if (!neighbours_.update(w)) update_vertices();
+  // A rebuild brings every vertex up to date; otherwise only the bodies'
+  // orientations, from which the force loop computes the vertices it reads
+  // (for a cow, a few of its 62).
+  if (neighbours_.update(w))
+    vertices_stale_ = false;
+  else
+    update_orientations();
   compute_forces(dt);
   const double half_dt2 = 0.5 * dt * dt;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)

@@ -100,8 +100,16 @@ class Engine {
     for (long k = 0; k < steps; ++k) step();
   }
 
-  const World& world() const { return world_; }
-  World& world() { return world_; }
+  // With every vertex's world coordinates current (the step itself keeps
+  // only the orientations current between list rebuilds).
+  const World& world() const {
+    refresh_vertices();
+    return world_;
+  }
+  World& world() {
+    refresh_vertices();
+    return world_;
+  }
   const std::vector<Contact>& contacts() const { return neighbours_.contacts(); }
   const EnergyLedger& ledger() const { return ledger_; }
   const NeighbourStats& neighbour_stats() const { return neighbours_.stats(); }
@@ -134,7 +142,8 @@ class Engine {
   void check_stability();
   void step_verlet();
   void step_gear();
-  void update_vertices();
+  void update_orientations();
+  void refresh_vertices() const;
 
   // What the parallel pass over candidates leaves for the ordered sum.
   enum class ContactEvent : std::uint8_t { none, touching, opened };
@@ -158,6 +167,7 @@ class Engine {
   // r3 = x''' dt³/6, r4 = x'''' dt⁴/24.
   std::vector<std::array<double, 3>> r2_, r3_, r4_;
   double deepest_overlap_ = 0.0, deepest_overlap_time_ = 0.0;
+  mutable bool vertices_stale_ = false;  // world_.world_vertex behind the positions (refresh_vertices)
 };
 
 }  // namespace sphero

@@ -96,7 +96,7 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
     w.vertex_begin.push_back(static_cast<int>(w.local_vertex.size()));
     w.vertex_count.push_back(static_cast<int>(spec.shape.vertices.size()));
     // A lone point is its disk's centre of mass exactly (the integrals give
-    // it to rounding; update_body_vertices relies on the exact zero).
+    // it to rounding; update_orientation relies on the exact zero).
     for (Vec2 v : spec.shape.vertices)
       w.local_vertex.push_back(spec.shape.vertices.size() == 1 ? Vec2{} : v - props.centroid);
   }
@@ -113,23 +113,23 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
   return w;
 }
 
+void update_orientation(World& w, std::size_t i) {
+  // A disk's skeleton is its centre (local (0, 0)): its orientation never
+  // enters its vertex, so no sine and cosine to take (they were an eighth
+  // of a disk pile's step).
+  if (w.vertex_count[i] == 1 && w.local_vertex[static_cast<std::size_t>(w.vertex_begin[i])] == Vec2{}) return;
+  w.orientation[i] = {std::cos(w.angle[i]), std::sin(w.angle[i])};
+}
+
 void update_body_vertices(World& w, std::size_t i) {
-  const Vec2 p = w.position[i];
+  update_orientation(w, i);
   const int begin = w.vertex_begin[i], end = begin + w.vertex_count[i];
-  // A disk's skeleton is its centre: no sine and cosine to take (they were
-  // an eighth of a disk pile's step). The same bits as rotating (0, 0).
-  if (end == begin + 1 && w.local_vertex[begin] == Vec2{}) {
-    w.world_vertex[begin] = p;
-    return;
-  }
-  const double c = std::cos(w.angle[i]), s = std::sin(w.angle[i]);
-  for (int k = begin; k < end; ++k) {
-    const Vec2 v = w.local_vertex[k];
-    w.world_vertex[k] = {p.x + c * v.x - s * v.y, p.y + s * v.x + c * v.y};
-  }
+  for (int k = begin; k < end; ++k) w.world_vertex[static_cast<std::size_t>(k)] = vertex_position(w, static_cast<int>(i), k);
 }
 
 void update_world_vertices(World& w) {
+  w.orientation.resize(w.size(), Vec2{1.0, 0.0});
+  w.world_vertex.resize(w.local_vertex.size());
   for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
 }
 

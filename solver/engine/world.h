@@ -95,7 +95,12 @@ struct World {
   // skeleton vertices: in the body frame, and in world coordinates
   std::vector<int> vertex_begin, vertex_count;
   std::vector<Vec2> local_vertex;
+  // World coordinates of the vertices, as of the last update_world_vertices
+  // (the engine refreshes them at list rebuilds and before handing the
+  // world out, not every step: the force loop computes the few vertices it
+  // needs from `orientation` — see vertex_position).
   std::vector<Vec2> world_vertex;
+  std::vector<Vec2> orientation;  // (cos θ, sin θ) per body, with the positions' step
 
   // contact laws, law[material_a * material_count + material_b], symmetric
   int material_count = 0;
@@ -117,9 +122,21 @@ struct World {
 World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
                  Vec2 gravity, const PeriodicCell& cell = {});
 
-// World coordinates of every vertex from positions and angles (of one body).
+// World coordinates of every vertex from positions and angles (of one body),
+// and the bodies' orientations.
 void update_world_vertices(World& world);
 void update_body_vertices(World& world, std::size_t body);
+// Only the orientations (cos θ, sin θ) of body i, from its angle.
+void update_orientation(World& world, std::size_t body);
+
+// Vertex k (global index) of `body` in world coordinates, from the body's
+// position and orientation: the same arithmetic, and so the same bits, as
+// update_body_vertices.
+inline Vec2 vertex_position(const World& w, int body, int k) {
+  const Vec2 p = w.position[static_cast<std::size_t>(body)], v = w.local_vertex[static_cast<std::size_t>(k)];
+  const Vec2 cs = w.orientation[static_cast<std::size_t>(body)];
+  return {p.x + cs.x * v.x - cs.y * v.y, p.y + cs.y * v.x + cs.x * v.y};
+}
 
 // Brings centres back into the periodic cell (positions only; the
 // skeletons follow at the next vertex update).
