@@ -113,6 +113,7 @@ Engine::Engine(World world, EngineSettings settings)
                                    settings.adaptive_verlet_distance, settings.contact_lists}) {
   dt_limit_ = check_time_step(world_, settings_);
   find_span_followers();
+  find_free_bodies();
   if (settings_.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   for (std::size_t i = 0; i < world_.size(); ++i)
     for (int k = 0; k < 3; ++k)
@@ -145,6 +146,7 @@ Engine::Engine(EngineSnapshot s)
   for (std::size_t i = 0; i < world_.size(); ++i) update_orientation(world_, i);
   dt_limit_ = check_time_step(world_, settings_);
   find_span_followers();
+  find_free_bodies();
 }
 
 // Gear's scaled derivatives, from the forces of the current state (the
@@ -166,6 +168,17 @@ void Engine::find_span_followers() {
     if (world_.constraint[i].follows_span()) span_followers_.push_back(static_cast<int>(i));
 }
 
+void Engine::find_free_bodies() {
+  const World& w = world_;
+  free_.resize(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const BodyConstraint& tag = w.constraint[i];
+    free_[i] = !tag.held[0] && !tag.held[1] && !tag.held[2] && tag.imposed_force == Vec2{} && tag.imposed_torque == 0.0 &&
+               !tag.follows_span();
+  }
+  constraints_may_have_changed_ = false;
+}
+
 EngineSnapshot Engine::snapshot() const {
   refresh_vertices();
   return {world_, settings_, neighbours_.state(), ledger_, time_, step_, power_, r2_, r3_, r4_, deepest_overlap_,
@@ -173,6 +186,7 @@ EngineSnapshot Engine::snapshot() const {
 }
 
 void Engine::evaluate_forces_now() {
+  if (constraints_may_have_changed_) find_free_bodies();
   update_world_vertices(world_);
   compute_forces(0.0);
   update_energy();
@@ -188,9 +202,10 @@ void Engine::compute_forces(double dt) {
   }
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < n; ++i) {
-    const BodyConstraint& tag = w.constraint[i];
     w.force[i] = w.mass[i] * w.gravity;
     w.torque[i] = 0.0;
+    if (free_[i]) continue;
+    const BodyConstraint& tag = w.constraint[i];
     if (!tag.held[dof_x]) w.force[i].x += tag.imposed_force.x;
     if (!tag.held[dof_y]) w.force[i].y += tag.imposed_force.y;
     if (!tag.held[dof_rotation]) w.torque[i] += tag.imposed_torque;
@@ -369,7 +384,7 @@ void Engine::update_energy(bool with_power) {
     translational += 0.5 * w.mass[i] * norm2(w.velocity[i]);
     rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
     gravitational -= w.mass[i] * dot(w.gravity, w.position[i]);
-    if (with_power) power += constraint_power_of(w, i);
+    if (with_power && !free_[i]) power += constraint_power_of(w, i);
   }
   ledger_.kinetic_translational = translational;
   ledger_.kinetic_rotational = rotational;
@@ -378,6 +393,7 @@ void Engine::update_energy(bool with_power) {
 }
 
 void Engine::step() {
+  if (constraints_may_have_changed_) find_free_bodies();
   previous_position_ = world_.position;
   const double previous_power = power_;
   if (settings_.integrator == Integrator::velocity_verlet)
@@ -397,11 +413,11 @@ void Engine::step_verlet() {
   const double dt = settings_.dt;
   const int threads = settings_.threads;
   // Free bodies (nearly all) take a straight path without the per-DOF
-  // branches; the arithmetic is the same, so are the bits.
+  // branches and without reading their (88-byte) constraint records; the
+  // arithmetic is the same, so are the bits.
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < w.size(); ++i) {
-    const auto& held = w.constraint[i].held;
-    if (!held[0] && !held[1] && !held[2]) {
+    if (free_[i]) {
       kick(w, i, dt);
       w.position[i] += w.velocity[i] * dt;
       w.angle[i] += w.angular_velocity[i] * dt;
@@ -410,7 +426,7 @@ void Engine::step_verlet() {
     const int b = static_cast<int>(i);
     for (int k = 0; k < 3; ++k) {
       double& v = dof_velocity(w, b, k);
-      if (held[k])
+      if (w.constraint[i].held[k])
         v = w.constraint[i].imposed_velocity[k];
       else
         v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
@@ -429,14 +445,13 @@ void Engine::step_verlet() {
   compute_forces(dt);
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t i = 0; i < w.size(); ++i) {
-    const auto& held = w.constraint[i].held;
-    if (!held[0] && !held[1] && !held[2]) {
+    if (free_[i]) {
       kick(w, i, dt);
       continue;
     }
     const int b = static_cast<int>(i);
     for (int k = 0; k < 3; ++k)
-      if (!held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+      if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
   }
 }
 

@@ -106,8 +106,12 @@ class Engine {
     refresh_vertices();
     return world_;
   }
+  // Handing the world out mutable may change constraints: the next step
+  // sorts the bodies into free and constrained again (keep no reference to
+  // it across steps to change constraints through).
   World& world() {
     refresh_vertices();
+    constraints_may_have_changed_ = true;
     return world_;
   }
   const std::vector<Contact>& contacts() const { return neighbours_.contacts(); }
@@ -137,6 +141,7 @@ class Engine {
  private:
   void compute_forces(double dt_for_springs);
   void find_span_followers();
+  void find_free_bodies();
   void start_gear();
   void update_energy(bool with_power = false);  // and the external power (power_)
   void check_stability();
@@ -160,6 +165,10 @@ class Engine {
   double dt_limit_ = 0.0;
   double power_ = 0.0;  // external power at the end of the last step
   std::vector<int> span_followers_;  // plates whose force follows their span (BodyConstraint)
+  // Per body: nothing held, no imposed force or torque — the hot loops then
+  // skip its constraint record.
+  std::vector<std::uint8_t> free_;
+  bool constraints_may_have_changed_ = false;
   std::vector<Vec2> previous_position_;  // scratch for the stability check, kept to avoid allocation
   std::vector<ContactEvent> events_;     // per candidate, scratch of compute_forces
   std::vector<ContactBooks> books_;

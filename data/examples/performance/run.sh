@@ -10,15 +10,18 @@ source "$(dirname "$0")/../common.sh"
 # uses a fixed, thin Verlet distance so that the pairs evaluated reflect the
 # contact geometry rather than how far the grains still move.
 if [[ $REDUCED == 1 ]]; then
-  sizes=100,200 size=100 settle=(--settle-steps 1000) timing=(--steps 20) skin=(--verlet-distance 0.005)
+  sizes=100,200 size=100 settle=(--settle-steps 1000) timing=(--steps 20) n_timing=(--steps 20) skin=(--verlet-distance 0.005)
   compact=1 shear=0.1 velocities="2" distances="0.01 0.1"
 else
-  sizes=${SIZES:-100,1000,10000,100000} size=1000 settle=() timing=(--seconds 3) skin=()
+  sizes=${SIZES:-100,1000,10000,100000} size=1000 settle=() timing=(--seconds 3) n_timing=(--seconds 10) skin=()
   compact=3 shear=1 velocities="0.5 2 8" distances="0.005 0.01 0.02 0.05 0.1 0.2"
 fi
 
-# 1. Against N: hexagons and cows, one thread, settled before timing.
-sphero bench --scene hexagons,cows --n "$sizes" --threads 1 "${timing[@]}" "${settle[@]}" --csv >"$OUT/cundall-vs-n.csv"
+# 1. Against N: disks, hexagons and cows, one thread, settled before timing
+#    (large N: copies of a settled block of 1000, docs/PERFORMANCE.md); 10 s
+#    each, so that the large scenes' timing spans list rebuilds too.
+sphero bench --scene disks,hexagons,cows --n "$sizes" --threads 1 "${n_timing[@]}" "${settle[@]}" --csv \
+  >"$OUT/cundall-vs-n.csv"
 sphero plot "$OUT/cundall-vs-n.csv" --x n --y cundall --by scene --style markers --log-x --log-y \
   --title "Cundall number against N (one core)" --x-label "particles N" \
   --y-label "particle-steps per CPU second" -o "$OUT/cundall-vs-n.png" >/dev/null
