@@ -220,58 +220,71 @@ void Engine::compute_forces(double dt) {
   std::vector<Candidate>& candidates = neighbours_.candidates();
   const std::size_t count = contacts.size();
   events_.resize(count);
-  books_.resize(count);
+  // Energies and dissipation are summed per fixed chunk of candidates, in
+  // candidate order, and the chunks' sums in chunk order: the same numbers
+  // whatever the number of threads, without a serial pass over all
+  // candidates after the parallel one (it was what kept two threads from
+  // beating one).
+  constexpr std::size_t kChunk = 1024;
+  const std::size_t chunks = (count + kChunk - 1) / kChunk;
+  chunk_books_.assign(chunks, ContactBooks{});
   // 1. Every candidate on its own (in parallel): geometry, the contact law,
   //    its own record. Most candidates are not touching: they read only
   //    their packed Candidate.
-#pragma omp parallel for schedule(static, 256) num_threads(threads) if (threads > 1)
-  for (std::size_t k = 0; k < count; ++k) {
-    Candidate& key = candidates[k];
-    const ContactGeometry g = contact_geometry(w, key);
-    const int v = key.vertex_body, e = key.edge_body;
-    events_[k] = ContactEvent::none;
-    if (!g.touching) {
-      // A re-evaluation without a step (dt = 0) leaves the books of an
-      // opening contact to the next real step.
-      if (dt == 0.0 || !key.active) continue;
-      // Closing the books of a contact that just opened: its last forces
-      // acted over this step, and its spring's energy is let go.
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+  for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+    ContactBooks sums;
+    for (std::size_t k = chunk * kChunk; k < std::min(count, (chunk + 1) * kChunk); ++k) {
+      Candidate& key = candidates[k];
+      const ContactGeometry g = contact_geometry(w, key);
+      const int v = key.vertex_body, e = key.edge_body;
+      events_[k] = ContactEvent::none;
+      if (!g.touching) {
+        // A re-evaluation without a step (dt = 0) leaves the books of an
+        // opening contact to the next real step.
+        if (dt == 0.0 || !key.active) continue;
+        // Closing the books of a contact that just opened: its last forces
+        // acted over this step, and its spring's energy is let go.
+        Contact& c = contacts[k];
+        const Vec2 step = dt * (velocity_at(w, v, c.point, {}) - velocity_at(w, e, c.point, c.edge_offset));
+        sums.damping -= 0.5 * dot(c.viscous_force, step);
+        sums.sliding += -0.5 * dot(c.tangential_spring_force, step) + c.tangential_energy;
+        events_[k] = ContactEvent::opened;
+        forget_history(c);
+        key.active = false;
+        continue;
+      }
       Contact& c = contacts[k];
-      const Vec2 step = dt * (velocity_at(w, v, c.point, {}) - velocity_at(w, e, c.point, c.edge_offset));
-      books_[k].damping = 0.5 * dot(c.viscous_force, step);
-      books_[k].sliding = -0.5 * dot(c.tangential_spring_force, step) + c.tangential_energy;
-      events_[k] = ContactEvent::opened;
-      forget_history(c);
-      key.active = false;
-      continue;
+      // Middle of the overlap segment (MODEL.md §2).
+      const Vec2 point = g.vertex_point + (w.radius[v] - 0.5 * g.overlap) * g.normal;
+      const Vec2 relative = velocity_at(w, v, point, {}) - velocity_at(w, e, point, c.edge_offset);
+      // A re-evaluation without a step (dt = 0) works on a copy of the
+      // spring, which it would otherwise turn and cap.
+      Vec2 spring = c.xi;
+      const ContactResponse r = evaluate_contact(w.law_between(v, e), {g.overlap, g.normal, relative}, spring, dt);
+      if (dt > 0.0) {
+        c.xi = spring;
+        const Vec2 step = dt * relative;
+        sums.damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
+        sums.sliding -= 0.5 * dot(c.tangential_spring_force + r.tangential_spring_force, step) +
+                        (r.tangential_energy - c.tangential_energy);
+      }
+      sums.normal_energy += r.normal_energy;
+      sums.tangential_energy += r.tangential_energy;
+      sums.deepest = std::max(sums.deepest, g.overlap / key.reach);
+      events_[k] = ContactEvent::touching;
+      c.active = key.active = true;
+      c.sliding = r.sliding;
+      c.overlap = g.overlap;
+      c.normal = g.normal;
+      c.point = point;
+      c.force = r.force_on_vertex_body;
+      c.normal_force = r.normal_force;
+      c.tangential_spring_force = r.tangential_spring_force;
+      c.viscous_force = r.viscous_force;
+      c.tangential_energy = r.tangential_energy;
     }
-    Contact& c = contacts[k];
-    // Middle of the overlap segment (MODEL.md §2).
-    const Vec2 point = g.vertex_point + (w.radius[v] - 0.5 * g.overlap) * g.normal;
-    const Vec2 relative = velocity_at(w, v, point, {}) - velocity_at(w, e, point, c.edge_offset);
-    // A re-evaluation without a step (dt = 0) works on a copy of the spring,
-    // which it would otherwise turn and cap.
-    Vec2 spring = c.xi;
-    const ContactResponse r = evaluate_contact(w.law_between(v, e), {g.overlap, g.normal, relative}, spring, dt);
-    if (dt > 0.0) {
-      c.xi = spring;
-      const Vec2 step = dt * relative;
-      books_[k].damping = 0.5 * dot(c.viscous_force + r.viscous_force, step);
-      books_[k].sliding = 0.5 * dot(c.tangential_spring_force + r.tangential_spring_force, step) +
-                          (r.tangential_energy - c.tangential_energy);
-    }
-    books_[k].normal_energy = r.normal_energy;
-    events_[k] = ContactEvent::touching;
-    c.active = key.active = true;
-    c.sliding = r.sliding;
-    c.overlap = g.overlap;
-    c.normal = g.normal;
-    c.point = point;
-    c.force = r.force_on_vertex_body;
-    c.normal_force = r.normal_force;
-    c.tangential_spring_force = r.tangential_spring_force;
-    c.viscous_force = r.viscous_force;
-    c.tangential_energy = r.tangential_energy;
+    chunk_books_[chunk] = sums;
   }
   // 2. Forces and torques gathered per body (in parallel), each body adding
   //    its contacts in candidate order; energies summed in candidate order.
@@ -298,21 +311,12 @@ void Engine::compute_forces(double dt) {
     w.torque[b] = torque;
   }
   double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0, deepest = 0.0;
-  for (std::size_t k = 0; k < count; ++k) {
-    if (events_[k] == ContactEvent::none) continue;
-    const ContactBooks& b = books_[k];
-    if (events_[k] == ContactEvent::opened) {
-      damping -= b.damping;
-      sliding += b.sliding;
-      continue;
-    }
-    if (dt > 0.0) {
-      damping -= b.damping;
-      sliding -= b.sliding;
-    }
+  for (const ContactBooks& b : chunk_books_) {
     normal_energy += b.normal_energy;
-    tangential_energy += contacts[k].tangential_energy;
-    deepest = std::max(deepest, contacts[k].overlap / candidates[k].reach);
+    tangential_energy += b.tangential_energy;
+    damping += b.damping;
+    sliding += b.sliding;
+    deepest = std::max(deepest, b.deepest);
   }
   if (deepest > deepest_overlap_) deepest_overlap_ = deepest, deepest_overlap_time_ = time_ + dt;
   neighbours_.stats().feature_pairs_evaluated += static_cast<long>(count);
@@ -333,7 +337,7 @@ std::size_t Engine::memory_bytes() const {
          capacity_bytes(w.material) + capacity_bytes(w.big) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
          capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
          capacity_bytes(w.local_vertex) + capacity_bytes(w.world_vertex) + neighbours_.memory_bytes() +
-         capacity_bytes(previous_position_) + capacity_bytes(events_) + capacity_bytes(books_) + capacity_bytes(r2_) +
+         capacity_bytes(previous_position_) + capacity_bytes(events_) + capacity_bytes(chunk_books_) + capacity_bytes(r2_) +
          capacity_bytes(r3_) + capacity_bytes(r4_);
 }
 

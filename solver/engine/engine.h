@@ -150,10 +150,11 @@ class Engine {
   void update_orientations();
   void refresh_vertices() const;
 
-  // What the parallel pass over candidates leaves for the ordered sum.
+  // What the parallel pass over candidates leaves for the gather (per
+  // candidate) and for the ordered sum (per chunk of candidates).
   enum class ContactEvent : std::uint8_t { none, touching, opened };
   struct ContactBooks {
-    double damping = 0.0, sliding = 0.0, normal_energy = 0.0;
+    double damping = 0.0, sliding = 0.0, normal_energy = 0.0, tangential_energy = 0.0, deepest = 0.0;
   };
 
   World world_;
@@ -171,7 +172,7 @@ class Engine {
   bool constraints_may_have_changed_ = false;
   std::vector<Vec2> previous_position_;  // scratch for the stability check, kept to avoid allocation
   std::vector<ContactEvent> events_;     // per candidate, scratch of compute_forces
-  std::vector<ContactBooks> books_;
+  std::vector<ContactBooks> chunk_books_;
   // Gear's scaled higher derivatives, per body and DOF: r2 = a dt²/2,
   // r3 = x''' dt³/6, r4 = x'''' dt⁴/24.
   std::vector<std::array<double, 3>> r2_, r3_, r4_;
