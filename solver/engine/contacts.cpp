@@ -27,10 +27,9 @@ int previous_vertex(const World& w, int body, int k) {
   return w.closed[body] ? last : -1;
 }
 
-// Is p in the exterior cone of vertex k (of `body`, shifted by `offset`):
-// beyond the k-end of each edge that meets at k?
-bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 p) {
-  const Vec2 apex = vertex_position(w, body, k) + offset;
+// Is p in the exterior cone of vertex k (of `body`, shifted by `offset`,
+// where it is at `apex`): beyond the k-end of each edge that meets at k?
+bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 apex, Vec2 p) {
   const Vec2 to_p = p - apex;
   for (int neighbour : {next_vertex(w, body, k), previous_vertex(w, body, k)}) {
     if (neighbour < 0) continue;
@@ -293,7 +292,7 @@ ContactGeometry contact_geometry(const World& w, const Candidate& c) {
   } else {
     y = vertex_position(w, c.edge_body, c.feature) + c.edge_offset;
     if (norm2(y - x) > reject_beyond) return g;
-    if (!in_exterior_cone(w, c.edge_body, c.feature, c.edge_offset, x)) return g;
+    if (!in_exterior_cone(w, c.edge_body, c.feature, c.edge_offset, y, x)) return g;
   }
   const double d = norm(y - x);
   const double overlap = c.reach - d;
