@@ -287,7 +287,7 @@ void Engine::compute_forces(double dt) {
     chunk_books_[chunk] = sums;
   }
   // 2. Forces and torques gathered per body (in parallel), each body adding
-  //    its contacts in candidate order; energies summed in candidate order.
+  //    its contacts in candidate order; then the chunks' energies in order.
   //    The same order whatever the number of threads: bit-identical results.
   const std::vector<int>& start = neighbours_.body_candidate_start();
   const std::vector<int>& mine = neighbours_.body_candidates();
@@ -336,7 +336,8 @@ std::size_t Engine::memory_bytes() const {
          capacity_bytes(w.inverse_inertia) + capacity_bytes(w.radius) + capacity_bytes(w.bounding_radius) +
          capacity_bytes(w.material) + capacity_bytes(w.big) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
          capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
-         capacity_bytes(w.local_vertex) + capacity_bytes(w.world_vertex) + neighbours_.memory_bytes() +
+         capacity_bytes(w.local_vertex) + capacity_bytes(w.world_vertex) + capacity_bytes(w.orientation) +
+         capacity_bytes(free_) + neighbours_.memory_bytes() +
          capacity_bytes(previous_position_) + capacity_bytes(events_) + capacity_bytes(chunk_books_) + capacity_bytes(r2_) +
          capacity_bytes(r3_) + capacity_bytes(r4_);
 }
