@@ -139,7 +139,8 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
   Engine e{EngineSnapshot(settled_blocks.at(key))};
   e.set_threads(o.threads);
   if (copies > 1) {
-    const World& w = e.world();
+    World w = e.world();
+    wrap_into_cell(w);  // each copy is laid out from the block's own cell
     std::vector<BodySpec> many{floor_spanning(copies * width)};
     many.reserve(static_cast<std::size_t>(copies) * w.size());
     for (int c = 0; c < copies; ++c)
@@ -147,7 +148,7 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
         if (w.big[i]) continue;
         BodySpec b;
         b.shape = shape;
-        b.position = {w.position[i].x - width * std::floor(w.position[i].x / width) + c * width, w.position[i].y};
+        b.position = w.position[i] + Vec2{c * width, 0.0};
         b.angle = w.angle[i];
         b.velocity = w.velocity[i];
         b.angular_velocity = w.angular_velocity[i];

@@ -60,8 +60,8 @@ bool has_inner_side(const World& w, int body, int k) {
 struct InnerSide {
   double along = -INFINITY, side = -INFINITY, length = 1.0;
 };
-InnerSide inner_side(const World& w, int body, int corner, bool edge_ends_there, Vec2 u) {
-  const Vec2 apex = vertex_position(w, body, corner);
+// `apex` is the corner's position in the body's own frame (unshifted).
+InnerSide inner_side(const World& w, int body, int corner, Vec2 apex, bool edge_ends_there, Vec2 u) {
   const Vec2 in = apex - vertex_position(w, body, previous_vertex(w, body, corner));
   const Vec2 out = vertex_position(w, body, next_vertex(w, body, corner)) - apex;
   const double turn = cross(in, out);
@@ -79,7 +79,8 @@ bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool b
   const int corner = beyond_far_end ? c.feature_end : c.feature;
   const int other = beyond_far_end ? next_vertex(w, c.edge_body, corner) : previous_vertex(w, c.edge_body, corner);
   if (other < 0) return false;  // a free end: its cap is the corner contact's
-  const InnerSide s = inner_side(w, c.edge_body, corner, beyond_far_end, x - (vertex_position(w, c.edge_body, corner) + c.edge_offset));
+  const Vec2 apex = vertex_position(w, c.edge_body, corner);
+  const InnerSide s = inner_side(w, c.edge_body, corner, apex, beyond_far_end, x - (apex + c.edge_offset));
   return s.along > 0.0 && s.side > 0.0;
 }
 
@@ -230,7 +231,8 @@ struct CandidateBuilder {
   // slack, and only where a bend can have an inner side.)
   bool near_inner_side(int body, int corner, bool edge_ends_there, Vec2 x, Vec2 offset, double slack) const {
     if (!has_inner_side(w, body, corner)) return false;
-    const InnerSide s = inner_side(w, body, corner, edge_ends_there, x - (w.world_vertex[corner] + offset));
+    const Vec2 apex = w.world_vertex[corner];
+    const InnerSide s = inner_side(w, body, corner, apex, edge_ends_there, x - (apex + offset));
     return s.along > -slack * s.length && s.side > -slack * s.length;
   }
 

@@ -348,6 +348,16 @@ void Engine::set_threads(int threads) {
   neighbours_.set_threads(threads);
 }
 
+void Engine::update_lists_or_orientations() {
+  // A rebuild brings every vertex up to date; otherwise only the bodies'
+  // orientations, from which the force loop computes the vertices it reads
+  // (for a cow, a few of its 62).
+  if (neighbours_.update(world_))
+    vertices_stale_ = false;
+  else
+    update_orientations();
+}
+
 void Engine::update_orientations() {
   World& w = world_;
   const int threads = settings_.threads;
@@ -438,13 +448,7 @@ void Engine::step_verlet() {
       dof_position(w, b, k) += v * dt;
     }
   }
-  // A rebuild brings every vertex up to date; otherwise only the bodies'
-  // orientations, from which the force loop computes the vertices it reads
-  // (for a cow, a few of its 62).
-  if (neighbours_.update(w))
-    vertices_stale_ = false;
-  else
-    update_orientations();
+  update_lists_or_orientations();
   // Velocity-dependent forces see the half-step velocities, which are also
   // exactly the mean velocities over the step for the tangential springs.
   compute_forces(dt);
@@ -489,13 +493,7 @@ void Engine::step_gear() {
       v = r1 / dt;
     }
   }
-  // A rebuild brings every vertex up to date; otherwise only the bodies'
-  // orientations, from which the force loop computes the vertices it reads
-  // (for a cow, a few of its 62).
-  if (neighbours_.update(w))
-    vertices_stale_ = false;
-  else
-    update_orientations();
+  update_lists_or_orientations();
   compute_forces(dt);
   const double half_dt2 = 0.5 * dt * dt;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)

@@ -147,6 +147,7 @@ class Engine {
   void check_stability();
   void step_verlet();
   void step_gear();
+  void update_lists_or_orientations();  // after the bodies moved, before the forces
   void update_orientations();
   void refresh_vertices() const;
 
