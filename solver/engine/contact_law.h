@@ -4,6 +4,8 @@
 // per pair of materials, chosen by name in the scene.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -61,6 +63,60 @@ struct ContactResponse {
 // displacement of the vertex's body), carried from the previous step; it is
 // turned into the current tangent plane, advanced by the relative
 // tangential velocity times dt, and capped by Coulomb.
-ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics& contact, Vec2& xi, double dt);
+// Inline: the force loop calls it for every touching contact every step.
+inline ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics& c, Vec2& xi, double dt) {
+  ContactResponse out;
+  const Vec2 n = c.normal;
+  const double delta = c.overlap;
+  // Approach rate: δ grows when the vertex's body moves towards the edge
+  // (along +n) faster than the edge's body.
+  const double delta_rate = dot(c.relative_velocity, n);
+
+  double elastic = 0.0;
+  if (law.normal == NormalLaw::linear) {
+    elastic = law.kn * delta;
+    out.normal_energy = 0.5 * law.kn * delta * delta;
+  } else {
+    const double root = std::sqrt(delta);
+    elastic = law.kn * delta * root;
+    out.normal_energy = 0.4 * law.kn * delta * delta * root;
+  }
+  elastic -= law.cohesion;
+  out.normal_energy -= law.cohesion * delta;
+  const double viscous = law.gamma_n * delta_rate;
+  out.normal_force = elastic + viscous;
+  out.viscous_force = -viscous * n;
+  // Repulsion pushes the vertex's body back, against n.
+  Vec2 force = -out.normal_force * n;
+
+  if (law.kt > 0.0) {
+    // Carry the spring into the current tangent plane, keeping its length.
+    Vec2 carried = xi - dot(xi, n) * n;
+    const double carried_length2 = norm2(carried);
+    carried = carried_length2 > 0.0 ? carried * std::sqrt(norm2(xi) / carried_length2) : Vec2{};
+    const Vec2 tangential_velocity = c.relative_velocity - delta_rate * n;
+    Vec2 trial = carried + dt * tangential_velocity;
+    Vec2 spring = -law.kt * trial;
+    const Vec2 damping = -law.gamma_t * tangential_velocity;
+    // Coulomb bounds the elastic tangential force by μ times the
+    // compressive normal force (none under net tension).
+    const double cap = law.mu * std::max(out.normal_force, 0.0);
+    if (norm2(spring) > cap * cap) {  // |spring| > cap, without the root while sticking
+      out.sliding = true;
+      const double spring_length = norm(spring);
+      trial = spring_length > 0.0 ? trial * (cap / spring_length) : Vec2{};
+      spring = -law.kt * trial;
+    }
+    xi = trial;
+    out.tangential_energy = 0.5 * law.kt * norm2(trial);
+    out.tangential_spring_force = spring;
+    // Damping acts only while sticking: a sliding contact's tangential force
+    // is the Coulomb force.
+    if (!out.sliding) out.viscous_force += damping;
+    force += spring + (out.sliding ? Vec2{} : damping);
+  }
+  out.force_on_vertex_body = force;
+  return out;
+}
 
 }  // namespace sphero

@@ -27,17 +27,6 @@ int previous_vertex(const World& w, int body, int k) {
   return w.closed[body] ? last : -1;
 }
 
-// Is p in the exterior cone of vertex k (of `body`, shifted by `offset`,
-// where it is at `apex`): beyond the k-end of each edge that meets at k?
-bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 apex, Vec2 p) {
-  const Vec2 to_p = p - apex;
-  for (int neighbour : {next_vertex(w, body, k), previous_vertex(w, body, k)}) {
-    if (neighbour < 0) continue;
-    if (dot(to_p, vertex_position(w, body, neighbour) + offset - apex) > 0.0) return false;
-  }
-  return true;
-}
-
 // Can a vertex beyond an edge's end at skeleton vertex k be on the inner
 // side of a bend there? At every inner vertex of an open path (it has two
 // sides), and at the reflex vertices of a closed polygon (stored
@@ -71,24 +60,11 @@ InnerSide inner_side(const World& w, int body, int corner, Vec2 apex, bool edge_
   return {dot(u, other), turn > 0.0 ? side : -side, norm(other)};
 }
 
-// A vertex at x beyond one end of a candidate's edge: is it on the inner
-// side of the bend the skeleton makes there (where the next edge's slab
-// overlaps this one's), rather than in the corner's exterior cone or beyond
-// a free end?
-bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool beyond_far_end) {
-  const int corner = beyond_far_end ? c.feature_end : c.feature;
-  const int other = beyond_far_end ? next_vertex(w, c.edge_body, corner) : previous_vertex(w, c.edge_body, corner);
-  if (other < 0) return false;  // a free end: its cap is the corner contact's
-  const Vec2 apex = vertex_position(w, c.edge_body, corner);
-  const InnerSide s = inner_side(w, c.edge_body, corner, apex, beyond_far_end, x - (apex + c.edge_offset));
-  return s.along > 0.0 && s.side > 0.0;
-}
-
 // The canonical order of candidates: by body pair, periodic image (seen
 // from the lower body), kind, which body holds the vertex, vertex, feature.
 // Packed into three integers, compared as one 192-bit number.
 using SortKey = std::array<std::uint64_t, 3>;
-SortKey sort_key(const Contact& c) {
+SortKey sort_key(const Candidate& c) {
   const bool vertex_first = c.vertex_body < c.edge_body;
   const auto low = static_cast<std::uint32_t>(vertex_first ? c.vertex_body : c.edge_body);
   const auto high = static_cast<std::uint32_t>(vertex_first ? c.edge_body : c.vertex_body);
@@ -108,7 +84,7 @@ struct CandidateBuilder {
   const World& w;
   double skin;  // 2δ
   bool contact_lists;
-  std::vector<Contact>& out;
+  std::vector<Candidate>& out;
   std::vector<int> near_a_, near_b_, edges_a_, edges_b_;  // scratch, reused
 
   // Feature pairs between body a and the image of body b moved by `shift`
@@ -237,14 +213,16 @@ struct CandidateBuilder {
   }
 
   void push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image) {
-    Contact c;
+    Candidate c;
     c.vertex_body = vb;
     c.edge_body = eb;
     c.vertex = v;
     c.feature = f;
     c.kind = kind;
-    c.edge_offset = offset;
+    c.feature_end = kind == ContactKind::vertex_edge ? next_vertex(w, eb, f) : f;
     c.image = image;
+    c.reach = w.radius[vb] + w.radius[eb];
+    c.edge_offset = offset;
     out.push_back(c);
   }
 
@@ -263,67 +241,50 @@ struct CandidateBuilder {
 
 }  // namespace
 
-ContactGeometry contact_geometry(const World& w, const Candidate& c) {
-  ContactGeometry g;
-  const Vec2 x = vertex_position(w, c.vertex_body, c.vertex);
-  // Most candidates are apart: rejected on squared distances first (with a
-  // margin, so that every touching pair still takes the exact path below).
-  const double reject_beyond = c.reach * c.reach * (1.0 + 1e-12);
-  Vec2 y;
-  if (c.kind == ContactKind::vertex_edge) {
-    const Vec2 a = vertex_position(w, c.edge_body, c.feature) + c.edge_offset;
-    const Vec2 b = vertex_position(w, c.edge_body, c.feature_end) + c.edge_offset;
-    const Vec2 ab = b - a;
-    // A closed polygon's edge meets only vertices on its outer side (the
-    // right of a counter-clockwise edge). From behind, a vertex beside a
-    // sharp tip would also reach the tip's far face through the thin
-    // skeleton, and lose that contact with a finite overlap where it leaves
-    // the far face's slab (a dense pile of cows drifted by it).
-    if (w.closed[c.edge_body] && cross(ab, x - a) > 0.0) return g;
-    const double t = dot(x - a, ab) / norm2(ab);
-    if (t > 0.0 && t < 1.0) {
-      y = a + t * ab;
-    } else {
-      // Beyond an end: the corner's contact takes over on the outer side
-      // of the bend (or at a free end); on the inner side this edge goes on
-      // counting, clamped to its end, as the neighbouring edge's does.
-      if (!on_inner_side_beyond_end(w, c, x, t >= 1.0)) return g;
-      y = t >= 1.0 ? b : a;
-    }
-    if (norm2(y - x) > reject_beyond) return g;
-  } else {
-    y = vertex_position(w, c.edge_body, c.feature) + c.edge_offset;
-    if (norm2(y - x) > reject_beyond) return g;
-    if (!in_exterior_cone(w, c.edge_body, c.feature, c.edge_offset, y, x)) return g;
+// Is p in the exterior cone of vertex k (of `body`, shifted by `offset`,
+// where it is at `apex`): beyond the k-end of each edge that meets at k?
+bool detail::in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 apex, Vec2 p) {
+  const Vec2 to_p = p - apex;
+  for (int neighbour : {next_vertex(w, body, k), previous_vertex(w, body, k)}) {
+    if (neighbour < 0) continue;
+    if (dot(to_p, vertex_position(w, body, neighbour) + offset - apex) > 0.0) return false;
   }
-  const double d = norm(y - x);
-  const double overlap = c.reach - d;
-  if (!(overlap > 0.0) || d == 0.0) return g;
-  g.touching = true;
-  g.vertex_point = x;
-  g.edge_point = y;
-  g.overlap = overlap;
-  g.normal = (y - x) / d;
-  return g;
+  return true;
+}
+
+// A vertex at x beyond one end of a candidate's edge: is it on the inner
+// side of the bend the skeleton makes there (where the next edge's slab
+// overlaps this one's), rather than in the corner's exterior cone or beyond
+// a free end?
+bool detail::on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool beyond_far_end) {
+  const int corner = beyond_far_end ? c.feature_end : c.feature;
+  const int other = beyond_far_end ? next_vertex(w, c.edge_body, corner) : previous_vertex(w, c.edge_body, corner);
+  if (other < 0) return false;  // a free end: its cap is the corner contact's
+  const Vec2 apex = vertex_position(w, c.edge_body, corner);
+  const InnerSide s = inner_side(w, c.edge_body, corner, apex, beyond_far_end, x - (apex + c.edge_offset));
+  return s.along > 0.0 && s.side > 0.0;
 }
 
 Candidate packed(const World& w, const Contact& c) {
-  return {c.vertex_body,
-          c.edge_body,
-          c.vertex,
-          c.feature,
-          c.kind,
-          c.active,
-          c.kind == ContactKind::vertex_edge ? next_vertex(w, c.edge_body, c.feature) : c.feature,
-          w.radius[c.vertex_body] + w.radius[c.edge_body],
-          c.edge_offset};
+  Candidate p;
+  p.vertex_body = c.vertex_body;
+  p.edge_body = c.edge_body;
+  p.vertex = c.vertex;
+  p.feature = c.feature;
+  p.kind = c.kind;
+  p.active = c.active;
+  p.sliding = c.sliding;
+  p.feature_end = c.kind == ContactKind::vertex_edge ? next_vertex(w, c.edge_body, c.feature) : c.feature;
+  p.image = c.image;
+  p.reach = w.radius[c.vertex_body] + w.radius[c.edge_body];
+  p.edge_offset = c.edge_offset;
+  return p;
 }
 
 ContactGeometry contact_geometry(const World& w, const Contact& c) { return contact_geometry(w, packed(w, c)); }
 
 NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState state, const World& world)
     : settings_(settings),
-      contacts_(std::move(state.contacts)),
       reference_position_(std::move(state.reference_position)),
       reference_angle_(std::move(state.reference_angle)),
       wraps_(std::move(state.wraps)),
@@ -331,25 +292,83 @@ NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState stat
       built_(state.built),
       delta_(state.verlet_distance > 0.0 ? state.verlet_distance : settings.verlet_distance),
       steps_since_rebuild_(state.steps_since_rebuild) {
-  pack_candidates(world);
+  candidates_.reserve(state.contacts.size());
+  states_.reserve(state.contacts.size());
+  for (const Contact& c : state.contacts) {
+    candidates_.push_back(packed(world, c));
+    states_.push_back({c.xi, c.force, c.point, c.viscous_force, c.normal_force});
+  }
+  index_bodies(world.size());
+}
+
+Contact NeighbourList::record(const World& w, std::size_t k) const {
+  const Candidate& key = candidates_[k];
+  const ContactState& s = states_[k];
+  Contact c;
+  c.vertex_body = key.vertex_body;
+  c.edge_body = key.edge_body;
+  c.vertex = key.vertex;
+  c.feature = key.feature;
+  c.kind = key.kind;
+  c.edge_offset = key.edge_offset;
+  c.image = key.image;
+  c.xi = s.xi;
+  c.active = key.active;
+  if (!key.active) return c;
+  c.sliding = key.sliding;
+  c.point = s.point;
+  c.force = s.force;
+  c.normal_force = s.normal_force;
+  c.viscous_force = s.viscous_force;
+  // The arithmetic of evaluate_contact: the same bits.
+  const ContactLaw& law = w.law_between(key.vertex_body, key.edge_body);
+  if (law.kt > 0.0) {
+    c.tangential_spring_force = -law.kt * s.xi;
+    c.tangential_energy = 0.5 * law.kt * norm2(s.xi);
+  }
+  const ContactGeometry g = contact_geometry(w, key);
+  if (g.touching) c.overlap = g.overlap, c.normal = g.normal;
+  return c;
+}
+
+NeighbourListState NeighbourList::state(const World& world) const {
+  NeighbourListState s{{}, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_};
+  s.contacts.reserve(candidates_.size());
+  for (std::size_t k = 0; k < candidates_.size(); ++k) s.contacts.push_back(record(world, k));
+  return s;
+}
+
+std::vector<Contact> NeighbourList::records(const World& world) const {
+  std::vector<Contact> out;
+  out.reserve(candidates_.size());
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    out.push_back(record(world, k));
+    Contact& c = out.back();
+    if (c.active && c.overlap == 0.0) {
+      // Opened at a re-evaluation (Gear's corrector) with its books still
+      // to close: no force acts now.
+      c.active = c.sliding = false;
+      c.force = c.viscous_force = c.tangential_spring_force = {};
+      c.normal_force = c.tangential_energy = 0.0;
+    }
+  }
+  return out;
 }
 
 template <class T> std::size_t capacity_bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
 
 std::size_t NeighbourList::memory_bytes() const {
-  return capacity_bytes(contacts_) + capacity_bytes(candidates_) + capacity_bytes(body_start_) +
+  return capacity_bytes(candidates_) + capacity_bytes(states_) + capacity_bytes(body_start_) +
          capacity_bytes(body_candidates_) + capacity_bytes(reference_position_) + capacity_bytes(reference_angle_) +
          capacity_bytes(wraps_);
 }
 
-void NeighbourList::pack_candidates(const World& world) {
-  candidates_.resize(contacts_.size());
-  for (std::size_t k = 0; k < contacts_.size(); ++k) candidates_[k] = packed(world, contacts_[k]);
-  // Each body's candidates, in candidate order, so that forces can be
-  // gathered per body in parallel and still be added in that order.
-  body_start_.assign(world.size() + 1, 0);
+// Each body's candidates, in candidate order, so that forces can be
+// gathered per body in parallel and still be added in that order.
+void NeighbourList::index_bodies(std::size_t body_count) {
+  body_start_.assign(body_count + 1, 0);
   for (const Candidate& c : candidates_) ++body_start_[c.vertex_body + 1], ++body_start_[c.edge_body + 1];
-  for (std::size_t b = 0; b < world.size(); ++b) body_start_[b + 1] += body_start_[b];
+  for (std::size_t b = 0; b < body_count; ++b) body_start_[b + 1] += body_start_[b];
   body_candidates_.resize(2 * candidates_.size());
   std::vector<int> fill(body_start_.begin(), body_start_.end() - 1);
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
@@ -411,7 +430,7 @@ void NeighbourList::rebuild(World& w) {
   // below makes the result independent of who found what.
   const int threads = std::max(1, settings_.threads);
   const double skin = 2.0 * delta_;
-  std::vector<std::vector<Contact>> found(static_cast<std::size_t>(threads));
+  std::vector<std::vector<Candidate>> found(static_cast<std::size_t>(threads));
   std::vector<CandidateBuilder> builders;
   for (auto& list : found) builders.push_back(CandidateBuilder{w, skin, settings_.contact_lists, list, {}, {}, {}, {}});
 
@@ -579,7 +598,7 @@ void NeighbourList::rebuild(World& w) {
       }
     }
   }
-  std::vector<Contact> fresh;
+  std::vector<Candidate> fresh;
   if (threads == 1) {
     fresh = std::move(found[0]);
   } else {
@@ -589,34 +608,31 @@ void NeighbourList::rebuild(World& w) {
     for (const auto& list : found) fresh.insert(fresh.end(), list.begin(), list.end());
   }
 
-  // Sort by packed keys and permute once: Contacts are big to move around.
+  // Sort by packed keys and permute once.
   std::vector<std::pair<SortKey, std::uint32_t>> order(fresh.size());
   for (std::size_t k = 0; k < fresh.size(); ++k) order[k] = {sort_key(fresh[k]), static_cast<std::uint32_t>(k)};
   std::sort(order.begin(), order.end());
-  std::vector<Contact> sorted(fresh.size());
+  std::vector<Candidate> sorted(fresh.size());
   for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = fresh[order[k].second];
-  fresh = std::move(sorted);
-  // Carry the tangential springs over: contact history, not derived data.
+  // Carry the contacts' state over: the tangential springs are history,
+  // and the last forces close the books of a contact that opens next step.
   // Both lists are in canonical order: one merge walk.
+  std::vector<ContactState> states(sorted.size());
   std::size_t o = 0;
-  SortKey old_key = contacts_.empty() ? SortKey{} : sort_key(contacts_[0]);
-  for (std::size_t k = 0; k < fresh.size(); ++k) {
-    Contact& c = fresh[k];
+  SortKey old_key = candidates_.empty() ? SortKey{} : sort_key(candidates_[0]);
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
     const SortKey& key = order[k].first;
-    while (o < contacts_.size() && old_key < key)
-      if (++o < contacts_.size()) old_key = sort_key(contacts_[o]);
-    if (o < contacts_.size() && old_key == key) {
-      const Contact& old = contacts_[o];
-      c.xi = old.xi;
-      c.active = old.active;
-      c.point = old.point;
-      c.tangential_spring_force = old.tangential_spring_force;
-      c.viscous_force = old.viscous_force;
-      c.tangential_energy = old.tangential_energy;
+    while (o < candidates_.size() && old_key < key)
+      if (++o < candidates_.size()) old_key = sort_key(candidates_[o]);
+    if (o < candidates_.size() && old_key == key) {
+      sorted[k].active = candidates_[o].active;
+      sorted[k].sliding = candidates_[o].sliding;
+      states[k] = states_[o];
     }
   }
-  contacts_ = std::move(fresh);
-  pack_candidates(w);
+  candidates_ = std::move(sorted);
+  states_ = std::move(states);
+  index_bodies(n);
   reference_position_ = w.position;
   reference_angle_ = w.angle;
   built_ = true;

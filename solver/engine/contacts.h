@@ -28,9 +28,11 @@ namespace sphero {
 
 enum class ContactKind : std::uint8_t { vertex_edge = 0, vertex_vertex = 1 };
 
-// One candidate feature pair; lives from one list rebuild to the next.
-// `feature` is the global index of the edge's first vertex (the edge runs to
-// the next vertex of that body) or of the other vertex.
+// One feature pair and its contact, as the engine reports it (output,
+// analysis, checkpoints): assembled on demand from the list's packed
+// Candidate and ContactState and the current geometry, never stored in the
+// step. `feature` is the global index of the edge's first vertex (the edge
+// runs to the next vertex of that body) or of the other vertex.
 struct Contact {
   int vertex_body = 0;
   int edge_body = 0;
@@ -61,16 +63,34 @@ struct Contact {
   double tangential_energy = 0.0;
 };
 
-// What the force loop reads of every candidate, packed (40 bytes against a
-// Contact's ~190): most candidates are not touching, and the loop should
-// stream through them without dragging their history through the cache.
+// What the force loop reads of every candidate, packed (56 bytes): most
+// candidates are not touching, and the loop streams through them without
+// dragging their history through the cache. Lives from one list rebuild to
+// the next; (bodies, image, kind, vertex, feature) identify it across
+// rebuilds.
 struct Candidate {
   int vertex_body = 0, edge_body = 0, vertex = 0, feature = 0;
   ContactKind kind = ContactKind::vertex_edge;
-  bool active = false;  // mirrors the Contact's flag
-  int feature_end = 0;  // the edge's second vertex (vertex–edge)
-  double reach = 0.0;   // sum of the two sphero-radii
+  bool active = false;   // touching at the last evaluation
+  bool sliding = false;  // ... and sliding (Coulomb)
+  int feature_end = 0;   // the edge's second vertex (vertex–edge)
+  std::array<int, 2> image{0, 0};
+  double reach = 0.0;    // sum of the two sphero-radii
   Vec2 edge_offset;
+};
+
+// What a touching candidate carries to the next step (72 bytes, written
+// for every touching contact every step — the step's largest stream, so
+// nothing here can be recomputed): the tangential spring, the force and
+// where it acts (the gather's input), the viscous force (the ledger books
+// its work over the next step) and the normal force (output). The spring's
+// force and energy are −k_t ξ and ½ k_t |ξ|², to the bit.
+struct ContactState {
+  Vec2 xi;
+  Vec2 force;  // on the vertex body; the edge body gets −force
+  Vec2 point;
+  Vec2 viscous_force;
+  double normal_force = 0.0;
 };
 
 struct NeighbourSettings {
@@ -115,19 +135,22 @@ class NeighbourList {
  public:
   explicit NeighbourList(NeighbourSettings settings) : settings_(settings), delta_(settings.verlet_distance) {}
   NeighbourList(NeighbourSettings settings, NeighbourListState state, const World& world);
-  NeighbourListState state() const {
-    return {contacts_, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_};
-  }
+  // For a checkpoint: the contacts as records (their flags as stored).
+  NeighbourListState state(const World& world) const;
 
   // Rebuilds when the update condition says so (or on the first call);
   // returns true if it did. Wraps periodic bodies into the cell first, so
   // call it before computing world vertices... it does that itself.
   bool update(World& world);
 
-  std::vector<Contact>& contacts() { return contacts_; }
-  const std::vector<Contact>& contacts() const { return contacts_; }
-  // Parallel to contacts(): the packed part the force loop reads.
+  // Every candidate as a full record, overlap and normal from the current
+  // geometry (world vertices current); `active` only where the contact
+  // touches now (a Gear correction can leave a contact opened but its
+  // books still to close: stored active, reported apart).
+  std::vector<Contact> records(const World& world) const;
   std::vector<Candidate>& candidates() { return candidates_; }
+  const std::vector<Candidate>& candidates() const { return candidates_; }
+  std::vector<ContactState>& states() { return states_; }  // parallel to candidates()
   // Per body, the indices of its candidates in increasing order:
   // body_candidates()[body_candidate_start()[b] .. body_candidate_start()[b + 1]).
   const std::vector<int>& body_candidate_start() const { return body_start_; }
@@ -141,11 +164,12 @@ class NeighbourList {
 
  private:
   void rebuild(World& world);
-  void pack_candidates(const World& world);
+  void index_bodies(std::size_t body_count);
+  Contact record(const World& world, std::size_t k) const;
 
   NeighbourSettings settings_;
-  std::vector<Contact> contacts_;
   std::vector<Candidate> candidates_;
+  std::vector<ContactState> states_;
   std::vector<int> body_start_, body_candidates_;
   std::vector<Vec2> reference_position_;
   std::vector<double> reference_angle_;
@@ -166,7 +190,66 @@ struct ContactGeometry {
   Vec2 normal;
 };
 ContactGeometry contact_geometry(const World& world, const Contact& candidate);
-ContactGeometry contact_geometry(const World& world, const Candidate& candidate);
-Candidate packed(const World& world, const Contact& contact);
+
+namespace detail {
+// The rare branches of contact_geometry (contacts.cpp). Is p in the
+// exterior cone of vertex k of `body` (shifted by `offset`, where it is at
+// `apex`): beyond the k-end of each edge that meets at k? A vertex at x
+// beyond one end of a candidate's edge: is it on the inner side of the bend
+// the skeleton makes there (where the next edge's slab overlaps this
+// one's), rather than in the corner's exterior cone or beyond a free end?
+bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 apex, Vec2 p);
+bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool beyond_far_end);
+}  // namespace detail
+
+// Inline: the force loop calls it for every candidate every step.
+inline ContactGeometry contact_geometry(const WorldView& w, const Candidate& c) {
+  ContactGeometry g;
+  const Vec2 x = w.vertex(c.vertex_body, c.vertex);
+  // Most candidates are apart: rejected on squared distances first (with a
+  // margin, so that every touching pair still takes the exact path below).
+  const double reject_beyond = c.reach * c.reach * (1.0 + 1e-12);
+  Vec2 y;
+  if (c.kind == ContactKind::vertex_edge) {
+    const Vec2 a = w.vertex(c.edge_body, c.feature) + c.edge_offset;
+    const Vec2 b = w.vertex(c.edge_body, c.feature_end) + c.edge_offset;
+    const Vec2 ab = b - a;
+    // A closed polygon's edge meets only vertices on its outer side (the
+    // right of a counter-clockwise edge). From behind, a vertex beside a
+    // sharp tip would also reach the tip's far face through the thin
+    // skeleton, and lose that contact with a finite overlap where it leaves
+    // the far face's slab (a dense pile of cows drifted by it).
+    if (w.closed[c.edge_body] && cross(ab, x - a) > 0.0) return g;
+    const double t = dot(x - a, ab) / norm2(ab);
+    if (t > 0.0 && t < 1.0) {
+      y = a + t * ab;
+    } else {
+      // Beyond an end: the corner's contact takes over on the outer side
+      // of the bend (or at a free end); on the inner side this edge goes on
+      // counting, clamped to its end, as the neighbouring edge's does.
+      if (!detail::on_inner_side_beyond_end(*w.world, c, x, t >= 1.0)) return g;
+      y = t >= 1.0 ? b : a;
+    }
+    if (norm2(y - x) > reject_beyond) return g;
+  } else {
+    y = w.vertex(c.edge_body, c.feature) + c.edge_offset;
+    if (norm2(y - x) > reject_beyond) return g;
+    // A lone point's cone is the whole plane.
+    if (w.vertex_count[c.edge_body] > 1 && !detail::in_exterior_cone(*w.world, c.edge_body, c.feature, c.edge_offset, y, x))
+      return g;
+  }
+  const double d = norm(y - x);
+  const double overlap = c.reach - d;
+  if (!(overlap > 0.0) || d == 0.0) return g;
+  g.touching = true;
+  g.vertex_point = x;
+  g.edge_point = y;
+  g.overlap = overlap;
+  g.normal = (y - x) / d;
+  return g;
+}
+inline ContactGeometry contact_geometry(const World& w, const Candidate& c) { return contact_geometry(WorldView(w), c); }
+
+Candidate packed(const World& world, const Contact& contact);  // its key and flags
 
 }  // namespace sphero

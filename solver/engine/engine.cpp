@@ -10,11 +10,6 @@
 namespace sphero {
 namespace {
 
-Vec2 velocity_at(const World& w, int body, Vec2 point, Vec2 body_offset) {
-  const Vec2 arm = point - (w.position[body] + body_offset);
-  return w.velocity[body] + w.angular_velocity[body] * perp(arm);
-}
-
 double dof_force(const World& w, int i, int k) {
   return k == dof_x ? w.force[i].x : (k == dof_y ? w.force[i].y : w.torque[i]);
 }
@@ -35,11 +30,9 @@ void kick(World& w, std::size_t i, double dt) {
 }
 
 // An open contact forgets its tangential spring and last forces.
-void forget_history(Contact& c) {
-  c.xi = {};
-  c.active = c.sliding = false;
-  c.overlap = c.normal_force = c.tangential_energy = 0.0;
-  c.normal = c.point = c.force = c.tangential_spring_force = c.viscous_force = {};
+void forget_history(Candidate& key, ContactState& c) {
+  key.active = key.sliding = false;
+  c = {};
 }
 
 // Gear's corrector coefficients for second-order equations with five
@@ -181,7 +174,7 @@ void Engine::find_free_bodies() {
 
 EngineSnapshot Engine::snapshot() const {
   refresh_vertices();
-  return {world_, settings_, neighbours_.state(), ledger_, time_, step_, power_, r2_, r3_, r4_, deepest_overlap_,
+  return {world_, settings_, neighbours_.state(world_), ledger_, time_, step_, power_, r2_, r3_, r4_, deepest_overlap_,
           deepest_overlap_time_};
 }
 
@@ -216,10 +209,14 @@ void Engine::compute_forces(double dt) {
   // point; sliding = that spring work minus the change of spring energy.
   // Booking ½ k_t (|ξ_trial|² − |ξ_capped|²) instead overestimates by
   // ½ k_t |Δ|² per step: a first-order error in the first law.
-  std::vector<Contact>& contacts = neighbours_.contacts();
   std::vector<Candidate>& candidates = neighbours_.candidates();
-  const std::size_t count = contacts.size();
-  events_.resize(count);
+  std::vector<ContactState>& states = neighbours_.states();
+  const std::size_t count = candidates.size();
+  // One thread adds each contact's force to its two bodies as it goes: each
+  // body then receives its contacts in candidate order, as the per-body
+  // gather below adds them — the same bits, without a second pass.
+  const bool scatter = threads == 1;
+  if (!scatter) events_.resize(count);
   // Energies and dissipation are summed per fixed chunk of candidates, in
   // candidate order, and the chunks' sums in chunk order: the same numbers
   // whatever the number of threads, without a serial pass over all
@@ -229,82 +226,95 @@ void Engine::compute_forces(double dt) {
   const std::size_t chunks = (count + kChunk - 1) / kChunk;
   chunk_books_.assign(chunks, ContactBooks{});
   // 1. Every candidate on its own (in parallel): geometry, the contact law,
-  //    its own record. Most candidates are not touching: they read only
+  //    its own state. Most candidates are not touching: they read only
   //    their packed Candidate.
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
   for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
     ContactBooks sums;
+    const WorldView view(w);
+    Candidate* const keys = candidates.data();
+    ContactState* const state = states.data();
+    ContactEvent* const events = events_.data();
+    Vec2* const force = w.force.data();
+    double* const torque = w.torque.data();
     for (std::size_t k = chunk * kChunk; k < std::min(count, (chunk + 1) * kChunk); ++k) {
-      Candidate& key = candidates[k];
-      const ContactGeometry g = contact_geometry(w, key);
+      Candidate& key = keys[k];
+      const ContactGeometry g = contact_geometry(view, key);
       const int v = key.vertex_body, e = key.edge_body;
-      events_[k] = ContactEvent::none;
+      if (!scatter) events[k] = ContactEvent::none;
       if (!g.touching) {
         // A re-evaluation without a step (dt = 0) leaves the books of an
         // opening contact to the next real step.
         if (dt == 0.0 || !key.active) continue;
         // Closing the books of a contact that just opened: its last forces
         // acted over this step, and its spring's energy is let go.
-        Contact& c = contacts[k];
-        const Vec2 step = dt * (velocity_at(w, v, c.point, {}) - velocity_at(w, e, c.point, c.edge_offset));
+        ContactState& c = state[k];
+        const ContactLaw& law = view.law_between(v, e);
+        const Vec2 step = dt * (view.velocity_at(v, c.point, {}) - view.velocity_at(e, c.point, key.edge_offset));
         sums.damping -= 0.5 * dot(c.viscous_force, step);
-        sums.sliding += -0.5 * dot(c.tangential_spring_force, step) + c.tangential_energy;
-        events_[k] = ContactEvent::opened;
-        forget_history(c);
-        key.active = false;
+        if (law.kt > 0.0) sums.sliding += -0.5 * dot(-law.kt * c.xi, step) + 0.5 * law.kt * norm2(c.xi);
+        if (!scatter) events[k] = ContactEvent::opened;
+        forget_history(key, c);
         continue;
       }
-      Contact& c = contacts[k];
+      ContactState& c = state[k];
+      const ContactLaw& law = view.law_between(v, e);
       // Middle of the overlap segment (MODEL.md §2).
-      const Vec2 point = g.vertex_point + (w.radius[v] - 0.5 * g.overlap) * g.normal;
-      const Vec2 relative = velocity_at(w, v, point, {}) - velocity_at(w, e, point, c.edge_offset);
+      const Vec2 point = g.vertex_point + (view.radius[v] - 0.5 * g.overlap) * g.normal;
+      const Vec2 relative = view.velocity_at(v, point, {}) - view.velocity_at(e, point, key.edge_offset);
       // A re-evaluation without a step (dt = 0) works on a copy of the
       // spring, which it would otherwise turn and cap.
       Vec2 spring = c.xi;
-      const ContactResponse r = evaluate_contact(w.law_between(v, e), {g.overlap, g.normal, relative}, spring, dt);
+      const ContactResponse r = evaluate_contact(law, {g.overlap, g.normal, relative}, spring, dt);
       if (dt > 0.0) {
-        c.xi = spring;
         const Vec2 step = dt * relative;
         sums.damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
-        sums.sliding -= 0.5 * dot(c.tangential_spring_force + r.tangential_spring_force, step) +
-                        (r.tangential_energy - c.tangential_energy);
+        // The spring's force and energy before this step: −k_t ξ, ½ k_t |ξ|².
+        if (law.kt > 0.0)
+          sums.sliding -= 0.5 * dot(-law.kt * c.xi + r.tangential_spring_force, step) +
+                          (r.tangential_energy - 0.5 * law.kt * norm2(c.xi));
+        c.xi = spring;
       }
       sums.normal_energy += r.normal_energy;
       sums.tangential_energy += r.tangential_energy;
       sums.deepest = std::max(sums.deepest, g.overlap / key.reach);
-      events_[k] = ContactEvent::touching;
-      c.active = key.active = true;
-      c.sliding = r.sliding;
-      c.overlap = g.overlap;
-      c.normal = g.normal;
+      key.active = true;
+      key.sliding = r.sliding;
       c.point = point;
       c.force = r.force_on_vertex_body;
       c.normal_force = r.normal_force;
-      c.tangential_spring_force = r.tangential_spring_force;
       c.viscous_force = r.viscous_force;
-      c.tangential_energy = r.tangential_energy;
+      if (scatter) {
+        force[v] += r.force_on_vertex_body;
+        torque[v] += cross(point - view.position[v], r.force_on_vertex_body);
+        force[e] -= r.force_on_vertex_body;
+        torque[e] -= cross(point - (view.position[e] + key.edge_offset), r.force_on_vertex_body);
+      } else {
+        events[k] = ContactEvent::touching;
+      }
     }
     chunk_books_[chunk] = sums;
   }
-  // 2. Forces and torques gathered per body (in parallel), each body adding
-  //    its contacts in candidate order; then the chunks' energies in order.
-  //    The same order whatever the number of threads: bit-identical results.
+  // 2. With threads, forces and torques gathered per body (in parallel),
+  //    each body adding its contacts in candidate order; then the chunks'
+  //    energies in order. The same order whatever the number of threads:
+  //    bit-identical results.
   const std::vector<int>& start = neighbours_.body_candidate_start();
   const std::vector<int>& mine = neighbours_.body_candidates();
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) if (threads > 1)
-  for (std::size_t b = 0; b < n; ++b) {
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) if (!scatter)
+  for (std::size_t b = 0; b < (scatter ? 0 : n); ++b) {
     Vec2 force = w.force[b];
     double torque = w.torque[b];
     for (int index = start[b]; index < start[b + 1]; ++index) {
       const auto k = static_cast<std::size_t>(mine[static_cast<std::size_t>(index)]);
       if (events_[k] != ContactEvent::touching) continue;
-      const Contact& c = contacts[k];
-      if (c.vertex_body == static_cast<int>(b)) {
+      const ContactState& c = states[k];
+      if (candidates[k].vertex_body == static_cast<int>(b)) {
         force += c.force;
         torque += cross(c.point - w.position[b], c.force);
       } else {
         force -= c.force;
-        torque -= cross(c.point - (w.position[b] + c.edge_offset), c.force);
+        torque -= cross(c.point - (w.position[b] + candidates[k].edge_offset), c.force);
       }
     }
     w.force[b] = force;

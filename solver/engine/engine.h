@@ -114,7 +114,13 @@ class Engine {
     constraints_may_have_changed_ = true;
     return world_;
   }
-  const std::vector<Contact>& contacts() const { return neighbours_.contacts(); }
+  // Every candidate feature pair as a full record, assembled now from the
+  // list (the step keeps only what the next step needs): call it per
+  // frame, not per contact.
+  std::vector<Contact> contacts() const {
+    refresh_vertices();
+    return neighbours_.records(world_);
+  }
   const EnergyLedger& ledger() const { return ledger_; }
   const NeighbourStats& neighbour_stats() const { return neighbours_.stats(); }
   double neighbour_verlet_distance() const { return neighbours_.verlet_distance(); }

@@ -138,6 +138,46 @@ inline Vec2 vertex_position(const World& w, int body, int k) {
   return {p.x + cs.x * v.x - cs.y * v.y, p.y + cs.y * v.x + cs.x * v.y};
 }
 
+// Raw pointers to the arrays the force loop reads, held in registers: the
+// loop stores flags (bytes, which may alias anything) and forces, after
+// which the compiler would reload every vector's data pointer from the
+// World. Valid while the World's arrays keep their size.
+struct WorldView {
+  const World* world;
+  const Vec2 *position, *orientation, *local_vertex, *velocity;
+  const double *angular_velocity, *radius;
+  const int *vertex_begin, *vertex_count, *material;
+  const std::uint8_t* closed;
+  const ContactLaw* law;
+  int material_count;
+
+  explicit WorldView(const World& w)
+      : world(&w),
+        position(w.position.data()),
+        orientation(w.orientation.data()),
+        local_vertex(w.local_vertex.data()),
+        velocity(w.velocity.data()),
+        angular_velocity(w.angular_velocity.data()),
+        radius(w.radius.data()),
+        vertex_begin(w.vertex_begin.data()),
+        vertex_count(w.vertex_count.data()),
+        material(w.material.data()),
+        closed(w.closed.data()),
+        law(w.law.data()),
+        material_count(w.material_count) {}
+  // vertex_position, the same arithmetic.
+  Vec2 vertex(int body, int k) const {
+    const Vec2 p = position[body], v = local_vertex[k], cs = orientation[body];
+    return {p.x + cs.x * v.x - cs.y * v.y, p.y + cs.y * v.x + cs.x * v.y};
+  }
+  const ContactLaw& law_between(int a, int b) const { return law[material[a] * material_count + material[b]]; }
+  // Velocity of body b's material at `point` (b's image shifted by `offset`).
+  Vec2 velocity_at(int b, Vec2 point, Vec2 offset) const {
+    const Vec2 arm = point - (position[b] + offset);
+    return velocity[b] + angular_velocity[b] * perp(arm);
+  }
+};
+
 // Brings centres back into the periodic cell (positions only; the
 // skeletons follow at the next vertex update).
 void wrap_into_cell(World& world);

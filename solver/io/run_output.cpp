@@ -156,13 +156,14 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
   const World& w = engine.world();
   const std::size_t n = w.size();
   // Per-particle stress (Love–Weber, MODEL.md §6), compression positive.
-  const std::vector<Stress> stress = particle_stresses(w, engine.contacts(), area_);
+  const std::vector<Contact> contacts = engine.contacts();
+  const std::vector<Stress> stress = particle_stresses(w, contacts, area_);
   // The walls' share of it, so that analysis can leave wall contacts out.
   std::vector<bool> grain(n);
   for (std::size_t i = 0; i < n; ++i) grain[i] = !w.big[i];
-  const std::vector<Stress> between_grains = particle_stresses(w, engine.contacts(), area_, grain);
+  const std::vector<Stress> between_grains = particle_stresses(w, contacts, area_, grain);
   std::vector<std::vector<int>> partners(n);
-  for (const Contact& c : engine.contacts()) {
+  for (const Contact& c : contacts) {
     if (!c.active) continue;
     partners[static_cast<std::size_t>(c.vertex_body)].push_back(c.edge_body);
     partners[static_cast<std::size_t>(c.edge_body)].push_back(c.vertex_body);

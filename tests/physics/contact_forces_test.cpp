@@ -53,7 +53,8 @@ TEST(ContactForces, DiskPressedOnASegmentFeelsKnDeltaStraightUp) {
   EXPECT_NEAR(w.force[0].y, kn * delta, 1e-9);
   EXPECT_NEAR(w.force[1].y, -kn * delta, 1e-9);
   // R = X + (r1 − δ/2) n = (0.3, 0.4 − 0.25) = (0.3, 0.15).
-  const Contact& c = *std::find_if(e.contacts().begin(), e.contacts().end(), [](const Contact& k) { return k.active; });
+  const std::vector<Contact> contacts = e.contacts();
+  const Contact& c = *std::find_if(contacts.begin(), contacts.end(), [](const Contact& k) { return k.active; });
   EXPECT_NEAR(c.point.x, 0.3, 1e-12);
   EXPECT_NEAR(c.point.y, 0.15, 1e-12);
   EXPECT_NEAR(w.torque[0], 0.0, 1e-12);                 // force through the disk's centre
@@ -69,7 +70,7 @@ TEST(ContactForces, TwoDisksMeetVertexToVertexAlongTheLineOfCentres) {
   const World& w = e.world();
   EXPECT_NEAR(w.force[0].x, -kn * 0.1 * u.x, 1e-9);
   EXPECT_NEAR(w.force[0].y, -kn * 0.1 * u.y, 1e-9);
-  const Contact& c = e.contacts().front();
+  const Contact c = e.contacts().front();
   // R = X + (r_V − δ/2) n: 0.25 from the first centre along u.
   const Vec2 expected = Vec2{1, 1} + 0.25 * u;
   EXPECT_NEAR(c.point.x, expected.x, 1e-12);
