@@ -378,19 +378,20 @@ void NeighbourList::index_bodies(std::size_t body_count) {
 }
 
 bool NeighbourList::update(World& world) {
-  if (!built_ || world.size() != reference_position_.size()) {
+  if (!ready(world)) return update(world, 0.0);
+  double largest = 0.0;  // a maximum: the same whatever the threads
+  const int threads = std::max(1, settings_.threads);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest)
+  for (std::size_t i = 0; i < world.size(); ++i) largest = std::max(largest, motion_of(world, i));
+  return update(world, largest);
+}
+
+bool NeighbourList::update(World& world, double largest) {
+  if (!ready(world)) {
     rebuild(world);
     return true;
   }
   ++steps_since_rebuild_;
-  double largest = 0.0;  // a maximum: the same whatever the threads
-  const int threads = std::max(1, settings_.threads);
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest)
-  for (std::size_t i = 0; i < world.size(); ++i) {
-    const double moved =
-        norm(world.position[i] - reference_position_[i]) + world.bounding_radius[i] * std::abs(world.angle[i] - reference_angle_[i]);
-    largest = std::max(largest, moved);
-  }
   const double smallest_delta = settings_.verlet_distance / 64.0;
   if (largest > delta_) {
     if (settings_.adaptive && steps_since_rebuild_ < 10) delta_ = std::min(2.0 * delta_, settings_.verlet_distance);

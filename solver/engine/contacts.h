@@ -19,6 +19,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -142,6 +143,15 @@ class NeighbourList {
   // returns true if it did. Wraps periodic bodies into the cell first, so
   // call it before computing world vertices... it does that itself.
   bool update(World& world);
+  // The same, with the largest motion_of over the bodies already measured
+  // by a loop that had them in hand (the integrator's); only when ready().
+  bool update(World& world, double largest_motion);
+  bool ready(const World& world) const { return built_ && reference_position_.size() == world.size(); }
+  // How far body i may have moved any of its points since the list was
+  // built: translation plus turn times its bounding radius.
+  double motion_of(const World& w, std::size_t i) const {
+    return norm(w.position[i] - reference_position_[i]) + w.bounding_radius[i] * std::abs(w.angle[i] - reference_angle_[i]);
+  }
 
   // Every candidate as a full record, overlap and normal from the current
   // geometry (world vertices current); `active` only where the contact

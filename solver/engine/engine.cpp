@@ -7,6 +7,10 @@
 #include <cmath>
 #include <numbers>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace sphero {
 namespace {
 
@@ -164,10 +168,12 @@ void Engine::find_span_followers() {
 void Engine::find_free_bodies() {
   const World& w = world_;
   free_.resize(w.size());
+  constrained_.clear();
   for (std::size_t i = 0; i < w.size(); ++i) {
     const BodyConstraint& tag = w.constraint[i];
     free_[i] = !tag.held[0] && !tag.held[1] && !tag.held[2] && tag.imposed_force == Vec2{} && tag.imposed_torque == 0.0 &&
                !tag.follows_span();
+    if (!free_[i]) constrained_.push_back(static_cast<int>(i));
   }
   constraints_may_have_changed_ = false;
 }
@@ -185,7 +191,36 @@ void Engine::evaluate_forces_now() {
   update_energy();
 }
 
-void Engine::compute_forces(double dt) {
+// Which thread's run of candidate chunks holds all of a body's candidates
+// (-1: more than one; those bodies are gathered after the candidate loop).
+void Engine::assign_owners(std::size_t chunks) {
+  const int threads = settings_.threads;
+  const std::vector<int>& start = neighbours_.body_candidate_start();
+  const std::vector<int>& mine = neighbours_.body_candidates();
+  const auto thread_of = [&](int k) {
+    // The thread t whose run [chunks t / T, chunks (t + 1) / T) holds k's chunk.
+    const std::size_t chunk = static_cast<std::size_t>(k) / kContactChunk;
+    int t = static_cast<int>(chunk * static_cast<std::size_t>(threads) / chunks);
+    while (chunks * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads) <= chunk) ++t;
+    while (chunks * static_cast<std::size_t>(t) / static_cast<std::size_t>(threads) > chunk) --t;
+    return t;
+  };
+  owner_.assign(world_.size(), -1);
+  shared_bodies_.clear();
+  for (std::size_t b = 0; b < world_.size(); ++b) {
+    if (start[b] == start[b + 1]) continue;
+    const int first = thread_of(mine[static_cast<std::size_t>(start[b])]);
+    const int last = thread_of(mine[static_cast<std::size_t>(start[b + 1] - 1)]);
+    if (first == last)
+      owner_[b] = first;
+    else
+      shared_bodies_.push_back(static_cast<int>(b));
+  }
+  owners_threads_ = threads;
+  owners_rebuild_ = neighbours_.stats().rebuilds;
+}
+
+void Engine::compute_forces(double dt, bool free_loads_set) {
   World& w = world_;
   const std::size_t n = w.size();
   const int threads = settings_.threads;
@@ -193,15 +228,27 @@ void Engine::compute_forces(double dt) {
     BodyConstraint& plate = w.constraint[static_cast<std::size_t>(i)];
     plate.imposed_force = plate.pressure * plate_span(w, plate) * plate.inward;
   }
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t i = 0; i < n; ++i) {
+  const auto set_loads = [&w](std::size_t i) {
     w.force[i] = w.mass[i] * w.gravity;
     w.torque[i] = 0.0;
-    if (free_[i]) continue;
     const BodyConstraint& tag = w.constraint[i];
     if (!tag.held[dof_x]) w.force[i].x += tag.imposed_force.x;
     if (!tag.held[dof_y]) w.force[i].y += tag.imposed_force.y;
     if (!tag.held[dof_rotation]) w.torque[i] += tag.imposed_torque;
+  };
+  if (free_loads_set) {
+    // The integrator's first pass set the free bodies' gravity.
+    for (int i : constrained_) set_loads(static_cast<std::size_t>(i));
+  } else {
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (free_[i]) {
+        w.force[i] = w.mass[i] * w.gravity;
+        w.torque[i] = 0.0;
+      } else {
+        set_loads(i);
+      }
+    }
   }
   // Dissipation is booked as the work of the viscous and tangential-spring
   // forces over the step, trapezoidal in the force like velocity Verlet's
@@ -212,36 +259,52 @@ void Engine::compute_forces(double dt) {
   std::vector<Candidate>& candidates = neighbours_.candidates();
   std::vector<ContactState>& states = neighbours_.states();
   const std::size_t count = candidates.size();
-  // One thread adds each contact's force to its two bodies as it goes: each
-  // body then receives its contacts in candidate order, as the per-body
-  // gather below adds them — the same bits, without a second pass.
-  const bool scatter = threads == 1;
-  if (!scatter) events_.resize(count);
   // Energies and dissipation are summed per fixed chunk of candidates, in
   // candidate order, and the chunks' sums in chunk order: the same numbers
   // whatever the number of threads, without a serial pass over all
-  // candidates after the parallel one (it was what kept two threads from
-  // beating one).
-  constexpr std::size_t kChunk = 1024;
-  const std::size_t chunks = (count + kChunk - 1) / kChunk;
+  // candidates after the parallel one.
+  const std::size_t chunks = (count + kContactChunk - 1) / kContactChunk;
   chunk_books_.assign(chunks, ContactBooks{});
-  // 1. Every candidate on its own (in parallel): geometry, the contact law,
-  //    its own state. Most candidates are not touching: they read only
-  //    their packed Candidate.
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
-    ContactBooks sums;
+  // Forces: each thread takes a contiguous run of chunks and adds each
+  // contact's force to those of its two bodies that only its own run
+  // touches, as it goes; such a body receives its contacts in candidate
+  // order. The few bodies with contacts in two runs are gathered after, in
+  // candidate order too (events_ says which contacts act). The same sums
+  // in the same order whatever the number of threads: identical bits.
+  if (threads > 1) {
+    events_.resize(count);
+    if (owners_threads_ != threads || owners_rebuild_ != neighbours_.stats().rebuilds) assign_owners(chunks);
+  }
+  // 1. Every candidate on its own: geometry, the contact law, its own
+  //    state. Most candidates are not touching: they read only their packed
+  //    Candidate.
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+#ifdef _OPENMP
+    const int member = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+    const int member = 0, team = 1;
+#endif
     const WorldView view(w);
     Candidate* const keys = candidates.data();
     ContactState* const state = states.data();
     ContactEvent* const events = events_.data();
+    const int* const owner = owner_.data();
     Vec2* const force = w.force.data();
     double* const torque = w.torque.data();
-    for (std::size_t k = chunk * kChunk; k < std::min(count, (chunk + 1) * kChunk); ++k) {
+    const bool alone = threads == 1;
+    // One run per requested thread, whatever team OpenMP gave (a run is
+    // never split between two threads: its bodies stay its own).
+    for (int run = member; run < threads; run += team) {
+    const std::size_t first_chunk = chunks * static_cast<std::size_t>(run) / static_cast<std::size_t>(threads);
+    const std::size_t end_chunk = chunks * static_cast<std::size_t>(run + 1) / static_cast<std::size_t>(threads);
+  for (std::size_t chunk = first_chunk; chunk < end_chunk; ++chunk) {
+    ContactBooks sums;
+    for (std::size_t k = chunk * kContactChunk; k < std::min(count, (chunk + 1) * kContactChunk); ++k) {
       Candidate& key = keys[k];
       const ContactGeometry g = contact_geometry(view, key);
       const int v = key.vertex_body, e = key.edge_body;
-      if (!scatter) events[k] = ContactEvent::none;
+      if (!alone) events[k] = ContactEvent::none;
       if (!g.touching) {
         // A re-evaluation without a step (dt = 0) leaves the books of an
         // opening contact to the next real step.
@@ -253,7 +316,7 @@ void Engine::compute_forces(double dt) {
         const Vec2 step = dt * (view.velocity_at(v, c.point, {}) - view.velocity_at(e, c.point, key.edge_offset));
         sums.damping -= 0.5 * dot(c.viscous_force, step);
         if (law.kt > 0.0) sums.sliding += -0.5 * dot(-law.kt * c.xi, step) + 0.5 * law.kt * norm2(c.xi);
-        if (!scatter) events[k] = ContactEvent::opened;
+        if (!alone) events[k] = ContactEvent::opened;
         forget_history(key, c);
         continue;
       }
@@ -284,25 +347,28 @@ void Engine::compute_forces(double dt) {
       c.force = r.force_on_vertex_body;
       c.normal_force = r.normal_force;
       c.viscous_force = r.viscous_force;
-      if (scatter) {
+      if (!alone) events[k] = ContactEvent::touching;
+      if (alone || owner[v] == run) {
         force[v] += r.force_on_vertex_body;
         torque[v] += cross(point - view.position[v], r.force_on_vertex_body);
+      }
+      if (alone || owner[e] == run) {
         force[e] -= r.force_on_vertex_body;
         torque[e] -= cross(point - (view.position[e] + key.edge_offset), r.force_on_vertex_body);
-      } else {
-        events[k] = ContactEvent::touching;
       }
     }
     chunk_books_[chunk] = sums;
   }
-  // 2. With threads, forces and torques gathered per body (in parallel),
-  //    each body adding its contacts in candidate order; then the chunks'
-  //    energies in order. The same order whatever the number of threads:
-  //    bit-identical results.
+    }
+  }
+  // 2. The bodies shared by two threads' runs, each adding its contacts in
+  //    candidate order; then the chunks' energies in order.
   const std::vector<int>& start = neighbours_.body_candidate_start();
   const std::vector<int>& mine = neighbours_.body_candidates();
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) if (!scatter)
-  for (std::size_t b = 0; b < (scatter ? 0 : n); ++b) {
+  const std::size_t shared = threads > 1 ? shared_bodies_.size() : 0;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (shared > 64)
+  for (std::size_t s = 0; s < shared; ++s) {
+    const auto b = static_cast<std::size_t>(shared_bodies_[s]);
     Vec2 force = w.force[b];
     double torque = w.torque[b];
     for (int index = start[b]; index < start[b + 1]; ++index) {
@@ -347,7 +413,8 @@ std::size_t Engine::memory_bytes() const {
          capacity_bytes(w.material) + capacity_bytes(w.big) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
          capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
          capacity_bytes(w.local_vertex) + capacity_bytes(w.world_vertex) + capacity_bytes(w.orientation) +
-         capacity_bytes(free_) + neighbours_.memory_bytes() +
+         capacity_bytes(free_) + capacity_bytes(constrained_) + capacity_bytes(owner_) + capacity_bytes(shared_bodies_) +
+         capacity_bytes(body_books_) + neighbours_.memory_bytes() +
          capacity_bytes(previous_position_) + capacity_bytes(events_) + capacity_bytes(chunk_books_) + capacity_bytes(r2_) +
          capacity_bytes(r3_) + capacity_bytes(r4_);
 }
@@ -400,32 +467,53 @@ static double constraint_power_of(const World& w, std::size_t i) {
   return power;
 }
 
-void Engine::update_energy(bool with_power) {
-  const World& w = world_;
+// Body i's share of the ledger's kinetic and gravitational energies.
+void Engine::BodyBooks::add(const World& w, std::size_t i) {
+  translational += 0.5 * w.mass[i] * norm2(w.velocity[i]);
+  rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
+  gravitational -= w.mass[i] * dot(w.gravity, w.position[i]);
+}
+
+// The chunks' sums in chunk order (the same bits whatever the threads that
+// filled them), and the external power of the constrained bodies in body
+// order.
+void Engine::close_body_books(bool with_power) {
   double translational = 0.0, rotational = 0.0, gravitational = 0.0, power = 0.0;
-  // One pass for the ledger and the external power: at a few hundred
-  // nanoseconds per particle-step, every pass over the bodies counts.
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    translational += 0.5 * w.mass[i] * norm2(w.velocity[i]);
-    rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
-    gravitational -= w.mass[i] * dot(w.gravity, w.position[i]);
-    if (with_power && !free_[i]) power += constraint_power_of(w, i);
+  for (const BodyBooks& b : body_books_) {
+    translational += b.translational;
+    rotational += b.rotational;
+    gravitational += b.gravitational;
   }
+  if (with_power)
+    for (int i : constrained_) power += constraint_power_of(world_, static_cast<std::size_t>(i));
   ledger_.kinetic_translational = translational;
   ledger_.kinetic_rotational = rotational;
   ledger_.gravitational = gravitational;
   if (with_power) power_ = power;
 }
 
+void Engine::update_energy(bool with_power) {
+  const World& w = world_;
+  const std::size_t n = w.size(), chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  body_books_.assign(chunks, BodyBooks{});
+  const int threads = settings_.threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+  for (std::size_t c = 0; c < chunks; ++c)
+    for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i) body_books_[c].add(w, i);
+  close_body_books(with_power);
+}
+
 void Engine::step() {
   if (constraints_may_have_changed_) find_free_bodies();
-  previous_position_ = world_.position;
   const double previous_power = power_;
-  if (settings_.integrator == Integrator::velocity_verlet)
-    step_verlet();
-  else
+  first_unstable_ = kNotChecked;
+  if (settings_.integrator == Integrator::velocity_verlet) {
+    step_verlet();  // energies and the per-body stability check included
+  } else {
+    previous_position_ = world_.position;
     step_gear();
-  update_energy(true);
+    update_energy(true);
+  }
   // Trapezoidal rule for the work of imposed loads and motions.
   ledger_.external_work += 0.5 * (previous_power + power_) * settings_.dt;
   time_ += settings_.dt;
@@ -433,45 +521,74 @@ void Engine::step() {
   check_stability();
 }
 
+// One step in three passes over the bodies, each one parallel region: with
+// two threads every region costs a fork and a join, which at 10⁴ bodies
+// cost as much as the work they shared out.
+//  1. kick, drift, orientation, the motion since the list was built, and
+//     the gravity and torque of free bodies for the coming evaluation;
+//  2. the contacts (compute_forces);
+//  3. kick, the energies (per fixed chunk of bodies), the stability check.
 void Engine::step_verlet() {
   World& w = world_;
   const double dt = settings_.dt;
   const int threads = settings_.threads;
+  const std::size_t n = w.size();
+  previous_position_.resize(n);
+  const bool measure = neighbours_.ready(w);
+  double largest = 0.0;
   // Free bodies (nearly all) take a straight path without the per-DOF
   // branches and without reading their (88-byte) constraint records; the
   // arithmetic is the same, so are the bits.
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t i = 0; i < w.size(); ++i) {
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest)
+  for (std::size_t i = 0; i < n; ++i) {
+    previous_position_[i] = w.position[i];
     if (free_[i]) {
       kick(w, i, dt);
       w.position[i] += w.velocity[i] * dt;
       w.angle[i] += w.angular_velocity[i] * dt;
-      continue;
+      w.force[i] = w.mass[i] * w.gravity;
+      w.torque[i] = 0.0;
+    } else {
+      const int b = static_cast<int>(i);
+      for (int k = 0; k < 3; ++k) {
+        double& v = dof_velocity(w, b, k);
+        if (w.constraint[i].held[k])
+          v = w.constraint[i].imposed_velocity[k];
+        else
+          v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+        dof_position(w, b, k) += v * dt;
+      }
     }
-    const int b = static_cast<int>(i);
-    for (int k = 0; k < 3; ++k) {
-      double& v = dof_velocity(w, b, k);
-      if (w.constraint[i].held[k])
-        v = w.constraint[i].imposed_velocity[k];
-      else
-        v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
-      dof_position(w, b, k) += v * dt;
-    }
+    update_orientation(w, i);
+    if (measure) largest = std::max(largest, neighbours_.motion_of(w, i));
   }
-  update_lists_or_orientations();
+  // A rebuild brings every vertex up to date; otherwise the force loop
+  // computes the vertices it reads from the orientations.
+  vertices_stale_ = !(measure ? neighbours_.update(w, largest) : neighbours_.update(w));
   // Velocity-dependent forces see the half-step velocities, which are also
   // exactly the mean velocities over the step for the tangential springs.
-  compute_forces(dt);
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    if (free_[i]) {
-      kick(w, i, dt);
-      continue;
+  compute_forces(dt, /*free_loads_set=*/true);
+  const std::size_t chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  body_books_.assign(chunks, BodyBooks{});
+  std::size_t first_bad = n;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : first_bad)
+  for (std::size_t c = 0; c < chunks; ++c) {
+    BodyBooks books;
+    for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i) {
+      if (free_[i]) {
+        kick(w, i, dt);
+      } else {
+        const int b = static_cast<int>(i);
+        for (int k = 0; k < 3; ++k)
+          if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+      }
+      books.add(w, i);
+      if (looks_unstable(w, previous_position_, i)) first_bad = std::min(first_bad, i);
     }
-    const int b = static_cast<int>(i);
-    for (int k = 0; k < 3; ++k)
-      if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+    body_books_[c] = books;
   }
+  close_body_books(true);
+  first_unstable_ = first_bad;
 }
 
 void Engine::step_gear() {
@@ -524,6 +641,35 @@ void Engine::step_gear() {
   evaluate_forces_now();
 }
 
+namespace {
+
+// How far body i moved this step; a wrap into the periodic cell is not a move.
+double moved_of(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
+  Vec2 step = w.position[i] - previous[i];
+  if (w.cell.periodic[0]) step.x -= w.cell.size.x * std::round(step.x / w.cell.size.x);
+  if (w.cell.periodic[1]) step.y -= w.cell.size.y * std::round(step.y / w.cell.size.y);
+  return norm(step);
+}
+
+bool not_finite(const World& w, std::size_t i) {
+  return !is_finite(w.position[i]) || !is_finite(w.velocity[i]) || !std::isfinite(w.angle[i]) ||
+         !std::isfinite(w.angular_velocity[i]);
+}
+
+}  // namespace
+
+// Per body and step, so cheap first: a NaN or infinity anywhere makes the
+// sum non-finite, and a raw step within the bound is within it after
+// taking out a periodic wrap too (which only shortens it).
+bool Engine::looks_unstable(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
+  const double sum =
+      w.position[i].x + w.position[i].y + w.velocity[i].x + w.velocity[i].y + w.angle[i] + w.angular_velocity[i];
+  if (!std::isfinite(sum)) return not_finite(w, i) || (!w.big[i] && moved_of(w, previous, i) > 2.0 * w.bounding_radius[i]);
+  if (w.big[i]) return false;
+  const double bound = 2.0 * w.bounding_radius[i];
+  return norm2(w.position[i] - previous[i]) > bound * bound && moved_of(w, previous, i) > bound;
+}
+
 void Engine::check_stability() {
   const World& w = world_;
   const std::vector<Vec2>& previous = previous_position_;
@@ -534,38 +680,21 @@ void Engine::check_stability() {
         "lower dt or the velocities",
         step_, time_, i, w.shape_name[i], what, settings_.dt, dt_limit_));
   };
-  const auto moved_of = [&](std::size_t i) {
-    Vec2 step = w.position[i] - previous[i];  // a wrap into the periodic cell is not a move
-    if (w.cell.periodic[0]) step.x -= w.cell.size.x * std::round(step.x / w.cell.size.x);
-    if (w.cell.periodic[1]) step.y -= w.cell.size.y * std::round(step.y / w.cell.size.y);
-    return norm(step);
-  };
-  const auto not_finite = [&](std::size_t i) {
-    return !is_finite(w.position[i]) || !is_finite(w.velocity[i]) || !std::isfinite(w.angle[i]) ||
-           !std::isfinite(w.angular_velocity[i]);
-  };
-  // Per body and step, so cheap first: a NaN or infinity anywhere makes
-  // the sum non-finite, and a raw step within the bound is within it after
-  // taking out a periodic wrap too (which only shortens it).
-  const auto bad = [&](std::size_t i) {
-    const double sum = w.position[i].x + w.position[i].y + w.velocity[i].x + w.velocity[i].y + w.angle[i] +
-                       w.angular_velocity[i];
-    if (!std::isfinite(sum)) return not_finite(i) || (!w.big[i] && moved_of(i) > 2.0 * w.bounding_radius[i]);
-    if (w.big[i]) return false;
-    const double bound = 2.0 * w.bounding_radius[i];
-    return norm2(w.position[i] - previous[i]) > bound * bound && moved_of(i) > bound;
-  };
-  // Found in parallel, reported for the lowest such body: the same message
-  // whatever the number of threads.
-  std::size_t first_bad = w.size();
-  const int threads = settings_.threads;
+  // Found in parallel (by the integrator's last pass, or here), reported
+  // for the lowest such body: the same message whatever the threads.
+  std::size_t first_bad = first_unstable_;
+  if (first_bad == kNotChecked) {
+    first_bad = w.size();
+    const int threads = settings_.threads;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : first_bad)
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (bad(i)) first_bad = std::min(first_bad, i);
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (looks_unstable(w, previous, i)) first_bad = std::min(first_bad, i);
+  }
   if (first_bad < w.size()) {
     const std::size_t i = first_bad;
-    if (not_finite(i)) fail(i, "has a position or velocity that is not a finite number");
-    fail(i, fmt::format("moved {:g}, more than its own size {:g}, in one step", moved_of(i), 2.0 * w.bounding_radius[i]));
+    if (not_finite(w, i)) fail(i, "has a position or velocity that is not a finite number");
+    fail(i, fmt::format("moved {:g}, more than its own size {:g}, in one step", moved_of(w, previous, i),
+                        2.0 * w.bounding_radius[i]));
   }
   // Kinetic + elastic energy can only come from the initial kinetic and
   // elastic energy, released gravitational energy and external work.

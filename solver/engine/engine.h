@@ -145,12 +145,17 @@ class Engine {
   void evaluate_forces_now();
 
  private:
-  void compute_forces(double dt_for_springs);
+  // free_loads_set: the free bodies' gravity is already in their force
+  // (Verlet's first pass sets it).
+  void compute_forces(double dt_for_springs, bool free_loads_set = false);
+  void assign_owners(std::size_t chunks);
   void find_span_followers();
   void find_free_bodies();
   void start_gear();
   void update_energy(bool with_power = false);  // and the external power (power_)
+  void close_body_books(bool with_power);
   void check_stability();
+  static bool looks_unstable(const World& w, const std::vector<Vec2>& previous, std::size_t i);
   void step_verlet();
   void step_gear();
   void update_lists_or_orientations();  // after the bodies moved, before the forces
@@ -178,8 +183,28 @@ class Engine {
   std::vector<std::uint8_t> free_;
   bool constraints_may_have_changed_ = false;
   std::vector<Vec2> previous_position_;  // scratch for the stability check, kept to avoid allocation
+  // The lowest body looks_unstable found this step, the body count if none;
+  // kNotChecked: check_stability looks for itself.
+  static constexpr std::size_t kNotChecked = static_cast<std::size_t>(-1);
+  std::size_t first_unstable_ = kNotChecked;
+  std::vector<int> constrained_;  // the bodies that are not free_, in order
+  // The ledger's kinetic and gravitational energies, per fixed chunk of
+  // bodies (summed in chunk order: the same bits whatever the threads).
+  struct BodyBooks {
+    double translational = 0.0, rotational = 0.0, gravitational = 0.0;
+    void add(const World& w, std::size_t i);
+  };
+  static constexpr std::size_t kBodyChunk = 1024;
+  std::vector<BodyBooks> body_books_;
   std::vector<ContactEvent> events_;     // per candidate, scratch of compute_forces
   std::vector<ContactBooks> chunk_books_;
+  static constexpr std::size_t kContactChunk = 1024;  // candidates per chunk of the ledger's sums
+  // Per body, the thread whose run of candidates holds all its contacts
+  // (-1: shared, gathered after the loop); for owners_threads_ threads and
+  // the list of rebuild number owners_rebuild_.
+  std::vector<int> owner_, shared_bodies_;
+  int owners_threads_ = 0;
+  long owners_rebuild_ = -1;
   // Gear's scaled higher derivatives, per body and DOF: r2 = a dt²/2,
   // r3 = x''' dt³/6, r4 = x'''' dt⁴/24.
   std::vector<std::array<double, 3>> r2_, r3_, r4_;
