@@ -1,9 +1,11 @@
 #include "engine/world.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "shapes/mass_properties.h"
 
@@ -52,6 +54,7 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
       throw std::invalid_argument("a periodic direction needs a positive period");
 
   World w;
+  std::vector<Vec2> per_body;  // body-frame vertices, before sharing
   w.material_count = material_count;
   w.law = laws;
   w.gravity = gravity;
@@ -93,14 +96,14 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
     w.closed.push_back(spec.shape.is_closed());
     w.constraint.push_back(constraint);
     w.shape_name.push_back(spec.shape.name);
-    w.vertex_begin.push_back(static_cast<int>(w.local_vertex.size()));
+    w.vertex_begin.push_back(static_cast<int>(per_body.size()));
     w.vertex_count.push_back(static_cast<int>(spec.shape.vertices.size()));
     // A lone point is its disk's centre of mass exactly (the integrals give
     // it to rounding; update_orientation relies on the exact zero).
-    for (Vec2 v : spec.shape.vertices)
-      w.local_vertex.push_back(spec.shape.vertices.size() == 1 ? Vec2{} : v - props.centroid);
+    for (Vec2 v : spec.shape.vertices) per_body.push_back(spec.shape.vertices.size() == 1 ? Vec2{} : v - props.centroid);
   }
-  w.world_vertex.resize(w.local_vertex.size());
+  share_local_vertices(w, per_body);
+  w.world_vertex.resize(per_body.size());
   const int n = static_cast<int>(w.size());
   for (int i = 0; i < n; ++i) {
     const auto [a, b] = w.constraint[static_cast<std::size_t>(i)].span_bodies;
@@ -113,11 +116,34 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
   return w;
 }
 
+std::vector<Vec2> local_skeleton(const World& w, std::size_t body) {
+  const int b = static_cast<int>(body), begin = w.vertex_begin[body];
+  std::vector<Vec2> out;
+  out.reserve(static_cast<std::size_t>(w.vertex_count[body]));
+  for (int k = begin; k < begin + w.vertex_count[body]; ++k) out.push_back(local_vertex_of(w, b, k));
+  return out;
+}
+
+void share_local_vertices(World& w, const std::vector<Vec2>& per_body) {
+  w.local_vertex.clear();
+  w.local_shift.assign(w.size(), 0);
+  // Keyed by the bytes of the skeleton: identical bits share, nothing else.
+  std::unordered_map<std::string, int> stored;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const auto begin = static_cast<std::size_t>(w.vertex_begin[i]), count = static_cast<std::size_t>(w.vertex_count[i]);
+    std::string key(count * sizeof(Vec2), '\0');
+    std::memcpy(key.data(), per_body.data() + begin, key.size());
+    const auto [where, fresh] = stored.try_emplace(std::move(key), static_cast<int>(w.local_vertex.size()));
+    if (fresh) w.local_vertex.insert(w.local_vertex.end(), per_body.begin() + begin, per_body.begin() + begin + count);
+    w.local_shift[i] = where->second - static_cast<int>(begin);
+  }
+}
+
 void update_orientation(World& w, std::size_t i) {
   // A disk's skeleton is its centre (local (0, 0)): its orientation never
   // enters its vertex, so no sine and cosine to take (they were an eighth
   // of a disk pile's step).
-  if (w.vertex_count[i] == 1 && w.local_vertex[static_cast<std::size_t>(w.vertex_begin[i])] == Vec2{}) return;
+  if (w.vertex_count[i] == 1 && local_vertex_of(w, static_cast<int>(i), w.vertex_begin[i]) == Vec2{}) return;
   w.orientation[i] = {std::cos(w.angle[i]), std::sin(w.angle[i])};
 }
 
@@ -129,7 +155,7 @@ void update_body_vertices(World& w, std::size_t i) {
 
 void update_world_vertices(World& w) {
   w.orientation.resize(w.size(), Vec2{1.0, 0.0});
-  w.world_vertex.resize(w.local_vertex.size());
+  w.world_vertex.resize(w.size() == 0 ? 0 : static_cast<std::size_t>(w.vertex_begin.back() + w.vertex_count.back()));
   for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
 }
 

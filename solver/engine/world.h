@@ -92,9 +92,15 @@ struct World {
   std::vector<std::uint8_t> closed;           // skeleton is a closed polygon
   std::vector<BodyConstraint> constraint;
   std::vector<std::string> shape_name;
-  // skeleton vertices: in the body frame, and in world coordinates
+  // Skeleton vertices. Body i's are the global indices vertex_begin[i] ..
+  // vertex_begin[i] + vertex_count[i] - 1, in world_vertex. Their body-frame
+  // coordinates are shared by every body with the same skeleton (a packing
+  // of one shape stores them once, and the force loop reads them from the
+  // cache): vertex k of body i is local_vertex[k + local_shift[i]]
+  // (local_vertex_of).
   std::vector<int> vertex_begin, vertex_count;
   std::vector<Vec2> local_vertex;
+  std::vector<int> local_shift;
   // World coordinates of the vertices, as of the last update_world_vertices
   // (the engine refreshes them at list rebuilds and before handing the
   // world out, not every step: the force loop computes the few vertices it
@@ -132,8 +138,17 @@ void update_orientation(World& world, std::size_t body);
 // Vertex k (global index) of `body` in world coordinates, from the body's
 // position and orientation: the same arithmetic, and so the same bits, as
 // update_body_vertices.
+inline Vec2 local_vertex_of(const World& w, int body, int k) {
+  return w.local_vertex[static_cast<std::size_t>(k + w.local_shift[static_cast<std::size_t>(body)])];
+}
+// Body i's skeleton in its own frame (vertex_count[i] points).
+std::vector<Vec2> local_skeleton(const World& w, std::size_t body);
+// Stores per-body body-frame vertices (`per_body`, in global vertex order)
+// once per distinct skeleton: sets local_vertex and local_shift.
+void share_local_vertices(World& w, const std::vector<Vec2>& per_body);
+
 inline Vec2 vertex_position(const World& w, int body, int k) {
-  const Vec2 p = w.position[static_cast<std::size_t>(body)], v = w.local_vertex[static_cast<std::size_t>(k)];
+  const Vec2 p = w.position[static_cast<std::size_t>(body)], v = local_vertex_of(w, body, k);
   const Vec2 cs = w.orientation[static_cast<std::size_t>(body)];
   return {p.x + cs.x * v.x - cs.y * v.y, p.y + cs.y * v.x + cs.x * v.y};
 }
@@ -146,7 +161,7 @@ struct WorldView {
   const World* world;
   const Vec2 *position, *orientation, *local_vertex, *velocity;
   const double *angular_velocity, *radius;
-  const int *vertex_begin, *vertex_count, *material;
+  const int *vertex_begin, *vertex_count, *local_shift, *material;
   const std::uint8_t* closed;
   const ContactLaw* law;
   int material_count;
@@ -161,13 +176,14 @@ struct WorldView {
         radius(w.radius.data()),
         vertex_begin(w.vertex_begin.data()),
         vertex_count(w.vertex_count.data()),
+        local_shift(w.local_shift.data()),
         material(w.material.data()),
         closed(w.closed.data()),
         law(w.law.data()),
         material_count(w.material_count) {}
   // vertex_position, the same arithmetic.
   Vec2 vertex(int body, int k) const {
-    const Vec2 p = position[body], v = local_vertex[k], cs = orientation[body];
+    const Vec2 p = position[body], v = local_vertex[k + local_shift[body]], cs = orientation[body];
     return {p.x + cs.x * v.x - cs.y * v.y, p.y + cs.y * v.x + cs.x * v.y};
   }
   const ContactLaw& law_between(int a, int b) const { return law[material[a] * material_count + material[b]]; }

@@ -153,7 +153,25 @@ void fields(Io& io, EngineSnapshot& s) {
   io.vector(w.shape_name);
   io.vector(w.vertex_begin);
   io.vector(w.vertex_count);
-  io.vector(w.local_vertex);
+  // Body-frame vertices per body, as before they were shared (the file
+  // format stays; reading shares them again).
+  if constexpr (std::is_same_v<Io, Writer>) {
+    std::vector<Vec2> per_body;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      const std::vector<Vec2> local = local_skeleton(w, i);
+      per_body.insert(per_body.end(), local.begin(), local.end());
+    }
+    io.vector(per_body);
+  } else {
+    std::vector<Vec2> per_body;
+    io.vector(per_body);
+    std::uint64_t vertices = 0;
+    for (std::size_t i = 0; i < w.size() && i < w.vertex_begin.size() && i < w.vertex_count.size(); ++i)
+      vertices = std::max<std::uint64_t>(vertices, static_cast<std::uint64_t>(w.vertex_begin[i]) + w.vertex_count[i]);
+    if (w.vertex_begin.size() != w.size() || w.vertex_count.size() != w.size() || vertices > per_body.size())
+      io.fail("inconsistent skeleton arrays");
+    share_local_vertices(w, per_body);
+  }
   io.vector(w.world_vertex);
   io.value(w.material_count);
   io.vector(w.law);

@@ -25,8 +25,7 @@ namespace sphero {
 namespace {
 
 Shape body_shape(const World& w, int i) {
-  const int begin = w.vertex_begin[i];
-  std::vector<Vec2> local(w.local_vertex.begin() + begin, w.local_vertex.begin() + begin + w.vertex_count[i]);
+  std::vector<Vec2> local = local_skeleton(w, static_cast<std::size_t>(i));
   const SkeletonKind kind = local.size() == 1 ? SkeletonKind::point
                             : w.closed[i]     ? SkeletonKind::polygon
                             : local.size() == 2 ? SkeletonKind::segment

@@ -89,9 +89,7 @@ std::vector<BodySpec> final_bodies(const World& w, const std::vector<BodySpec>& 
     out[i].velocity = w.velocity[i];
     out[i].angular_velocity = w.angular_velocity[i];
     // Skeletons were re-centred by the world: keep its body-frame vertices.
-    std::vector<Vec2> local(w.local_vertex.begin() + w.vertex_begin[i],
-                            w.local_vertex.begin() + w.vertex_begin[i] + w.vertex_count[i]);
-    out[i].shape.vertices = local;
+    out[i].shape.vertices = local_skeleton(w, i);
   }
   return out;
 }
