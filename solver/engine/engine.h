@@ -194,11 +194,15 @@ class Engine {
     double translational = 0.0, rotational = 0.0, gravitational = 0.0;
     void add(const World& w, std::size_t i);
   };
-  static constexpr std::size_t kBodyChunk = 1024;
+  // Small enough that 10³ bodies make four chunks: a chunk is one thread's
+  // work, and one chunk of 1024 left the second thread idle.
+  static constexpr std::size_t kBodyChunk = 256;
   std::vector<BodyBooks> body_books_;
   std::vector<ContactEvent> events_;     // per candidate, scratch of compute_forces
   std::vector<ContactBooks> chunk_books_;
-  static constexpr std::size_t kContactChunk = 1024;  // candidates per chunk of the ledger's sums
+  // Candidates per chunk of the ledger's sums, and the unit threads share
+  // out (10³ hexagons: 12 chunks; at 1024 they were three, split 1 : 2).
+  static constexpr std::size_t kContactChunk = 256;
   // Per body, the thread whose run of candidates holds all its contacts
   // (-1: shared, gathered after the loop); for owners_threads_ threads and
   // the list of rebuild number owners_rebuild_.
