@@ -76,6 +76,27 @@ TEST(Checkpoint, RunOfTwoTEqualsRunOfTPlusRestartBitForBit) {
   }
 }
 
+TEST(Checkpoint, BodiesOfOneShapeShareTheirSkeletonAndKeepItThroughACheckpoint) {
+  // 15 triangles and 15 grains of rice (and the box): three skeletons stored.
+  Engine e = frictional_pile(Integrator::velocity_verlet);
+  e.run(100);
+  const World& w = e.world();
+  EXPECT_EQ(w.local_vertex.size(), 4u + 3u + 2u);
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    const std::vector<Vec2> skeleton = local_skeleton(w, i);
+    ASSERT_EQ(skeleton.size(), i % 2 ? 2u : 3u);
+    // The body frame is the centre of mass's: the rice's ends are ±0.3.
+    if (i % 2 == 1) EXPECT_NEAR(std::abs(skeleton[0].x), 0.3, 1e-12);
+    const Vec2 first = vertex_position(w, static_cast<int>(i), w.vertex_begin[i]);
+    EXPECT_NEAR(norm(first - w.position[i]), norm(skeleton[0]), 1e-12);
+  }
+  std::stringstream file;
+  write_checkpoint(file, e.snapshot());
+  const EngineSnapshot back = read_checkpoint(file, "memory");
+  EXPECT_EQ(back.world.local_vertex, w.local_vertex);
+  EXPECT_EQ(back.world.local_shift, w.local_shift);
+}
+
 TEST(Checkpoint, DamagedFilesAreRefusedWithTheirName) {
   Engine e = frictional_pile(Integrator::velocity_verlet);
   std::stringstream bytes;
