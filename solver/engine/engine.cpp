@@ -296,72 +296,72 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
     // One run per requested thread, whatever team OpenMP gave (a run is
     // never split between two threads: its bodies stay its own).
     for (int run = member; run < threads; run += team) {
-    const std::size_t first_chunk = chunks * static_cast<std::size_t>(run) / static_cast<std::size_t>(threads);
-    const std::size_t end_chunk = chunks * static_cast<std::size_t>(run + 1) / static_cast<std::size_t>(threads);
-  for (std::size_t chunk = first_chunk; chunk < end_chunk; ++chunk) {
-    ContactBooks sums;
-    for (std::size_t k = chunk * kContactChunk; k < std::min(count, (chunk + 1) * kContactChunk); ++k) {
-      Candidate& key = keys[k];
-      const ContactGeometry g = contact_geometry(view, key);
-      const int v = key.vertex_body, e = key.edge_body;
-      if (!alone) events[k] = ContactEvent::none;
-      if (!g.touching) {
-        // A re-evaluation without a step (dt = 0) leaves the books of an
-        // opening contact to the next real step.
-        if (dt == 0.0 || !key.active) continue;
-        // Closing the books of a contact that just opened: its last forces
-        // acted over this step, and its spring's energy is let go.
-        ContactState& c = state[k];
-        const ContactLaw& law = view.law_between(v, e);
-        const Vec2 step = dt * (view.velocity_at(v, c.point, {}) - view.velocity_at(e, c.point, key.edge_offset));
-        sums.damping -= 0.5 * dot(c.viscous_force, step);
-        if (law.kt > 0.0) sums.sliding += -0.5 * dot(-law.kt * c.xi, step) + 0.5 * law.kt * norm2(c.xi);
-        if (!alone) events[k] = ContactEvent::opened;
-        forget_history(key, c);
-        continue;
+      const std::size_t first_chunk = chunks * static_cast<std::size_t>(run) / static_cast<std::size_t>(threads);
+      const std::size_t end_chunk = chunks * static_cast<std::size_t>(run + 1) / static_cast<std::size_t>(threads);
+      for (std::size_t chunk = first_chunk; chunk < end_chunk; ++chunk) {
+        ContactBooks sums;
+        for (std::size_t k = chunk * kContactChunk; k < std::min(count, (chunk + 1) * kContactChunk); ++k) {
+          Candidate& key = keys[k];
+          const ContactGeometry g = contact_geometry(view, key);
+          const int v = key.vertex_body, e = key.edge_body;
+          if (!alone) events[k] = ContactEvent::none;
+          if (!g.touching) {
+            // A re-evaluation without a step (dt = 0) leaves the books of an
+            // opening contact to the next real step.
+            if (dt == 0.0 || !key.active) continue;
+            // Closing the books of a contact that just opened: its last forces
+            // acted over this step, and its spring's energy is let go.
+            ContactState& c = state[k];
+            const ContactLaw& law = view.law_between(v, e);
+            const Vec2 step = dt * (view.velocity_at(v, c.point, {}) - view.velocity_at(e, c.point, key.edge_offset));
+            sums.damping -= 0.5 * dot(c.viscous_force, step);
+            if (law.kt > 0.0) sums.sliding += -0.5 * dot(-law.kt * c.xi, step) + 0.5 * law.kt * norm2(c.xi);
+            if (!alone) events[k] = ContactEvent::opened;
+            forget_history(key, c);
+            continue;
+          }
+          ContactState& c = state[k];
+          const ContactLaw& law = view.law_between(v, e);
+          // Middle of the overlap segment (MODEL.md §2).
+          const Vec2 point = g.vertex_point + (view.radius[v] - 0.5 * g.overlap) * g.normal;
+          const Vec2 relative = view.velocity_at(v, point, {}) - view.velocity_at(e, point, key.edge_offset);
+          // A re-evaluation without a step (dt = 0) works on a copy of the
+          // spring, which it would otherwise turn and cap.
+          Vec2 spring = c.xi;
+          const ContactResponse r = evaluate_contact(law, {g.overlap, g.normal, relative}, spring, dt);
+          if (dt > 0.0) {
+            const Vec2 step = dt * relative;
+            sums.damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
+            // The spring's force and energy before this step: −k_t ξ, ½ k_t |ξ|².
+            if (law.kt > 0.0)
+              sums.sliding -= 0.5 * dot(-law.kt * c.xi + r.tangential_spring_force, step) +
+                              (r.tangential_energy - 0.5 * law.kt * norm2(c.xi));
+            c.xi = spring;
+          }
+          sums.normal_energy += r.normal_energy;
+          sums.tangential_energy += r.tangential_energy;
+          sums.deepest = std::max(sums.deepest, g.overlap / key.reach);
+          // Flags written only when they change: a store would dirty the
+          // candidate's cache line, and at 10⁵ grains writing the read-mostly
+          // candidates back to memory every step costs bandwidth.
+          if (!key.active) key.active = true;
+          if (key.sliding != r.sliding) key.sliding = r.sliding;
+          c.point = point;
+          c.force = r.force_on_vertex_body;
+          c.normal_force = r.normal_force;
+          c.viscous_force = r.viscous_force;
+          if (!alone) events[k] = ContactEvent::touching;
+          if (alone || owner[v] == run) {
+            force[v] += r.force_on_vertex_body;
+            torque[v] += cross(point - view.position[v], r.force_on_vertex_body);
+          }
+          if (alone || owner[e] == run) {
+            force[e] -= r.force_on_vertex_body;
+            torque[e] -= cross(point - (view.position[e] + key.edge_offset), r.force_on_vertex_body);
+          }
+        }
+        chunk_books_[chunk] = sums;
       }
-      ContactState& c = state[k];
-      const ContactLaw& law = view.law_between(v, e);
-      // Middle of the overlap segment (MODEL.md §2).
-      const Vec2 point = g.vertex_point + (view.radius[v] - 0.5 * g.overlap) * g.normal;
-      const Vec2 relative = view.velocity_at(v, point, {}) - view.velocity_at(e, point, key.edge_offset);
-      // A re-evaluation without a step (dt = 0) works on a copy of the
-      // spring, which it would otherwise turn and cap.
-      Vec2 spring = c.xi;
-      const ContactResponse r = evaluate_contact(law, {g.overlap, g.normal, relative}, spring, dt);
-      if (dt > 0.0) {
-        const Vec2 step = dt * relative;
-        sums.damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
-        // The spring's force and energy before this step: −k_t ξ, ½ k_t |ξ|².
-        if (law.kt > 0.0)
-          sums.sliding -= 0.5 * dot(-law.kt * c.xi + r.tangential_spring_force, step) +
-                          (r.tangential_energy - 0.5 * law.kt * norm2(c.xi));
-        c.xi = spring;
-      }
-      sums.normal_energy += r.normal_energy;
-      sums.tangential_energy += r.tangential_energy;
-      sums.deepest = std::max(sums.deepest, g.overlap / key.reach);
-      // Flags written only when they change: a store would dirty the
-      // candidate's cache line, and at 10⁵ grains writing the read-mostly
-      // candidates back to memory every step costs bandwidth.
-      if (!key.active) key.active = true;
-      if (key.sliding != r.sliding) key.sliding = r.sliding;
-      c.point = point;
-      c.force = r.force_on_vertex_body;
-      c.normal_force = r.normal_force;
-      c.viscous_force = r.viscous_force;
-      if (!alone) events[k] = ContactEvent::touching;
-      if (alone || owner[v] == run) {
-        force[v] += r.force_on_vertex_body;
-        torque[v] += cross(point - view.position[v], r.force_on_vertex_body);
-      }
-      if (alone || owner[e] == run) {
-        force[e] -= r.force_on_vertex_body;
-        torque[e] -= cross(point - (view.position[e] + key.edge_offset), r.force_on_vertex_body);
-      }
-    }
-    chunk_books_[chunk] = sums;
-  }
     }
   }
   // 2. The bodies shared by two threads' runs, each adding its contacts in
