@@ -15,28 +15,56 @@ namespace sphero {
 namespace {
 
 // Index of the vertex after / before global vertex k along its own body's
-// skeleton, or -1 at the ends of an open path.
+// skeleton, or -1 at the ends of an open path. Along edges (which never
+// start at an open path's last vertex) that is all; around a corner, see
+// after() and before().
 int next_vertex(const World& w, int body, int k) {
   const int begin = w.vertex_begin[body], last = begin + w.vertex_count[body] - 1;
   if (k < last) return k + 1;
   return w.closed[body] ? begin : -1;
 }
-int previous_vertex(const World& w, int body, int k) {
+
+bool seamed(const World& w, int body) { return !w.seam.empty() && w.seam[static_cast<std::size_t>(body)] != Vec2{}; }
+
+// The neighbours of vertex k that shape its corner: the vertex after / before
+// it, and where that vertex's copy lies against k's copy of the body. A
+// seamed wall (World::seam) goes on across the seam into the next copy.
+struct Along {
+  int k = -1;  // none: a free end
+  Vec2 shift;
+};
+Along after(const World& w, int body, int k) {
   const int begin = w.vertex_begin[body], last = begin + w.vertex_count[body] - 1;
-  if (k > begin) return k - 1;
-  return w.closed[body] ? last : -1;
+  if (k < last) return {k + 1, {}};
+  if (w.closed[body]) return {begin, {}};
+  if (seamed(w, body)) return {begin + 1, w.seam[static_cast<std::size_t>(body)]};
+  return {};
+}
+Along before(const World& w, int body, int k) {
+  const int begin = w.vertex_begin[body], last = begin + w.vertex_count[body] - 1;
+  if (k > begin) return {k - 1, {}};
+  if (w.closed[body]) return {last, {}};
+  if (seamed(w, body)) return {last - 1, -w.seam[static_cast<std::size_t>(body)]};
+  return {};
+}
+Vec2 position_of(const World& w, int body, Along a) { return vertex_position(w, body, a.k) + a.shift; }
+
+// A seamed wall's last vertex is the next copy's first: not a feature.
+bool is_feature(const World& w, int body, int k) {
+  return !seamed(w, body) || k != w.vertex_begin[body] + w.vertex_count[body] - 1;
 }
 
 // Can a vertex beyond an edge's end at skeleton vertex k be on the inner
 // side of a bend there? At every inner vertex of an open path (it has two
-// sides), and at the reflex vertices of a closed polygon (stored
-// counter-clockwise: a right turn); never at a free end or a convex corner.
+// sides; a seam is one), and at the reflex vertices of a closed polygon
+// (stored counter-clockwise: a right turn); never at a free end or a
+// convex corner.
 bool has_inner_side(const World& w, int body, int k) {
-  const int before = previous_vertex(w, body, k), after = next_vertex(w, body, k);
-  if (before < 0 || after < 0) return false;
+  const Along in = before(w, body, k), out = after(w, body, k);
+  if (in.k < 0 || out.k < 0) return false;
   if (!w.closed[body]) return true;
   const Vec2 apex = vertex_position(w, body, k);
-  return cross(apex - vertex_position(w, body, before), vertex_position(w, body, after) - apex) < 0.0;
+  return cross(apex - position_of(w, body, in), position_of(w, body, out) - apex) < 0.0;
 }
 
 // Where u (a point relative to skeleton vertex `corner`) lies against the
@@ -51,8 +79,8 @@ struct InnerSide {
 };
 // `apex` is the corner's position in the body's own frame (unshifted).
 InnerSide inner_side(const World& w, int body, int corner, Vec2 apex, bool edge_ends_there, Vec2 u) {
-  const Vec2 in = apex - vertex_position(w, body, previous_vertex(w, body, corner));
-  const Vec2 out = vertex_position(w, body, next_vertex(w, body, corner)) - apex;
+  const Vec2 in = apex - position_of(w, body, before(w, body, corner));
+  const Vec2 out = position_of(w, body, after(w, body, corner)) - apex;
   const double turn = cross(in, out);
   if (turn == 0.0) return {};
   const Vec2 other = edge_ends_there ? out : -in;  // the other edge, pointing away from the corner
@@ -137,14 +165,17 @@ struct CandidateBuilder {
   void add_all_feature_pairs(int a, int b, Vec2 shift, std::array<int, 2> image) {
     const int a_end = w.vertex_begin[a] + w.vertex_count[a], b_end = w.vertex_begin[b] + w.vertex_count[b];
     const auto vertex_on_edges = [&](int vb, int v_end, int eb, Vec2 offset, std::array<int, 2> seen) {
-      for (int v = w.vertex_begin[vb]; v < v_end; ++v)
+      for (int v = w.vertex_begin[vb]; v < v_end; ++v) {
+        if (!is_feature(w, vb, v)) continue;
         for (int e = 0; e < w.edge_count(eb); ++e) push(vb, eb, v, w.vertex_begin[eb] + e, ContactKind::vertex_edge, offset, seen);
+      }
     };
     vertex_on_edges(a, a_end, b, shift, image);
     vertex_on_edges(b, b_end, a, -shift, {-image[0], -image[1]});
     const bool a_point = w.vertex_count[a] == 1, b_point = w.vertex_count[b] == 1;
     for (int v = w.vertex_begin[a]; v < a_end; ++v)
       for (int u = w.vertex_begin[b]; u < b_end; ++u) {
+        if (!is_feature(w, a, v) || !is_feature(w, b, u)) continue;
         if (!b_point || a_point) push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
         if (!a_point) push(b, a, u, v, ContactKind::vertex_vertex, -shift, {-image[0], -image[1]});
       }
@@ -154,7 +185,7 @@ struct CandidateBuilder {
     found.clear();
     const int end = w.vertex_begin[body] + w.vertex_count[body];
     for (int v = w.vertex_begin[body]; v < end; ++v)
-      if (norm(w.world_vertex[v] + offset - centre) < reach) found.push_back(v);
+      if (norm(w.world_vertex[v] + offset - centre) < reach && is_feature(w, body, v)) found.push_back(v);
   }
 
   // Edges (by first vertex) that come within reach of centre.
@@ -171,9 +202,9 @@ struct CandidateBuilder {
   // Could p enter the exterior cone of vertex k (body moved by offset)?
   bool near_cone(int body, int k, Vec2 offset, Vec2 p, double slack) const {
     const Vec2 apex = w.world_vertex[k] + offset;
-    for (int neighbour : {next_vertex(w, body, k), previous_vertex(w, body, k)}) {
-      if (neighbour < 0) continue;
-      const Vec2 along = w.world_vertex[neighbour] + offset - apex;
+    for (const Along neighbour : {after(w, body, k), before(w, body, k)}) {
+      if (neighbour.k < 0) continue;
+      const Vec2 along = w.world_vertex[neighbour.k] + neighbour.shift + offset - apex;
       if (dot(p - apex, along) > slack * norm(along)) return false;
     }
     return true;
@@ -245,9 +276,9 @@ struct CandidateBuilder {
 // where it is at `apex`): beyond the k-end of each edge that meets at k?
 bool detail::in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 apex, Vec2 p) {
   const Vec2 to_p = p - apex;
-  for (int neighbour : {next_vertex(w, body, k), previous_vertex(w, body, k)}) {
-    if (neighbour < 0) continue;
-    if (dot(to_p, vertex_position(w, body, neighbour) + offset - apex) > 0.0) return false;
+  for (const Along neighbour : {after(w, body, k), before(w, body, k)}) {
+    if (neighbour.k < 0) continue;
+    if (dot(to_p, position_of(w, body, neighbour) + offset - apex) > 0.0) return false;
   }
   return true;
 }
@@ -258,8 +289,8 @@ bool detail::in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2
 // a free end?
 bool detail::on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool beyond_far_end) {
   const int corner = beyond_far_end ? c.feature_end : c.feature;
-  const int other = beyond_far_end ? next_vertex(w, c.edge_body, corner) : previous_vertex(w, c.edge_body, corner);
-  if (other < 0) return false;  // a free end: its cap is the corner contact's
+  const Along other = beyond_far_end ? after(w, c.edge_body, corner) : before(w, c.edge_body, corner);
+  if (other.k < 0) return false;  // a free end: its cap is the corner contact's
   const Vec2 apex = vertex_position(w, c.edge_body, corner);
   const InnerSide s = inner_side(w, c.edge_body, corner, apex, beyond_far_end, x - (apex + c.edge_offset));
   return s.along > 0.0 && s.side > 0.0;

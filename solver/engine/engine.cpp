@@ -141,6 +141,7 @@ Engine::Engine(EngineSnapshot s)
   // the angles (the same numbers the running engine held).
   world_.orientation.resize(world_.size(), Vec2{1.0, 0.0});
   for (std::size_t i = 0; i < world_.size(); ++i) update_orientation(world_, i);
+  mark_seams(world_);
   dt_limit_ = check_time_step(world_, settings_);
   find_span_followers();
   find_free_bodies();
@@ -416,7 +417,7 @@ std::size_t Engine::memory_bytes() const {
          capacity_bytes(w.material) + capacity_bytes(w.big) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
          capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
          capacity_bytes(w.local_vertex) + capacity_bytes(w.local_shift) + capacity_bytes(w.world_vertex) +
-         capacity_bytes(w.orientation) +
+         capacity_bytes(w.orientation) + capacity_bytes(w.seam) +
          capacity_bytes(free_) + capacity_bytes(constrained_) + capacity_bytes(owner_) + capacity_bytes(shared_bodies_) +
          capacity_bytes(body_books_) + neighbours_.memory_bytes() +
          capacity_bytes(previous_position_) + capacity_bytes(events_) + capacity_bytes(chunk_books_) + capacity_bytes(r2_) +

@@ -157,6 +157,29 @@ void update_world_vertices(World& w) {
   w.orientation.resize(w.size(), Vec2{1.0, 0.0});
   w.world_vertex.resize(w.size() == 0 ? 0 : static_cast<std::size_t>(w.vertex_begin.back() + w.vertex_count.back()));
   for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
+  mark_seams(w);
+}
+
+void mark_seams(World& w) {
+  w.seam.assign(w.size(), Vec2{});
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const BodyConstraint& tag = w.constraint[i];
+    if (!w.big[i] || w.closed[i] || w.vertex_count[i] < 2 || !tag.held[dof_rotation] ||
+        tag.imposed_velocity[dof_rotation] != 0.0)
+      continue;
+    const auto first = static_cast<std::size_t>(w.vertex_begin[i]);
+    const Vec2 span = w.world_vertex[first + static_cast<std::size_t>(w.vertex_count[i]) - 1] - w.world_vertex[first];
+    for (int axis = 0; axis < 2; ++axis) {
+      if (!w.cell.periodic[axis]) continue;
+      const double period = axis == 0 ? w.cell.size.x : w.cell.size.y;
+      const double along = axis == 0 ? span.x : span.y, across = axis == 0 ? span.y : span.x;
+      // Exactly a period, to rounding: the wall was drawn across the cell.
+      const double tolerance = 1e-9 * period;
+      if (std::abs(std::abs(along) - period) > tolerance || std::abs(across) > tolerance) continue;
+      const double shift = along > 0.0 ? period : -period;
+      w.seam[i] = axis == 0 ? Vec2{shift, 0.0} : Vec2{0.0, shift};
+    }
+  }
 }
 
 std::array<int, 2> periods_into_cell(const World& w, std::size_t i) {

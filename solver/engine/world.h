@@ -107,6 +107,14 @@ struct World {
   // needs from `orientation` — see vertex_position).
   std::vector<Vec2> world_vertex;
   std::vector<Vec2> orientation;  // (cos θ, sin θ) per body, with the positions' step
+  // A wall (big, open skeleton, rotation held still) whose last vertex is
+  // its first one's image a period on: seam[i] = last − first (± the period
+  // along that axis). Its skeleton then goes on across the seam into the
+  // next period's copy, and its last vertex, the same point as the next
+  // copy's first, is no feature of its own: without this a grain over the
+  // seam touched the wall twice (the face of one copy and the free end cap
+  // of the other). Zero for every other body; set by mark_seams.
+  std::vector<Vec2> seam;
 
   // contact laws, law[material_a * material_count + material_b], symmetric
   int material_count = 0;
@@ -132,6 +140,8 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
 // and the bodies' orientations.
 void update_world_vertices(World& world);
 void update_body_vertices(World& world, std::size_t body);
+// Sets World::seam from the current world vertices, constraints and cell.
+void mark_seams(World& world);
 // Only the orientations (cos θ, sin θ) of body i, from its angle.
 void update_orientation(World& world, std::size_t body);
 

@@ -2,6 +2,7 @@
 // engine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -191,6 +192,84 @@ TEST(Materials, EachPairOfMaterialsUsesItsOwnLaw) {
   EXPECT_THROW(make_world(bodies, 2, {stiff, soft, between, between}, {}), std::invalid_argument);  // not symmetric
   bodies[2].material = 2;
   EXPECT_THROW(make_world(bodies, 2, {stiff, soft, soft, between}, {}), std::invalid_argument);  // undefined
+}
+
+
+// A wall drawn across exactly one period of the cell meets its next copy
+// at the seam; there it must act as one continuous wall, not as two free
+// ends. `floor` in world coordinates; cell [0, 10) periodic in x.
+Engine on_periodic_floor(std::vector<Vec2> floor, BodySpec grain, bool hold_rotation = true) {
+  PeriodicCell cell;
+  cell.periodic = {true, false};
+  cell.low = {0, -5};
+  cell.size = {10, 20};
+  BodySpec w = wall(std::move(floor), 0.1);
+  if (!hold_rotation) w.constraint.held = {true, true, false};
+  EngineSettings s;
+  s.dt = 1e-6;
+  s.verlet_distance = 0.05;
+  return Engine(world_of({w, grain}, linear_law(1000.0), {}, cell), s);
+}
+
+int touching(const Engine& e) {
+  int n = 0;
+  for (const Contact& c : e.contacts()) n += c.active;
+  return n;
+}
+
+TEST(Boundaries, AStraightFloorAcrossOnePeriodPushesEvenlyOverItsSeam) {
+  // A disk of radius 0.5 pressed δ = 0.01 into a floor (r = 0.1) at y = 0:
+  // one contact, k_n δ straight up, wherever it is along x. Before floors
+  // were joined at the seam, a disk within reach of x = 0 also met the free
+  // end cap of the floor's next copy: up to twice the force there.
+  for (double x : {5.0, 0.0, 0.05, 0.3, 9.7, 9.95, 9.999, 10.2, -0.1}) {
+    SCOPED_TRACE("disk at x = " + std::to_string(x));
+    const Engine e = on_periodic_floor({{0, 0}, {10, 0}}, disk({x, 0.59}, 0.5));
+    EXPECT_EQ(e.world().seam[0], (Vec2{10, 0}));
+    EXPECT_EQ(touching(e), 1);
+    EXPECT_NEAR(e.world().force[1].x, 0.0, 1e-9);
+    EXPECT_NEAR(e.world().force[1].y, 1000.0 * 0.01, 1e-9);
+  }
+}
+
+TEST(Boundaries, ACornerOfAPeriodicFloorAtItsSeamIsOneCorner) {
+  // Floor (0, 1) – (5, 0) – (10, 1) drawn right to left too: a ridge whose
+  // crest is the seam. A disk straight above the crest, δ = 0.02, touches
+  // the crest once (its cone bounded by both faces, one in each copy):
+  // k_n δ up. Then a disk on the face beside the crest: the face only.
+  for (bool reversed : {false, true}) {
+    std::vector<Vec2> floor{{0, 1}, {5, 0}, {10, 1}};
+    if (reversed) std::reverse(floor.begin(), floor.end());
+    SCOPED_TRACE(reversed ? "drawn right to left" : "drawn left to right");
+    for (double x : {0.0, 10.0}) {
+      const Engine crest = on_periodic_floor(floor, disk({x, 1.58}, 0.5));
+      EXPECT_EQ(touching(crest), 1);
+      EXPECT_NEAR(crest.world().force[1].x, 0.0, 1e-9);
+      EXPECT_NEAR(crest.world().force[1].y, 1000.0 * 0.02, 1e-9);
+    }
+    // On the face x ∈ (0, 5) of slope −1/5, just beside the crest: the disk
+    // centre 0.58 from the face line along its normal (−(1/5), −1)/|·|
+    // reversed; outside the crest's cone, so the face alone.
+    const Vec2 normal = Vec2{1.0, 5.0} / std::sqrt(26.0);
+    const Vec2 on_face{0.5, 1.0 - 0.1};
+    const Engine face = on_periodic_floor(floor, disk(on_face + 0.58 * normal, 0.5));
+    EXPECT_EQ(touching(face), 1);
+    EXPECT_NEAR(face.world().force[1].x, 1000.0 * 0.02 * normal.x, 1e-9);
+    EXPECT_NEAR(face.world().force[1].y, 1000.0 * 0.02 * normal.y, 1e-9);
+  }
+}
+
+TEST(Boundaries, OnlyAWallAcrossExactlyOnePeriodThatCannotTurnIsJoinedAtItsSeam) {
+  // Shorter than the period: two free ends, each with its end cap. A disk
+  // beyond the end at x = 9 touches the cap at (9, 0) at 45°.
+  const Engine short_floor = on_periodic_floor({{0, 0}, {9, 0}}, disk({9.0 + 0.58 / std::sqrt(2.0), 0.58 / std::sqrt(2.0)}, 0.5));
+  EXPECT_EQ(short_floor.world().seam[0], Vec2{});
+  EXPECT_EQ(touching(short_floor), 1);
+  EXPECT_NEAR(short_floor.world().force[1].x, 1000.0 * 0.02 / std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(short_floor.world().force[1].y, 1000.0 * 0.02 / std::sqrt(2.0), 1e-9);
+  // Free to turn: the seam would not stay a seam, so none is made.
+  const Engine turning = on_periodic_floor({{0, 0}, {10, 0}}, disk({5, 0.59}, 0.5), /*hold_rotation=*/false);
+  EXPECT_EQ(turning.world().seam[0], Vec2{});
 }
 
 }  // namespace

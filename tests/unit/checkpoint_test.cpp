@@ -86,7 +86,9 @@ TEST(Checkpoint, BodiesOfOneShapeShareTheirSkeletonAndKeepItThroughACheckpoint) 
     const std::vector<Vec2> skeleton = local_skeleton(w, i);
     ASSERT_EQ(skeleton.size(), i % 2 ? 2u : 3u);
     // The body frame is the centre of mass's: the rice's ends are ±0.3.
-    if (i % 2 == 1) EXPECT_NEAR(std::abs(skeleton[0].x), 0.3, 1e-12);
+    if (i % 2 == 1) {
+      EXPECT_NEAR(std::abs(skeleton[0].x), 0.3, 1e-12);
+    }
     const Vec2 first = vertex_position(w, static_cast<int>(i), w.vertex_begin[i]);
     EXPECT_NEAR(norm(first - w.position[i]), norm(skeleton[0]), 1e-12);
   }
