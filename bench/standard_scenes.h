@@ -39,8 +39,9 @@ constexpr int kBlock = 1000;
 // kt = kn/2, μ = 0.5, dt = 1/50 of the contact period, g = 9.81. Above
 // kBlock grains the scene is ceil(N / kBlock) copies of a settled block of
 // ceil(N / copies) grains side by side (so N is rounded up to a multiple of
-// the copies), settled again briefly: a layer about sqrt(kBlock) grains
-// deep whatever N. `data_dir` holds shapes/cow.shape.
+// the copies), with the block's tangential springs and skin, so that they
+// continue it exactly (re-settled only if that left them moving): a layer
+// about sqrt(kBlock) grains deep whatever N. `data_dir` holds shapes/cow.shape.
 Engine settled_scene(const SceneKind& kind, const SceneOptions& options, const std::string& data_dir);
 
 // The largest speed of a surface point (|v| + R |ω|) over the grains, over

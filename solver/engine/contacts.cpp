@@ -401,6 +401,9 @@ void NeighbourList::index_bodies(std::size_t body_count) {
   for (const Candidate& c : candidates_) ++body_start_[c.vertex_body + 1], ++body_start_[c.edge_body + 1];
   for (std::size_t b = 0; b < body_count; ++b) body_start_[b + 1] += body_start_[b];
   body_candidates_.resize(2 * candidates_.size());
+  // A skin that thinned (the adaptive δ starts at its widest) leaves
+  // room for several times the candidates now listed.
+  if (body_candidates_.capacity() > 2 * body_candidates_.size() + 1024) body_candidates_.shrink_to_fit();
   std::vector<int> fill(body_start_.begin(), body_start_.end() - 1);
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
     body_candidates_[fill[candidates_[k].vertex_body]++] = static_cast<int>(k);
