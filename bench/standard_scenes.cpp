@@ -224,13 +224,14 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
         b.angular_velocity = w.angular_velocity[i];
         many.push_back(std::move(b));
       }
-    EngineSnapshot tiles = Engine(make_world(many, 1, {settling(law)}, {0, -9.81}, strip(copies * width)), s).snapshot();
+    // Listed with the block's skin, not the widest one a fresh adaptive
+    // list starts from (which would thin out over the first thousand
+    // steps, within the timing, and at 10⁶ cows list gigabytes first).
+    EngineSettings thin = s;
+    thin.verlet_distance = e.neighbour_verlet_distance();
+    EngineSnapshot tiles = Engine(make_world(many, 1, {settling(law)}, {0, -9.81}, strip(copies * width)), thin).snapshot();
+    tiles.settings.verlet_distance = s.verlet_distance;  // the skin may widen again as far as the block's
     carry_contacts(e.snapshot(), tiles, grain_of);
-    // And the block's skin: the first step rebuilds the list with it, not
-    // with the widest one a fresh list starts from (that would thin out
-    // over the first thousand steps, within the timing).
-    tiles.neighbours.verlet_distance = e.neighbour_verlet_distance();
-    tiles.neighbours.built = false;
     Engine tiled(std::move(tiles));
     // The copies now continue the block bit for bit (checked: 3000
     // hexagons keep the block's residual speed to the last digit), so they
