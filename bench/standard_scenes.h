@@ -26,7 +26,7 @@ struct SceneOptions {
   int particles = 1000;
   int threads = 1;
   double verlet_distance = 0.0;  // 0: automatic (from the settling's motion)
-  long settle_steps = 0;         // 0: until at rest (grains slower than 1% of sqrt(g size)), 100 000 at most
+  long settle_steps = 0;         // 0: until at rest (grains slower than 1% of sqrt(g size), the skin steady), 100 000 at most
 };
 
 // Grains settled at once; larger scenes repeat a settled block.
@@ -39,9 +39,8 @@ constexpr int kBlock = 1000;
 // kt = kn/2, μ = 0.5, dt = 1/50 of the contact period, g = 9.81. Above
 // kBlock grains the scene is ceil(N / kBlock) copies of a settled block of
 // ceil(N / copies) grains side by side (so N is rounded up to a multiple of
-// the copies), with the block's tangential springs and skin, so that they
-// continue it exactly (re-settled only if that left them moving): a layer
-// about sqrt(kBlock) grains deep whatever N. `data_dir` holds shapes/cow.shape.
+// the copies), with the block's contacts, forces and skin, so that they
+// continue it exactly: a layer about sqrt(kBlock) grains deep whatever N. `data_dir` holds shapes/cow.shape.
 Engine settled_scene(const SceneKind& kind, const SceneOptions& options, const std::string& data_dir);
 
 // The largest speed of a surface point (|v| + R |ω|) over the grains, over

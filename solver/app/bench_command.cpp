@@ -59,7 +59,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       "seconds", po::value(&seconds), "timing per case when --steps is not given (default 2)")(
       "repeat", po::value(&repeat), "time each case this many times and report the fastest (default 1)")(
       "verlet-distance", po::value(&verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
-      "settle-steps", po::value(&settle_steps), "settling steps (default: until at rest, 100000 at most; a tiled scene continues its settled block, re-settling 5000 at most if that moves)")(
+      "settle-steps", po::value(&settle_steps), "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and continues it)")(
       "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
       "no-contact-lists", "time without contact lists: every vertex pair of neighbouring particles, each step")(
       "data", po::value(&data), "the data directory holding shapes/cow.shape");
