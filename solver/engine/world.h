@@ -142,6 +142,9 @@ void update_world_vertices(World& world);
 void update_body_vertices(World& world, std::size_t body);
 // Sets World::seam from the current world vertices, constraints and cell.
 void mark_seams(World& world);
+// (cos θ, sin θ), within an ulp or two of std::cos and std::sin and
+// cheaper; the same bits for the same θ.
+Vec2 orientation_at(double angle);
 // Only the orientations (cos θ, sin θ) of body i, from its angle.
 void update_orientation(World& world, std::size_t body);
 
