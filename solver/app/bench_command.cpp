@@ -53,7 +53,7 @@ int run_bench_command(const std::vector<std::string>& args) {
   options.add_options()("help,h", "show this help")(
       "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, or all; also polygon3")(
       "n", po::value(&n_text), "particle counts (default 1000,10000,100000)")(
-      "large", "also 10^6 hexagons (about 2 GB of memory while the scene is built; minutes)")(
+      "large", "also 10^6 hexagons (a few GB of memory while the scene is built; minutes)")(
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
       "steps", po::value(&steps), "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&seconds), "timing per case when --steps is not given (default 2)")(
