@@ -460,6 +460,7 @@ void NeighbourList::rebuild(World& w) {
     }
   }
   update_world_vertices(w);
+  mark_seams(w);  // constraints may have changed since the last rebuild
 
   // Each thread lists candidates into its own vector; the canonical sort
   // below makes the result independent of who found what.

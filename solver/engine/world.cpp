@@ -126,6 +126,7 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
                                   std::to_string(a) + " and " + std::to_string(b));
   }
   update_world_vertices(w);
+  mark_seams(w);
   return w;
 }
 
@@ -201,7 +202,6 @@ void update_world_vertices(World& w) {
   w.orientation.resize(w.size(), Vec2{1.0, 0.0});
   w.world_vertex.resize(w.size() == 0 ? 0 : static_cast<std::size_t>(w.vertex_begin.back() + w.vertex_count.back()));
   for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
-  mark_seams(w);
 }
 
 void mark_seams(World& w) {

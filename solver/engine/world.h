@@ -140,7 +140,8 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
 // and the bodies' orientations.
 void update_world_vertices(World& world);
 void update_body_vertices(World& world, std::size_t body);
-// Sets World::seam from the current world vertices, constraints and cell.
+// Sets World::seam from the current world vertices, constraints and cell
+// (make_world, every list rebuild, an engine restored from a snapshot).
 void mark_seams(World& world);
 // (cos θ, sin θ), within an ulp or two of std::cos and std::sin and
 // cheaper; the same bits for the same θ.
