@@ -10,6 +10,17 @@
 #include "shapes/mass_properties.h"
 
 namespace sphero {
+namespace {
+
+// The bytes of `count` points, as a hash key: identical bits match,
+// nothing else does.
+std::string bytes_of(const Vec2* points, std::size_t count) {
+  std::string key(count * sizeof(Vec2), '\0');
+  std::memcpy(key.data(), points, key.size());
+  return key;
+}
+
+}  // namespace
 
 BodyConstraint pressure_plate(double pressure, double length, Vec2 inward, double sliding_velocity) {
   const bool along_x = inward.y == 0.0 && std::abs(inward.x) == 1.0;
@@ -64,10 +75,9 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
   // spent half an hour here computing the same numbers.
   std::unordered_map<std::string, MassProperties> known;
   const auto properties_of = [&known](const Shape& shape) -> const MassProperties& {
-    std::string key(shape.vertices.size() * sizeof(Vec2) + sizeof(double) + 1, '\0');
-    std::memcpy(key.data(), shape.vertices.data(), shape.vertices.size() * sizeof(Vec2));
-    std::memcpy(key.data() + shape.vertices.size() * sizeof(Vec2), &shape.radius, sizeof(double));
-    key.back() = static_cast<char>(shape.kind);
+    std::string key = bytes_of(shape.vertices.data(), shape.vertices.size());
+    key.append(reinterpret_cast<const char*>(&shape.radius), sizeof shape.radius);
+    key.push_back(static_cast<char>(shape.kind));
     const auto found = known.find(key);
     if (found != known.end()) return found->second;
     return known.emplace(std::move(key), mass_properties(shape)).first->second;
@@ -145,8 +155,7 @@ void share_local_vertices(World& w, const std::vector<Vec2>& per_body) {
   std::unordered_map<std::string, int> stored;
   for (std::size_t i = 0; i < w.size(); ++i) {
     const auto begin = static_cast<std::size_t>(w.vertex_begin[i]), count = static_cast<std::size_t>(w.vertex_count[i]);
-    std::string key(count * sizeof(Vec2), '\0');
-    std::memcpy(key.data(), per_body.data() + begin, key.size());
+    std::string key = bytes_of(per_body.data() + begin, count);
     const auto [where, fresh] = stored.try_emplace(std::move(key), static_cast<int>(w.local_vertex.size()));
     if (fresh) w.local_vertex.insert(w.local_vertex.end(), per_body.begin() + begin, per_body.begin() + begin + count);
     w.local_shift[i] = where->second - static_cast<int>(begin);
