@@ -40,7 +40,8 @@ constexpr int kBlock = 1000;
 // kBlock grains the scene is ceil(N / kBlock) copies of a settled block of
 // ceil(N / copies) grains side by side (so N is rounded up to a multiple of
 // the copies), with the block's contacts, forces and skin, so that they
-// continue it exactly: a layer about sqrt(kBlock) grains deep whatever N. `data_dir` holds shapes/cow.shape.
+// continue it exactly: a layer about sqrt(kBlock) grains deep whatever N.
+// `data_dir` holds shapes/cow.shape.
 Engine settled_scene(const SceneKind& kind, const SceneOptions& options, const std::string& data_dir);
 
 // The largest speed of a surface point (|v| + R |ω|) over the grains, over
