@@ -14,21 +14,13 @@
 namespace sphero {
 namespace {
 
-// Index of the vertex after / before global vertex k along its own body's
-// skeleton, or -1 at the ends of an open path. Along edges (which never
-// start at an open path's last vertex) that is all; around a corner, see
-// after() and before().
-int next_vertex(const World& w, int body, int k) {
-  const int begin = w.vertex_begin[body], last = begin + w.vertex_count[body] - 1;
-  if (k < last) return k + 1;
-  return w.closed[body] ? begin : -1;
-}
-
 bool seamed(const World& w, int body) { return !w.seam.empty() && w.seam[static_cast<std::size_t>(body)] != Vec2{}; }
 
-// The neighbours of vertex k that shape its corner: the vertex after / before
-// it, and where that vertex's copy lies against k's copy of the body. A
-// seamed wall (World::seam) goes on across the seam into the next copy.
+// The vertex after / before global vertex k along its own body's skeleton
+// (k = -1 at the ends of an open path), and where that vertex's copy lies
+// against k's copy of the body: a seamed wall (World::seam) goes on across
+// the seam into the next copy. Along an edge (which never starts at an
+// open path's last vertex) the shift is zero: after(...).k is its end.
 struct Along {
   int k = -1;  // none: a free end
   Vec2 shift;
@@ -194,7 +186,7 @@ struct CandidateBuilder {
     for (int e = 0; e < w.edge_count(body); ++e) {
       const int start = w.vertex_begin[body] + e;
       if (distance_to_segment(centre, w.world_vertex[start] + offset,
-                              w.world_vertex[next_vertex(w, body, start)] + offset) < reach)
+                              w.world_vertex[after(w, body, start).k] + offset) < reach)
         found.push_back(start);
     }
   }
@@ -213,7 +205,7 @@ struct CandidateBuilder {
   void add_vertices_on_edges(int vb, const std::vector<int>& vertices, int eb, const std::vector<int>& edges,
                              Vec2 offset, std::array<int, 2> image, double cutoff) {
     for (int start : edges) {
-      const int end = next_vertex(w, eb, start);
+      const int end = after(w, eb, start).k;
       const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[end] + offset;
       const double length = norm(q - p);
       // Bodies move by at most δ each and the edge turns by at most δ / R.
@@ -250,7 +242,7 @@ struct CandidateBuilder {
     c.vertex = v;
     c.feature = f;
     c.kind = kind;
-    c.feature_end = kind == ContactKind::vertex_edge ? next_vertex(w, eb, f) : f;
+    c.feature_end = kind == ContactKind::vertex_edge ? after(w, eb, f).k : f;
     c.image = image;
     c.reach = w.radius[vb] + w.radius[eb];
     c.edge_offset = offset;
@@ -264,7 +256,7 @@ struct CandidateBuilder {
     for (int e = 0; e < w.edge_count(b); ++e) {
       const int start = w.vertex_begin[b] + e;
       d = std::min(d, distance_to_segment(p, w.world_vertex[start] + offset,
-                                          w.world_vertex[next_vertex(w, b, start)] + offset));
+                                          w.world_vertex[after(w, b, start).k] + offset));
     }
     return d;
   }
@@ -305,7 +297,7 @@ Candidate packed(const World& w, const Contact& c) {
   p.kind = c.kind;
   p.active = c.active;
   p.sliding = c.sliding;
-  p.feature_end = c.kind == ContactKind::vertex_edge ? next_vertex(w, c.edge_body, c.feature) : c.feature;
+  p.feature_end = c.kind == ContactKind::vertex_edge ? after(w, c.edge_body, c.feature).k : c.feature;
   p.image = c.image;
   p.reach = w.radius[c.vertex_body] + w.radius[c.edge_body];
   p.edge_offset = c.edge_offset;
