@@ -1,14 +1,13 @@
 #include "engine/contacts.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <tuple>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
+#include "engine/thread_team.h"
 #include "geometry/segment.h"
 
 namespace sphero {
@@ -405,10 +404,9 @@ void NeighbourList::index_bodies(std::size_t body_count) {
 
 bool NeighbourList::update(World& world) {
   if (!ready(world)) return update(world, 0.0);
-  double largest = 0.0;  // a maximum: the same whatever the threads
-  const int threads = std::max(1, settings_.threads);
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest)
-  for (std::size_t i = 0; i < world.size(); ++i) largest = std::max(largest, motion_of(world, i));
+  // A maximum: the same whatever the threads.
+  const double largest = ThreadTeam::reduce(
+      settings_.threads, world.size(), 0.0, [&](std::size_t i) { return motion_of(world, i); }, std::greater<>());
   return update(world, largest);
 }
 
@@ -488,12 +486,18 @@ void NeighbourList::rebuild(World& w) {
     builder.add_pair(i, j, shift, image);
     return builder.out.size() > before;
   };
-  const auto builder_here = [&]() -> CandidateBuilder& {
-#ifdef _OPENMP
-    return builders[static_cast<std::size_t>(omp_get_thread_num())];
-#else
-    return builders[0];
-#endif
+  // Bodies handed out 64 at a time to whichever member is free: the search
+  // costs more where the grains are denser.
+  const auto search = [&](int team_threads, std::size_t count, auto&& visit) {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::size_t> found_pairs(static_cast<std::size_t>(threads), 0);
+    ThreadTeam::run(team_threads, [&](int member, int) {
+      CandidateBuilder& builder = builders[static_cast<std::size_t>(member)];
+      std::size_t& mine = found_pairs[static_cast<std::size_t>(member)];
+      for (std::size_t first; (first = next.fetch_add(64, std::memory_order_relaxed)) < count;)
+        for (std::size_t index = first; index < std::min(count, first + 64); ++index) mine += visit(builder, index);
+    });
+    for (std::size_t p : found_pairs) pairs += p;
   };
 
   std::vector<int> small, large;
@@ -571,30 +575,30 @@ void NeighbourList::rebuild(World& w) {
     std::vector<int> fill(start.begin(), start.end() - 1);
     for (int i : small) members[fill[home[i]]++] = i;  // bodies in index order within each cell
 
-#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : pairs)
-    {
-      CandidateBuilder& builder = builder_here();
-      std::vector<int> neighbours;
-#pragma omp for schedule(dynamic, 64)
-      for (std::size_t index = 0; index < small.size(); ++index) {
-        const int i = small[index];
-        const int cx = home[i] % cells[0], cy = home[i] / cells[0];
-        neighbours.clear();
-        for (int dy = -1; dy <= 1; ++dy)
-          for (int dx = -1; dx <= 1; ++dx) {
-            int nx = cx + dx, ny = cy + dy;
-            if (w.cell.periodic[0]) nx = (nx % cells[0] + cells[0]) % cells[0];
-            if (w.cell.periodic[1]) ny = (ny % cells[1] + cells[1]) % cells[1];
-            if (nx < 0 || ny < 0 || nx >= cells[0] || ny >= cells[1]) continue;
-            neighbours.push_back(nx + cells[0] * ny);
-          }
-        std::sort(neighbours.begin(), neighbours.end());
-        neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
-        for (int c : neighbours)
-          for (int k = start[c]; k < start[c + 1]; ++k)
-            if (members[k] > i) pairs += consider(builder, i, members[k]);
-      }
-    }
+    search(threads, small.size(), [&](CandidateBuilder& builder, std::size_t index) {
+      const int i = small[index];
+      const int cx = home[i] % cells[0], cy = home[i] / cells[0];
+      // The 3 × 3 cells around, each once (a periodic axis of fewer than
+      // three cells wraps onto the same cell twice).
+      std::array<int, 9> neighbours;
+      std::size_t count = 0;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          int nx = cx + dx, ny = cy + dy;
+          if (w.cell.periodic[0]) nx = (nx % cells[0] + cells[0]) % cells[0];
+          if (w.cell.periodic[1]) ny = (ny % cells[1] + cells[1]) % cells[1];
+          if (nx < 0 || ny < 0 || nx >= cells[0] || ny >= cells[1]) continue;
+          const int cell = nx + cells[0] * ny;
+          if (std::find(neighbours.begin(), neighbours.begin() + static_cast<std::ptrdiff_t>(count), cell) ==
+              neighbours.begin() + static_cast<std::ptrdiff_t>(count))
+            neighbours[count++] = cell;
+        }
+      std::size_t listed = 0;
+      for (std::size_t m = 0; m < count; ++m)
+        for (int k = start[neighbours[m]]; k < start[neighbours[m] + 1]; ++k)
+          if (members[k] > i) listed += consider(builder, i, members[k]);
+      return listed;
+    });
   }
 
   // Walls and landscapes against every body, through each periodic image
@@ -603,29 +607,26 @@ void NeighbourList::rebuild(World& w) {
   // cell: its images are searched around the one that brings it back in.
   std::vector<std::array<int, 2>> home(large.size());
   for (std::size_t k = 0; k < large.size(); ++k) home[k] = periods_into_cell(w, static_cast<std::size_t>(large[k]));
-#pragma omp parallel num_threads(threads) if (threads > 1 && !large.empty()) reduction(+ : pairs)
-  {
-    CandidateBuilder& builder = builder_here();
-#pragma omp for schedule(dynamic, 64)
-    for (std::size_t index = 0; index < small.size(); ++index) {
-      const int p = small[index];
-      for (std::size_t k = 0; k < large.size(); ++k) {
-        const int b = large[k];
-        const auto [hx, hy] = home[k];
-        for (int ix = hx - 1; ix <= hx + 1; ++ix) {
-          if (ix != hx && !w.cell.periodic[0]) continue;
-          for (int iy = hy - 1; iy <= hy + 1; ++iy) {
-            if (iy != hy && !w.cell.periodic[1]) continue;
-            const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
-            if (builder.skeleton_distance(b, shift, w.position[p]) >= w.bounding_radius[p] + w.radius[b] + skin) continue;
-            const std::size_t before = builder.out.size();
-            builder.add_pair(p, b, shift, {ix + wraps_[p][0], iy + wraps_[p][1]});
-            pairs += builder.out.size() > before;
-          }
+  if (!large.empty()) search(threads, small.size(), [&](CandidateBuilder& builder, std::size_t index) {
+    const int p = small[index];
+    std::size_t listed = 0;
+    for (std::size_t k = 0; k < large.size(); ++k) {
+      const int b = large[k];
+      const auto [hx, hy] = home[k];
+      for (int ix = hx - 1; ix <= hx + 1; ++ix) {
+        if (ix != hx && !w.cell.periodic[0]) continue;
+        for (int iy = hy - 1; iy <= hy + 1; ++iy) {
+          if (iy != hy && !w.cell.periodic[1]) continue;
+          const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
+          if (builder.skeleton_distance(b, shift, w.position[p]) >= w.bounding_radius[p] + w.radius[b] + skin) continue;
+          const std::size_t before = builder.out.size();
+          builder.add_pair(p, b, shift, {ix + wraps_[p][0], iy + wraps_[p][1]});
+          listed += builder.out.size() > before;
         }
       }
     }
-  }
+    return listed;
+  });
   std::vector<Candidate> fresh;
   if (threads == 1) {
     fresh = std::move(found[0]);

@@ -7,9 +7,7 @@
 #include <cmath>
 #include <numbers>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "engine/thread_team.h"
 
 namespace sphero {
 namespace {
@@ -241,15 +239,14 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
     // The integrator's first pass set the free bodies' gravity.
     for (int i : constrained_) set_loads(static_cast<std::size_t>(i));
   } else {
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (std::size_t i = 0; i < n; ++i) {
+    ThreadTeam::for_each(threads, n, [&](std::size_t i) {
       if (free_[i]) {
         w.force[i] = w.mass[i] * w.gravity;
         w.torque[i] = 0.0;
       } else {
         set_loads(i);
       }
-    }
+    });
   }
   // Dissipation is booked as the work of the viscous and tangential-spring
   // forces over the step, trapezoidal in the force like velocity Verlet's
@@ -279,13 +276,7 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
   // 1. Every candidate on its own: geometry, the contact law, its own
   //    state. Most candidates are not touching: they read only their packed
   //    Candidate.
-#pragma omp parallel num_threads(threads) if (threads > 1)
-  {
-#ifdef _OPENMP
-    const int member = omp_get_thread_num(), team = omp_get_num_threads();
-#else
-    const int member = 0, team = 1;
-#endif
+  ThreadTeam::run(threads, [&](int member, int team) {
     const WorldView view(w);
     Candidate* const keys = candidates.data();
     ContactState* const state = states.data();
@@ -294,8 +285,8 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
     Vec2* const force = w.force.data();
     double* const torque = w.torque.data();
     const bool alone = threads == 1;
-    // One run per requested thread, whatever team OpenMP gave (a run is
-    // never split between two threads: its bodies stay its own).
+    // One run per requested thread, whatever the team (a run is never
+    // split between two threads: its bodies stay its own).
     for (int run = member; run < threads; run += team) {
       const std::size_t first_chunk = chunks * static_cast<std::size_t>(run) / static_cast<std::size_t>(threads);
       const std::size_t end_chunk = chunks * static_cast<std::size_t>(run + 1) / static_cast<std::size_t>(threads);
@@ -364,14 +355,13 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
         chunk_books_[chunk] = sums;
       }
     }
-  }
+  });
   // 2. The bodies shared by two threads' runs, each adding its contacts in
   //    candidate order; then the chunks' energies in order.
   const std::vector<int>& start = neighbours_.body_candidate_start();
   const std::vector<int>& mine = neighbours_.body_candidates();
   const std::size_t shared = threads > 1 ? shared_bodies_.size() : 0;
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (shared > 64)
-  for (std::size_t s = 0; s < shared; ++s) {
+  ThreadTeam::for_each(shared > 64 ? threads : 1, shared, [&](std::size_t s) {
     const auto b = static_cast<std::size_t>(shared_bodies_[s]);
     Vec2 force = w.force[b];
     double torque = w.torque[b];
@@ -389,7 +379,7 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
     }
     w.force[b] = force;
     w.torque[b] = torque;
-  }
+  });
   double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0, deepest = 0.0;
   for (const ContactBooks& b : chunk_books_) {
     normal_energy += b.normal_energy;
@@ -443,8 +433,7 @@ void Engine::update_lists_or_orientations() {
 void Engine::update_orientations() {
   World& w = world_;
   const int threads = settings_.threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t i = 0; i < w.size(); ++i) update_orientation(w, i);
+  ThreadTeam::for_each(threads, w.size(), [&](std::size_t i) { update_orientation(w, i); });
   vertices_stale_ = true;
 }
 
@@ -452,8 +441,7 @@ void Engine::refresh_vertices() const {
   if (!vertices_stale_) return;
   World& w = const_cast<World&>(world_);  // derived data only: what world() hands out is current
   const int threads = settings_.threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
+  ThreadTeam::for_each(threads, w.size(), [&](std::size_t i) { update_body_vertices(w, i); });
   vertices_stale_ = false;
 }
 
@@ -502,9 +490,9 @@ void Engine::update_energy(bool with_power) {
   const std::size_t n = w.size(), chunks = (n + kBodyChunk - 1) / kBodyChunk;
   body_books_.assign(chunks, BodyBooks{});
   const int threads = settings_.threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t c = 0; c < chunks; ++c)
+  ThreadTeam::for_each(threads, chunks, [&](std::size_t c) {
     for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i) body_books_[c].add(w, i);
+  });
   close_body_books(with_power);
 }
 
@@ -540,12 +528,10 @@ void Engine::step_verlet() {
   const std::size_t n = w.size();
   previous_position_.resize(n);
   const bool measure = neighbours_.ready(w);
-  double largest = 0.0;
   // Free bodies (nearly all) take a straight path without the per-DOF
   // branches and without reading their (88-byte) constraint records; the
   // arithmetic is the same, so are the bits.
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(max : largest)
-  for (std::size_t i = 0; i < n; ++i) {
+  const auto move = [&](std::size_t i) {
     previous_position_[i] = w.position[i];
     if (free_[i]) {
       kick(w, i, dt);
@@ -565,8 +551,9 @@ void Engine::step_verlet() {
       }
     }
     update_orientation(w, i);
-    if (measure) largest = std::max(largest, neighbours_.motion_of(w, i));
-  }
+    return measure ? neighbours_.motion_of(w, i) : 0.0;
+  };
+  const double largest = ThreadTeam::reduce(threads, n, 0.0, move, std::greater<>());
   // A rebuild brings every vertex up to date; otherwise the force loop
   // computes the vertices it reads from the orientations.
   vertices_stale_ = !(measure ? neighbours_.update(w, largest) : neighbours_.update(w));
@@ -575,9 +562,8 @@ void Engine::step_verlet() {
   compute_forces(dt, /*free_loads_set=*/true);
   const std::size_t chunks = (n + kBodyChunk - 1) / kBodyChunk;
   body_books_.assign(chunks, BodyBooks{});
-  std::size_t first_bad = n;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : first_bad)
-  for (std::size_t c = 0; c < chunks; ++c) {
+  const auto finish = [&](std::size_t c) {
+    std::size_t first_bad = n;
     BodyBooks books;
     for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i) {
       if (free_[i]) {
@@ -588,10 +574,12 @@ void Engine::step_verlet() {
           if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
       }
       books.add(w, i);
-      if (looks_unstable(w, previous_position_, i)) first_bad = std::min(first_bad, i);
+      if (first_bad == n && looks_unstable(w, previous_position_, i)) first_bad = i;
     }
     body_books_[c] = books;
-  }
+    return first_bad;
+  };
+  const std::size_t first_bad = ThreadTeam::reduce(threads, chunks, n, finish, std::less<>());
   close_body_books(true);
   first_unstable_ = first_bad;
 }
@@ -601,8 +589,7 @@ void Engine::step_gear() {
   World& w = world_;
   const double dt = settings_.dt;
   const int threads = settings_.threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t i = 0; i < w.size(); ++i) {
+  ThreadTeam::for_each(threads, w.size(), [&](std::size_t i) {
     const int b = static_cast<int>(i);
     for (int k = 0; k < 3; ++k) {
       double& x = dof_position(w, b, k);
@@ -624,12 +611,11 @@ void Engine::step_gear() {
       r3 += 4.0 * r4;
       v = r1 / dt;
     }
-  }
+  });
   update_lists_or_orientations();
   compute_forces(dt);
   const double half_dt2 = 0.5 * dt * dt;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-  for (std::size_t i = 0; i < w.size(); ++i) {
+  ThreadTeam::for_each(threads, w.size(), [&](std::size_t i) {
     const int b = static_cast<int>(i);
     for (int k = 0; k < 3; ++k) {
       if (w.constraint[i].held[k]) continue;
@@ -640,7 +626,7 @@ void Engine::step_gear() {
       r3_[i][k] += kGear[3] * correction;
       r4_[i][k] += kGear[4] * correction;
     }
-  }
+  });
   // Energies belong to the corrected state: re-evaluate the contacts there
   // without advancing their springs (the cost of a second contact pass).
   evaluate_forces_now();
@@ -691,9 +677,9 @@ void Engine::check_stability() {
   if (first_bad == kNotChecked) {
     first_bad = w.size();
     const int threads = settings_.threads;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) reduction(min : first_bad)
-    for (std::size_t i = 0; i < w.size(); ++i)
-      if (looks_unstable(w, previous, i)) first_bad = std::min(first_bad, i);
+    first_bad = ThreadTeam::reduce(
+        threads, w.size(), first_bad, [&](std::size_t i) { return looks_unstable(w, previous, i) ? i : w.size(); },
+        std::less<>());
   }
   if (first_bad < w.size()) {
     const std::size_t i = first_bad;

@@ -2,10 +2,16 @@
 // threads gives bit-identical states, energy ledgers and contact lists.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <random>
+#include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "engine/engine.h"
+#include "engine/thread_team.h"
 #include "physics/scenes.h"
 #include "shapes/shape_file.h"
 
@@ -101,6 +107,89 @@ TEST(Threads, AThreadCountChangedMidRunChangesNothing) {
   steady.run(2000), switched.run(2000);
   expect_identical(steady, switched);
   EXPECT_THROW(switched.set_threads(0), std::invalid_argument);
+}
+
+// Two engines stepped at once from two user threads: one of them finds the
+// team busy and runs its passes alone, with the same bits.
+TEST(Threads, TwoEnginesSteppedAtOnceGiveTheBitsOfEachAlone) {
+  Engine alone = falling_mixture(2, Integrator::velocity_verlet);
+  alone.run(1500);
+  Engine first = falling_mixture(2, Integrator::velocity_verlet), second = falling_mixture(2, Integrator::velocity_verlet);
+  std::thread other([&] { second.run(1500); });
+  first.run(1500);
+  other.join();
+  expect_identical(alone, first);
+  expect_identical(alone, second);
+}
+
+TEST(ThreadTeam, EveryMemberRunsOnceAndMemberZeroOnTheCaller) {
+  for (int threads : {1, 2, 3, 5}) {
+    std::vector<int> calls(static_cast<std::size_t>(threads), 0);
+    std::atomic<int> seen_members{0};
+    std::thread::id zero;
+    ThreadTeam::run(threads, [&](int member, int members) {
+      ++calls[static_cast<std::size_t>(member)];
+      seen_members = members;
+      if (member == 0) zero = std::this_thread::get_id();
+    });
+    // Nothing else runs a job: the team is not busy, every member comes.
+    ASSERT_EQ(seen_members.load(), threads);
+    for (int m = 0; m < threads; ++m) EXPECT_EQ(calls[static_cast<std::size_t>(m)], 1) << "member " << m;
+    EXPECT_EQ(zero, std::this_thread::get_id());
+  }
+}
+
+TEST(ThreadTeam, ForEachVisitsEveryIndexOnceAndReduceFindsTheExtremes) {
+  for (int threads : {1, 2, 3, 7})
+    for (std::size_t count : {0, 1, 2, 5, 1000, 4099}) {
+      std::vector<int> visits(count, 0);
+      ThreadTeam::for_each(threads, count, [&](std::size_t i) { ++visits[i]; });
+      for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(visits[i], 1) << "index " << i << " of " << count;
+      // A value peaked at an index the even split does not favour.
+      const auto value = [&](std::size_t i) { return -std::abs(static_cast<double>(i) - 0.37 * static_cast<double>(count)); };
+      double best = -1e300;
+      for (std::size_t i = 0; i < count; ++i) best = std::max(best, value(i));
+      EXPECT_EQ(ThreadTeam::reduce(threads, count, -1e300, value, std::greater<>()), best);
+      const std::size_t first_odd = ThreadTeam::reduce(
+          threads, count, count, [](std::size_t i) { return i % 2 == 1 ? i : ~std::size_t{0}; }, std::less<>());
+      EXPECT_EQ(first_odd, count > 1 ? 1u : count);
+    }
+}
+
+TEST(ThreadTeam, AFailingMemberIsReportedToTheCallerAndTheTeamGoesOn) {
+  for (int thrower : {0, 1}) {
+    EXPECT_THROW(ThreadTeam::run(2,
+                                 [&](int member, int members) {
+                                   if (member == thrower % members) throw std::runtime_error("member failed");
+                                 }),
+                 std::runtime_error);
+  }
+  std::atomic<int> ran{0};
+  ThreadTeam::run(2, [&](int, int) { ++ran; });
+  EXPECT_EQ(ran.load(), 2);
+}
+
+TEST(ThreadTeam, AJobStartedInsideAJobRunsAlone) {
+  std::atomic<int> inner_members{0}, inner_calls{0};
+  ThreadTeam::run(2, [&](int member, int) {
+    if (member != 0) return;
+    ThreadTeam::run(2, [&](int, int members) {
+      inner_members = members;
+      ++inner_calls;
+    });
+  });
+  EXPECT_EQ(inner_members.load(), 1);
+  EXPECT_EQ(inner_calls.load(), 1);
+}
+
+// Members that went to sleep (nothing to do for a while) wake for the next job.
+TEST(ThreadTeam, MembersWakeAfterAPause) {
+  for (int round = 0; round < 3; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::atomic<int> ran{0};
+    ThreadTeam::run(2, [&](int, int) { ++ran; });
+    EXPECT_EQ(ran.load(), 2);
+  }
 }
 
 }  // namespace

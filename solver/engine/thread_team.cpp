@@ -1,0 +1,152 @@
+#include "thread_team.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace sphero {
+
+namespace {
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// How long a member watches the counter for the next job before it
+// sleeps: far longer than the serial stretches inside a step (a few µs),
+// far shorter than anything a person would see as a busy core.
+constexpr auto kSpin = std::chrono::microseconds(200);
+
+class Team {
+ public:
+  static Team& instance() {
+    static Team team;
+    return team;
+  }
+
+  void run(int threads, void (*call)(void*, int, int), void* context) {
+    std::unique_lock<std::mutex> mine(busy_, std::try_to_lock);
+    if (!mine.owns_lock()) {  // another job is running: this one runs alone
+      call(context, 0, 1);
+      return;
+    }
+    const int members = std::min(threads, ThreadTeam::kMaxMembers);
+    while (static_cast<int>(workers_.size()) < members - 1) workers_.push_back(std::make_unique<Worker>(*this));
+    // More members than cores: a member must not spin while another waits
+    // for its core.
+    const bool spin = members <= cores_;
+    call_ = call;
+    context_ = context;
+    members_ = members;
+    failure_ = nullptr;
+    pending_.store(members - 1, std::memory_order_relaxed);
+    for (int m = 1; m < members; ++m) workers_[static_cast<std::size_t>(m - 1)]->start(spin);
+    std::exception_ptr own;
+    try {
+      call(context, 0, members);
+    } catch (...) {
+      own = std::current_exception();
+    }
+    for (long k = 0; pending_.load(std::memory_order_acquire) != 0; ++k)
+      if (spin && k < (1L << 22))
+        pause();
+      else
+        std::this_thread::yield();
+    if (own) std::rethrow_exception(own);
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+  ~Team() {
+    quit_.store(true, std::memory_order_seq_cst);
+    for (auto& w : workers_) w->start(false);
+    for (auto& w : workers_) w->thread.join();
+  }
+
+ private:
+  // One member besides the caller, with its own counter of jobs handed to
+  // it: only the members a job needs are woken, and the job's fields are
+  // read only by members the caller then waits for.
+  struct alignas(64) Worker {
+    std::atomic<std::uint32_t> jobs{0};
+    std::atomic<bool> asleep{false};
+    std::atomic<bool> spin{true};
+    std::thread thread;
+
+    explicit Worker(Team& team) : thread([this, &team, member = team.workers_.size() + 1] {
+      team.work(*this, static_cast<int>(member));
+    }) {}
+
+    void start(bool spin_after) {
+      spin.store(spin_after, std::memory_order_relaxed);
+      jobs.fetch_add(1, std::memory_order_seq_cst);
+      // Looked at after the bump; the member says it sleeps before its last
+      // look at the counter: one of the two sees the other.
+      if (asleep.load(std::memory_order_seq_cst)) jobs.notify_one();
+    }
+
+    void wait(std::uint32_t seen) {
+      if (spin.load(std::memory_order_relaxed)) {
+        const auto until = std::chrono::steady_clock::now() + kSpin;
+        for (int k = 0;; ++k) {
+          if (jobs.load(std::memory_order_acquire) != seen) return;
+          pause();
+          if ((k & 255) == 255 && std::chrono::steady_clock::now() > until) break;
+        }
+      }
+      asleep.store(true, std::memory_order_seq_cst);
+      while (jobs.load(std::memory_order_seq_cst) == seen) jobs.wait(seen, std::memory_order_seq_cst);
+      asleep.store(false, std::memory_order_relaxed);
+    }
+  };
+
+  void work(Worker& self, int member) {
+    std::uint32_t seen = 0;
+    for (;;) {
+      self.wait(seen);
+      seen = self.jobs.load(std::memory_order_acquire);
+      if (quit_.load(std::memory_order_acquire)) return;
+      try {
+        call_(context_, member, members_);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_lock_);
+        if (!failure_) failure_ = std::current_exception();
+      }
+      pending_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+  }
+
+  std::mutex busy_;
+  // Asked once: glibc reads /sys for it, three system calls each time.
+  const int cores_ = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::unique_ptr<Worker>> workers_;
+  alignas(64) std::atomic<int> pending_{0};
+  std::atomic<bool> quit_{false};
+  // The job: written by run() before it hands the job out (a seq_cst bump
+  // of each member's counter) and read by the member after it sees the bump.
+  void (*call_)(void*, int, int) = nullptr;
+  void* context_ = nullptr;
+  int members_ = 0;
+  std::mutex failure_lock_;
+  std::exception_ptr failure_;
+};
+
+}  // namespace
+
+void ThreadTeam::run_erased(int threads, void (*call)(void*, int, int), void* context) {
+  Team::instance().run(threads, call, context);
+}
+
+}  // namespace sphero
