@@ -7,7 +7,6 @@
 #include <boost/program_options.hpp>
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <chrono>
 #include <ctime>
 #include <sstream>
@@ -57,7 +56,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
       "steps", po::value(&steps), "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&seconds), "timing per case when --steps is not given (default 2)")(
-      "repeat", po::value(&repeat), "time each case this many times and report the fastest (default 1)")(
+      "repeat", po::value(&repeat), "time each case this many times, the thread counts in turn, and report the fastest (default 1)")(
       "verlet-distance", po::value(&verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
       "settle-steps", po::value(&settle_steps), "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and continues it)")(
       "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
@@ -108,19 +107,25 @@ int run_bench_command(const std::vector<std::string>& args) {
     }
     const double settle_wall = wall_now() - settle_start;
     long timed_steps = steps;
-    double first_wall = 0.0;
-    std::vector<Vec2> first_positions;
-    for (int threads : thread_counts) {
-      // Each repeat times the same steps from the same settled state (the
-      // same results); the fastest by wall time is reported: on a shared
-      // machine the slow runs measure the neighbours.
-      std::optional<Engine> timed;
+    // What a case's record needs from its fastest trial.
+    struct Timing {
+      double wall = INFINITY, cpu = 0.0, verlet_distance = 0.0;
       long rebuilds = 0, pairs = 0;
-      double cpu = 0.0, wall = INFINITY;
-      for (int trial = 0; trial < repeat; ++trial) {
+      std::size_t bytes = 0;
+      bool identical = true;
+    };
+    std::vector<Timing> timings(thread_counts.size());
+    std::vector<Vec2> first_positions;
+    // Each trial times the same steps from the same settled state (the
+    // same results) with every thread count in turn, so that the counts
+    // are compared at the same time: this VM's capacity for two busy
+    // threads drifts within minutes. The fastest trial by wall time is
+    // reported; on a shared machine the slow ones measure the neighbours.
+    for (int trial = 0; trial < repeat; ++trial)
+      for (std::size_t t = 0; t < thread_counts.size(); ++t) {
         Engine e{EngineSnapshot(settled)};
-        e.set_threads(threads);
-        rebuilds = e.neighbour_stats().rebuilds, pairs = e.neighbour_stats().feature_pairs_evaluated;
+        e.set_threads(thread_counts[t]);
+        const long rebuilds = e.neighbour_stats().rebuilds, pairs = e.neighbour_stats().feature_pairs_evaluated;
         const double cpu0 = cpu_now(), wall0 = wall_now();
         if (timed_steps > 0) {
           e.run(timed_steps);
@@ -130,19 +135,23 @@ int run_bench_command(const std::vector<std::string>& args) {
           timed_steps = done;
         }
         const double trial_cpu = cpu_now() - cpu0, trial_wall = wall_now() - wall0;
-        if (trial_wall < wall) wall = trial_wall, cpu = trial_cpu;
-        timed.reset();
-        timed.emplace(std::move(e));
+        Timing& best = timings[t];
+        if (first_positions.empty())
+          first_positions = e.world().position;
+        else
+          best.identical = best.identical && first_positions == e.world().position;
+        if (trial_wall < best.wall) {
+          best.wall = trial_wall, best.cpu = trial_cpu;
+          best.rebuilds = e.neighbour_stats().rebuilds - rebuilds;
+          best.pairs = e.neighbour_stats().feature_pairs_evaluated - pairs;
+          best.verlet_distance = e.neighbour_verlet_distance();
+          best.bytes = e.memory_bytes();
+        }
       }
-      Engine& e = *timed;
+    for (std::size_t t = 0; t < thread_counts.size(); ++t) {
+      const int threads = thread_counts[t];
+      const auto& [wall, cpu, verlet_distance, rebuilds, pairs, bytes, identical] = timings[t];
       const double particle_steps = static_cast<double>(grains) * static_cast<double>(timed_steps);
-      bool identical = true;
-      if (first_positions.empty()) {
-        first_positions = e.world().position;
-        first_wall = wall;
-      } else {
-        identical = first_positions == e.world().position;
-      }
       const std::vector<std::pair<const char*, std::string>> record{
           {"scene", fmt::format("\"{}\"", c.kind.name)},
           {"n", fmt::format("{}", grains)},
@@ -154,13 +163,12 @@ int run_bench_command(const std::vector<std::string>& args) {
           {"cpu_s", fmt::format("{:.4f}", cpu)},
           {"cundall", fmt::format("{:.4g}", particle_steps / std::max(cpu, 1e-9))},
           {"cundall_wall", fmt::format("{:.4g}", particle_steps / std::max(wall, 1e-9))},
-          {"speedup", fmt::format("{:.3f}", first_wall / std::max(wall, 1e-9))},
+          {"speedup", fmt::format("{:.3f}", timings[0].wall / std::max(wall, 1e-9))},
           {"identical_to_first", identical ? "true" : "false"},
-          {"bytes_per_particle", fmt::format("{:.0f}", static_cast<double>(e.memory_bytes()) / grains)},
-          {"rebuilds", fmt::format("{}", e.neighbour_stats().rebuilds - rebuilds)},
-          {"pairs_per_particle_step",
-           fmt::format("{:.3f}", static_cast<double>(e.neighbour_stats().feature_pairs_evaluated - pairs) / particle_steps)},
-          {"verlet_distance", fmt::format("{:.4g}", e.neighbour_verlet_distance())},
+          {"bytes_per_particle", fmt::format("{:.0f}", static_cast<double>(bytes) / grains)},
+          {"rebuilds", fmt::format("{}", rebuilds)},
+          {"pairs_per_particle_step", fmt::format("{:.3f}", static_cast<double>(pairs) / particle_steps)},
+          {"verlet_distance", fmt::format("{:.4g}", verlet_distance)},
           {"settle_wall_s", fmt::format("{:.1f}", settle_wall)},
           {"settled_speed", fmt::format("{:.2g}", residual)},
           {"repeats", fmt::format("{}", repeat)}};
