@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <numbers>
 
@@ -190,33 +191,97 @@ void Engine::evaluate_forces_now() {
   update_energy();
 }
 
-// Which thread's run of candidate chunks holds all of a body's candidates
-// (-1: more than one; those bodies are gathered after the candidate loop).
-void Engine::assign_owners(std::size_t chunks) {
-  const int threads = settings_.threads;
+// An even split of the candidate chunks for the current list and thread
+// count; balance_split moves it from there.
+void Engine::make_split(std::size_t chunks) {
+  const auto threads = static_cast<std::size_t>(settings_.threads);
+  split_.threads = settings_.threads;
+  split_.rebuild = neighbours_.stats().rebuilds;
+  split_.chunks = chunks;
+  split_.first_chunk.resize(threads + 1);
+  for (std::size_t t = 0; t <= threads; ++t) split_.first_chunk[t] = chunks * t / threads;
+  split_.contact_time.assign(threads, {});
+  split_.timed_steps = 0;
+  assign_owners();
+}
+
+// The bodies each run's candidates start from, and which run holds all of
+// a body's candidates (-1: more than one; those bodies are gathered after
+// the candidate loop).
+void Engine::assign_owners() {
+  const std::vector<Candidate>& candidates = neighbours_.candidates();
+  const std::size_t n = world_.size(), threads = split_.first_chunk.size() - 1;
+  // Candidates are sorted by their lower body: a run's first candidate
+  // names the first body it holds, rounded to the body passes' chunks.
+  split_.bodies = n;
+  split_.first_body.assign(threads + 1, n);
+  split_.first_body[0] = 0;
+  for (std::size_t t = 1; t < threads; ++t) {
+    const std::size_t k = split_.first_chunk[t] * kContactChunk;
+    std::size_t body = n;
+    if (k < candidates.size()) {
+      const auto low = static_cast<std::size_t>(std::min(candidates[k].vertex_body, candidates[k].edge_body));
+      body = std::min(n, (low + kBodyChunk / 2) / kBodyChunk * kBodyChunk);
+    }
+    split_.first_body[t] = std::max(body, split_.first_body[t - 1]);
+  }
   const std::vector<int>& start = neighbours_.body_candidate_start();
   const std::vector<int>& mine = neighbours_.body_candidates();
-  const auto thread_of = [&](int k) {
-    // The thread t whose run [chunks t / T, chunks (t + 1) / T) holds k's chunk.
+  const auto run_of = [&](int k) {
     const std::size_t chunk = static_cast<std::size_t>(k) / kContactChunk;
-    int t = static_cast<int>(chunk * static_cast<std::size_t>(threads) / chunks);
-    while (chunks * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads) <= chunk) ++t;
-    while (chunks * static_cast<std::size_t>(t) / static_cast<std::size_t>(threads) > chunk) --t;
-    return t;
+    return static_cast<int>(std::upper_bound(split_.first_chunk.begin(), split_.first_chunk.end(), chunk) -
+                            split_.first_chunk.begin()) - 1;
   };
-  owner_.assign(world_.size(), -1);
-  shared_bodies_.clear();
-  for (std::size_t b = 0; b < world_.size(); ++b) {
+  split_.owner.assign(n, -1);
+  split_.shared.clear();
+  for (std::size_t b = 0; b < n; ++b) {
     if (start[b] == start[b + 1]) continue;
-    const int first = thread_of(mine[static_cast<std::size_t>(start[b])]);
-    const int last = thread_of(mine[static_cast<std::size_t>(start[b + 1] - 1)]);
+    const int first = run_of(mine[static_cast<std::size_t>(start[b])]);
+    const int last = run_of(mine[static_cast<std::size_t>(start[b + 1] - 1)]);
     if (first == last)
-      owner_[b] = first;
+      split_.owner[b] = first;
     else
-      shared_bodies_.push_back(static_cast<int>(b));
+      split_.shared.push_back(static_cast<int>(b));
   }
-  owners_threads_ = threads;
-  owners_rebuild_ = neighbours_.stats().rebuilds;
+}
+
+// Every kBalanceSteps, each boundary between two runs moves toward equal
+// contact times: by half the chunks that would even the last period out,
+// at the cost per chunk of the two runs (half, so that a noisy period
+// does not throw it about).
+void Engine::balance_split() {
+  constexpr int kBalanceSteps = 50;
+  if (++split_.timed_steps < kBalanceSteps) return;
+  std::vector<std::size_t>& first = split_.first_chunk;
+  bool moved = false;
+  for (std::size_t t = 1; t + 1 < first.size(); ++t) {
+    const double left = split_.contact_time[t - 1].seconds, right = split_.contact_time[t].seconds;
+    const auto left_chunks = static_cast<double>(first[t] - first[t - 1]);
+    const auto right_chunks = static_cast<double>(first[t + 1] - first[t]);
+    if (left_chunks < 1 || right_chunks < 1 || !(left + right > 0.0)) continue;
+    const double per_chunk = 0.5 * (left / left_chunks + right / right_chunks);
+    const double even_out = (right - left) / (2.0 * per_chunk);  // chunks to move from right to left
+    const auto shift = static_cast<long>(std::lround(0.5 * even_out));
+    if (shift == 0) continue;
+    const long lowest = static_cast<long>(first[t - 1]) + 1, highest = static_cast<long>(first[t + 1]) - 1;
+    const long boundary = std::clamp(static_cast<long>(first[t]) + shift, lowest, highest);
+    moved = moved || boundary != static_cast<long>(first[t]);
+    first[t] = static_cast<std::size_t>(boundary);
+  }
+  if (moved) assign_owners();
+  for (Split::Clock& c : split_.contact_time) c.seconds = 0.0;
+  split_.timed_steps = 0;
+}
+
+const std::vector<std::size_t>& Engine::body_parts() {
+  const std::size_t n = world_.size();
+  if (split_.threads == settings_.threads && split_.bodies == n) return split_.first_body;
+  const auto threads = static_cast<std::size_t>(settings_.threads);
+  even_parts_.resize(threads + 1);
+  // Whole body chunks, so that the last pass can take the same parts.
+  const std::size_t chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  for (std::size_t t = 0; t <= threads; ++t) even_parts_[t] = std::min(n, chunks * t / threads * kBodyChunk);
+  return even_parts_;
 }
 
 void Engine::compute_forces(double dt, bool free_loads_set) {
@@ -271,7 +336,9 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
   // in the same order whatever the number of threads: identical bits.
   if (threads > 1) {
     events_.resize(count);
-    if (owners_threads_ != threads || owners_rebuild_ != neighbours_.stats().rebuilds) assign_owners(chunks);
+    if (split_.threads != threads || split_.rebuild != neighbours_.stats().rebuilds || split_.chunks != chunks ||
+        split_.bodies != n)
+      make_split(chunks);
   }
   // 1. Every candidate on its own: geometry, the contact law, its own
   //    state. Most candidates are not touching: they read only their packed
@@ -281,15 +348,16 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
     Candidate* const keys = candidates.data();
     ContactState* const state = states.data();
     ContactEvent* const events = events_.data();
-    const int* const owner = owner_.data();
+    const int* const owner = split_.owner.data();
     Vec2* const force = w.force.data();
     double* const torque = w.torque.data();
     const bool alone = threads == 1;
     // One run per requested thread, whatever the team (a run is never
     // split between two threads: its bodies stay its own).
     for (int run = member; run < threads; run += team) {
-      const std::size_t first_chunk = chunks * static_cast<std::size_t>(run) / static_cast<std::size_t>(threads);
-      const std::size_t end_chunk = chunks * static_cast<std::size_t>(run + 1) / static_cast<std::size_t>(threads);
+      const auto started = alone ? std::chrono::steady_clock::time_point{} : std::chrono::steady_clock::now();
+      const std::size_t first_chunk = alone ? 0 : split_.first_chunk[static_cast<std::size_t>(run)];
+      const std::size_t end_chunk = alone ? chunks : split_.first_chunk[static_cast<std::size_t>(run) + 1];
       for (std::size_t chunk = first_chunk; chunk < end_chunk; ++chunk) {
         ContactBooks sums;
         for (std::size_t k = chunk * kContactChunk; k < std::min(count, (chunk + 1) * kContactChunk); ++k) {
@@ -354,15 +422,18 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
         }
         chunk_books_[chunk] = sums;
       }
+      if (!alone)
+        split_.contact_time[static_cast<std::size_t>(run)].seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     }
   });
   // 2. The bodies shared by two threads' runs, each adding its contacts in
   //    candidate order; then the chunks' energies in order.
   const std::vector<int>& start = neighbours_.body_candidate_start();
   const std::vector<int>& mine = neighbours_.body_candidates();
-  const std::size_t shared = threads > 1 ? shared_bodies_.size() : 0;
+  const std::size_t shared = threads > 1 ? split_.shared.size() : 0;
   ThreadTeam::for_each(shared > 64 ? threads : 1, shared, [&](std::size_t s) {
-    const auto b = static_cast<std::size_t>(shared_bodies_[s]);
+    const auto b = static_cast<std::size_t>(split_.shared[s]);
     Vec2 force = w.force[b];
     double torque = w.torque[b];
     for (int index = start[b]; index < start[b + 1]; ++index) {
@@ -394,6 +465,8 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
   ledger_.elastic_tangential = tangential_energy;
   ledger_.damping_dissipation += damping;
   ledger_.sliding_dissipation += sliding;
+  // Only now: the gather above needed the owners the pass ran with.
+  if (threads > 1) balance_split();
 }
 
 template <class T> std::size_t capacity_bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
@@ -408,7 +481,7 @@ std::size_t Engine::memory_bytes() const {
          capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
          capacity_bytes(w.local_vertex) + capacity_bytes(w.local_shift) + capacity_bytes(w.world_vertex) +
          capacity_bytes(w.orientation) + capacity_bytes(w.seam) +
-         capacity_bytes(free_) + capacity_bytes(constrained_) + capacity_bytes(owner_) + capacity_bytes(shared_bodies_) +
+         capacity_bytes(free_) + capacity_bytes(constrained_) + capacity_bytes(split_.owner) + capacity_bytes(split_.shared) +
          capacity_bytes(body_books_) + neighbours_.memory_bytes() +
          capacity_bytes(previous_position_) + capacity_bytes(events_) + capacity_bytes(chunk_books_) + capacity_bytes(r2_) +
          capacity_bytes(r3_) + capacity_bytes(r4_);
@@ -553,7 +626,9 @@ void Engine::step_verlet() {
     update_orientation(w, i);
     return measure ? neighbours_.motion_of(w, i) : 0.0;
   };
-  const double largest = ThreadTeam::reduce(threads, n, 0.0, move, std::greater<>());
+  const std::vector<std::size_t>& parts = body_parts();
+  const auto body_bound = [&](int t) { return parts[static_cast<std::size_t>(t)]; };
+  const double largest = ThreadTeam::reduce_parts(threads, body_bound, 0.0, move, std::greater<>());
   // A rebuild brings every vertex up to date; otherwise the force loop
   // computes the vertices it reads from the orientations.
   vertices_stale_ = !(measure ? neighbours_.update(w, largest) : neighbours_.update(w));
@@ -579,7 +654,11 @@ void Engine::step_verlet() {
     body_books_[c] = books;
     return first_bad;
   };
-  const std::size_t first_bad = ThreadTeam::reduce(threads, chunks, n, finish, std::less<>());
+  // The same parts as the first pass (whole chunks), as body_parts() says
+  // after this step's list: the bodies whose forces this thread added.
+  const std::vector<std::size_t>& last_parts = body_parts();
+  const auto chunk_bound = [&](int t) { return (last_parts[static_cast<std::size_t>(t)] + kBodyChunk - 1) / kBodyChunk; };
+  const std::size_t first_bad = ThreadTeam::reduce_parts(threads, chunk_bound, n, finish, std::less<>());
   close_body_books(true);
   first_unstable_ = first_bad;
 }

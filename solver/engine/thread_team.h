@@ -55,26 +55,37 @@ class ThreadTeam {
     });
   }
 
-  // The largest (or with Smaller, smallest) of value(i) over [0, count),
-  // starting from `start`.
+  // The best of value(i) over [0, count) by better(a, b) ("a beats b":
+  // std::greater<> for the largest), starting from `start`.
   template <class T, class Value, class Better> static T reduce(int threads, std::size_t count, T start, Value&& value,
                                                                 Better&& better) {
+    const int parts = members_for(threads, count);
+    const auto bound = [&](int p) { return count * static_cast<std::size_t>(p) / static_cast<std::size_t>(parts); };
+    return reduce_parts(parts, bound, start, value, better);
+  }
+
+  // The same over the parts [bound(p), bound(p + 1)), p = 0 … parts − 1. A
+  // member takes parts member, member + members, …: with the whole team
+  // there, part p is member p's at every call, and so are its data in
+  // that member's cache.
+  template <class T, class Bound, class Value, class Better>
+  static T reduce_parts(int parts, Bound&& bound, T start, Value&& value, Better&& better) {
     struct alignas(64) Slot {
       T value;
     };
     Slot slots[kMaxMembers];
     int used = 1;
     slots[0].value = start;
-    run(members_for(threads, count), [&](int member, int members) {
-          if (member == 0) used = members;
-          T mine = start;
-          const auto [begin, end] = part(count, member, members);
-          for (std::size_t i = begin; i < end; ++i) {
-            const T v = value(i);
-            if (better(v, mine)) mine = v;
-          }
-          slots[member].value = mine;
-        });
+    run(parts, [&](int member, int members) {
+      if (member == 0) used = members;
+      T mine = start;
+      for (int p = member; p < parts; p += members)
+        for (std::size_t i = bound(p), end = bound(p + 1); i < end; ++i) {
+          const T v = value(i);
+          if (better(v, mine)) mine = v;
+        }
+      slots[member].value = mine;
+    });
     T result = start;
     for (int m = 0; m < used; ++m)
       if (better(slots[m].value, result)) result = slots[m].value;
