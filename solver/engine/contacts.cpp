@@ -488,14 +488,15 @@ void NeighbourList::rebuild(World& w) {
   };
   // Bodies handed out 64 at a time to whichever member is free: the search
   // costs more where the grains are denser.
-  const auto search = [&](int team_threads, std::size_t count, auto&& visit) {
+  const auto search = [&](std::size_t count, auto&& visit) {
     std::atomic<std::size_t> next{0};
     std::vector<std::size_t> found_pairs(static_cast<std::size_t>(threads), 0);
-    ThreadTeam::run(team_threads, [&](int member, int) {
+    ThreadTeam::run(threads, [&](int member, int) {
       CandidateBuilder& builder = builders[static_cast<std::size_t>(member)];
-      std::size_t& mine = found_pairs[static_cast<std::size_t>(member)];
+      std::size_t mine = 0;  // stored once: neighbouring counters would share a cache line
       for (std::size_t first; (first = next.fetch_add(64, std::memory_order_relaxed)) < count;)
         for (std::size_t index = first; index < std::min(count, first + 64); ++index) mine += visit(builder, index);
+      found_pairs[static_cast<std::size_t>(member)] = mine;
     });
     for (std::size_t p : found_pairs) pairs += p;
   };
@@ -575,7 +576,7 @@ void NeighbourList::rebuild(World& w) {
     std::vector<int> fill(start.begin(), start.end() - 1);
     for (int i : small) members[fill[home[i]]++] = i;  // bodies in index order within each cell
 
-    search(threads, small.size(), [&](CandidateBuilder& builder, std::size_t index) {
+    search(small.size(), [&](CandidateBuilder& builder, std::size_t index) {
       const int i = small[index];
       const int cx = home[i] % cells[0], cy = home[i] / cells[0];
       // The 3 × 3 cells around, each once (a periodic axis of fewer than
@@ -607,7 +608,7 @@ void NeighbourList::rebuild(World& w) {
   // cell: its images are searched around the one that brings it back in.
   std::vector<std::array<int, 2>> home(large.size());
   for (std::size_t k = 0; k < large.size(); ++k) home[k] = periods_into_cell(w, static_cast<std::size_t>(large[k]));
-  if (!large.empty()) search(threads, small.size(), [&](CandidateBuilder& builder, std::size_t index) {
+  if (!large.empty()) search(small.size(), [&](CandidateBuilder& builder, std::size_t index) {
     const int p = small[index];
     std::size_t listed = 0;
     for (std::size_t k = 0; k < large.size(); ++k) {

@@ -39,18 +39,11 @@ class ThreadTeam {
                &job);
   }
 
-  // Calls body(begin, end, member) on one contiguous part of [0, count) per
+  // Calls body(i) for every i in [0, count), one contiguous part per
   // member.
-  template <class Body> static void for_ranges(int threads, std::size_t count, Body&& body) {
-    run(members_for(threads, count), [&](int member, int members) {
-          const auto [begin, end] = part(count, member, members);
-          if (begin < end) body(begin, end, member);
-        });
-  }
-
-  // Calls body(i) for every i in [0, count).
   template <class Body> static void for_each(int threads, std::size_t count, Body&& body) {
-    for_ranges(threads, count, [&](std::size_t begin, std::size_t end, int) {
+    run(members_for(threads, count), [&](int member, int members) {
+      const auto [begin, end] = part(count, member, members);
       for (std::size_t i = begin; i < end; ++i) body(i);
     });
   }
