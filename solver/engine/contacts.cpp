@@ -105,6 +105,10 @@ struct CandidateBuilder {
   bool contact_lists;
   std::vector<Candidate>& out;
   std::vector<int> near_a_, near_b_, edges_a_, edges_b_;  // scratch, reused
+  // For the skin's costs (SkinCosts): features scanned, feature pairs
+  // tested, and per thinner skin the candidates it would still list.
+  long scans = 0, tests = 0;
+  std::array<long, SkinCosts::kLevels> thinner{};
 
   // Feature pairs between body a and the image of body b moved by `shift`
   // (`image` counts periods, in unwrapped coordinates). Only pairs that can
@@ -120,14 +124,21 @@ struct CandidateBuilder {
       add_all_feature_pairs(a, b, shift, image);
       return;
     }
-    // Only vertices and edges within reach of the other body's bounding
-    // circle can be in a contact: select them first, so that two big
-    // polygons touching at their rims cost what their rims cost, not M².
-    near_vertices(a, {}, w.position[b] + shift, w.bounding_radius[b] + cutoff, near_a_);
-    near_vertices(b, shift, w.position[a], w.bounding_radius[a] + cutoff, near_b_);
+    // Only vertices and edges within the cutoff of the circle around the
+    // other body's skeleton can be in a contact: select them first, so that
+    // two big polygons touching at their rims cost what their rims cost,
+    // not M². (The skeleton's circle, not the outline's: the sphero-radius
+    // is in the cutoff already, and counting it twice let in a 64-gon's
+    // twelve vertices nearest a neighbour instead of its two.)
+    const double reach_a = skeleton_reach(a) + cutoff, reach_b = skeleton_reach(b) + cutoff;
+    near_vertices(a, {}, w.position[b] + shift, reach_b, near_a_);
+    near_vertices(b, shift, w.position[a], reach_a, near_b_);
+    scans += w.vertex_count[a] + w.vertex_count[b];
     if (near_a_.empty() && near_b_.empty()) return;
-    near_edges(b, shift, w.position[a], w.bounding_radius[a] + cutoff, edges_b_);
-    near_edges(a, {}, w.position[b] + shift, w.bounding_radius[b] + cutoff, edges_a_);
+    near_edges(b, shift, w.position[a], reach_a, edges_b_);
+    near_edges(a, {}, w.position[b] + shift, reach_b, edges_a_);
+    scans += w.edge_count(a) + w.edge_count(b);
+    tests += static_cast<long>(near_a_.size() * (edges_b_.size() + near_b_.size()) + near_b_.size() * edges_a_.size());
     add_vertices_on_edges(a, near_a_, b, edges_b_, shift, image, cutoff);
     add_vertices_on_edges(b, near_b_, a, edges_a_, -shift, {-image[0], -image[1]}, cutoff);
     // Relative turning allowed before a rebuild, per unit lever arm.
@@ -139,15 +150,17 @@ struct CandidateBuilder {
     for (int v : near_a_)
       for (int u : near_b_) {
         const Vec2 other = w.world_vertex[u] + shift;
-        if (!(norm(other - w.world_vertex[v]) < cutoff)) continue;
+        const double apart = norm2(other - w.world_vertex[v]);
+        if (!(apart < cutoff * cutoff)) continue;
+        const int thin_too = thinner_levels(apart, cutoff);
         if (a_point && b_point) {
-          push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
+          push(a, b, v, u, ContactKind::vertex_vertex, shift, image, thin_too);
           continue;
         }
         if (!b_point && near_cone(b, u, shift, w.world_vertex[v], slack))
-          push(a, b, v, u, ContactKind::vertex_vertex, shift, image);
+          push(a, b, v, u, ContactKind::vertex_vertex, shift, image, thin_too);
         if (!a_point && near_cone(a, v, {}, other, slack))
-          push(b, a, u, v, ContactKind::vertex_vertex, -shift, {-image[0], -image[1]});
+          push(b, a, u, v, ContactKind::vertex_vertex, -shift, {-image[0], -image[1]}, thin_too);
       }
   }
 
@@ -172,11 +185,17 @@ struct CandidateBuilder {
       }
   }
 
+  // The largest distance from body b's centre to its skeleton (its bounding
+  // radius less its sphero-radius), widened by rounding's worth.
+  double skeleton_reach(int b) const { return (w.bounding_radius[b] - w.radius[b]) * (1.0 + 1e-9) + 1e-12 * w.bounding_radius[b]; }
+
+  // Squared distances throughout the search: a square root per feature
+  // pair was a third of a cow's rebuild.
   void near_vertices(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& found) const {
     found.clear();
     const int end = w.vertex_begin[body] + w.vertex_count[body];
     for (int v = w.vertex_begin[body]; v < end; ++v)
-      if (norm(w.world_vertex[v] + offset - centre) < reach && is_feature(w, body, v)) found.push_back(v);
+      if (norm2(w.world_vertex[v] + offset - centre) < reach * reach && is_feature(w, body, v)) found.push_back(v);
   }
 
   // Edges (by first vertex) that come within reach of centre.
@@ -184,9 +203,8 @@ struct CandidateBuilder {
     found.clear();
     for (int e = 0; e < w.edge_count(body); ++e) {
       const int start = w.vertex_begin[body] + e;
-      if (distance_to_segment(centre, w.world_vertex[start] + offset,
-                              w.world_vertex[after(w, body, start).k] + offset) < reach)
-        found.push_back(start);
+      const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[after(w, body, start).k] + offset;
+      if (norm2(centre - closest_point_on_segment(centre, p, q)) < reach * reach) found.push_back(start);
     }
   }
 
@@ -209,16 +227,25 @@ struct CandidateBuilder {
       const double length = norm(q - p);
       // Bodies move by at most δ each and the edge turns by at most δ / R.
       const double slack = skin + (length + cutoff) * (skin / 2.0) / w.bounding_radius[eb];
+      const Vec2 edge = q - p;
+      const double lowest = -slack * length, highest = length * (length + slack);  // along, times the length
       for (int v : vertices) {
         const Vec2 x = w.world_vertex[v];
+        // Farther than the cutoff from the edge's line, so from the edge:
+        // most pairs of a round body's rim go no further.
+        const double side = cross(edge, x - p);
+        if (std::abs(side) >= cutoff * length) continue;
         // Inside the slab (with slack) — or beyond an end where the skeleton
         // bends back on that side, where the edge goes on counting clamped
         // to its end (convex polygons have no such ends).
-        if (w.closed[eb] && cross(q - p, x - p) > slack * length) continue;  // behind the edge (see contact_geometry)
-        const double along = dot(x - p, q - p) / length;
-        const bool listed = along > -slack ? (along < length + slack || near_inner_side(eb, end, true, x, offset, slack))
-                                           : near_inner_side(eb, start, false, x, offset, slack);
-        if (listed && distance_to_segment(x, p, q) < cutoff) push(vb, eb, v, start, ContactKind::vertex_edge, offset, image);
+        if (w.closed[eb] && side > slack * length) continue;  // behind the edge (see contact_geometry)
+        const double along = dot(x - p, edge);
+        const bool listed = along > lowest ? (along < highest || near_inner_side(eb, end, true, x, offset, slack))
+                                                    : near_inner_side(eb, start, false, x, offset, slack);
+        if (!listed) continue;
+        const double apart = norm2(x - closest_point_on_segment(x, p, q));
+        if (apart < cutoff * cutoff)
+          push(vb, eb, v, start, ContactKind::vertex_edge, offset, image, thinner_levels(apart, cutoff));
       }
     }
   }
@@ -234,7 +261,18 @@ struct CandidateBuilder {
     return s.along > -slack * s.length && s.side > -slack * s.length;
   }
 
-  void push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image) {
+  // How many of the thinner skins δ/2, δ/4, … would still list a pair of
+  // features `apart` (squared) with this cutoff.
+  int thinner_levels(double apart, double cutoff) const {
+    const double reach = cutoff - skin;
+    int levels = 0;
+    for (double s = skin / 2.0; levels < SkinCosts::kLevels && apart < (reach + s) * (reach + s); s /= 2.0) ++levels;
+    return levels;
+  }
+
+  void push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image,
+            int thinner_levels = SkinCosts::kLevels) {
+    for (int k = 0; k < thinner_levels; ++k) ++thinner[static_cast<std::size_t>(k)];
     Candidate c;
     c.vertex_body = vb;
     c.edge_body = eb;
@@ -313,7 +351,8 @@ NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState stat
       stats_(state.stats),
       built_(state.built),
       delta_(state.verlet_distance > 0.0 ? state.verlet_distance : settings.verlet_distance),
-      steps_since_rebuild_(state.steps_since_rebuild) {
+      steps_since_rebuild_(state.steps_since_rebuild),
+      skin_costs_(state.skin_costs) {
   candidates_.reserve(state.contacts.size());
   states_.reserve(state.contacts.size());
   for (const Contact& c : state.contacts) {
@@ -354,7 +393,7 @@ Contact NeighbourList::record(const World& w, std::size_t k) const {
 }
 
 NeighbourListState NeighbourList::state(const World& world) const {
-  NeighbourListState s{{}, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_};
+  NeighbourListState s{{}, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_, skin_costs_};
   s.contacts.reserve(candidates_.size());
   for (std::size_t k = 0; k < candidates_.size(); ++k) s.contacts.push_back(record(world, k));
   return s;
@@ -410,21 +449,55 @@ bool NeighbourList::update(World& world) {
   return update(world, largest);
 }
 
+// The adaptive skin weighs a rebuild against the candidates a thinner skin
+// saves (SkinCosts, in candidate evaluations), at the rate the bodies move.
+// With L steps between rebuilds at δ (projected from the largest motion
+// since the list was built), a skin δ / 2^k lists listed[k-1] candidates
+// and is rebuilt every L / 2^k steps. When some k costs less a step than δ
+// (rebuilds counted at 1.5 times their estimate, against noise in the
+// counts and the rate), the skin halves — one level at a time, each
+// thinner list watched again before the next. (Looking one halving ahead is not enough:
+// a packing of disks has none in the outer half of a wide skin, and all
+// its savings lie six halvings down.) A list that expires widens δ when it
+// lasted under 10 steps, or when half its rebuilds cost more than 1.5
+// times the candidates a doubled skin would add (as many times more as δ
+// lists than δ/2 does: growth in a shell is not linear in its width — a
+// sparse cloud of falling cows had 5 times the candidates at δ than at
+// δ/2, and 10 times at 2δ); each widening doubles the wait before the next
+// thinning (100 steps to 1600), so that bodies rattling in place do not
+// make the skin flap.
 bool NeighbourList::update(World& world, double largest) {
   if (!ready(world)) {
     rebuild(world);
     return true;
   }
   ++steps_since_rebuild_;
-  const double smallest_delta = settings_.verlet_distance / 64.0;
+  const auto steps = static_cast<double>(steps_since_rebuild_);
+  const auto listed = static_cast<double>(candidates_.size());
+  const double smallest_delta = settings_.verlet_distance / 1024.0;
+  SkinCosts& costs = skin_costs_;
   if (largest > delta_) {
-    if (settings_.adaptive && steps_since_rebuild_ < 10) delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
-  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && delta_ > smallest_delta &&
-             200.0 * largest / static_cast<double>(steps_since_rebuild_) < 0.25 * delta_) {
-    // At the rate the bodies have moved since the list was built, half the
-    // skin would last 400 steps: thinner skin, fewer candidates. (A rate,
-    // not the displacement: a body that crept and stopped leaves a large
-    // displacement from an old reference that says nothing of now.)
+    // Twice the skin is taken to list as many more as this one lists more
+    // than half of it would: `growth` times.
+    const double growth = costs.listed[0] > 0.0 ? listed / costs.listed[0] : INFINITY;
+    const bool widen = steps_since_rebuild_ < 10 || costs.rebuild / (2.0 * steps) > 1.5 * listed * (growth - 1.0);
+    if (settings_.adaptive && widen && delta_ < settings_.verlet_distance) {
+      delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
+      costs.wait_before_thinning = std::min(2 * costs.wait_before_thinning, 1600L);
+    }
+  } else if (settings_.adaptive && steps_since_rebuild_ >= costs.wait_before_thinning && delta_ > smallest_delta) {
+    // (A rate since the list was built, not a displacement from an older
+    // reference: a body that crept and stopped says nothing of now.)
+    const double lifetime = largest > 0.0 ? steps * delta_ / largest : INFINITY;
+    const double now = listed + costs.rebuild / lifetime;
+    double thinner = delta_, thinner_lifetime = lifetime;
+    bool pays = false;
+    for (std::size_t k = 0; k < costs.listed.size() && !pays; ++k) {
+      thinner /= 2.0, thinner_lifetime /= 2.0;
+      if (thinner < smallest_delta) break;
+      pays = costs.listed[k] + 1.5 * costs.rebuild / thinner_lifetime < now;
+    }
+    if (!pays) return false;
     delta_ = std::max(0.5 * delta_, smallest_delta);
   } else {
     return false;
@@ -481,6 +554,7 @@ void NeighbourList::rebuild(World& w) {
     Vec2 shift;
     std::array<int, 2> image;
     minimum_image(i, j, shift, image);
+    ++builder.scans;
     if (norm(w.position[j] + shift - w.position[i]) >= w.bounding_radius[i] + w.bounding_radius[j] + skin) return false;
     const std::size_t before = builder.out.size();
     builder.add_pair(i, j, shift, image);
@@ -619,6 +693,7 @@ void NeighbourList::rebuild(World& w) {
         for (int iy = hy - 1; iy <= hy + 1; ++iy) {
           if (iy != hy && !w.cell.periodic[1]) continue;
           const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
+          builder.scans += w.edge_count(b);
           if (builder.skeleton_distance(b, shift, w.position[p]) >= w.bounding_radius[p] + w.radius[b] + skin) continue;
           const std::size_t before = builder.out.size();
           builder.add_pair(p, b, shift, {ix + wraps_[p][0], iy + wraps_[p][1]});
@@ -660,6 +735,19 @@ void NeighbourList::rebuild(World& w) {
       states[k] = states_[o];
     }
   }
+  long scans = 0, tests = 0;
+  std::array<long, SkinCosts::kLevels> thinner{};
+  for (const CandidateBuilder& b : builders) {
+    scans += b.scans, tests += b.tests;
+    for (std::size_t k = 0; k < thinner.size(); ++k) thinner[k] += b.thinner[k];
+  }
+  // Calibrated on this project's machine (docs/PERFORMANCE.md, "The
+  // adaptive skin"), against a candidate evaluation (7 ns): a rebuild costs
+  // about 100 per body (cells, sort, merge, index), 0.22 per feature
+  // scanned and 1.1 per feature pair tested (a cow's 7.4 µs, a 64-gon's
+  // 1.7 µs, a hexagon's 0.8 µs).
+  skin_costs_.rebuild = 100.0 * static_cast<double>(n) + 0.22 * static_cast<double>(scans) + 1.1 * static_cast<double>(tests);
+  for (std::size_t k = 0; k < thinner.size(); ++k) skin_costs_.listed[k] = static_cast<double>(thinner[k]);
   candidates_ = std::move(sorted);
   states_ = std::move(states);
   index_bodies(n);

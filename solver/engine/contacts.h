@@ -98,10 +98,10 @@ struct NeighbourSettings {
   double verlet_distance = 0.0;  // δ: skin thickness per body (the largest, when adaptive)
   bool brute_force = false;      // all pairs, no cells: the reference for tests
   int threads = 1;               // for the rebuild's candidate search
-  // Adapt δ to the observed motion, between verlet_distance / 64 and
-  // verlet_distance: a list rebuilt within 10 steps doubles it; one that
-  // outlives 200 steps while the bodies moved at less than δ/4 per 200
-  // steps halves it.
+  // Adapt δ to the observed motion and to what a rebuild costs against
+  // what the candidates cost, between verlet_distance / 1024 and
+  // verlet_distance (NeighbourList::update, SkinCosts): a list rebuilt
+  // within 10 steps doubles it.
   // Which candidates are listed changes, never which contacts touch, so the
   // forces do not depend on it.
   bool adaptive = false;
@@ -119,6 +119,22 @@ struct NeighbourStats {
   std::size_t link_cells = 0;        // of the last rebuild's grid
 };
 
+// What the adaptive skin weighs, counted at the last rebuild, in candidate
+// evaluations (the force loop's unit of work): counts, not clocks, so that
+// the skin — and with it the list and the order of the energy sums — is
+// the same on every machine and for every number of threads.
+struct SkinCosts {
+  static constexpr int kLevels = 10;  // δ/2 … δ/1024
+  double rebuild = 0.0;               // a rebuild of the list, from the feature tests it made
+  // listed[k]: the candidates a list with skin δ / 2^(k+1) would hold (by
+  // the distance between the features; the slab and cone tests leave out
+  // more still, so these are upper bounds).
+  std::array<double, kLevels> listed{};
+  // A list lives this long before the skin may thin: 100 steps, doubled
+  // each time the skin widens (up to 1600).
+  long wait_before_thinning = 100;
+};
+
 // Everything the list carries from step to step (for checkpoints).
 struct NeighbourListState {
   std::vector<Contact> contacts;
@@ -129,6 +145,7 @@ struct NeighbourListState {
   bool built = false;
   double verlet_distance = 0.0;  // δ in use (adaptive); 0: the settings' δ
   long steps_since_rebuild = 0;
+  SkinCosts skin_costs;
 };
 
 // The candidate list and what is needed to decide when to rebuild it.
@@ -167,6 +184,7 @@ class NeighbourList {
   const std::vector<int>& body_candidates() const { return body_candidates_; }
   void set_threads(int threads) { settings_.threads = threads; }
   double verlet_distance() const { return delta_; }  // δ in use
+  const SkinCosts& skin_costs() const { return skin_costs_; }
   std::size_t memory_bytes() const;  // by the capacity of its arrays
   const NeighbourStats& stats() const { return stats_; }
   NeighbourStats& stats() { return stats_; }
@@ -188,6 +206,7 @@ class NeighbourList {
   bool built_ = false;
   double delta_ = 0.0;
   long steps_since_rebuild_ = 0;
+  SkinCosts skin_costs_;
 };
 
 // Geometry of one candidate in the current configuration: whether it is a

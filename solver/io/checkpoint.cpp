@@ -14,7 +14,9 @@ namespace sphero {
 namespace {
 
 constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
-constexpr std::uint32_t kVersion = 4;  // 3: the adaptive Verlet distance; 4: plates' pressure span, contact_lists
+// 3: the adaptive Verlet distance; 4: plates' pressure span, contact_lists;
+// 5: the adaptive skin's costs (a version 4 file reads with them unknown).
+constexpr std::uint32_t kVersion = 5;
 
 // Structs with padding are stored field by field: their padding bytes hold
 // whatever was in memory, and a checkpoint must be the same bytes for the
@@ -131,7 +133,7 @@ void describe(Io& io, PeriodicCell& c) {
 
 // One list of fields for both directions keeps reading and writing in step.
 template <class Io>
-void fields(Io& io, EngineSnapshot& s) {
+void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   World& w = s.world;
   io.vector(w.position);
   io.vector(w.angle);
@@ -186,6 +188,7 @@ void fields(Io& io, EngineSnapshot& s) {
   io.value(s.neighbours.built);
   io.value(s.neighbours.verlet_distance);
   io.value(s.neighbours.steps_since_rebuild);
+  if (version >= 5) io.value(s.neighbours.skin_costs);
   io.value(s.ledger);
   io.value(s.time);
   io.value(s.step);
@@ -202,7 +205,7 @@ void write_checkpoint(std::ostream& out, const EngineSnapshot& snapshot) {
   out.write(kMagic, sizeof kMagic);
   Writer writer(out);
   writer.value(kVersion);
-  fields(writer, const_cast<EngineSnapshot&>(snapshot));  // the writer only reads
+  fields(writer, const_cast<EngineSnapshot&>(snapshot), kVersion);  // the writer only reads
   writer.value(kVersion);  // trailer: a truncated file is caught
 }
 
@@ -213,12 +216,13 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0) reader.fail("wrong header");
   std::uint32_t version = 0;
   reader.value(version);
-  if (version != kVersion) reader.fail("version " + std::to_string(version) + ", this Sphero reads " + std::to_string(kVersion));
+  if (version != kVersion && version != 4)
+    reader.fail("version " + std::to_string(version) + ", this Sphero reads 4 and " + std::to_string(kVersion));
   EngineSnapshot snapshot;
-  fields(reader, snapshot);
+  fields(reader, snapshot, version);
   std::uint32_t trailer = 0;
   reader.value(trailer);
-  if (trailer != kVersion) reader.fail("a damaged end");
+  if (trailer != version) reader.fail("a damaged end");
   const std::size_t n = snapshot.world.position.size();
   if (snapshot.world.angle.size() != n || snapshot.world.constraint.size() != n ||
       (!snapshot.r2.empty() && snapshot.r2.size() != n))

@@ -149,6 +149,87 @@ TEST(NeighbourSearch, TangentialHistorySurvivesListRebuilds) {
   }
 }
 
+// An 8 × 8 square lattice of grains of diameter 1 (64-gons of sphero-radius
+// 0.1, or disks), just touching without overlap: without gravity or
+// velocities nothing moves, so no list expires and only the skin's costs
+// decide its width.
+std::vector<BodySpec> resting_lattice(bool polygons) {
+  std::vector<BodySpec> bodies;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j)
+      bodies.push_back(polygons ? test::regular_polygon_body(64, 0.4, 0.1, {1.0 * i, 1.0 * j}, 0.1 * (i + 8 * j))
+                                : test::disk({1.0 * i, 1.0 * j}, 0.5));
+  return bodies;
+}
+
+Engine adaptive_engine(const std::vector<BodySpec>& bodies, Vec2 gravity, double verlet) {
+  EngineSettings s;
+  s.dt = 2e-4;
+  s.verlet_distance = verlet;
+  s.adaptive_verlet_distance = true;
+  return Engine(world_of(bodies, linear_law(1e4, 50.0, 5e3, 0.4, 1.0), gravity), s);
+}
+
+TEST(AdaptiveSkin, ThinsWhereTheCandidatesItSavesPayForTheRebuildsAndWidensWhenGrainsMove) {
+  // 64-gons at rest: each halving of the skin drops rim vertices from the
+  // list, and with nothing moving a rebuild is paid for once: the skin
+  // thins. Disks at rest: a skin of any width lists each touching pair
+  // once, and no others, so nothing pays for a rebuild.
+  Engine polygons = adaptive_engine(resting_lattice(true), {}, 0.05);
+  Engine disks = adaptive_engine(resting_lattice(false), {}, 0.05);
+  const std::size_t listed = polygons.contacts().size();
+  polygons.run(1500);
+  disks.run(1500);
+  EXPECT_LE(polygons.neighbour_verlet_distance(), 0.05 / 64);
+  EXPECT_LT(polygons.contacts().size(), listed / 2);
+  EXPECT_GT(polygons.contacts().size(), 0u);  // those whose rims meet
+  EXPECT_EQ(disks.neighbour_verlet_distance(), 0.05);
+  EXPECT_EQ(disks.neighbour_stats().rebuilds, 1);
+  // All moving at 1 (2·10⁻⁴ a step): the thin lists expire within a few
+  // steps, and the skin widens again until a list lasts.
+  // (A run restarted from the thinned lattice, with the kinetic energy
+  // given booked as the energy it started with.)
+  const double thin = polygons.neighbour_verlet_distance();
+  EngineSnapshot moving = polygons.snapshot();
+  for (std::size_t i = 0; i < moving.world.size(); ++i) {
+    moving.world.velocity[i] = {1.0, 0.0};
+    moving.ledger.initial_mechanical += 0.5 * moving.world.mass[i];
+  }
+  Engine restarted(std::move(moving));
+  restarted.run(500);
+  EXPECT_GE(restarted.neighbour_verlet_distance(), 8 * thin);
+  EXPECT_GE(restarted.neighbour_verlet_distance(), 10 * 2e-4);
+}
+
+TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
+  // 32-gons settling in a box: the adaptive skin thins as they come to
+  // rest, and lists far fewer candidates; which contacts touch, and the
+  // order their forces are added in, stay those of the widest fixed skin.
+  std::mt19937_64 g(7);
+  std::vector<BodySpec> bodies;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 6; ++j)
+      bodies.push_back(test::regular_polygon_body(32, 0.4, 0.1, {1.0 * i + 0.6, 0.98 * j + 0.55}, 2 * kPi * uniform(g)));
+  bodies.push_back(test::wall({{0, 12}, {0, 0}, {8.2, 0}, {8.2, 12}}, 0.05));
+  Engine adaptive = adaptive_engine(bodies, {0, -10}, 0.05);
+  EngineSettings fixed_settings = adaptive.settings();
+  fixed_settings.adaptive_verlet_distance = false;
+  Engine fixed(world_of(bodies, linear_law(1e4, 50.0, 5e3, 0.4, 1.0), {0, -10}), fixed_settings);
+  for (int k = 0; k < 12; ++k) {
+    adaptive.run(1000);
+    fixed.run(1000);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      ASSERT_EQ(adaptive.world().position[i].x, fixed.world().position[i].x) << "body " << i << " after " << 1000 * (k + 1);
+      ASSERT_EQ(adaptive.world().position[i].y, fixed.world().position[i].y) << "body " << i << " after " << 1000 * (k + 1);
+      ASSERT_EQ(adaptive.world().angle[i], fixed.world().angle[i]) << "body " << i << " after " << 1000 * (k + 1);
+    }
+  }
+  std::printf("adaptive skin %g after %ld rebuilds: %zu candidates against %zu\n", adaptive.neighbour_verlet_distance(),
+              adaptive.neighbour_stats().rebuilds, adaptive.contacts().size(), fixed.contacts().size());
+  EXPECT_LE(adaptive.neighbour_verlet_distance(), 0.05 / 8);
+  EXPECT_LT(adaptive.contacts().size(), fixed.contacts().size() / 2);
+}
+
 TEST(NeighbourSearch, ContactListCostGrowsLinearlyNotQuadraticallyWithVertices) {
   // Regular polygons of the same size on a lattice, just touching, for 4 to
   // 64 vertices: feature pairs evaluated per body and step.

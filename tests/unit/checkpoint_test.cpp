@@ -2,7 +2,9 @@
 // bit for bit.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <numbers>
 #include <fstream>
 #include <sstream>
 
@@ -13,7 +15,7 @@
 namespace sphero {
 namespace {
 
-Engine frictional_pile(Integrator integrator) {
+Engine frictional_pile(Integrator integrator, bool adaptive_skin = false) {
   std::vector<BodySpec> bodies;
   BodySpec box;
   box.shape = make_shape("box", SkeletonKind::polyline, {{0, 10}, {0, 0}, {6, 0}, {6, 10}}, 0.1);
@@ -38,6 +40,7 @@ Engine frictional_pile(Integrator integrator) {
   s.dt = 2e-4;
   s.integrator = integrator;
   s.verlet_distance = 0.02;
+  s.adaptive_verlet_distance = adaptive_skin;
   return Engine(make_world(bodies, 1, {law}, {0, -9.81}), s);
 }
 
@@ -74,6 +77,75 @@ TEST(Checkpoint, RunOfTwoTEqualsRunOfTPlusRestartBitForBit) {
     EXPECT_GT(springs, 0.0);  // there was tangential history to carry
     expect_identical(straight, restarted);
   }
+}
+
+// 32-gons settling in a box under strong damping (an adaptive skin thins
+// from 0.05 to 0.003 within 8000 steps), or a lattice of 64-gons at rest,
+// just touching, without gravity (nothing moves: the skin thins after 100
+// steps, and no list expires to recount its costs).
+Engine settling_polygons(bool at_rest = false) {
+  const int m = at_rest ? 64 : 32;
+  std::vector<Vec2> skeleton;
+  for (int k = 0; k < m; ++k) skeleton.push_back({0.4 * std::cos(2 * k * std::numbers::pi / m), 0.4 * std::sin(2 * k * std::numbers::pi / m)});
+  std::vector<BodySpec> bodies;
+  BodySpec box;
+  box.shape = make_shape("box", SkeletonKind::polyline, {{0, 12}, {0, 0}, {8.2, 0}, {8.2, 12}}, 0.05);
+  box.position = mass_properties(box.shape).centroid;
+  box.big = true;
+  if (!at_rest) bodies.push_back(box);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 6; ++j) {
+      BodySpec b;
+      b.shape = make_shape("polygon", SkeletonKind::polygon, skeleton, 0.1);
+      b.position = at_rest ? Vec2{1.0 * i, 1.0 * j} : Vec2{1.0 * i + 0.6, 0.98 * j + 0.55};
+      b.angle = 0.7 * (i + 8 * j);
+      bodies.push_back(b);
+    }
+  ContactLaw law;
+  law.kn = 1e4;
+  law.gamma_n = 50.0;
+  law.kt = 5e3;
+  law.mu = 0.4;
+  law.gamma_t = 1.0;
+  EngineSettings s;
+  s.dt = 2e-4;
+  s.verlet_distance = 0.05;
+  s.adaptive_verlet_distance = true;
+  return Engine(make_world(bodies, 1, {law}, at_rest ? Vec2{} : Vec2{0, -10}), s);
+}
+
+TEST(Checkpoint, AnAdaptiveSkinGoesOnAfterARestartAsItWouldHave) {
+  // The skin's width and the costs it is weighed by travel in the file: a
+  // restarted run lists what the straight one lists, so even the energy
+  // sums (grouped by candidate) agree to the bit.
+  Engine straight = settling_polygons();
+  straight.run(8000);
+  Engine first_half = settling_polygons();
+  first_half.run(3000);
+  const double skin_at_restart = first_half.neighbour_verlet_distance();
+  std::stringstream file;
+  write_checkpoint(file, first_half.snapshot());
+  Engine restarted(read_checkpoint(file, "memory"));
+  restarted.run(5000);
+  EXPECT_LT(straight.neighbour_verlet_distance(), skin_at_restart);  // it thinned after the restart
+  EXPECT_EQ(restarted.neighbour_verlet_distance(), straight.neighbour_verlet_distance());
+  EXPECT_EQ(restarted.neighbour_stats().rebuilds, straight.neighbour_stats().rebuilds);
+  EXPECT_EQ(restarted.contacts().size(), straight.contacts().size());
+  expect_identical(straight, restarted);
+  EXPECT_EQ(restarted.ledger().elastic(), straight.ledger().elastic());
+  EXPECT_EQ(restarted.ledger().damping_dissipation, straight.ledger().damping_dissipation);
+
+  Engine resting = settling_polygons(true);
+  resting.run(1000);
+  Engine resting_first = settling_polygons(true);
+  resting_first.run(50);
+  std::stringstream resting_file;
+  write_checkpoint(resting_file, resting_first.snapshot());
+  Engine resting_restarted(read_checkpoint(resting_file, "memory"));
+  resting_restarted.run(950);
+  EXPECT_LT(resting.neighbour_verlet_distance(), resting_first.neighbour_verlet_distance());
+  EXPECT_EQ(resting_restarted.neighbour_verlet_distance(), resting.neighbour_verlet_distance());
+  EXPECT_EQ(resting_restarted.contacts().size(), resting.contacts().size());
 }
 
 TEST(Checkpoint, BodiesOfOneShapeShareTheirSkeletonAndKeepItThroughACheckpoint) {
