@@ -105,10 +105,7 @@ struct CandidateBuilder {
   bool contact_lists;
   std::vector<Candidate>& out;
   std::vector<int> near_a_, near_b_, edges_a_, edges_b_;  // scratch, reused
-  // For the skin's costs (SkinCosts): features scanned, feature pairs
-  // tested, and per thinner skin the candidates it would still list.
-  long scans = 0, tests = 0;
-  std::array<long, SkinCosts::kLevels> thinner{};
+  long thin = 0;  // candidates that half the skin would still list (SkinCosts)
 
   // Feature pairs between body a and the image of body b moved by `shift`
   // (`image` counts periods, in unwrapped coordinates). Only pairs that can
@@ -133,12 +130,9 @@ struct CandidateBuilder {
     const double reach_a = skeleton_reach(a) + cutoff, reach_b = skeleton_reach(b) + cutoff;
     near_vertices(a, {}, w.position[b] + shift, reach_b, near_a_);
     near_vertices(b, shift, w.position[a], reach_a, near_b_);
-    scans += w.vertex_count[a] + w.vertex_count[b];
     if (near_a_.empty() && near_b_.empty()) return;
     near_edges(b, shift, w.position[a], reach_a, edges_b_);
     near_edges(a, {}, w.position[b] + shift, reach_b, edges_a_);
-    scans += w.edge_count(a) + w.edge_count(b);
-    tests += static_cast<long>(near_a_.size() * (edges_b_.size() + near_b_.size()) + near_b_.size() * edges_a_.size());
     add_vertices_on_edges(a, near_a_, b, edges_b_, shift, image, cutoff);
     add_vertices_on_edges(b, near_b_, a, edges_a_, -shift, {-image[0], -image[1]}, cutoff);
     // Relative turning allowed before a rebuild, per unit lever arm.
@@ -152,7 +146,7 @@ struct CandidateBuilder {
         const Vec2 other = w.world_vertex[u] + shift;
         const double apart = norm2(other - w.world_vertex[v]);
         if (!(apart < cutoff * cutoff)) continue;
-        const int thin_too = thinner_levels(apart, cutoff);
+        const bool thin_too = within_half_skin(apart, cutoff);
         if (a_point && b_point) {
           push(a, b, v, u, ContactKind::vertex_vertex, shift, image, thin_too);
           continue;
@@ -245,7 +239,7 @@ struct CandidateBuilder {
         if (!listed) continue;
         const double apart = norm2(x - closest_point_on_segment(x, p, q));
         if (apart < cutoff * cutoff)
-          push(vb, eb, v, start, ContactKind::vertex_edge, offset, image, thinner_levels(apart, cutoff));
+          push(vb, eb, v, start, ContactKind::vertex_edge, offset, image, within_half_skin(apart, cutoff));
       }
     }
   }
@@ -261,18 +255,16 @@ struct CandidateBuilder {
     return s.along > -slack * s.length && s.side > -slack * s.length;
   }
 
-  // How many of the thinner skins δ/2, δ/4, … would still list a pair of
-  // features `apart` (squared) with this cutoff.
-  int thinner_levels(double apart, double cutoff) const {
-    const double reach = cutoff - skin;
-    int levels = 0;
-    for (double s = skin / 2.0; levels < SkinCosts::kLevels && apart < (reach + s) * (reach + s); s /= 2.0) ++levels;
-    return levels;
+  // Would half the skin still list a pair of features `apart` (squared)
+  // with this cutoff?
+  bool within_half_skin(double apart, double cutoff) const {
+    const double half = cutoff - skin / 2.0;
+    return apart < half * half;
   }
 
   void push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image,
-            int thinner_levels = SkinCosts::kLevels) {
-    for (int k = 0; k < thinner_levels; ++k) ++thinner[static_cast<std::size_t>(k)];
+            bool thin_too = true) {
+    thin += thin_too;
     Candidate c;
     c.vertex_body = vb;
     c.edge_body = eb;
@@ -449,23 +441,18 @@ bool NeighbourList::update(World& world) {
   return update(world, largest);
 }
 
-// The adaptive skin weighs a rebuild against the candidates a thinner skin
-// saves (SkinCosts, in candidate evaluations), at the rate the bodies move.
-// With L steps between rebuilds at δ (projected from the largest motion
-// since the list was built), a skin δ / 2^k lists listed[k-1] candidates
-// and is rebuilt every L / 2^k steps. When some k costs less a step than δ
-// (rebuilds counted at 1.5 times their estimate, against noise in the
-// counts and the rate), the skin halves — one level at a time, each
-// thinner list watched again before the next. (Looking one halving ahead is not enough:
-// a packing of disks has none in the outer half of a wide skin, and all
-// its savings lie six halvings down.) A list that expires widens δ when it
-// lasted under 10 steps, or when half its rebuilds cost more than 1.5
-// times the candidates a doubled skin would add (as many times more as δ
-// lists than δ/2 does: growth in a shell is not linear in its width — a
-// sparse cloud of falling cows had 5 times the candidates at δ than at
-// δ/2, and 10 times at 2δ); each widening doubles the wait before the next
-// thinning (100 steps to 1600), so that bodies rattling in place do not
-// make the skin flap.
+// The adaptive skin follows the motion, and below 1/64 of its ceiling what
+// a thinner skin saves. A list that outlived 200 steps while the bodies
+// moved at less than δ/4 per 200 steps halves δ — below 1/64 of the
+// ceiling only if half the skin lists at most 80% of the candidates (a
+// settled 64-gon packing: 6650 → 4935 → 3906; hexagons 2883 → 2627, not
+// worth the rebuilds a thinner skin brings). (A rate, not the
+// displacement: a body that crept and stopped leaves a large displacement
+// from an old reference that says nothing of now.) A list that lasted
+// under 10 steps doubles δ. (Two cost models that weighed estimated
+// rebuild costs against candidates were tried and dropped: they thinned
+// hexagons to the floor and lost 12%, and made settling cows flap
+// between skins — docs/PERFORMANCE.md, "The adaptive skin".)
 bool NeighbourList::update(World& world, double largest) {
   if (!ready(world)) {
     rebuild(world);
@@ -475,29 +462,12 @@ bool NeighbourList::update(World& world, double largest) {
   const auto steps = static_cast<double>(steps_since_rebuild_);
   const auto listed = static_cast<double>(candidates_.size());
   const double smallest_delta = settings_.verlet_distance / 1024.0;
-  SkinCosts& costs = skin_costs_;
+  const bool thin_pays = delta_ > settings_.verlet_distance / 64.0 || skin_costs_.listed_at_half < 0.8 * listed;
   if (largest > delta_) {
-    // Twice the skin is taken to list as many more as this one lists more
-    // than half of it would: `growth` times.
-    const double growth = costs.listed[0] > 0.0 ? listed / costs.listed[0] : INFINITY;
-    const bool widen = steps_since_rebuild_ < 10 || costs.rebuild / (2.0 * steps) > 1.5 * listed * (growth - 1.0);
-    if (settings_.adaptive && widen && delta_ < settings_.verlet_distance) {
+    if (settings_.adaptive && steps_since_rebuild_ < 10)
       delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
-      costs.wait_before_thinning = std::min(2 * costs.wait_before_thinning, 1600L);
-    }
-  } else if (settings_.adaptive && steps_since_rebuild_ >= costs.wait_before_thinning && delta_ > smallest_delta) {
-    // (A rate since the list was built, not a displacement from an older
-    // reference: a body that crept and stopped says nothing of now.)
-    const double lifetime = largest > 0.0 ? steps * delta_ / largest : INFINITY;
-    const double now = listed + costs.rebuild / lifetime;
-    double thinner = delta_, thinner_lifetime = lifetime;
-    bool pays = false;
-    for (std::size_t k = 0; k < costs.listed.size() && !pays; ++k) {
-      thinner /= 2.0, thinner_lifetime /= 2.0;
-      if (thinner < smallest_delta) break;
-      pays = costs.listed[k] + 1.5 * costs.rebuild / thinner_lifetime < now;
-    }
-    if (!pays) return false;
+  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && delta_ > smallest_delta && thin_pays &&
+             200.0 * largest / steps < 0.25 * delta_) {
     delta_ = std::max(0.5 * delta_, smallest_delta);
   } else {
     return false;
@@ -554,7 +524,6 @@ void NeighbourList::rebuild(World& w) {
     Vec2 shift;
     std::array<int, 2> image;
     minimum_image(i, j, shift, image);
-    ++builder.scans;
     if (norm(w.position[j] + shift - w.position[i]) >= w.bounding_radius[i] + w.bounding_radius[j] + skin) return false;
     const std::size_t before = builder.out.size();
     builder.add_pair(i, j, shift, image);
@@ -693,7 +662,6 @@ void NeighbourList::rebuild(World& w) {
         for (int iy = hy - 1; iy <= hy + 1; ++iy) {
           if (iy != hy && !w.cell.periodic[1]) continue;
           const Vec2 shift{ix * w.cell.size.x, iy * w.cell.size.y};
-          builder.scans += w.edge_count(b);
           if (builder.skeleton_distance(b, shift, w.position[p]) >= w.bounding_radius[p] + w.radius[b] + skin) continue;
           const std::size_t before = builder.out.size();
           builder.add_pair(p, b, shift, {ix + wraps_[p][0], iy + wraps_[p][1]});
@@ -735,19 +703,9 @@ void NeighbourList::rebuild(World& w) {
       states[k] = states_[o];
     }
   }
-  long scans = 0, tests = 0;
-  std::array<long, SkinCosts::kLevels> thinner{};
-  for (const CandidateBuilder& b : builders) {
-    scans += b.scans, tests += b.tests;
-    for (std::size_t k = 0; k < thinner.size(); ++k) thinner[k] += b.thinner[k];
-  }
-  // Calibrated on this project's machine (docs/PERFORMANCE.md, "The
-  // adaptive skin"), against a candidate evaluation (7 ns): a rebuild costs
-  // about 100 per body (cells, sort, merge, index), 0.22 per feature
-  // scanned and 1.1 per feature pair tested (a cow's 7.4 µs, a 64-gon's
-  // 1.7 µs, a hexagon's 0.8 µs).
-  skin_costs_.rebuild = 100.0 * static_cast<double>(n) + 0.22 * static_cast<double>(scans) + 1.1 * static_cast<double>(tests);
-  for (std::size_t k = 0; k < thinner.size(); ++k) skin_costs_.listed[k] = static_cast<double>(thinner[k]);
+  long thin = 0;
+  for (const CandidateBuilder& b : builders) thin += b.thin;
+  skin_costs_.listed_at_half = static_cast<double>(thin);
   candidates_ = std::move(sorted);
   states_ = std::move(states);
   index_bodies(n);

@@ -98,10 +98,10 @@ struct NeighbourSettings {
   double verlet_distance = 0.0;  // δ: skin thickness per body (the largest, when adaptive)
   bool brute_force = false;      // all pairs, no cells: the reference for tests
   int threads = 1;               // for the rebuild's candidate search
-  // Adapt δ to the observed motion and to what a rebuild costs against
-  // what the candidates cost, between verlet_distance / 1024 and
-  // verlet_distance (NeighbourList::update, SkinCosts): a list rebuilt
-  // within 10 steps doubles it.
+  // Adapt δ to the observed motion, between verlet_distance / 1024 and
+  // verlet_distance (NeighbourList::update): a list rebuilt within 10
+  // steps doubles it; a list that lasts while the bodies move slowly halves
+  // it, below verlet_distance / 64 only where that saves candidates.
   // Which candidates are listed changes, never which contacts touch, so the
   // forces do not depend on it.
   bool adaptive = false;
@@ -119,20 +119,14 @@ struct NeighbourStats {
   std::size_t link_cells = 0;        // of the last rebuild's grid
 };
 
-// What the adaptive skin weighs, counted at the last rebuild, in candidate
-// evaluations (the force loop's unit of work): counts, not clocks, so that
-// the skin — and with it the list and the order of the energy sums — is
-// the same on every machine and for every number of threads.
+// What the adaptive skin weighs below 1/64 of its ceiling, counted at the
+// last rebuild: the candidates a list with half the skin would hold (by the
+// features' distances; the slab and cone tests would leave out more). A
+// count, not a clock, so that the skin — and with it the list and the
+// grouping of the energy sums — is the same on every machine and for every
+// number of threads; it travels in checkpoints.
 struct SkinCosts {
-  static constexpr int kLevels = 10;  // δ/2 … δ/1024
-  double rebuild = 0.0;               // a rebuild of the list, from the feature tests it made
-  // listed[k]: the candidates a list with skin δ / 2^(k+1) would hold (by
-  // the distance between the features; the slab and cone tests leave out
-  // more still, so these are upper bounds).
-  std::array<double, kLevels> listed{};
-  // A list lives this long before the skin may thin: 100 steps, doubled
-  // each time the skin widens (up to 1600).
-  long wait_before_thinning = 100;
+  double listed_at_half = 0.0;
 };
 
 // Everything the list carries from step to step (for checkpoints).

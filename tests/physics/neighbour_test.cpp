@@ -170,21 +170,22 @@ Engine adaptive_engine(const std::vector<BodySpec>& bodies, Vec2 gravity, double
   return Engine(world_of(bodies, linear_law(1e4, 50.0, 5e3, 0.4, 1.0), gravity), s);
 }
 
-TEST(AdaptiveSkin, ThinsWhereTheCandidatesItSavesPayForTheRebuildsAndWidensWhenGrainsMove) {
-  // 64-gons at rest: each halving of the skin drops rim vertices from the
-  // list, and with nothing moving a rebuild is paid for once: the skin
-  // thins. Disks at rest: a skin of any width lists each touching pair
-  // once, and no others, so nothing pays for a rebuild.
+TEST(AdaptiveSkin, ThinsBelowASixtyFourthOnlyWhereThatSavesCandidatesAndWidensWhenGrainsMove) {
+  // At rest, lists never expire and the skin halves every 200 steps down
+  // to 1/64 of its ceiling. Below, only where half the skin lists at most
+  // 80% of the candidates: 64-gons, whose rim vertices drop out of the
+  // list halving after halving; not disks, whose skin lists each touching
+  // pair once, and no others.
   Engine polygons = adaptive_engine(resting_lattice(true), {}, 0.05);
   Engine disks = adaptive_engine(resting_lattice(false), {}, 0.05);
   const std::size_t listed = polygons.contacts().size();
-  polygons.run(1500);
-  disks.run(1500);
-  EXPECT_LE(polygons.neighbour_verlet_distance(), 0.05 / 64);
+  polygons.run(3000);
+  disks.run(3000);
+  EXPECT_LE(polygons.neighbour_verlet_distance(), 0.05 / 256);
   EXPECT_LT(polygons.contacts().size(), listed / 2);
   EXPECT_GT(polygons.contacts().size(), 0u);  // those whose rims meet
-  EXPECT_EQ(disks.neighbour_verlet_distance(), 0.05);
-  EXPECT_EQ(disks.neighbour_stats().rebuilds, 1);
+  EXPECT_EQ(disks.neighbour_verlet_distance(), 0.05 / 64);
+  EXPECT_EQ(disks.neighbour_stats().rebuilds, 7);  // the first list and six halvings
   // All moving at 1 (2·10⁻⁴ a step): the thin lists expire within a few
   // steps, and the skin widens again until a list lasts.
   // (A run restarted from the thinned lattice, with the kinetic energy
