@@ -183,8 +183,7 @@ struct CandidateBuilder {
   // radius less its sphero-radius), widened by rounding's worth.
   double skeleton_reach(int b) const { return (w.bounding_radius[b] - w.radius[b]) * (1.0 + 1e-9) + 1e-12 * w.bounding_radius[b]; }
 
-  // Squared distances throughout the search: a square root per feature
-  // pair was a third of a cow's rebuild.
+  // Squared distances throughout the search: no square root per feature.
   void near_vertices(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& found) const {
     found.clear();
     const int end = w.vertex_begin[body] + w.vertex_count[body];
@@ -235,7 +234,7 @@ struct CandidateBuilder {
         if (w.closed[eb] && side > slack * length) continue;  // behind the edge (see contact_geometry)
         const double along = dot(x - p, edge);
         const bool listed = along > lowest ? (along < highest || near_inner_side(eb, end, true, x, offset, slack))
-                                                    : near_inner_side(eb, start, false, x, offset, slack);
+                                           : near_inner_side(eb, start, false, x, offset, slack);
         if (!listed) continue;
         const double apart = norm2(x - closest_point_on_segment(x, p, q));
         if (apart < cutoff * cutoff)
@@ -462,11 +461,11 @@ bool NeighbourList::update(World& world, double largest) {
   const auto steps = static_cast<double>(steps_since_rebuild_);
   const auto listed = static_cast<double>(candidates_.size());
   const double smallest_delta = settings_.verlet_distance / 1024.0;
-  const bool thin_pays = delta_ > settings_.verlet_distance / 64.0 || skin_costs_.listed_at_half < 0.8 * listed;
+  const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 || skin_costs_.listed_at_half < 0.8 * listed;
   if (largest > delta_) {
     if (settings_.adaptive && steps_since_rebuild_ < 10)
       delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
-  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && delta_ > smallest_delta && thin_pays &&
+  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && delta_ > smallest_delta && thinning_pays &&
              200.0 * largest / steps < 0.25 * delta_) {
     delta_ = std::max(0.5 * delta_, smallest_delta);
   } else {
