@@ -15,7 +15,7 @@
 namespace sphero {
 namespace {
 
-Engine frictional_pile(Integrator integrator, bool adaptive_skin = false) {
+Engine frictional_pile(Integrator integrator) {
   std::vector<BodySpec> bodies;
   BodySpec box;
   box.shape = make_shape("box", SkeletonKind::polyline, {{0, 10}, {0, 0}, {6, 0}, {6, 10}}, 0.1);
@@ -40,7 +40,6 @@ Engine frictional_pile(Integrator integrator, bool adaptive_skin = false) {
   s.dt = 2e-4;
   s.integrator = integrator;
   s.verlet_distance = 0.02;
-  s.adaptive_verlet_distance = adaptive_skin;
   return Engine(make_world(bodies, 1, {law}, {0, -9.81}), s);
 }
 
