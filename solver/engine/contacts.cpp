@@ -105,7 +105,7 @@ struct CandidateBuilder {
   bool contact_lists;
   std::vector<Candidate>& out;
   std::vector<int> near_a_, near_b_, edges_a_, edges_b_;  // scratch, reused
-  long thin = 0;  // candidates that half the skin would still list (SkinCosts)
+  long thin = 0;  // candidates that half the skin would still list (NeighbourListState)
 
   // Feature pairs between body a and the image of body b moved by `shift`
   // (`image` counts periods, in unwrapped coordinates). Only pairs that can
@@ -343,7 +343,7 @@ NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState stat
       built_(state.built),
       delta_(state.verlet_distance > 0.0 ? state.verlet_distance : settings.verlet_distance),
       steps_since_rebuild_(state.steps_since_rebuild),
-      skin_costs_(state.skin_costs) {
+      listed_at_half_skin_(state.listed_at_half_skin) {
   candidates_.reserve(state.contacts.size());
   states_.reserve(state.contacts.size());
   for (const Contact& c : state.contacts) {
@@ -384,7 +384,7 @@ Contact NeighbourList::record(const World& w, std::size_t k) const {
 }
 
 NeighbourListState NeighbourList::state(const World& world) const {
-  NeighbourListState s{{}, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_, skin_costs_};
+  NeighbourListState s{{}, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_, listed_at_half_skin_};
   s.contacts.reserve(candidates_.size());
   for (std::size_t k = 0; k < candidates_.size(); ++k) s.contacts.push_back(record(world, k));
   return s;
@@ -461,7 +461,7 @@ bool NeighbourList::update(World& world, double largest) {
   const auto steps = static_cast<double>(steps_since_rebuild_);
   const auto listed = static_cast<double>(candidates_.size());
   const double smallest_delta = settings_.verlet_distance / 1024.0;
-  const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 || skin_costs_.listed_at_half < 0.8 * listed;
+  const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 || listed_at_half_skin_ < 0.8 * listed;
   if (largest > delta_) {
     if (settings_.adaptive && steps_since_rebuild_ < 10)
       delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
@@ -704,7 +704,7 @@ void NeighbourList::rebuild(World& w) {
   }
   long thin = 0;
   for (const CandidateBuilder& b : builders) thin += b.thin;
-  skin_costs_.listed_at_half = static_cast<double>(thin);
+  listed_at_half_skin_ = static_cast<double>(thin);
   candidates_ = std::move(sorted);
   states_ = std::move(states);
   index_bodies(n);

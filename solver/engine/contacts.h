@@ -119,16 +119,6 @@ struct NeighbourStats {
   std::size_t link_cells = 0;        // of the last rebuild's grid
 };
 
-// What the adaptive skin weighs below 1/64 of its ceiling, counted at the
-// last rebuild: the candidates a list with half the skin would hold (by the
-// features' distances; the slab and cone tests would leave out more). A
-// count, not a clock, so that the skin — and with it the list and the
-// grouping of the energy sums — is the same on every machine and for every
-// number of threads; it travels in checkpoints.
-struct SkinCosts {
-  double listed_at_half = 0.0;
-};
-
 // Everything the list carries from step to step (for checkpoints).
 struct NeighbourListState {
   std::vector<Contact> contacts;
@@ -139,7 +129,14 @@ struct NeighbourListState {
   bool built = false;
   double verlet_distance = 0.0;  // δ in use (adaptive); 0: the settings' δ
   long steps_since_rebuild = 0;
-  SkinCosts skin_costs;
+  // The candidates a list with half the skin would hold, counted at the
+  // last rebuild from the features' distances (the slab and cone tests
+  // would leave out more): below 1/64 of its ceiling the adaptive skin
+  // halves only where this is at most 80% of the list. A count, not a
+  // clock, so that the skin — and with it the list and the grouping of the
+  // energy sums — is the same on every machine and for every number of
+  // threads. Unknown (infinite) until a list is built.
+  double listed_at_half_skin = INFINITY;
 };
 
 // The candidate list and what is needed to decide when to rebuild it.
@@ -178,7 +175,6 @@ class NeighbourList {
   const std::vector<int>& body_candidates() const { return body_candidates_; }
   void set_threads(int threads) { settings_.threads = threads; }
   double verlet_distance() const { return delta_; }  // δ in use
-  const SkinCosts& skin_costs() const { return skin_costs_; }
   std::size_t memory_bytes() const;  // by the capacity of its arrays
   const NeighbourStats& stats() const { return stats_; }
   NeighbourStats& stats() { return stats_; }
@@ -200,7 +196,7 @@ class NeighbourList {
   bool built_ = false;
   double delta_ = 0.0;
   long steps_since_rebuild_ = 0;
-  SkinCosts skin_costs_;
+  double listed_at_half_skin_ = INFINITY;  // see NeighbourListState
 };
 
 // Geometry of one candidate in the current configuration: whether it is a

@@ -15,7 +15,8 @@ namespace {
 
 constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // 3: the adaptive Verlet distance; 4: plates' pressure span, contact_lists;
-// 5: the adaptive skin's costs (a version 4 file reads with them unknown).
+// 5: the candidates at half the skin (a version 4 file reads with the count
+// unknown: its skin thins no further than 1/64 until the next rebuild).
 constexpr std::uint32_t kVersion = 5;
 
 // Structs with padding are stored field by field: their padding bytes hold
@@ -188,7 +189,7 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   io.value(s.neighbours.built);
   io.value(s.neighbours.verlet_distance);
   io.value(s.neighbours.steps_since_rebuild);
-  if (version >= 5) io.value(s.neighbours.skin_costs);
+  if (version >= 5) io.value(s.neighbours.listed_at_half_skin);
   io.value(s.ledger);
   io.value(s.time);
   io.value(s.step);
