@@ -151,8 +151,8 @@ TEST(NeighbourSearch, TangentialHistorySurvivesListRebuilds) {
 
 // An 8 × 8 square lattice of grains of diameter 1 (64-gons of sphero-radius
 // 0.1, or disks), just touching without overlap: without gravity or
-// velocities nothing moves, so no list expires and only the skin's costs
-// decide its width.
+// velocities nothing moves, so no list expires and, below 1/64 of the
+// ceiling, only the count of what half the skin would list decides.
 std::vector<BodySpec> resting_lattice(bool polygons) {
   std::vector<BodySpec> bodies;
   for (int i = 0; i < 8; ++i)
