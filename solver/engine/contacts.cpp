@@ -217,10 +217,10 @@ struct CandidateBuilder {
     for (int start : edges) {
       const int end = after(w, eb, start).k;
       const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[end] + offset;
-      const double length = norm(q - p);
+      const Vec2 edge = q - p;
+      const double length = norm(edge);
       // Bodies move by at most δ each and the edge turns by at most δ / R.
       const double slack = skin + (length + cutoff) * (skin / 2.0) / w.bounding_radius[eb];
-      const Vec2 edge = q - p;
       const double lowest = -slack * length, highest = length * (length + slack);  // along, times the length
       for (int v : vertices) {
         const Vec2 x = w.world_vertex[v];
