@@ -2,14 +2,13 @@
 // bit for bit.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <filesystem>
-#include <numbers>
 #include <fstream>
 #include <sstream>
 
 #include "engine/engine.h"
 #include "io/checkpoint.h"
+#include "physics/scenes.h"
 #include "shapes/mass_properties.h"
 
 namespace sphero {
@@ -85,38 +84,22 @@ TEST(Checkpoint, RunOfTwoTEqualsRunOfTPlusRestartBitForBit) {
 // half of it would list fewer candidates — which only the count made at
 // the last rebuild says: no list expires to recount).
 Engine settling_polygons(bool at_rest = false) {
-  const int m = at_rest ? 64 : 32;
-  std::vector<Vec2> skeleton;
-  for (int k = 0; k < m; ++k) skeleton.push_back({0.4 * std::cos(2 * k * std::numbers::pi / m), 0.4 * std::sin(2 * k * std::numbers::pi / m)});
   std::vector<BodySpec> bodies;
-  BodySpec box;
-  box.shape = make_shape("box", SkeletonKind::polyline, {{0, 12}, {0, 0}, {8.2, 0}, {8.2, 12}}, 0.05);
-  box.position = mass_properties(box.shape).centroid;
-  box.big = true;
-  if (!at_rest) bodies.push_back(box);
+  if (!at_rest) bodies.push_back(test::wall({{0, 12}, {0, 0}, {8.2, 0}, {8.2, 12}}, 0.05));
   for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 6; ++j) {
-      BodySpec b;
-      b.shape = make_shape("polygon", SkeletonKind::polygon, skeleton, 0.1);
-      b.position = at_rest ? Vec2{1.0 * i, 1.0 * j} : Vec2{1.0 * i + 0.6, 0.98 * j + 0.55};
-      b.angle = 0.7 * (i + 8 * j);
-      bodies.push_back(b);
-    }
-  ContactLaw law;
-  law.kn = 1e4;
-  law.gamma_n = 50.0;
-  law.kt = 5e3;
-  law.mu = 0.4;
-  law.gamma_t = 1.0;
+    for (int j = 0; j < 6; ++j)
+      bodies.push_back(test::regular_polygon_body(at_rest ? 64 : 32, 0.4, 0.1,
+                                                  at_rest ? Vec2{1.0 * i, 1.0 * j} : Vec2{1.0 * i + 0.6, 0.98 * j + 0.55},
+                                                  0.7 * (i + 8 * j)));
   EngineSettings s;
   s.dt = 2e-4;
   s.verlet_distance = 0.05;
   s.adaptive_verlet_distance = true;
-  return Engine(make_world(bodies, 1, {law}, at_rest ? Vec2{} : Vec2{0, -10}), s);
+  return Engine(test::world_of(bodies, test::linear_law(1e4, 50.0, 5e3, 0.4, 1.0), at_rest ? Vec2{} : Vec2{0, -10}), s);
 }
 
 TEST(Checkpoint, AnAdaptiveSkinGoesOnAfterARestartAsItWouldHave) {
-  // The skin's width and the costs it is weighed by travel in the file: a
+  // The skin's width and the count it is weighed by travel in the file: a
   // restarted run lists what the straight one lists, so even the energy
   // sums (grouped by candidate) agree to the bit.
   Engine straight = settling_polygons();
