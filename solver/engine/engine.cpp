@@ -533,13 +533,6 @@ static double constraint_power_of(const World& w, std::size_t i) {
   return power;
 }
 
-// Body i's share of the ledger's kinetic and gravitational energies.
-void Engine::BodyBooks::add(const World& w, std::size_t i) {
-  translational += 0.5 * w.mass[i] * norm2(w.velocity[i]);
-  rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
-  gravitational -= w.mass[i] * dot(w.gravity, w.position[i]);
-}
-
 // The chunks' sums in chunk order (the same bits whatever the threads that
 // filled them), and the external power of the constrained bodies in body
 // order.
@@ -728,10 +721,9 @@ bool not_finite(const World& w, std::size_t i) {
 
 }  // namespace
 
-// Per body and step, so cheap first: a NaN or infinity anywhere makes the
-// sum non-finite, and a raw step within the bound is within it after
-// taking out a periodic wrap too (which only shortens it).
-bool Engine::looks_unstable(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
+// What looks_unstable's quick tests left open: a non-finite value
+// somewhere, or a raw step beyond the bound (a wrap, or a real jump).
+bool Engine::looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
   const double sum =
       w.position[i].x + w.position[i].y + w.velocity[i].x + w.velocity[i].y + w.angle[i] + w.angular_velocity[i];
   if (!std::isfinite(sum)) return not_finite(w, i) || (!w.big[i] && moved_of(w, previous, i) > 2.0 * w.bounding_radius[i]);

@@ -3,6 +3,7 @@
 // energy ledger, and the checks that stop a run going unstable.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -154,7 +155,21 @@ class Engine {
   void update_energy(bool with_power = false);  // and the external power (power_)
   void close_body_books(bool with_power);
   void check_stability();
-  static bool looks_unstable(const World& w, const std::vector<Vec2>& previous, std::size_t i);
+  // Per body and step, so inline and cheap first: a NaN or infinity
+  // anywhere makes the sum non-finite, and a raw step within the bound is
+  // within it after taking out a periodic wrap too (which only shortens
+  // it). The rest (rare) out of line.
+  static bool looks_unstable(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
+    const double sum =
+        w.position[i].x + w.position[i].y + w.velocity[i].x + w.velocity[i].y + w.angle[i] + w.angular_velocity[i];
+    if (std::isfinite(sum)) {
+      if (w.big[i]) return false;
+      const double bound = 2.0 * w.bounding_radius[i];
+      if (!(norm2(w.position[i] - previous[i]) > bound * bound)) return false;
+    }
+    return looks_unstable_after_all(w, previous, i);
+  }
+  static bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i);
   void step_verlet();
   void step_gear();
   void update_lists_or_orientations();  // after the bodies moved, before the forces
@@ -191,7 +206,11 @@ class Engine {
   // bodies (summed in chunk order: the same bits whatever the threads).
   struct BodyBooks {
     double translational = 0.0, rotational = 0.0, gravitational = 0.0;
-    void add(const World& w, std::size_t i);
+    void add(const World& w, std::size_t i) {  // inline: every body, every step
+      translational += 0.5 * w.mass[i] * norm2(w.velocity[i]);
+      rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
+      gravitational -= w.mass[i] * dot(w.gravity, w.position[i]);
+    }
   };
   // The unit of the split between threads in the body passes (Split):
   // small, so that the body split falls near the contact split.

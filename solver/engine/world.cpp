@@ -162,14 +162,6 @@ void share_local_vertices(World& w, const std::vector<Vec2>& per_body) {
   }
 }
 
-void update_orientation(World& w, std::size_t i) {
-  // A disk's skeleton is its centre (local (0, 0)): its orientation never
-  // enters its vertex, so no sine and cosine to take (they were an eighth
-  // of a disk pile's step).
-  if (w.vertex_count[i] == 1 && local_vertex_of(w, static_cast<int>(i), w.vertex_begin[i]) == Vec2{}) return;
-  w.orientation[i] = orientation_at(w.angle[i]);
-}
-
 // Reduction to r in [−π/4, π/4] and a quadrant, then the minimax
 // polynomials of Sun's fdlibm kernels (k_sin.c, k_cos.c; coefficients
 // public since 1993) with their error-compensated form of the cosine:
