@@ -169,7 +169,7 @@ class Engine {
     }
     return looks_unstable_after_all(w, previous, i);
   }
-  static bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i);
+  [[gnu::pure]] static bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i);
   void step_verlet();
   void step_gear();
   void update_lists_or_orientations();  // after the bodies moved, before the forces
