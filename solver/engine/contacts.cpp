@@ -51,6 +51,13 @@ bool is_feature(const World& w, int body, int k) {
 // (stored counter-clockwise: a right turn); never at a free end or a
 // convex corner.
 bool has_inner_side(const World& w, int body, int k) {
+  // A closed skeleton's clear bends are known from its shape (never seamed:
+  // its neighbours are its own); only the nearly straight ones are worked
+  // out here, with the body as it now lies.
+  if (w.closed[body]) {
+    const std::int8_t bend = w.local_bend[static_cast<std::size_t>(k + w.local_shift[body])];
+    if (bend != 0) return bend > 0;
+  }
   const Along in = before(w, body, k), out = after(w, body, k);
   if (in.k < 0 || out.k < 0) return false;
   if (!w.closed[body]) return true;

@@ -479,7 +479,8 @@ std::size_t Engine::memory_bytes() const {
          capacity_bytes(w.inverse_inertia) + capacity_bytes(w.radius) + capacity_bytes(w.bounding_radius) +
          capacity_bytes(w.material) + capacity_bytes(w.big) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
          capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
-         capacity_bytes(w.local_vertex) + capacity_bytes(w.local_shift) + capacity_bytes(w.world_vertex) +
+         capacity_bytes(w.local_vertex) + capacity_bytes(w.local_shift) + capacity_bytes(w.local_bend) +
+         capacity_bytes(w.world_vertex) +
          capacity_bytes(w.orientation) + capacity_bytes(w.seam) +
          capacity_bytes(free_) + capacity_bytes(constrained_) + capacity_bytes(split_.owner) + capacity_bytes(split_.shared) +
          capacity_bytes(body_books_) + neighbours_.memory_bytes() +

@@ -160,6 +160,21 @@ void share_local_vertices(World& w, const std::vector<Vec2>& per_body) {
     if (fresh) w.local_vertex.insert(w.local_vertex.end(), per_body.begin() + begin, per_body.begin() + begin + count);
     w.local_shift[i] = where->second - static_cast<int>(begin);
   }
+  // The bends, per stored skeleton (a run of local vertices), as a cycle.
+  w.local_bend.assign(w.local_vertex.size(), 0);
+  std::vector<bool> done(w.local_vertex.size(), false);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const auto first = static_cast<std::size_t>(w.vertex_begin[i] + w.local_shift[i]);
+    const auto count = static_cast<std::size_t>(w.vertex_count[i]);
+    if (count < 3 || done[first]) continue;
+    done[first] = true;
+    for (std::size_t k = 0; k < count; ++k) {
+      const Vec2 before = w.local_vertex[first + (k + count - 1) % count], at = w.local_vertex[first + k],
+                 after = w.local_vertex[first + (k + 1) % count];
+      const double turn = cross(at - before, after - at), scale = norm(at - before) * norm(after - at);
+      w.local_bend[first + k] = turn < -1e-6 * scale ? 1 : (turn > 1e-6 * scale ? -1 : 0);
+    }
+  }
 }
 
 void update_body_vertices(World& w, std::size_t i) {

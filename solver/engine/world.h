@@ -101,6 +101,12 @@ struct World {
   std::vector<int> vertex_begin, vertex_count;
   std::vector<Vec2> local_vertex;
   std::vector<int> local_shift;
+  // Per local vertex, how a closed skeleton turns there, read as a cycle:
+  // +1 a reflex corner (right turn), −1 a convex one, 0 too nearly straight
+  // to say (a turn under 10⁻⁶ rad, where rotating the body could flip the
+  // sign in floating point) or fewer than three vertices. Rotation does not
+  // change it, so the list rebuild need not work it out per pair.
+  std::vector<std::int8_t> local_bend;
   // World coordinates of the vertices, as of the last update_world_vertices
   // (the engine refreshes them at list rebuilds and before handing the
   // world out, not every step: the force loop computes the few vertices it

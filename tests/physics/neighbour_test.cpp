@@ -90,6 +90,41 @@ TEST(NeighbourSearch, WithoutContactListsEveryVertexPairIsEvaluatedAndTheTraject
   EXPECT_GT(all.neighbour_stats().feature_pairs_evaluated, 3 * lists.neighbour_stats().feature_pairs_evaluated);
 }
 
+// The list rebuild reads a closed skeleton's bends (which corners have an
+// inner side) from its shape, not from the body as it lies: rotation does
+// not change them, and a nearly straight corner is left to the full test.
+TEST(NeighbourSearch, AClosedSkeletonsBendsAreKnownFromItsShapeAtAnyAngle) {
+  const std::vector<Vec2> ell{{-0.4, -0.4}, {0.4, -0.4}, {0.4, -0.1}, {-0.1, -0.1}, {-0.1, 0.4}, {-0.4, 0.4}};
+  const std::vector<Vec2> square_with_midpoint{{-0.5, -0.5}, {0.0, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
+  std::vector<BodySpec> bodies;
+  for (int k = 0; k < 12; ++k) {
+    const double angle = 0.7 * k - 3.0;
+    bodies.push_back(test::polygon_body(k % 2 ? ell : square_with_midpoint, 0.05, {2.0 * k, 0.0}, angle));
+  }
+  bodies.push_back(test::segment_body({30, 0}, {31, 0}, 0.1));
+  const World w = world_of(bodies, linear_law(1e4, 0.0, 0.0, 0.0, 0.0), {0, 0});
+  const std::vector<int> ell_bends{-1, -1, -1, 1, -1, -1}, square_bends{-1, 0, -1, -1, -1};
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const int begin = w.vertex_begin[i], count = w.vertex_count[i];
+    for (int k = 0; k < count; ++k) {
+      const int bend = w.local_bend[static_cast<std::size_t>(begin + k + w.local_shift[i])];
+      if (count == 2) {
+        EXPECT_EQ(bend, 0) << "a segment has no bends";
+        continue;
+      }
+      EXPECT_EQ(bend, (i % 2 ? ell_bends : square_bends)[static_cast<std::size_t>(k)]) << "body " << i << " vertex " << k;
+      // The sign the body's world coordinates give, at its angle.
+      const Vec2 before = w.world_vertex[static_cast<std::size_t>(begin + (k + count - 1) % count)];
+      const Vec2 at = w.world_vertex[static_cast<std::size_t>(begin + k)];
+      const Vec2 after = w.world_vertex[static_cast<std::size_t>(begin + (k + 1) % count)];
+      const double turn = cross(at - before, after - at);
+      if (bend != 0) {
+        EXPECT_EQ(bend > 0, turn < 0.0) << "body " << i << " vertex " << k;
+      }
+    }
+  }
+}
+
 TEST(NeighbourSearch, AGrainFarAwayNeitherBreaksNorBloatsTheLinkCells) {
   // One grain escaped a kilometre away (as through a wall in a run with too
   // soft contacts): the grid must stay a few cells per grain, and the
