@@ -150,6 +150,7 @@ std::vector<Vec2> local_skeleton(const World& w, std::size_t body) {
 
 void share_local_vertices(World& w, const std::vector<Vec2>& per_body) {
   w.local_vertex.clear();
+  w.local_bend.clear();
   w.local_shift.assign(w.size(), 0);
   // Keyed by the bytes of the skeleton: identical bits share, nothing else.
   std::unordered_map<std::string, int> stored;
@@ -157,23 +158,21 @@ void share_local_vertices(World& w, const std::vector<Vec2>& per_body) {
     const auto begin = static_cast<std::size_t>(w.vertex_begin[i]), count = static_cast<std::size_t>(w.vertex_count[i]);
     std::string key = bytes_of(per_body.data() + begin, count);
     const auto [where, fresh] = stored.try_emplace(std::move(key), static_cast<int>(w.local_vertex.size()));
-    if (fresh) w.local_vertex.insert(w.local_vertex.end(), per_body.begin() + begin, per_body.begin() + begin + count);
-    w.local_shift[i] = where->second - static_cast<int>(begin);
-  }
-  // The bends, per stored skeleton (a run of local vertices), as a cycle.
-  w.local_bend.assign(w.local_vertex.size(), 0);
-  std::vector<bool> done(w.local_vertex.size(), false);
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    const auto first = static_cast<std::size_t>(w.vertex_begin[i] + w.local_shift[i]);
-    const auto count = static_cast<std::size_t>(w.vertex_count[i]);
-    if (count < 3 || done[first]) continue;
-    done[first] = true;
-    for (std::size_t k = 0; k < count; ++k) {
-      const Vec2 before = w.local_vertex[first + (k + count - 1) % count], at = w.local_vertex[first + k],
-                 after = w.local_vertex[first + (k + 1) % count];
-      const double turn = cross(at - before, after - at), scale = norm(at - before) * norm(after - at);
-      w.local_bend[first + k] = turn < -1e-6 * scale ? 1 : (turn > 1e-6 * scale ? -1 : 0);
+    if (fresh) {
+      w.local_vertex.insert(w.local_vertex.end(), per_body.begin() + begin, per_body.begin() + begin + count);
+      // Its bends, read as a cycle.
+      for (std::size_t k = 0; k < count; ++k) {
+        std::int8_t bend = 0;
+        if (count >= 3) {
+          const Vec2 before = per_body[begin + (k + count - 1) % count], at = per_body[begin + k],
+                     after = per_body[begin + (k + 1) % count];
+          const double turn = cross(at - before, after - at), scale = norm(at - before) * norm(after - at);
+          bend = turn < -1e-6 * scale ? 1 : (turn > 1e-6 * scale ? -1 : 0);
+        }
+        w.local_bend.push_back(bend);
+      }
     }
+    w.local_shift[i] = where->second - static_cast<int>(begin);
   }
 }
 
