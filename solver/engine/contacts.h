@@ -197,6 +197,7 @@ class NeighbourList {
   double delta_ = 0.0;
   long steps_since_rebuild_ = 0;
   double listed_at_half_skin_ = INFINITY;  // see NeighbourListState
+  bool thinner_list_pays(const World& w) const;
 };
 
 // Geometry of one candidate in the current configuration: whether it is a

@@ -237,6 +237,32 @@ TEST(AdaptiveSkin, ThinsBelowASixtyFourthOnlyWhereThatSavesCandidatesAndWidensWh
   EXPECT_GE(restarted.neighbour_verlet_distance(), 10 * 2e-4);
 }
 
+TEST(AdaptiveSkin, ThinsWhereListsEndByMotionIfHalfTheSkinListsFarFewer) {
+  // The lattices above, all moving together at 1 (2·10⁻⁴ a step): each
+  // list ends by motion after 250 steps at the ceiling 0.05, too fast for
+  // the rate rule, which wants 200 steps of motion under δ/4. The 64-gons'
+  // rims list far fewer candidates at half the skin, which pays for the
+  // rebuilds twice as often: the skin thins, but not to where a list lasts
+  // under ten steps. The disks' touching pairs are listed at any skin.
+  const auto moving = [](bool polygons) {
+    std::vector<BodySpec> bodies = resting_lattice(polygons);
+    for (BodySpec& b : bodies) b.velocity = {1.0, 0.0};
+    return adaptive_engine(bodies, {}, 0.05);
+  };
+  Engine polygons = moving(true);
+  Engine disks = moving(false);
+  const std::size_t listed = polygons.contacts().size();
+  polygons.run(3000);
+  disks.run(3000);
+  std::printf("moving 64-gons: skin %g, %zu candidates (%zu at the ceiling), %ld rebuilds\n",
+              polygons.neighbour_verlet_distance(), polygons.contacts().size(), listed,
+              polygons.neighbour_stats().rebuilds);
+  EXPECT_LE(polygons.neighbour_verlet_distance(), 0.05 / 4);
+  EXPECT_GE(polygons.neighbour_verlet_distance(), 10 * 2e-4);
+  EXPECT_LT(polygons.contacts().size(), listed / 2);
+  EXPECT_EQ(disks.neighbour_verlet_distance(), 0.05);
+}
+
 TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
   // 32-gons settling in a box: the adaptive skin thins as they come to
   // rest, and lists far fewer candidates; which contacts touch, and the
