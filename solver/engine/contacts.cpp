@@ -565,16 +565,19 @@ void NeighbourList::rebuild(World& w) {
     builder.add_pair(i, j, shift, image);
     return builder.out.size() > before;
   };
-  // Bodies handed out 64 at a time to whichever member is free: the search
-  // costs more where the grains are denser.
+  // Bodies handed out a few at a time to whichever member is free: the
+  // search costs more where the grains are denser. At most 64 at a time,
+  // and at least eight handfuls per thread: 200 cows in 64s made four
+  // handfuls, and one member waited out most of another's.
   const auto search = [&](std::size_t count, auto&& visit) {
     std::atomic<std::size_t> next{0};
     std::vector<std::size_t> found_pairs(static_cast<std::size_t>(threads), 0);
+    const std::size_t handful = std::clamp<std::size_t>(count / (8 * static_cast<std::size_t>(threads)), 1, 64);
     ThreadTeam::run(threads, [&](int member, int) {
       CandidateBuilder& builder = builders[static_cast<std::size_t>(member)];
       std::size_t mine = 0;  // stored once: neighbouring counters would share a cache line
-      for (std::size_t first; (first = next.fetch_add(64, std::memory_order_relaxed)) < count;)
-        for (std::size_t index = first; index < std::min(count, first + 64); ++index) mine += visit(builder, index);
+      for (std::size_t first; (first = next.fetch_add(handful, std::memory_order_relaxed)) < count;)
+        for (std::size_t index = first; index < std::min(count, first + handful); ++index) mine += visit(builder, index);
       found_pairs[static_cast<std::size_t>(member)] = mine;
     });
     for (std::size_t p : found_pairs) pairs += p;

@@ -215,6 +215,10 @@ class Engine {
   // The unit of the split between threads in the body passes (Split):
   // small, so that the body split falls near the contact split.
   static constexpr std::size_t kBodyChunk = 64;
+  // Fewer bodies than this: the integrator's body passes run on one thread
+  // (at 200 cows two threads took 5.5 µs a pass against 3.6 on one; at
+  // 1000 disks 6.2 against 8.2).
+  static constexpr std::size_t kParallelBodies = 512;
   std::vector<BodyBooks> body_books_;
   std::vector<ContactEvent> events_;     // per candidate, scratch of compute_forces
   std::vector<ContactBooks> chunk_books_;

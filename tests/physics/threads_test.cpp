@@ -26,13 +26,13 @@ bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.
 // Frictional, damped, non-convex cows and rounded polygons in a box that is
 // periodic in x, under gravity: many contacts open and close and the
 // neighbour list is rebuilt (with an adaptive skin) while the grains fall.
-Engine falling_mixture(int threads, Integrator integrator) {
+Engine falling_mixture(int threads, Integrator integrator, int rows = 16) {
   std::vector<BodySpec> bodies;
   bodies.push_back(wall({{-1, 0}, {61, 0}}, 0.1));
   const Shape cow = read_shape_file(SPHERO_DATA_DIR "/shapes/cow.shape");
   std::mt19937_64 random(5);
   std::uniform_real_distribution<double> turn(0.0, 6.28), speed(-4.0, 4.0);
-  for (int k = 0; k < 240; ++k) {
+  for (int k = 0; k < 15 * rows; ++k) {
     BodySpec b = k % 3 == 0 ? regular_polygon_body(6, 0.8, 0.15, {}, 0.0)
                             : (k % 3 == 1 ? disk({}, 0.9) : BodySpec{});
     if (k % 3 == 2) b.shape = cow;
@@ -98,6 +98,21 @@ TEST(Threads, OneTwoAndThreeThreadsGiveBitIdenticalRuns) {
     EXPECT_GT(touching, 10);
     EXPECT_GT(one.neighbour_stats().rebuilds, 5);
   }
+}
+
+// Above Engine::kParallelBodies the integrator's body passes are shared
+// out too (below, they run on one thread whatever the count).
+TEST(Threads, TwoThreadsShareTheBodyPassesOfManyGrainsWithTheSameBits) {
+  Engine one = falling_mixture(1, Integrator::velocity_verlet, 40), two = falling_mixture(2, Integrator::velocity_verlet, 40);
+  ASSERT_GE(one.world().size(), 600u);
+  for (int chunk = 0; chunk < 4; ++chunk) {
+    one.run(2500), two.run(2500);
+    expect_identical(one, two);
+  }
+  int touching = 0;
+  for (const Contact& c : one.contacts()) touching += c.active;
+  EXPECT_GT(touching, 10);
+  EXPECT_GT(one.neighbour_stats().rebuilds, 5);
 }
 
 TEST(Threads, AThreadCountChangedMidRunChangesNothing) {
