@@ -106,6 +106,24 @@ SortKey sort_key(const Candidate& c) {
 
 double period(const World& w, int axis) { return axis == 0 ? w.cell.size.x : w.cell.size.y; }
 
+// Skeletons of at least kChunkedVertices vertices are cut into chunks of
+// kChunkEdges consecutive vertices, each with a circle (world coordinates,
+// worked out at each rebuild) around them and the end of the chunk's last
+// edge. A pair's preselection of the vertices and edges within reach of
+// the other body scans only the chunks whose circles come within reach,
+// not the whole skeleton (1000 settled 64-gons: 52.2 → 38.8 million
+// instructions per rebuild; cows 55.6 → 46.9 million).
+constexpr int kChunkEdges = 8;
+constexpr int kChunkedVertices = 24;
+
+// Each chunk's circle, per body: chunks first[b] .. first[b + 1] − 1.
+struct SkeletonChunks {
+  std::vector<int> first;
+  std::vector<Vec2> centre;
+  std::vector<double> radius;
+  int count(int body) const { return first[static_cast<std::size_t>(body) + 1] - first[static_cast<std::size_t>(body)]; }
+};
+
 struct CandidateBuilder {
   const World& w;
   double skin;  // 2δ
@@ -113,6 +131,7 @@ struct CandidateBuilder {
   std::vector<Candidate>& out;
   std::vector<int> near_a_, near_b_, edges_a_, edges_b_;  // scratch, reused
   long thin = 0;  // candidates that half the skin would still list (NeighbourListState)
+  const SkeletonChunks* chunks = nullptr;
 
   // Feature pairs between body a and the image of body b moved by `shift`
   // (`image` counts periods, in unwrapped coordinates). Only pairs that can
@@ -190,22 +209,44 @@ struct CandidateBuilder {
   // radius less its sphero-radius), widened by rounding's worth.
   double skeleton_reach(int b) const { return (w.bounding_radius[b] - w.radius[b]) * (1.0 + 1e-9) + 1e-12 * w.bounding_radius[b]; }
 
+  // The index ranges of body's vertices (or edges, by first vertex: end is
+  // where they stop) worth scanning for features within reach of centre:
+  // the chunks whose circles come within reach, or the whole skeleton.
+  // Calls scan(from, to) in increasing order.
+  template <class Scan>
+  void near_ranges(int body, Vec2 offset, Vec2 centre, double reach, int end, Scan&& scan) const {
+    const int begin = w.vertex_begin[body];
+    const int count = chunks == nullptr ? 0 : chunks->count(body);
+    if (count == 0) {
+      scan(begin, end);
+      return;
+    }
+    const int first = chunks->first[static_cast<std::size_t>(body)];
+    for (int c = 0; c < count; ++c) {
+      const double r = chunks->radius[static_cast<std::size_t>(first + c)] + reach;
+      if (norm2(chunks->centre[static_cast<std::size_t>(first + c)] + offset - centre) < r * r)
+        scan(begin + c * kChunkEdges, std::min(begin + (c + 1) * kChunkEdges, end));
+    }
+  }
+
   // Squared distances throughout the search: no square root per feature.
   void near_vertices(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& found) const {
     found.clear();
-    const int end = w.vertex_begin[body] + w.vertex_count[body];
-    for (int v = w.vertex_begin[body]; v < end; ++v)
-      if (norm2(w.world_vertex[v] + offset - centre) < reach * reach && is_feature(w, body, v)) found.push_back(v);
+    near_ranges(body, offset, centre, reach, w.vertex_begin[body] + w.vertex_count[body], [&](int from, int to) {
+      for (int v = from; v < to; ++v)
+        if (norm2(w.world_vertex[v] + offset - centre) < reach * reach && is_feature(w, body, v)) found.push_back(v);
+    });
   }
 
   // Edges (by first vertex) that come within reach of centre.
   void near_edges(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& found) const {
     found.clear();
-    for (int e = 0; e < w.edge_count(body); ++e) {
-      const int start = w.vertex_begin[body] + e;
-      const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[after(w, body, start).k] + offset;
-      if (norm2(centre - closest_point_on_segment(centre, p, q)) < reach * reach) found.push_back(start);
-    }
+    near_ranges(body, offset, centre, reach, w.vertex_begin[body] + w.edge_count(body), [&](int from, int to) {
+      for (int start = from; start < to; ++start) {
+        const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[after(w, body, start).k] + offset;
+        if (norm2(centre - closest_point_on_segment(centre, p, q)) < reach * reach) found.push_back(start);
+      }
+    });
   }
 
   // Could p enter the exterior cone of vertex k (body moved by offset)?
@@ -537,7 +578,43 @@ void NeighbourList::rebuild(World& w) {
   const double skin = 2.0 * delta_;
   std::vector<std::vector<Candidate>> found(static_cast<std::size_t>(threads));
   std::vector<CandidateBuilder> builders;
-  for (auto& list : found) builders.push_back(CandidateBuilder{w, skin, settings_.contact_lists, list, {}, {}, {}, {}});
+  // The chunks' circles, with the vertices as they now lie.
+  SkeletonChunks chunks;
+  chunks.first.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    chunks.first[i + 1] = chunks.first[i] + (!w.big[i] && w.vertex_count[i] >= kChunkedVertices
+                                                 ? (w.vertex_count[i] + kChunkEdges - 1) / kChunkEdges
+                                                 : 0);
+  chunks.centre.resize(static_cast<std::size_t>(chunks.first[n]));
+  chunks.radius.resize(static_cast<std::size_t>(chunks.first[n]));
+  for (std::size_t i = 0; i < n; ++i) {
+    const int body = static_cast<int>(i), begin = w.vertex_begin[i], count = w.vertex_count[i];
+    for (int c = 0; c < chunks.count(body); ++c) {
+      // Its vertices, and the end of its last edge (the next chunk's first
+      // vertex, or a closed skeleton's first).
+      const int from = begin + c * kChunkEdges, to = std::min(from + kChunkEdges, begin + count);
+      const int last_end = after(w, body, to - 1).k;
+      const auto cover = [&](auto&& visit) {
+        for (int v = from; v < to; ++v) visit(w.world_vertex[static_cast<std::size_t>(v)]);
+        if (last_end >= 0) visit(w.world_vertex[static_cast<std::size_t>(last_end)]);
+      };
+      Vec2 low = w.world_vertex[static_cast<std::size_t>(from)], high = low;
+      cover([&](Vec2 x) {
+        low = {std::min(low.x, x.x), std::min(low.y, x.y)};
+        high = {std::max(high.x, x.x), std::max(high.y, x.y)};
+      });
+      const Vec2 centre = 0.5 * (low + high);
+      double farthest = 0.0;
+      cover([&](Vec2 x) { farthest = std::max(farthest, norm2(x - centre)); });
+      const auto k = static_cast<std::size_t>(chunks.first[i] + c);
+      chunks.centre[k] = centre;
+      // Widened by rounding's worth: a chunk within reach is scanned, never
+      // skipped.
+      chunks.radius[k] = std::sqrt(farthest) * (1.0 + 1e-9) + 1e-12 * w.bounding_radius[i];
+    }
+  }
+  for (auto& list : found)
+    builders.push_back(CandidateBuilder{w, skin, settings_.contact_lists, list, {}, {}, {}, {}, 0, &chunks});
 
   // Image shift and wrap-invariant image key of body j seen from body i:
   // with x = X − m L (X unwrapped, m wraps so far), the image x_j + k L is
