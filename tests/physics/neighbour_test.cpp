@@ -90,6 +90,48 @@ TEST(NeighbourSearch, WithoutContactListsEveryVertexPairIsEvaluatedAndTheTraject
   EXPECT_GT(all.neighbour_stats().feature_pairs_evaluated, 3 * lists.neighbour_stats().feature_pairs_evaluated);
 }
 
+// Skeletons of 24 vertices or more are preselected chunk by chunk at each
+// rebuild (only the chunks whose circles come within reach are scanned):
+// cows and 40-gons colliding at random give the all-pairs motion.
+TEST(NeighbourSearch, ChunkedSkeletonsMissNoContactOfTheAllPairsSearch) {
+  const Shape cow = read_shape_file(SPHERO_DATA_DIR "/shapes/cow.shape");
+  std::mt19937_64 g(17);
+  std::vector<BodySpec> bodies;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j) {
+      BodySpec b = (i + j) % 2 == 0 ? test::regular_polygon_body(40, 1.4, 0.08, {}) : BodySpec{};
+      if ((i + j) % 2 == 1) b.shape = cow;
+      b.position = {3.2 * (i + 0.5), 3.2 * (j + 0.5)};
+      b.angle = 2 * kPi * uniform(g);
+      b.velocity = {6.0 * (uniform(g) - 0.5), 6.0 * (uniform(g) - 0.5)};
+      b.angular_velocity = 4.0 * (uniform(g) - 0.5);
+      bodies.push_back(b);
+    }
+  PeriodicCell cell;
+  cell.periodic = {true, false};
+  cell.low = {0, -1};
+  cell.size = {4 * 3.2, 40};
+  bodies.push_back(test::wall({{-1, 0}, {14, 0}}, 0.1));
+  Engine lists = make_engine(bodies, cell, 0.1, false);
+  EngineSettings s = lists.settings();
+  s.contact_lists = false;
+  Engine all(world_of(bodies, linear_law(1e4, 5.0, 5e3, 0.4, 1.0), {0, -1}, cell), s);
+  int touching = 0;
+  for (int k = 0; k < 2000; ++k) {
+    lists.step(), all.step();
+    if (k % 100 == 0)
+      for (const Contact& c : lists.contacts()) touching += c.active;
+  }
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    ASSERT_NEAR(lists.world().position[i].x, all.world().position[i].x, 1e-12) << "body " << i;
+    ASSERT_NEAR(lists.world().position[i].y, all.world().position[i].y, 1e-12) << "body " << i;
+    ASSERT_NEAR(lists.world().angle[i], all.world().angle[i], 1e-12) << "body " << i;
+  }
+  std::printf("chunked skeletons: %d touching contacts seen, %ld rebuilds\n", touching, lists.neighbour_stats().rebuilds);
+  EXPECT_GT(touching, 50);
+  EXPECT_GT(lists.neighbour_stats().rebuilds, 10);
+}
+
 // The list rebuild reads a closed skeleton's bends (which corners have an
 // inner side) from its shape, not from the body as it lies: rotation does
 // not change them, and a nearly straight corner is left to the full test.
