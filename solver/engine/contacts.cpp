@@ -280,13 +280,14 @@ struct CandidateBuilder {
         // bends back on that side, where the edge goes on counting clamped
         // to its end (convex polygons have no such ends).
         if (w.closed[eb] && side > slack * length) continue;  // behind the edge (see contact_geometry)
+        const double apart = norm2(x - closest_point_on_segment(x, p, q));
+        if (!(apart < cutoff * cutoff)) continue;
+        // (The bend's test last: beyond an end, most vertices are out of
+        // reach of the edge anyway.)
         const double along = dot(x - p, edge);
         const bool listed = along > lowest ? (along < highest || near_inner_side(eb, end, true, x, offset, slack))
                                            : near_inner_side(eb, start, false, x, offset, slack);
-        if (!listed) continue;
-        const double apart = norm2(x - closest_point_on_segment(x, p, q));
-        if (apart < cutoff * cutoff)
-          push(vb, eb, v, start, ContactKind::vertex_edge, offset, image, within_half_skin(apart, cutoff));
+        if (listed) push(vb, eb, v, start, ContactKind::vertex_edge, offset, image, within_half_skin(apart, cutoff));
       }
     }
   }
