@@ -620,9 +620,7 @@ void Engine::step_verlet() {
     update_orientation(w, i);
     return measure ? neighbours_.motion_of(w, i) : 0.0;
   };
-  // Few bodies: their passes take a few µs, and handing half of that to
-  // another thread and back costs more than it saves (200 cows: 3.6 µs on
-  // one thread, 5.5 on two).
+  // Below kParallelBodies the body passes are too short to share out.
   const int body_threads = n >= kParallelBodies ? threads : 1;
   const std::vector<std::size_t>& parts = body_parts();
   const auto body_bound = [&](int t) { return body_threads == 1 ? (t == 0 ? 0 : n) : parts[static_cast<std::size_t>(t)]; };

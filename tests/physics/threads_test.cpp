@@ -79,6 +79,14 @@ void expect_identical(const Engine& a, const Engine& b) {
   }
 }
 
+// The run compared was not trivial: grains touched and the list was rebuilt.
+void expect_not_trivial(const Engine& e) {
+  int touching = 0;
+  for (const Contact& c : e.contacts()) touching += c.active;
+  EXPECT_GT(touching, 10);
+  EXPECT_GT(e.neighbour_stats().rebuilds, 5);
+}
+
 TEST(Threads, OneTwoAndThreeThreadsGiveBitIdenticalRuns) {
   for (Integrator integrator : {Integrator::velocity_verlet, Integrator::gear}) {
     Engine one = falling_mixture(1, integrator), two = falling_mixture(2, integrator);
@@ -92,11 +100,7 @@ TEST(Threads, OneTwoAndThreeThreadsGiveBitIdenticalRuns) {
     three.set_threads(3);
     one.run(300), three.run(300);
     expect_identical(one, three);
-    // The run was not trivial: grains touched and the list was rebuilt.
-    int touching = 0;
-    for (const Contact& c : one.contacts()) touching += c.active;
-    EXPECT_GT(touching, 10);
-    EXPECT_GT(one.neighbour_stats().rebuilds, 5);
+    expect_not_trivial(one);
   }
 }
 
@@ -109,10 +113,7 @@ TEST(Threads, TwoThreadsShareTheBodyPassesOfManyGrainsWithTheSameBits) {
     one.run(2500), two.run(2500);
     expect_identical(one, two);
   }
-  int touching = 0;
-  for (const Contact& c : one.contacts()) touching += c.active;
-  EXPECT_GT(touching, 10);
-  EXPECT_GT(one.neighbour_stats().rebuilds, 5);
+  expect_not_trivial(one);
 }
 
 TEST(Threads, AThreadCountChangedMidRunChangesNothing) {
