@@ -13,6 +13,7 @@
 #include <chrono>
 #include <ctime>
 #include <sstream>
+#include <thread>
 
 #include "app/command_line.h"
 #include "app/commands.h"
@@ -80,6 +81,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       "verlet-distance", po::value(&verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
       "settle-steps", po::value(&settle_steps), "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and continues it)")(
       "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
+      "ceiling", "also time two one-thread copies of each case at once, one per core, and report pair_speedup: twice the one-thread wall time over the slower copy's, what two threads could reach if they shared nothing (needs 1 among --threads)")(
       "no-contact-lists", "time without contact lists: every vertex pair of neighbouring particles, each step")(
       "data", po::value(&data), "the data directory holding shapes/cow.shape");
   po::variables_map vm;
@@ -108,6 +110,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     int n;
   };
   const bool csv = vm.count("csv") > 0;
+  const bool ceiling = vm.count("ceiling") > 0;
   bool header_printed = false;
   std::vector<Case> cases;
   for (const auto& k : kinds)
@@ -157,7 +160,27 @@ int run_bench_command(const std::vector<std::string>& args) {
     // are compared at the same time: this VM's capacity for two busy
     // threads drifts within minutes. The fastest trial by wall time is
     // reported; on a shared machine the slow ones measure the neighbours.
-    for (int trial = 0; trial < repeat; ++trial)
+    // With --ceiling, each trial also steps two one-thread copies at once,
+    // one per core: the speed-up two threads could reach on this machine
+    // in this minute if they shared nothing (this VM's two vCPUs are not
+    // always two whole cores' worth).
+    double pair_wall = INFINITY;
+    const auto time_pair = [&] {
+      Engine first{EngineSnapshot(settled)}, second{EngineSnapshot(settled)};
+      first.set_threads(1), second.set_threads(1);
+      double second_wall = 0.0;
+      const double wall0 = wall_now();
+      std::thread other([&] {
+        second.run(timed_steps);
+        second_wall = wall_now() - wall0;
+      });
+      first.run(timed_steps);
+      const double first_wall = wall_now() - wall0;
+      other.join();
+      pair_wall = std::min(pair_wall, std::max(first_wall, second_wall));
+    };
+    for (int trial = 0; trial < repeat; ++trial) {
+      if (ceiling && trial > 0) time_pair();  // trial 0 fixes the steps
       for (std::size_t t = 0; t < thread_counts.size(); ++t) {
         Engine e{EngineSnapshot(settled)};
         e.set_threads(thread_counts[t]);
@@ -184,6 +207,8 @@ int run_bench_command(const std::vector<std::string>& args) {
           best.bytes = e.memory_bytes();
         }
       }
+      if (ceiling && (trial > 0 || repeat == 1)) time_pair();
+    }
     for (std::size_t t = 0; t < thread_counts.size(); ++t) {
       const int threads = thread_counts[t];
       const auto& [wall, cpu, verlet_distance, rebuilds, pairs, bytes, identical] = timings[t];
@@ -207,7 +232,9 @@ int run_bench_command(const std::vector<std::string>& args) {
           {"verlet_distance", fmt::format("{:.4g}", verlet_distance)},
           {"settle_wall_s", fmt::format("{:.1f}", settle_wall)},
           {"settled_speed", std::isnan(residual) ? std::string(csv ? "" : "null") : fmt::format("{:.2g}", residual)},
-          {"repeats", fmt::format("{}", repeat)}};
+          {"repeats", fmt::format("{}", repeat)},
+          {"pair_speedup", ceiling && thread_counts.front() == 1 ? fmt::format("{:.3f}", 2.0 * timings[0].wall / pair_wall)
+                                                                 : std::string(csv ? "" : "null")}};
       std::string line;
       if (csv) {
         if (!header_printed) {
