@@ -3,7 +3,8 @@
 # its frames on a second thread; with two, in the foreground. The files are
 # the same, byte for byte. A frame that cannot be written (a directory in
 # its place) stops the run either way, naming the file, with the frames
-# before it whole on disk and no final checkpoint.
+# before it whole on disk and no final checkpoint; so does instability,
+# with the same frames and last good state.
 set -euo pipefail
 sphero=$1
 dir=background_frames
@@ -30,4 +31,15 @@ for threads in 1 2; do
     [ ! -e "$out/final.ckpt" ] || { echo "threads $threads: final.ckpt after a failed frame"; exit 1; }
   done
 done
+# A run gone unstable (dt three times the stable limit, allowed) stops with
+# exit status 3, its frames up to the last good one written either way.
+for threads in 1 2; do
+  status=0
+  "$sphero" run --quiet --output "$dir/unstable-$threads" --dt 0.003 --allow_large_time_step true --threads "$threads" \
+    > /dev/null 2> "$dir/unstable-$threads.err" || status=$?
+  [ "$status" -eq 3 ] || { echo "threads $threads: exit $status, not 3"; cat "$dir/unstable-$threads.err"; exit 1; }
+  grep -q "The last good state (t = .*) is frame [0-9]* in" "$dir/unstable-$threads.err"
+done
+cmp "$dir/unstable-1.err" <(sed "s/unstable-2/unstable-1/" "$dir/unstable-2.err")
+for f in "$dir/unstable-1"/*; do cmp "$f" "$dir/unstable-2/$(basename "$f")"; done
 echo "background frames ok"
