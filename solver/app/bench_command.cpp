@@ -180,7 +180,6 @@ int run_bench_command(const std::vector<std::string>& args) {
       pair_wall = std::min(pair_wall, std::max(first_wall, second_wall));
     };
     for (int trial = 0; trial < repeat; ++trial) {
-      if (ceiling && trial > 0) time_pair();  // trial 0 fixes the steps
       for (std::size_t t = 0; t < thread_counts.size(); ++t) {
         Engine e{EngineSnapshot(settled)};
         e.set_threads(thread_counts[t]);
@@ -207,7 +206,7 @@ int run_bench_command(const std::vector<std::string>& args) {
           best.bytes = e.memory_bytes();
         }
       }
-      if (ceiling && (trial > 0 || repeat == 1)) time_pair();
+      if (ceiling) time_pair();  // after the thread counts: trial 0's first fixed the steps
     }
     for (std::size_t t = 0; t < thread_counts.size(); ++t) {
       const int threads = thread_counts[t];
