@@ -110,6 +110,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     int n;
   };
   const bool csv = vm.count("csv") > 0;
+  const std::string missing = csv ? "" : "null";  // a field not measured
   const bool ceiling = vm.count("ceiling") > 0;
   bool header_printed = false;
   std::vector<Case> cases;
@@ -230,10 +231,9 @@ int run_bench_command(const std::vector<std::string>& args) {
           {"pairs_per_particle_step", fmt::format("{:.3f}", static_cast<double>(pairs) / particle_steps)},
           {"verlet_distance", fmt::format("{:.4g}", verlet_distance)},
           {"settle_wall_s", fmt::format("{:.1f}", settle_wall)},
-          {"settled_speed", std::isnan(residual) ? std::string(csv ? "" : "null") : fmt::format("{:.2g}", residual)},
+          {"settled_speed", std::isnan(residual) ? missing : fmt::format("{:.2g}", residual)},
           {"repeats", fmt::format("{}", repeat)},
-          {"pair_speedup", ceiling && thread_counts.front() == 1 ? fmt::format("{:.3f}", 2.0 * timings[0].wall / pair_wall)
-                                                                 : std::string(csv ? "" : "null")}};
+          {"pair_speedup", ceiling && thread_counts.front() == 1 ? fmt::format("{:.3f}", 2.0 * timings[0].wall / pair_wall) : missing}};
       std::string line;
       if (csv) {
         if (!header_printed) {

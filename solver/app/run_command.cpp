@@ -9,11 +9,11 @@
 #include <condition_variable>
 #include <csignal>
 #include <ctime>
-#include <deque>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "app/commands.h"
@@ -60,9 +60,9 @@ class FrameWriter {
       return;
     }
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return queue_.empty() || failure_; });
+    changed_.wait(lock, [&] { return !waiting_ || failure_; });
     if (failure_) std::rethrow_exception(failure_);
-    queue_.push_back(snapshot);
+    waiting_ = snapshot;
     changed_.notify_all();
   }
 
@@ -70,7 +70,7 @@ class FrameWriter {
   void flush() {
     if (!thread_.joinable()) return;
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
+    changed_.wait(lock, [&] { return (!waiting_ && !busy_) || failure_; });
     if (failure_) std::rethrow_exception(failure_);
   }
 
@@ -78,10 +78,10 @@ class FrameWriter {
   void work() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      changed_.wait(lock, [&] { return !queue_.empty() || quit_; });
-      if (queue_.empty()) return;
-      EngineSnapshot state = std::move(queue_.front());
-      queue_.pop_front();
+      changed_.wait(lock, [&] { return waiting_ || quit_; });
+      if (!waiting_) return;
+      EngineSnapshot state = std::move(*waiting_);
+      waiting_.reset();
       busy_ = true;
       lock.unlock();
       std::exception_ptr failure;
@@ -95,7 +95,7 @@ class FrameWriter {
       busy_ = false;
       if (failure) {
         failure_ = failure;
-        queue_.clear();  // nothing after a frame that could not be written
+        waiting_.reset();  // nothing after a frame that could not be written
       }
       changed_.notify_all();
     }
@@ -105,8 +105,8 @@ class FrameWriter {
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<EngineSnapshot> queue_;
-  bool busy_ = false, quit_ = false;
+  std::optional<EngineSnapshot> waiting_;  // handed over, not yet taken up
+  bool busy_ = false, quit_ = false;       // writing one; the run is over
   std::exception_ptr failure_;
 };
 

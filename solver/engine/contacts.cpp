@@ -585,8 +585,8 @@ bool NeighbourList::update(World& world, double largest) {
 // must not depend on the machine.
 bool NeighbourList::thinner_list_pays(const World& w) const {
   if (!(listed_at_half_skin_ < INFINITY) || w.size() == 0) return false;
-  double vertices = 0.0;
-  for (std::size_t i = 0; i < w.size(); ++i) vertices += w.vertex_count[i];
+  // Every body's vertices, stored one body after the other.
+  const double vertices = w.vertex_begin.back() + w.vertex_count.back();
   const double mean_vertices = vertices / static_cast<double>(w.size());
   // Half an evaluation per vertex of both bodies of each listed pair.
   const double rebuild = 100.0 * static_cast<double>(w.size()) + mean_vertices * static_cast<double>(stats_.body_pairs);
@@ -812,12 +812,12 @@ void NeighbourList::rebuild(World& w) {
   std::vector<std::pair<SortKey, std::uint32_t>> order(fresh.size());
   {
     std::vector<std::uint32_t> bucket(n + 1, 0);
-    const auto lower_body = [](const SortKey& key) { return static_cast<std::size_t>(key[0] >> 32); };
-    std::vector<SortKey> keys(fresh.size());
-    for (std::size_t k = 0; k < fresh.size(); ++k) ++bucket[lower_body(keys[k] = sort_key(fresh[k])) + 1];
+    const auto lower_body = [](const Candidate& c) { return static_cast<std::size_t>(std::min(c.vertex_body, c.edge_body)); };
+    for (const Candidate& c : fresh) ++bucket[lower_body(c) + 1];
     for (std::size_t b = 0; b < n; ++b) bucket[b + 1] += bucket[b];
     std::vector<std::uint32_t> fill(bucket.begin(), bucket.end() - 1);
-    for (std::size_t k = 0; k < fresh.size(); ++k) order[fill[lower_body(keys[k])]++] = {keys[k], static_cast<std::uint32_t>(k)};
+    for (std::size_t k = 0; k < fresh.size(); ++k)
+      order[fill[lower_body(fresh[k])]++] = {sort_key(fresh[k]), static_cast<std::uint32_t>(k)};
     for (std::size_t b = 0; b < n; ++b)
       if (bucket[b + 1] - bucket[b] > 1) std::sort(order.begin() + bucket[b], order.begin() + bucket[b + 1]);
   }

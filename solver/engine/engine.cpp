@@ -729,9 +729,7 @@ bool not_finite(const World& w, std::size_t i) {
 // What looks_unstable's quick tests left open: a non-finite value
 // somewhere, or a raw step beyond the bound (a wrap, or a real jump).
 bool Engine::looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
-  const double sum =
-      w.position[i].x + w.position[i].y + w.velocity[i].x + w.velocity[i].y + w.angle[i] + w.angular_velocity[i];
-  if (!std::isfinite(sum)) return not_finite(w, i) || (!w.big[i] && moved_of(w, previous, i) > 2.0 * w.bounding_radius[i]);
+  if (!std::isfinite(state_sum(w, i))) return not_finite(w, i) || (!w.big[i] && moved_of(w, previous, i) > 2.0 * w.bounding_radius[i]);
   if (w.big[i]) return false;
   const double bound = 2.0 * w.bounding_radius[i];
   return norm2(w.position[i] - previous[i]) > bound * bound && moved_of(w, previous, i) > bound;

@@ -160,14 +160,16 @@ class Engine {
   // within it after taking out a periodic wrap too (which only shortens
   // it). The rest (rare) out of line.
   static bool looks_unstable(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
-    const double sum =
-        w.position[i].x + w.position[i].y + w.velocity[i].x + w.velocity[i].y + w.angle[i] + w.angular_velocity[i];
-    if (std::isfinite(sum)) {
+    if (std::isfinite(state_sum(w, i))) {
       if (w.big[i]) return false;
       const double bound = 2.0 * w.bounding_radius[i];
       if (!(norm2(w.position[i] - previous[i]) > bound * bound)) return false;
     }
     return looks_unstable_after_all(w, previous, i);
+  }
+  // Not finite if any of body i's coordinates or velocities is not.
+  static double state_sum(const World& w, std::size_t i) {
+    return w.position[i].x + w.position[i].y + w.velocity[i].x + w.velocity[i].y + w.angle[i] + w.angular_velocity[i];
   }
   [[gnu::pure]] static bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i);
   void step_verlet();
