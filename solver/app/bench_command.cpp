@@ -83,6 +83,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
       "ceiling", "also time two one-thread copies of each case at once, one per core, and report pair_speedup: twice the one-thread wall time over the slower copy's, what two threads could reach if they shared nothing (needs 1 among --threads)")(
       "no-contact-lists", "time without contact lists: every vertex pair of neighbouring particles, each step")(
+      "full-rebuilds", "rebuild every expired list whole, not only the pairs of the few bodies that moved (the cost partial rebuilds save)")(
       "data", po::value(&data), "the data directory holding shapes/cow.shape");
   po::variables_map vm;
   std::string unused;
@@ -143,6 +144,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       settled.settings.contact_lists = false;
       settled.neighbours.built = false;  // rebuilt at the first timed step, with every vertex pair
     }
+    if (vm.count("full-rebuilds")) settled.settings.partial_rebuilds = false;
     const double settle_wall = wall_now() - settle_start;
     // The hopper is timed over its whole run (its phases differ too much for
     // a few seconds of it to say anything), unless --steps says otherwise.
@@ -150,7 +152,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     // What a case's record needs from its fastest trial.
     struct Timing {
       double wall = INFINITY, cpu = 0.0, verlet_distance = 0.0;
-      long rebuilds = 0, pairs = 0;
+      long rebuilds = 0, partial_rebuilds = 0, pairs = 0;
       std::size_t bytes = 0;
       bool identical = true;
     };
@@ -185,6 +187,7 @@ int run_bench_command(const std::vector<std::string>& args) {
         Engine e{EngineSnapshot(settled)};
         e.set_threads(thread_counts[t]);
         const long rebuilds = e.neighbour_stats().rebuilds, pairs = e.neighbour_stats().feature_pairs_evaluated;
+        const long partial_rebuilds = e.neighbour_partial_rebuilds();
         const double cpu0 = cpu_now(), wall0 = wall_now();
         if (timed_steps > 0) {
           e.run(timed_steps);
@@ -202,6 +205,7 @@ int run_bench_command(const std::vector<std::string>& args) {
         if (trial_wall < best.wall) {
           best.wall = trial_wall, best.cpu = trial_cpu;
           best.rebuilds = e.neighbour_stats().rebuilds - rebuilds;
+          best.partial_rebuilds = e.neighbour_partial_rebuilds() - partial_rebuilds;
           best.pairs = e.neighbour_stats().feature_pairs_evaluated - pairs;
           best.verlet_distance = e.neighbour_verlet_distance();
           best.bytes = e.memory_bytes();
@@ -211,7 +215,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     }
     for (std::size_t t = 0; t < thread_counts.size(); ++t) {
       const int threads = thread_counts[t];
-      const auto& [wall, cpu, verlet_distance, rebuilds, pairs, bytes, identical] = timings[t];
+      const auto& [wall, cpu, verlet_distance, rebuilds, partial_rebuilds, pairs, bytes, identical] = timings[t];
       const double particle_steps = static_cast<double>(grains) * static_cast<double>(timed_steps);
       const std::vector<std::pair<const char*, std::string>> record{
           {"scene", fmt::format("\"{}\"", c.kind.name)},
@@ -228,6 +232,7 @@ int run_bench_command(const std::vector<std::string>& args) {
           {"identical_to_first", identical ? "true" : "false"},
           {"bytes_per_particle", fmt::format("{:.0f}", static_cast<double>(bytes) / grains)},
           {"rebuilds", fmt::format("{}", rebuilds)},
+          {"partial_rebuilds", fmt::format("{}", partial_rebuilds)},
           {"pairs_per_particle_step", fmt::format("{:.3f}", static_cast<double>(pairs) / particle_steps)},
           {"verlet_distance", fmt::format("{:.4g}", verlet_distance)},
           {"settle_wall_s", fmt::format("{:.1f}", settle_wall)},

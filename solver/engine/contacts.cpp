@@ -554,10 +554,22 @@ bool NeighbourList::update(World& world, double largest) {
   const double smallest_delta = settings_.verlet_distance / 1024.0;
   const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 || listed_at_half_skin_ < 0.8 * listed;
   if (largest > delta_) {
-    if (settings_.adaptive && steps_since_rebuild_ < 10)
+    // Few bodies moved: only their pairs are listed anew (a partial
+    // rebuild), and the skin stays. The bodies past half the skin go with
+    // them, which also keeps the next trigger away.
+    std::vector<int> moved;
+    if (settings_.partial_rebuilds) moved = moved_beyond(world, 0.5 * delta_);
+    const bool few = !moved.empty() && moved.size() <= world.size() / kPartialShare &&
+                     std::none_of(moved.begin(), moved.end(), [&](int i) { return world.big[static_cast<std::size_t>(i)]; });
+    const double relisted = few ? static_cast<double>(moved.size()) : static_cast<double>(world.size());
+    if (settings_.adaptive && steps_since_rebuild_ < 10 && !few) {
       delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
-    else if (settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world))
+    } else if (settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world, relisted)) {
       delta_ = std::max(0.5 * delta_, smallest_delta);
+    } else if (few) {
+      relist(world, &moved);
+      return true;
+    }
   } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && delta_ > smallest_delta && thinning_pays &&
              200.0 * largest / steps < 0.25 * delta_) {
     delta_ = std::max(0.5 * delta_, smallest_delta);
@@ -583,25 +595,43 @@ bool NeighbourList::update(World& world, double largest) {
 // step).
 // Only counts, never clocks: the skin decides the list, and the output
 // must not depend on the machine.
-bool NeighbourList::thinner_list_pays(const World& w) const {
+bool NeighbourList::thinner_list_pays(const World& w, double relisted) const {
   if (!(listed_at_half_skin_ < INFINITY) || w.size() == 0) return false;
   // Every body's vertices, stored one body after the other.
   const double vertices = w.vertex_begin.back() + w.vertex_count.back();
-  const double mean_vertices = vertices / static_cast<double>(w.size());
-  // Half an evaluation per vertex of both bodies of each listed pair.
-  const double rebuild = 100.0 * static_cast<double>(w.size()) + mean_vertices * static_cast<double>(stats_.body_pairs);
+  const auto n = static_cast<double>(w.size());
+  const double mean_vertices = vertices / n;
+  // Half an evaluation per vertex of both bodies of each listed pair, for
+  // the share of bodies relisted; a partial rebuild also walks every body
+  // and candidate once.
+  const double search = 100.0 * n + mean_vertices * static_cast<double>(stats_.body_pairs);
+  const double rebuild = relisted < n ? search * relisted / n + kPartialWalk * n : search;
   const auto life = static_cast<double>(steps_since_rebuild_);
   const auto listed = static_cast<double>(candidates_.size());
   return listed_at_half_skin_ + 2.0 * rebuild / life < 0.8 * (listed + rebuild / life);
 }
 
-void NeighbourList::rebuild(World& w) {
+void NeighbourList::rebuild(World& w) { relist(w, nullptr); }
+
+// The bodies whose motion since their reference exceeds `beyond`, in order.
+std::vector<int> NeighbourList::moved_beyond(const World& w, double beyond) const {
+  std::vector<int> moved;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (motion_of(w, i) > beyond) moved.push_back(static_cast<int>(i));
+  return moved;
+}
+
+// `moved` null: every pair is decided anew (a full rebuild). Otherwise only
+// the pairs of those bodies (the others' candidates are kept; see update).
+void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   const std::size_t n = w.size();
+  const bool partial = moved != nullptr;
   if (wraps_.size() != n) wraps_.assign(n, {0, 0});
   // Wrap into the periodic cell only here, so that between rebuilds the
-  // image offsets stored in the contacts stay valid.
-  for (std::size_t i = 0; i < n; ++i) {
-    if (w.big[i]) continue;
+  // image offsets stored in the contacts stay valid; a partial rebuild
+  // wraps only the bodies whose candidates it makes anew.
+  const auto wrap = [&](std::size_t i) {
+    if (w.big[i]) return;
     for (int axis = 0; axis < 2; ++axis) {
       if (!w.cell.periodic[axis]) continue;
       const double low = axis == 0 ? w.cell.low.x : w.cell.low.y;
@@ -610,14 +640,26 @@ void NeighbourList::rebuild(World& w) {
       coordinate -= turns * period(w, axis);
       wraps_[i][axis] += static_cast<int>(turns);
     }
-  }
+  };
+  if (partial)
+    for (int i : *moved) wrap(static_cast<std::size_t>(i));
+  else
+    for (std::size_t i = 0; i < n; ++i) wrap(i);
   update_world_vertices(w);
   mark_seams(w);  // constraints may have changed since the last rebuild
+  std::vector<std::uint8_t> relisted(partial ? n : 0, 0);
+  if (partial)
+    for (int i : *moved) relisted[static_cast<std::size_t>(i)] = 1;
 
   // Each thread lists candidates into its own vector; the canonical sort
   // below makes the result independent of who found what.
   const int threads = std::max(1, settings_.threads);
-  const double skin = 2.0 * delta_;
+  // A full rebuild lets each body move δ before the next (2δ between two
+  // bodies). A partial one: the moved body δ from now, a kept one δ from
+  // its own reference, which it may already be δ/2 from — 1.5δ from now
+  // (update picks the moved bodies so). Each of a new pair is allowed
+  // 1.5δ: the builder's slack for turns assumes an even share.
+  const double skin = (partial ? 3.0 : 2.0) * delta_;
   std::vector<std::vector<Candidate>> found(static_cast<std::size_t>(threads));
   std::vector<CandidateBuilder> builders;
   const SkeletonChunks chunks = chunk_circles(w);
@@ -671,10 +713,28 @@ void NeighbourList::rebuild(World& w) {
   std::vector<int> small, large;
   for (std::size_t i = 0; i < n; ++i) (w.big[i] ? large : small).push_back(static_cast<int>(i));
 
+  // The small bodies whose pairs are decided anew: all, or the moved.
+  std::vector<int> sources;
+  if (partial) {
+    for (int i : *moved)
+      if (!w.big[static_cast<std::size_t>(i)]) sources.push_back(i);
+  }
+  const std::vector<int>& searched = partial ? sources : small;
+  // Pair (i, j) from body i: every pair once, as (lower, higher), whichever
+  // of the two the search comes from.
+  const auto visits = [&](int i, int j) {
+    if (j == i) return false;
+    if (!partial) return j > i;
+    return !relisted[static_cast<std::size_t>(j)] || j > i;
+  };
+  const auto consider_pair = [&](CandidateBuilder& builder, int i, int j) {
+    return consider(builder, std::min(i, j), std::max(i, j));
+  };
   if (settings_.brute_force) {
-    for (std::size_t a = 0; a < small.size(); ++a)
-      for (std::size_t b = a + 1; b < small.size(); ++b) pairs += consider(builders[0], small[a], small[b]);
-  } else if (!small.empty()) {
+    for (int i : searched)
+      for (int j : small)
+        if (visits(i, j)) pairs += consider_pair(builders[0], i, j);
+  } else if (!searched.empty()) {
     // Link cells of side >= D + 2δ (D the largest outline diameter): a
     // listed pair's centres can be up to D + 2δ apart.
     double diameter = 0.0;
@@ -743,8 +803,8 @@ void NeighbourList::rebuild(World& w) {
     std::vector<int> fill(start.begin(), start.end() - 1);
     for (int i : small) members[fill[home[i]]++] = i;  // bodies in index order within each cell
 
-    search(small.size(), [&](CandidateBuilder& builder, std::size_t index) {
-      const int i = small[index];
+    search(searched.size(), [&](CandidateBuilder& builder, std::size_t index) {
+      const int i = searched[index];
       const int cx = home[i] % cells[0], cy = home[i] / cells[0];
       // The 3 × 3 cells around, each once (a periodic axis of fewer than
       // three cells wraps onto the same cell twice).
@@ -764,7 +824,7 @@ void NeighbourList::rebuild(World& w) {
       std::size_t listed = 0;
       for (std::size_t m = 0; m < count; ++m)
         for (int k = start[neighbours[m]]; k < start[neighbours[m] + 1]; ++k)
-          if (members[k] > i) listed += consider(builder, i, members[k]);
+          if (visits(i, members[k])) listed += consider_pair(builder, i, members[k]);
       return listed;
     });
   }
@@ -775,8 +835,8 @@ void NeighbourList::rebuild(World& w) {
   // cell: its images are searched around the one that brings it back in.
   std::vector<std::array<int, 2>> home(large.size());
   for (std::size_t k = 0; k < large.size(); ++k) home[k] = periods_into_cell(w, static_cast<std::size_t>(large[k]));
-  if (!large.empty()) search(small.size(), [&](CandidateBuilder& builder, std::size_t index) {
-    const int p = small[index];
+  if (!large.empty()) search(searched.size(), [&](CandidateBuilder& builder, std::size_t index) {
+    const int p = searched[index];
     std::size_t listed = 0;
     for (std::size_t k = 0; k < large.size(); ++k) {
       const int b = large[k];
@@ -839,18 +899,50 @@ void NeighbourList::rebuild(World& w) {
       states[k] = states_[o];
     }
   }
-  long thin = 0;
-  for (const CandidateBuilder& b : builders) thin += b.thin;
-  listed_at_half_skin_ = static_cast<double>(thin);
-  candidates_ = std::move(sorted);
-  states_ = std::move(states);
+  if (partial) {
+    // The kept candidates (neither body moved) are in canonical order, and
+    // so are the new ones: one merge.
+    std::vector<Candidate> merged;
+    std::vector<ContactState> merged_states;
+    merged.reserve(candidates_.size() + sorted.size());
+    merged_states.reserve(candidates_.size() + sorted.size());
+    std::size_t fresh_at = 0;
+    for (std::size_t k = 0; k < candidates_.size(); ++k) {
+      const Candidate& c = candidates_[k];
+      if (relisted[static_cast<std::size_t>(c.vertex_body)] || relisted[static_cast<std::size_t>(c.edge_body)]) continue;
+      const SortKey key = sort_key(c);
+      for (; fresh_at < sorted.size() && order[fresh_at].first < key; ++fresh_at) {
+        merged.push_back(sorted[fresh_at]);
+        merged_states.push_back(states[fresh_at]);
+      }
+      merged.push_back(c);
+      merged_states.push_back(states_[k]);
+    }
+    for (; fresh_at < sorted.size(); ++fresh_at) {
+      merged.push_back(sorted[fresh_at]);
+      merged_states.push_back(states[fresh_at]);
+    }
+    candidates_ = std::move(merged);
+    states_ = std::move(merged_states);
+    for (int i : *moved) {
+      reference_position_[static_cast<std::size_t>(i)] = w.position[static_cast<std::size_t>(i)];
+      reference_angle_[static_cast<std::size_t>(i)] = w.angle[static_cast<std::size_t>(i)];
+    }
+    ++partial_rebuilds_;
+  } else {
+    long thin = 0;
+    for (const CandidateBuilder& b : builders) thin += b.thin;
+    listed_at_half_skin_ = static_cast<double>(thin);
+    candidates_ = std::move(sorted);
+    states_ = std::move(states);
+    reference_position_ = w.position;
+    reference_angle_ = w.angle;
+    stats_.body_pairs = pairs;
+  }
   index_bodies(n);
-  reference_position_ = w.position;
-  reference_angle_ = w.angle;
   built_ = true;
   steps_since_rebuild_ = 0;
   ++stats_.rebuilds;
-  stats_.body_pairs = pairs;
 }
 
 }  // namespace sphero

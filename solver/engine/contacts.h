@@ -110,6 +110,10 @@ struct NeighbourSettings {
   // only those within reach — the cost without contact lists (MODEL.md §4),
   // for the benchmark. The forces are the same either way.
   bool contact_lists = true;
+  // A list that motion ended because a few bodies moved is rebuilt for
+  // those bodies' pairs only, the rest kept (NeighbourList::update).
+  // false: every rebuild is whole. The forces are the same either way.
+  bool partial_rebuilds = true;
 };
 
 struct NeighbourStats {
@@ -180,8 +184,21 @@ class NeighbourList {
   NeighbourStats& stats() { return stats_; }
   const NeighbourSettings& settings() const { return settings_; }
 
+  // Partial rebuilds among stats().rebuilds, since this list was made (not
+  // kept in checkpoints).
+  long partial_rebuilds() const { return partial_rebuilds_; }
+
  private:
+  // A list that motion ended is rebuilt only for the bodies that moved
+  // past half the skin when they are at most 1/kPartialShare of all.
+  static constexpr std::size_t kPartialShare = 8;
+  // What a partial rebuild costs per body whatever it relists, in
+  // candidate evaluations (the vertices brought up to date, the link
+  // cells, the merge and the per-body index).
+  static constexpr double kPartialWalk = 20.0;
   void rebuild(World& world);
+  void relist(World& world, const std::vector<int>* moved);
+  std::vector<int> moved_beyond(const World& w, double beyond) const;
   void index_bodies(std::size_t body_count);
   Contact record(const World& world, std::size_t k) const;
 
@@ -197,7 +214,9 @@ class NeighbourList {
   double delta_ = 0.0;
   long steps_since_rebuild_ = 0;
   double listed_at_half_skin_ = INFINITY;  // see NeighbourListState
-  bool thinner_list_pays(const World& w) const;
+  long partial_rebuilds_ = 0;
+  // Would half the skin cost less, a trigger relisting `relisted` bodies?
+  bool thinner_list_pays(const World& w, double relisted) const;
 };
 
 // Geometry of one candidate in the current configuration: whether it is a

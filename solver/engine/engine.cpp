@@ -106,7 +106,7 @@ Engine::Engine(World world, EngineSettings settings)
     : world_(std::move(world)),
       settings_(settings),
       neighbours_(NeighbourSettings{settings.verlet_distance, settings.brute_force_neighbours, settings.threads,
-                                   settings.adaptive_verlet_distance, settings.contact_lists}) {
+                                   settings.adaptive_verlet_distance, settings.contact_lists, settings.partial_rebuilds}) {
   dt_limit_ = check_time_step(world_, settings_);
   find_span_followers();
   find_free_bodies();
@@ -125,7 +125,8 @@ Engine::Engine(EngineSnapshot s)
     : world_(std::move(s.world)),
       settings_(s.settings),
       neighbours_(NeighbourSettings{s.settings.verlet_distance, s.settings.brute_force_neighbours, s.settings.threads,
-                                    s.settings.adaptive_verlet_distance, s.settings.contact_lists},
+                                    s.settings.adaptive_verlet_distance, s.settings.contact_lists,
+                                    s.settings.partial_rebuilds},
                   std::move(s.neighbours), world_),
       ledger_(s.ledger),
       time_(s.time),

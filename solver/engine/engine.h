@@ -30,6 +30,9 @@ struct EngineSettings {
   bool adaptive_verlet_distance = false;
   bool brute_force_neighbours = false;  // the O(N²) reference
   bool contact_lists = true;            // false: all vertex pairs of neighbours (NeighbourSettings)
+  // false: every rebuild lists all pairs anew (NeighbourSettings; the forces
+  // are the same either way; not part of a checkpoint).
+  bool partial_rebuilds = true;
   // Accept a dt above a tenth of the shortest contact period.
   bool allow_large_time_step = false;
   // Threads for the force loop, the integrator and the vertex update. The
@@ -124,6 +127,7 @@ class Engine {
   }
   const EnergyLedger& ledger() const { return ledger_; }
   const NeighbourStats& neighbour_stats() const { return neighbours_.stats(); }
+  long neighbour_partial_rebuilds() const { return neighbours_.partial_rebuilds(); }  // among neighbour_stats().rebuilds
   double neighbour_verlet_distance() const { return neighbours_.verlet_distance(); }
   const EngineSettings& settings() const { return settings_; }
   void set_threads(int threads);

@@ -13,8 +13,9 @@ head -1 "$out/lists.csv" | grep -q '^scene,n,vertices,contact_lists,steps,thread
 test "$(wc -l <"$out/lists.csv")" -eq 3
 grep -q '^polygon16,60,16,false,10,1,' "$out/all.csv"
 # Every vertex pair of neighbours: many times the pairs the lists evaluate.
-with=$(awk -F, '$1 == "polygon16" { print $15 }' "$out/lists.csv")
-without=$(awk -F, '$1 == "polygon16" { print $15 }' "$out/all.csv")
+pairs='NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "pairs_per_particle_step") c = i } $1 == "polygon16" { print $c }'
+with=$(awk -F, "$pairs" "$out/lists.csv")
+without=$(awk -F, "$pairs" "$out/all.csv")
 awk -v a="$with" -v b="$without" 'BEGIN { exit !(b > 10 * a) }'
 
 "$sphero" plot "$out/lists.csv" --x vertices --y cundall,pairs_per_particle_step --log-x --log-y --style markers \

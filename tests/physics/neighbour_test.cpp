@@ -2,6 +2,8 @@
 // vertex count, and periodic boundaries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -226,6 +228,94 @@ TEST(NeighbourSearch, TangentialHistorySurvivesListRebuilds) {
   }
 }
 
+TEST(NeighbourSearch, PartialRebuildsAroundAFewMovingGrainsMissNoContact) {
+  // Dense packings of moving grains, a few of them fast: the fastest end
+  // the lists, and only their pairs (and those of the grains past half the
+  // skin) are listed anew (a partial rebuild) while the others move on.
+  // Small spinning triangles among grains four times their size turn
+  // farthest for their size, the case a partial rebuild's skin must cover.
+  const Shape small = make_shape("chip", SkeletonKind::polygon, {{-0.08, -0.06}, {0.1, -0.06}, {0.0, 0.09}}, 0.04);
+  const auto scene = [&](std::uint64_t seed) {
+    std::vector<BodySpec> bodies = dense_mix(12, 10, 1.05, seed);
+    std::mt19937_64 g(seed);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      // Speeds up to 1, one grain in ten up to 2: at each trigger a few
+      // grains are past half the skin, and many others on their way.
+      BodySpec& b = bodies[i];
+      const double speed = uniform(g) < 0.1 ? 1.0 + uniform(g) : uniform(g), heading = 2 * kPi * uniform(g);
+      b.velocity = {speed * std::cos(heading), speed * std::sin(heading)};
+      b.angular_velocity = 2.0 * (uniform(g) - 0.5);
+      if (i % 7 == 3) {
+        b.shape = small;
+        b.angular_velocity = 20.0 * (uniform(g) - 0.5);
+      }
+    }
+    return bodies;
+  };
+  EngineSettings partial;
+  partial.dt = 2e-4;
+  partial.verlet_distance = 0.05;
+  partial.adaptive_verlet_distance = true;
+  EngineSettings whole = partial;
+  whole.adaptive_verlet_distance = false;
+  whole.partial_rebuilds = false;
+  whole.brute_force_neighbours = true;
+  const ContactLaw law = linear_law(1e4, 5.0, 5e3, 0.4, 1.0);
+  const auto report = [](const Engine& e) {
+    std::printf("%ld rebuilds, %ld of them partial; skin %g\n", e.neighbour_stats().rebuilds, e.neighbour_partial_rebuilds(),
+                e.neighbour_verlet_distance());
+    EXPECT_GT(e.neighbour_partial_rebuilds(), 20);
+  };
+  {
+    // In a box: the trajectory of whole rebuilds of the all-pairs search,
+    // bit for bit (a missed contact changes the bits).
+    std::vector<BodySpec> bodies = scene(43);
+    bodies.push_back(test::wall({{-0.1, 14}, {-0.1, -0.1}, {12.7, -0.1}, {12.7, 14}}, 0.1));
+    Engine fast(world_of(bodies, law, {0, -1}), partial);
+    Engine reference(world_of(bodies, law, {0, -1}), whole);
+    for (int block = 0; block < 6; ++block) {
+      fast.run(500);
+      reference.run(500);
+      for (std::size_t i = 0; i < bodies.size(); ++i) {
+        ASSERT_EQ(fast.world().position[i].x, reference.world().position[i].x) << "body " << i << ", block " << block;
+        ASSERT_EQ(fast.world().position[i].y, reference.world().position[i].y) << "body " << i << ", block " << block;
+        ASSERT_EQ(fast.world().angle[i], reference.world().angle[i]) << "body " << i << ", block " << block;
+      }
+    }
+    report(fast);
+    EXPECT_EQ(reference.neighbour_partial_rebuilds(), 0);
+  }
+  {
+    // Periodic both ways, grains crossing the seams: a partial rebuild
+    // wraps only the bodies it relists, so the rounding of positions (and
+    // the bits) follow when each body was wrapped. Every 50 steps, the
+    // touching contacts must be those a whole all-pairs search finds in
+    // the same configuration.
+    PeriodicCell cell;
+    cell.periodic = {true, true};
+    cell.low = {0, 0};
+    cell.size = {12.6, 10.5};
+    Engine fast(world_of(scene(41), law, {}, cell), partial);
+    const auto touching = [](const Engine& e) {
+      std::vector<std::array<int, 5>> keys;
+      for (const Contact& c : e.contacts())
+        if (c.active) keys.push_back({c.vertex_body, c.edge_body, c.vertex, c.feature, static_cast<int>(c.kind)});
+      std::sort(keys.begin(), keys.end());
+      return keys;
+    };
+    std::size_t checked = 0;
+    for (int block = 0; block < 60; ++block) {
+      fast.run(50);
+      Engine reference(fast.world(), whole);
+      const auto listed = touching(fast), all = touching(reference);
+      ASSERT_EQ(listed, all) << "after " << 50 * (block + 1) << " steps";
+      checked += all.size();
+    }
+    EXPECT_GT(checked, 1000u);
+    report(fast);
+  }
+}
+
 // An 8 × 8 square lattice of grains of diameter 1 (64-gons of sphero-radius
 // 0.1, or disks), just touching without overlap: without gravity or
 // velocities nothing moves, so no list expires and, below 1/64 of the
@@ -307,8 +397,10 @@ TEST(AdaptiveSkin, ThinsWhereListsEndByMotionIfHalfTheSkinListsFarFewer) {
 
 TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
   // 32-gons settling in a box: the adaptive skin thins as they come to
-  // rest, and lists far fewer candidates; which contacts touch, and the
-  // order their forces are added in, stay those of the widest fixed skin.
+  // rest, and lists far fewer candidates, and the last few moving grains
+  // are relisted alone (partial rebuilds); which contacts touch, and the
+  // order their forces are added in, stay those of the widest fixed skin
+  // rebuilt whole.
   std::mt19937_64 g(7);
   std::vector<BodySpec> bodies;
   for (int i = 0; i < 8; ++i)
@@ -318,6 +410,7 @@ TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
   Engine adaptive = adaptive_engine(bodies, {0, -10}, 0.05);
   EngineSettings fixed_settings = adaptive.settings();
   fixed_settings.adaptive_verlet_distance = false;
+  fixed_settings.partial_rebuilds = false;
   Engine fixed(world_of(bodies, linear_law(1e4, 50.0, 5e3, 0.4, 1.0), {0, -10}), fixed_settings);
   for (int k = 0; k < 12; ++k) {
     adaptive.run(1000);
@@ -328,8 +421,9 @@ TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
       ASSERT_EQ(adaptive.world().angle[i], fixed.world().angle[i]) << "body " << i << " after " << 1000 * (k + 1);
     }
   }
-  std::printf("adaptive skin %g after %ld rebuilds: %zu candidates against %zu\n", adaptive.neighbour_verlet_distance(),
-              adaptive.neighbour_stats().rebuilds, adaptive.contacts().size(), fixed.contacts().size());
+  std::printf("adaptive skin %g after %ld rebuilds (%ld partial): %zu candidates against %zu\n",
+              adaptive.neighbour_verlet_distance(), adaptive.neighbour_stats().rebuilds, adaptive.neighbour_partial_rebuilds(),
+              adaptive.contacts().size(), fixed.contacts().size());
   EXPECT_LE(adaptive.neighbour_verlet_distance(), 0.05 / 8);
   EXPECT_LT(adaptive.contacts().size(), fixed.contacts().size() / 2);
 }
