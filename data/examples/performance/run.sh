@@ -73,7 +73,10 @@ sphero plot "$OUT/cpu-vs-verlet-distance.csv" --x verlet_distance --y cpu_s --by
 # only the vertices within reach of a contact count, which for 64-gons is
 # hundreds of times fewer. (How many pairs the lists hold also depends on
 # how settled each scene is, so their growth with M is reported, not checked.)
-pairs() { awk -F, -v s="$1" -v l="$2" '$1 == s && $4 == l { print $15 }' "$OUT/cundall-vs-vertices.csv"; }
+pairs() {
+  awk -F, -v s="$1" -v l="$2" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "pairs_per_particle_step") c = i }
+    $1 == s && $4 == l { print $c }' "$OUT/cundall-vs-vertices.csv"
+}
 for lists in true false; do
   for m in 3 64; do
     result "pairs_lists_${lists}_${m}_vertices" "$(pairs "polygon$m" "$lists")" "vertex pairs per particle-step"
