@@ -562,7 +562,11 @@ bool NeighbourList::update(World& world, double largest) {
     const bool few = !moved.empty() && moved.size() <= world.size() / kPartialShare &&
                      std::none_of(moved.begin(), moved.end(), [&](int i) { return world.big[static_cast<std::size_t>(i)]; });
     const double relisted = few ? static_cast<double>(moved.size()) : static_cast<double>(world.size());
-    if (settings_.adaptive && steps_since_rebuild_ < 10 && !few) {
+    // Mended lists that end within a few steps, each mending walking every
+    // body, can cost more than the contacts themselves (many rattlers
+    // among many grains): then the skin widens as it would without them.
+    const bool mending_dominates = rebuild_cost(world, relisted) / steps > listed;
+    if (settings_.adaptive && steps_since_rebuild_ < 10 && (!few || mending_dominates)) {
       delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
     } else if (settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world, relisted)) {
       delta_ = std::max(0.5 * delta_, smallest_delta);
@@ -597,18 +601,22 @@ bool NeighbourList::update(World& world, double largest) {
 // must not depend on the machine.
 bool NeighbourList::thinner_list_pays(const World& w, double relisted) const {
   if (!(listed_at_half_skin_ < INFINITY) || w.size() == 0) return false;
-  // Every body's vertices, stored one body after the other.
-  const double vertices = w.vertex_begin.back() + w.vertex_count.back();
-  const auto n = static_cast<double>(w.size());
-  const double mean_vertices = vertices / n;
-  // Half an evaluation per vertex of both bodies of each listed pair, for
-  // the share of bodies relisted; a partial rebuild also walks every body
-  // and candidate once.
-  const double search = 100.0 * n + mean_vertices * static_cast<double>(stats_.body_pairs);
-  const double rebuild = relisted < n ? search * relisted / n + kPartialWalk * n : search;
+  const double rebuild = rebuild_cost(w, relisted);
   const auto life = static_cast<double>(steps_since_rebuild_);
   const auto listed = static_cast<double>(candidates_.size());
   return listed_at_half_skin_ + 2.0 * rebuild / life < 0.8 * (listed + rebuild / life);
+}
+
+// In candidate evaluations: 100 per grain plus half an evaluation per
+// vertex of both bodies of each listed pair, for the share of bodies
+// relisted; a partial rebuild also walks every body once.
+double NeighbourList::rebuild_cost(const World& w, double relisted) const {
+  if (w.size() == 0) return 0.0;
+  // Every body's vertices, stored one body after the other.
+  const double vertices = w.vertex_begin.back() + w.vertex_count.back();
+  const auto n = static_cast<double>(w.size());
+  const double search = 100.0 * n + vertices / n * static_cast<double>(stats_.body_pairs);
+  return relisted < n ? search * relisted / n + kPartialWalk * n : search;
 }
 
 void NeighbourList::rebuild(World& w) { relist(w, nullptr); }

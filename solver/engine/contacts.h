@@ -217,6 +217,7 @@ class NeighbourList {
   long partial_rebuilds_ = 0;
   // Would half the skin cost less, a trigger relisting `relisted` bodies?
   bool thinner_list_pays(const World& w, double relisted) const;
+  double rebuild_cost(const World& w, double relisted) const;  // in candidate evaluations
 };
 
 // Geometry of one candidate in the current configuration: whether it is a

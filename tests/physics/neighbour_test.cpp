@@ -395,6 +395,32 @@ TEST(AdaptiveSkin, ThinsWhereListsEndByMotionIfHalfTheSkinListsFarFewer) {
   EXPECT_EQ(disks.neighbour_verlet_distance(), 0.05);
 }
 
+TEST(AdaptiveSkin, WidensWhenMendingListsForAFewGrainsCostsMoreThanTheContacts) {
+  // 576 disks at rest thin their skin to 1/64 of the ceiling; then one in
+  // 32 moves at 1. Each list ends within a few steps and is mended for the
+  // few movers, but each mending walks all 576 grains: more work per step
+  // than the touching pairs. The skin widens until lists last.
+  std::vector<BodySpec> bodies;
+  for (int i = 0; i < 24; ++i)
+    for (int j = 0; j < 24; ++j) bodies.push_back(test::disk({1.0 * i, 1.0 * j}, 0.5));
+  Engine resting = adaptive_engine(bodies, {}, 0.05);
+  resting.run(3000);
+  const double thin = resting.neighbour_verlet_distance();
+  ASSERT_EQ(thin, 0.05 / 64);
+  EngineSnapshot moving = resting.snapshot();
+  for (std::size_t i = 5; i < moving.world.size(); i += 32) {
+    moving.world.velocity[i] = {std::cos(0.7 * static_cast<double>(i)), std::sin(0.7 * static_cast<double>(i))};
+    moving.ledger.initial_mechanical += 0.5 * moving.world.mass[i];
+  }
+  Engine restarted(std::move(moving));
+  const long rebuilds = restarted.neighbour_stats().rebuilds;
+  restarted.run(400);
+  std::printf("skin %g → %g; %ld rebuilds, %ld partial\n", thin, restarted.neighbour_verlet_distance(),
+              restarted.neighbour_stats().rebuilds - rebuilds, restarted.neighbour_partial_rebuilds());
+  EXPECT_GT(restarted.neighbour_partial_rebuilds(), 0);
+  EXPECT_GE(restarted.neighbour_verlet_distance(), 4 * thin);
+}
+
 TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
   // 32-gons settling in a box: the adaptive skin thins as they come to
   // rest, and lists far fewer candidates, and the last few moving grains
