@@ -566,7 +566,8 @@ bool NeighbourList::update(World& world, double largest) {
     // body, can cost more than the contacts themselves (many rattlers
     // among many grains): then the skin widens as it would without them.
     const bool mending_dominates = rebuild_cost(world, relisted) / steps > listed;
-    if (settings_.adaptive && steps_since_rebuild_ < 10 && (!few || mending_dominates)) {
+    if (settings_.adaptive && steps_since_rebuild_ < 10 && delta_ < settings_.verlet_distance &&
+        (!few || mending_dominates)) {
       delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
     } else if (settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world, relisted)) {
       delta_ = std::max(0.5 * delta_, smallest_delta);
