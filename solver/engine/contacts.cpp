@@ -542,7 +542,8 @@ bool NeighbourList::update(World& world) {
 // thinned lists that had not expired and widened by estimate, were
 // dropped: they thinned hexagons at rest to the floor and lost 12%, and
 // made settling cows flap between skins — docs/PERFORMANCE.md, "The
-// adaptive skin".)
+// adaptive skin".) A list that motion ended with few bodies past δ/2 is
+// mended (a partial rebuild, relist) rather than widened or rebuilt.
 bool NeighbourList::update(World& world, double largest) {
   if (!ready(world)) {
     rebuild(world);
@@ -566,9 +567,13 @@ bool NeighbourList::update(World& world, double largest) {
     // body, can cost more than the contacts themselves (many rattlers
     // among many grains): then the skin widens as it would without them.
     const bool mending_dominates = rebuild_cost(world, relisted) / steps > listed;
-    if (settings_.adaptive && steps_since_rebuild_ < 10 && delta_ < settings_.verlet_distance &&
-        (!few || mending_dominates)) {
-      delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
+    if (settings_.adaptive && steps_since_rebuild_ < 10 && (!few || mending_dominates)) {
+      if (delta_ < settings_.verlet_distance) {
+        delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
+      } else if (few) {  // at the ceiling: mended, since it cannot widen
+        relist(world, &moved);
+        return true;
+      }
     } else if (settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world, relisted)) {
       delta_ = std::max(0.5 * delta_, smallest_delta);
     } else if (few) {
