@@ -124,8 +124,9 @@ struct SkeletonChunks {
   int count(int body) const { return first[static_cast<std::size_t>(body) + 1] - first[static_cast<std::size_t>(body)]; }
 };
 
-// The chunks' circles, with the world vertices as they now lie.
-SkeletonChunks chunk_circles(const World& w) {
+// The chunks' circles, with the world vertices as they now lie: of every
+// body, or only of those `only` marks (the others' are left unset).
+SkeletonChunks chunk_circles(const World& w, const std::vector<std::uint8_t>* only = nullptr) {
   const std::size_t n = w.size();
   SkeletonChunks chunks;
   chunks.first.assign(n + 1, 0);
@@ -136,6 +137,7 @@ SkeletonChunks chunk_circles(const World& w) {
   chunks.centre.resize(static_cast<std::size_t>(chunks.first[n]));
   chunks.radius.resize(static_cast<std::size_t>(chunks.first[n]));
   for (std::size_t i = 0; i < n; ++i) {
+    if (only && !(*only)[i]) continue;
     const int body = static_cast<int>(i), begin = w.vertex_begin[i], count = w.vertex_count[i];
     for (int c = 0; c < chunks.count(body); ++c) {
       // Its vertices, and the end of its last edge (the next chunk's first
@@ -659,8 +661,13 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
     for (int i : *moved) wrap(static_cast<std::size_t>(i));
   else
     for (std::size_t i = 0; i < n; ++i) wrap(i);
-  update_world_vertices(w);
-  mark_seams(w);  // constraints may have changed since the last rebuild
+  // A whole rebuild brings every vertex up to date, a partial one only
+  // those of the bodies its pairs can reach (once the link cells say which).
+  if (!partial) {
+    update_world_vertices(w);
+    mark_seams(w);  // constraints may have changed since the last rebuild
+  }
+  all_vertices_current_ = !partial;
   std::vector<std::uint8_t> relisted(partial ? n : 0, 0);
   if (partial)
     for (int i : *moved) relisted[static_cast<std::size_t>(i)] = 1;
@@ -676,7 +683,8 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   const double skin = (partial ? 3.0 : 2.0) * delta_;
   std::vector<std::vector<Candidate>> found(static_cast<std::size_t>(threads));
   std::vector<CandidateBuilder> builders;
-  const SkeletonChunks chunks = chunk_circles(w);
+  SkeletonChunks chunks;
+  if (!partial) chunks = chunk_circles(w);
   for (auto& list : found)
     builders.push_back(CandidateBuilder{w, skin, settings_.contact_lists, list, {}, {}, {}, {}, 0, &chunks});
 
@@ -744,6 +752,19 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   const auto consider_pair = [&](CandidateBuilder& builder, int i, int j) {
     return consider(builder, std::min(i, j), std::max(i, j));
   };
+  // A partial rebuild's vertices, seams and chunk circles: of the bodies
+  // it can pair (`involved`) and of every wall.
+  const auto bring_up = [&](std::vector<std::uint8_t>& involved) {
+    for (int b : large) involved[static_cast<std::size_t>(b)] = 1;
+    for (std::size_t i = 0; i < n; ++i)
+      if (involved[i]) update_body_vertices(w, i);
+    mark_seams(w);
+    chunks = chunk_circles(w, &involved);
+  };
+  if (partial && settings_.brute_force) {
+    std::vector<std::uint8_t> everyone(n, 1);
+    bring_up(everyone);
+  }
   if (settings_.brute_force) {
     for (int i : searched)
       for (int j : small)
@@ -817,12 +838,10 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
     std::vector<int> fill(start.begin(), start.end() - 1);
     for (int i : small) members[fill[home[i]]++] = i;  // bodies in index order within each cell
 
-    search(searched.size(), [&](CandidateBuilder& builder, std::size_t index) {
-      const int i = searched[index];
+    // The 3 × 3 cells around body i, each once (a periodic axis of fewer
+    // than three cells wraps onto the same cell twice).
+    const auto cells_around = [&](int i, std::array<int, 9>& neighbours) {
       const int cx = home[i] % cells[0], cy = home[i] / cells[0];
-      // The 3 × 3 cells around, each once (a periodic axis of fewer than
-      // three cells wraps onto the same cell twice).
-      std::array<int, 9> neighbours;
       std::size_t count = 0;
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
@@ -835,6 +854,32 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
               neighbours.begin() + static_cast<std::ptrdiff_t>(count))
             neighbours[count++] = cell;
         }
+      return count;
+    };
+    if (partial) {
+      // The relisted bodies and those within reach of one (consider's test).
+      std::vector<std::uint8_t> involved(n, 0);
+      for (int i : searched) {
+        involved[static_cast<std::size_t>(i)] = 1;
+        std::array<int, 9> neighbours;
+        const std::size_t count = cells_around(i, neighbours);
+        for (std::size_t m = 0; m < count; ++m)
+          for (int k = start[neighbours[m]]; k < start[neighbours[m] + 1]; ++k) {
+            const int j = members[k];
+            Vec2 shift;
+            std::array<int, 2> image;
+            minimum_image(i, j, shift, image);
+            if (norm(w.position[j] + shift - w.position[i]) < w.bounding_radius[i] + w.bounding_radius[j] + skin)
+              involved[static_cast<std::size_t>(j)] = 1;
+          }
+      }
+      bring_up(involved);
+    }
+
+    search(searched.size(), [&](CandidateBuilder& builder, std::size_t index) {
+      const int i = searched[index];
+      std::array<int, 9> neighbours;
+      const std::size_t count = cells_around(i, neighbours);
       std::size_t listed = 0;
       for (std::size_t m = 0; m < count; ++m)
         for (int k = start[neighbours[m]]; k < start[neighbours[m] + 1]; ++k)

@@ -187,6 +187,9 @@ class NeighbourList {
   // Partial rebuilds among stats().rebuilds, since this list was made (not
   // kept in checkpoints).
   long partial_rebuilds() const { return partial_rebuilds_; }
+  // Whether the last rebuild brought every body's world vertices up to
+  // date (a whole one does; a partial one only those it could pair).
+  bool all_vertices_current() const { return all_vertices_current_; }
 
  private:
   // A list that motion ended is rebuilt only for the bodies that moved
@@ -215,6 +218,7 @@ class NeighbourList {
   long steps_since_rebuild_ = 0;
   double listed_at_half_skin_ = INFINITY;  // see NeighbourListState
   long partial_rebuilds_ = 0;
+  bool all_vertices_current_ = true;
   // Would half the skin cost less, a trigger relisting `relisted` bodies?
   bool thinner_list_pays(const World& w, double relisted) const;
   double rebuild_cost(const World& w, double relisted) const;  // in candidate evaluations

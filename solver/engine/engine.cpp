@@ -499,7 +499,7 @@ void Engine::update_lists_or_orientations() {
   // A rebuild brings every vertex up to date; otherwise only the bodies'
   // orientations, from which the force loop computes the vertices it reads
   // (for a cow, a few of its 62).
-  if (neighbours_.update(world_))
+  if (neighbours_.update(world_) && neighbours_.all_vertices_current())
     vertices_stale_ = false;
   else
     update_orientations();
@@ -628,7 +628,8 @@ void Engine::step_verlet() {
   const double largest = ThreadTeam::reduce_parts(body_threads, body_bound, 0.0, move, std::greater<>());
   // A rebuild brings every vertex up to date; otherwise the force loop
   // computes the vertices it reads from the orientations.
-  vertices_stale_ = !(measure ? neighbours_.update(w, largest) : neighbours_.update(w));
+  const bool rebuilt = measure ? neighbours_.update(w, largest) : neighbours_.update(w);
+  vertices_stale_ = !(rebuilt && neighbours_.all_vertices_current());
   // Velocity-dependent forces see the half-step velocities, which are also
   // exactly the mean velocities over the step for the tangential springs.
   compute_forces(dt, /*free_loads_set=*/true);
