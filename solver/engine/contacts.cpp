@@ -617,7 +617,7 @@ bool NeighbourList::thinner_list_pays(const World& w, double relisted) const {
 
 // In candidate evaluations: 100 per grain plus half an evaluation per
 // vertex of both bodies of each listed pair, for the share of bodies
-// relisted; a partial rebuild also walks every body once.
+// relisted; a partial rebuild also walks every body and candidate once.
 double NeighbourList::rebuild_cost(const World& w, double relisted) const {
   if (w.size() == 0) return 0.0;
   // Every body's vertices, stored one body after the other.

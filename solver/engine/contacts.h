@@ -196,8 +196,8 @@ class NeighbourList {
   // past half the skin when they are at most 1/kPartialShare of all.
   static constexpr std::size_t kPartialShare = 8;
   // What a partial rebuild costs per body whatever it relists, in
-  // candidate evaluations (the vertices brought up to date, the link
-  // cells, the merge and the per-body index).
+  // candidate evaluations (the link cells, the merge and the per-body
+  // index).
   static constexpr double kPartialWalk = 20.0;
   void rebuild(World& world);
   void relist(World& world, const std::vector<int>* moved);

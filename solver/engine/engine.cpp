@@ -496,9 +496,9 @@ void Engine::set_threads(int threads) {
 }
 
 void Engine::update_lists_or_orientations() {
-  // A rebuild brings every vertex up to date; otherwise only the bodies'
-  // orientations, from which the force loop computes the vertices it reads
-  // (for a cow, a few of its 62).
+  // A whole rebuild brings every vertex up to date; otherwise (a partial
+  // one, or none) only the bodies' orientations, from which the force loop
+  // computes the vertices it reads (for a cow, a few of its 62).
   if (neighbours_.update(world_) && neighbours_.all_vertices_current())
     vertices_stale_ = false;
   else
@@ -626,8 +626,9 @@ void Engine::step_verlet() {
   const std::vector<std::size_t>& parts = body_parts();
   const auto body_bound = [&](int t) { return body_threads == 1 ? (t == 0 ? 0 : n) : parts[static_cast<std::size_t>(t)]; };
   const double largest = ThreadTeam::reduce_parts(body_threads, body_bound, 0.0, move, std::greater<>());
-  // A rebuild brings every vertex up to date; otherwise the force loop
-  // computes the vertices it reads from the orientations.
+  // A whole rebuild brings every vertex up to date; otherwise (a partial
+  // one, or none) the force loop computes the vertices it reads from the
+  // orientations.
   const bool rebuilt = measure ? neighbours_.update(w, largest) : neighbours_.update(w);
   vertices_stale_ = !(rebuilt && neighbours_.all_vertices_current());
   // Velocity-dependent forces see the half-step velocities, which are also
