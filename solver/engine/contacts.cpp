@@ -569,14 +569,12 @@ bool NeighbourList::update(World& world, double largest) {
     // body, can cost more than the contacts themselves (many rattlers
     // among many grains): then the skin widens as it would without them.
     const bool mending_dominates = rebuild_cost(world, relisted) / steps > listed;
-    if (settings_.adaptive && steps_since_rebuild_ < 10 && (!few || mending_dominates)) {
-      if (delta_ < settings_.verlet_distance) {
-        delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
-      } else if (few) {  // at the ceiling: mended, since it cannot widen
-        relist(world, &moved);
-        return true;
-      }
-    } else if (settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world, relisted)) {
+    // A list that ended early widens the skin (at the ceiling it cannot,
+    // and is mended if few moved); one that lasted may thin it.
+    const bool ended_early = settings_.adaptive && steps_since_rebuild_ < 10 && (!few || mending_dominates);
+    if (ended_early && delta_ < settings_.verlet_distance) {
+      delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
+    } else if (!ended_early && settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world, relisted)) {
       delta_ = std::max(0.5 * delta_, smallest_delta);
     } else if (few) {
       relist(world, &moved);
@@ -638,7 +636,8 @@ std::vector<int> NeighbourList::moved_beyond(const World& w, double beyond) cons
 }
 
 // `moved` null: every pair is decided anew (a full rebuild). Otherwise only
-// the pairs of those bodies (the others' candidates are kept; see update).
+// the pairs of those bodies, none of them a wall (the others' candidates
+// are kept; see update).
 void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   const std::size_t n = w.size();
   const bool partial = moved != nullptr;
@@ -735,13 +734,9 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   std::vector<int> small, large;
   for (std::size_t i = 0; i < n; ++i) (w.big[i] ? large : small).push_back(static_cast<int>(i));
 
-  // The small bodies whose pairs are decided anew: all, or the moved.
-  std::vector<int> sources;
-  if (partial) {
-    for (int i : *moved)
-      if (!w.big[static_cast<std::size_t>(i)]) sources.push_back(i);
-  }
-  const std::vector<int>& searched = partial ? sources : small;
+  // The small bodies whose pairs are decided anew: all, or the moved (never
+  // a wall: update rebuilds whole when one moved).
+  const std::vector<int>& searched = partial ? *moved : small;
   // Pair (i, j) from body i: every pair once, as (lower, higher), whichever
   // of the two the search comes from.
   const auto visits = [&](int i, int j) {
