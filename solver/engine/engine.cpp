@@ -206,11 +206,12 @@ void Engine::make_split(std::size_t chunks) {
   assign_owners();
 }
 
-// The bodies each run's candidates start from, and which run holds all of
-// a body's candidates (-1: more than one; those bodies are gathered after
-// the candidate loop).
+// The bodies each run's candidates start from (the body passes' parts),
+// which run adds each body's forces, and the candidates each run evaluates
+// again for its bodies (Split::foreign).
 void Engine::assign_owners() {
   const std::vector<Candidate>& candidates = neighbours_.candidates();
+  const std::vector<ContactState>& states = neighbours_.states();
   const std::size_t n = world_.size(), threads = split_.first_chunk.size() - 1;
   // Candidates are sorted by their lower body: a run's first candidate
   // names the first body it holds, rounded to the body passes' chunks.
@@ -226,23 +227,33 @@ void Engine::assign_owners() {
     }
     split_.first_body[t] = std::max(body, split_.first_body[t - 1]);
   }
-  const std::vector<int>& start = neighbours_.body_candidate_start();
-  const std::vector<int>& mine = neighbours_.body_candidates();
-  const auto run_of = [&](int k) {
-    const std::size_t chunk = static_cast<std::size_t>(k) / kContactChunk;
+  const auto run_of = [&](std::size_t k) {
+    const std::size_t chunk = k / kContactChunk;
     return static_cast<int>(std::upper_bound(split_.first_chunk.begin(), split_.first_chunk.end(), chunk) -
                             split_.first_chunk.begin()) - 1;
   };
+  // A body's candidates are listed in candidate order: its last one lies
+  // in the last run holding any.
+  const std::vector<int>& start = neighbours_.body_candidate_start();
+  const std::vector<int>& mine = neighbours_.body_candidates();
   split_.owner.assign(n, -1);
-  split_.shared.clear();
-  for (std::size_t b = 0; b < n; ++b) {
-    if (start[b] == start[b + 1]) continue;
-    const int first = run_of(mine[static_cast<std::size_t>(start[b])]);
-    const int last = run_of(mine[static_cast<std::size_t>(start[b + 1] - 1)]);
-    if (first == last)
-      split_.owner[b] = first;
-    else
-      split_.shared.push_back(static_cast<int>(b));
+  for (std::size_t b = 0; b < n; ++b)
+    if (start[b] != start[b + 1]) split_.owner[b] = run_of(static_cast<std::size_t>(mine[static_cast<std::size_t>(start[b + 1] - 1)]));
+  // The springs are copied as they stand between two steps, where the
+  // copies and the originals agree.
+  split_.foreign.resize(threads);
+  for (Split::Foreign& f : split_.foreign) f.candidates.clear(), f.springs.clear();
+  std::size_t run = 0;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    while (run + 1 < threads && k >= split_.first_chunk[run + 1] * kContactChunk) ++run;
+    const int v = split_.owner[static_cast<std::size_t>(candidates[k].vertex_body)];
+    const int e = split_.owner[static_cast<std::size_t>(candidates[k].edge_body)];
+    for (const int later : {v, e != v ? e : -1})
+      if (later > static_cast<int>(run)) {
+        Split::Foreign& f = split_.foreign[static_cast<std::size_t>(later)];
+        f.candidates.push_back(static_cast<int>(k));
+        f.springs.push_back(states[k].xi);
+      }
   }
 }
 
@@ -329,34 +340,74 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
   // candidates after the parallel one.
   const std::size_t chunks = (count + kContactChunk - 1) / kContactChunk;
   chunk_books_.assign(chunks, ContactBooks{});
-  // Forces: each thread takes a contiguous run of chunks and adds each
-  // contact's force to those of its two bodies that only its own run
-  // touches, as it goes; such a body receives its contacts in candidate
-  // order. The few bodies with contacts in two runs are gathered after, in
-  // candidate order too (events_ says which contacts act). The same sums
-  // in the same order whatever the number of threads: identical bits.
-  if (threads > 1) {
-    events_.resize(count);
-    if (split_.threads != threads || split_.rebuild != neighbours_.stats().rebuilds || split_.chunks != chunks ||
-        split_.bodies != n)
-      make_split(chunks);
-  }
-  // 1. Every candidate on its own: geometry, the contact law, its own
-  //    state. Most candidates are not touching: they read only their packed
-  //    Candidate.
+  // Forces: each thread takes a contiguous run of chunks and adds to each
+  // body it owns (Split::owner) the forces of that body's candidates, in
+  // candidate order: first those of earlier runs, evaluated again from its
+  // own copies of their springs (Split::foreign), then its own as it goes.
+  // The same sums in the same order whatever the number of threads:
+  // identical bits.
+  if (threads > 1 && (split_.threads != threads || split_.rebuild != neighbours_.stats().rebuilds ||
+                      split_.chunks != chunks || split_.bodies != n))
+    make_split(chunks);
+  // Every candidate on its own: geometry, the contact law, its own state.
+  // Most candidates are not touching: they read only their packed
+  // Candidate.
   ThreadTeam::run(threads, [&](int member, int team) {
     const WorldView view(w);
     Candidate* const keys = candidates.data();
     ContactState* const state = states.data();
-    ContactEvent* const events = events_.data();
     const int* const owner = split_.owner.data();
     Vec2* const force = w.force.data();
     double* const torque = w.torque.data();
     const bool alone = threads == 1;
+    // A touching candidate's response (the spring advanced when dt > 0),
+    // and its force on the bodies this run owns.
+    struct Touch {
+      Vec2 point, relative;
+      ContactResponse response;
+    };
+    const auto respond = [&](const Candidate& key, const ContactGeometry& g, Vec2& spring) {
+      const int v = key.vertex_body, e = key.edge_body;
+      Touch t;
+      // Middle of the overlap segment (MODEL.md §2).
+      t.point = g.vertex_point + (view.radius[v] - 0.5 * g.overlap) * g.normal;
+      t.relative = view.velocity_at(v, t.point, {}) - view.velocity_at(e, t.point, key.edge_offset);
+      t.response = evaluate_contact(view.law_between(v, e), {g.overlap, g.normal, t.relative}, spring, dt);
+      return t;
+    };
+    const auto add_force = [&](const Candidate& key, const Touch& t, int run) {
+      const int v = key.vertex_body, e = key.edge_body;
+      const Vec2 f = t.response.force_on_vertex_body;
+      if (alone || owner[v] == run) {
+        force[v] += f;
+        torque[v] += cross(t.point - view.position[v], f);
+      }
+      if (alone || owner[e] == run) {
+        force[e] -= f;
+        torque[e] -= cross(t.point - (view.position[e] + key.edge_offset), f);
+      }
+    };
     // One run per requested thread, whatever the team (a run is never
     // split between two threads: its bodies stay its own).
     for (int run = member; run < threads; run += team) {
       const auto started = alone ? std::chrono::steady_clock::time_point{} : std::chrono::steady_clock::now();
+      if (!alone) {
+        // An opening contact's copy forgets its spring as the original does
+        // (forget_history; a candidate not touching already holds none).
+        Split::Foreign& foreign = split_.foreign[static_cast<std::size_t>(run)];
+        for (std::size_t j = 0; j < foreign.candidates.size(); ++j) {
+          const Candidate& key = keys[foreign.candidates[j]];
+          const ContactGeometry g = contact_geometry(view, key);
+          if (!g.touching) {
+            if (dt > 0.0) foreign.springs[j] = {};
+            continue;
+          }
+          Vec2 spring = foreign.springs[j];
+          const Touch t = respond(key, g, spring);
+          if (dt > 0.0) foreign.springs[j] = spring;
+          add_force(key, t, run);
+        }
+      }
       const std::size_t first_chunk = alone ? 0 : split_.first_chunk[static_cast<std::size_t>(run)];
       const std::size_t end_chunk = alone ? chunks : split_.first_chunk[static_cast<std::size_t>(run) + 1];
       for (std::size_t chunk = first_chunk; chunk < end_chunk; ++chunk) {
@@ -365,7 +416,6 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
           Candidate& key = keys[k];
           const ContactGeometry g = contact_geometry(view, key);
           const int v = key.vertex_body, e = key.edge_body;
-          if (!alone) events[k] = ContactEvent::none;
           if (!g.touching) {
             // A re-evaluation without a step (dt = 0) leaves the books of an
             // opening contact to the next real step.
@@ -377,21 +427,18 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
             const Vec2 step = dt * (view.velocity_at(v, c.point, {}) - view.velocity_at(e, c.point, key.edge_offset));
             sums.damping -= 0.5 * dot(c.viscous_force, step);
             if (law.kt > 0.0) sums.sliding += -0.5 * dot(-law.kt * c.xi, step) + 0.5 * law.kt * norm2(c.xi);
-            if (!alone) events[k] = ContactEvent::opened;
             forget_history(key, c);
             continue;
           }
           ContactState& c = state[k];
-          const ContactLaw& law = view.law_between(v, e);
-          // Middle of the overlap segment (MODEL.md §2).
-          const Vec2 point = g.vertex_point + (view.radius[v] - 0.5 * g.overlap) * g.normal;
-          const Vec2 relative = view.velocity_at(v, point, {}) - view.velocity_at(e, point, key.edge_offset);
           // A re-evaluation without a step (dt = 0) works on a copy of the
           // spring, which it would otherwise turn and cap.
           Vec2 spring = c.xi;
-          const ContactResponse r = evaluate_contact(law, {g.overlap, g.normal, relative}, spring, dt);
+          const Touch t = respond(key, g, spring);
+          const ContactResponse& r = t.response;
           if (dt > 0.0) {
-            const Vec2 step = dt * relative;
+            const ContactLaw& law = view.law_between(v, e);
+            const Vec2 step = dt * t.relative;
             sums.damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
             // The spring's force and energy before this step: −k_t ξ, ½ k_t |ξ|².
             if (law.kt > 0.0)
@@ -407,19 +454,11 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
           // candidates back to memory every step costs bandwidth.
           if (!key.active) key.active = true;
           if (key.sliding != r.sliding) key.sliding = r.sliding;
-          c.point = point;
+          c.point = t.point;
           c.force = r.force_on_vertex_body;
           c.normal_force = r.normal_force;
           c.viscous_force = r.viscous_force;
-          if (!alone) events[k] = ContactEvent::touching;
-          if (alone || owner[v] == run) {
-            force[v] += r.force_on_vertex_body;
-            torque[v] += cross(point - view.position[v], r.force_on_vertex_body);
-          }
-          if (alone || owner[e] == run) {
-            force[e] -= r.force_on_vertex_body;
-            torque[e] -= cross(point - (view.position[e] + key.edge_offset), r.force_on_vertex_body);
-          }
+          add_force(key, t, run);
         }
         chunk_books_[chunk] = sums;
       }
@@ -428,30 +467,7 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     }
   });
-  // 2. The bodies shared by two threads' runs, each adding its contacts in
-  //    candidate order; then the chunks' energies in order.
-  const std::vector<int>& start = neighbours_.body_candidate_start();
-  const std::vector<int>& mine = neighbours_.body_candidates();
-  const std::size_t shared = threads > 1 ? split_.shared.size() : 0;
-  ThreadTeam::for_each(shared > 64 ? threads : 1, shared, [&](std::size_t s) {
-    const auto b = static_cast<std::size_t>(split_.shared[s]);
-    Vec2 force = w.force[b];
-    double torque = w.torque[b];
-    for (int index = start[b]; index < start[b + 1]; ++index) {
-      const auto k = static_cast<std::size_t>(mine[static_cast<std::size_t>(index)]);
-      if (events_[k] != ContactEvent::touching) continue;
-      const ContactState& c = states[k];
-      if (candidates[k].vertex_body == static_cast<int>(b)) {
-        force += c.force;
-        torque += cross(c.point - w.position[b], c.force);
-      } else {
-        force -= c.force;
-        torque -= cross(c.point - (w.position[b] + candidates[k].edge_offset), c.force);
-      }
-    }
-    w.force[b] = force;
-    w.torque[b] = torque;
-  });
+  // The chunks' energies in chunk order.
   double normal_energy = 0.0, tangential_energy = 0.0, damping = 0.0, sliding = 0.0, deepest = 0.0;
   for (const ContactBooks& b : chunk_books_) {
     normal_energy += b.normal_energy;
@@ -466,7 +482,7 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
   ledger_.elastic_tangential = tangential_energy;
   ledger_.damping_dissipation += damping;
   ledger_.sliding_dissipation += sliding;
-  // Only now: the gather above needed the owners the pass ran with.
+  // Only now, with the pass done: a new split copies the springs.
   if (threads > 1) balance_split();
 }
 
@@ -474,6 +490,8 @@ template <class T> std::size_t capacity_bytes(const std::vector<T>& v) { return 
 
 std::size_t Engine::memory_bytes() const {
   const World& w = world_;
+  std::size_t foreign_bytes = capacity_bytes(split_.foreign);
+  for (const Split::Foreign& f : split_.foreign) foreign_bytes += capacity_bytes(f.candidates) + capacity_bytes(f.springs);
   return capacity_bytes(w.position) + capacity_bytes(w.angle) + capacity_bytes(w.velocity) +
          capacity_bytes(w.angular_velocity) + capacity_bytes(w.force) + capacity_bytes(w.torque) + capacity_bytes(w.mass) +
          capacity_bytes(w.inertia) + capacity_bytes(w.density) + capacity_bytes(w.inverse_mass) +
@@ -483,9 +501,9 @@ std::size_t Engine::memory_bytes() const {
          capacity_bytes(w.local_vertex) + capacity_bytes(w.local_shift) + capacity_bytes(w.local_bend) +
          capacity_bytes(w.world_vertex) +
          capacity_bytes(w.orientation) + capacity_bytes(w.seam) +
-         capacity_bytes(free_) + capacity_bytes(constrained_) + capacity_bytes(split_.owner) + capacity_bytes(split_.shared) +
+         capacity_bytes(free_) + capacity_bytes(constrained_) + capacity_bytes(split_.owner) + foreign_bytes +
          capacity_bytes(body_books_) + neighbours_.memory_bytes() +
-         capacity_bytes(previous_position_) + capacity_bytes(events_) + capacity_bytes(chunk_books_) + capacity_bytes(r2_) +
+         capacity_bytes(previous_position_) + capacity_bytes(chunk_books_) + capacity_bytes(r2_) +
          capacity_bytes(r3_) + capacity_bytes(r4_);
 }
 

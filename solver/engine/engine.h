@@ -182,9 +182,8 @@ class Engine {
   void update_orientations();
   void refresh_vertices() const;
 
-  // What the parallel pass over candidates leaves for the gather (per
-  // candidate) and for the ordered sum (per chunk of candidates).
-  enum class ContactEvent : std::uint8_t { none, touching, opened };
+  // What the parallel pass over candidates leaves for the ordered sum (per
+  // chunk of candidates).
   struct ContactBooks {
     double damping = 0.0, sliding = 0.0, normal_energy = 0.0, tangential_energy = 0.0, deepest = 0.0;
   };
@@ -226,7 +225,6 @@ class Engine {
   // 1000 disks 6.2 against 8.2).
   static constexpr std::size_t kParallelBodies = 512;
   std::vector<BodyBooks> body_books_;
-  std::vector<ContactEvent> events_;     // per candidate, scratch of compute_forces
   std::vector<ContactBooks> chunk_books_;
   // Candidates per chunk of the ledger's sums, and the unit of the split
   // between threads (10³ hexagons: 45 chunks).
@@ -246,9 +244,22 @@ class Engine {
     std::size_t chunks = 0;   // candidate chunks in that list
     std::size_t bodies = 0;
     std::vector<std::size_t> first_chunk, first_body;  // threads + 1 each
-    // Per body, the run that holds all its candidates, -1 for a body whose
-    // candidates lie in several runs (gathered after the contact pass).
-    std::vector<int> owner, shared;
+    // Per body, the run that adds its contacts' forces: the last run
+    // holding one of its candidates (-1 for a body without candidates).
+    std::vector<int> owner;
+    // Per run, the earlier runs' candidates that touch a body it owns, in
+    // candidate order, and its own copy of their tangential springs. The
+    // run evaluates them again before its own chunks, so that such a body
+    // receives every contact in candidate order without reading what
+    // another thread wrote this step: at 10³ grains, lines handed between
+    // the cores (a gather of the shared bodies after the pass) cost more
+    // than evaluating ~3% of the candidates twice. The copies advance as
+    // the originals do, to the bit.
+    struct Foreign {
+      std::vector<int> candidates;
+      std::vector<Vec2> springs;
+    };
+    std::vector<Foreign> foreign;
     struct alignas(64) Clock {
       double seconds = 0.0;
     };
