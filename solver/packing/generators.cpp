@@ -10,6 +10,7 @@
 
 #include "geometry/polygon.h"
 #include "geometry/segment.h"
+#include "packing/spatial_order.h"
 #include "shapes/mass_properties.h"
 
 namespace sphero {
@@ -173,7 +174,14 @@ GasPacking gas_packing(const GasOptions& o) {
           "use sphero pack voronoi / lattice and compress",
           placed_count, o.count, o.packing_fraction));
   }
-  return {bodies, o.packing_fraction};
+  // Placed in random order; listed along a Hilbert curve
+  // (packing/spatial_order.h).
+  std::vector<Vec2> centres;
+  for (const BodySpec& b : bodies) centres.push_back(b.position);
+  std::vector<BodySpec> listed;
+  listed.reserve(bodies.size());
+  for (std::size_t i : hilbert_order(centres)) listed.push_back(std::move(bodies[i]));
+  return {listed, o.packing_fraction};
 }
 
 }  // namespace sphero

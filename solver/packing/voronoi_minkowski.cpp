@@ -10,6 +10,7 @@
 
 #include "geometry/polygon.h"
 #include "morphology/minkowski.h"
+#include "packing/spatial_order.h"
 #include "shapes/mass_properties.h"
 
 namespace sphero {
@@ -17,11 +18,16 @@ namespace {
 
 double unit(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
 
+// Listed along a Hilbert curve, so that the grains (cell k gives grain k)
+// come out in spatial order (packing/spatial_order.h).
 std::vector<Vec2> random_sites(const Box& box, int count, std::uint64_t seed) {
   std::mt19937_64 g(seed);
-  std::vector<Vec2> sites;
+  std::vector<Vec2> drawn;
   for (int i = 0; i < count; ++i)
-    sites.push_back({box.low.x + box.size().x * unit(g), box.low.y + box.size().y * unit(g)});
+    drawn.push_back({box.low.x + box.size().x * unit(g), box.low.y + box.size().y * unit(g)});
+  std::vector<Vec2> sites;
+  sites.reserve(drawn.size());
+  for (std::size_t i : hilbert_order(drawn)) sites.push_back(drawn[i]);
   return sites;
 }
 

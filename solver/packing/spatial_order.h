@@ -1,0 +1,32 @@
+// The order grains are listed in. The engine works through bodies and
+// their candidates in index order and gives each thread a contiguous range
+// of them: grains listed along a space-filling curve keep neighbours' data
+// near in memory and make the threads' ranges compact regions, whose
+// borders are all the threads share. Listed at random (a Voronoi
+// tessellation of random sites, a random gas, a packing from elsewhere),
+// 10⁴ grains stepped 13–18% slower on one thread and gained nothing from
+// a second (docs/PERFORMANCE.md, "The order of the grains").
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "geometry/vec2.h"
+
+namespace sphero {
+
+// The indices of `points` in the order of a Hilbert curve through their
+// bounding box (a 2¹⁶ × 2¹⁶ grid; points in one grid cell keep their
+// order). Deterministic: the same points give the same order.
+std::vector<std::size_t> hilbert_order(const std::vector<Vec2>& points);
+
+// How far apart consecutive grains lie, in grain sizes: the median of
+// |centre[i+1] − centre[i]| over the median of `sizes`. About 1 for grains
+// listed along a curve or row by row, about √N / 2 for N grains listed at
+// random. 0 for fewer than two grains.
+double median_listing_step(const std::vector<Vec2>& centres, std::vector<double> sizes);
+
+// Above this median step, `sphero run` suggests `sphero pack sort`.
+constexpr double kDisorderedListing = 8.0;
+
+}  // namespace sphero
