@@ -89,7 +89,9 @@ MassProperties convex_mass_properties(const Shape& shape) {
   return finish(shape, m);
 }
 
-std::vector<Region> swept_region(const Shape& shape) {
+namespace {
+
+std::vector<Region> sharp_or_offset_region(const Shape& shape) {
   if (shape.radius == 0.0) {  // only polygons may be sharp
     Region polygon;
     for (int i = 0; i < shape.edge_count(); ++i)
@@ -99,7 +101,48 @@ std::vector<Region> swept_region(const Shape& shape) {
   return shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius) : dilate_path(shape.vertices, shape.radius);
 }
 
-MassProperties exact_mass_properties(const Shape& shape) { return finish(shape, integrate(swept_region(shape))); }
+// A rounded convex skeleton's outline directly: each edge pushed out by r
+// along its outward normal, and an arc of radius r round each vertex from
+// one edge's normal to the next (a point: the whole circle; a segment: two
+// sides and two half circles). Counter-clockwise, like CGAL's.
+Region convex_swept_region(const Shape& shape) {
+  const double r = shape.radius;
+  const std::vector<Vec2>& v = shape.vertices;
+  Region region;
+  BoundaryLoop& loop = region.outer;
+  if (v.size() == 1) {
+    const Vec2 east = v[0] + Vec2{r, 0.0};
+    loop.push_back(BoundaryPiece::arc(east, east, v[0], r, true));
+    return region;
+  }
+  // The outward normal of the edge from a to b, for a loop run
+  // counter-clockwise: its right-hand side.
+  const auto outward = [](Vec2 a, Vec2 b) {
+    const Vec2 d = (b - a) / norm(b - a);
+    return Vec2{d.y, -d.x};
+  };
+  // A segment is the closed loop a → b → a.
+  const std::vector<Vec2> corners = shape.is_closed() ? v : std::vector<Vec2>{v[0], v[1]};
+  const std::size_t n = corners.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 a = corners[i], b = corners[(i + 1) % n], c = corners[(i + 2) % n];
+    const Vec2 here = outward(a, b), next = outward(b, c);
+    loop.push_back(BoundaryPiece::segment(a + r * here, b + r * here));
+    // Collinear edges meet without an arc.
+    if (cross(here, next) > 0.0 || dot(here, next) < 0.0)
+      loop.push_back(BoundaryPiece::arc(b + r * here, b + r * next, b, r, true));
+  }
+  return region;
+}
+
+}  // namespace
+
+std::vector<Region> swept_region(const Shape& shape) {
+  if (shape.radius > 0.0 && shape.has_convex_skeleton()) return {convex_swept_region(shape)};
+  return sharp_or_offset_region(shape);
+}
+
+MassProperties exact_mass_properties(const Shape& shape) { return finish(shape, integrate(sharp_or_offset_region(shape))); }
 
 MassProperties mass_properties(const Shape& shape) {
   return shape.has_convex_skeleton() ? convex_mass_properties(shape) : exact_mass_properties(shape);

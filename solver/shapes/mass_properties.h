@@ -35,7 +35,10 @@ MassProperties convex_mass_properties(const Shape& shape);
 MassProperties exact_mass_properties(const Shape& shape);
 
 // The exact region skeleton ⊕ D(r) as segment-and-arc boundaries (for a
-// sharp polygon, r = 0, the polygon itself).
+// sharp polygon, r = 0, the polygon itself): built directly for a rounded
+// point, segment or convex polygon, from CGAL's offset otherwise (about 2 ms
+// a shape, in exact arithmetic: 10⁴ distinct Voronoi grains took 18 s to
+// outline for output that way).
 std::vector<Region> swept_region(const Shape& shape);
 
 // R from the skeleton alone: max over vertices of |v − c| + r (the farthest

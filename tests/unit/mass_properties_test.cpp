@@ -7,6 +7,7 @@
 
 #include "morphology/minkowski.h"
 #include "morphology/region.h"
+#include "geometry/segment.h"
 #include "shapes/mass_properties.h"
 #include "shapes/monte_carlo.h"
 #include "shapes/shape.h"
@@ -154,6 +155,42 @@ TEST(MassProperties, ExactEqualsAnalyticForConvexSkeletons) {
   for (const Shape& shape : shapes) {
     SCOPED_TRACE(shape.name);
     expect_same(exact_mass_properties(shape), convex_mass_properties(shape), 1e-9);
+  }
+}
+
+// A rounded convex skeleton's outline is built directly, not by CGAL's
+// offset: every point of it lies at exactly r from the skeleton, it runs
+// counter-clockwise, and it encloses CGAL's area.
+TEST(MassProperties, ConvexOutlinesAreBuiltDirectlyAndMatchCgalsOffset) {
+  const std::vector<Shape> shapes{
+      make_shape("point", SkeletonKind::point, {{0.2, -0.1}}, 0.3),
+      make_shape("segment", SkeletonKind::segment, {{0, 0}, {1.2, 0.7}}, 0.15),
+      polygon({{0, 0}, {1, 0}, {0.2, 0.9}}, 0.2),
+      read_shape_file(SPHERO_DATA_DIR "/shapes/hexagon.shape"),
+      read_shape_file(SPHERO_DATA_DIR "/shapes/polygon16.shape"),
+      polygon({{0, 0}, {1, 0}, {2, 0}, {2, 1}, {0, 1}}, 0.25),  // a collinear vertex
+      polygon({{0.31, -0.02}, {0.93, 0.11}, {1.02, 0.64}, {0.55, 1.21}, {0.12, 0.88}, {0.05, 0.3}}, 0.01),
+  };
+  for (const Shape& shape : shapes) {
+    SCOPED_TRACE(shape.name);
+    const std::vector<Region> direct = swept_region(shape);
+    ASSERT_EQ(direct.size(), 1u);
+    EXPECT_TRUE(direct[0].holes.empty());
+    const std::vector<Region> offset =
+        shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius) : dilate_path(shape.vertices, shape.radius);
+    const double area = integrate(direct).area;
+    EXPECT_GT(area, 0.0);  // counter-clockwise
+    EXPECT_NEAR(area, integrate(offset).area, 1e-12 * area);
+    EXPECT_NEAR(area, convex_mass_properties(shape).area, 1e-12 * area);
+    const std::vector<Vec2> drawn = discretise(direct[0].outer, 720);
+    EXPECT_GT(drawn.size(), 100u);
+    for (Vec2 p : drawn) {
+      double nearest = INFINITY;
+      if (shape.vertices.size() == 1) nearest = norm(p - shape.vertices[0]);
+      for (int i = 0; i < shape.edge_count(); ++i)
+        nearest = std::min(nearest, distance_to_segment(p, shape.edge_start(i), shape.edge_end(i)));
+      EXPECT_NEAR(nearest, shape.radius, 1e-12);
+    }
   }
 }
 
