@@ -366,13 +366,13 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
       Vec2 point, relative;
       ContactResponse response;
     };
-    const auto respond = [&](const Candidate& key, const ContactGeometry& g, Vec2& spring) {
+    const auto respond = [&](const Candidate& key, const ContactLaw& law, const ContactGeometry& g, Vec2& spring) {
       const int v = key.vertex_body, e = key.edge_body;
       Touch t;
       // Middle of the overlap segment (MODEL.md §2).
       t.point = g.vertex_point + (view.radius[v] - 0.5 * g.overlap) * g.normal;
       t.relative = view.velocity_at(v, t.point, {}) - view.velocity_at(e, t.point, key.edge_offset);
-      t.response = evaluate_contact(view.law_between(v, e), {g.overlap, g.normal, t.relative}, spring, dt);
+      t.response = evaluate_contact(law, {g.overlap, g.normal, t.relative}, spring, dt);
       return t;
     };
     const auto add_force = [&](const Candidate& key, const Touch& t, int run) {
@@ -403,7 +403,7 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
             continue;
           }
           Vec2 spring = foreign.springs[j];
-          const Touch t = respond(key, g, spring);
+          const Touch t = respond(key, view.law_between(key.vertex_body, key.edge_body), g, spring);
           if (dt > 0.0) foreign.springs[j] = spring;
           add_force(key, t, run);
         }
@@ -431,13 +431,13 @@ void Engine::compute_forces(double dt, bool free_loads_set) {
             continue;
           }
           ContactState& c = state[k];
+          const ContactLaw& law = view.law_between(v, e);
           // A re-evaluation without a step (dt = 0) works on a copy of the
           // spring, which it would otherwise turn and cap.
           Vec2 spring = c.xi;
-          const Touch t = respond(key, g, spring);
+          const Touch t = respond(key, law, g, spring);
           const ContactResponse& r = t.response;
           if (dt > 0.0) {
-            const ContactLaw& law = view.law_between(v, e);
             const Vec2 step = dt * t.relative;
             sums.damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
             // The spring's force and energy before this step: −k_t ξ, ½ k_t |ξ|².
