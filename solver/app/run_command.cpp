@@ -177,8 +177,6 @@ void clear_run_files(const fs::path& directory) {
 
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
-}  // namespace
-
 // A hint where many grains are listed in no spatial order (a packing made
 // elsewhere, or from sites given in random order): empty otherwise.
 std::string listing_note(const World& w) {
@@ -196,6 +194,8 @@ std::string listing_note(const World& w) {
       "  sphero pack sort --packing FILE -o SORTED.vtu\n",
       step);
 }
+
+}  // namespace
 
 int run_run_command(const std::vector<std::string>& args) {
   for (const auto& a : args)
