@@ -702,13 +702,18 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
       image[axis] = static_cast<int>(k) - wraps_[j][axis] + wraps_[i][axis];
     }
   };
+  // Whether bodies i < j are near enough to list (their bounding circles
+  // within the skin of each other), and j's image seen from i.
+  const auto within_reach = [&](int i, int j, Vec2& shift, std::array<int, 2>& image) {
+    minimum_image(i, j, shift, image);
+    return norm(w.position[j] + shift - w.position[i]) < w.bounding_radius[i] + w.bounding_radius[j] + skin;
+  };
   std::size_t pairs = 0;
   // Returns whether the pair gave candidates.
   const auto consider = [&](CandidateBuilder& builder, int i, int j) -> bool {
     Vec2 shift;
     std::array<int, 2> image;
-    minimum_image(i, j, shift, image);
-    if (norm(w.position[j] + shift - w.position[i]) >= w.bounding_radius[i] + w.bounding_radius[j] + skin) return false;
+    if (!within_reach(i, j, shift, image)) return false;
     const std::size_t before = builder.out.size();
     builder.add_pair(i, j, shift, image);
     return builder.out.size() > before;
@@ -852,7 +857,8 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
       return count;
     };
     if (partial) {
-      // The relisted bodies and those within reach of one (consider's test).
+      // The relisted bodies and those within reach of one, by the test
+      // consider makes (the pair taken in the same order).
       std::vector<std::uint8_t> involved(n, 0);
       for (int i : searched) {
         involved[static_cast<std::size_t>(i)] = 1;
@@ -863,9 +869,7 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
             const int j = members[k];
             Vec2 shift;
             std::array<int, 2> image;
-            minimum_image(i, j, shift, image);
-            if (norm(w.position[j] + shift - w.position[i]) < w.bounding_radius[i] + w.bounding_radius[j] + skin)
-              involved[static_cast<std::size_t>(j)] = 1;
+            if (j != i && within_reach(std::min(i, j), std::max(i, j), shift, image)) involved[static_cast<std::size_t>(j)] = 1;
           }
       }
       bring_up(involved);

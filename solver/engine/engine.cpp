@@ -99,14 +99,19 @@ double check_time_step(const World& w, const EngineSettings& s) {
   return limit;
 }
 
+// The neighbour list's part of the engine's settings.
+static NeighbourSettings neighbour_settings(const EngineSettings& s) {
+  return {s.verlet_distance, s.brute_force_neighbours, s.threads, s.adaptive_verlet_distance, s.contact_lists,
+          s.partial_rebuilds};
+}
+
 // A fifth of check_time_step's limit, computed as that limit is.
 double default_time_step(const World& world) { return 0.1 * shortest_contact_period(world).period / 5.0; }
 
 Engine::Engine(World world, EngineSettings settings)
     : world_(std::move(world)),
       settings_(settings),
-      neighbours_(NeighbourSettings{settings.verlet_distance, settings.brute_force_neighbours, settings.threads,
-                                   settings.adaptive_verlet_distance, settings.contact_lists, settings.partial_rebuilds}) {
+      neighbours_(neighbour_settings(settings)) {
   dt_limit_ = check_time_step(world_, settings_);
   find_span_followers();
   find_free_bodies();
@@ -124,10 +129,7 @@ Engine::Engine(World world, EngineSettings settings)
 Engine::Engine(EngineSnapshot s)
     : world_(std::move(s.world)),
       settings_(s.settings),
-      neighbours_(NeighbourSettings{s.settings.verlet_distance, s.settings.brute_force_neighbours, s.settings.threads,
-                                    s.settings.adaptive_verlet_distance, s.settings.contact_lists,
-                                    s.settings.partial_rebuilds},
-                  std::move(s.neighbours), world_),
+      neighbours_(neighbour_settings(s.settings), std::move(s.neighbours), world_),
       ledger_(s.ledger),
       time_(s.time),
       step_(s.step),
