@@ -18,6 +18,7 @@
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "app/default_scene.h"
+#include "bench/machine_probe.h"
 #include "bench/standard_scenes.h"
 #include "io/scene.h"
 
@@ -81,7 +82,7 @@ int run_bench_command(const std::vector<std::string>& args) {
       "verlet-distance", po::value(&verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
       "settle-steps", po::value(&settle_steps), "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and continues it)")(
       "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
-      "ceiling", "also time two one-thread copies of each case at once, one per core, and report pair_speedup: twice the one-thread wall time over the slower copy's, what two threads could reach if they shared nothing (needs 1 among --threads)")(
+      "ceiling", "also time two one-thread copies of each case at once, one per core, and report pair_speedup: twice the one-thread wall time over the slower copy's, what two threads could reach if they shared nothing (needs 1 among --threads); and round_trip_ns: the median time, over the trials, for a cache line to go from one core to the other and back, which bounds what two threads sharing a small scene's step can gain")(
       "no-contact-lists", "time without contact lists: every vertex pair of neighbouring particles, each step")(
       "full-rebuilds", "rebuild every expired list whole, not only the pairs of the few bodies that moved (the cost partial rebuilds save)")(
       "data", po::value(&data), "the data directory holding shapes/cow.shape");
@@ -168,6 +169,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     // in this minute if they shared nothing (this VM's two vCPUs are not
     // always two whole cores' worth).
     double pair_wall = INFINITY;
+    std::vector<double> round_trips;
     const auto time_pair = [&] {
       Engine first{EngineSnapshot(settled)}, second{EngineSnapshot(settled)};
       first.set_threads(1), second.set_threads(1);
@@ -183,6 +185,8 @@ int run_bench_command(const std::vector<std::string>& args) {
       pair_wall = std::min(pair_wall, std::max(first_wall, second_wall));
     };
     for (int trial = 0; trial < repeat; ++trial) {
+      if (ceiling)
+        if (const double ns = bench::core_round_trip_ns(); std::isfinite(ns)) round_trips.push_back(ns);
       for (std::size_t t = 0; t < thread_counts.size(); ++t) {
         Engine e{EngineSnapshot(settled)};
         e.set_threads(thread_counts[t]);
@@ -213,6 +217,8 @@ int run_bench_command(const std::vector<std::string>& args) {
       }
       if (ceiling) time_pair();  // after the thread counts: trial 0's first fixed the steps
     }
+    std::sort(round_trips.begin(), round_trips.end());
+    const std::string round_trip = round_trips.empty() ? missing : fmt::format("{:.0f}", round_trips[round_trips.size() / 2]);
     for (std::size_t t = 0; t < thread_counts.size(); ++t) {
       const int threads = thread_counts[t];
       const auto& [wall, cpu, verlet_distance, rebuilds, partial_rebuilds, pairs, bytes, identical] = timings[t];
@@ -238,7 +244,8 @@ int run_bench_command(const std::vector<std::string>& args) {
           {"settle_wall_s", fmt::format("{:.1f}", settle_wall)},
           {"settled_speed", std::isnan(residual) ? missing : fmt::format("{:.2g}", residual)},
           {"repeats", fmt::format("{}", repeat)},
-          {"pair_speedup", ceiling && thread_counts.front() == 1 ? fmt::format("{:.3f}", 2.0 * timings[0].wall / pair_wall) : missing}};
+          {"pair_speedup", ceiling && thread_counts.front() == 1 ? fmt::format("{:.3f}", 2.0 * timings[0].wall / pair_wall) : missing},
+          {"round_trip_ns", round_trip}};
       std::string line;
       if (csv) {
         if (!header_printed) {
