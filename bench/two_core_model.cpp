@@ -13,10 +13,11 @@
 // about as long as one of 1000 settled disks (70–90 µs on one core).
 //
 // Printed per round: the cores' cache-line round trip, then one thread's
-// step and the speed-up of two threads (blocks of steps alternated), on one shared set of arrays (what
-// the engine does: the 32 bodies on either side of the border are written
-// by one core and read by the other every step) and on a private copy each
-// (the same work, no line shared: only the hand-offs remain).
+// step and the speed-up of two threads (blocks of steps alternated), on one
+// shared set of arrays (what the engine does: the 32 bodies on either side
+// of the border are written by one core and read by the other every step)
+// and on a private copy each (the same work, no line shared: only the
+// hand-offs remain).
 //
 // Run: build/bench/sphero_two_core_model [rounds] [steps]
 #include <algorithm>
