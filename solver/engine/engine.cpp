@@ -559,11 +559,12 @@ static double constraint_power_of(const World& w, std::size_t i) {
 // filled them), and the external power of the constrained bodies in body
 // order.
 void Engine::close_body_books(bool with_power) {
-  double translational = 0.0, rotational = 0.0, gravitational = 0.0, power = 0.0;
+  double translational = 0.0, rotational = 0.0, gravitational = 0.0, power = 0.0, fastest_speed2 = -1.0;
   for (const BodyBooks& b : body_books_) {
     translational += b.translational;
     rotational += b.rotational;
     gravitational += b.gravitational;
+    if (b.fastest_speed2 > fastest_speed2) fastest_speed2 = b.fastest_speed2, fastest_body_ = b.fastest;
   }
   if (with_power)
     for (int i : constrained_) power += constraint_power_of(world_, static_cast<std::size_t>(i));
@@ -595,93 +596,200 @@ void Engine::step() {
     step_gear();
     update_energy(true);
   }
-  // Trapezoidal rule for the work of imposed loads and motions.
+  close_step(previous_power);
+}
+
+// After a step's last pass: the trapezoidal rule for the work of imposed
+// loads and motions, the clock, the stability check.
+void Engine::close_step(double previous_power) {
   ledger_.external_work += 0.5 * (previous_power + power_) * settings_.dt;
   time_ += settings_.dt;
   ++step_;
   check_stability();
 }
 
-// One step in three passes over the bodies, each one parallel region: with
-// two threads every region costs a fork and a join, which at 10⁴ bodies
-// cost as much as the work they shared out.
+// Velocity Verlet, in three passes over the bodies and candidates, each
+// one parallel region:
 //  1. kick, drift, orientation, the motion since the list was built, and
-//     the gravity and torque of free bodies for the coming evaluation;
+//     the gravity and torque of free bodies for the coming evaluation
+//     (move_body);
 //  2. the contacts (compute_forces);
-//  3. kick, the energies (per fixed chunk of bodies), the stability check.
-void Engine::step_verlet() {
+//  3. kick, the energies (per fixed chunk of bodies), the stability check
+//     (finish_chunk).
+// Every region costs a hand-off, and with it the lines the other core
+// touched: at 10³ bodies a few per cent of a step each. So run() does
+// pass 3 of one step and pass 1 of the next in one region, each thread on
+// the same bodies; a constrained body moves only after that region, once
+// the external power has been read from it as pass 3 left it.
+
+// Pass 1 for body i; returns how far it may have moved since the list was
+// built when measured.
+double Engine::move_body(std::size_t i, bool measure) {
   World& w = world_;
   const double dt = settings_.dt;
-  const int threads = settings_.threads;
-  const std::size_t n = w.size();
-  previous_position_.resize(n);
-  const bool measure = neighbours_.ready(w);
+  previous_position_[i] = w.position[i];
   // Free bodies (nearly all) take a straight path without the per-DOF
   // branches and without reading their (88-byte) constraint records; the
   // arithmetic is the same, so are the bits.
-  const auto move = [&](std::size_t i) {
-    previous_position_[i] = w.position[i];
+  if (free_[i]) {
+    kick(w, i, dt);
+    w.position[i] += w.velocity[i] * dt;
+    w.angle[i] += w.angular_velocity[i] * dt;
+    w.force[i] = w.mass[i] * w.gravity;
+    w.torque[i] = 0.0;
+  } else {
+    const int b = static_cast<int>(i);
+    for (int k = 0; k < 3; ++k) {
+      double& v = dof_velocity(w, b, k);
+      if (w.constraint[i].held[k])
+        v = w.constraint[i].imposed_velocity[k];
+      else
+        v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+      dof_position(w, b, k) += v * dt;
+    }
+  }
+  update_orientation(w, i);
+  return measure ? neighbours_.motion_of(w, i) : 0.0;
+}
+
+// Pass 3 for one chunk of bodies: the kick, the chunk's books, and the
+// lowest body in it that looks unstable (the body count if none).
+std::size_t Engine::finish_chunk(std::size_t c) {
+  World& w = world_;
+  const double dt = settings_.dt;
+  const std::size_t n = w.size();
+  std::size_t first_bad = n;
+  BodyBooks books;
+  for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i) {
     if (free_[i]) {
       kick(w, i, dt);
-      w.position[i] += w.velocity[i] * dt;
-      w.angle[i] += w.angular_velocity[i] * dt;
-      w.force[i] = w.mass[i] * w.gravity;
-      w.torque[i] = 0.0;
     } else {
       const int b = static_cast<int>(i);
-      for (int k = 0; k < 3; ++k) {
-        double& v = dof_velocity(w, b, k);
-        if (w.constraint[i].held[k])
-          v = w.constraint[i].imposed_velocity[k];
-        else
-          v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
-        dof_position(w, b, k) += v * dt;
-      }
+      for (int k = 0; k < 3; ++k)
+        if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
     }
-    update_orientation(w, i);
-    return measure ? neighbours_.motion_of(w, i) : 0.0;
-  };
-  // Below kParallelBodies the body passes are too short to share out.
-  const int body_threads = n >= kParallelBodies ? threads : 1;
-  const std::vector<std::size_t>& parts = body_parts();
-  const auto body_bound = [&](int t) { return body_threads == 1 ? (t == 0 ? 0 : n) : parts[static_cast<std::size_t>(t)]; };
-  const double largest = ThreadTeam::reduce_parts(body_threads, body_bound, 0.0, move, std::greater<>());
+    books.add(w, i);
+    if (first_bad == n && looks_unstable(w, previous_position_, i)) first_bad = i;
+  }
+  body_books_[c] = books;
+  return first_bad;
+}
+
+// Between passes 1 and 3: the list (rebuilt, mended or kept) and pass 2.
+void Engine::forces_after_move(double largest_motion, bool measured) {
+  World& w = world_;
   // A whole rebuild brings every vertex up to date; otherwise (a partial
   // one, or none) the force loop computes the vertices it reads from the
   // orientations.
-  const bool rebuilt = measure ? neighbours_.update(w, largest) : neighbours_.update(w);
+  const bool rebuilt = measured ? neighbours_.update(w, largest_motion) : neighbours_.update(w);
   vertices_stale_ = !(rebuilt && neighbours_.all_vertices_current());
   // Velocity-dependent forces see the half-step velocities, which are also
   // exactly the mean velocities over the step for the tangential springs.
-  compute_forces(dt, /*free_loads_set=*/true);
-  const std::size_t chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  compute_forces(settings_.dt, /*free_loads_set=*/true);
+}
+
+// Pass 3 on its own, then the books; returns the first unstable body.
+std::size_t Engine::finish_bodies() {
+  const std::size_t n = world_.size(), chunks = (n + kBodyChunk - 1) / kBodyChunk;
   body_books_.assign(chunks, BodyBooks{});
-  const auto finish = [&](std::size_t c) {
-    std::size_t first_bad = n;
-    BodyBooks books;
-    for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i) {
-      if (free_[i]) {
-        kick(w, i, dt);
-      } else {
-        const int b = static_cast<int>(i);
-        for (int k = 0; k < 3; ++k)
-          if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
-      }
-      books.add(w, i);
-      if (first_bad == n && looks_unstable(w, previous_position_, i)) first_bad = i;
-    }
-    body_books_[c] = books;
-    return first_bad;
-  };
   // The same parts as the first pass (whole chunks), as body_parts() says
   // after this step's list: the bodies whose forces this thread added.
-  const std::vector<std::size_t>& last_parts = body_parts();
+  const int body_threads = n >= kParallelBodies ? settings_.threads : 1;
+  const std::vector<std::size_t>& parts = body_parts();
   const auto chunk_bound = [&](int t) {
-    return body_threads == 1 ? (t == 0 ? 0 : chunks) : (last_parts[static_cast<std::size_t>(t)] + kBodyChunk - 1) / kBodyChunk;
+    return body_threads == 1 ? (t == 0 ? 0 : chunks) : (parts[static_cast<std::size_t>(t)] + kBodyChunk - 1) / kBodyChunk;
   };
-  const std::size_t first_bad = ThreadTeam::reduce_parts(body_threads, chunk_bound, n, finish, std::less<>());
+  const std::size_t first_bad = ThreadTeam::reduce_parts(
+      body_threads, chunk_bound, n, [&](std::size_t c) { return finish_chunk(c); }, std::less<>());
   close_body_books(true);
-  first_unstable_ = first_bad;
+  return first_bad;
+}
+
+void Engine::step_verlet() {
+  World& w = world_;
+  const std::size_t n = w.size();
+  previous_position_.resize(n);
+  const bool measure = neighbours_.ready(w);
+  // Below kParallelBodies the body passes are too short to share out.
+  const int body_threads = n >= kParallelBodies ? settings_.threads : 1;
+  const std::vector<std::size_t>& parts = body_parts();
+  const auto body_bound = [&](int t) { return body_threads == 1 ? (t == 0 ? 0 : n) : parts[static_cast<std::size_t>(t)]; };
+  const double largest = ThreadTeam::reduce_parts(
+      body_threads, body_bound, 0.0, [&](std::size_t i) { return move_body(i, measure); }, std::greater<>());
+  forces_after_move(largest, measure);
+  first_unstable_ = finish_bodies();
+}
+
+bool Engine::fuses_steps() const {
+  return settings_.integrator == Integrator::velocity_verlet && settings_.threads > 1 && world_.size() >= kParallelBodies;
+}
+
+void Engine::run(long steps) {
+  if (steps < 2 || !fuses_steps()) {
+    for (long k = 0; k < steps; ++k) step();
+    return;
+  }
+  // The first step up to its pass 3, as step() does it.
+  if (constraints_may_have_changed_) find_free_bodies();
+  double previous_power = power_;
+  first_unstable_ = kNotChecked;
+  World& w = world_;
+  const std::size_t n = w.size(), chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  previous_position_.resize(n);
+  const int threads = settings_.threads;
+  {
+    const bool measure = neighbours_.ready(w);
+    const std::vector<std::size_t>& parts = body_parts();
+    const double largest = ThreadTeam::reduce_parts(
+        threads, [&](int t) { return parts[static_cast<std::size_t>(t)]; }, 0.0,
+        [&](std::size_t i) { return move_body(i, measure); }, std::greater<>());
+    forces_after_move(largest, measure);
+  }
+  for (long k = 1; k < steps; ++k) {
+    // Pass 3 of step k and pass 1 of step k + 1 (free bodies), each member
+    // on its own part. A member that finds an unstable body in its part
+    // does not move on, so that the message reads the body as step k left
+    // it.
+    body_books_.assign(chunks, BodyBooks{});
+    const bool measure = neighbours_.ready(w);
+    const std::vector<std::size_t>& parts = body_parts();
+    struct alignas(64) Slot {
+      std::size_t first_bad;
+      double largest;
+    };
+    std::array<Slot, ThreadTeam::kMaxMembers> slots;
+    int used = 1;
+    ThreadTeam::run(threads, [&](int member, int members) {
+      if (member == 0) used = members;
+      Slot mine{n, 0.0};
+      for (int p = member; p < threads; p += members) {
+        const std::size_t first = parts[static_cast<std::size_t>(p)], end = parts[static_cast<std::size_t>(p) + 1];
+        for (std::size_t c = first / kBodyChunk; c < (end + kBodyChunk - 1) / kBodyChunk; ++c)
+          mine.first_bad = std::min(mine.first_bad, finish_chunk(c));
+      }
+      if (mine.first_bad == n)
+        for (int p = member; p < threads; p += members)
+          for (std::size_t i = parts[static_cast<std::size_t>(p)], end = parts[static_cast<std::size_t>(p) + 1]; i < end; ++i)
+            if (free_[i]) mine.largest = std::max(mine.largest, move_body(i, measure));
+      slots[static_cast<std::size_t>(member)] = mine;
+    });
+    std::size_t first_bad = n;
+    double largest = 0.0;
+    for (int m = 0; m < used; ++m) {
+      first_bad = std::min(first_bad, slots[static_cast<std::size_t>(m)].first_bad);
+      largest = std::max(largest, slots[static_cast<std::size_t>(m)].largest);
+    }
+    close_body_books(true);  // the constrained bodies have not moved on
+    first_unstable_ = first_bad;
+    close_step(previous_power);  // throws for an unstable step k
+    // Step k + 1.
+    previous_power = power_;
+    first_unstable_ = kNotChecked;
+    for (int i : constrained_) largest = std::max(largest, move_body(static_cast<std::size_t>(i), measure));
+    forces_after_move(largest, measure);
+  }
+  first_unstable_ = finish_bodies();
+  close_step(previous_power);
 }
 
 void Engine::step_gear() {
@@ -789,10 +897,8 @@ void Engine::check_stability() {
   const double supply = ledger_.initial_mechanical - ledger_.gravitational + std::abs(ledger_.external_work);
   const double held = ledger_.kinetic() + ledger_.elastic();
   if (held > 100.0 * std::abs(supply) + 1e-300 && held > 1e-12 * std::abs(ledger_.initial_mechanical) + 1e-300) {
-    std::size_t fastest = 0;
-    for (std::size_t i = 1; i < w.size(); ++i)
-      if (norm(w.velocity[i]) > norm(w.velocity[fastest])) fastest = i;
-    fail(fastest, fmt::format("is the fastest body while the kinetic + elastic energy {:g} exceeds a hundred times "
+    // From the books: with fused steps (run) the bodies have moved on.
+    fail(fastest_body_, fmt::format("is the fastest body while the kinetic + elastic energy {:g} exceeds a hundred times "
                               "all the energy the system was given ({:g})",
                               held, supply));
   }

@@ -100,9 +100,13 @@ class Engine {
   EngineSnapshot snapshot() const;
 
   void step();
-  void run(long steps) {
-    for (long k = 0; k < steps; ++k) step();
-  }
+  // `steps` steps. With velocity Verlet and two threads or more over
+  // enough bodies, each step's last pass over the bodies and the next
+  // step's first share one parallel region (one hand-off fewer a step);
+  // the results are the same bits as step() called `steps` times. After an
+  // InstabilityError the bodies may be half a step further than the step
+  // the message names: keep a snapshot of the last good state.
+  void run(long steps);
 
   // With every vertex's world coordinates current (the step itself keeps
   // only the orientations current between list rebuilds).
@@ -177,6 +181,13 @@ class Engine {
   }
   [[gnu::pure]] static bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i);
   void step_verlet();
+  // Verlet's passes over the bodies (engine.cpp, "Velocity Verlet").
+  bool fuses_steps() const;
+  double move_body(std::size_t i, bool measure);
+  std::size_t finish_chunk(std::size_t chunk);
+  void forces_after_move(double largest_motion, bool measured);
+  std::size_t finish_bodies();
+  void close_step(double previous_power);
   void step_gear();
   void update_lists_or_orientations();  // after the bodies moved, before the forces
   void update_orientations();
@@ -209,10 +220,16 @@ class Engine {
   std::vector<int> constrained_;  // the bodies that are not free_, in order
   // The ledger's kinetic and gravitational energies, per fixed chunk of
   // bodies (summed in chunk order: the same bits whatever the threads).
+  // With them, the fastest body (the first of the largest speed), which the
+  // energy check names.
   struct BodyBooks {
     double translational = 0.0, rotational = 0.0, gravitational = 0.0;
+    double fastest_speed2 = -1.0;
+    std::size_t fastest = 0;
     void add(const World& w, std::size_t i) {  // inline: every body, every step
-      translational += 0.5 * w.mass[i] * norm2(w.velocity[i]);
+      const double speed2 = norm2(w.velocity[i]);
+      if (speed2 > fastest_speed2) fastest_speed2 = speed2, fastest = i;
+      translational += 0.5 * w.mass[i] * speed2;
       rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
       gravitational -= w.mass[i] * dot(w.gravity, w.position[i]);
     }
@@ -225,6 +242,7 @@ class Engine {
   // 1000 disks 6.2 against 8.2).
   static constexpr std::size_t kParallelBodies = 512;
   std::vector<BodyBooks> body_books_;
+  std::size_t fastest_body_ = 0;  // from the books, for the energy check
   std::vector<ContactBooks> chunk_books_;
   // Candidates per chunk of the ledger's sums, and the unit of the split
   // between threads (10³ hexagons: 45 chunks).

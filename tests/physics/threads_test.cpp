@@ -26,9 +26,17 @@ bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.
 // Frictional, damped, non-convex cows and rounded polygons in a box that is
 // periodic in x, under gravity: many contacts open and close and the
 // neighbour list is rebuilt (with an adaptive skin) while the grains fall.
-Engine falling_mixture(int threads, Integrator integrator, int rows = 16) {
+// driven: a lid above them is driven down and a grain is pushed sideways
+// (bodies whose loads and motions do work).
+Engine falling_mixture(int threads, Integrator integrator, int rows = 16, bool driven = false) {
   std::vector<BodySpec> bodies;
   bodies.push_back(wall({{-1, 0}, {61, 0}}, 0.1));
+  if (driven) {
+    BodySpec lid = wall({{-1, 4.0 * rows + 3.0}, {61, 4.0 * rows + 3.0}}, 0.1);
+    lid.constraint.held = {true, true, true};
+    lid.constraint.imposed_velocity = {0.0, -6.0, 0.0};
+    bodies.push_back(lid);
+  }
   const Shape cow = read_shape_file(SPHERO_DATA_DIR "/shapes/cow.shape");
   std::mt19937_64 random(5);
   std::uniform_real_distribution<double> turn(0.0, 6.28), speed(-4.0, 4.0);
@@ -39,6 +47,7 @@ Engine falling_mixture(int threads, Integrator integrator, int rows = 16) {
     b.position = {2.0 + 4.0 * (k % 15), 2.5 + 4.0 * (k / 15)};
     b.angle = turn(random);
     b.velocity = {speed(random), speed(random)};
+    if (driven && k == 7 * rows) b.constraint.imposed_force = {300.0, 0.0};
     bodies.push_back(b);
   }
   PeriodicCell cell;
@@ -70,6 +79,7 @@ void expect_identical(const Engine& a, const Engine& b) {
   EXPECT_TRUE(same_bits(la.damping_dissipation, lb.damping_dissipation));
   EXPECT_TRUE(same_bits(la.sliding_dissipation, lb.sliding_dissipation));
   EXPECT_TRUE(same_bits(la.elastic_tangential, lb.elastic_tangential));
+  EXPECT_TRUE(same_bits(la.external_work, lb.external_work));
   const std::vector<Contact> ca = a.contacts(), cb = b.contacts();
   ASSERT_EQ(ca.size(), cb.size());
   for (std::size_t k = 0; k < ca.size(); ++k) {
@@ -114,6 +124,52 @@ TEST(Threads, TwoThreadsShareTheBodyPassesOfManyGrainsWithTheSameBits) {
     expect_identical(one, two);
   }
   expect_not_trivial(one);
+}
+
+// With two threads over that many grains, run() does each step's last pass
+// over the bodies and the next step's first in one region, and moves the
+// bodies with imposed loads or motions after it (engine.cpp, "Velocity
+// Verlet"). The same bits as one thread, and as step() called in a loop,
+// work of the driven lid and of the pushed grain included.
+TEST(Threads, FusedStepsKeepTheBitsOfDrivenBodiesAndTheirWork) {
+  Engine one = falling_mixture(1, Integrator::velocity_verlet, 40, true);
+  Engine fused = falling_mixture(2, Integrator::velocity_verlet, 40, true);
+  Engine stepped = falling_mixture(2, Integrator::velocity_verlet, 40, true);
+  ASSERT_GE(one.world().size(), 600u);
+  for (int chunk = 0; chunk < 3; ++chunk) {
+    one.run(2000), fused.run(2000);
+    for (int k = 0; k < 2000; ++k) stepped.step();
+    expect_identical(one, fused);
+    expect_identical(one, stepped);
+  }
+  expect_not_trivial(one);
+  EXPECT_GT(std::abs(one.ledger().external_work), 1.0);
+  EXPECT_LT(one.world().position[1].y, 4.0 * 40 + 3.0 - 0.5);  // the lid came down
+}
+
+// An unstable run stops at the same step with the same message whatever the
+// threads, though with two run() has moved some bodies on before it checks.
+TEST(Threads, AnUnstableRunStopsWithTheSameMessageWhateverTheThreads) {
+  const auto message = [](int threads) {
+    std::vector<BodySpec> bodies;
+    for (int k = 0; k < 600; ++k) bodies.push_back(disk({1.0 * (k % 30), 0.98 * (k / 30)}, 0.5, {k % 7 == 0 ? 2.0 : 0.0, 0.0}));
+    EngineSettings s;
+    s.dt = 0.1;  // the stable limit is about 0.0056
+    s.verlet_distance = 0.05;
+    s.allow_large_time_step = true;
+    s.threads = threads;
+    Engine e(world_of(bodies, linear_law(1e4)), s);
+    try {
+      e.run(1000);
+    } catch (const InstabilityError& err) {
+      return std::string(err.what());
+    }
+    return std::string("no instability");
+  };
+  const std::string one = message(1);
+  EXPECT_NE(one.find("unstable at step"), std::string::npos) << one;
+  EXPECT_EQ(message(2), one);
+  EXPECT_EQ(message(3), one);
 }
 
 TEST(Threads, AThreadCountChangedMidRunChangesNothing) {
