@@ -612,7 +612,7 @@ void Engine::close_step(double previous_power) {
 // one parallel region:
 //  1. kick, drift, orientation, the motion since the list was built, and
 //     the gravity and torque of free bodies for the coming evaluation
-//     (move_body);
+//     (move_bodies);
 //  2. the contacts (compute_forces);
 //  3. kick, the energies (per fixed chunk of bodies), the stability check
 //     (finish_chunk).
@@ -622,34 +622,44 @@ void Engine::close_step(double previous_power) {
 // the same bodies; a constrained body moves only after that region, once
 // the external power has been read from it as pass 3 left it.
 
-// Pass 1 for body i; returns how far it may have moved since the list was
-// built when measured.
-double Engine::move_body(std::size_t i, bool measure) {
+// Pass 1 over bodies [first, end), only the free ones with free_only;
+// returns how far any of them may have moved since the list was built
+// when measured (0 otherwise).
+double Engine::move_bodies(std::size_t first, std::size_t end, bool measure, bool free_only) {
   World& w = world_;
   const double dt = settings_.dt;
-  previous_position_[i] = w.position[i];
-  // Free bodies (nearly all) take a straight path without the per-DOF
-  // branches and without reading their (88-byte) constraint records; the
-  // arithmetic is the same, so are the bits.
-  if (free_[i]) {
-    kick(w, i, dt);
-    w.position[i] += w.velocity[i] * dt;
-    w.angle[i] += w.angular_velocity[i] * dt;
-    w.force[i] = w.mass[i] * w.gravity;
-    w.torque[i] = 0.0;
-  } else {
-    const int b = static_cast<int>(i);
-    for (int k = 0; k < 3; ++k) {
-      double& v = dof_velocity(w, b, k);
-      if (w.constraint[i].held[k])
-        v = w.constraint[i].imposed_velocity[k];
-      else
-        v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
-      dof_position(w, b, k) += v * dt;
+  double largest = 0.0;
+  for (std::size_t i = first; i < end; ++i) {
+    // Free bodies (nearly all) take a straight path without the per-DOF
+    // branches and without reading their (88-byte) constraint records; the
+    // arithmetic is the same, so are the bits.
+    if (free_[i]) {
+      previous_position_[i] = w.position[i];
+      kick(w, i, dt);
+      w.position[i] += w.velocity[i] * dt;
+      w.angle[i] += w.angular_velocity[i] * dt;
+      w.force[i] = w.mass[i] * w.gravity;
+      w.torque[i] = 0.0;
+    } else {
+      if (free_only) continue;
+      previous_position_[i] = w.position[i];
+      const int b = static_cast<int>(i);
+      for (int k = 0; k < 3; ++k) {
+        double& v = dof_velocity(w, b, k);
+        if (w.constraint[i].held[k])
+          v = w.constraint[i].imposed_velocity[k];
+        else
+          v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+        dof_position(w, b, k) += v * dt;
+      }
+    }
+    update_orientation(w, i);
+    if (measure) {
+      const double motion = neighbours_.motion_of(w, i);
+      if (motion > largest) largest = motion;
     }
   }
-  update_orientation(w, i);
-  return measure ? neighbours_.motion_of(w, i) : 0.0;
+  return largest;
 }
 
 // Pass 3 for one chunk of bodies: the kick, the chunk's books, and the
@@ -713,9 +723,11 @@ void Engine::step_verlet() {
   // Below kParallelBodies the body passes are too short to share out.
   const int body_threads = n >= kParallelBodies ? settings_.threads : 1;
   const std::vector<std::size_t>& parts = body_parts();
-  const auto body_bound = [&](int t) { return body_threads == 1 ? (t == 0 ? 0 : n) : parts[static_cast<std::size_t>(t)]; };
+  const auto body_bound = [&](std::size_t t) { return body_threads == 1 ? (t == 0 ? 0 : n) : parts[t]; };
+  // One item per part: member t moves part t.
   const double largest = ThreadTeam::reduce_parts(
-      body_threads, body_bound, 0.0, [&](std::size_t i) { return move_body(i, measure); }, std::greater<>());
+      body_threads, [](int t) { return static_cast<std::size_t>(t); }, 0.0,
+      [&](std::size_t t) { return move_bodies(body_bound(t), body_bound(t + 1), measure, false); }, std::greater<>());
   forces_after_move(largest, measure);
   first_unstable_ = finish_bodies();
 }
@@ -741,8 +753,8 @@ void Engine::run(long steps) {
     const bool measure = neighbours_.ready(w);
     const std::vector<std::size_t>& parts = body_parts();
     const double largest = ThreadTeam::reduce_parts(
-        threads, [&](int t) { return parts[static_cast<std::size_t>(t)]; }, 0.0,
-        [&](std::size_t i) { return move_body(i, measure); }, std::greater<>());
+        threads, [](int t) { return static_cast<std::size_t>(t); }, 0.0,
+        [&](std::size_t t) { return move_bodies(parts[t], parts[t + 1], measure, false); }, std::greater<>());
     forces_after_move(largest, measure);
   }
   for (long k = 1; k < steps; ++k) {
@@ -769,8 +781,8 @@ void Engine::run(long steps) {
       }
       if (mine.first_bad == n)
         for (int p = member; p < threads; p += members)
-          for (std::size_t i = parts[static_cast<std::size_t>(p)], end = parts[static_cast<std::size_t>(p) + 1]; i < end; ++i)
-            if (free_[i]) mine.largest = std::max(mine.largest, move_body(i, measure));
+          mine.largest = std::max(mine.largest, move_bodies(parts[static_cast<std::size_t>(p)],
+                                                            parts[static_cast<std::size_t>(p) + 1], measure, true));
       slots[static_cast<std::size_t>(member)] = mine;
     });
     std::size_t first_bad = n;
@@ -785,7 +797,10 @@ void Engine::run(long steps) {
     // Step k + 1.
     previous_power = power_;
     first_unstable_ = kNotChecked;
-    for (int i : constrained_) largest = std::max(largest, move_body(static_cast<std::size_t>(i), measure));
+    for (int i : constrained_) {
+      const auto b = static_cast<std::size_t>(i);
+      largest = std::max(largest, move_bodies(b, b + 1, measure, false));
+    }
     forces_after_move(largest, measure);
   }
   first_unstable_ = finish_bodies();

@@ -183,7 +183,7 @@ class Engine {
   void step_verlet();
   // Verlet's passes over the bodies (engine.cpp, "Velocity Verlet").
   bool fuses_steps() const;
-  double move_body(std::size_t i, bool measure);
+  double move_bodies(std::size_t first, std::size_t end, bool measure, bool free_only);
   std::size_t finish_chunk(std::size_t chunk);
   void forces_after_move(double largest_motion, bool measured);
   std::size_t finish_bodies();
