@@ -715,7 +715,8 @@ std::size_t Engine::finish_bodies() {
   return first_bad;
 }
 
-void Engine::step_verlet() {
+// Passes 1 and 2 of a step.
+void Engine::move_and_force() {
   World& w = world_;
   const std::size_t n = w.size();
   previous_position_.resize(n);
@@ -729,6 +730,10 @@ void Engine::step_verlet() {
       body_threads, [](int t) { return static_cast<std::size_t>(t); }, 0.0,
       [&](std::size_t t) { return move_bodies(body_bound(t), body_bound(t + 1), measure, false); }, std::greater<>());
   forces_after_move(largest, measure);
+}
+
+void Engine::step_verlet() {
+  move_and_force();
   first_unstable_ = finish_bodies();
 }
 
@@ -745,18 +750,10 @@ void Engine::run(long steps) {
   if (constraints_may_have_changed_) find_free_bodies();
   double previous_power = power_;
   first_unstable_ = kNotChecked;
-  World& w = world_;
+  move_and_force();
+  const World& w = world_;
   const std::size_t n = w.size(), chunks = (n + kBodyChunk - 1) / kBodyChunk;
-  previous_position_.resize(n);
   const int threads = settings_.threads;
-  {
-    const bool measure = neighbours_.ready(w);
-    const std::vector<std::size_t>& parts = body_parts();
-    const double largest = ThreadTeam::reduce_parts(
-        threads, [](int t) { return static_cast<std::size_t>(t); }, 0.0,
-        [&](std::size_t t) { return move_bodies(parts[t], parts[t + 1], measure, false); }, std::greater<>());
-    forces_after_move(largest, measure);
-  }
   for (long k = 1; k < steps; ++k) {
     // Pass 3 of step k and pass 1 of step k + 1 (free bodies), each member
     // on its own part. A member that finds an unstable body in its part

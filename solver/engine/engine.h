@@ -186,6 +186,7 @@ class Engine {
   double move_bodies(std::size_t first, std::size_t end, bool measure, bool free_only);
   std::size_t finish_chunk(std::size_t chunk);
   void forces_after_move(double largest_motion, bool measured);
+  void move_and_force();
   std::size_t finish_bodies();
   void close_step(double previous_power);
   void step_gear();
