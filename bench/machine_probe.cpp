@@ -1,5 +1,7 @@
 #include "bench/machine_probe.h"
 
+#include "engine/thread_team.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -24,7 +26,7 @@ void pause() {
 
 double core_round_trip_ns() {
   // On one core each hand-over would wait for the scheduler's time slice.
-  if (std::thread::hardware_concurrency() < 2) return std::nan("");
+  if (ThreadTeam::usable_cores() < 2) return std::nan("");
   constexpr int kBatches = 5, kRounds = 4000;
   struct alignas(64) Ball {
     std::atomic<long> value{0};

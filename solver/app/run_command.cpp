@@ -18,6 +18,7 @@
 
 #include "app/commands.h"
 #include "app/default_scene.h"
+#include "engine/thread_team.h"
 #include "io/checkpoint.h"
 #include "io/run_output.h"
 #include "io/scene.h"
@@ -262,7 +263,7 @@ int run_run_command(const std::vector<std::string>& args) {
   if (!resume_at) output.write_frame(*engine);
   EngineSnapshot last_good = engine->snapshot();
   // In the background only where the engine leaves a core free.
-  FrameWriter frames(output, settings.threads == 1 && std::thread::hardware_concurrency() > 1);
+  FrameWriter frames(output, settings.threads == 1 && ThreadTeam::usable_cores() > 1);
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
   auto last_report = wall_start;

@@ -12,6 +12,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace sphero {
 
@@ -129,8 +132,8 @@ class Team {
   }
 
   std::mutex busy_;
-  // Asked once: glibc reads /sys for it, three system calls each time.
-  const int cores_ = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Asked once (a system call or three).
+  const int cores_ = ThreadTeam::usable_cores();
   std::vector<std::unique_ptr<Worker>> workers_;
   alignas(64) std::atomic<int> pending_{0};
   std::atomic<bool> quit_{false};
@@ -144,6 +147,18 @@ class Team {
 };
 
 }  // namespace
+
+// The cores this process may run on: under taskset, a batch system's
+// allocation or a container's CPU set, fewer than the machine has (which
+// is what hardware_concurrency counts). Members that spin on a core they
+// share wait a scheduler's time slice for each hand-off.
+int ThreadTeam::usable_cores() {
+#if defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+#endif
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 void ThreadTeam::run_erased(int threads, void (*call)(void*, int, int), void* context) {
   Team::instance().run(threads, call, context);

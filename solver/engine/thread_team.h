@@ -85,6 +85,10 @@ class ThreadTeam {
     return result;
   }
 
+  // The cores this process may run on (its CPU affinity where the system
+  // tells it, else the machine's count), at least 1.
+  static int usable_cores();
+
   // [begin, end) of member's share of count items.
   static std::pair<std::size_t, std::size_t> part(std::size_t count, int member, int members) {
     return {count * static_cast<std::size_t>(member) / static_cast<std::size_t>(members),
