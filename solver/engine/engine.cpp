@@ -293,7 +293,7 @@ const std::vector<std::size_t>& Engine::body_parts() {
   const auto threads = static_cast<std::size_t>(settings_.threads);
   even_parts_.resize(threads + 1);
   // Whole body chunks, so that the last pass can take the same parts.
-  const std::size_t chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  const std::size_t chunks = body_chunks(n);
   for (std::size_t t = 0; t <= threads; ++t) even_parts_[t] = std::min(n, chunks * t / threads * kBodyChunk);
   return even_parts_;
 }
@@ -576,7 +576,7 @@ void Engine::close_body_books(bool with_power) {
 
 void Engine::update_energy(bool with_power) {
   const World& w = world_;
-  const std::size_t n = w.size(), chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  const std::size_t n = w.size(), chunks = body_chunks(n);
   body_books_.assign(chunks, BodyBooks{});
   const int threads = settings_.threads;
   ThreadTeam::for_each(threads, chunks, [&](std::size_t c) {
@@ -700,17 +700,17 @@ void Engine::forces_after_move(double largest_motion, bool measured) {
 
 // Pass 3 on its own, then the books; returns the first unstable body.
 std::size_t Engine::finish_bodies() {
-  const std::size_t n = world_.size(), chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  const std::size_t n = world_.size(), chunks = body_chunks(n);
   body_books_.assign(chunks, BodyBooks{});
   // The same parts as the first pass (whole chunks), as body_parts() says
   // after this step's list: the bodies whose forces this thread added.
-  const int body_threads = n >= kParallelBodies ? settings_.threads : 1;
+  const int threads = body_threads();
   const std::vector<std::size_t>& parts = body_parts();
   const auto chunk_bound = [&](int t) {
-    return body_threads == 1 ? (t == 0 ? 0 : chunks) : (parts[static_cast<std::size_t>(t)] + kBodyChunk - 1) / kBodyChunk;
+    return threads == 1 ? (t == 0 ? 0 : chunks) : body_chunks(parts[static_cast<std::size_t>(t)]);
   };
   const std::size_t first_bad = ThreadTeam::reduce_parts(
-      body_threads, chunk_bound, n, [&](std::size_t c) { return finish_chunk(c); }, std::less<>());
+      threads, chunk_bound, n, [&](std::size_t c) { return finish_chunk(c); }, std::less<>());
   close_body_books(true);
   return first_bad;
 }
@@ -722,12 +722,12 @@ void Engine::move_and_force() {
   previous_position_.resize(n);
   const bool measure = neighbours_.ready(w);
   // Below kParallelBodies the body passes are too short to share out.
-  const int body_threads = n >= kParallelBodies ? settings_.threads : 1;
+  const int threads = body_threads();
   const std::vector<std::size_t>& parts = body_parts();
-  const auto body_bound = [&](std::size_t t) { return body_threads == 1 ? (t == 0 ? 0 : n) : parts[t]; };
+  const auto body_bound = [&](std::size_t t) { return threads == 1 ? (t == 0 ? 0 : n) : parts[t]; };
   // One item per part: member t moves part t.
   const double largest = ThreadTeam::reduce_parts(
-      body_threads, [](int t) { return static_cast<std::size_t>(t); }, 0.0,
+      threads, [](int t) { return static_cast<std::size_t>(t); }, 0.0,
       [&](std::size_t t) { return move_bodies(body_bound(t), body_bound(t + 1), measure, false); }, std::greater<>());
   forces_after_move(largest, measure);
 }
@@ -738,7 +738,7 @@ void Engine::step_verlet() {
 }
 
 bool Engine::fuses_steps() const {
-  return settings_.integrator == Integrator::velocity_verlet && settings_.threads > 1 && world_.size() >= kParallelBodies;
+  return settings_.integrator == Integrator::velocity_verlet && body_threads() > 1;
 }
 
 void Engine::run(long steps) {
@@ -752,7 +752,7 @@ void Engine::run(long steps) {
   first_unstable_ = kNotChecked;
   move_and_force();
   const World& w = world_;
-  const std::size_t n = w.size(), chunks = (n + kBodyChunk - 1) / kBodyChunk;
+  const std::size_t n = w.size(), chunks = body_chunks(n);
   const int threads = settings_.threads;
   for (long k = 1; k < steps; ++k) {
     // Pass 3 of step k and pass 1 of step k + 1 (free bodies), each member
@@ -773,7 +773,7 @@ void Engine::run(long steps) {
       Slot mine{n, 0.0};
       for (int p = member; p < threads; p += members) {
         const std::size_t first = parts[static_cast<std::size_t>(p)], end = parts[static_cast<std::size_t>(p) + 1];
-        for (std::size_t c = first / kBodyChunk; c < (end + kBodyChunk - 1) / kBodyChunk; ++c)
+        for (std::size_t c = body_chunks(first); c < body_chunks(end); ++c)
           mine.first_bad = std::min(mine.first_bad, finish_chunk(c));
       }
       if (mine.first_bad == n)
