@@ -9,20 +9,7 @@
 #include <cmath>
 #include <thread>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 namespace sphero::bench {
-namespace {
-
-void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#endif
-}
-
-}  // namespace
 
 double core_round_trip_ns() {
   // On one core each hand-over would wait for the scheduler's time slice.
@@ -35,7 +22,7 @@ double core_round_trip_ns() {
   // The other thread answers each odd value with the next even one.
   std::thread other([&] {
     for (long k = 0; k < long{kBatches} * kRounds; ++k) {
-      while (ball.value.load(std::memory_order_acquire) != 2 * k + 1) pause();
+      while (ball.value.load(std::memory_order_acquire) != 2 * k + 1) ThreadTeam::pause();
       ball.value.store(2 * k + 2, std::memory_order_release);
     }
   });
@@ -45,7 +32,7 @@ double core_round_trip_ns() {
     const auto start = std::chrono::steady_clock::now();
     for (int r = 0; r < kRounds; ++r, ++k) {
       ball.value.store(2 * k + 1, std::memory_order_release);
-      while (ball.value.load(std::memory_order_acquire) != 2 * k + 2) pause();
+      while (ball.value.load(std::memory_order_acquire) != 2 * k + 2) ThreadTeam::pause();
     }
     ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / kRounds;
   }

@@ -9,9 +9,6 @@
 #include <thread>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 #if defined(__linux__)
 #include <sched.h>
 #endif
@@ -19,14 +16,6 @@
 namespace sphero {
 
 namespace {
-
-void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
 
 // How long a member watches the counter for the next job before it
 // sleeps: far longer than the serial stretches inside a step (a few µs),
@@ -65,7 +54,7 @@ class Team {
     }
     for (long k = 0; pending_.load(std::memory_order_acquire) != 0; ++k)
       if (spin && k < (1L << 22))
-        pause();
+        ThreadTeam::pause();
       else
         std::this_thread::yield();
     if (own) std::rethrow_exception(own);
@@ -105,7 +94,7 @@ class Team {
         const auto until = std::chrono::steady_clock::now() + kSpin;
         for (int k = 0;; ++k) {
           if (jobs.load(std::memory_order_acquire) != seen) return;
-          pause();
+          ThreadTeam::pause();
           if ((k & 255) == 255 && std::chrono::steady_clock::now() > until) break;
         }
       }

@@ -17,7 +17,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <thread>
 #include <utility>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace sphero {
 
@@ -83,6 +88,16 @@ class ThreadTeam {
     for (int m = 0; m < used; ++m)
       if (better(slots[m].value, result)) result = slots[m].value;
     return result;
+  }
+
+  // The hint a thread gives while it spins on a counter another core
+  // will change (PAUSE on x86; elsewhere a yield).
+  static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#else
+    std::this_thread::yield();
+#endif
   }
 
   // The cores this process may run on (its CPU affinity where the system
