@@ -212,31 +212,31 @@ int run_deposit(const po::variables_map& vm, const std::string& output) {
 int run_sort(const po::variables_map& vm, const std::string& output) {
   const std::string input = vm["packing"].as<std::string>();
   std::vector<BodySpec> bodies = read_state_vtu(input);
-  std::vector<std::size_t> grain_slots;
-  std::vector<Vec2> centres;
+  // How far apart consecutive grains lie (the sizes' median is what counts,
+  // not their order).
   std::vector<double> sizes;
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    if (bodies[i].big) continue;
-    grain_slots.push_back(i);
-    centres.push_back(bodies[i].position);
+  const auto step = [&] {
+    std::vector<Vec2> centres;
+    for (const BodySpec& b : bodies)
+      if (!b.big) centres.push_back(b.position);
+    return median_listing_step(centres, sizes);
+  };
+  for (const BodySpec& b : bodies) {
+    if (b.big) continue;
     // A size from the skeleton alone: the exact mass properties of a
     // non-convex grain take milliseconds, and this is only a yardstick.
     Vec2 mean;
-    for (Vec2 v : bodies[i].shape.vertices) mean += v / static_cast<double>(bodies[i].shape.vertices.size());
-    sizes.push_back(2.0 * bounding_radius(bodies[i].shape, mean));
+    for (Vec2 v : b.shape.vertices) mean += v / static_cast<double>(b.shape.vertices.size());
+    sizes.push_back(2.0 * bounding_radius(b.shape, mean));
   }
-  const std::vector<std::size_t> order = hilbert_order(centres);
-  std::vector<BodySpec> sorted = bodies;
-  std::vector<Vec2> sorted_centres;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    sorted[grain_slots[k]] = bodies[grain_slots[order[k]]];
-    sorted_centres.push_back(centres[order[k]]);
-  }
-  write_packing_vtu(output, sorted);
-  const std::size_t walls = bodies.size() - grain_slots.size();
+  const double step_before = step();
+  list_grains_along_curve(bodies);
+  const double step_after = step();
+  write_packing_vtu(output, bodies);
+  const std::size_t walls = bodies.size() - sizes.size();
   fmt::print("sorted {} grains along a Hilbert curve: consecutive grains lay a median {:.3g} grain sizes apart, now "
              "{:.3g}{}\n  written to {}\n",
-             grain_slots.size(), median_listing_step(centres, sizes), median_listing_step(sorted_centres, sizes),
+             sizes.size(), step_before, step_after,
              walls == 0 ? std::string() : walls == 1 ? " (its wall keeps its body number)"
                                                     : fmt::format(" (its {} walls keep their body numbers)", walls),
              output);

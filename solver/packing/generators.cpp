@@ -176,12 +176,8 @@ GasPacking gas_packing(const GasOptions& o) {
   }
   // Placed in random order; listed along a Hilbert curve
   // (packing/spatial_order.h).
-  std::vector<Vec2> centres;
-  for (const BodySpec& b : bodies) centres.push_back(b.position);
-  std::vector<BodySpec> listed;
-  listed.reserve(bodies.size());
-  for (std::size_t i : hilbert_order(centres)) listed.push_back(std::move(bodies[i]));
-  return {listed, o.packing_fraction};
+  list_grains_along_curve(bodies);
+  return {std::move(bodies), o.packing_fraction};
 }
 
 }  // namespace sphero

@@ -63,4 +63,16 @@ double median_listing_step(const std::vector<Vec2>& centres, std::vector<double>
   return median(steps);
 }
 
+void list_grains_along_curve(std::vector<BodySpec>& bodies) {
+  std::vector<std::size_t> slots;
+  std::vector<Vec2> centres;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (!bodies[i].big) slots.push_back(i), centres.push_back(bodies[i].position);
+  const std::vector<std::size_t> order = hilbert_order(centres);
+  std::vector<BodySpec> grains;
+  grains.reserve(slots.size());
+  for (std::size_t k : order) grains.push_back(std::move(bodies[slots[k]]));
+  for (std::size_t k = 0; k < slots.size(); ++k) bodies[slots[k]] = std::move(grains[k]);
+}
+
 }  // namespace sphero

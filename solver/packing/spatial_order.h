@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "engine/world.h"
 #include "geometry/vec2.h"
 
 namespace sphero {
@@ -20,6 +21,11 @@ namespace sphero {
 // bounding box (a 2¹⁶ × 2¹⁶ grid; points in one grid cell keep their
 // order). Deterministic: the same points give the same order.
 std::vector<std::size_t> hilbert_order(const std::vector<Vec2>& points);
+
+// The grains of `bodies` (those not big) re-listed along the Hilbert curve
+// through their positions; a wall keeps its place in the list, so that
+// what names it by its body number still does.
+void list_grains_along_curve(std::vector<BodySpec>& bodies);
 
 // How far apart consecutive grains lie, in grain sizes: the median of
 // |centre[i+1] − centre[i]| over the median of `sizes`. About 1 for grains
