@@ -211,7 +211,7 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
     // thins within a few hundred steps of the change (10³ hexagons:
     // δ = 0.00625 → 0.00078 in 600 steps), which a short timing at 10⁵
     // would otherwise have measured with twice the candidates.
-    fresh.world().law[0].gamma_n = law.gamma_n;
+    fresh.edit_world().law[0].gamma_n = law.gamma_n;
     if (o.settle_steps <= 0) settle(fresh, 0, 20000);
     settled_blocks.emplace(key, fresh.snapshot());
   }

@@ -9,7 +9,8 @@
 #include <array>
 #include <vector>
 
-#include "engine/contacts.h"
+#include "engine/contact.h"
+#include "engine/world.h"
 #include "geometry/vec2.h"
 
 namespace sphero {

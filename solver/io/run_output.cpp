@@ -309,8 +309,10 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
           ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
         }
       } else {
-        for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
-          ids.push_back(points->InsertNextPoint(w.world_vertex[k].x + shift.x, w.world_vertex[k].y + shift.y, 0.0));
+        for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k) {
+          const Vec2 q = vertex_position(w, static_cast<int>(i), k) + shift;
+          ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
+        }
       }
       grid->InsertNextCell(which == 0 ? VTK_POLYGON : VTK_POLY_LINE, static_cast<vtkIdType>(ids.size()), ids.data());
       id->InsertNextValue(static_cast<int>(i));

@@ -32,8 +32,10 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
   auto imposed_velocity = named_doubles("imposed_velocity", 3), imposed_force = named_doubles("imposed_force", 3);
   for (std::size_t i = 0; i < w.size(); ++i) {
     std::vector<vtkIdType> ids;
-    for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
-      ids.push_back(points->InsertNextPoint(w.world_vertex[k].x, w.world_vertex[k].y, 0.0));
+    for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k) {
+      const Vec2 p = vertex_position(w, static_cast<int>(i), k);
+      ids.push_back(points->InsertNextPoint(p.x, p.y, 0.0));
+    }
     const int type = ids.size() == 1 ? VTK_VERTEX : (w.closed[i] ? VTK_POLYGON : VTK_POLY_LINE);
     grid->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
     shape->InsertNextValue(w.shape_name[i]);

@@ -143,7 +143,7 @@ CompactionResult compress_isotropically(const CompressionOptions& o) {
     const auto follow_spans = [&](Engine& running) {
       const auto span = spans(running.world());
       for (int k = 0; k < 4; ++k)
-        running.world().constraint[first_plate + static_cast<std::size_t>(k)].imposed_force =
+        running.edit_world().constraint[first_plate + static_cast<std::size_t>(k)].imposed_force =
             o.pressure * span[static_cast<std::size_t>(k)] * inward[k];
     };
     bool done = false;

@@ -130,12 +130,11 @@ TEST(Threads, TwoThreadsShareTheBodyPassesOfManyGrainsWithTheSameBits) {
   expect_not_trivial(one);
 }
 
-// With two threads over that many grains, run() does each step's last pass
-// over the bodies and the next step's first in one region, and moves the
-// bodies with imposed loads or motions after it (engine.cpp, "Velocity
-// Verlet"). The same bits as one thread, and as step() called in a loop,
-// work of the driven lid and of the pushed grain included.
-TEST(Threads, FusedStepsKeepTheBitsOfDrivenBodiesAndTheirWork) {
+// With two threads over that many grains the body passes are shared out
+// too, constrained bodies among them: the same bits as one thread, and
+// run() as step() called in a loop, work of the driven lid and of the
+// pushed grain included.
+TEST(Threads, DrivenBodiesAndTheirWorkKeepTheirBitsWithTwoThreads) {
   Engine one = falling_mixture(1, Integrator::velocity_verlet, 40, true);
   Engine fused = falling_mixture(2, Integrator::velocity_verlet, 40, true);
   Engine stepped = falling_mixture(2, Integrator::velocity_verlet, 40, true);
@@ -152,7 +151,7 @@ TEST(Threads, FusedStepsKeepTheBitsOfDrivenBodiesAndTheirWork) {
 }
 
 // An unstable run stops at the same step with the same message whatever the
-// threads, though with two run() has moved some bodies on before it checks.
+// threads.
 TEST(Threads, AnUnstableRunStopsWithTheSameMessageWhateverTheThreads) {
   const auto message = [](int threads) {
     std::vector<BodySpec> bodies;

@@ -1,0 +1,21 @@
+#include "engine/energy_ledger.h"
+
+#include "engine/dof.h"
+
+namespace sphero {
+
+double constraint_power_of(const World& w, std::size_t i) {
+  const BodyConstraint& tag = w.constraint[i];
+  const int b = static_cast<int>(i);
+  double power = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    // A held DOF's reaction is −(everything else on it), moving at u.
+    if (tag.held[k]) power -= dof_force(w, b, k) * tag.imposed_velocity[k];
+  }
+  if (!tag.held[dof_x]) power += tag.imposed_force.x * w.velocity[i].x;
+  if (!tag.held[dof_y]) power += tag.imposed_force.y * w.velocity[i].y;
+  if (!tag.held[dof_rotation]) power += tag.imposed_torque * w.angular_velocity[i];
+  return power;
+}
+
+}  // namespace sphero

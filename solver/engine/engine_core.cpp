@@ -1,0 +1,141 @@
+#include "engine/engine_core.h"
+
+#include "engine/capacity.h"
+#include "engine/thread_team.h"
+
+namespace sphero {
+
+NeighbourSettings neighbour_settings(const EngineSettings& s) {
+  return {s.verlet_distance, s.brute_force_neighbours, s.threads, s.adaptive_verlet_distance, s.contact_lists,
+          s.partial_rebuilds};
+}
+
+void EngineCore::classify_bodies() {
+  const World& w = world;
+  span_followers.clear();
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (w.constraint[i].follows_span()) span_followers.push_back(static_cast<int>(i));
+  unconstrained.resize(w.size());
+  constrained.clear();
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const BodyConstraint& tag = w.constraint[i];
+    unconstrained[i] = !tag.held[0] && !tag.held[1] && !tag.held[2] && tag.imposed_force == Vec2{} &&
+                       tag.imposed_torque == 0.0 && !tag.follows_span();
+    if (!unconstrained[i]) constrained.push_back(static_cast<int>(i));
+  }
+  constraints_may_have_changed = false;
+}
+
+void EngineCore::apply_loads(bool unconstrained_loads_set) {
+  World& w = world;
+  for (int i : span_followers) {
+    BodyConstraint& plate = w.constraint[static_cast<std::size_t>(i)];
+    plate.imposed_force = plate.pressure * plate_span(w, plate) * plate.inward;
+  }
+  const auto set_loads = [&w](std::size_t i) {
+    w.force[i] = w.mass[i] * w.gravity;
+    w.torque[i] = 0.0;
+    const BodyConstraint& tag = w.constraint[i];
+    if (!tag.held[dof_x]) w.force[i].x += tag.imposed_force.x;
+    if (!tag.held[dof_y]) w.force[i].y += tag.imposed_force.y;
+    if (!tag.held[dof_rotation]) w.torque[i] += tag.imposed_torque;
+  };
+  if (unconstrained_loads_set) {
+    for (int i : constrained) set_loads(static_cast<std::size_t>(i));
+    return;
+  }
+  ThreadTeam::for_each(settings.threads, w.size(), [&](std::size_t i) {
+    if (unconstrained[i]) {
+      w.force[i] = w.mass[i] * w.gravity;
+      w.torque[i] = 0.0;
+    } else {
+      set_loads(i);
+    }
+  });
+}
+
+void EngineCore::evaluate_forces(double dt, bool unconstrained_loads_set) {
+  apply_loads(unconstrained_loads_set);
+  const ContactEnergySums sums = contacts.evaluate(world, neighbours, settings.threads, dt);
+  if (sums.deepest > deepest_overlap) deepest_overlap = sums.deepest, deepest_overlap_time = time + dt;
+  ledger.elastic_normal = sums.normal_energy;
+  ledger.elastic_tangential = sums.tangential_energy;
+  ledger.damping_dissipation += sums.damping;
+  ledger.sliding_dissipation += sums.sliding;
+}
+
+void EngineCore::evaluate_forces_now() {
+  if (constraints_may_have_changed) classify_bodies();
+  update_world_vertices(world);
+  vertices_stale = false;
+  evaluate_forces(0.0);
+  sum_body_energies(false);
+}
+
+void EngineCore::sum_body_energies(bool with_power) {
+  const World& w = world;
+  const std::size_t n = w.size(), chunks = body_chunks(n);
+  body_sums.assign(chunks, BodyEnergySums{});
+  ThreadTeam::for_each(settings.threads, chunks, [&](std::size_t c) {
+    for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i) body_sums[c].add(w, i);
+  });
+  close_body_energy_sums(with_power);
+}
+
+// The chunks' sums in chunk order (the same bits whatever the threads that
+// filled them), and the external power of the constrained bodies in body
+// order.
+void EngineCore::close_body_energy_sums(bool with_power) {
+  double translational = 0.0, rotational = 0.0, gravitational = 0.0, total_power = 0.0, fastest_speed2 = -1.0;
+  for (const BodyEnergySums& b : body_sums) {
+    translational += b.translational;
+    rotational += b.rotational;
+    gravitational += b.gravitational;
+    if (b.fastest_speed2 > fastest_speed2) fastest_speed2 = b.fastest_speed2, fastest_body = b.fastest;
+  }
+  if (with_power)
+    for (int i : constrained) total_power += constraint_power_of(world, static_cast<std::size_t>(i));
+  ledger.kinetic_translational = translational;
+  ledger.kinetic_rotational = rotational;
+  ledger.gravitational = gravitational;
+  if (with_power) power = total_power;
+}
+
+void EngineCore::update_lists_or_orientations() {
+  // A whole rebuild brings every vertex up to date; otherwise (a partial
+  // one, or none) only the bodies' orientations, from which the contact
+  // pass computes the few vertices it reads.
+  if (neighbours.update(world) && neighbours.all_vertices_current())
+    vertices_stale = false;
+  else
+    update_orientations();
+}
+
+void EngineCore::update_orientations() {
+  World& w = world;
+  ThreadTeam::for_each(settings.threads, w.size(), [&](std::size_t i) { update_orientation(w, i); });
+  vertices_stale = true;
+}
+
+void EngineCore::refresh_vertices() {
+  if (!vertices_stale) return;
+  World& w = world;
+  ThreadTeam::for_each(settings.threads, w.size(), [&](std::size_t i) { update_body_vertices(w, i); });
+  vertices_stale = false;
+}
+
+std::size_t EngineCore::memory_bytes() const {
+  const World& w = world;
+  return capacity_bytes(w.position) + capacity_bytes(w.angle) + capacity_bytes(w.velocity) +
+         capacity_bytes(w.angular_velocity) + capacity_bytes(w.force) + capacity_bytes(w.torque) + capacity_bytes(w.mass) +
+         capacity_bytes(w.inertia) + capacity_bytes(w.density) + capacity_bytes(w.inverse_mass) +
+         capacity_bytes(w.inverse_inertia) + capacity_bytes(w.radius) + capacity_bytes(w.bounding_radius) +
+         capacity_bytes(w.material) + capacity_bytes(w.big) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
+         capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
+         capacity_bytes(w.local_vertex) + capacity_bytes(w.local_shift) + capacity_bytes(w.local_bend) +
+         capacity_bytes(w.world_vertex) + capacity_bytes(w.orientation) + capacity_bytes(w.seam) +
+         capacity_bytes(unconstrained) + capacity_bytes(constrained) + capacity_bytes(body_sums) +
+         neighbours.memory_bytes() + contacts.memory_bytes() + capacity_bytes(previous_position);
+}
+
+}  // namespace sphero

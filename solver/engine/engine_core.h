@@ -1,0 +1,87 @@
+// What every stepper works on: the world, its neighbour list and contact
+// pass, the loads, the energy ledger and its partial sums, and the scratch
+// of the stability check. Engine (engine.h) owns one and a Stepper
+// (stepper.h) advances it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "engine/contact_pass.h"
+#include "engine/energy_ledger.h"
+#include "engine/engine_settings.h"
+#include "engine/neighbour_list.h"
+#include "engine/stability.h"
+#include "engine/world.h"
+
+namespace sphero {
+
+NeighbourSettings neighbour_settings(const EngineSettings& s);
+
+struct EngineCore {
+  EngineCore(World w, EngineSettings s) : world(std::move(w)), settings(s), neighbours(neighbour_settings(s)) {}
+  EngineCore(World w, EngineSettings s, NeighbourListState list)
+      : world(std::move(w)), settings(s), neighbours(neighbour_settings(s), std::move(list), world) {}
+
+  // Gravity and imposed loads, then the contacts' forces and the ledger's
+  // elastic energies and dissipation (see ContactPass::evaluate for dt).
+  // With unconstrained_loads_set, the unconstrained bodies' gravity is
+  // already in their force (a stepper's pass over them set it).
+  void evaluate_forces(double dt, bool unconstrained_loads_set = false);
+  // Forces and every energy of the current state, springs untouched.
+  void evaluate_forces_now();
+  // The kinetic and gravitational energies (and, with_power, the external
+  // power of the constrained bodies), summed per chunk in chunk order.
+  void sum_body_energies(bool with_power);
+  // The chunks' sums (body_sums, filled by a stepper's pass) into the ledger.
+  void close_body_energy_sums(bool with_power);
+  // Sorts the bodies into unconstrained and constrained, and finds the
+  // plates whose force follows their span.
+  void classify_bodies();
+
+  // The threads the passes over bodies use: one below kParallelBodies,
+  // where a pass is too short to share out.
+  static constexpr std::size_t kParallelBodies = 512;
+  int body_threads() const { return world.size() >= kParallelBodies ? settings.threads : 1; }
+  const std::vector<std::size_t>& body_parts() { return contacts.split().body_parts(settings.threads, world.size()); }
+
+  // After the bodies moved, before the forces: the list rebuilt (which
+  // brings every vertex up to date) or only the orientations, from which
+  // the contact pass computes the vertices it reads.
+  void update_lists_or_orientations();
+  void update_orientations();
+  // world.world_vertex brought up to date with the positions.
+  void refresh_vertices();
+  std::size_t memory_bytes() const;
+
+  World world;
+  EngineSettings settings;
+  NeighbourList neighbours;
+  ContactPass contacts;
+  EnergyLedger ledger;
+  double time = 0.0;
+  long step = 0;
+  double power = 0.0;  // external power at the end of the last step
+  double deepest_overlap = 0.0, deepest_overlap_time = 0.0;
+
+  // Per body: nothing held, no imposed force or torque — the hot loops then
+  // skip its constraint record.
+  std::vector<std::uint8_t> unconstrained;
+  std::vector<int> constrained;      // the others, in order
+  std::vector<int> span_followers;   // plates whose force follows their span (BodyConstraint)
+  bool constraints_may_have_changed = false;
+
+  std::vector<Vec2> previous_position;  // the stability check's reference, kept to avoid allocation
+  // The lowest body looks_unstable found this step, the body count if none;
+  // kNotChecked: check_stability looks for itself.
+  std::size_t first_unstable = kNotChecked;
+  std::vector<BodyEnergySums> body_sums;  // per body chunk
+  std::size_t fastest_body = 0;           // from the sums, for the energy check
+  bool vertices_stale = false;            // world.world_vertex behind the positions
+
+ private:
+  void apply_loads(bool unconstrained_loads_set);
+};
+
+}  // namespace sphero

@@ -1,0 +1,105 @@
+#include "engine/link_cells.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sphero {
+namespace {
+
+double period(const World& w, int axis) { return axis == 0 ? w.cell.size.x : w.cell.size.y; }
+
+// The q-th quantile of v (reordered).
+double percentile(std::vector<double>& v, double q) {
+  const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[static_cast<std::size_t>(k)];
+}
+
+}  // namespace
+
+LinkCells::LinkCells(const World& w, const std::vector<int>& bodies, double skin) : w_(w) {
+  double diameter = 0.0;
+  for (int i : bodies) diameter = std::max(diameter, 2.0 * w.bounding_radius[i]);
+  choose_grid(w, bodies, diameter + skin);
+  const std::size_t n = w.size(), count = cell_count();
+  start_.assign(count + 1, 0);
+  members_.resize(bodies.size());
+  cell_of_body_.assign(n, -1);
+  for (int i : bodies) {
+    cell_of_body_[static_cast<std::size_t>(i)] = cell_along(w, i, 0) + cells_[0] * cell_along(w, i, 1);
+    ++start_[static_cast<std::size_t>(cell_of_body_[static_cast<std::size_t>(i)]) + 1];
+  }
+  for (std::size_t c = 0; c < count; ++c) start_[c + 1] += start_[c];
+  std::vector<int> fill(start_.begin(), start_.end() - 1);
+  for (int i : bodies) members_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell_of_body_[static_cast<std::size_t>(i)])]++)] = i;
+}
+
+// The grid spans the bodies, but never more than a few cells per body: a
+// grain that escaped far away (through a wall, in a run gone wrong) would
+// otherwise make millions of empty cells and every rebuild slow. Cells
+// beyond the grid are clamped to its edge, which keeps the search exact:
+// two grains within one cell width of each other still land in the same
+// or neighbouring cells, whatever the clamping.
+void LinkCells::choose_grid(const World& w, const std::vector<int>& bodies, double side) {
+  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+  for (int i : bodies) {
+    low = {std::min(low.x, w.position[i].x), std::min(low.y, w.position[i].y)};
+    high = {std::max(high.x, w.position[i].x), std::max(high.y, w.position[i].y)};
+  }
+  const double cap = 4.0 * static_cast<double>(bodies.size()) + 64.0;
+  double spanned = 1.0;
+  for (int axis = 0; axis < 2; ++axis)
+    spanned *= w.cell.periodic[axis] ? std::max(1.0, std::floor(period(w, axis) / side))
+                                     : std::floor((axis == 0 ? high.x - low.x : high.y - low.y) / side) + 1.0;
+  if (spanned > cap) {
+    // Span the bulk: the 1st to the 99th percentile of the coordinates.
+    std::vector<double> xs, ys;
+    for (int i : bodies) xs.push_back(w.position[i].x), ys.push_back(w.position[i].y);
+    low = {percentile(xs, 0.01), percentile(ys, 0.01)};
+    high = {percentile(xs, 0.99), percentile(ys, 0.99)};
+  }
+  // Still too many (a sparse cloud): wider cells, which stay correct.
+  for (double widen = 1.0;; widen *= 1.25) {
+    for (int axis = 0; axis < 2; ++axis) {
+      if (w.cell.periodic[axis]) {
+        cells_[axis] = std::max(1, static_cast<int>(std::floor(period(w, axis) / (side * widen))));
+        origin_[axis] = axis == 0 ? w.cell.low.x : w.cell.low.y;
+        width_[axis] = period(w, axis) / cells_[axis];
+      } else {
+        origin_[axis] = axis == 0 ? low.x : low.y;
+        const double extent = axis == 0 ? high.x - low.x : high.y - low.y;
+        cells_[axis] = static_cast<int>(std::floor(extent / (side * widen))) + 1;
+        width_[axis] = side * widen;
+      }
+    }
+    if (static_cast<double>(cells_[0]) * cells_[1] <= cap) break;
+  }
+}
+
+int LinkCells::cell_along(const World& w, int i, int axis) const {
+  const double coordinate = axis == 0 ? w.position[i].x : w.position[i].y;
+  const int c = static_cast<int>(std::floor((coordinate - origin_[axis]) / width_[axis]));
+  return std::clamp(c, 0, cells_[axis] - 1);
+}
+
+// The 3 × 3 cells around body i, each once (a periodic axis of fewer than
+// three cells wraps onto the same cell twice).
+std::size_t LinkCells::cells_around(int i, std::array<int, 9>& neighbours) const {
+  const int own = cell_of_body_[static_cast<std::size_t>(i)];
+  const int cx = own % cells_[0], cy = own / cells_[0];
+  std::size_t count = 0;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      int nx = cx + dx, ny = cy + dy;
+      if (w_.cell.periodic[0]) nx = (nx % cells_[0] + cells_[0]) % cells_[0];
+      if (w_.cell.periodic[1]) ny = (ny % cells_[1] + cells_[1]) % cells_[1];
+      if (nx < 0 || ny < 0 || nx >= cells_[0] || ny >= cells_[1]) continue;
+      const int cell = nx + cells_[0] * ny;
+      if (std::find(neighbours.begin(), neighbours.begin() + static_cast<std::ptrdiff_t>(count), cell) ==
+          neighbours.begin() + static_cast<std::ptrdiff_t>(count))
+        neighbours[count++] = cell;
+    }
+  return count;
+}
+
+}  // namespace sphero

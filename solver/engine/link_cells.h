@@ -1,0 +1,44 @@
+// The link-cell grid of a list rebuild (docs/MODEL.md §4): square cells of
+// side at least D + 2δ (D the largest outline diameter), so that two bodies
+// whose skins overlap sit in the same or neighbouring cells. Bodies tested
+// against all (walls) stay out of it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "engine/world.h"
+
+namespace sphero {
+
+class LinkCells {
+ public:
+  // Bins `bodies` (their centres as they now lie) for a skin of `skin` (2δ).
+  LinkCells(const World& world, const std::vector<int>& bodies, double skin);
+
+  std::size_t cell_count() const { return static_cast<std::size_t>(cells_[0]) * static_cast<std::size_t>(cells_[1]); }
+
+  // Calls visit(j) for every binned body j in the 3 × 3 cells around body i
+  // (i included), cell by cell, each cell once, bodies in index order.
+  template <class Visit> void for_each_body_near(int i, Visit&& visit) const {
+    std::array<int, 9> neighbours;
+    const std::size_t count = cells_around(i, neighbours);
+    for (std::size_t m = 0; m < count; ++m)
+      for (int k = start_[static_cast<std::size_t>(neighbours[m])]; k < start_[static_cast<std::size_t>(neighbours[m]) + 1]; ++k)
+        visit(members_[static_cast<std::size_t>(k)]);
+  }
+
+ private:
+  void choose_grid(const World& w, const std::vector<int>& bodies, double side);
+  int cell_along(const World& w, int i, int axis) const;
+  std::size_t cells_around(int i, std::array<int, 9>& neighbours) const;
+
+  const World& w_;
+  std::array<int, 2> cells_{};
+  std::array<double, 2> origin_{}, width_{};
+  std::vector<int> start_, members_;  // members of cell c: members_[start_[c] .. start_[c + 1])
+  std::vector<int> cell_of_body_;     // -1 for a body not binned
+};
+
+}  // namespace sphero

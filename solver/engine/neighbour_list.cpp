@@ -1,0 +1,208 @@
+#include "engine/neighbour_list.h"
+
+#include <algorithm>
+
+#include "engine/capacity.h"
+#include "engine/contact_geometry.h"
+#include "engine/thread_team.h"
+
+namespace sphero {
+
+NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState state, const World& world)
+    : settings_(settings),
+      reference_position_(std::move(state.reference_position)),
+      reference_angle_(std::move(state.reference_angle)),
+      wraps_(std::move(state.wraps)),
+      stats_(state.stats),
+      built_(state.built),
+      delta_(state.verlet_distance > 0.0 ? state.verlet_distance : settings.verlet_distance),
+      steps_since_rebuild_(state.steps_since_rebuild),
+      listed_at_half_skin_(state.listed_at_half_skin) {
+  candidates_.reserve(state.contacts.size());
+  states_.reserve(state.contacts.size());
+  for (const Contact& c : state.contacts) {
+    candidates_.push_back(packed(world, c));
+    states_.push_back({c.xi, c.force, c.point, c.viscous_force, c.normal_force});
+  }
+  index_bodies(world.size());
+}
+
+Contact NeighbourList::record(const World& w, std::size_t k) const {
+  const Candidate& key = candidates_[k];
+  const ContactState& s = states_[k];
+  Contact c;
+  c.vertex_body = key.vertex_body;
+  c.edge_body = key.edge_body;
+  c.vertex = key.vertex;
+  c.feature = key.feature;
+  c.kind = key.kind;
+  c.edge_offset = key.edge_offset;
+  c.image = key.image;
+  c.xi = s.xi;
+  c.active = key.active;
+  if (!key.active) return c;
+  c.sliding = key.sliding;
+  c.point = s.point;
+  c.force = s.force;
+  c.normal_force = s.normal_force;
+  c.viscous_force = s.viscous_force;
+  // The arithmetic of evaluate_contact: the same bits.
+  const ContactLaw& law = w.law_between(key.vertex_body, key.edge_body);
+  if (law.kt > 0.0) {
+    c.tangential_spring_force = -law.kt * s.xi;
+    c.tangential_energy = 0.5 * law.kt * norm2(s.xi);
+  }
+  const ContactGeometry g = contact_geometry(w, key);
+  if (g.touching) c.overlap = g.overlap, c.normal = g.normal;
+  return c;
+}
+
+NeighbourListState NeighbourList::state(const World& world) const {
+  NeighbourListState s{{}, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_, listed_at_half_skin_};
+  s.contacts.reserve(candidates_.size());
+  for (std::size_t k = 0; k < candidates_.size(); ++k) s.contacts.push_back(record(world, k));
+  return s;
+}
+
+std::vector<Contact> NeighbourList::records(const World& world) const {
+  std::vector<Contact> out;
+  out.reserve(candidates_.size());
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    out.push_back(record(world, k));
+    Contact& c = out.back();
+    if (c.active && c.overlap == 0.0) {
+      // Opened at a re-evaluation (Gear's corrector) with its books still
+      // to close: no force acts now.
+      c.active = c.sliding = false;
+      c.force = c.viscous_force = c.tangential_spring_force = {};
+      c.normal_force = c.tangential_energy = 0.0;
+    }
+  }
+  return out;
+}
+
+std::size_t NeighbourList::memory_bytes() const {
+  return capacity_bytes(candidates_) + capacity_bytes(states_) + capacity_bytes(body_start_) +
+         capacity_bytes(body_candidates_) + capacity_bytes(reference_position_) + capacity_bytes(reference_angle_) +
+         capacity_bytes(wraps_);
+}
+
+// Each body's candidates, in candidate order, so that forces can be
+// gathered per body in parallel and still be added in that order.
+void NeighbourList::index_bodies(std::size_t body_count) {
+  body_start_.assign(body_count + 1, 0);
+  for (const Candidate& c : candidates_) ++body_start_[c.vertex_body + 1], ++body_start_[c.edge_body + 1];
+  for (std::size_t b = 0; b < body_count; ++b) body_start_[b + 1] += body_start_[b];
+  body_candidates_.resize(2 * candidates_.size());
+  // A skin that thinned (the adaptive δ starts at its widest) leaves
+  // room for several times the candidates now listed.
+  if (body_candidates_.capacity() > 2 * body_candidates_.size() + 1024) body_candidates_.shrink_to_fit();
+  std::vector<int> fill(body_start_.begin(), body_start_.end() - 1);
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    body_candidates_[fill[candidates_[k].vertex_body]++] = static_cast<int>(k);
+    body_candidates_[fill[candidates_[k].edge_body]++] = static_cast<int>(k);
+  }
+}
+
+bool NeighbourList::update(World& world) {
+  if (!ready(world)) return update(world, 0.0);
+  // A maximum: the same whatever the threads.
+  const double largest = ThreadTeam::reduce(
+      settings_.threads, world.size(), 0.0, [&](std::size_t i) { return motion_of(world, i); }, std::greater<>());
+  return update(world, largest);
+}
+
+// The adaptive skin follows the motion (docs/ENGINE.md, "The adaptive
+// skin"). A list that outlived 200 steps while the bodies moved at less
+// than δ/4 per 200 steps halves δ — below 1/64 of the ceiling only if half
+// the skin lists at most 80% of the candidates. (A rate, not the
+// displacement: a body that crept and stopped leaves a large displacement
+// from an old reference that says nothing of now.) A list that lasted
+// under 10 steps doubles δ; one that motion ended later halves it where
+// that pays (thinner_list_pays). A list that motion ended with few bodies
+// past δ/2 is mended (a partial rebuild) rather than widened or rebuilt.
+bool NeighbourList::update(World& world, double largest) {
+  if (!ready(world)) {
+    rebuild(world);
+    return true;
+  }
+  ++steps_since_rebuild_;
+  const auto steps = static_cast<double>(steps_since_rebuild_);
+  const auto listed = static_cast<double>(candidates_.size());
+  const double smallest_delta = settings_.verlet_distance / 1024.0;
+  const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 || listed_at_half_skin_ < 0.8 * listed;
+  if (largest > delta_) {
+    // Few bodies moved: only their pairs are listed anew (a partial
+    // rebuild), and the skin stays. The bodies past half the skin go with
+    // them, which also keeps the next trigger away.
+    std::vector<int> moved;
+    if (settings_.partial_rebuilds) moved = moved_beyond(world, 0.5 * delta_);
+    const bool few = !moved.empty() && moved.size() <= world.size() / kPartialShare &&
+                     std::none_of(moved.begin(), moved.end(), [&](int i) { return world.big[static_cast<std::size_t>(i)]; });
+    const double relisted = few ? static_cast<double>(moved.size()) : static_cast<double>(world.size());
+    // Mended lists that end within a few steps, each mending walking every
+    // body, can cost more than the contacts themselves (many rattlers
+    // among many grains): then the skin widens as it would without them.
+    const bool mending_dominates = rebuild_cost(world, relisted) / steps > listed;
+    // A list that ended early widens the skin (at the ceiling it cannot,
+    // and is mended if few moved); one that lasted may thin it.
+    const bool ended_early = settings_.adaptive && steps_since_rebuild_ < 10 && (!few || mending_dominates);
+    if (ended_early && delta_ < settings_.verlet_distance) {
+      delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
+    } else if (!ended_early && settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world, relisted)) {
+      delta_ = std::max(0.5 * delta_, smallest_delta);
+    } else if (few) {
+      relist(world, &moved);
+      return true;
+    }
+  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && delta_ > smallest_delta && thinning_pays &&
+             200.0 * largest / steps < 0.25 * delta_) {
+    delta_ = std::max(0.5 * delta_, smallest_delta);
+  } else {
+    return false;
+  }
+  rebuild(world);
+  return true;
+}
+
+// Asked when motion ended a list: would half the skin have cost less per
+// step? Costs in candidate evaluations: a list's own candidates every
+// step, plus its rebuild spread over its lifetime. Half the skin lists
+// what the last rebuild counted for it and is taken to last half as long
+// (with a 20% margin, since rattling grains end thin lists sooner). This
+// keeps a pile with a few rattling grains, whose lists end by motion and
+// so never thin by the rate rule, from listing several times the
+// candidates it needs. Only counts, never clocks: the skin decides the
+// list, and the output must not depend on the machine.
+bool NeighbourList::thinner_list_pays(const World& w, double relisted) const {
+  if (!(listed_at_half_skin_ < INFINITY) || w.size() == 0) return false;
+  const double rebuild = rebuild_cost(w, relisted);
+  const auto life = static_cast<double>(steps_since_rebuild_);
+  const auto listed = static_cast<double>(candidates_.size());
+  return listed_at_half_skin_ + 2.0 * rebuild / life < 0.8 * (listed + rebuild / life);
+}
+
+// In candidate evaluations, a model fitted to measured rebuilds: 100 per
+// grain plus half an evaluation per vertex of both bodies of each listed
+// pair, for the share of bodies relisted; a partial rebuild also walks
+// every body and candidate once.
+double NeighbourList::rebuild_cost(const World& w, double relisted) const {
+  if (w.size() == 0) return 0.0;
+  // Every body's vertices, stored one body after the other.
+  const double vertices = w.vertex_begin.back() + w.vertex_count.back();
+  const auto n = static_cast<double>(w.size());
+  const double search = 100.0 * n + vertices / n * static_cast<double>(stats_.body_pairs);
+  return relisted < n ? search * relisted / n + kPartialWalk * n : search;
+}
+
+void NeighbourList::rebuild(World& w) { relist(w, nullptr); }
+
+// The bodies whose motion since their reference exceeds `beyond`, in order.
+std::vector<int> NeighbourList::moved_beyond(const World& w, double beyond) const {
+  std::vector<int> moved;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (motion_of(w, i) > beyond) moved.push_back(static_cast<int>(i));
+  return moved;
+}
+
+}  // namespace sphero

@@ -1,0 +1,155 @@
+// The neighbour list (docs/MODEL.md §4): the candidate feature pairs of
+// bodies within a skin δ of each other, found with link cells, carried
+// from step to step with their contact state, and rebuilt — whole, or only
+// for the few bodies that moved — when max_i(|Δx_i| + R_i |Δθ_i|) exceeds δ.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "engine/contact.h"
+#include "engine/world.h"
+
+namespace sphero {
+
+struct OrderedCandidates;  // candidate_order.h
+
+struct NeighbourSettings {
+  double verlet_distance = 0.0;  // δ: skin thickness per body (the largest, when adaptive)
+  bool brute_force = false;      // all pairs, no cells: the reference for tests
+  int threads = 1;               // for the rebuild's candidate search
+  // Adapt δ to the observed motion, between verlet_distance / 1024 and
+  // verlet_distance (NeighbourList::update): a list rebuilt within 10
+  // steps doubles it; a list that lasts while the bodies move slowly halves
+  // it, below verlet_distance / 64 only where that saves candidates.
+  // Which candidates are listed changes, never which contacts touch, so the
+  // forces do not depend on it.
+  bool adaptive = false;
+  // false: list every vertex–edge and vertex–vertex pair of each
+  // neighbouring body pair (M² per pair, evaluated every step) instead of
+  // only those within reach — the cost without contact lists (docs/MODEL.md §4),
+  // for the benchmark. The forces are the same either way.
+  bool contact_lists = true;
+  // A list that motion ended because a few bodies moved is rebuilt for
+  // those bodies' pairs only, the rest kept (NeighbourList::update).
+  // false: every rebuild is whole. The forces are the same either way.
+  bool partial_rebuilds = true;
+};
+
+struct NeighbourStats {
+  long rebuilds = 0;
+  long feature_pairs_evaluated = 0;  // summed over all evaluations
+  std::size_t body_pairs = 0;        // in the current list
+  std::size_t link_cells = 0;        // of the last rebuild's grid
+};
+
+// Everything the list carries from step to step (for checkpoints).
+struct NeighbourListState {
+  std::vector<Contact> contacts;
+  std::vector<Vec2> reference_position;
+  std::vector<double> reference_angle;
+  std::vector<std::array<int, 2>> wraps;
+  NeighbourStats stats;
+  bool built = false;
+  double verlet_distance = 0.0;  // δ in use (adaptive); 0: the settings' δ
+  long steps_since_rebuild = 0;
+  // The candidates a list with half the skin would hold, counted at the
+  // last rebuild from the features' distances (the slab and cone tests
+  // would leave out more): below 1/64 of its ceiling the adaptive skin
+  // halves only where this is at most 80% of the list. A count, not a
+  // clock, so that the skin — and with it the list and the grouping of the
+  // energy sums — is the same on every machine and for every number of
+  // threads. Unknown (infinite) until a list is built.
+  double listed_at_half_skin = INFINITY;
+};
+
+// The candidate list and what is needed to decide when to rebuild it.
+class NeighbourList {
+ public:
+  explicit NeighbourList(NeighbourSettings settings) : settings_(settings), delta_(settings.verlet_distance) {}
+  NeighbourList(NeighbourSettings settings, NeighbourListState state, const World& world);
+  // For a checkpoint: the contacts as records (their flags as stored).
+  NeighbourListState state(const World& world) const;
+
+  // Rebuilds when the update condition says so (or on the first call);
+  // returns true if it did. Wraps periodic bodies into the cell first, so
+  // call it before computing world vertices... it does that itself.
+  bool update(World& world);
+  // The same, with the largest motion_of over the bodies already measured
+  // by a loop that had them in hand (the integrator's); only when ready().
+  bool update(World& world, double largest_motion);
+  bool ready(const World& world) const { return built_ && reference_position_.size() == world.size(); }
+  // How far body i may have moved any of its points since the list was
+  // built: translation plus turn times its bounding radius.
+  double motion_of(const World& w, std::size_t i) const {
+    return norm(w.position[i] - reference_position_[i]) + w.bounding_radius[i] * std::abs(w.angle[i] - reference_angle_[i]);
+  }
+
+  // Every candidate as a full record, overlap and normal from the current
+  // geometry (world vertices current); `active` only where the contact
+  // touches now (a Gear correction can leave a contact opened but its
+  // books still to close: stored active, reported apart).
+  std::vector<Contact> records(const World& world) const;
+  std::vector<Candidate>& candidates() { return candidates_; }
+  const std::vector<Candidate>& candidates() const { return candidates_; }
+  std::vector<ContactState>& states() { return states_; }  // parallel to candidates()
+  const std::vector<ContactState>& states() const { return states_; }
+  // Per body, the indices of its candidates in increasing order:
+  // body_candidates()[body_candidate_start()[b] .. body_candidate_start()[b + 1]).
+  const std::vector<int>& body_candidate_start() const { return body_start_; }
+  const std::vector<int>& body_candidates() const { return body_candidates_; }
+  void set_threads(int threads) { settings_.threads = threads; }
+  double verlet_distance() const { return delta_; }  // δ in use
+  std::size_t memory_bytes() const;  // by the capacity of its arrays
+  const NeighbourStats& stats() const { return stats_; }
+  NeighbourStats& stats() { return stats_; }
+  const NeighbourSettings& settings() const { return settings_; }
+
+  // Partial rebuilds among stats().rebuilds, since this list was made (not
+  // kept in checkpoints).
+  long partial_rebuilds() const { return partial_rebuilds_; }
+  // Whether the last rebuild brought every body's world vertices up to
+  // date (a whole one does; a partial one only those it could pair).
+  bool all_vertices_current() const { return all_vertices_current_; }
+
+ private:
+  // A list that motion ended is rebuilt only for the bodies that moved
+  // past half the skin when they are at most 1/kPartialShare of all.
+  static constexpr std::size_t kPartialShare = 8;
+  // What a partial rebuild costs per body whatever it relists, in
+  // candidate evaluations (the link cells, the merge and the per-body
+  // index).
+  static constexpr double kPartialWalk = 20.0;
+  void rebuild(World& world);
+  void relist(World& world, const std::vector<int>* moved);
+  void wrap_for_listing(World& world, const std::vector<int>* moved);
+  void finish_whole_rebuild(const World& world, OrderedCandidates& fresh, long listed_at_half_skin,
+                            std::size_t pairs);
+  void finish_partial_rebuild(const World& world, OrderedCandidates& fresh,
+                              const std::vector<std::uint8_t>& relisted, const std::vector<int>& moved);
+  std::vector<int> moved_beyond(const World& w, double beyond) const;
+  void index_bodies(std::size_t body_count);
+  Contact record(const World& world, std::size_t k) const;
+
+  NeighbourSettings settings_;
+  std::vector<Candidate> candidates_;
+  std::vector<ContactState> states_;
+  std::vector<int> body_start_, body_candidates_;
+  std::vector<Vec2> reference_position_;
+  std::vector<double> reference_angle_;
+  std::vector<std::array<int, 2>> wraps_;  // times each body was wrapped, per axis
+  NeighbourStats stats_;
+  bool built_ = false;
+  double delta_ = 0.0;
+  long steps_since_rebuild_ = 0;
+  double listed_at_half_skin_ = INFINITY;  // see NeighbourListState
+  long partial_rebuilds_ = 0;
+  bool all_vertices_current_ = true;
+  // Would half the skin cost less, a trigger relisting `relisted` bodies?
+  bool thinner_list_pays(const World& w, double relisted) const;
+  double rebuild_cost(const World& w, double relisted) const;  // in candidate evaluations
+};
+
+}  // namespace sphero

@@ -1,0 +1,66 @@
+// Keeping a run stable: the time step against the stiffest contact before
+// it starts, and the checks after every step that stop it, with a message
+// naming the step, the body and the likely cause, when it goes unstable.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/energy_ledger.h"
+#include "engine/engine_settings.h"
+#include "engine/world.h"
+
+namespace sphero {
+
+class InstabilityError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The time step against the stiffest contact: dt must not exceed a tenth of
+// 2π sqrt(m_min / k_n). Throws std::invalid_argument with the numbers unless
+// allowed; returns the limit.
+double check_time_step(const World& world, const EngineSettings& settings);
+
+// A safe default: a fiftieth of the shortest contact period (a fifth of the
+// largest dt check_time_step accepts). Infinite when nothing moves freely.
+double default_time_step(const World& world);
+
+// Not finite if any of body i's coordinates or velocities is not.
+inline double state_sum(const World& w, std::size_t i) {
+  return w.position[i].x + w.position[i].y + w.velocity[i].x + w.velocity[i].y + w.angle[i] + w.angular_velocity[i];
+}
+// The rare cases of looks_unstable, out of line.
+[[gnu::pure]] bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i);
+// Did body i blow up this step: a value that is not finite, or a move
+// longer than its own size from `previous`? Per body and step, so the
+// cheap tests come first: a NaN or infinity anywhere makes the sum
+// non-finite, and a raw step within the bound is within it after taking
+// out a periodic wrap too (which only shortens it).
+inline bool looks_unstable(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
+  if (std::isfinite(state_sum(w, i))) {
+    if (w.big[i]) return false;
+    const double bound = 2.0 * w.bounding_radius[i];
+    if (!(norm2(w.position[i] - previous[i]) > bound * bound)) return false;
+  }
+  return looks_unstable_after_all(w, previous, i);
+}
+
+// What a stability check needs to know of the run.
+struct StabilityContext {
+  long step = 0;
+  double time = 0.0, dt = 0.0, dt_limit = 0.0;
+  int threads = 1;
+};
+
+// Throws InstabilityError for the lowest body that looks unstable
+// (`first_unstable`, or searched here when it is kNotChecked), or when the
+// kinetic and elastic energy exceed a hundred times all the energy the
+// system was given (naming `fastest`).
+constexpr std::size_t kNotChecked = static_cast<std::size_t>(-1);
+void check_stability(const World& w, const std::vector<Vec2>& previous, std::size_t first_unstable,
+                     const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run);
+
+}  // namespace sphero

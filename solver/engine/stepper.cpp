@@ -1,0 +1,13 @@
+#include "engine/stepper.h"
+
+#include "engine/gear_stepper.h"
+#include "engine/verlet_stepper.h"
+
+namespace sphero {
+
+std::unique_ptr<Stepper> make_stepper(Integrator integrator, StepperHistory history) {
+  if (integrator == Integrator::gear) return std::make_unique<GearStepper>(std::move(history));
+  return std::make_unique<VerletStepper>();
+}
+
+}  // namespace sphero
