@@ -1,4 +1,4 @@
-// Per-frame granular quantities from what a run wrote (MODEL.md §6): average
+// Per-frame granular quantities from what a run wrote (docs/MODEL.md §6): average
 // stress of a window (particles whose centre lies in it), p and q, the stress
 // on every wall face, packing fraction and void ratio (global and local),
 // coordination number and its distribution, fabric and the orientation

@@ -136,7 +136,7 @@ void carry_contacts(const EngineSnapshot& block, EngineSnapshot& tiled, const st
     c = carried;
   }
   for (std::size_t i = 0; i < t.size(); ++i) {
-    if (t.big[i]) continue;  // the floor is held: its force moves nothing
+    if (t.is_wall[i]) continue;  // the floor is held: its force moves nothing
     t.force[i] = b.force[static_cast<std::size_t>(grain_of[i])];
     t.torque[i] = b.torque[static_cast<std::size_t>(grain_of[i])];
   }
@@ -163,7 +163,7 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
     BodySpec floor;
     floor.shape = make_shape("floor", SkeletonKind::segment, {{0, 0}, {length, 0}}, 0.05 * size);
     floor.position = mass_properties(floor.shape).centroid;
-    floor.big = true;
+    floor.is_wall = true;
     return floor;
   };
   std::vector<BodySpec> bodies{floor_spanning(width)};
@@ -208,9 +208,8 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
     Engine fresh(make_world(bodies, 1, {settling(law)}, {0, -9.81}, strip(width)), s);
     settle(fresh, o.settle_steps, 100000);
     // Then on with the timed damping until the skin is steady again: it
-    // thins within a few hundred steps of the change (10³ hexagons:
-    // δ = 0.00625 → 0.00078 in 600 steps), which a short timing at 10⁵
-    // would otherwise have measured with twice the candidates.
+    // thins within a few hundred steps of the change, which a short timing
+    // would otherwise measure with several times the candidates.
     fresh.edit_world().law[0].gamma_n = law.gamma_n;
     if (o.settle_steps <= 0) settle(fresh, 0, 20000);
     settled_blocks.emplace(key, fresh.snapshot());
@@ -225,7 +224,7 @@ Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::st
     std::vector<int> grain_of{0};  // the floor is the block's floor, body 0
     for (int c = 0; c < copies; ++c)
       for (std::size_t i = 0; i < w.size(); ++i) {
-        if (w.big[i]) continue;
+        if (w.is_wall[i]) continue;
         grain_of.push_back(static_cast<int>(i));
         BodySpec b;
         b.shape = shape;
@@ -257,7 +256,7 @@ double residual_speed(const Engine& e) {
   const World& w = e.world();
   double fastest = 0.0, size = 0.0;
   for (std::size_t i = 0; i < w.size(); ++i) {
-    if (w.big[i]) continue;
+    if (w.is_wall[i]) continue;
     fastest = std::max(fastest, norm(w.velocity[i]) + w.bounding_radius[i] * std::abs(w.angular_velocity[i]));
     size = std::max(size, 2.0 * w.bounding_radius[i]);
   }

@@ -1,4 +1,4 @@
-// Energy statistics of a granular gas (MODEL.md §6): the histogram of
+// Energy statistics of a granular gas (docs/MODEL.md §6): the histogram of
 // per-particle kinetic energy ε = E_k / ⟨E_k⟩ against the Maxwell–Boltzmann
 // form for three quadratic degrees of freedom (two translations and a
 // rotation in 2D), P(ε) = (3/2)^{3/2} ε^{1/2} e^{−3ε/2} / Γ(3/2).

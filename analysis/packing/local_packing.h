@@ -1,5 +1,5 @@
 // Local packing fraction per particle from a tessellation of the plane
-// around the particles (MODEL.md §6).
+// around the particles (docs/MODEL.md §6).
 //
 // The tessellation is the set-Voronoi (navigation-map) one: the cell of a
 // particle holds the points closer to its surface than to any other

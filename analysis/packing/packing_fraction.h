@@ -1,5 +1,5 @@
 // Packing fraction φ = A_p / A and void ratio e = (A − A_p) / A_p of a
-// region (MODEL.md §6), from the exact areas of the particles in it.
+// region (docs/MODEL.md §6), from the exact areas of the particles in it.
 #pragma once
 
 #include <span>

@@ -158,7 +158,7 @@ SettledCase settle(const Case& c, const BenchOptions& o) {
   SettledCase out;
   out.residual_speed = moving ? NAN : bench::residual_speed(settling);
   // Large scenes are whole copies of a settled block: N may be rounded up.
-  const std::vector<std::uint8_t>& walls = settling.world().big;
+  const std::vector<std::uint8_t>& walls = settling.world().is_wall;
   out.grains = static_cast<int>(std::count(walls.begin(), walls.end(), 0));
   out.state = settling.snapshot();
   if (!o.contact_lists) {

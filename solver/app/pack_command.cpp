@@ -170,7 +170,7 @@ ContactLaw law_from(const po::variables_map& vm) {
 std::vector<BodySpec> grains_of(const std::string& file) {
   std::vector<BodySpec> grains;
   for (BodySpec& b : read_state_vtu(file))
-    if (!b.big) grains.push_back(std::move(b));  // a compaction brings its own walls
+    if (!b.is_wall) grains.push_back(std::move(b));  // a compaction brings its own walls
   return grains;
 }
 
@@ -218,11 +218,11 @@ int run_sort(const po::variables_map& vm, const std::string& output) {
   const auto step = [&] {
     std::vector<Vec2> centres;
     for (const BodySpec& b : bodies)
-      if (!b.big) centres.push_back(b.position);
+      if (!b.is_wall) centres.push_back(b.position);
     return median_listing_step(centres, sizes);
   };
   for (const BodySpec& b : bodies) {
-    if (b.big) continue;
+    if (b.is_wall) continue;
     // A size from the skeleton alone: the exact mass properties of a
     // non-convex grain take milliseconds, and this is only a yardstick.
     Vec2 mean;

@@ -33,8 +33,8 @@ std::atomic<int> g_signal{0};
 extern "C" void remember_signal(int signal) { g_signal = signal; }
 
 // Frames written on a second thread while the run goes on, where the engine
-// runs on one thread and the machine has another core: the default run
-// spent 1.2 of its 5.5 s writing. Each frame is written from the step's
+// runs on one thread and the machine has another core: writing frames is a
+// large share of a small run's time. Each frame is written from the step's
 // snapshot (an Engine restored from it), so the files are those the live
 // engine would give, byte for byte. At most one frame waits while another
 // is written; a failure surfaces at the next frame or at flush(), and the
@@ -185,7 +185,7 @@ std::string listing_note(const World& w) {
   std::vector<Vec2> centres;
   std::vector<double> sizes;
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (!w.big[i]) centres.push_back(w.position[i]), sizes.push_back(2.0 * w.bounding_radius[i]);
+    if (!w.is_wall[i]) centres.push_back(w.position[i]), sizes.push_back(2.0 * w.bounding_radius[i]);
   if (centres.size() < kFewGrains) return {};
   const double step = median_listing_step(centres, sizes);
   if (step <= kDisorderedListing) return {};
@@ -212,7 +212,7 @@ int run_run_command(const std::vector<std::string>& args) {
   World world = build_world(scene);
   const EngineSettings settings = resolve_engine_settings(scene, world);
   std::size_t grains = 0;
-  for (std::size_t i = 0; i < world.size(); ++i) grains += !world.big[i];
+  for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
   std::unique_ptr<Engine> engine;
   const std::size_t bodies = world.size();
   try {

@@ -41,8 +41,9 @@ bool in_exterior_cone(const World& w, int body, int k, Vec2 offset, Vec2 apex, V
 bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool beyond_far_end);
 }  // namespace detail
 
-// Inline: the force loop calls it for every candidate every step.
-inline ContactGeometry contact_geometry(const WorldView& w, const Candidate& c) {
+// Always inline: the contact pass calls it for every candidate every step,
+// and GCC would otherwise call it out of line there.
+[[gnu::always_inline]] inline ContactGeometry contact_geometry(const WorldView& w, const Candidate& c) {
   ContactGeometry g;
   const Vec2 x = w.vertex(c.vertex_body, c.vertex);
   // Most candidates are apart: rejected on squared distances first (with a

@@ -1,4 +1,4 @@
-// Contact laws for one vertex–edge (or vertex–vertex) contact (MODEL.md §2):
+// Contact laws for one vertex–edge (or vertex–vertex) contact (docs/MODEL.md §2):
 // normal spring (linear or Hertz-like), normal and tangential viscous
 // damping, tangential spring with a Coulomb cap, optional cohesion. One law
 // per pair of materials, chosen by name in the scene.

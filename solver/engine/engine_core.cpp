@@ -130,7 +130,7 @@ std::size_t EngineCore::memory_bytes() const {
          capacity_bytes(w.angular_velocity) + capacity_bytes(w.force) + capacity_bytes(w.torque) + capacity_bytes(w.mass) +
          capacity_bytes(w.inertia) + capacity_bytes(w.density) + capacity_bytes(w.inverse_mass) +
          capacity_bytes(w.inverse_inertia) + capacity_bytes(w.radius) + capacity_bytes(w.bounding_radius) +
-         capacity_bytes(w.material) + capacity_bytes(w.big) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
+         capacity_bytes(w.material) + capacity_bytes(w.is_wall) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
          capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
          capacity_bytes(w.local_vertex) + capacity_bytes(w.local_shift) + capacity_bytes(w.local_bend) +
          capacity_bytes(w.world_vertex) + capacity_bytes(w.orientation) + capacity_bytes(w.seam) +

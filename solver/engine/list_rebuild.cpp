@@ -24,7 +24,7 @@ class PairSearch {
   PairSearch(World& w, const std::vector<std::array<int, 2>>& wraps, const std::vector<int>* moved, double skin,
              int threads)
       : w_(w), wraps_(wraps), partial_(moved != nullptr), moved_(moved), skin_(skin), threads_(threads) {
-    for (std::size_t i = 0; i < w.size(); ++i) (w.big[i] ? walls_ : grains_).push_back(static_cast<int>(i));
+    for (std::size_t i = 0; i < w.size(); ++i) (w.is_wall[i] ? walls_ : grains_).push_back(static_cast<int>(i));
     relisted_.assign(partial_ ? w.size() : 0, 0);
     if (partial_)
       for (int i : *moved) relisted_[static_cast<std::size_t>(i)] = 1;
@@ -237,7 +237,7 @@ long PairSearch::listed_at_half_skin() const {
 void NeighbourList::wrap_for_listing(World& w, const std::vector<int>* moved) {
   if (wraps_.size() != w.size()) wraps_.assign(w.size(), {0, 0});
   const auto wrap = [&](std::size_t i) {
-    if (w.big[i]) return;
+    if (w.is_wall[i]) return;
     for (int axis = 0; axis < 2; ++axis) {
       if (!w.cell.periodic[axis]) continue;
       const double low = axis == 0 ? w.cell.low.x : w.cell.low.y;

@@ -138,7 +138,7 @@ bool NeighbourList::update(World& world, double largest) {
     std::vector<int> moved;
     if (settings_.partial_rebuilds) moved = moved_beyond(world, 0.5 * delta_);
     const bool few = !moved.empty() && moved.size() <= world.size() / kPartialShare &&
-                     std::none_of(moved.begin(), moved.end(), [&](int i) { return world.big[static_cast<std::size_t>(i)]; });
+                     std::none_of(moved.begin(), moved.end(), [&](int i) { return world.is_wall[static_cast<std::size_t>(i)]; });
     const double relisted = few ? static_cast<double>(moved.size()) : static_cast<double>(world.size());
     // Mended lists that end within a few steps, each mending walking every
     // body, can cost more than the contacts themselves (many rattlers

@@ -12,7 +12,7 @@ SkeletonChunks chunk_circles(const World& w, const std::vector<std::uint8_t>* on
   SkeletonChunks chunks;
   chunks.first.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i)
-    chunks.first[i + 1] = chunks.first[i] + (!w.big[i] && w.vertex_count[i] >= kChunkedVertices
+    chunks.first[i + 1] = chunks.first[i] + (!w.is_wall[i] && w.vertex_count[i] >= kChunkedVertices
                                                  ? (w.vertex_count[i] + kChunkEdges - 1) / kChunkEdges
                                                  : 0);
   chunks.centre.resize(static_cast<std::size_t>(chunks.first[n]));

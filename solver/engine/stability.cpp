@@ -80,8 +80,8 @@ double default_time_step(const World& world) { return 0.1 * shortest_contact_per
 // What looks_unstable's quick tests left open: a non-finite value
 // somewhere, or a raw step beyond the bound (a wrap, or a real jump).
 bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
-  if (!std::isfinite(state_sum(w, i))) return not_finite(w, i) || (!w.big[i] && moved_of(w, previous, i) > 2.0 * w.bounding_radius[i]);
-  if (w.big[i]) return false;
+  if (!std::isfinite(state_sum(w, i))) return not_finite(w, i) || (!w.is_wall[i] && moved_of(w, previous, i) > 2.0 * w.bounding_radius[i]);
+  if (w.is_wall[i]) return false;
   const double bound = 2.0 * w.bounding_radius[i];
   return norm2(w.position[i] - previous[i]) > bound * bound && moved_of(w, previous, i) > bound;
 }

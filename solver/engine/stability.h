@@ -41,7 +41,7 @@ inline double state_sum(const World& w, std::size_t i) {
 // out a periodic wrap too (which only shortens it).
 inline bool looks_unstable(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
   if (std::isfinite(state_sum(w, i))) {
-    if (w.big[i]) return false;
+    if (w.is_wall[i]) return false;
     const double bound = 2.0 * w.bounding_radius[i];
     if (!(norm2(w.position[i] - previous[i]) > bound * bound)) return false;
   }

@@ -1,4 +1,4 @@
-// Stress from contact forces (MODEL.md §6), compression positive (the
+// Stress from contact forces (docs/MODEL.md §6), compression positive (the
 // soil-mechanics convention): Love–Weber,
 //   σ_ab = −(1/A) Σ_p Σ_c (R_c − x_p)_a f_b,
 // summed over the contacts c of each particle p with the force f on p at

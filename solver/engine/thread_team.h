@@ -1,14 +1,11 @@
 #pragma once
 // The threads the engine's parallel passes run on.
 //
-// A step makes three or four passes over bodies and candidates, each one
-// shared out and joined again. On this project's reference machine (a
-// paravirtualised 2-core VM) an OpenMP fork and join costs 3.3 µs and a
-// barrier 1.6 µs, because libgomp wakes its threads with a futex system
-// call every time; at 10³ hexagons (a 127 µs step) that alone held two
-// threads to 1.5×. Here the members wait for the next job by watching a
-// shared counter, which hands a job over and back in under 1 µs, and go to
-// sleep only when no job has come for a while.
+// A step makes several passes over bodies and candidates, each one shared
+// out and joined again, so a hand-off must cost well under a microsecond:
+// OpenMP's runtime wakes its threads with a system call every time. Here
+// the members wait for the next job by watching a shared counter, and go
+// to sleep only when no job has come for a while.
 //
 // Results never depend on how many members a job gets: the callers split
 // their work into units fixed by the requested thread count or by size,

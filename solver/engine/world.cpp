@@ -92,7 +92,7 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
     const MassProperties& props = properties_of(spec.shape);
     for (int axis = 0; axis < 2; ++axis) {
       const double period = axis == 0 ? cell.size.x : cell.size.y;
-      if (cell.periodic[axis] && !spec.big && 2.0 * props.bounding_radius > 0.5 * period)
+      if (cell.periodic[axis] && !spec.is_wall && 2.0 * props.bounding_radius > 0.5 * period)
         throw std::invalid_argument(who + ": its size " + std::to_string(2.0 * props.bounding_radius) +
                                     " is longer than half the period " + std::to_string(period) +
                                     "; enlarge the periodic cell or use smaller particles");
@@ -107,7 +107,7 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
     w.inertia.push_back(props.inertia(spec.density));
     w.density.push_back(spec.density);
     BodyConstraint constraint = spec.constraint;
-    if (spec.big && !constraint.held[0] && !constraint.held[1] && !constraint.held[2] &&
+    if (spec.is_wall && !constraint.held[0] && !constraint.held[1] && !constraint.held[2] &&
         constraint.imposed_force == Vec2{} && constraint.imposed_torque == 0.0)
       constraint.held = {true, true, true};  // a wall stays put unless told otherwise
     w.inverse_mass.push_back(1.0 / w.mass.back());
@@ -115,7 +115,7 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
     w.radius.push_back(spec.shape.radius);
     w.bounding_radius.push_back(props.bounding_radius);
     w.material.push_back(spec.material);
-    w.big.push_back(spec.big);
+    w.is_wall.push_back(spec.is_wall);
     w.closed.push_back(spec.shape.is_closed());
     w.constraint.push_back(constraint);
     w.shape_name.push_back(spec.shape.name);
@@ -192,7 +192,7 @@ void mark_seams(World& w) {
   w.seam.assign(w.size(), Vec2{});
   for (std::size_t i = 0; i < w.size(); ++i) {
     const BodyConstraint& tag = w.constraint[i];
-    if (!w.big[i] || w.closed[i] || w.vertex_count[i] < 2 || !tag.held[dof_rotation] ||
+    if (!w.is_wall[i] || w.closed[i] || w.vertex_count[i] < 2 || !tag.held[dof_rotation] ||
         tag.imposed_velocity[dof_rotation] != 0.0)
       continue;
     const auto first = static_cast<std::size_t>(w.vertex_begin[i]);
@@ -219,7 +219,7 @@ std::array<int, 2> periods_into_cell(const World& w, std::size_t i) {
 
 void wrap_into_cell(World& w) {
   for (std::size_t i = 0; i < w.size(); ++i) {
-    if (w.big[i]) continue;  // walls span the cell; their images are found per pair
+    if (w.is_wall[i]) continue;  // walls span the cell; their images are found per pair
     for (int axis = 0; axis < 2; ++axis) {
       if (!w.cell.periodic[axis]) continue;
       const double low = axis == 0 ? w.cell.low.x : w.cell.low.y;

@@ -18,7 +18,7 @@ namespace sphero {
 // Degrees of freedom of a rigid body in 2D.
 enum Dof : int { dof_x = 0, dof_y = 1, dof_rotation = 2 };
 
-// Per-body constraint ("tag", MODEL.md §5). A held degree of freedom moves at
+// Per-body constraint ("tag", docs/MODEL.md §5). A held degree of freedom moves at
 // the imposed velocity whatever the forces (the reaction does work, which
 // the energy ledger books); a free one feels the imposed force on top of
 // contacts and gravity.
@@ -56,7 +56,7 @@ struct BodySpec {
   double density = 1.0;      // per unit area
   // Walls and landscapes: kept out of the link cells and tested against
   // every body. Held in all DOFs unless a constraint says otherwise.
-  bool big = false;
+  bool is_wall = false;
   BodyConstraint constraint;
 };
 
@@ -88,7 +88,7 @@ struct World {
   std::vector<double> radius;                 // sphero-radius
   std::vector<double> bounding_radius;        // R: centre of mass to farthest outline point
   std::vector<int> material;
-  std::vector<std::uint8_t> big;
+  std::vector<std::uint8_t> is_wall;  // walls and landscapes: out of the link cells, tested against every body
   std::vector<std::uint8_t> closed;           // skeleton is a closed polygon
   std::vector<BodyConstraint> constraint;
   std::vector<std::string> shape_name;
@@ -113,7 +113,7 @@ struct World {
   // needs from `orientation` — see vertex_position).
   std::vector<Vec2> world_vertex;
   std::vector<Vec2> orientation;  // (cos θ, sin θ) per body, with the positions' step
-  // A wall (big, open skeleton, rotation held still) whose last vertex is
+  // A wall (is_wall, open skeleton, rotation held still) whose last vertex is
   // its first one's image a period on: seam[i] = last − first (± the period
   // along that axis). Its skeleton then goes on across the seam into the
   // next period's copy, and its last vertex, the same point as the next
@@ -152,12 +152,10 @@ void mark_seams(World& world);
 // Reduction to r in [−π/4, π/4] and a quadrant, then the minimax
 // polynomials of Sun's fdlibm kernels (k_sin.c, k_cos.c; coefficients
 // public since 1993) with their error-compensated form of the cosine:
-// within an ulp or so of libm, and ~3× cheaper than its sincos (which was
-// 6–8% of a hexagon step), with no branch on the argument's size below
-// 10⁵ rad. A pure function of the angle, so a restored checkpoint computes
-// the same orientations. Inline: it runs for most bodies every step
-// (with the body passes' other per-body helpers inlined too, a hexagon
-// step takes 5% fewer instructions).
+// within an ulp or so of libm, several times cheaper than its sincos, and
+// with no branch on the argument's size below 10⁵ rad. A pure function of
+// the angle, so a restored checkpoint computes the same orientations.
+// Inline: it runs for most bodies every step.
 inline Vec2 orientation_at(double angle) {
   if (!(std::abs(angle) < 1e5)) return {std::cos(angle), std::sin(angle)};  // far out, or not finite
   constexpr double two_over_pi = 6.36619772367581382433e-01;

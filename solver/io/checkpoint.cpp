@@ -150,7 +150,7 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   io.vector(w.radius);
   io.vector(w.bounding_radius);
   io.vector(w.material);
-  io.vector(w.big);
+  io.vector(w.is_wall);
   io.vector(w.closed);
   io.vector(w.constraint);
   io.vector(w.shape_name);

@@ -42,7 +42,7 @@ Vec2 to_world(const World& w, int i, Vec2 local) {
 // grains it shears, not periods away. Drawing only: the physics finds the
 // images itself.
 Vec2 drawing_shift(const World& w, std::size_t i) {
-  if (!w.big[i]) return {};
+  if (!w.is_wall[i]) return {};
   const auto [px, py] = periods_into_cell(w, i);
   return {px * w.cell.size.x, py * w.cell.size.y};
 }
@@ -93,7 +93,7 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
          "gravitational_J,mechanical_J,external_work_J,damping_dissipation_J,sliding_dissipation_J,"
          "first_law_residual_J";
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (w.big[i]) csv << fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
+    if (w.is_wall[i]) csv << fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
   csv << "\n";
   if (!csv) throw std::runtime_error((directory_ / "energy.csv").string() + ": cannot write");
 }
@@ -154,12 +154,12 @@ void RunOutput::write_collection(const std::string& name) const {
 void RunOutput::write_particles(const Engine& engine, const std::filesystem::path& file) const {
   const World& w = engine.world();
   const std::size_t n = w.size();
-  // Per-particle stress (Love–Weber, MODEL.md §6), compression positive.
+  // Per-particle stress (Love–Weber, docs/MODEL.md §6), compression positive.
   const std::vector<Contact> contacts = engine.contacts();
   const std::vector<Stress> stress = particle_stresses(w, contacts, area_);
   // The walls' share of it, so that analysis can leave wall contacts out.
   std::vector<bool> grain(n);
-  for (std::size_t i = 0; i < n; ++i) grain[i] = !w.big[i];
+  for (std::size_t i = 0; i < n; ++i) grain[i] = !w.is_wall[i];
   const std::vector<Stress> between_grains = particle_stresses(w, contacts, area_, grain);
   std::vector<std::vector<int>> partners(n);
   for (const Contact& c : contacts) {
@@ -184,7 +184,7 @@ void RunOutput::write_particles(const Engine& engine, const std::filesystem::pat
   auto area = named_doubles("area", 1);
   auto centre = named_doubles("centre_of_mass", 3);
   for (std::size_t i = 0; i < n; ++i) {
-    if (w.big[i]) continue;
+    if (w.is_wall[i]) continue;
     std::vector<vtkIdType> ids;
     for (Vec2 p : outline_[i]) {
       const Vec2 q = to_world(w, static_cast<int>(i), p);
@@ -265,8 +265,8 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
     // The line is in the first body's frame, which a wall's drawing shifts.
     const Vec2 shift = drawing_shift(w, static_cast<std::size_t>(p.a));
     const Vec2 touch = p.point_sum / static_cast<double>(p.contacts) + shift;
-    const Vec2 xa = w.big[p.a] ? touch : w.position[p.a] + shift;
-    const Vec2 xb = w.big[p.b] ? touch : w.position[p.b] + p.b_offset + shift;
+    const Vec2 xa = w.is_wall[p.a] ? touch : w.position[p.a] + shift;
+    const Vec2 xb = w.is_wall[p.b] ? touch : w.position[p.b] + p.b_offset + shift;
     const vtkIdType ids[2] = {points->InsertNextPoint(xa.x, xa.y, 0.0), points->InsertNextPoint(xb.x, xb.y, 0.0)};
     grid->InsertNextCell(VTK_LINE, 2, ids);
     first->InsertNextValue(p.a);
@@ -299,7 +299,7 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
   auto part = named_ints("part", 1);  // 0 outline, 2 skeleton, 3 contact point
   auto force = named_doubles("force", 3);
   for (std::size_t i = 0; i < w.size(); ++i) {
-    if (!w.big[i]) continue;
+    if (!w.is_wall[i]) continue;
     const Vec2 shift = drawing_shift(w, i);
     for (int which : {0, 2}) {
       std::vector<vtkIdType> ids;
@@ -324,8 +324,8 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
   // point of application with the force on the wall: what wall stresses
   // are summed from (a grain in a corner touches two faces of one wall).
   for (const Contact& c : engine.contacts()) {
-    if (!c.active || w.big[c.vertex_body] == w.big[c.edge_body]) continue;
-    const bool wall_has_vertex = w.big[c.vertex_body];
+    if (!c.active || w.is_wall[c.vertex_body] == w.is_wall[c.edge_body]) continue;
+    const bool wall_has_vertex = w.is_wall[c.vertex_body];
     const std::size_t wall = static_cast<std::size_t>(wall_has_vertex ? c.vertex_body : c.edge_body);
     const Vec2 at = (wall_has_vertex ? c.point : c.point - c.edge_offset) + drawing_shift(w, wall);
     const Vec2 on_wall = wall_has_vertex ? c.force : -c.force;
@@ -348,7 +348,7 @@ void RunOutput::append_energy_row(const Engine& engine) {
                                 l.gravitational, l.mechanical(), l.external_work, l.damping_dissipation,
                                 l.sliding_dissipation, l.first_law_residual());
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (w.big[i])
+    if (w.is_wall[i])
       row += fmt::format(",{},{},{},{}", w.force[i].x, w.force[i].y, w.position[i].x, w.position[i].y);
   row += "\n";
   // One write of a whole row: a run killed mid-way leaves whole rows.

@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "geometry/segment.h"
+#include "geometry/uniform.h"
+#include "packing/random_placement.h"
 #include "io/state_vtu.h"
 #include "shapes/mass_properties.h"
 #include "shapes/shape_file.h"
@@ -416,24 +418,25 @@ SceneConfig read_scene(const std::filesystem::path& path, const std::vector<std:
 
 namespace {
 
-double unit(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
-
 double distance_to_path(const std::vector<Vec2>& path, Vec2 p) {
   double d = INFINITY;
   for (std::size_t i = 0; i + 1 < path.size(); ++i) d = std::min(d, distance_to_segment(p, path[i], path[i + 1]));
   return d;
 }
 
-}  // namespace
-
-World build_world(const SceneConfig& scene) {
-  // Laws: every pair of materials in use needs one.
+// The number of materials the scene names (laws, walls, grains, changes).
+int materials_named(const SceneConfig& scene) {
   int materials = 1;
   for (const auto& l : scene.laws) materials = std::max({materials, l.a + 1, l.b + 1});
   for (const auto& w : scene.walls) materials = std::max(materials, w.material + 1);
   for (const auto& g : scene.grains) materials = std::max(materials, g.material + 1);
   for (const auto& c : scene.wall_changes)
     if (c.material) materials = std::max(materials, *c.material + 1);
+  return materials;
+}
+
+// Laws: every pair of materials in use needs one, given once.
+std::vector<ContactLaw> law_table(const SceneConfig& scene, int materials) {
   std::vector<std::optional<LawSpec>> table(static_cast<std::size_t>(materials * materials));
   for (const auto& l : scene.laws) {
     for (auto [a, b] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
@@ -452,13 +455,18 @@ World build_world(const SceneConfig& scene) {
                                      scene.source, a, b, a, b));
       laws.push_back(slot->law);
     }
+  return laws;
+}
 
+// The scene's walls, then the bodies of its packings (raising `materials`
+// to what the packings use).
+std::vector<BodySpec> wall_and_packing_bodies(const SceneConfig& scene, int& materials) {
   std::vector<BodySpec> bodies;
   for (const WallSpec& w : scene.walls) {
     BodySpec b;
     b.shape = make_shape("wall", w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points, w.radius);
     b.position = mass_properties(b.shape).centroid;
-    b.big = true;
+    b.is_wall = true;
     b.material = w.material;
     b.density = w.density;
     bodies.push_back(b);
@@ -473,25 +481,33 @@ World build_world(const SceneConfig& scene) {
       fail(at, "packing", e.what());
     }
   }
-  // Walls are named by their body number, as energy.csv and the walls'
-  // frames name them (wallN): the scene's walls are bodies 0, 1, ..., a
-  // packing's follow in its order. Motions are set once all bodies are
-  // known, since a plate's span may name walls of a packing.
-  std::string wall_numbers;  // "0, 100 to 103", for messages
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    if (!bodies[i].big || (i > 0 && bodies[i - 1].big)) continue;
-    std::size_t last = i;
-    while (last + 1 < bodies.size() && bodies[last + 1].big) ++last;
-    wall_numbers += (wall_numbers.empty() ? "" : ", ") + (last == i ? fmt::format("{}", i) : fmt::format("{} to {}", i, last));
+  return bodies;
+}
+
+// Motions of walls, set once all bodies are known, since a plate's span may
+// name walls of a packing. Walls are named by their body number, as
+// energy.csv and the walls' frames name them (wallN): the scene's walls are
+// bodies 0, 1, ..., a packing's follow in its order.
+class WallMotions {
+ public:
+  explicit WallMotions(std::vector<BodySpec>& bodies) : bodies_(bodies) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      if (!bodies[i].is_wall || (i > 0 && bodies[i - 1].is_wall)) continue;
+      std::size_t last = i;
+      while (last + 1 < bodies.size() && bodies[last + 1].is_wall) ++last;
+      wall_numbers_ += (wall_numbers_.empty() ? "" : ", ") + (last == i ? fmt::format("{}", i) : fmt::format("{} to {}", i, last));
+    }
   }
-  const auto need_wall = [&](int number, const SceneLocation& at, const std::string& key) {
-    if (number >= static_cast<int>(bodies.size()) || !bodies[static_cast<std::size_t>(number)].big)
+
+  std::size_t need_wall(int number, const SceneLocation& at, const std::string& key) const {
+    if (number >= static_cast<int>(bodies_.size()) || !bodies_[static_cast<std::size_t>(number)].is_wall)
       fail(at, key, fmt::format("body {} is not a wall; the walls are {} (numbered as in energy.csv)", number,
-                                wall_numbers.empty() ? "none" : wall_numbers));
+                                wall_numbers_.empty() ? "none" : wall_numbers_));
     return static_cast<std::size_t>(number);
-  };
-  const auto apply_motion = [&](std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
-    BodySpec& b = bodies[wall];
+  }
+
+  void apply(std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
+    BodySpec& b = bodies_[wall];
     if (!m.pressure) {
       b.constraint = BodyConstraint{};
       b.constraint.held = {true, true, true};
@@ -506,52 +522,80 @@ World build_world(const SceneConfig& scene) {
     } catch (const std::invalid_argument& e) {
       fail(at, key, e.what());
     }
-    if (m.span) {
-      for (int end : *m.span) {
-        need_wall(end, at, key);
-        if (static_cast<std::size_t>(end) == wall)
-          fail(at, key, fmt::format("span={},{}: a plate's span is between two other walls", (*m.span)[0], (*m.span)[1]));
-      }
-      b.constraint.span_bodies = *m.span;
+    if (!m.span) return;
+    for (int end : *m.span) {
+      need_wall(end, at, key);
+      if (static_cast<std::size_t>(end) == wall)
+        fail(at, key, fmt::format("span={},{}: a plate's span is between two other walls", (*m.span)[0], (*m.span)[1]));
     }
-  };
-  for (std::size_t k = 0; k < scene.walls.size(); ++k) apply_motion(k, scene.walls[k].motion, scene.walls[k].at, "wall");
+    b.constraint.span_bodies = *m.span;
+  }
+
+ private:
+  std::vector<BodySpec>& bodies_;
+  std::string wall_numbers_;  // "0, 100 to 103", for messages
+};
+
+// Removing shifts the bodies behind: renumber the spans that survive.
+void remove_bodies(std::vector<BodySpec>& bodies, const std::vector<bool>& removed, const std::string& source) {
+  std::vector<int> renumbered(bodies.size(), -1);
+  std::vector<BodySpec> kept;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (!removed[i]) renumbered[i] = static_cast<int>(kept.size()), kept.push_back(std::move(bodies[i]));
+  for (BodySpec& b : kept)
+    for (int& end : b.constraint.span_bodies)
+      if (end >= 0) {
+        if (renumbered[static_cast<std::size_t>(end)] < 0)
+          throw SceneError(fmt::format("{}: a plate's span names a wall that set_wall removes", source));
+        end = renumbered[static_cast<std::size_t>(end)];
+      }
+  bodies = std::move(kept);
+}
+
+void apply_wall_motions_and_changes(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
+  WallMotions motions(bodies);
+  for (std::size_t k = 0; k < scene.walls.size(); ++k) motions.apply(k, scene.walls[k].motion, scene.walls[k].at, "wall");
   std::vector<bool> removed(bodies.size(), false);
   for (const WallChange& c : scene.wall_changes) {
-    const std::size_t wall = need_wall(c.wall, c.at, "set_wall");
+    const std::size_t wall = motions.need_wall(c.wall, c.at, "set_wall");
     if (c.remove) {
       removed[wall] = true;
       continue;
     }
-    apply_motion(wall, c.motion, c.at, "set_wall");
+    motions.apply(wall, c.motion, c.at, "set_wall");
     if (c.material) bodies[wall].material = *c.material;
   }
-  if (std::find(removed.begin(), removed.end(), true) != removed.end()) {
-    // Removing shifts the bodies behind: renumber the spans that survive.
-    std::vector<int> renumbered(bodies.size(), -1);
-    std::vector<BodySpec> kept;
-    for (std::size_t i = 0; i < bodies.size(); ++i)
-      if (!removed[i]) renumbered[i] = static_cast<int>(kept.size()), kept.push_back(std::move(bodies[i]));
-    for (BodySpec& b : kept)
-      for (int& end : b.constraint.span_bodies)
-        if (end >= 0) {
-          if (renumbered[static_cast<std::size_t>(end)] < 0)
-            throw SceneError(fmt::format("{}: a plate's span names a wall that set_wall removes", scene.source));
-          end = renumbered[static_cast<std::size_t>(end)];
-        }
-    bodies = std::move(kept);
-  }
-  if (materials * materials != static_cast<int>(laws.size()))
-    throw SceneError(fmt::format("{}: the packing uses material {} but the scene has laws for materials 0 to {} only",
-                                 scene.source, materials - 1, static_cast<int>(std::sqrt(laws.size())) - 1));
+  if (std::find(removed.begin(), removed.end(), true) != removed.end()) remove_bodies(bodies, removed, scene.source);
+}
 
+// A grain of `g` at c must not overlap grains placed before, nor a wall, and
+// must lie in the periodic cell.
+void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, double R,
+                        const std::vector<Circle>& placed, const std::vector<const GrainsSpec*>& placed_from) {
+  for (std::size_t k = 0; k < placed.size(); ++k)
+    if (norm(placed[k].centre - c) < placed[k].radius + R)
+      fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart", c.x, c.y,
+                                       placed_from[k]->at.where));
+  for (const WallSpec& w : scene.walls)
+    if (distance_to_path(w.points, c) < R + w.radius)
+      fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps the wall of {}; keep the region {:g} away from walls",
+                                       c.x, c.y, w.at.where, R + w.radius));
+  for (int axis = 0; axis < 2; ++axis) {
+    if (!scene.cell.periodic[axis]) continue;
+    const double low = axis ? scene.cell.low.y : scene.cell.low.x, size = axis ? scene.cell.size.y : scene.cell.size.x;
+    const double coordinate = axis ? c.y : c.x;
+    if (coordinate < low || coordinate >= low + size)
+      fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) lies outside the periodic cell", c.x, c.y));
+  }
+}
+
+// The scene's `grains` lines, in order, from one generator seeded by the
+// scene: the centres of a line (packing/random_placement.h), then each
+// grain's angle and heading.
+void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
   std::mt19937_64 generator(scene.seed);
-  struct Placed {
-    Vec2 centre;
-    double radius;
-    const GrainsSpec* from;
-  };
-  std::vector<Placed> placed;
+  std::vector<Circle> placed;
+  std::vector<const GrainsSpec*> placed_from;
   for (const GrainsSpec& g : scene.grains) {
     Shape shape;
     try {
@@ -559,64 +603,42 @@ World build_world(const SceneConfig& scene) {
     } catch (const ShapeError& e) {
       fail(g.at, "grains", e.what());
     }
-    const MassProperties props = mass_properties(shape);
-    const double R = props.bounding_radius;
-    const double x0 = g.region[0], y0 = g.region[1], x1 = g.region[2], y1 = g.region[3];
+    const double R = mass_properties(shape).bounding_radius;
+    const Box region{{g.region[0], g.region[1]}, {g.region[2], g.region[3]}};
     std::vector<Vec2> centres;
-    if (g.generator == "lattice") {
-      const double spacing = 2.0 * R * 1.05;
-      const int columns = static_cast<int>(std::floor((x1 - x0) / spacing));
-      const int rows = static_cast<int>(std::floor((y1 - y0) / spacing));
-      if (static_cast<long>(columns) * rows < g.count)
-        fail(g.at, "grains", fmt::format("the region holds {} x {} = {} grains of '{}' at lattice spacing {:g}, not {}; "
-                                         "enlarge the region or lower the count",
-                                         std::max(columns, 0), std::max(rows, 0), std::max(columns, 0) * std::max(rows, 0),
-                                         shape.name, spacing, g.count));
-      for (int k = 0; k < g.count; ++k)
-        centres.push_back({x0 + spacing * (k % columns + 0.5), y0 + spacing * (k / columns + 0.5)});
-    } else {
-      long attempts = 0;
-      while (static_cast<int>(centres.size()) < g.count) {
-        if (++attempts > 1000L * g.count)
-          fail(g.at, "grains", fmt::format("random placement found room for only {} of {} grains of '{}' in the "
-                                           "region; enlarge it, lower the count, or use generator=lattice",
-                                           centres.size(), g.count, shape.name));
-        const Vec2 c{x0 + R + (x1 - x0 - 2 * R) * unit(generator), y0 + R + (y1 - y0 - 2 * R) * unit(generator)};
-        bool free = true;
-        for (const Placed& p : placed) free &= norm(p.centre - c) > p.radius + R;
-        for (Vec2 other : centres) free &= norm(other - c) > 2 * R;
-        if (free) centres.push_back(c);
-      }
+    try {
+      centres = g.generator == "lattice" ? lattice_centres(region, R, g.count, shape.name)
+                                         : random_centres(generator, region, R, g.count, placed, shape.name);
+    } catch (const std::invalid_argument& e) {
+      fail(g.at, "grains", e.what());
     }
     for (Vec2 c : centres) {
-      for (const Placed& p : placed)
-        if (norm(p.centre - c) < p.radius + R)
-          fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart",
-                                           c.x, c.y, p.from->at.where));
-      for (const WallSpec& w : scene.walls)
-        if (distance_to_path(w.points, c) < R + w.radius)
-          fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps the wall of {}; keep the region {:g} "
-                                           "away from walls",
-                                           c.x, c.y, w.at.where, R + w.radius));
-      for (int axis = 0; axis < 2; ++axis) {
-        if (!scene.cell.periodic[axis]) continue;
-        const double low = axis ? scene.cell.low.y : scene.cell.low.x, size = axis ? scene.cell.size.y : scene.cell.size.x;
-        const double coordinate = axis ? c.y : c.x;
-        if (coordinate < low || coordinate >= low + size)
-          fail(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) lies outside the periodic cell", c.x, c.y));
-      }
-      placed.push_back({c, R, &g});
+      check_grain_centre(scene, g, c, R, placed, placed_from);
+      placed.push_back({c, R});
+      placed_from.push_back(&g);
       BodySpec b;
       b.shape = shape;
       b.position = c;
-      b.angle = g.random_angle ? 2.0 * std::numbers::pi * unit(generator) : g.angle * std::numbers::pi / 180.0;
-      const double heading = 2.0 * std::numbers::pi * unit(generator);
-      b.velocity = g.speed * Vec2{std::cos(heading), std::sin(heading)};
+      b.angle = g.random_angle ? 2.0 * std::numbers::pi * unit_uniform(generator) : g.angle * std::numbers::pi / 180.0;
+      b.velocity = random_heading_velocity(generator, g.speed);
       b.material = g.material;
       b.density = g.density;
       bodies.push_back(b);
     }
   }
+}
+
+}  // namespace
+
+World build_world(const SceneConfig& scene) {
+  int materials = materials_named(scene);
+  const std::vector<ContactLaw> laws = law_table(scene, materials);
+  std::vector<BodySpec> bodies = wall_and_packing_bodies(scene, materials);
+  apply_wall_motions_and_changes(scene, bodies);
+  if (materials * materials != static_cast<int>(laws.size()))
+    throw SceneError(fmt::format("{}: the packing uses material {} but the scene has laws for materials 0 to {} only",
+                                 scene.source, materials - 1, static_cast<int>(std::sqrt(laws.size())) - 1));
+  add_grain_bodies(scene, bodies);
   try {
     return make_world(bodies, materials, laws, scene.gravity, scene.cell);
   } catch (const std::invalid_argument& e) {
@@ -631,7 +653,7 @@ EngineSettings resolve_engine_settings(const SceneConfig& scene, const World& wo
     // barely move (the engine adapts it; forces do not depend on it).
     double smallest = INFINITY;
     for (std::size_t i = 0; i < world.size(); ++i)
-      if (!world.big[i]) smallest = std::min(smallest, 2.0 * world.bounding_radius[i]);
+      if (!world.is_wall[i]) smallest = std::min(smallest, 2.0 * world.bounding_radius[i]);
     settings.verlet_distance = 0.05 * smallest;
     settings.adaptive_verlet_distance = true;
   }

@@ -25,7 +25,7 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
   points->SetDataTypeToDouble();  // skeletons exactly, not rounded to float
   vtkNew<vtkStringArray> shape;
   shape->SetName("shape");
-  auto id = named_ints("id", 1), material = named_ints("material", 1), big = named_ints("wall", 1),
+  auto id = named_ints("id", 1), material = named_ints("material", 1), wall = named_ints("wall", 1),
        held = named_ints("held", 3);
   auto radius = named_doubles("sphero_radius", 1), centre = named_doubles("centre_of_mass", 3), angle = named_doubles("angle", 1);
   auto velocity = named_doubles("velocity", 3), omega = named_doubles("angular_velocity", 1), density = named_doubles("density", 1);
@@ -41,7 +41,7 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
     shape->InsertNextValue(w.shape_name[i]);
     id->InsertNextValue(static_cast<int>(i));
     material->InsertNextValue(w.material[i]);
-    big->InsertNextValue(w.big[i]);
+    wall->InsertNextValue(w.is_wall[i]);
     const BodyConstraint& c = w.constraint[i];
     held->InsertNextTuple3(c.held[0], c.held[1], c.held[2]);
     radius->InsertNextValue(w.radius[i]);
@@ -55,7 +55,7 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
-           shape, id, material, big, held, radius, centre, angle, velocity, omega, density, imposed_velocity, imposed_force})
+           shape, id, material, wall, held, radius, centre, angle, velocity, omega, density, imposed_velocity, imposed_force})
     grid->GetCellData()->AddArray(a);
   add_time_value(grid, time);
   write_vtu_atomically(path, grid);
@@ -92,7 +92,7 @@ std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {
   };
   auto* names = vtkStringArray::SafeDownCast(data->GetAbstractArray("shape"));
   if (names == nullptr) throw std::runtime_error(path.string() + ": no cell array 'shape'");
-  vtkDataArray *material = need("material", 1), *big = need("wall", 1), *held = need("held", 3);
+  vtkDataArray *material = need("material", 1), *wall = need("wall", 1), *held = need("held", 3);
   vtkDataArray *radius = need("sphero_radius", 1), *centre = need("centre_of_mass", 3), *angle = need("angle", 1);
   vtkDataArray *velocity = need("velocity", 3), *omega = need("angular_velocity", 1), *density = need("density", 1);
   vtkDataArray *imposed_velocity = need("imposed_velocity", 3), *imposed_force = need("imposed_force", 3);
@@ -125,7 +125,7 @@ std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {
     b.angular_velocity = omega->GetTuple1(c);
     b.material = static_cast<int>(material->GetTuple1(c));
     b.density = density->GetTuple1(c);
-    b.big = big->GetTuple1(c) != 0.0;
+    b.is_wall = wall->GetTuple1(c) != 0.0;
     for (int k = 0; k < 3; ++k) {
       b.constraint.held[k] = held->GetComponent(c, k) != 0.0;
       b.constraint.imposed_velocity[k] = imposed_velocity->GetComponent(c, k);

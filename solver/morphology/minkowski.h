@@ -1,5 +1,5 @@
 // Minkowski operators of mathematical morphology on 2D skeletons, by a disk
-// of radius r (MODEL.md section 1):
+// of radius r (docs/MODEL.md section 1):
 //   dilation  A ⊕ D(r)              -- the swept region of a spheropolygon,
 //   erosion   A ⊖ D(r)              -- where the disk's centre fits inside A,
 //   opening   (A ⊖ D(r)) ⊕ D(r)     -- A with its convex corners rounded.

@@ -36,7 +36,7 @@ BodySpec plate(Vec2 a, Vec2 b, double r, double density) {
   BodySpec p;
   p.shape = make_shape("plate", SkeletonKind::segment, {a, b}, r);
   p.position = mass_properties(p.shape).centroid;
-  p.big = true;
+  p.is_wall = true;
   p.density = density;
   return p;
 }
@@ -47,7 +47,7 @@ double mean_net_force_ratio(const Engine& e) {
   double net = 0.0, contact = 0.0;
   int grains = 0, contacts = 0;
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (!w.big[i]) net += norm(w.force[i]), ++grains;
+    if (!w.is_wall[i]) net += norm(w.force[i]), ++grains;
   for (const Contact& c : e.contacts())
     if (c.active) contact += norm(c.force), ++contacts;
   if (contacts == 0 || grains == 0) return INFINITY;
@@ -65,7 +65,7 @@ EngineSettings settings_for(const World& world, double dt, double reach) {
   s.verlet_distance = 0.05 * reach;
   double lightest = INFINITY, kn = 0.0;
   for (std::size_t i = 0; i < world.size(); ++i) {
-    if (world.big[i]) continue;
+    if (world.is_wall[i]) continue;
     const double r = world.bounding_radius[i];
     lightest = std::min(lightest, 1.0 / (world.inverse_mass[i] + r * r * world.inverse_inertia[i]));
   }
@@ -190,7 +190,7 @@ CompactionResult deposit_under_gravity(const DepositionOptions& o) {
   BodySpec box;
   box.shape = make_shape("box", SkeletonKind::polyline, {{x0, top}, {x0, y0}, {x1, y0}, {x1, top}}, r);
   box.position = mass_properties(box.shape).centroid;
-  box.big = true;
+  box.is_wall = true;
   bodies.push_back(box);
   const double grain_mass = e.mass / static_cast<double>(o.grains.size());
   const ContactLaw law = with_damping(o.law, grain_mass);
@@ -211,7 +211,7 @@ CompactionResult deposit_under_gravity(const DepositionOptions& o) {
   double highest = y0 + r;
   const World& w = engine.world();
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (!w.big[i]) highest = std::max(highest, w.position[i].y + w.bounding_radius[i]);
+    if (!w.is_wall[i]) highest = std::max(highest, w.position[i].y + w.bounding_radius[i]);
   result.packing_fraction = e.area / ((x1 - x0 - 2 * r) * (highest - (y0 + r)));
   return result;
 }

@@ -67,7 +67,7 @@ void list_grains_along_curve(std::vector<BodySpec>& bodies) {
   std::vector<std::size_t> slots;
   std::vector<Vec2> centres;
   for (std::size_t i = 0; i < bodies.size(); ++i)
-    if (!bodies[i].big) slots.push_back(i), centres.push_back(bodies[i].position);
+    if (!bodies[i].is_wall) slots.push_back(i), centres.push_back(bodies[i].position);
   const std::vector<std::size_t> order = hilbert_order(centres);
   std::vector<BodySpec> grains;
   grains.reserve(slots.size());

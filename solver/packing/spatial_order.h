@@ -22,7 +22,7 @@ namespace sphero {
 // order). Deterministic: the same points give the same order.
 std::vector<std::size_t> hilbert_order(const std::vector<Vec2>& points);
 
-// The grains of `bodies` (those not big) re-listed along the Hilbert curve
+// The grains of `bodies` (those not walls) re-listed along the Hilbert curve
 // through their positions; a wall keeps its place in the list, so that
 // what names it by its body number still does.
 void list_grains_along_curve(std::vector<BodySpec>& bodies);

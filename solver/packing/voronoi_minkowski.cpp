@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "geometry/polygon.h"
+#include "geometry/uniform.h"
 #include "morphology/minkowski.h"
 #include "packing/spatial_order.h"
 #include "shapes/mass_properties.h"
@@ -16,7 +17,6 @@
 namespace sphero {
 namespace {
 
-double unit(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
 
 // Listed along a Hilbert curve, so that the grains (cell k gives grain k)
 // come out in spatial order (packing/spatial_order.h).
@@ -24,7 +24,7 @@ std::vector<Vec2> random_sites(const Box& box, int count, std::uint64_t seed) {
   std::mt19937_64 g(seed);
   std::vector<Vec2> drawn;
   for (int i = 0; i < count; ++i)
-    drawn.push_back({box.low.x + box.size().x * unit(g), box.low.y + box.size().y * unit(g)});
+    drawn.push_back({box.low.x + box.size().x * unit_uniform(g), box.low.y + box.size().y * unit_uniform(g)});
   std::vector<Vec2> sites;
   sites.reserve(drawn.size());
   for (std::size_t i : hilbert_order(drawn)) sites.push_back(drawn[i]);
@@ -116,7 +116,7 @@ VoronoiMinkowskiPacking voronoi_minkowski(const VoronoiMinkowskiOptions& o) {
     std::mt19937_64 g(o.seed ^ 0x5eedULL);
     std::vector<double> weights;
     for (std::size_t i = 0; i < sites.size(); ++i) {
-      const double rho = 0.5 * scale * (1.0 + o.size_spread * (2.0 * unit(g) - 1.0));
+      const double rho = 0.5 * scale * (1.0 + o.size_spread * (2.0 * unit_uniform(g) - 1.0));
       weights.push_back(rho * rho);
     }
     cells = power_cells(sites, weights, o.box, o.periodic);

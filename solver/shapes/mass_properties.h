@@ -1,4 +1,4 @@
-// Mass properties of a spheropolygon (MODEL.md §1). All per unit density:
+// Mass properties of a spheropolygon (docs/MODEL.md §1). All per unit density:
 // multiply by the areal density σ for mass and moment of inertia.
 #pragma once
 
@@ -36,9 +36,9 @@ MassProperties exact_mass_properties(const Shape& shape);
 
 // The exact region skeleton ⊕ D(r) as segment-and-arc boundaries (for a
 // sharp polygon, r = 0, the polygon itself): built directly for a rounded
-// point, segment or convex polygon, from CGAL's offset otherwise (about 2 ms
-// a shape, in exact arithmetic: 10⁴ distinct Voronoi grains took 18 s to
-// outline for output that way).
+// point, segment or convex polygon, from CGAL's offset otherwise (exact
+// arithmetic, milliseconds a shape: too slow for every grain of a large
+// Voronoi packing).
 std::vector<Region> swept_region(const Shape& shape);
 
 // R from the skeleton alone: max over vertices of |v − c| + r (the farthest

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "geometry/polygon.h"
+#include "geometry/uniform.h"
 #include "geometry/segment.h"
 
 namespace sphero {
@@ -20,7 +21,6 @@ double radical_inverse(std::uint64_t index, std::uint64_t base) {
 
 // Uniform in [0, 1) from the raw generator output, identical on every
 // platform (std::uniform_real_distribution is not specified bit for bit).
-double unit_uniform(std::mt19937_64& generator) { return static_cast<double>(generator() >> 11) * 0x1.0p-53; }
 
 double standard_error(const std::vector<double>& samples) {
   const double n = static_cast<double>(samples.size());

@@ -1,5 +1,5 @@
 // Quasi-random Monte Carlo mass properties: the independent check of the
-// analytic and exact methods (MODEL.md §1). Slow; for tests and validation.
+// analytic and exact methods (docs/MODEL.md §1). Slow; for tests and validation.
 #pragma once
 
 #include <cstdint>

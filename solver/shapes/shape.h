@@ -1,5 +1,5 @@
 // A spheropolygon shape: a skeleton (point, segment, open polyline or closed
-// polygon, convex or not) swept by a disk of radius `radius` (MODEL.md §1).
+// polygon, convex or not) swept by a disk of radius `radius` (docs/MODEL.md §1).
 #pragma once
 
 #include <stdexcept>

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <random>
 
+#include "geometry/uniform.h"
 #include "physics/scenes.h"
 #include "shapes/shape_file.h"
 
@@ -26,7 +27,7 @@ std::vector<BodySpec> box_walls(double width, double height, double r) {
   return {wall({{0, 0}, {width, 0}, {width, height}, {0, height}, {0, 0}}, r)};
 }
 
-double uniform(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
+double uniform(std::mt19937_64& g) { return unit_uniform(g); }
 
 // A dilute, frictionless, undamped gas of non-convex particles (peanuts and
 // L-shaped pebbles) in a box: returns the largest |E − E0| / E0 over a run.
@@ -150,7 +151,7 @@ TEST(Conservation, ADiskSlidingOffASharpTipKeepsItsEnergy) {
   BodySpec spike;
   spike.shape = make_shape("spike", SkeletonKind::polygon, {{0, -0.8}, {4, 0}, {0, 0}}, 0.05);
   spike.position = mass_properties(spike.shape).centroid;
-  spike.big = true;
+  spike.is_wall = true;
   BodySpec ball = disk({2.0, 0.55 - 0.0785}, 0.5, {1.0, 0.0});  // resting overlap m g / k
   EngineSettings s;
   s.dt = 2e-5;

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <random>
 
+#include "geometry/uniform.h"
 #include "physics/scenes.h"
 #include "shapes/shape_file.h"
 
@@ -19,7 +20,7 @@ using test::linear_law;
 using test::world_of;
 
 constexpr double kPi = std::numbers::pi;
-double uniform(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1.0p-53; }
+double uniform(std::mt19937_64& g) { return unit_uniform(g); }
 
 // A dense random mix of disks, rice, peanuts, pebbles and L-shapes on a
 // jittered lattice, overlapping a little, with random velocities and spins.

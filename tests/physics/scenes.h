@@ -57,7 +57,7 @@ inline BodySpec wall(std::vector<Vec2> path, double r) {
   // The world re-centres skeletons on their centre of mass; put the wall
   // where that centre is, so its vertices stay where they were given.
   b.position = mass_properties(b.shape).centroid;
-  b.big = true;
+  b.is_wall = true;
   return b;
 }
 

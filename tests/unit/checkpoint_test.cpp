@@ -19,7 +19,7 @@ Engine frictional_pile(Integrator integrator) {
   BodySpec box;
   box.shape = make_shape("box", SkeletonKind::polyline, {{0, 10}, {0, 0}, {6, 0}, {6, 10}}, 0.1);
   box.position = mass_properties(box.shape).centroid;
-  box.big = true;
+  box.is_wall = true;
   bodies.push_back(box);
   for (int k = 0; k < 30; ++k) {
     BodySpec b;

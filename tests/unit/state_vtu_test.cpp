@@ -31,7 +31,7 @@ TEST(StateVtu, RoundTripGivesBackTheSameWorld) {
   for (std::size_t i = 0; i < back.size(); ++i) {
     SCOPED_TRACE(i);
     EXPECT_EQ(back.shape_name[i], original.shape_name[i]);
-    EXPECT_EQ(back.big[i], original.big[i]);
+    EXPECT_EQ(back.is_wall[i], original.is_wall[i]);
     EXPECT_EQ(back.material[i], original.material[i]);
     EXPECT_EQ(back.density[i], original.density[i]);
     EXPECT_EQ(back.velocity[i].x, original.velocity[i].x);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Performance (Alonso-Marroquín 2008, and the targets): the Cundall
+# Performance (Alonso-Marroquín 2008): the Cundall
 # number (particle-steps per CPU second) against N, against the vertices per
 # particle with and without contact lists, and CPU time against the Verlet
 # distance for several shear velocities. Timings are this machine's: the

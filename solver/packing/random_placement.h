@@ -1,0 +1,38 @@
+// Grains placed in a rectangular region the way a scene's `grains` line asks
+// (docs/SCENES.md): on a square lattice, or at random without overlap of
+// their bounding circles; and the random draws every generator of random
+// grains shares. Each draw's order is part of the output: a seed gives the
+// same sample on every machine.
+#pragma once
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "geometry/vec2.h"
+#include "packing/voronoi.h"
+
+namespace sphero {
+
+// A centre uniform in `box` inset by `R` (one draw for x, then one for y).
+Vec2 random_centre(std::mt19937_64& generator, const Box& box, double R);
+// A velocity of `speed` in a uniform random direction (one draw).
+Vec2 random_heading_velocity(std::mt19937_64& generator, double speed);
+
+struct Circle {
+  Vec2 centre;
+  double radius = 0.0;
+};
+
+// `count` centres on a square lattice of spacing 2.1 R filling `region` row
+// by row from its lower left. Throws std::invalid_argument, naming
+// `shape_name`, when the region holds fewer.
+std::vector<Vec2> lattice_centres(const Box& region, double R, int count, const std::string& shape_name);
+
+// `count` centres drawn by random_centre whose circles of radius R overlap
+// neither `occupied` nor each other. Throws std::invalid_argument when
+// 1000 × count draws found room for fewer.
+std::vector<Vec2> random_centres(std::mt19937_64& generator, const Box& region, double R, int count,
+                                 const std::vector<Circle>& occupied, const std::string& shape_name);
+
+}  // namespace sphero
