@@ -78,9 +78,11 @@ double Window::area() const {
   return kind == Kind::circle ? std::numbers::pi * radius * radius : (x1 - x0) * (y1 - y0);
 }
 
-FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& options) {
-  FrameSummary s;
-  s.time = frame.time;
+namespace {
+
+// The window to analyse: as asked, or the box around the outlines; sets
+// the summary's width and height.
+Window window_of(const FrameData& frame, const AnalysisOptions& options, FrameSummary& s) {
   Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
   for (const auto& outline : frame.outlines)
     for (Vec2 p : outline) {
@@ -92,9 +94,13 @@ FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& option
   Window window = options.window;
   if (window.kind == Window::Kind::bounding_box) window = {Window::Kind::rectangle, low.x, low.y, high.x, high.y, {}, 0.0};
   if (!(window.area() > 0.0)) throw std::invalid_argument("the analysis window has no area");
+  return window;
+}
 
-  std::vector<Stress> stress;
-  std::map<int, int> index_of_body;  // run body index → particle index in this frame
+// Every particle's stress (for the chains); the window's average stress,
+// packing, void ratio and coordination. Returns the mean size √A.
+double particle_sums(const FrameData& frame, const AnalysisOptions& options, const Window& window, FrameSummary& s,
+                     std::vector<Stress>& stress, std::map<int, int>& index_of_body) {
   double solid = 0.0, contacts = 0.0, sizes = 0.0;
   std::vector<int> with_z;
   for (std::size_t i = 0; i < frame.particles.size(); ++i) {
@@ -120,9 +126,14 @@ FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& option
   const int counted = options.exclude_rattlers ? s.particles - s.rattlers : s.particles;
   s.coordination = counted > 0 ? contacts / counted : 0.0;
   for (int n : with_z) s.coordination_distribution.push_back(s.particles > 0 ? static_cast<double>(n) / s.particles : 0.0);
+  return frame.particles.empty() ? 1.0 : sizes / static_cast<double>(frame.particles.size());
+}
 
-  // Chains, fabric and orientations: between particles only (walls have no
-  // stress of their own, and their normals would say more about the box).
+// Fabric and orientation roses over the window's contacts between
+// particles (walls have no stress of their own, and their normals would say
+// more about the box); returns every particle–particle link, for the chains.
+std::vector<ParticleContact> contact_sums(const FrameData& frame, const AnalysisOptions& options, const Window& window,
+                                          const std::map<int, int>& index_of_body, FrameSummary& s) {
   const int bins = std::max(1, options.rose_bins);
   const double bin_width = std::numbers::pi / bins;
   s.normal_density.assign(static_cast<std::size_t>(bins), 0.0);
@@ -154,19 +165,32 @@ FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& option
     s.fabric_xx /= fabric_count, s.fabric_yy /= fabric_count, s.fabric_xy /= fabric_count;
     s.anisotropy = 2.0 * std::hypot(s.fabric_xx - s.fabric_yy, 2.0 * s.fabric_xy);  // 2 (F1 − F2)
   }
-  s.chains = find_force_chains(stress, links, options.chain_tolerance_degrees);
-  const double mean_size = frame.particles.empty() ? 1.0 : sizes / static_cast<double>(frame.particles.size());
-  s.walls = wall_face_stresses(frame, mean_size);
+  return links;
+}
 
-  if (options.local_packing) {
-    std::vector<double> area;
-    for (const ParticleRecord& p : frame.particles) area.push_back(p.area);
-    s.local_packing_fraction = local_packing_fractions(frame.outlines, area).packing_fraction;
-    double sum = 0.0;
-    for (std::size_t i = 0; i < frame.particles.size(); ++i)
-      if (window.contains(frame.particles[i].centre)) sum += s.local_packing_fraction[i];
-    s.mean_local_packing_fraction = s.particles > 0 ? sum / s.particles : 0.0;
-  }
+void local_packing_sums(const FrameData& frame, const Window& window, FrameSummary& s) {
+  std::vector<double> area;
+  for (const ParticleRecord& p : frame.particles) area.push_back(p.area);
+  s.local_packing_fraction = local_packing_fractions(frame.outlines, area).packing_fraction;
+  double sum = 0.0;
+  for (std::size_t i = 0; i < frame.particles.size(); ++i)
+    if (window.contains(frame.particles[i].centre)) sum += s.local_packing_fraction[i];
+  s.mean_local_packing_fraction = s.particles > 0 ? sum / s.particles : 0.0;
+}
+
+}  // namespace
+
+FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& options) {
+  FrameSummary s;
+  s.time = frame.time;
+  const Window window = window_of(frame, options, s);
+  std::vector<Stress> stress;
+  std::map<int, int> index_of_body;  // run body index → particle index in this frame
+  const double mean_size = particle_sums(frame, options, window, s, stress, index_of_body);
+  const std::vector<ParticleContact> links = contact_sums(frame, options, window, index_of_body, s);
+  s.chains = find_force_chains(stress, links, options.chain_tolerance_degrees);
+  s.walls = wall_face_stresses(frame, mean_size);
+  if (options.local_packing) local_packing_sums(frame, window, s);
   return s;
 }
 

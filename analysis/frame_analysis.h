@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analysis/chains/force_chains.h"
-#include "io/frame_reader.h"
+#include "io/frame_data.h"
 
 namespace sphero::analysis {
 

@@ -72,165 +72,211 @@ void set_style(cairo_t* cr, Curve::Style style, double scale) {
   }
 }
 
-}  // namespace
-
-void draw_chart(const Chart& linear_chart, const std::filesystem::path& file, int width, int height) {
-  const Chart chart = with_log_axes(linear_chart);
+// The data's range in chart coordinates, padded, and where the axes lie
+// on the page.
+struct ChartFrame {
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  double scale = 1.0, left = 0.0, right = 0.0, top = 0.0, bottom = 0.0;
+  double px(double x) const { return left + (x - x0) / (x1 - x0) * (right - left); }
+  double py(double y) const { return bottom - (y - y0) / (y1 - y0) * (bottom - top); }
+};
+
+ChartFrame chart_frame(const Chart& chart, const std::filesystem::path& file, int width, int height) {
+  ChartFrame f;
   for (const Curve& c : chart.curves) {
     // Bars reach half a bin past their centres.
     const double half = c.style == Curve::Style::bars && c.x.size() > 1 ? 0.5 * (c.x[1] - c.x[0]) : 0.0;
     for (std::size_t k = 0; k < std::min(c.x.size(), c.y.size()); ++k)
       if (std::isfinite(c.x[k]) && std::isfinite(c.y[k])) {
-        x0 = std::min(x0, c.x[k] - half), x1 = std::max(x1, c.x[k] + half);
-        y0 = std::min(y0, c.y[k]), y1 = std::max(y1, c.y[k]);
+        f.x0 = std::min(f.x0, c.x[k] - half), f.x1 = std::max(f.x1, c.x[k] + half);
+        f.y0 = std::min(f.y0, c.y[k]), f.y1 = std::max(f.y1, c.y[k]);
       }
   }
-  if (!(x0 <= x1)) throw std::runtime_error(file.string() + ": nothing finite to plot for '" + chart.title + "'");
-  if (chart.y_from_zero) y0 = std::min(y0, 0.0), y1 = std::max(y1, 0.0);
+  if (!(f.x0 <= f.x1)) throw std::runtime_error(file.string() + ": nothing finite to plot for '" + chart.title + "'");
+  if (chart.y_from_zero) f.y0 = std::min(f.y0, 0.0), f.y1 = std::max(f.y1, 0.0);
   // Flat data still gets a visible range.
-  if (x1 - x0 <= 1e-12 * std::max(1.0, std::abs(x0))) x0 -= 0.5, x1 += 0.5;
-  if (y1 - y0 <= 1e-12 * std::max(1.0, std::abs(y0))) y0 -= 0.5 * std::max(1.0, std::abs(y0)), y1 += 0.5 * std::max(1.0, std::abs(y1));
+  if (f.x1 - f.x0 <= 1e-12 * std::max(1.0, std::abs(f.x0))) f.x0 -= 0.5, f.x1 += 0.5;
+  if (f.y1 - f.y0 <= 1e-12 * std::max(1.0, std::abs(f.y0)))
+    f.y0 -= 0.5 * std::max(1.0, std::abs(f.y0)), f.y1 += 0.5 * std::max(1.0, std::abs(f.y1));
   if (chart.x_log) {  // markers at the first and last decade stay whole
-    const double x_pad = 0.03 * (x1 - x0);
-    x0 -= x_pad, x1 += x_pad;
+    const double x_pad = 0.03 * (f.x1 - f.x0);
+    f.x0 -= x_pad, f.x1 += x_pad;
   }
-  const double pad = 0.04 * (y1 - y0);
-  if (!(chart.y_from_zero && y0 == 0.0)) y0 -= pad;
-  y1 += pad;
+  const double pad = 0.04 * (f.y1 - f.y0);
+  if (!(chart.y_from_zero && f.y0 == 0.0)) f.y0 -= pad;
+  f.y1 += pad;
+  f.scale = width / 1200.0;
+  f.left = 130 * f.scale, f.right = width - 40 * f.scale, f.top = 70 * f.scale, f.bottom = height - 90 * f.scale;
+  return f;
+}
 
-  render_figure(file, width, height, [&](cairo_t* cr) {
-    const double scale = width / 1200.0;
-    const double left = 130 * scale, right = width - 40 * scale, top = 70 * scale, bottom = height - 90 * scale;
-    auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * (right - left); };
-    auto py = [&](double y) { return bottom - (y - y0) / (y1 - y0) * (bottom - top); };
-    cairo_set_font_size(cr, 22 * scale);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    draw_text(cr, left, 35 * scale, chart.title);
-    // Axes box and ticks
-    cairo_set_line_width(cr, 1.2 * scale);
-    cairo_rectangle(cr, left, top, right - left, bottom - top);
+void draw_axes(cairo_t* cr, const Chart& chart, const ChartFrame& f, int height) {
+  const double scale = f.scale;
+  cairo_set_font_size(cr, 22 * scale);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, f.left, 35 * scale, chart.title);
+  cairo_set_line_width(cr, 1.2 * scale);
+  cairo_rectangle(cr, f.left, f.top, f.right - f.left, f.bottom - f.top);
+  cairo_stroke(cr);
+  cairo_set_font_size(cr, 18 * scale);
+  for (double t : axis_ticks(f.x0, f.x1, chart.x_log)) {
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    cairo_move_to(cr, f.px(t), f.top);
+    cairo_line_to(cr, f.px(t), f.bottom);
     cairo_stroke(cr);
-    cairo_set_font_size(cr, 18 * scale);
-    for (double t : axis_ticks(x0, x1, chart.x_log)) {
-      cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-      cairo_move_to(cr, px(t), top);
-      cairo_line_to(cr, px(t), bottom);
-      cairo_stroke(cr);
-      cairo_set_source_rgb(cr, 0, 0, 0);
-      draw_text(cr, px(t), bottom + 20 * scale, axis_label(t, chart.x_log), 0.5);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_text(cr, f.px(t), f.bottom + 20 * scale, axis_label(t, chart.x_log), 0.5);
+  }
+  for (double t : axis_ticks(f.y0, f.y1, chart.y_log)) {
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    cairo_move_to(cr, f.left, f.py(t));
+    cairo_line_to(cr, f.right, f.py(t));
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_text(cr, f.left - 10 * scale, f.py(t), axis_label(t, chart.y_log), 1.0);
+  }
+  cairo_set_font_size(cr, 20 * scale);
+  draw_text(cr, 0.5 * (f.left + f.right), height - 30 * scale, chart.x_label, 0.5);
+  draw_text(cr, 30 * scale, 0.5 * (f.top + f.bottom), chart.y_label, 0.5, -0.5 * std::numbers::pi);
+}
+
+void draw_bars(cairo_t* cr, const Curve& c, const ChartFrame& f) {
+  const std::size_t n = std::min(c.x.size(), c.y.size());
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(c.y[k])) continue;
+    const double half = 0.5 * (n > 1 ? c.x[1] - c.x[0] : 1.0);  // equal bins
+    cairo_rectangle(cr, f.px(c.x[k] - half), f.py(c.y[k]), f.px(c.x[k] + half) - f.px(c.x[k] - half),
+                    f.py(std::max(f.y0, 0.0)) - f.py(c.y[k]));
+  }
+  cairo_save(cr);
+  cairo_set_source_rgba(cr, 0.0, 0.447, 0.698, 0.35);
+  cairo_fill_preserve(cr);
+  cairo_restore(cr);
+  cairo_set_line_width(cr, 0.8 * f.scale);
+  cairo_stroke(cr);
+}
+
+void draw_markers(cairo_t* cr, const Curve& c, const ChartFrame& f) {
+  for (std::size_t k = 0; k < std::min(c.x.size(), c.y.size()); ++k) {
+    if (!std::isfinite(c.y[k]) || !std::isfinite(c.x[k])) continue;
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, f.px(c.x[k]), f.py(c.y[k]), 4 * f.scale, 0, 2 * std::numbers::pi);
+  }
+  cairo_fill(cr);
+}
+
+// A line that lifts the pen over points that are not finite.
+void draw_line(cairo_t* cr, const Curve& c, const ChartFrame& f) {
+  bool pen_down = false;
+  for (std::size_t k = 0; k < std::min(c.x.size(), c.y.size()); ++k) {
+    if (!std::isfinite(c.y[k]) || !std::isfinite(c.x[k])) {
+      pen_down = false;
+      continue;
     }
-    for (double t : axis_ticks(y0, y1, chart.y_log)) {
-      cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-      cairo_move_to(cr, left, py(t));
-      cairo_line_to(cr, right, py(t));
-      cairo_stroke(cr);
-      cairo_set_source_rgb(cr, 0, 0, 0);
-      draw_text(cr, left - 10 * scale, py(t), axis_label(t, chart.y_log), 1.0);
-    }
-    cairo_set_font_size(cr, 20 * scale);
-    draw_text(cr, 0.5 * (left + right), height - 30 * scale, chart.x_label, 0.5);
-    draw_text(cr, 30 * scale, 0.5 * (top + bottom), chart.y_label, 0.5, -0.5 * std::numbers::pi);
-    // Curves, clipped to the axes
-    cairo_save(cr);
-    cairo_rectangle(cr, left, top, right - left, bottom - top);
-    cairo_clip(cr);
-    for (std::size_t i = 0; i < chart.curves.size(); ++i) {
-      const Curve& c = chart.curves[i];
-      const std::size_t n = std::min(c.x.size(), c.y.size());
-      set_series_colour(cr, static_cast<int>(i));
-      set_style(cr, c.style, scale);
-      if (c.style == Curve::Style::bars) {
-        for (std::size_t k = 0; k < n; ++k) {
-          if (!std::isfinite(c.y[k])) continue;
-          const double half = 0.5 * (n > 1 ? c.x[1] - c.x[0] : 1.0);  // equal bins
-          cairo_rectangle(cr, px(c.x[k] - half), py(c.y[k]), px(c.x[k] + half) - px(c.x[k] - half), py(std::max(y0, 0.0)) - py(c.y[k]));
-        }
-        cairo_save(cr);
-        cairo_set_source_rgba(cr, 0.0, 0.447, 0.698, 0.35);
-        cairo_fill_preserve(cr);
-        cairo_restore(cr);
-        cairo_set_line_width(cr, 0.8 * scale);
-        cairo_stroke(cr);
-      } else if (c.style == Curve::Style::markers) {
-        for (std::size_t k = 0; k < n; ++k) {
-          if (!std::isfinite(c.y[k]) || !std::isfinite(c.x[k])) continue;
-          cairo_new_sub_path(cr);
-          cairo_arc(cr, px(c.x[k]), py(c.y[k]), 4 * scale, 0, 2 * std::numbers::pi);
-        }
-        cairo_fill(cr);
-      } else {
-        bool pen_down = false;
-        for (std::size_t k = 0; k < n; ++k) {
-          if (!std::isfinite(c.y[k]) || !std::isfinite(c.x[k])) {
-            pen_down = false;
-            continue;
-          }
-          if (pen_down)
-            cairo_line_to(cr, px(c.x[k]), py(c.y[k]));
-          else
-            cairo_move_to(cr, px(c.x[k]), py(c.y[k]));
-          pen_down = true;
-        }
-        cairo_stroke(cr);
+    if (pen_down)
+      cairo_line_to(cr, f.px(c.x[k]), f.py(c.y[k]));
+    else
+      cairo_move_to(cr, f.px(c.x[k]), f.py(c.y[k]));
+    pen_down = true;
+  }
+  cairo_stroke(cr);
+}
+
+// The curves, clipped to the axes.
+void draw_curves(cairo_t* cr, const Chart& chart, const ChartFrame& f) {
+  cairo_save(cr);
+  cairo_rectangle(cr, f.left, f.top, f.right - f.left, f.bottom - f.top);
+  cairo_clip(cr);
+  for (std::size_t i = 0; i < chart.curves.size(); ++i) {
+    const Curve& c = chart.curves[i];
+    set_series_colour(cr, static_cast<int>(i));
+    set_style(cr, c.style, f.scale);
+    if (c.style == Curve::Style::bars)
+      draw_bars(cr, c, f);
+    else if (c.style == Curve::Style::markers)
+      draw_markers(cr, c, f);
+    else
+      draw_line(cr, c, f);
+  }
+  cairo_restore(cr);
+}
+
+// The corner of the axes where a legend box of this size hides the fewest
+// points: its left and top.
+std::pair<double, double> legend_corner(const Chart& chart, const ChartFrame& f, double widest, double box_width,
+                                        double box_height) {
+  const double scale = f.scale;
+  double box_left = f.right - widest - 75 * scale, box_top = f.top + 8 * scale;
+  std::size_t fewest = SIZE_MAX;
+  for (const auto& [corner_left, corner_top] :
+       {std::pair{f.right - widest - 75 * scale, f.top + 8 * scale}, std::pair{f.left + 10 * scale, f.top + 8 * scale},
+        std::pair{f.right - widest - 75 * scale, f.bottom - box_height - 8 * scale},
+        std::pair{f.left + 10 * scale, f.bottom - box_height - 8 * scale}}) {
+    std::size_t hidden = 0;
+    for (const Curve& c : chart.curves)
+      for (std::size_t k = 0; k < std::min(c.x.size(), c.y.size()); ++k) {
+        const double u = f.px(c.x[k]), v = f.py(c.y[k]);
+        hidden += u >= corner_left && u <= corner_left + box_width && v >= corner_top && v <= corner_top + box_height;
       }
-    }
-    cairo_restore(cr);
-    // Legend, top right inside the axes, on a white ground
-    cairo_set_font_size(cr, 18 * scale);
-    double widest = 0.0;
-    int entries = 0;
-    for (const Curve& c : chart.curves) {
-      if (c.label.empty()) continue;
-      cairo_text_extents_t e;
-      cairo_text_extents(cr, c.label.c_str(), &e);
-      widest = std::max(widest, e.x_advance);
-      ++entries;
-    }
-    // The corner of the axes whose legend box would hide the fewest points.
-    const double box_width = widest + 65 * scale, box_height = 26 * scale * entries + 8 * scale;
-    double box_left = right - widest - 75 * scale, box_top = top + 8 * scale;
-    std::size_t fewest = SIZE_MAX;
-    for (const auto& [corner_left, corner_top] :
-         {std::pair{right - widest - 75 * scale, top + 8 * scale}, std::pair{left + 10 * scale, top + 8 * scale},
-          std::pair{right - widest - 75 * scale, bottom - box_height - 8 * scale},
-          std::pair{left + 10 * scale, bottom - box_height - 8 * scale}}) {
-      std::size_t hidden = 0;
-      for (const Curve& c : chart.curves)
-        for (std::size_t k = 0; k < std::min(c.x.size(), c.y.size()); ++k) {
-          const double u = px(c.x[k]), v = py(c.y[k]);
-          hidden += u >= corner_left && u <= corner_left + box_width && v >= corner_top && v <= corner_top + box_height;
-        }
-      if (hidden < fewest) fewest = hidden, box_left = corner_left, box_top = corner_top;
-    }
-    if (entries > 0) {
-      cairo_set_dash(cr, nullptr, 0, 0.0);
-      cairo_rectangle(cr, box_left, box_top, box_width, box_height);
-      cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-      cairo_fill_preserve(cr);
-      cairo_set_source_rgb(cr, 0.7, 0.7, 0.7);
-      cairo_set_line_width(cr, 0.8 * scale);
+    if (hidden < fewest) fewest = hidden, box_left = corner_left, box_top = corner_top;
+  }
+  return {box_left, box_top};
+}
+
+// The legend, inside the axes on a white ground.
+void draw_legend(cairo_t* cr, const Chart& chart, const ChartFrame& f) {
+  const double scale = f.scale;
+  cairo_set_font_size(cr, 18 * scale);
+  double widest = 0.0;
+  int entries = 0;
+  for (const Curve& c : chart.curves) {
+    if (c.label.empty()) continue;
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, c.label.c_str(), &e);
+    widest = std::max(widest, e.x_advance);
+    ++entries;
+  }
+  const double box_width = widest + 65 * scale, box_height = 26 * scale * entries + 8 * scale;
+  const auto [box_left, box_top] = legend_corner(chart, f, widest, box_width, box_height);
+  if (entries > 0) {
+    cairo_set_dash(cr, nullptr, 0, 0.0);
+    cairo_rectangle(cr, box_left, box_top, box_width, box_height);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 0.7, 0.7, 0.7);
+    cairo_set_line_width(cr, 0.8 * scale);
+    cairo_stroke(cr);
+  }
+  double y = box_top + 17 * scale;
+  for (std::size_t i = 0; i < chart.curves.size(); ++i) {
+    const Curve& c = chart.curves[i];
+    if (c.label.empty()) continue;
+    const double x = box_left + 55 * scale;
+    set_series_colour(cr, static_cast<int>(i));
+    set_style(cr, c.style, scale);
+    if (c.style == Curve::Style::markers || c.style == Curve::Style::bars) {
+      cairo_rectangle(cr, x - 38 * scale, y - 6 * scale, 28 * scale, 12 * scale);
+      cairo_fill(cr);
+    } else {
+      cairo_move_to(cr, x - 45 * scale, y);
+      cairo_line_to(cr, x - 10 * scale, y);
       cairo_stroke(cr);
     }
-    double y = box_top + 17 * scale;
-    for (std::size_t i = 0; i < chart.curves.size(); ++i) {
-      const Curve& c = chart.curves[i];
-      if (c.label.empty()) continue;
-      const double x = box_left + 55 * scale;
-      set_series_colour(cr, static_cast<int>(i));
-      set_style(cr, c.style, scale);
-      if (c.style == Curve::Style::markers || c.style == Curve::Style::bars) {
-        cairo_rectangle(cr, x - 38 * scale, y - 6 * scale, 28 * scale, 12 * scale);
-        cairo_fill(cr);
-      } else {
-        cairo_move_to(cr, x - 45 * scale, y);
-        cairo_line_to(cr, x - 10 * scale, y);
-        cairo_stroke(cr);
-      }
-      cairo_set_source_rgb(cr, 0, 0, 0);
-      draw_text(cr, x, y, c.label);
-      y += 26 * scale;
-    }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_text(cr, x, y, c.label);
+    y += 26 * scale;
+  }
+}
+
+}  // namespace
+
+void draw_chart(const Chart& linear_chart, const std::filesystem::path& file, int width, int height) {
+  const Chart chart = with_log_axes(linear_chart);
+  const ChartFrame frame = chart_frame(chart, file, width, height);
+  render_figure(file, width, height, [&](cairo_t* cr) {
+    draw_axes(cr, chart, frame, height);
+    draw_curves(cr, chart, frame);
+    draw_legend(cr, chart, frame);
   });
 }
 

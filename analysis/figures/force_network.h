@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/frame_reader.h"
+#include "io/frame_data.h"
 
 namespace sphero::analysis {
 

@@ -13,6 +13,7 @@
 
 #include "analysis/energy/energy_statistics.h"
 #include "analysis/frame_analysis.h"
+#include "app/analysis_files.h"
 #include "app/analysis_options.h"
 #include "app/command_line.h"
 #include "app/commands.h"
@@ -63,6 +64,78 @@ std::vector<ParticleField> particle_fields(const FrameData& data, const analysis
   return {local, chain, p, q, major};
 }
 
+// The tables of an analysis, filled frame by frame.
+class AnalysisTables {
+ public:
+  explicit AnalysisTables(const analysis::AnalysisOptions& o) : o_(o) {
+    coordination_ = "# fraction of the window's particles with z contacts\nframe,time_s,z,fraction\n";
+    roses_ = fmt::format(
+        "# orientation distributions over {} bins of the contact-normal axis angle (contacts between particles):\n"
+        "# normal_density: probability density per radian (1/pi when isotropic); mean_normal_force_N: of the bin's "
+        "contacts\nframe,time_s,theta_deg,normal_density_per_rad,mean_normal_force_N\n",
+        o.rose_bins);
+  }
+
+  void add(int frame, const analysis::FrameSummary& s, const std::map<double, std::array<double, 3>>& energies,
+           bool first) {
+    if (first)
+      for (const auto& w : s.walls) columns_ += fmt::format(",wall{0}_face{1}_sigma_n,wall{0}_face{1}_tau", w.wall, w.face);
+    const auto row = energies.find(s.time);
+    const double ratio = row != energies.end() && row->second[0] > 0.0 ? row->second[1] / row->second[0] : NAN;
+    const double residual = row != energies.end() ? row->second[2] : NAN;
+    rows_ += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", frame, s.time,
+                         s.stress.xx, s.stress.yy, 0.5 * (s.stress.xy + s.stress.yx), s.pressure, s.deviator,
+                         s.packing_fraction, s.void_ratio, o_.local_packing ? s.mean_local_packing_fraction : NAN,
+                         s.width, s.height, s.coordination, s.particles, s.rattlers, s.chains.chains.size(),
+                         s.chains.fraction_in_chains, s.chains.mean_orientation_degrees, s.fabric_xx, s.fabric_yy,
+                         s.fabric_xy, s.anisotropy, ratio, residual);
+    for (const auto& w : s.walls) rows_ += fmt::format(",{},{}", w.normal_stress, w.shear_stress);
+    rows_ += "\n";
+    for (std::size_t z = 0; z < s.coordination_distribution.size(); ++z)
+      coordination_ += fmt::format("{},{},{},{}\n", frame, s.time, z, s.coordination_distribution[z]);
+    for (std::size_t k = 0; k < s.normal_density.size(); ++k)
+      roses_ += fmt::format("{},{},{},{},{}\n", frame, s.time, (static_cast<double>(k) + 0.5) * 180.0 / o_.rose_bins,
+                            s.normal_density[k], s.mean_normal_force[k]);
+  }
+
+  void write(const std::filesystem::path& dir) const {
+    std::string header =
+        "# stresses in N/m (2D), compression positive: Love-Weber over the particles whose centre is in the window "
+        "(wall contacts {});\n"
+        "# p = (s1 + s2)/2, q = (s1 - s2)/2; packing fraction and void ratio from exact particle areas; local "
+        "packing fraction: set-Voronoi cells, mean over the window's particles;\n"
+        "# width, height: box around the particles (m); wallW_faceK: stress on face K of wall W (normal, "
+        "compression positive, and shear along the face), force over the covered length\n";
+    header = fmt::format(fmt::runtime(header), o_.exclude_walls ? "excluded" : "included");
+    write_text_atomically(dir / kAnalysisTable, header + columns_ + "\n" + rows_);
+    write_text_atomically(dir / kCoordinationTable, coordination_);
+    write_text_atomically(dir / kRosesTable, roses_);
+  }
+
+ private:
+  const analysis::AnalysisOptions& o_;
+  std::string columns_ =
+      "frame,time_s,sigma_xx,sigma_yy,sigma_xy,p,q,packing_fraction,void_ratio,mean_local_packing_fraction,width_m,"
+      "height_m,coordination,particles,rattlers,chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,"
+      "fabric_xy,fabric_anisotropy,rotational_over_translational,first_law_residual_J";
+  std::string rows_, coordination_, roses_;
+};
+
+// The per-particle kinetic energies of the analysed frames, as a histogram
+// of ε = E / ⟨E⟩ against Maxwell–Boltzmann.
+void write_kinetic_energy_histogram(const std::filesystem::path& dir, const std::vector<std::vector<double>>& kinetic,
+                                    int bins) {
+  const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, bins, 5.0);
+  std::string histogram = fmt::format(
+      "# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame ({} samples);\n"
+      "# maxwell_boltzmann: (3/2)^(3/2) eps^(1/2) exp(-3 eps / 2) / Gamma(3/2), three quadratic degrees of freedom\n"
+      "eps,density,maxwell_boltzmann\n",
+      h.samples);
+  for (std::size_t b = 0; b < h.density.size(); ++b)
+    histogram += fmt::format("{},{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b], h.predicted[b]);
+  write_text_atomically(dir / kKineticEnergyHistogram, histogram);
+}
+
 }  // namespace
 
 int run_analyze_command(const std::vector<std::string>& args) {
@@ -80,76 +153,30 @@ int run_analyze_command(const std::vector<std::string>& args) {
     return *stop;
   analysis::AnalysisOptions o = analysis_options(vm);
   o.local_packing = !vm.count("no-local-packing");
-  if (vm.count("add-fields") && !o.local_packing)
+  const bool add_fields = vm.count("add-fields") > 0;
+  if (add_fields && !o.local_packing)
     throw std::invalid_argument("--add-fields writes the local packing fraction; drop --no-local-packing");
   const int bins = vm["histogram-bins"].as<int>();
   if (bins < 1 || bins > 100000) throw std::invalid_argument("--histogram-bins: expected 1 to 100000");
   const FrameRange frames = frame_range(vm, frame_count(run));
   const std::filesystem::path dir(run);
-
-  std::string header =
-      "# stresses in N/m (2D), compression positive: Love-Weber over the particles whose centre is in the window "
-      "(wall contacts {});\n"
-      "# p = (s1 + s2)/2, q = (s1 - s2)/2; packing fraction and void ratio from exact particle areas; local packing "
-      "fraction: set-Voronoi cells, mean over the window's particles;\n"
-      "# width, height: box around the particles (m); wallW_faceK: stress on face K of wall W (normal, compression "
-      "positive, and shear along the face), force over the covered length\n";
-  header = fmt::format(fmt::runtime(header), o.exclude_walls ? "excluded" : "included");
-  std::string columns =
-      "frame,time_s,sigma_xx,sigma_yy,sigma_xy,p,q,packing_fraction,void_ratio,mean_local_packing_fraction,width_m,"
-      "height_m,coordination,particles,rattlers,chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,"
-      "fabric_xy,fabric_anisotropy,rotational_over_translational,first_law_residual_J";
-  std::string rows;
-  std::string coordination = "# fraction of the window's particles with z contacts\nframe,time_s,z,fraction\n";
-  std::string roses = fmt::format(
-      "# orientation distributions over {} bins of the contact-normal axis angle (contacts between particles):\n"
-      "# normal_density: probability density per radian (1/pi when isotropic); mean_normal_force_N: of the bin's contacts\n"
-      "frame,time_s,theta_deg,normal_density_per_rad,mean_normal_force_N\n",
-      o.rose_bins);
+  AnalysisTables tables(o);
   const auto energies = energy_rows(dir);
   std::vector<std::vector<double>> kinetic;
   for (int frame = frames.first; frame <= frames.last; ++frame) {
     const FrameData data = read_frame(dir, frame);
     const analysis::FrameSummary s = analysis::analyze_frame(data, o);
-    if (frame == frames.first)
-      for (const auto& w : s.walls)
-        columns += fmt::format(",wall{0}_face{1}_sigma_n,wall{0}_face{1}_tau", w.wall, w.face);
-    const auto row = energies.find(s.time);
-    const double ratio = row != energies.end() && row->second[0] > 0.0 ? row->second[1] / row->second[0] : NAN;
-    const double residual = row != energies.end() ? row->second[2] : NAN;
-    rows += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", frame, s.time,
-                        s.stress.xx, s.stress.yy, 0.5 * (s.stress.xy + s.stress.yx), s.pressure, s.deviator,
-                        s.packing_fraction, s.void_ratio, o.local_packing ? s.mean_local_packing_fraction : NAN, s.width,
-                        s.height, s.coordination, s.particles, s.rattlers, s.chains.chains.size(),
-                        s.chains.fraction_in_chains, s.chains.mean_orientation_degrees, s.fabric_xx, s.fabric_yy,
-                        s.fabric_xy, s.anisotropy, ratio, residual);
-    for (const auto& w : s.walls) rows += fmt::format(",{},{}", w.normal_stress, w.shear_stress);
-    rows += "\n";
-    for (std::size_t z = 0; z < s.coordination_distribution.size(); ++z)
-      coordination += fmt::format("{},{},{},{}\n", frame, s.time, z, s.coordination_distribution[z]);
-    for (std::size_t k = 0; k < s.normal_density.size(); ++k)
-      roses += fmt::format("{},{},{},{},{}\n", frame, s.time, (static_cast<double>(k) + 0.5) * 180.0 / o.rose_bins,
-                           s.normal_density[k], s.mean_normal_force[k]);
+    tables.add(frame, s, energies, frame == frames.first);
     kinetic.emplace_back();
     for (const ParticleRecord& p : data.particles) kinetic.back().push_back(p.kinetic_energy);
-    write_text_atomically(dir / fmt::format("chains_{:05d}.csv", frame), chains_csv(data, s));
-    if (vm.count("add-fields")) add_particle_fields(dir, frame, particle_fields(data, s, o.exclude_walls));
+    write_text_atomically(dir / chains_file(frame), chains_csv(data, s));
+    if (add_fields) add_particle_fields(dir, frame, particle_fields(data, s, o.exclude_walls));
   }
-  write_text_atomically(dir / "analysis.csv", header + columns + "\n" + rows);
-  write_text_atomically(dir / "coordination.csv", coordination);
-  write_text_atomically(dir / "roses.csv", roses);
-  const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, bins, 5.0);
-  std::string histogram = fmt::format(
-      "# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame ({} samples);\n"
-      "# maxwell_boltzmann: (3/2)^(3/2) eps^(1/2) exp(-3 eps / 2) / Gamma(3/2), three quadratic degrees of freedom\n"
-      "eps,density,maxwell_boltzmann\n",
-      h.samples);
-  for (std::size_t b = 0; b < h.density.size(); ++b)
-    histogram += fmt::format("{},{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b], h.predicted[b]);
-  write_text_atomically(dir / "ke_histogram.csv", histogram);
-  fmt::print("sphero analyze: frames {} to {} of {} -> analysis.csv, coordination.csv, roses.csv, ke_histogram.csv, "
-             "chains_NNNNN.csv{}\n",
-             frames.first, frames.last, run, vm.count("add-fields") ? "; fields added to particles_NNNNN.vtu" : "");
+  tables.write(dir);
+  write_kinetic_energy_histogram(dir, kinetic, bins);
+  fmt::print("sphero analyze: frames {} to {} of {} -> {}, {}, {}, {}, chains_NNNNN.csv{}\n", frames.first, frames.last,
+             run, kAnalysisTable, kCoordinationTable, kRosesTable, kKineticEnergyHistogram,
+             add_fields ? "; fields added to particles_NNNNN.vtu" : "");
   return 0;
 }
 

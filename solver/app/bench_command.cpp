@@ -49,7 +49,7 @@ constexpr int kHopperVertices = 62;
 std::pair<Engine, long> hopper_engine(double verlet_distance) {
   std::vector<std::string> overrides;
   if (verlet_distance > 0.0) overrides = {"--verlet_distance", fmt::format("{}", verlet_distance)};
-  const SceneConfig scene = parse_scene(kDefaultSceneText, "built-in default scene (data/scenes/hopper.ini)",
+  const SceneConfig scene = parse_scene(kDefaultSceneText, kDefaultSceneLabel,
                                         kDefaultSceneDirectory, overrides);
   World world = build_world(scene);
   const EngineSettings settings = resolve_engine_settings(scene, world);

@@ -16,6 +16,7 @@
 #include <optional>
 #include <thread>
 
+#include "app/analysis_files.h"
 #include "app/commands.h"
 #include "app/default_scene.h"
 #include "engine/thread_team.h"
@@ -168,10 +169,8 @@ void clear_run_files(const fs::path& directory) {
   for (const auto& entry : fs::directory_iterator(directory)) {
     const std::string name = entry.path().filename().string();
     const std::string ext = entry.path().extension().string();
-    const bool analysis = name == "analysis.csv" || name == "coordination.csv" || name == "roses.csv" ||
-                          name == "ke_histogram.csv" || (name.rfind("chains_", 0) == 0 && ext == ".csv");
     const bool ours = ext == ".vtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" || name == "run.sphero" ||
-                      analysis || (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
+                      is_analysis_file(name) || (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
     if (ours && entry.is_regular_file()) fs::remove(entry.path());
   }
 }
@@ -196,23 +195,9 @@ std::string listing_note(const World& w) {
       step);
 }
 
-}  // namespace
-
-int run_run_command(const std::vector<std::string>& args) {
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << kRunUsage << scene_keys_help();
-      return 0;
-    }
-  const RunOptions options = parse_arguments(args);
-  const SceneConfig scene = options.scene_file.empty()
-                                ? parse_scene(kDefaultSceneText, "built-in default scene (data/scenes/hopper.ini)",
-                                              kDefaultSceneDirectory, options.overrides)
-                                : read_scene(options.scene_file, options.overrides);
-  World world = build_world(scene);
-  const EngineSettings settings = resolve_engine_settings(scene, world);
-  std::size_t grains = 0;
-  for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
+// The engine at the scene's start, or where the checkpoint left it.
+std::unique_ptr<Engine> make_engine(const RunOptions& options, const SceneConfig& scene, World world,
+                                    const EngineSettings& settings) {
   std::unique_ptr<Engine> engine;
   const std::size_t bodies = world.size();
   try {
@@ -225,16 +210,10 @@ int run_run_command(const std::vector<std::string>& args) {
     throw SceneError(fmt::format("{}: holds {} bodies but the scene {} makes {}; restart with the scene that wrote it",
                                  options.restart, engine->world().size(), scene.source, bodies));
   engine->set_threads(settings.threads);  // not in the checkpoint: it never changes the results
-  const long total_steps = std::lround(scene.duration / settings.dt);
-  const std::string note = listing_note(engine->world());
-  if (options.check) {
-    fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}",
-               scene.source, grains, engine->world().size() - grains, settings.dt, engine->time_step_limit(),
-               settings.verlet_distance, total_steps, note);
-    return 0;
-  }
+  return engine;
+}
 
-  const fs::path out = scene.output_directory;
+void prepare_output_directory(const fs::path& out, const RunOptions& options) {
   if (options.restart.empty() && fs::exists(out) && !fs::is_empty(out)) {
     if (!options.overwrite)
       throw SceneError(fmt::format("the output directory '{}' already holds files; choose another with --output DIR "
@@ -245,76 +224,52 @@ int run_run_command(const std::vector<std::string>& args) {
   std::error_code cannot;
   fs::create_directories(out, cannot);
   if (cannot) throw SceneError(fmt::format("the output directory '{}' cannot be created: {}", out.string(), cannot.message()));
-  std::optional<double> resume_at;
-  if (!options.restart.empty()) resume_at = engine->time();
-  RunOutput output(out, engine->world(), scene.arc_resolution, scene.fields, resume_at);
+}
 
-  std::signal(SIGINT, remember_signal);
-  std::signal(SIGTERM, remember_signal);
-  const long frame_every = std::max(1L, std::lround(scene.output_interval / settings.dt));
-  const long checkpoint_every =
-      scene.checkpoint_interval > 0.0 ? std::max(1L, std::lround(scene.checkpoint_interval / settings.dt)) : 0;
-  const bool terminal = isatty(STDOUT_FILENO);
-  if (!options.quiet)
-    fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n{}",
-               scene.source, grains, settings.dt, total_steps, scene.duration, static_cast<double>(frame_every) * settings.dt, out.string(),
-               note);
+// A progress line, every quarter second on a terminal, every ten seconds
+// into a log.
+class ProgressReport {
+ public:
+  ProgressReport(bool quiet, std::size_t grains, long first_step, long total_steps)
+      : quiet_(quiet), terminal_(isatty(STDOUT_FILENO)), grains_(grains), first_step_(first_step), total_(total_steps) {}
 
-  if (!resume_at) output.write_frame(*engine);
-  EngineSnapshot last_good = engine->snapshot();
-  // In the background only where the engine leaves a core free.
-  FrameWriter frames(output, settings.threads == 1 && ThreadTeam::usable_cores() > 1);
-  const auto wall_start = std::chrono::steady_clock::now();
-  const double cpu_start = cpu_seconds();
-  auto last_report = wall_start;
-  const long first_step = engine->step_count();
-  try {
-    while (engine->step_count() < total_steps) {
-      engine->step();
-      const long step = engine->step_count();
-      if (step % frame_every == 0 || step == total_steps) {
-        last_good = engine->snapshot();
-        frames.write(*engine, last_good);
-      }
-      if (checkpoint_every && step % checkpoint_every == 0) save_checkpoint(out / "checkpoint.ckpt", engine->snapshot());
-      if (g_signal) {
-        frames.flush();
-        save_checkpoint(out / "checkpoint.ckpt", engine->snapshot());
-        fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  sphero run {} --restart {}\n",
-                   g_signal.load(), engine->time(), options.scene_file.empty() ? "" : options.scene_file,
-                   (out / "checkpoint.ckpt").string());
-        return 128 + g_signal;
-      }
-      const auto now = std::chrono::steady_clock::now();
-      if (!options.quiet && now - last_report > std::chrono::milliseconds(terminal ? 250 : 10000)) {
-        last_report = now;
-        const double elapsed = std::chrono::duration<double>(now - wall_start).count();
-        const double done = static_cast<double>(step - first_step);
-        const double rate = done / elapsed;
-        const double cundall = done * static_cast<double>(grains) / std::max(1e-9, cpu_seconds() - cpu_start);
-        const std::string line =
-            fmt::format("{:5.1f}%  t = {:.4g} s  {:.0f} steps/s  Cundall {:.3g}  ETA {}", 100.0 * static_cast<double>(step) / static_cast<double>(total_steps),
-                        engine->time(), rate, cundall, clock_text(static_cast<double>(total_steps - step) / rate));
-        if (terminal)
-          fmt::print("\r{:<78}", line);
-        else
-          fmt::print("{}\n", line);
-        std::fflush(stdout);
-      }
-    }
-  } catch (const InstabilityError& e) {
-    frames.flush();
-    save_checkpoint(out / "last-good.ckpt", last_good);
-    fmt::print(stderr, "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} in {}/ and last-good.ckpt.\n",
-               e.what(), last_good.time, output.frames_written() - 1, out.string());
-    return 3;
+  void after(const Engine& engine) {
+    const auto now = std::chrono::steady_clock::now();
+    if (quiet_ || now - last_ <= std::chrono::milliseconds(terminal_ ? 250 : 10000)) return;
+    last_ = now;
+    const long step = engine.step_count();
+    const double elapsed = std::chrono::duration<double>(now - wall_start_).count();
+    const double done = static_cast<double>(step - first_step_);
+    const double rate = done / elapsed;
+    const double cundall = done * static_cast<double>(grains_) / std::max(1e-9, cpu_seconds() - cpu_start_);
+    const std::string line = fmt::format("{:5.1f}%  t = {:.4g} s  {:.0f} steps/s  Cundall {:.3g}  ETA {}",
+                                         100.0 * static_cast<double>(step) / static_cast<double>(total_), engine.time(),
+                                         rate, cundall, clock_text(static_cast<double>(total_ - step) / rate));
+    if (terminal_)
+      fmt::print("\r{:<78}", line);
+    else
+      fmt::print("{}\n", line);
+    std::fflush(stdout);
   }
-  frames.flush();
-  save_checkpoint(out / "final.ckpt", engine->snapshot());
-  const double cpu = cpu_seconds() - cpu_start;
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const EnergyLedger& l = engine->ledger();
-  if (terminal && !options.quiet) fmt::print("\n");
+  void finish() const {
+    if (terminal_ && !quiet_) fmt::print("\n");
+  }
+  double wall_seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
+  }
+  double cpu_seconds_used() const { return cpu_seconds() - cpu_start_; }
+
+ private:
+  bool quiet_, terminal_;
+  std::size_t grains_;
+  long first_step_, total_;
+  std::chrono::steady_clock::time_point wall_start_ = std::chrono::steady_clock::now(), last_ = wall_start_;
+  double cpu_start_ = cpu_seconds();
+};
+
+void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutput& output, const fs::path& out,
+                   long steps, std::size_t grains, double wall, double cpu) {
+  const EnergyLedger& l = engine.ledger();
   std::string collections;  // the .pvd files the scene's fields asked for
   for (const std::string& field : scene.fields) collections += (collections.empty() ? "" : ", ") + field + ".pvd";
   fmt::print(
@@ -324,17 +279,111 @@ int run_run_command(const std::vector<std::string>& args) {
       "  contacts: deepest overlap {:.3g} of the two sphero-radii (t = {:g} s)\n"
       "  output: {}/run.sphero, {} ({} frames), energy.csv, final.ckpt\n"
       "  open in ParaView: {}/run.sphero with the Sphero plugin (README), or particles.pvd without it\n",
-      engine->time(), engine->step_count() - first_step, wall,
-      static_cast<double>(engine->step_count() - first_step) * static_cast<double>(grains) / std::max(cpu, 1e-9), l.mechanical(),
-      l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(), engine->deepest_overlap(),
-      engine->deepest_overlap_time(), out.string(), collections,
-      output.frames_written(), out.string());
-  if (engine->deepest_overlap() >= 0.9)
+      engine.time(), steps, wall, static_cast<double>(steps) * static_cast<double>(grains) / std::max(cpu, 1e-9),
+      l.mechanical(), l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(),
+      engine.deepest_overlap(), engine.deepest_overlap_time(), out.string(), collections, output.frames_written(),
+      out.string());
+  if (engine.deepest_overlap() >= 0.9)
     fmt::print(stderr,
                "sphero run: warning: at t = {:g} s two skeletons met or crossed (an overlap of {:.3g} times the sum of "
                "the sphero-radii): the contact normal can flip there and energy is not conserved. Overlaps scale as "
                "v sqrt(m / kn): stiffen kn or slow the grains.\n",
-               engine->deepest_overlap_time(), engine->deepest_overlap());
+               engine.deepest_overlap_time(), engine.deepest_overlap());
+}
+
+// What the step loop needs of the run.
+struct RunPlan {
+  long total_steps = 0, frame_every = 1, checkpoint_every = 0;
+  fs::path out;
+};
+
+// Steps to the end, writing frames and checkpoints; returns the exit code.
+// On a signal it saves a checkpoint to continue from; on an instability,
+// the last good state.
+int step_to_the_end(Engine& engine, RunOutput& output, const RunPlan& plan, const RunOptions& options,
+                    const EngineSettings& settings, ProgressReport& progress) {
+  EngineSnapshot last_good = engine.snapshot();
+  // In the background only where the engine leaves a core free.
+  FrameWriter frames(output, settings.threads == 1 && ThreadTeam::usable_cores() > 1);
+  const fs::path checkpoint = plan.out / "checkpoint.ckpt";
+  try {
+    while (engine.step_count() < plan.total_steps) {
+      engine.step();
+      const long step = engine.step_count();
+      if (step % plan.frame_every == 0 || step == plan.total_steps) {
+        last_good = engine.snapshot();
+        frames.write(engine, last_good);
+      }
+      if (plan.checkpoint_every && step % plan.checkpoint_every == 0) save_checkpoint(checkpoint, engine.snapshot());
+      if (g_signal) {
+        frames.flush();
+        save_checkpoint(checkpoint, engine.snapshot());
+        fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  sphero run {} --restart {}\n",
+                   g_signal.load(), engine.time(), options.scene_file.empty() ? "" : options.scene_file,
+                   checkpoint.string());
+        return 128 + g_signal;
+      }
+      progress.after(engine);
+    }
+  } catch (const InstabilityError& e) {
+    frames.flush();
+    save_checkpoint(plan.out / "last-good.ckpt", last_good);
+    fmt::print(stderr, "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} in {}/ and last-good.ckpt.\n",
+               e.what(), last_good.time, output.frames_written() - 1, plan.out.string());
+    return 3;
+  }
+  frames.flush();
+  return 0;
+}
+
+}  // namespace
+
+int run_run_command(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << kRunUsage << scene_keys_help();
+      return 0;
+    }
+  const RunOptions options = parse_arguments(args);
+  const SceneConfig scene = options.scene_file.empty()
+                                ? parse_scene(kDefaultSceneText, kDefaultSceneLabel, kDefaultSceneDirectory, options.overrides)
+                                : read_scene(options.scene_file, options.overrides);
+  World world = build_world(scene);
+  const EngineSettings settings = resolve_engine_settings(scene, world);
+  std::size_t grains = 0;
+  for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
+  const std::unique_ptr<Engine> engine = make_engine(options, scene, std::move(world), settings);
+  RunPlan plan;
+  plan.total_steps = std::lround(scene.duration / settings.dt);
+  const std::string note = listing_note(engine->world());
+  if (options.check) {
+    fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}",
+               scene.source, grains, engine->world().size() - grains, settings.dt, engine->time_step_limit(),
+               settings.verlet_distance, plan.total_steps, note);
+    return 0;
+  }
+  plan.out = scene.output_directory;
+  prepare_output_directory(plan.out, options);
+  std::optional<double> resume_at;
+  if (!options.restart.empty()) resume_at = engine->time();
+  RunOutput output(plan.out, engine->world(), scene.arc_resolution, scene.fields, resume_at);
+  std::signal(SIGINT, remember_signal);
+  std::signal(SIGTERM, remember_signal);
+  plan.frame_every = std::max(1L, std::lround(scene.output_interval / settings.dt));
+  plan.checkpoint_every =
+      scene.checkpoint_interval > 0.0 ? std::max(1L, std::lround(scene.checkpoint_interval / settings.dt)) : 0;
+  if (!options.quiet)
+    fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n{}",
+               scene.source, grains, settings.dt, plan.total_steps, scene.duration,
+               static_cast<double>(plan.frame_every) * settings.dt, plan.out.string(), note);
+  if (!resume_at) output.write_frame(*engine);
+  const long first_step = engine->step_count();
+  ProgressReport progress(options.quiet, grains, first_step, plan.total_steps);
+  if (const int stopped = step_to_the_end(*engine, output, plan, options, settings, progress)) return stopped;
+  save_checkpoint(plan.out / "final.ckpt", engine->snapshot());
+  const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
+  progress.finish();
+  print_summary(*engine, scene, output, plan.out, engine->step_count() - first_step, grains, wall, cpu);
   return 0;
 }
 

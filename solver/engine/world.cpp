@@ -45,8 +45,9 @@ double plate_span(const World& w, const BodyConstraint& plate) {
   return std::max(0.0, std::abs(across) - w.radius[static_cast<std::size_t>(a)] - w.radius[static_cast<std::size_t>(b)]);
 }
 
-World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
-                 Vec2 gravity, const PeriodicCell& cell) {
+namespace {
+
+void check_laws_and_cell(int material_count, const std::vector<ContactLaw>& laws, const PeriodicCell& cell) {
   if (material_count < 1) throw std::invalid_argument("the world needs at least one material");
   if (static_cast<int>(laws.size()) != material_count * material_count)
     throw std::invalid_argument("one contact law is needed for every pair of materials");
@@ -63,70 +64,73 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
   for (int axis = 0; axis < 2; ++axis)
     if (cell.periodic[axis] && !(axis == 0 ? cell.size.x > 0.0 : cell.size.y > 0.0))
       throw std::invalid_argument("a periodic direction needs a positive period");
+}
 
-  World w;
-  std::vector<Vec2> per_body;  // body-frame vertices, before sharing
-  w.material_count = material_count;
-  w.law = laws;
-  w.gravity = gravity;
-  w.cell = cell;
-  // Mass properties per distinct shape (skeleton bytes, radius, kind):
-  // a non-convex shape's take exact arithmetic, and a packing of 10⁵ cows
-  // spent half an hour here computing the same numbers.
-  std::unordered_map<std::string, MassProperties> known;
-  const auto properties_of = [&known](const Shape& shape) -> const MassProperties& {
+// Mass properties per distinct shape (skeleton bytes, radius, kind): a
+// non-convex shape's take exact arithmetic, and a packing holds few
+// distinct shapes among many grains.
+class MassPropertiesCache {
+ public:
+  const MassProperties& of(const Shape& shape) {
     std::string key = bytes_of(shape.vertices.data(), shape.vertices.size());
     key.append(reinterpret_cast<const char*>(&shape.radius), sizeof shape.radius);
     key.push_back(static_cast<char>(shape.kind));
-    const auto found = known.find(key);
-    if (found != known.end()) return found->second;
-    return known.emplace(std::move(key), mass_properties(shape)).first->second;
-  };
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    const BodySpec& spec = bodies[i];
-    const std::string who = "body " + std::to_string(i) + " ('" + spec.shape.name + "')";
-    if (spec.material < 0 || spec.material >= material_count)
-      throw std::invalid_argument(who + ": material " + std::to_string(spec.material) + " is not defined");
-    if (!(spec.density > 0.0) || !std::isfinite(spec.density))
-      throw std::invalid_argument(who + ": the density must be positive");
-    const MassProperties& props = properties_of(spec.shape);
-    for (int axis = 0; axis < 2; ++axis) {
-      const double period = axis == 0 ? cell.size.x : cell.size.y;
-      if (cell.periodic[axis] && !spec.is_wall && 2.0 * props.bounding_radius > 0.5 * period)
-        throw std::invalid_argument(who + ": its size " + std::to_string(2.0 * props.bounding_radius) +
-                                    " is longer than half the period " + std::to_string(period) +
-                                    "; enlarge the periodic cell or use smaller particles");
-    }
-    w.position.push_back(spec.position);
-    w.angle.push_back(spec.angle);
-    w.velocity.push_back(spec.velocity);
-    w.angular_velocity.push_back(spec.angular_velocity);
-    w.force.push_back({});
-    w.torque.push_back(0.0);
-    w.mass.push_back(props.mass(spec.density));
-    w.inertia.push_back(props.inertia(spec.density));
-    w.density.push_back(spec.density);
-    BodyConstraint constraint = spec.constraint;
-    if (spec.is_wall && !constraint.held[0] && !constraint.held[1] && !constraint.held[2] &&
-        constraint.imposed_force == Vec2{} && constraint.imposed_torque == 0.0)
-      constraint.held = {true, true, true};  // a wall stays put unless told otherwise
-    w.inverse_mass.push_back(1.0 / w.mass.back());
-    w.inverse_inertia.push_back(1.0 / w.inertia.back());
-    w.radius.push_back(spec.shape.radius);
-    w.bounding_radius.push_back(props.bounding_radius);
-    w.material.push_back(spec.material);
-    w.is_wall.push_back(spec.is_wall);
-    w.closed.push_back(spec.shape.is_closed());
-    w.constraint.push_back(constraint);
-    w.shape_name.push_back(spec.shape.name);
-    w.vertex_begin.push_back(static_cast<int>(per_body.size()));
-    w.vertex_count.push_back(static_cast<int>(spec.shape.vertices.size()));
-    // A lone point is its disk's centre of mass exactly (the integrals give
-    // it to rounding; update_orientation relies on the exact zero).
-    for (Vec2 v : spec.shape.vertices) per_body.push_back(spec.shape.vertices.size() == 1 ? Vec2{} : v - props.centroid);
+    const auto found = known_.find(key);
+    if (found != known_.end()) return found->second;
+    return known_.emplace(std::move(key), mass_properties(shape)).first->second;
   }
-  share_local_vertices(w, per_body);
-  w.world_vertex.resize(per_body.size());
+
+ private:
+  std::unordered_map<std::string, MassProperties> known_;
+};
+
+void check_body(const BodySpec& spec, std::size_t i, int material_count, const MassProperties& props,
+                const PeriodicCell& cell) {
+  const std::string who = "body " + std::to_string(i) + " ('" + spec.shape.name + "')";
+  if (spec.material < 0 || spec.material >= material_count)
+    throw std::invalid_argument(who + ": material " + std::to_string(spec.material) + " is not defined");
+  if (!(spec.density > 0.0) || !std::isfinite(spec.density)) throw std::invalid_argument(who + ": the density must be positive");
+  for (int axis = 0; axis < 2; ++axis) {
+    const double period = axis == 0 ? cell.size.x : cell.size.y;
+    if (cell.periodic[axis] && !spec.is_wall && 2.0 * props.bounding_radius > 0.5 * period)
+      throw std::invalid_argument(who + ": its size " + std::to_string(2.0 * props.bounding_radius) +
+                                  " is longer than half the period " + std::to_string(period) +
+                                  "; enlarge the periodic cell or use smaller particles");
+  }
+}
+
+// Appends one body; its body-frame vertices go to `per_body`.
+void add_body(World& w, const BodySpec& spec, const MassProperties& props, std::vector<Vec2>& per_body) {
+  w.position.push_back(spec.position);
+  w.angle.push_back(spec.angle);
+  w.velocity.push_back(spec.velocity);
+  w.angular_velocity.push_back(spec.angular_velocity);
+  w.force.push_back({});
+  w.torque.push_back(0.0);
+  w.mass.push_back(props.mass(spec.density));
+  w.inertia.push_back(props.inertia(spec.density));
+  w.density.push_back(spec.density);
+  BodyConstraint constraint = spec.constraint;
+  if (spec.is_wall && !constraint.held[0] && !constraint.held[1] && !constraint.held[2] &&
+      constraint.imposed_force == Vec2{} && constraint.imposed_torque == 0.0)
+    constraint.held = {true, true, true};  // a wall stays put unless told otherwise
+  w.inverse_mass.push_back(1.0 / w.mass.back());
+  w.inverse_inertia.push_back(1.0 / w.inertia.back());
+  w.radius.push_back(spec.shape.radius);
+  w.bounding_radius.push_back(props.bounding_radius);
+  w.material.push_back(spec.material);
+  w.is_wall.push_back(spec.is_wall);
+  w.closed.push_back(spec.shape.is_closed());
+  w.constraint.push_back(constraint);
+  w.shape_name.push_back(spec.shape.name);
+  w.vertex_begin.push_back(static_cast<int>(per_body.size()));
+  w.vertex_count.push_back(static_cast<int>(spec.shape.vertices.size()));
+  // A lone point is its disk's centre of mass exactly (the integrals give
+  // it to rounding; update_orientation relies on the exact zero).
+  for (Vec2 v : spec.shape.vertices) per_body.push_back(spec.shape.vertices.size() == 1 ? Vec2{} : v - props.centroid);
+}
+
+void check_spans(const World& w) {
   const int n = static_cast<int>(w.size());
   for (int i = 0; i < n; ++i) {
     const auto [a, b] = w.constraint[static_cast<std::size_t>(i)].span_bodies;
@@ -135,6 +139,28 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
       throw std::invalid_argument("body " + std::to_string(i) + ": its pressure span needs two other bodies, found " +
                                   std::to_string(a) + " and " + std::to_string(b));
   }
+}
+
+}  // namespace
+
+World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
+                 Vec2 gravity, const PeriodicCell& cell) {
+  check_laws_and_cell(material_count, laws, cell);
+  World w;
+  w.material_count = material_count;
+  w.law = laws;
+  w.gravity = gravity;
+  w.cell = cell;
+  std::vector<Vec2> per_body;  // body-frame vertices, before sharing
+  MassPropertiesCache properties;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const MassProperties& props = properties.of(bodies[i].shape);
+    check_body(bodies[i], i, material_count, props, cell);
+    add_body(w, bodies[i], props, per_body);
+  }
+  share_local_vertices(w, per_body);
+  w.world_vertex.resize(per_body.size());
+  check_spans(w);
   update_world_vertices(w);
   mark_seams(w);
   return w;

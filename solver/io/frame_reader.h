@@ -1,5 +1,6 @@
 // Reads back a frame of a run (particles_, contacts_ and walls_NNNNN.vtu)
-// into plain data, for figures and analysis that must not see VTK.
+// into plain data (io/frame_data.h), for figures and analysis that must not
+// see VTK, and the run's collections and energy table.
 #pragma once
 
 #include <array>
@@ -8,59 +9,11 @@
 #include <vector>
 
 #include "geometry/vec2.h"
+#include "io/frame_data.h"
 
 class vtkUnstructuredGrid;
 
 namespace sphero {
-
-struct ForceSegment {
-  Vec2 a, b;            // the two ends of the contact line
-  double magnitude = 0.0;
-  bool sliding = false;
-};
-
-// Per particle, what the run wrote beside its outline.
-struct ParticleRecord {
-  int id = 0;                        // body index in the run
-  Vec2 centre;                       // centre of mass
-  double area = 0.0;                 // exact area
-  std::array<double, 4> stress{};    // xx, xy, yx, yy, compression positive (Love–Weber)
-  int coordination = 0;
-  double kinetic_energy = 0.0;       // translational + rotational
-  std::array<double, 4> wall_stress{};  // the part of `stress` due to contacts with walls
-};
-
-// Per touching pair of bodies.
-struct PairRecord {
-  int body_a = 0, body_b = 0;
-  Vec2 branch;                       // a's centre to b's (or to the contact point for a wall)
-  Vec2 normal;                       // unit contact normal, from a towards b
-  Vec2 force;                        // on a, summed over the pair's vertex contacts
-  double normal_force = 0.0;         // sum of the vertex contacts' normal forces (≥ 0)
-};
-
-// A wall (a body of the run's `wall` lines): its skeleton and the force the
-// grains exert on it.
-struct WallContact {
-  Vec2 point;                        // where a grain's vertex contact acts
-  Vec2 force;                        // on the wall
-};
-struct WallRecord {
-  int id = 0;
-  std::vector<Vec2> skeleton;        // open path, world frame
-  Vec2 force;                        // total, on the wall
-  std::vector<WallContact> contacts;
-};
-
-struct FrameData {
-  double time = 0.0;
-  std::vector<ParticleRecord> particles;    // parallel to outlines
-  std::vector<PairRecord> pairs;            // parallel to forces
-  std::vector<std::vector<Vec2>> outlines;  // one closed polygon per particle
-  std::vector<WallRecord> walls;
-  std::vector<std::vector<Vec2>> wall_outlines;
-  std::vector<ForceSegment> forces;
-};
 
 // Frames listed in the run's particles.pvd. Throws std::runtime_error
 // naming the directory when it holds no run.

@@ -27,6 +27,9 @@ struct SceneLocation {
   std::string where;
 };
 
+// Throws SceneError "WHERE: KEY: MESSAGE" for a value given at `at`.
+[[noreturn]] void fail_at(const SceneLocation& at, const std::string& key, const std::string& message);
+
 // How a wall moves: fixed (nothing given), at a constant velocity, or
 // pushed with a constant pressure along one axis — then, optionally, sliding
 // at a constant velocity across that axis (a shear plate), and with the

@@ -94,18 +94,13 @@ std::vector<BodySpec> final_bodies(const World& w, const std::vector<BodySpec>& 
   return out;
 }
 
-}  // namespace
-
-CompactionResult compress_isotropically(const CompressionOptions& o) {
-  if (o.grains.empty()) throw std::invalid_argument("compression: no grains");
-  if (!(o.pressure > 0.0)) throw std::invalid_argument("compression: the target pressure must be positive");
-  validate(o.law);
-  const Extent e = extent_of(o.grains);
-  const double r = 0.1 * e.largest_reach;  // plates' sphero-radius
+// The grains inside four pressure plates (left, right, bottom, top), each
+// as heavy as a row of grains so that they neither rattle nor lag, longer
+// than the sample so that they can slide past each other.
+std::vector<BodySpec> grains_between_plates(const CompressionOptions& o, const Extent& e, double r) {
   const double margin = 0.5 * std::max(e.high.x - e.low.x, e.high.y - e.low.y);
   const double gap = 0.01 * e.largest_reach;
   const double x0 = e.low.x - r - gap, x1 = e.high.x + r + gap, y0 = e.low.y - r - gap, y1 = e.high.y + r + gap;
-  // Plates as heavy as a row of grains, so that they neither rattle nor lag.
   const double grain_mass = e.mass / static_cast<double>(o.grains.size());
   const double row = std::sqrt(static_cast<double>(o.grains.size()));
   std::vector<BodySpec> bodies = o.grains;
@@ -119,62 +114,77 @@ CompactionResult compress_isotropically(const CompressionOptions& o) {
   add_plate({x1, y0 - margin}, {x1, y1 + margin}, y1 - y0, {-1, 0});  // right
   add_plate({x0 - margin, y0}, {x1 + margin, y0}, x1 - x0, {0, 1});   // bottom
   add_plate({x0 - margin, y1}, {x1 + margin, y1}, x1 - x0, {0, -1});  // top
-  const std::size_t first_plate = o.grains.size();
+  return bodies;
+}
 
-  ContactLaw law = with_damping(o.law, grain_mass);
+// One stage of the compression (frictionless, or with the law's friction):
+// steps until the plates carry the target pressure and the grains are
+// static; returns the bodies where it left them.
+std::vector<BodySpec> compress_stage(const CompressionOptions& o, const Extent& e, double r, std::size_t first_plate,
+                                     const ContactLaw& law, const std::vector<BodySpec>& bodies, CompactionResult& result) {
+  World world = make_world(bodies, 1, {law}, {});
+  const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
+  Engine engine(std::move(world), settings);
+  // The pressure acts on the sample's side, whose length is the span
+  // between the two other plates. Each plate's force follows that span as
+  // the sample shrinks (geometry, not a stress servo).
+  const auto spans = [&](const World& w) {
+    const double width = (w.position[first_plate + 1].x - r) - (w.position[first_plate].x + r);
+    const double height = (w.position[first_plate + 3].y - r) - (w.position[first_plate + 2].y + r);
+    return std::array<double, 4>{height, height, width, width};
+  };
+  const Vec2 inward[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+  const auto follow_spans = [&](Engine& running) {
+    const auto span = spans(running.world());
+    for (int k = 0; k < 4; ++k)
+      running.edit_world().constraint[first_plate + static_cast<std::size_t>(k)].imposed_force =
+          o.pressure * span[static_cast<std::size_t>(k)] * inward[k];
+  };
+  bool done = false;
+  while (!done && engine.step_count() < o.until.max_steps) {
+    for (long k = 0; k < o.until.check_every; k += 10) {
+      follow_spans(engine);
+      engine.run(10);
+    }
+    const World& w = engine.world();
+    // Plate pressures: the contact force each carries over the span it
+    // presses on. Compression pushes a plate back, against its inward force.
+    const auto span = spans(w);
+    bool balanced = true;
+    for (int k = 0; k < 4; ++k) {
+      const std::size_t i = first_plate + static_cast<std::size_t>(k);
+      const Vec2 contacts = w.force[i] - w.constraint[i].imposed_force - w.mass[i] * w.gravity;
+      const double carried = -dot(contacts, inward[k]);
+      result.pressure[k] = carried / span[static_cast<std::size_t>(k)];
+      balanced &= std::abs(result.pressure[k] - o.pressure) <= o.until.pressure_tolerance * o.pressure;
+    }
+    result.unbalanced_force_ratio = mean_net_force_ratio(engine);
+    done = balanced && result.unbalanced_force_ratio <= o.until.unbalanced_force_ratio;
+  }
+  result.steps += engine.step_count();
+  result.static_reached = done;
+  const World& w = engine.world();
+  const double left = w.position[first_plate].x + r, right = w.position[first_plate + 1].x - r;
+  const double bottom = w.position[first_plate + 2].y + r, top = w.position[first_plate + 3].y - r;
+  result.packing_fraction = e.area / ((right - left) * (top - bottom));
+  return final_bodies(w, bodies);
+}
+
+}  // namespace
+
+CompactionResult compress_isotropically(const CompressionOptions& o) {
+  if (o.grains.empty()) throw std::invalid_argument("compression: no grains");
+  if (!(o.pressure > 0.0)) throw std::invalid_argument("compression: the target pressure must be positive");
+  validate(o.law);
+  const Extent e = extent_of(o.grains);
+  const double r = 0.1 * e.largest_reach;  // plates' sphero-radius
+  const ContactLaw law = with_damping(o.law, e.mass / static_cast<double>(o.grains.size()));
   ContactLaw frictionless = law;
   frictionless.kt = frictionless.mu = frictionless.gamma_t = 0.0;
   CompactionResult result;
-  std::vector<BodySpec> current = bodies;
-  for (int stage = o.frictionless_first ? 0 : 1; stage < 2; ++stage) {
-    World world = make_world(current, 1, {stage == 0 ? frictionless : law}, {});
-    const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
-    Engine engine(std::move(world), settings);
-    // The plates are longer than the sample so that they can slide past
-    // each other; the pressure acts on the sample's side, whose length is
-    // the span between the two other plates. Each plate's force follows
-    // that span as the sample shrinks (geometry, not a stress servo).
-    const auto spans = [&](const World& w) {
-      const double width = (w.position[first_plate + 1].x - r) - (w.position[first_plate].x + r);
-      const double height = (w.position[first_plate + 3].y - r) - (w.position[first_plate + 2].y + r);
-      return std::array<double, 4>{height, height, width, width};
-    };
-    const Vec2 inward[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    const auto follow_spans = [&](Engine& running) {
-      const auto span = spans(running.world());
-      for (int k = 0; k < 4; ++k)
-        running.edit_world().constraint[first_plate + static_cast<std::size_t>(k)].imposed_force =
-            o.pressure * span[static_cast<std::size_t>(k)] * inward[k];
-    };
-    bool done = false;
-    while (!done && engine.step_count() < o.until.max_steps) {
-      for (long k = 0; k < o.until.check_every; k += 10) {
-        follow_spans(engine);
-        engine.run(10);
-      }
-      const World& w = engine.world();
-      // Plate pressures: the contact force each carries over the span it
-      // presses on. Compression pushes a plate back, against its inward force.
-      const auto span = spans(w);
-      bool balanced = true;
-      for (int k = 0; k < 4; ++k) {
-        const std::size_t i = first_plate + static_cast<std::size_t>(k);
-        const Vec2 contacts = w.force[i] - w.constraint[i].imposed_force - w.mass[i] * w.gravity;
-        const double carried = -dot(contacts, inward[k]);
-        result.pressure[k] = carried / span[static_cast<std::size_t>(k)];
-        balanced &= std::abs(result.pressure[k] - o.pressure) <= o.until.pressure_tolerance * o.pressure;
-      }
-      result.unbalanced_force_ratio = mean_net_force_ratio(engine);
-      done = balanced && result.unbalanced_force_ratio <= o.until.unbalanced_force_ratio;
-    }
-    result.steps += engine.step_count();
-    result.static_reached = done;
-    current = final_bodies(engine.world(), current);
-    const World& w = engine.world();
-    const double left = w.position[first_plate].x + r, right = w.position[first_plate + 1].x - r;
-    const double bottom = w.position[first_plate + 2].y + r, top = w.position[first_plate + 3].y - r;
-    result.packing_fraction = e.area / ((right - left) * (top - bottom));
-  }
+  std::vector<BodySpec> current = grains_between_plates(o, e, r);
+  for (int stage = o.frictionless_first ? 0 : 1; stage < 2; ++stage)
+    current = compress_stage(o, e, r, o.grains.size(), stage == 0 ? frictionless : law, current, result);
   result.bodies = current;
   return result;
 }

@@ -1,0 +1,23 @@
+// The files `sphero analyze` writes into a run's directory, named once: the
+// analysis writes them, and `sphero run --overwrite` clears them as stale.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace sphero::app {
+
+inline constexpr const char* kAnalysisTable = "analysis.csv";
+inline constexpr const char* kCoordinationTable = "coordination.csv";
+inline constexpr const char* kRosesTable = "roses.csv";
+inline constexpr const char* kKineticEnergyHistogram = "ke_histogram.csv";
+inline std::string chains_file(int frame) { return fmt::format("chains_{:05d}.csv", frame); }
+
+inline bool is_analysis_file(const std::string& name) {
+  return name == kAnalysisTable || name == kCoordinationTable || name == kRosesTable ||
+         name == kKineticEnergyHistogram ||
+         (name.rfind("chains_", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0);
+}
+
+}  // namespace sphero::app

@@ -1,0 +1,62 @@
+// One frame of a run as plain data: particles, touching pairs, walls and
+// the force network — the contract between what `sphero run` writes and
+// what the analysis, the figures and the ParaView plugin read. No VTK.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "geometry/vec2.h"
+
+namespace sphero {
+
+struct ForceSegment {
+  Vec2 a, b;            // the two ends of the contact line
+  double magnitude = 0.0;
+  bool sliding = false;
+};
+
+// Per particle, what the run wrote beside its outline.
+struct ParticleRecord {
+  int id = 0;                        // body index in the run
+  Vec2 centre;                       // centre of mass
+  double area = 0.0;                 // exact area
+  std::array<double, 4> stress{};    // xx, xy, yx, yy, compression positive (Love–Weber)
+  int coordination = 0;
+  double kinetic_energy = 0.0;       // translational + rotational
+  std::array<double, 4> wall_stress{};  // the part of `stress` due to contacts with walls
+};
+
+// Per touching pair of bodies.
+struct PairRecord {
+  int body_a = 0, body_b = 0;
+  Vec2 branch;                       // a's centre to b's (or to the contact point for a wall)
+  Vec2 normal;                       // unit contact normal, from a towards b
+  Vec2 force;                        // on a, summed over the pair's vertex contacts
+  double normal_force = 0.0;         // sum of the vertex contacts' normal forces (≥ 0)
+};
+
+// A wall (a body of the run's `wall` lines): its skeleton and the force the
+// grains exert on it.
+struct WallContact {
+  Vec2 point;                        // where a grain's vertex contact acts
+  Vec2 force;                        // on the wall
+};
+struct WallRecord {
+  int id = 0;
+  std::vector<Vec2> skeleton;        // open path, world frame
+  Vec2 force;                        // total, on the wall
+  std::vector<WallContact> contacts;
+};
+
+struct FrameData {
+  double time = 0.0;
+  std::vector<ParticleRecord> particles;    // parallel to outlines
+  std::vector<PairRecord> pairs;            // parallel to forces
+  std::vector<std::vector<Vec2>> outlines;  // one closed polygon per particle
+  std::vector<WallRecord> walls;
+  std::vector<std::vector<Vec2>> wall_outlines;
+  std::vector<ForceSegment> forces;
+};
+
+}  // namespace sphero

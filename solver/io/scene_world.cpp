@@ -1,0 +1,268 @@
+// A scene's world: its walls and their motions, the bodies of its packings,
+// its grains placed as the `grains` lines ask, and the law of every pair of
+// materials; and the engine settings it resolves to.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <random>
+
+#include "engine/stability.h"
+#include "geometry/segment.h"
+#include "geometry/uniform.h"
+#include "io/scene.h"
+#include "io/state_vtu.h"
+#include "packing/random_placement.h"
+#include "shapes/mass_properties.h"
+#include "shapes/shape_file.h"
+
+namespace sphero {
+namespace {
+
+double distance_to_path(const std::vector<Vec2>& path, Vec2 p) {
+  double d = INFINITY;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) d = std::min(d, distance_to_segment(p, path[i], path[i + 1]));
+  return d;
+}
+
+// The number of materials the scene names (laws, walls, grains, changes).
+int materials_named(const SceneConfig& scene) {
+  int materials = 1;
+  for (const auto& l : scene.laws) materials = std::max({materials, l.a + 1, l.b + 1});
+  for (const auto& w : scene.walls) materials = std::max(materials, w.material + 1);
+  for (const auto& g : scene.grains) materials = std::max(materials, g.material + 1);
+  for (const auto& c : scene.wall_changes)
+    if (c.material) materials = std::max(materials, *c.material + 1);
+  return materials;
+}
+
+// Laws: every pair of materials in use needs one, given once.
+std::vector<ContactLaw> law_table(const SceneConfig& scene, int materials) {
+  std::vector<std::optional<LawSpec>> table(static_cast<std::size_t>(materials * materials));
+  for (const auto& l : scene.laws) {
+    for (auto [a, b] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
+      auto& slot = table[static_cast<std::size_t>(a * materials + b)];
+      if (slot && slot->at.where != l.at.where)
+        fail_at(l.at, "law", fmt::format("materials {} and {} already have a law ({})", l.a, l.b, slot->at.where));
+      slot = l;
+    }
+  }
+  std::vector<ContactLaw> laws;
+  for (int a = 0; a < materials; ++a)
+    for (int b = 0; b < materials; ++b) {
+      const auto& slot = table[static_cast<std::size_t>(a * materials + b)];
+      if (!slot)
+        throw SceneError(fmt::format("{}: no contact law between materials {} and {}; add 'law = {} {} linear kn=...'",
+                                     scene.source, a, b, a, b));
+      laws.push_back(slot->law);
+    }
+  return laws;
+}
+
+// The scene's walls, then the bodies of its packings (raising `materials`
+// to what the packings use).
+std::vector<BodySpec> wall_and_packing_bodies(const SceneConfig& scene, int& materials) {
+  std::vector<BodySpec> bodies;
+  for (const WallSpec& w : scene.walls) {
+    BodySpec b;
+    b.shape = make_shape("wall", w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points, w.radius);
+    b.position = mass_properties(b.shape).centroid;
+    b.is_wall = true;
+    b.material = w.material;
+    b.density = w.density;
+    bodies.push_back(b);
+  }
+  for (const auto& [file, at] : scene.packings) {
+    try {
+      for (BodySpec& b : read_state_vtu(file)) {
+        materials = std::max(materials, b.material + 1);
+        bodies.push_back(std::move(b));
+      }
+    } catch (const std::runtime_error& e) {
+      fail_at(at, "packing", e.what());
+    }
+  }
+  return bodies;
+}
+
+// Motions of walls, set once all bodies are known, since a plate's span may
+// name walls of a packing. Walls are named by their body number, as
+// energy.csv and the walls' frames name them (wallN): the scene's walls are
+// bodies 0, 1, ..., a packing's follow in its order.
+class WallMotions {
+ public:
+  explicit WallMotions(std::vector<BodySpec>& bodies) : bodies_(bodies) {
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      if (!bodies[i].is_wall || (i > 0 && bodies[i - 1].is_wall)) continue;
+      std::size_t last = i;
+      while (last + 1 < bodies.size() && bodies[last + 1].is_wall) ++last;
+      wall_numbers_ += (wall_numbers_.empty() ? "" : ", ") + (last == i ? fmt::format("{}", i) : fmt::format("{} to {}", i, last));
+    }
+  }
+
+  std::size_t need_wall(int number, const SceneLocation& at, const std::string& key) const {
+    if (number >= static_cast<int>(bodies_.size()) || !bodies_[static_cast<std::size_t>(number)].is_wall)
+      fail_at(at, key, fmt::format("body {} is not a wall; the walls are {} (numbered as in energy.csv)", number,
+                                wall_numbers_.empty() ? "none" : wall_numbers_));
+    return static_cast<std::size_t>(number);
+  }
+
+  void apply(std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
+    BodySpec& b = bodies_[wall];
+    if (!m.pressure) {
+      b.constraint = BodyConstraint{};
+      b.constraint.held = {true, true, true};
+      if (m.velocity) b.constraint.imposed_velocity = {m.velocity->x, m.velocity->y, 0.0};
+      return;
+    }
+    double length = 0.0;
+    for (int e = 0; e < b.shape.edge_count(); ++e) length += norm(b.shape.edge_end(e) - b.shape.edge_start(e));
+    try {
+      const double sliding = m.velocity ? (m.inward.x != 0.0 ? m.velocity->y : m.velocity->x) : 0.0;
+      b.constraint = pressure_plate(*m.pressure, length, m.inward, sliding);
+    } catch (const std::invalid_argument& e) {
+      fail_at(at, key, e.what());
+    }
+    if (!m.span) return;
+    for (int end : *m.span) {
+      need_wall(end, at, key);
+      if (static_cast<std::size_t>(end) == wall)
+        fail_at(at, key, fmt::format("span={},{}: a plate's span is between two other walls", (*m.span)[0], (*m.span)[1]));
+    }
+    b.constraint.span_bodies = *m.span;
+  }
+
+ private:
+  std::vector<BodySpec>& bodies_;
+  std::string wall_numbers_;  // "0, 100 to 103", for messages
+};
+
+// Removing shifts the bodies behind: renumber the spans that survive.
+void remove_bodies(std::vector<BodySpec>& bodies, const std::vector<bool>& removed, const std::string& source) {
+  std::vector<int> renumbered(bodies.size(), -1);
+  std::vector<BodySpec> kept;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (!removed[i]) renumbered[i] = static_cast<int>(kept.size()), kept.push_back(std::move(bodies[i]));
+  for (BodySpec& b : kept)
+    for (int& end : b.constraint.span_bodies)
+      if (end >= 0) {
+        if (renumbered[static_cast<std::size_t>(end)] < 0)
+          throw SceneError(fmt::format("{}: a plate's span names a wall that set_wall removes", source));
+        end = renumbered[static_cast<std::size_t>(end)];
+      }
+  bodies = std::move(kept);
+}
+
+void apply_wall_motions_and_changes(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
+  WallMotions motions(bodies);
+  for (std::size_t k = 0; k < scene.walls.size(); ++k) motions.apply(k, scene.walls[k].motion, scene.walls[k].at, "wall");
+  std::vector<bool> removed(bodies.size(), false);
+  for (const WallChange& c : scene.wall_changes) {
+    const std::size_t wall = motions.need_wall(c.wall, c.at, "set_wall");
+    if (c.remove) {
+      removed[wall] = true;
+      continue;
+    }
+    motions.apply(wall, c.motion, c.at, "set_wall");
+    if (c.material) bodies[wall].material = *c.material;
+  }
+  if (std::find(removed.begin(), removed.end(), true) != removed.end()) remove_bodies(bodies, removed, scene.source);
+}
+
+// A grain of `g` at c must not overlap grains placed before, nor a wall, and
+// must lie in the periodic cell.
+void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, double R,
+                        const std::vector<Circle>& placed, const std::vector<const GrainsSpec*>& placed_from) {
+  for (std::size_t k = 0; k < placed.size(); ++k)
+    if (norm(placed[k].centre - c) < placed[k].radius + R)
+      fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart", c.x, c.y,
+                                       placed_from[k]->at.where));
+  for (const WallSpec& w : scene.walls)
+    if (distance_to_path(w.points, c) < R + w.radius)
+      fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps the wall of {}; keep the region {:g} away from walls",
+                                       c.x, c.y, w.at.where, R + w.radius));
+  for (int axis = 0; axis < 2; ++axis) {
+    if (!scene.cell.periodic[axis]) continue;
+    const double low = axis ? scene.cell.low.y : scene.cell.low.x, size = axis ? scene.cell.size.y : scene.cell.size.x;
+    const double coordinate = axis ? c.y : c.x;
+    if (coordinate < low || coordinate >= low + size)
+      fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) lies outside the periodic cell", c.x, c.y));
+  }
+}
+
+// The scene's `grains` lines, in order, from one generator seeded by the
+// scene: the centres of a line (packing/random_placement.h), then each
+// grain's angle and heading.
+void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
+  std::mt19937_64 generator(scene.seed);
+  std::vector<Circle> placed;
+  std::vector<const GrainsSpec*> placed_from;
+  for (const GrainsSpec& g : scene.grains) {
+    Shape shape;
+    try {
+      shape = read_shape_file(g.shape_file);
+    } catch (const ShapeError& e) {
+      fail_at(g.at, "grains", e.what());
+    }
+    const double R = mass_properties(shape).bounding_radius;
+    const Box region{{g.region[0], g.region[1]}, {g.region[2], g.region[3]}};
+    std::vector<Vec2> centres;
+    try {
+      centres = g.generator == "lattice" ? lattice_centres(region, R, g.count, shape.name)
+                                         : random_centres(generator, region, R, g.count, placed, shape.name);
+    } catch (const std::invalid_argument& e) {
+      fail_at(g.at, "grains", e.what());
+    }
+    for (Vec2 c : centres) {
+      check_grain_centre(scene, g, c, R, placed, placed_from);
+      placed.push_back({c, R});
+      placed_from.push_back(&g);
+      BodySpec b;
+      b.shape = shape;
+      b.position = c;
+      b.angle = g.random_angle ? 2.0 * std::numbers::pi * unit_uniform(generator) : g.angle * std::numbers::pi / 180.0;
+      b.velocity = random_heading_velocity(generator, g.speed);
+      b.material = g.material;
+      b.density = g.density;
+      bodies.push_back(b);
+    }
+  }
+}
+
+}  // namespace
+
+World build_world(const SceneConfig& scene) {
+  int materials = materials_named(scene);
+  const std::vector<ContactLaw> laws = law_table(scene, materials);
+  std::vector<BodySpec> bodies = wall_and_packing_bodies(scene, materials);
+  apply_wall_motions_and_changes(scene, bodies);
+  if (materials * materials != static_cast<int>(laws.size()))
+    throw SceneError(fmt::format("{}: the packing uses material {} but the scene has laws for materials 0 to {} only",
+                                 scene.source, materials - 1, static_cast<int>(std::sqrt(laws.size())) - 1));
+  add_grain_bodies(scene, bodies);
+  try {
+    return make_world(bodies, materials, laws, scene.gravity, scene.cell);
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
+  }
+}
+
+EngineSettings resolve_engine_settings(const SceneConfig& scene, const World& world) {
+  EngineSettings settings = scene.engine;
+  if (settings.verlet_distance <= 0.0) {
+    // auto: at most 5% of the smallest grain, thinner while the grains
+    // barely move (the engine adapts it; forces do not depend on it).
+    double smallest = INFINITY;
+    for (std::size_t i = 0; i < world.size(); ++i)
+      if (!world.is_wall[i]) smallest = std::min(smallest, 2.0 * world.bounding_radius[i]);
+    settings.verlet_distance = 0.05 * smallest;
+    settings.adaptive_verlet_distance = true;
+  }
+  settings.threads = scene.threads;
+  if (settings.dt <= 0.0) settings.dt = default_time_step(world);
+  return settings;
+}
+
+}  // namespace sphero
