@@ -79,11 +79,10 @@ void settle(Engine& e, long steps, long cap) {
 // last forces, given to the same contacts and bodies in the tiled copies: a
 // contact is known by its two bodies' places in the block, its features'
 // places in their skeletons and its kind. Without the springs every copy
-// started with its frictional contacts unloaded and moved again while they
-// loaded (10⁴ cows were still at 6% of sqrt(g d) 5000 steps later); with
-// forces evaluated afresh, the viscous ones saw full-step velocities
-// instead of the half-step ones the block's step used, and the copies
-// drifted apart from it. `grain_of`: per tiled body, its body in the block.
+// would start with its frictional contacts unloaded and move again while
+// they load; with forces evaluated afresh, the viscous ones would see
+// full-step velocities instead of the half-step ones the block's step
+// used, and the copies would drift apart from it. `grain_of`: per tiled body, its body in the block.
 void carry_contacts(const EngineSnapshot& block, EngineSnapshot& tiled, const std::vector<int>& grain_of) {
   using Key = std::tuple<int, int, int, int, ContactKind>;
   const auto key_of = [](const World& w, const Contact& c, int vertex_body, int edge_body) {

@@ -107,10 +107,11 @@ struct World {
   // sign in floating point) or fewer than three vertices. Rotation does not
   // change it, so the list rebuild need not work it out per pair.
   std::vector<std::int8_t> local_bend;
-  // World coordinates of the vertices, as of the last update_world_vertices
-  // (the engine refreshes them at list rebuilds and before handing the
-  // world out, not every step: the force loop computes the few vertices it
-  // needs from `orientation` — see vertex_position).
+  // World coordinates of the vertices, as of the last update_world_vertices:
+  // the neighbour list's copy, which a running engine refreshes at list
+  // rebuilds, not every step (the contact pass computes the few vertices it
+  // needs from `orientation`). Read a vertex with vertex_position, which is
+  // always current.
   std::vector<Vec2> world_vertex;
   std::vector<Vec2> orientation;  // (cos θ, sin θ) per body, with the positions' step
   // A wall (is_wall, open skeleton, rotation held still) whose last vertex is
