@@ -141,112 +141,142 @@ void carry_contacts(const EngineSnapshot& block, EngineSnapshot& tiled, const st
   }
 }
 
-}  // namespace
+// The geometry of a scene: a block of at most kBlock grains is dropped and
+// settled; larger scenes are that block repeated side by side along the
+// periodic x axis, with its contacts' tangential springs and its skin: each
+// copy is the block's periodic continuation, at rest as it was. So
+// preparing 10⁶ grains costs what 10³ cost.
+struct BlockLayout {
+  Shape shape;
+  MassProperties mass;
+  double size = 0.0, spacing = 0.0, width = 0.0;
+  int copies = 1, block = 1, columns = 1;
+};
 
-Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::string& data_dir) {
-  if (o.particles < 1) throw std::invalid_argument("a benchmark scene needs at least one particle");
-  const Shape shape = shape_of(kind, data_dir);
-  const MassProperties m = mass_properties(shape);
-  const double size = 2.0 * m.bounding_radius;
-  const double spacing = 1.01 * size;  // bounding circles apart: no overlap at the start
-  // A block of at most kBlock grains is dropped and settled; larger scenes
-  // are that block repeated side by side along the periodic x axis, with
-  // its contacts' tangential springs and its skin: each copy is the
-  // block's periodic continuation, at rest as it was. So preparing 10⁶
-  // grains costs what 10³ cost.
-  const int copies = (o.particles + kBlock - 1) / kBlock;
-  const int block = (o.particles + copies - 1) / copies;
-  const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(block))));
-  const double width = columns * spacing;
-  const auto floor_spanning = [&](double length) {
-    BodySpec floor;
-    floor.shape = make_shape("floor", SkeletonKind::segment, {{0, 0}, {length, 0}}, 0.05 * size);
-    floor.position = mass_properties(floor.shape).centroid;
-    floor.is_wall = true;
-    return floor;
-  };
-  std::vector<BodySpec> bodies{floor_spanning(width)};
+BlockLayout block_layout(const SceneKind& kind, const SceneOptions& o, const std::string& data_dir) {
+  BlockLayout l;
+  l.shape = shape_of(kind, data_dir);
+  l.mass = mass_properties(l.shape);
+  l.size = 2.0 * l.mass.bounding_radius;
+  l.spacing = 1.01 * l.size;  // bounding circles apart: no overlap at the start
+  l.copies = (o.particles + kBlock - 1) / kBlock;
+  l.block = (o.particles + l.copies - 1) / l.copies;
+  l.columns = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(l.block))));
+  l.width = l.columns * l.spacing;
+  return l;
+}
+
+BodySpec floor_spanning(double length, double size) {
+  BodySpec floor;
+  floor.shape = make_shape("floor", SkeletonKind::segment, {{0, 0}, {length, 0}}, 0.05 * size);
+  floor.position = mass_properties(floor.shape).centroid;
+  floor.is_wall = true;
+  return floor;
+}
+
+PeriodicCell strip(double period) { return PeriodicCell{{true, false}, {0.0, 0.0}, {period, 0.0}}; }
+
+// The block's grains on a lattice above the floor, at random angles.
+std::vector<BodySpec> dropped_block(const BlockLayout& l) {
+  std::vector<BodySpec> bodies{floor_spanning(l.width, l.size)};
   std::mt19937_64 random(1);
   std::uniform_real_distribution<double> turn(0.0, 2.0 * std::numbers::pi);
-  for (int k = 0; k < block; ++k) {
+  for (int k = 0; k < l.block; ++k) {
     BodySpec b;
-    b.shape = shape;
+    b.shape = l.shape;
     // Odd rows shifted by half a spacing: on a square lattice in a periodic
     // strip, disks fall straight onto one another and stand in columns
     // with two contacts each, a packing no experiment makes.
-    const int row = k / columns;
-    b.position = {spacing * (k % columns + 0.5 + 0.5 * (row % 2)), spacing * (row + 0.55)};
+    const int row = k / l.columns;
+    b.position = {l.spacing * (k % l.columns + 0.5 + 0.5 * (row % 2)), l.spacing * (row + 0.55)};
     b.angle = turn(random);
     bodies.push_back(b);
   }
+  return bodies;
+}
+
+ContactLaw timed_law(const MassProperties& m) {
   ContactLaw law;
   law.kn = 1e6 * m.area;  // per unit density: overlaps of ~1e-5 of the size under the sample's weight
   law.gamma_n = 0.3 * 2.0 * std::sqrt(m.area * law.kn);
   law.kt = 0.5 * law.kn;
   law.mu = 0.5;
-  EngineSettings s;
-  s.dt = 0.02 * 2.0 * std::numbers::pi * std::sqrt(m.area / law.kn);
-  s.verlet_distance = o.verlet_distance > 0.0 ? o.verlet_distance : 0.05 * size;
-  s.adaptive_verlet_distance = o.verlet_distance <= 0.0;
-  s.threads = o.threads;
-  const auto strip = [](double period) { return PeriodicCell{{true, false}, {0.0, 0.0}, {period, 0.0}}; };
-  // Settled with strongly damped contacts (half of critical: a 64-gon can
-  // press on a neighbour with several vertex contacts at once, which
-  // multiplies the damping an explicit step must stay stable with); timed
-  // with the scene's damping.
-  const auto settling = [&](ContactLaw l) {
-    l.gamma_n = 0.5 * 2.0 * std::sqrt(m.area * law.kn);
-    return l;
-  };
-  // A settled block is kept for the next scene of the same kind and block
-  // size (`sphero bench` asks for several N); settling does not depend on
-  // the number of threads.
+  return law;
+}
+
+// The block settled, kept for the next scene of the same kind and block size
+// (`sphero bench` asks for several N); settling does not depend on the
+// number of threads. Settled with strongly damped contacts (half of
+// critical: a 64-gon can press on a neighbour with several vertex contacts
+// at once, which multiplies the damping an explicit step must stay stable
+// with), then on with the timed damping until the skin is steady again: it
+// thins within a few hundred steps of the change, which a short timing
+// would otherwise measure with several times the candidates.
+const EngineSnapshot& settled_block(const SceneKind& kind, const SceneOptions& o, const BlockLayout& l,
+                                    const ContactLaw& law, const EngineSettings& s) {
   static std::map<std::tuple<std::string, int, long, double>, EngineSnapshot> settled_blocks;
-  const auto key = std::make_tuple(kind.name, block, o.settle_steps, o.verlet_distance);
+  const auto key = std::make_tuple(kind.name, l.block, o.settle_steps, o.verlet_distance);
   if (!settled_blocks.count(key)) {
-    Engine fresh(make_world(bodies, 1, {settling(law)}, {0, -9.81}, strip(width)), s);
+    ContactLaw settling = law;
+    settling.gamma_n = 0.5 * 2.0 * std::sqrt(l.mass.area * law.kn);
+    Engine fresh(make_world(dropped_block(l), 1, {settling}, {0, -9.81}, strip(l.width)), s);
     settle(fresh, o.settle_steps, 100000);
-    // Then on with the timed damping until the skin is steady again: it
-    // thins within a few hundred steps of the change, which a short timing
-    // would otherwise measure with several times the candidates.
     fresh.edit_world().law[0].gamma_n = law.gamma_n;
     if (o.settle_steps <= 0) settle(fresh, 0, 20000);
     settled_blocks.emplace(key, fresh.snapshot());
   }
-  Engine e{EngineSnapshot(settled_blocks.at(key))};
+  return settled_blocks.at(key);
+}
+
+// The settled block repeated `copies` times along x, with its contacts. The
+// copies continue the block exactly, so they are as settled as it was: no
+// settling of their own.
+Engine tiled(const Engine& e, const BlockLayout& l, const ContactLaw& law, const EngineSettings& s) {
+  World w = e.world();
+  wrap_into_cell(w);  // each copy is laid out from the block's own cell
+  std::vector<BodySpec> many{floor_spanning(l.copies * l.width, l.size)};
+  many.reserve(static_cast<std::size_t>(l.copies) * w.size());
+  std::vector<int> grain_of{0};  // the floor is the block's floor, body 0
+  for (int c = 0; c < l.copies; ++c)
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if (w.is_wall[i]) continue;
+      grain_of.push_back(static_cast<int>(i));
+      BodySpec b;
+      b.shape = l.shape;
+      b.position = w.position[i] + Vec2{c * l.width, 0.0};
+      b.angle = w.angle[i];
+      b.velocity = w.velocity[i];
+      b.angular_velocity = w.angular_velocity[i];
+      many.push_back(std::move(b));
+    }
+  // Listed with the block's skin, not the widest one a fresh adaptive list
+  // starts from (which would thin out within the timing, and list far more
+  // first).
+  EngineSettings block_skin = s;
+  block_skin.verlet_distance = e.neighbour_verlet_distance();
+  EngineSnapshot tiles =
+      Engine(make_world(many, 1, {law}, {0, -9.81}, strip(l.copies * l.width)), block_skin).snapshot();
+  tiles.settings.verlet_distance = s.verlet_distance;  // the skin may widen again as far as the block's
+  carry_contacts(e.snapshot(), tiles, grain_of);
+  return Engine(std::move(tiles));
+}
+
+}  // namespace
+
+Engine settled_scene(const SceneKind& kind, const SceneOptions& o, const std::string& data_dir) {
+  if (o.particles < 1) throw std::invalid_argument("a benchmark scene needs at least one particle");
+  const BlockLayout l = block_layout(kind, o, data_dir);
+  const ContactLaw law = timed_law(l.mass);
+  EngineSettings s;
+  s.dt = 0.02 * 2.0 * std::numbers::pi * std::sqrt(l.mass.area / law.kn);
+  s.verlet_distance = o.verlet_distance > 0.0 ? o.verlet_distance : 0.05 * l.size;
+  s.adaptive_verlet_distance = o.verlet_distance <= 0.0;
+  s.threads = o.threads;
+  Engine e{EngineSnapshot(settled_block(kind, o, l, law, s))};
   e.set_threads(o.threads);
-  if (copies > 1) {
-    World w = e.world();
-    wrap_into_cell(w);  // each copy is laid out from the block's own cell
-    std::vector<BodySpec> many{floor_spanning(copies * width)};
-    many.reserve(static_cast<std::size_t>(copies) * w.size());
-    std::vector<int> grain_of{0};  // the floor is the block's floor, body 0
-    for (int c = 0; c < copies; ++c)
-      for (std::size_t i = 0; i < w.size(); ++i) {
-        if (w.is_wall[i]) continue;
-        grain_of.push_back(static_cast<int>(i));
-        BodySpec b;
-        b.shape = shape;
-        b.position = w.position[i] + Vec2{c * width, 0.0};
-        b.angle = w.angle[i];
-        b.velocity = w.velocity[i];
-        b.angular_velocity = w.angular_velocity[i];
-        many.push_back(std::move(b));
-      }
-    // Listed with the block's skin, not the widest one a fresh adaptive
-    // list starts from (which would thin out over the first thousand
-    // steps, within the timing, and at 10⁶ cows list gigabytes first).
-    EngineSettings thin = s;
-    thin.verlet_distance = e.neighbour_verlet_distance();
-    EngineSnapshot tiles = Engine(make_world(many, 1, {law}, {0, -9.81}, strip(copies * width)), thin).snapshot();
-    tiles.settings.verlet_distance = s.verlet_distance;  // the skin may widen again as far as the block's
-    carry_contacts(e.snapshot(), tiles, grain_of);
-    // The copies continue the block (3000 hexagons and 3000 cows keep its
-    // residual speed to the last printed digit), so they are as settled as
-    // it was: no settling of their own. (A settling would also be slow for
-    // no gain: one rattling cow per copy makes the list rebuild every few
-    // steps.)
-    e = Engine(std::move(tiles));
+  if (l.copies > 1) {
+    e = tiled(e, l, law, s);
+    e.set_threads(o.threads);
   }
   return e;
 }
