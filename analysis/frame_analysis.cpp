@@ -188,7 +188,7 @@ FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& option
   std::map<int, int> index_of_body;  // run body index → particle index in this frame
   const double mean_size = particle_sums(frame, options, window, s, stress, index_of_body);
   const std::vector<ParticleContact> links = contact_sums(frame, options, window, index_of_body, s);
-  s.chains = find_force_chains(stress, links, options.chain_tolerance_degrees);
+  s.chains = find_force_chains(stress, links, options.chain_tolerance_degrees, options.chain_links);
   s.walls = wall_face_stresses(frame, mean_size);
   if (options.local_packing) local_packing_sums(frame, window, s);
   return s;

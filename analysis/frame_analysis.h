@@ -28,6 +28,7 @@ struct AnalysisOptions {
   bool local_packing = false;     // the set-Voronoi tessellation (the costly part)
   int rose_bins = 18;             // over [0°, 180°)
   double chain_tolerance_degrees = 45.0;
+  ChainLinks chain_links = ChainLinks::ahead_and_behind;
 };
 
 // The stress a straight face of a wall (one segment of its skeleton)

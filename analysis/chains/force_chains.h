@@ -1,11 +1,12 @@
 // Force chains after Peters et al., Phys. Rev. E 72, 041307 (2005): a
 // particle is a chain candidate when its most compressive principal stress
-// exceeds the mean of that over all particles; two candidates in contact are
-// linked when the contact direction lies within a tolerance angle of both
+// exceeds the mean of that over all particles; two candidates in contact may
+// link when the contact direction lies within a tolerance angle of both
 // particles' major principal stress directions; a chain is a path of at
 // least three linked particles.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "engine/stress.h"
@@ -31,14 +32,26 @@ struct ChainStatistics {
   double mean_orientation_degrees = 0.0;  // of the chains' end-to-end directions, in [0, 180)
 };
 
+// Which of its possible links a candidate keeps; a link stays when both of
+// its particles keep it, so chains are paths (or rings), never trees.
+enum class ChainLinks {
+  // As published: the best-aligned neighbour ahead and the best-aligned one
+  // behind along the particle's major principal stress direction, so that a
+  // chain runs on through the particle and never folds back on one side.
+  ahead_and_behind,
+  // The two best-aligned neighbours, on whichever side of the particle.
+  two_best_aligned,
+};
+std::string_view to_string(ChainLinks links);
+ChainLinks chain_links_from_string(std::string_view word);  // throws std::invalid_argument naming the words
+
 // The angle of an axis (a direction and its opposite), in degrees in [0, 180).
 double axis_degrees(Vec2 axis);
 
-// `tolerance_degrees` defaults to 45 in the paper. Chains are found as
-// maximal paths in the graph of links; where a particle links to more than
-// two others (a branching), the chain follows the link best aligned with
-// its major direction and the rest start new chains.
+// `tolerance_degrees` is 45 in the paper. Chains are found as maximal
+// paths in the graph of kept links.
 ChainStatistics find_force_chains(const std::vector<Stress>& particle_stress,
-                                  const std::vector<ParticleContact>& contacts, double tolerance_degrees = 45.0);
+                                  const std::vector<ParticleContact>& contacts, double tolerance_degrees = 45.0,
+                                  ChainLinks links = ChainLinks::ahead_and_behind);
 
 }  // namespace sphero::analysis

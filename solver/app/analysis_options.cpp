@@ -35,6 +35,9 @@ void add_analysis_options(boost::program_options::options_description& options) 
       "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number")(
       "exclude-walls", "leave contacts with walls out of the particles' stresses")(
       "chain-angle", po::value<double>()->default_value(45.0), "force chains: tolerance angle in degrees (Peters et al.)")(
+      "chain-links", po::value<std::string>()->default_value("ahead-and-behind"),
+      "force chains: the links a particle keeps, ahead-and-behind (Peters et al.: the best-aligned neighbour on each "
+      "side along its major stress direction) or two-best-aligned (the two best-aligned, on either side)")(
       "rose-bins", po::value<int>()->default_value(18), "bins of the orientation distributions over [0, 180) degrees");
 }
 
@@ -57,6 +60,11 @@ analysis::AnalysisOptions analysis_options(const boost::program_options::variabl
   o.chain_tolerance_degrees = vm["chain-angle"].as<double>();
   if (!(o.chain_tolerance_degrees > 0.0 && o.chain_tolerance_degrees <= 90.0))
     throw std::invalid_argument("--chain-angle: expected an angle in (0, 90] degrees");
+  try {
+    o.chain_links = analysis::chain_links_from_string(vm["chain-links"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--chain-links: ") + e.what());
+  }
   o.rose_bins = vm["rose-bins"].as<int>();
   if (o.rose_bins < 1 || o.rose_bins > 3600) throw std::invalid_argument("--rose-bins: expected 1 to 3600");
   return o;

@@ -34,4 +34,12 @@ if "$sphero" analyze "$run" --window 1,1,0,0 2> "$work/err"; then echo "accepted
 grep -q -- "--window: expected X0 < X1" "$work/err" || { cat "$work/err"; exit 1; }
 if "$sphero" analyze "$run" --frames 3:999 2> "$work/err"; then echo "accepted frames 3:999"; exit 1; fi
 grep -q -- "--frames: the run has frames 0 to" "$work/err" || { cat "$work/err"; exit 1; }
+if "$sphero" analyze "$run" --chain-links best 2> "$work/err"; then echo "accepted --chain-links best"; exit 1; fi
+grep -q -- "--chain-links: unknown chain links 'best': use ahead-and-behind (Peters et al. 2005) or two-best-aligned" "$work/err" \
+  || { cat "$work/err"; exit 1; }
+# The other link rule runs too, and finds chains no more often than a grain
+# may hold two links on one side.
+cp -r "$run" "$work/two-best"
+"$sphero" analyze "$work/two-best" --no-local-packing --chain-links two-best-aligned > /dev/null
+[ "$(grep -c '^[0-9]' "$work/two-best/analysis.csv")" -eq "$frames" ] || { echo "two-best-aligned: not one row per frame"; exit 1; }
 echo "analysis ok: $frames frames, distributions, chains, fields, 8 plots; bad options refused"

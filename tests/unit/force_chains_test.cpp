@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <numbers>
+#include <algorithm>
 #include <random>
+#include <stdexcept>
 
 #include "analysis/chains/force_chains.h"
 #include "engine/stress.h"
@@ -64,6 +66,44 @@ TEST(ForceChains, AContactTooFarFromTheMajorDirectionBreaksTheChain) {
   for (int k = 0; k < 3; ++k) stress[static_cast<std::size_t>(k)] = uniaxial(9, tilted);
   EXPECT_EQ(find_force_chains(stress, contacts).chains.size(), 1u);
   EXPECT_TRUE(find_force_chains(stress, contacts, 30.0).chains.empty());
+}
+
+// A strong particle P loaded vertically with two strong neighbours above it,
+// one straight above and one 29° off, and none below; six weak particles set
+// the mean. As published (Peters et al.) P keeps one link ahead and one
+// behind: only the straight one, and two particles make no chain. Keeping
+// the two best-aligned links instead folds a chain back over P's upper side.
+TEST(ForceChains, AsPublishedAChainDoesNotFoldBackOnOneSideOfAParticle) {
+  std::vector<Stress> stress(9, uniaxial(1, {1, 0}));
+  for (int k = 0; k < 3; ++k) stress[static_cast<std::size_t>(k)] = uniaxial(10, {0, 1});
+  const std::vector<ParticleContact> contacts{{0, 1, {0.0, 1.0}}, {0, 2, {0.5, 0.9}}, {1, 2, {0.5, -0.1}}};
+  EXPECT_TRUE(find_force_chains(stress, contacts).chains.empty());
+  EXPECT_TRUE(find_force_chains(stress, contacts, 45.0, ChainLinks::ahead_and_behind).chains.empty());
+  const ChainStatistics folded = find_force_chains(stress, contacts, 45.0, ChainLinks::two_best_aligned);
+  ASSERT_EQ(folded.chains.size(), 1u);
+  EXPECT_EQ(folded.chains[0].particles.size(), 3u);
+  EXPECT_EQ(folded.chains[0].particles[1], 0);  // P in the middle, both neighbours above it
+}
+
+// With a third strong neighbour below P, the published rule runs the chain
+// on through P: below, P, straight above — the tilted one left out.
+TEST(ForceChains, AsPublishedAChainRunsOnThroughAParticle) {
+  std::vector<Stress> stress(10, uniaxial(1, {1, 0}));
+  for (int k = 0; k < 4; ++k) stress[static_cast<std::size_t>(k)] = uniaxial(10, {0, 1});
+  const std::vector<ParticleContact> contacts{{0, 1, {0.0, 1.0}}, {0, 2, {0.5, 0.9}}, {3, 0, {0.1, 1.0}}};
+  const ChainStatistics chains = find_force_chains(stress, contacts);
+  ASSERT_EQ(chains.chains.size(), 1u);
+  std::vector<int> members = chains.chains[0].particles;
+  std::sort(members.begin(), members.end());
+  EXPECT_EQ(members, (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(chains.chain_of[2], -1);
+}
+
+TEST(ForceChains, TheLinkRulesAreNamedAsOnTheCommandLine) {
+  EXPECT_EQ(chain_links_from_string("ahead-and-behind"), ChainLinks::ahead_and_behind);
+  EXPECT_EQ(chain_links_from_string("two-best-aligned"), ChainLinks::two_best_aligned);
+  EXPECT_EQ(to_string(ChainLinks::two_best_aligned), "two-best-aligned");
+  EXPECT_THROW(chain_links_from_string("best"), std::invalid_argument);
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ int vtkSpheroForceChains::RequestData(
     const FrameData& frame = f.frame;
     analysis::AnalysisOptions options;
     options.chain_tolerance_degrees = this->ToleranceAngle;
+    options.chain_links =
+      this->ChainLinks == 0 ? analysis::ChainLinks::ahead_and_behind : analysis::ChainLinks::two_best_aligned;
     const analysis::FrameSummary s = analysis::analyze_frame(frame, options);
 
     const plugin::Blocks& out = f.blocks;

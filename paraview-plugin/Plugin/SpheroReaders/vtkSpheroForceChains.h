@@ -25,6 +25,13 @@ public:
   /** Largest angle, in degrees, between a link and each particle's major stress direction (default 45). */
   vtkSetClampMacro(ToleranceAngle, double, 0.001, 90.0);
   vtkGetMacro(ToleranceAngle, double);
+  /**
+   * Which links a particle keeps: 0, the best-aligned neighbour ahead and
+   * behind along its major stress direction (Peters et al., the default);
+   * 1, the two best-aligned on either side (--chain-links).
+   */
+  vtkSetClampMacro(ChainLinks, int, 0, 1);
+  vtkGetMacro(ChainLinks, int);
 
 protected:
   vtkSpheroForceChains() = default;
@@ -36,6 +43,7 @@ private:
   void operator=(const vtkSpheroForceChains&) = delete;
 
   double ToleranceAngle = 45.0;
+  int ChainLinks = 0;
 };
 
 #endif
