@@ -117,13 +117,6 @@ void EngineCore::update_orientations() {
   vertices_stale = true;
 }
 
-void EngineCore::refresh_vertices() {
-  if (!vertices_stale) return;
-  World& w = world;
-  ThreadTeam::for_each(settings.threads, w.size(), [&](std::size_t i) { update_body_vertices(w, i); });
-  vertices_stale = false;
-}
-
 std::size_t EngineCore::memory_bytes() const {
   const World& w = world;
   return capacity_bytes(w.position) + capacity_bytes(w.angle) + capacity_bytes(w.velocity) +

@@ -51,8 +51,6 @@ struct EngineCore {
   // the contact pass computes the vertices it reads.
   void update_lists_or_orientations();
   void update_orientations();
-  // world.world_vertex brought up to date with the positions.
-  void refresh_vertices();
   std::size_t memory_bytes() const;
 
   World world;
@@ -78,7 +76,7 @@ struct EngineCore {
   std::size_t first_unstable = kNotChecked;
   std::vector<BodyEnergySums> body_sums;  // per body chunk
   std::size_t fastest_body = 0;           // from the sums, for the energy check
-  bool vertices_stale = false;            // world.world_vertex behind the positions
+  bool vertices_stale = false;            // world.world_vertex behind the positions (snapshot() updates its copy)
 
  private:
   void apply_loads(bool unconstrained_loads_set);
