@@ -1,0 +1,66 @@
+// The time-step limit and the instability checks (engine/stability.h): a
+// refused step names its numbers, an unstable run stops with a message.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "physics/scenes.h"
+
+namespace sphero {
+namespace {
+
+using test::disk;
+using test::linear_law;
+using test::world_of;
+
+TEST(TimeStep, TooLargeIsRefusedWithTheNumbers) {
+  std::vector<BodySpec> bodies{disk({0, 0}, 0.5), disk({2, 0}, 0.5)};
+  EngineSettings s;
+  s.dt = 0.1;
+  s.verlet_distance = 0.05;
+  try {
+    Engine e(world_of(bodies, linear_law(1e4)), s);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& err) {
+    const std::string message = err.what();
+    EXPECT_NE(message.find("dt = 0.1 is above a tenth of the shortest contact period"), std::string::npos) << message;
+    EXPECT_NE(message.find("k_n = 10000"), std::string::npos) << message;
+  }
+  s.allow_large_time_step = true;
+  EXPECT_NO_THROW(Engine(world_of(bodies, linear_law(1e4)), s));
+}
+
+TEST(Instability, AForcedHugeTimeStepStopsWithAMessage) {
+  std::vector<BodySpec> bodies{disk({0, 0}, 0.5, {1, 0}), disk({1.05, 0}, 0.5, {-1, 0})};
+  EngineSettings s;
+  s.dt = 0.05;  // the contact period is 0.056
+  s.verlet_distance = 0.05;
+  s.allow_large_time_step = true;
+  Engine e(world_of(bodies, linear_law(1e4)), s);
+  try {
+    e.run(1000);
+    FAIL() << "no instability detected";
+  } catch (const InstabilityError& err) {
+    const std::string message = err.what();
+    EXPECT_NE(message.find("unstable at step"), std::string::npos) << message;
+    EXPECT_NE(message.find("body"), std::string::npos) << message;
+    EXPECT_NE(message.find("time step"), std::string::npos) << message;
+  }
+}
+
+TEST(TimeStep, TheDefaultIsAFifthOfTheLargestAccepted) {
+  const World w = world_of({disk({0, 0}, 0.5), disk({2, 0}, 0.5)}, linear_law(1e4));
+  EngineSettings s;
+  s.dt = default_time_step(w);
+  s.verlet_distance = 0.05;
+  // 2π sqrt(m / k) with m = π 0.5² (density 1): a fiftieth of it.
+  const double period = 2.0 * std::numbers::pi * std::sqrt(std::numbers::pi * 0.25 / 1e4);
+  EXPECT_NEAR(s.dt, period / 50.0, 1e-12 * period);
+  EXPECT_NEAR(check_time_step(w, s), period / 10.0, 1e-12 * period);
+}
+
+}  // namespace
+}  // namespace sphero
