@@ -73,7 +73,8 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
   }
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_set_font_size(cr, 14.0 * o.width / 1600.0 + 4.0);
-  std::string caption = fmt::format("{}{}t = {:.4g} s", o.title, o.title.empty() ? "" : " — ", f.time);
+  std::string caption =
+      o.show_time ? fmt::format("{}{}t = {:.4g} s", o.title, o.title.empty() ? "" : " — ", f.time) : o.title;
   if (o.draw_forces)
     caption += fmt::format(", {} contacts; line width ∝ contact force (max {:.3g} N); orange: sliding{}", f.forces.size(),
                            strongest, o.in_chain.empty() ? "" : "; blue: force chains (Peters et al. 2005)");

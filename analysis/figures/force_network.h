@@ -26,6 +26,7 @@ struct FigureOptions {
   double fill_low = 0.0, fill_high = 1.0;
   std::string fill_label;
   bool draw_forces = true;
+  bool show_time = true;  // false: the caption is the title alone (a packing has no time)
   // Frame the grains only (with a margin of a mean grain size), cutting off
   // walls that reach far beyond them; otherwise grains and walls.
   bool fit_grains = false;

@@ -2,6 +2,8 @@
 // publication figures of a run — the force network of a frame (default), a
 // map of the local packing fraction, the orientation rose, and plots over
 // the run: stress-strain, void ratio, energy, kinetic-energy histogram.
+// `sphero figure PACKING.vtu`: a packing or state file's grains, coloured by
+// their local packing fraction.
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
@@ -19,11 +21,17 @@
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "io/frame_reader.h"
+#include "io/packing_frame.h"
+#include "io/state_vtu.h"
 
 namespace sphero::app {
 namespace {
 
 using analysis::Curve;
+
+// Chords per full circle of a packing file's drawn outlines (a run's
+// manifest says its own).
+constexpr int kPackingArcResolution = 24;
 
 const std::set<std::string> kinds{"network",  "packing-map", "rose",        "stress-strain",
                                   "void-ratio", "energy",    "ke-histogram"};
@@ -187,6 +195,46 @@ void histogram_figure(const std::string& run, FrameRange frames, const std::stri
   analysis::draw_chart(chart, output, width, width * 2 / 3);
 }
 
+// Grains coloured by their exact area.
+void sizes_map(const FrameData& data, analysis::FigureOptions figure, const std::string& output) {
+  double total = 0.0;
+  for (const ParticleRecord& p : data.particles) figure.fill.push_back(p.area), total += p.area;
+  figure.fill_low = *std::min_element(figure.fill.begin(), figure.fill.end());
+  figure.fill_high = *std::max_element(figure.fill.begin(), figure.fill.end());
+  if (figure.fill_high <= figure.fill_low) figure.fill_high = figure.fill_low * (1.0 + 1e-3) + 1e-12;
+  figure.fill_label = fmt::format("grain area (m²); mean {:.4g}", total / static_cast<double>(data.particles.size()));
+  figure.draw_forces = false;
+  analysis::draw_force_network(data, output, figure);
+}
+
+// A packing or state file (`sphero pack`, state_NNNNN.vtu): its grains and
+// walls, coloured by size (sizes, the default) or by local packing fraction
+// (packing-map), or as outlines (network: a packing has no forces to draw).
+int packing_figure(const std::string& file, std::string kind, bool kind_given, const analysis::AnalysisOptions& o,
+                   analysis::FigureOptions figure, std::string output) {
+  if (!kind_given) kind = "sizes";
+  if (kind != "sizes" && kind != "packing-map" && kind != "network")
+    throw std::invalid_argument(fmt::format("--plot {}: a packing file has one frame and no contacts; use sizes (the "
+                                            "default), packing-map or network",
+                                            kind));
+  const FrameData data = packing_frame(read_state_vtu(file), kPackingArcResolution);
+  if (data.particles.empty()) throw std::invalid_argument(file + ": holds walls but no grains to draw");
+  if (output.empty()) output = (std::filesystem::path(file).replace_extension().string() + "-" + kind + ".png");
+  figure.show_time = false;
+  if (figure.title.empty()) figure.title = std::filesystem::path(file).filename().string();
+  if (kind == "sizes") {
+    sizes_map(data, figure, output);
+  } else if (kind == "packing-map") {
+    packing_map(data, o, figure, output);
+  } else {
+    figure.draw_forces = false;
+    analysis::draw_force_network(data, output, figure);
+  }
+  fmt::print("sphero figure: {} of {}, {} grains, {} walls -> {}\n", kind, file, data.particles.size(),
+             data.walls.size(), output);
+  return 0;
+}
+
 }  // namespace
 
 int run_figure_command(const std::vector<std::string>& args) {
@@ -212,8 +260,16 @@ int run_figure_command(const std::vector<std::string>& args) {
       "labelled by its directory's name");
   add_analysis_options(options);
   po::variables_map vm;
-  if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR [options]\n", vm))
+  if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR|PACKING.vtu [options]\n", vm))
     return *stop;
+  if (std::filesystem::is_regular_file(run) && std::filesystem::path(run).extension() == ".vtu") {
+    if (view != "all" && view != "grains") throw std::invalid_argument("--view: use 'all' or 'grains'");
+    analysis::FigureOptions figure;
+    figure.width = width > 0 ? width : 1600;
+    figure.title = title;
+    figure.fit_grains = view == "grains";
+    return packing_figure(run, kind, vm.count("plot") > 0, analysis_options(vm), figure, output);
+  }
   if (!kinds.count(kind))
     throw std::invalid_argument(fmt::format("--plot: unknown plot '{}'; use network, packing-map, rose, stress-strain, "
                                             "void-ratio, energy or ke-histogram",

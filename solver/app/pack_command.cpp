@@ -243,6 +243,33 @@ int run_sort(const po::variables_map& vm, const std::string& output) {
   return 0;
 }
 
+// The method's own work; returns the exit status.
+template <class Require>
+int run_method(const std::string& method, const po::variables_map& vm, const std::string& output, Require&& require) {
+  if (method == "voronoi") {
+    require({"box"});
+    return run_voronoi(vm, output);
+  }
+  if (method == "gas") {
+    require({"box", "shape", "count", "packing-fraction"});
+    return run_gas(vm, output);
+  }
+  if (method == "compress") {
+    require({"packing", "pressure", "kn"});
+    return run_compress(vm, output);
+  }
+  if (method == "sort") {
+    require({"packing"});
+    return run_sort(vm, output);
+  }
+  if (method == "deposit") {
+    require({"packing", "kn"});
+    return run_deposit(vm, output);
+  }
+  require({"shape", "columns", "rows", "spacing"});
+  return run_lattice(vm, output);
+}
+
 }  // namespace
 
 int run_pack_command(const std::vector<std::string>& args) {
@@ -284,28 +311,13 @@ int run_pack_command(const std::vector<std::string>& args) {
     return 2;
   }
   if (output.empty()) throw std::invalid_argument(fmt::format("sphero pack {}: give the output file with -o OUT.vtu", method));
-  if (method == "voronoi") {
-    require({"box"});
-    return run_voronoi(vm, output);
-  }
-  if (method == "gas") {
-    require({"box", "shape", "count", "packing-fraction"});
-    return run_gas(vm, output);
-  }
-  if (method == "compress") {
-    require({"packing", "pressure", "kn"});
-    return run_compress(vm, output);
-  }
-  if (method == "sort") {
-    require({"packing"});
-    return run_sort(vm, output);
-  }
-  if (method == "deposit") {
-    require({"packing", "kn"});
-    return run_deposit(vm, output);
-  }
-  require({"shape", "columns", "rows", "spacing"});
-  return run_lattice(vm, output);
+  const int status = run_method(method, vm, output, require);
+  // How to look at what it wrote.
+  if (status == 0)
+    fmt::print("  look at it: sphero figure {} (grains coloured by size; --plot packing-map for the local "
+               "packing fraction)\n",
+               output);
+  return status;
 }
 
 }  // namespace sphero::app

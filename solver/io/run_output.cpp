@@ -20,6 +20,7 @@
 #include "io/vtu_file.h"
 #include "io/state_vtu.h"
 #include "shapes/mass_properties.h"
+#include "shapes/outline_cache.h"
 
 namespace sphero {
 namespace {
@@ -57,21 +58,11 @@ void write_grid(vtkUnstructuredGrid* grid, const std::filesystem::path& file, do
 RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
                      std::vector<std::string> fields, std::optional<double> resume_at)
     : directory_(std::move(directory)), fields_(std::move(fields)) {
-  // Identical skeletons share one outline (CGAL's offset is the slow part).
-  std::map<std::string, std::size_t> seen;
-  std::vector<std::vector<Vec2>> distinct;
-  std::vector<double> distinct_area;
+  OutlineCache outlines(arc_resolution);
   for (std::size_t i = 0; i < w.size(); ++i) {
     const Shape shape = body_shape(w, static_cast<int>(i));
-    std::string key = fmt::format("{}|{}|{}", shape.name, shape.radius, static_cast<int>(shape.kind));
-    for (Vec2 v : shape.vertices) key += fmt::format("|{},{}", v.x, v.y);
-    auto [it, fresh] = seen.emplace(key, distinct.size());
-    if (fresh) {
-      distinct.push_back(discretise(swept_region(shape).front().outer, arc_resolution));
-      distinct_area.push_back(mass_properties(shape).area);
-    }
-    outline_.push_back(distinct[it->second]);
-    area_.push_back(distinct_area[it->second]);
+    outline_.push_back(outlines.outline(shape));
+    area_.push_back(outlines.area(shape));
   }
   // The manifest ParaView's Sphero reader opens: what the run holds.
   std::string manifest = fmt::format(

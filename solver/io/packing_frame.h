@@ -1,0 +1,17 @@
+// A packing or state file (`sphero pack`, state_NNNNN.vtu) as a frame
+// (io/frame_data.h): its grains' rounded outlines, exact areas, centres and
+// kinetic energies, and its walls — without contacts or stresses, which a
+// packing does not hold. For figures and analysis of packings.
+#pragma once
+
+#include <vector>
+
+#include "engine/world.h"
+#include "io/frame_data.h"
+
+namespace sphero {
+
+// Body i keeps its index as its id; `arc_resolution` chords per full circle.
+FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution);
+
+}  // namespace sphero

@@ -1,0 +1,33 @@
+// Rounded outlines (skeleton ⊕ disk, arcs cut into chords) in the body frame
+// and exact areas, computed once per distinct shape: the offset construction
+// is the slow part, and a sample holds few distinct shapes among many grains.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "geometry/vec2.h"
+#include "shapes/shape.h"
+
+namespace sphero {
+
+class OutlineCache {
+ public:
+  explicit OutlineCache(int arc_resolution) : arc_resolution_(arc_resolution) {}
+  // The outline's polygon (counter-clockwise, `arc_resolution` chords per
+  // full circle) and the exact area of the shape.
+  const std::vector<Vec2>& outline(const Shape& shape) { return entry(shape).outline; }
+  double area(const Shape& shape) { return entry(shape).area; }
+
+ private:
+  struct Entry {
+    std::vector<Vec2> outline;
+    double area = 0.0;
+  };
+  const Entry& entry(const Shape& shape);
+  int arc_resolution_;
+  std::map<std::string, Entry> known_;
+};
+
+}  // namespace sphero
