@@ -2,6 +2,8 @@
 // into RUN_DIR/analysis.csv, with the distributions (coordination.csv,
 // roses.csv, ke_histogram.csv), the chains of each frame (chains_NNNNN.csv)
 // and, with --add-fields, per-particle results written back into the frames.
+// `sphero analyze PACKING.vtu`: a packing or state file's packing fraction,
+// void ratio, local packing and coordination.
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
@@ -19,6 +21,9 @@
 #include "app/commands.h"
 #include "io/atomic_file.h"
 #include "io/frame_reader.h"
+#include "io/packing_frame.h"
+#include "io/state_vtu.h"
+#include "packing/touching_pairs.h"
 
 namespace sphero::app {
 namespace {
@@ -136,6 +141,35 @@ void write_kinetic_energy_histogram(const std::filesystem::path& dir, const std:
   write_text_atomically(dir / kKineticEnergyHistogram, histogram);
 }
 
+// A packing or state file: packing fraction, void ratio, local packing and
+// coordination, with contacts where the outlines touch (within `gap`); no
+// stresses, chains or fabric, which need contact forces and normals.
+int analyze_packing(const std::string& file, analysis::AnalysisOptions o, double gap_fraction) {
+  const std::vector<BodySpec> bodies = read_state_vtu(file);
+  FrameData frame = packing_frame(bodies, kPackingArcResolution);
+  if (frame.particles.empty()) throw std::invalid_argument(file + ": holds walls but no grains to analyse");
+  double sizes = 0.0;
+  for (const ParticleRecord& p : frame.particles) sizes += std::sqrt(p.area);
+  const double gap = gap_fraction * sizes / static_cast<double>(frame.particles.size());
+  std::map<int, int> contacts;  // body id -> touching neighbours (walls count)
+  for (const auto& [i, j] : touching_pairs(bodies, gap)) ++contacts[i], ++contacts[j];
+  for (ParticleRecord& p : frame.particles) p.coordination = contacts.count(p.id) ? contacts[p.id] : 0;
+  const analysis::FrameSummary s = analysis::analyze_frame(frame, o);
+  std::string grains = "id,area_m2,local_packing_fraction,coordination\n";
+  for (std::size_t k = 0; k < frame.particles.size(); ++k)
+    grains += fmt::format("{},{},{},{}\n", frame.particles[k].id, frame.particles[k].area,
+                          o.local_packing ? s.local_packing_fraction[k] : NAN, frame.particles[k].coordination);
+  const std::string table = std::filesystem::path(file).replace_extension().string() + "-grains.csv";
+  write_text_atomically(table, grains);
+  fmt::print("sphero analyze: {} ({} grains in the window, {} walls)\n  packing fraction {:.6f}, void ratio {:.6f}{}\n"
+             "  coordination {:.4f} ({} rattlers with fewer than 2 contacts; outlines within {:.3g} m count as "
+             "touching)\n  per grain: {}\n",
+             file, s.particles, frame.walls.size(), s.packing_fraction, s.void_ratio,
+             o.local_packing ? fmt::format(", mean local packing fraction {:.6f}", s.mean_local_packing_fraction) : "",
+             s.coordination, s.rattlers, gap, table);
+  return 0;
+}
+
 }  // namespace
 
 int run_analyze_command(const std::vector<std::string>& args) {
@@ -147,12 +181,19 @@ int run_analyze_command(const std::vector<std::string>& args) {
   options.add_options()("no-local-packing", "skip the set-Voronoi tessellation (local packing fraction)")(
       "add-fields", "write per-particle local_packing_fraction, chain_id, pressure, deviator_stress and "
                     "major_stress_direction into each analysed particles_NNNNN.vtu")(
-      "histogram-bins", po::value<int>()->default_value(100), "bins of the kinetic-energy histogram over [0, 5)");
+      "histogram-bins", po::value<int>()->default_value(100), "bins of the kinetic-energy histogram over [0, 5)")(
+      "touch-gap", po::value<double>()->default_value(1e-6),
+      "a packing file: outlines closer than this fraction of the mean grain size count as touching");
   po::variables_map vm;
-  if (const auto stop = parse_command_line(args, options, run, true, "analyze", "usage: sphero analyze RUN_DIR [options]\n", vm))
+  if (const auto stop = parse_command_line(args, options, run, true, "analyze", "usage: sphero analyze RUN_DIR|PACKING.vtu [options]\n", vm))
     return *stop;
   analysis::AnalysisOptions o = analysis_options(vm);
   o.local_packing = !vm.count("no-local-packing");
+  if (std::filesystem::is_regular_file(run) && std::filesystem::path(run).extension() == ".vtu") {
+    const double gap = vm["touch-gap"].as<double>();
+    if (!(gap >= 0.0 && gap < 1.0)) throw std::invalid_argument("--touch-gap: expected a fraction in [0, 1)");
+    return analyze_packing(run, o, gap);
+  }
   const bool add_fields = vm.count("add-fields") > 0;
   if (add_fields && !o.local_packing)
     throw std::invalid_argument("--add-fields writes the local packing fraction; drop --no-local-packing");

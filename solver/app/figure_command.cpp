@@ -29,10 +29,6 @@ namespace {
 
 using analysis::Curve;
 
-// Chords per full circle of a packing file's drawn outlines (a run's
-// manifest says its own).
-constexpr int kPackingArcResolution = 24;
-
 const std::set<std::string> kinds{"network",  "packing-map", "rose",        "stress-strain",
                                   "void-ratio", "energy",    "ke-histogram"};
 

@@ -11,6 +11,10 @@
 
 namespace sphero {
 
+// Chords per full circle of a packing's drawn outlines (a run's manifest
+// says its own).
+inline constexpr int kPackingArcResolution = 24;
+
 // Body i keeps its index as its id; `arc_resolution` chords per full circle.
 FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution);
 
