@@ -189,7 +189,7 @@ int run_analyze_command(const std::vector<std::string>& args) {
     return *stop;
   analysis::AnalysisOptions o = analysis_options(vm);
   o.local_packing = !vm.count("no-local-packing");
-  if (std::filesystem::is_regular_file(run) && std::filesystem::path(run).extension() == ".vtu") {
+  if (names_a_packing_file(run)) {
     const double gap = vm["touch-gap"].as<double>();
     if (!(gap >= 0.0 && gap < 1.0)) throw std::invalid_argument("--touch-gap: expected a fraction in [0, 1)");
     return analyze_packing(run, o, gap);

@@ -1,6 +1,8 @@
 #include "app/command_line.h"
 
+#include <filesystem>
 #include <iostream>
+#include <stdexcept>
 
 namespace sphero::app {
 
@@ -31,6 +33,14 @@ std::optional<int> parse_command_line(const std::vector<std::string>& args,
     return 2;
   }
   return std::nullopt;
+}
+
+bool names_a_packing_file(const std::string& argument) {
+  const std::filesystem::path path(argument);
+  if (path.extension() != ".vtu") return false;
+  if (!std::filesystem::is_regular_file(path))
+    throw std::invalid_argument(argument + ": no such packing or state file (a .vtu that sphero pack or sphero run wrote)");
+  return true;
 }
 
 }  // namespace sphero::app

@@ -1,4 +1,5 @@
-// The parsing every subcommand with one positional argument shares.
+// The parsing every subcommand with one positional argument shares, and
+// what that argument names.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -17,5 +18,10 @@ std::optional<int> parse_command_line(const std::vector<std::string>& args,
                                       const boost::program_options::options_description& options,
                                       std::string& positional, bool positional_required, const std::string& command,
                                       const std::string& usage, boost::program_options::variables_map& vm);
+
+// Whether a command's argument names a packing or state file (FILE.vtu)
+// rather than a run's directory; throws std::invalid_argument naming it
+// when such a file does not exist.
+bool names_a_packing_file(const std::string& argument);
 
 }  // namespace sphero::app

@@ -258,7 +258,7 @@ int run_figure_command(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR|PACKING.vtu [options]\n", vm))
     return *stop;
-  if (std::filesystem::is_regular_file(run) && std::filesystem::path(run).extension() == ".vtu") {
+  if (names_a_packing_file(run)) {
     if (view != "all" && view != "grains") throw std::invalid_argument("--view: use 'all' or 'grains'");
     analysis::FigureOptions figure;
     figure.width = width > 0 ? width : 1600;

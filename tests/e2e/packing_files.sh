@@ -29,4 +29,6 @@ from_packing=$(sed -n 's/.*coordination \([0-9.]*\) (\([0-9]*\) rattlers.*/\1 \2
 awk -v a="$from_run" -v b="$from_packing" 'BEGIN { split(a, x, " "); split(b, y, " ");
   if (x[1] - y[1] > 1e-9 || y[1] - x[1] > 1e-9 || x[2] != y[2]) { print "coordination: run " a ", geometry " b; exit 1 } }'
 [ "$(wc -l < "${state%.vtu}-grains.csv")" -eq 21 ] || { echo "grains.csv: not one row per grain"; exit 1; }
+if "$sphero" analyze missing.vtu 2> err.txt; then echo "analysed a missing file"; exit 1; fi
+grep -q "missing.vtu: no such packing or state file" err.txt || { cat err.txt; exit 1; }
 echo "packing files ok"
