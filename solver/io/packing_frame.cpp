@@ -1,6 +1,5 @@
 #include "io/packing_frame.h"
 
-#include "shapes/mass_properties.h"
 #include "shapes/outline_cache.h"
 
 namespace sphero {
@@ -20,27 +19,23 @@ FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution)
   OutlineCache outlines(arc_resolution);
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const BodySpec& b = bodies[i];
-    // The body's skeleton about its centre of mass, as the world holds it.
-    const MassProperties m = mass_properties(b.shape);
-    std::vector<Vec2> centred;
-    for (Vec2 v : b.shape.vertices) centred.push_back(b.shape.vertices.size() == 1 ? Vec2{} : v - m.centroid);
-    const Shape local = make_shape(b.shape.name, b.shape.kind, centred, b.shape.radius);
     if (b.is_wall) {
       WallRecord wall;
       wall.id = static_cast<int>(i);
-      wall.skeleton = placed(local.vertices, b);
+      wall.skeleton = placed(b.shape.vertices, b);
       frame.walls.push_back(std::move(wall));
-      frame.wall_outlines.push_back(placed(outlines.outline(local), b));
+      frame.wall_outlines.push_back(placed(outlines.outline(b.shape), b));
       continue;
     }
+    const MassProperties& m = outlines.mass_properties(b.shape);
     ParticleRecord p;
     p.id = static_cast<int>(i);
     p.centre = b.position;
-    p.area = outlines.area(local);
-    const double mass = m.mass(b.density);
-    p.kinetic_energy = 0.5 * mass * norm2(b.velocity) + 0.5 * m.inertia(b.density) * b.angular_velocity * b.angular_velocity;
+    p.area = m.area;
+    p.kinetic_energy = 0.5 * m.mass(b.density) * norm2(b.velocity) +
+                       0.5 * m.inertia(b.density) * b.angular_velocity * b.angular_velocity;
     frame.particles.push_back(p);
-    frame.outlines.push_back(placed(outlines.outline(local), b));
+    frame.outlines.push_back(placed(outlines.outline(b.shape), b));
   }
   return frame;
 }

@@ -15,7 +15,9 @@ namespace sphero {
 // says its own).
 inline constexpr int kPackingArcResolution = 24;
 
-// Body i keeps its index as its id; `arc_resolution` chords per full circle.
+// The bodies as read_state_vtu gives them (skeletons about their centres of
+// mass); body i keeps its index as its id; `arc_resolution` chords per full
+// circle.
 FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution);
 
 }  // namespace sphero

@@ -1,13 +1,16 @@
 // Rounded outlines (skeleton ⊕ disk, arcs cut into chords) in the body frame
-// and exact areas, computed once per distinct shape: the offset construction
-// is the slow part, and a sample holds few distinct shapes among many grains.
+// and exact mass properties, computed once per distinct shape: the offset
+// construction is the slow part, and a sample holds few distinct shapes
+// among many grains.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "geometry/vec2.h"
+#include "shapes/mass_properties.h"
 #include "shapes/shape.h"
 
 namespace sphero {
@@ -16,16 +19,17 @@ class OutlineCache {
  public:
   explicit OutlineCache(int arc_resolution) : arc_resolution_(arc_resolution) {}
   // The outline's polygon (counter-clockwise, `arc_resolution` chords per
-  // full circle) and the exact area of the shape.
+  // full circle) and the shape's exact area and mass properties.
   const std::vector<Vec2>& outline(const Shape& shape) { return entry(shape).outline; }
-  double area(const Shape& shape) { return entry(shape).area; }
+  double area(const Shape& shape) { return mass_properties(shape).area; }
+  const MassProperties& mass_properties(const Shape& shape);
 
  private:
   struct Entry {
     std::vector<Vec2> outline;
-    double area = 0.0;
+    std::optional<MassProperties> mass;  // asked for only by some callers: made on demand
   };
-  const Entry& entry(const Shape& shape);
+  Entry& entry(const Shape& shape);
   int arc_resolution_;
   std::map<std::string, Entry> known_;
 };

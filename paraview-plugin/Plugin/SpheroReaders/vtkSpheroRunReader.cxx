@@ -16,8 +16,7 @@
 #include "io/frame_reader.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
-#include "morphology/region.h"
-#include "shapes/mass_properties.h"
+#include "shapes/outline_cache.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +24,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -155,7 +153,7 @@ vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(
   {
     throw std::runtime_error("the particles have no id array");
   }
-  std::map<std::string, std::vector<sphero::Vec2>> outline_of;  // per distinct skeleton
+  sphero::OutlineCache outlines(resolution);
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
@@ -168,22 +166,8 @@ vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(
       throw std::runtime_error(state_file.string() + ": has no body " + std::to_string(body));
     }
     const sphero::BodySpec& b = bodies[body];
-    std::ostringstream key;
-    key.precision(17);
-    key << b.shape.radius << '|' << static_cast<int>(b.shape.kind);
-    for (const sphero::Vec2 v : b.shape.vertices)
-    {
-      key << '|' << v.x << ',' << v.y;
-    }
-    auto it = outline_of.find(key.str());
-    if (it == outline_of.end())
-    {
-      it = outline_of
-             .emplace(key.str(), sphero::discretise(sphero::swept_region(b.shape).front().outer, resolution))
-             .first;
-    }
     std::vector<vtkIdType> ids;
-    for (const sphero::Vec2 p : it->second)
+    for (const sphero::Vec2 p : outlines.outline(b.shape))
     {
       const sphero::Vec2 q = b.position + sphero::rotated(p, b.angle);
       ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
