@@ -1,5 +1,6 @@
 #include "engine/world.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -164,6 +165,15 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
   update_world_vertices(w);
   mark_seams(w);
   return w;
+}
+
+World geometry_world(const std::vector<BodySpec>& bodies) {
+  int materials = 1;
+  for (const BodySpec& b : bodies) materials = std::max(materials, b.material + 1);
+  ContactLaw placeholder;
+  placeholder.kn = 1.0;
+  return make_world(bodies, materials, std::vector<ContactLaw>(static_cast<std::size_t>(materials * materials), placeholder),
+                    {});
 }
 
 std::vector<Vec2> local_skeleton(const World& w, std::size_t body) {

@@ -143,6 +143,11 @@ struct World {
 World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
                  Vec2 gravity, const PeriodicCell& cell = {});
 
+// A world of `bodies` for their geometry alone (a packing, which has no
+// contact laws yet): every pair of the materials in use gets a placeholder
+// law. Throws as make_world does.
+World geometry_world(const std::vector<BodySpec>& bodies);
+
 // World coordinates of every vertex from positions and angles (of one body),
 // and the bodies' orientations.
 void update_world_vertices(World& world);

@@ -62,14 +62,8 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
 }
 
 void write_packing_vtu(const std::filesystem::path& path, const std::vector<BodySpec>& bodies) {
-  // The state writer takes a world; a packing has no contact laws yet, so
-  // the world gets placeholder ones, which the file does not record.
-  int materials = 1;
-  for (const BodySpec& b : bodies) materials = std::max(materials, b.material + 1);
-  ContactLaw placeholder;
-  placeholder.kn = 1.0;
-  const World world = make_world(bodies, materials, std::vector<ContactLaw>(static_cast<std::size_t>(materials * materials), placeholder), {});
-  write_state_vtu(path, world, 0.0);
+  // The state writer takes a world; its placeholder laws are not recorded.
+  write_state_vtu(path, geometry_world(bodies), 0.0);
 }
 
 std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {

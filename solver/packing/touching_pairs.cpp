@@ -10,12 +10,7 @@ namespace sphero {
 std::vector<std::pair<int, int>> touching_pairs(const std::vector<BodySpec>& bodies, double gap) {
   std::vector<std::pair<int, int>> pairs;
   if (bodies.empty()) return pairs;
-  ContactLaw placeholder;  // the world is only asked for its geometry
-  placeholder.kn = 1.0;
-  int materials = 1;
-  for (const BodySpec& b : bodies) materials = std::max(materials, b.material + 1);
-  const World w = make_world(bodies, materials,
-                             std::vector<ContactLaw>(static_cast<std::size_t>(materials * materials), placeholder), {});
+  const World w = geometry_world(bodies);
   // Each body's skeleton in world coordinates, as the world placed it.
   std::vector<Shape> placed;
   for (std::size_t i = 0; i < w.size(); ++i) {
