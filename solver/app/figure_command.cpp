@@ -45,17 +45,35 @@ void network_figure(const FrameData& data, const analysis::AnalysisOptions& o, a
   analysis::draw_force_network(data, output, figure);
 }
 
-void packing_map(const FrameData& data, analysis::AnalysisOptions o, analysis::FigureOptions figure,
+// The particles filled by one value each, over the values' range (`flat`
+// wide where they are all equal), without forces.
+void filled_map(const FrameData& data, analysis::FigureOptions figure, std::vector<double> values, double flat,
+                std::string label, const std::string& output) {
+  figure.fill = std::move(values);
+  figure.fill_low = *std::min_element(figure.fill.begin(), figure.fill.end());
+  figure.fill_high = *std::max_element(figure.fill.begin(), figure.fill.end());
+  if (figure.fill_high <= figure.fill_low) figure.fill_high = figure.fill_low + flat;
+  figure.fill_label = std::move(label);
+  figure.draw_forces = false;
+  analysis::draw_force_network(data, output, figure);
+}
+
+void packing_map(const FrameData& data, analysis::AnalysisOptions o, const analysis::FigureOptions& figure,
                  const std::string& output) {
   o.local_packing = true;
   const analysis::FrameSummary s = analysis::analyze_frame(data, o);
-  figure.fill = s.local_packing_fraction;
-  figure.fill_low = *std::min_element(figure.fill.begin(), figure.fill.end());
-  figure.fill_high = *std::max_element(figure.fill.begin(), figure.fill.end());
-  if (figure.fill_high <= figure.fill_low) figure.fill_high = figure.fill_low + 1e-3;
-  figure.fill_label = fmt::format("local packing fraction (set-Voronoi); mean {:.4f}", s.mean_local_packing_fraction);
-  figure.draw_forces = false;
-  analysis::draw_force_network(data, output, figure);
+  filled_map(data, figure, s.local_packing_fraction, 1e-3,
+             fmt::format("local packing fraction (set-Voronoi); mean {:.4f}", s.mean_local_packing_fraction), output);
+}
+
+// The figure options of a frame's drawing; throws for an unknown --view.
+analysis::FigureOptions frame_figure_options(int width, const std::string& title, const std::string& view) {
+  if (view != "all" && view != "grains") throw std::invalid_argument("--view: use 'all' or 'grains'");
+  analysis::FigureOptions figure;
+  figure.width = width;
+  figure.title = title;
+  figure.fit_grains = view == "grains";
+  return figure;
 }
 
 void rose_figure(const FrameData& data, const analysis::AnalysisOptions& o, const std::string& title,
@@ -192,15 +210,13 @@ void histogram_figure(const std::string& run, FrameRange frames, const std::stri
 }
 
 // Grains coloured by their exact area.
-void sizes_map(const FrameData& data, analysis::FigureOptions figure, const std::string& output) {
+void sizes_map(const FrameData& data, const analysis::FigureOptions& figure, const std::string& output) {
+  std::vector<double> areas;
   double total = 0.0;
-  for (const ParticleRecord& p : data.particles) figure.fill.push_back(p.area), total += p.area;
-  figure.fill_low = *std::min_element(figure.fill.begin(), figure.fill.end());
-  figure.fill_high = *std::max_element(figure.fill.begin(), figure.fill.end());
-  if (figure.fill_high <= figure.fill_low) figure.fill_high = figure.fill_low * (1.0 + 1e-3) + 1e-12;
-  figure.fill_label = fmt::format("grain area (m²); mean {:.4g}", total / static_cast<double>(data.particles.size()));
-  figure.draw_forces = false;
-  analysis::draw_force_network(data, output, figure);
+  for (const ParticleRecord& p : data.particles) areas.push_back(p.area), total += p.area;
+  const double smallest = *std::min_element(areas.begin(), areas.end());
+  filled_map(data, figure, std::move(areas), smallest * 1e-3 + 1e-12,
+             fmt::format("grain area (m²); mean {:.4g}", total / static_cast<double>(data.particles.size())), output);
 }
 
 // A packing or state file (`sphero pack`, state_NNNNN.vtu): its grains and
@@ -258,14 +274,9 @@ int run_figure_command(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR|PACKING.vtu [options]\n", vm))
     return *stop;
-  if (names_a_packing_file(run)) {
-    if (view != "all" && view != "grains") throw std::invalid_argument("--view: use 'all' or 'grains'");
-    analysis::FigureOptions figure;
-    figure.width = width > 0 ? width : 1600;
-    figure.title = title;
-    figure.fit_grains = view == "grains";
-    return packing_figure(run, kind, vm.count("plot") > 0, analysis_options(vm), figure, output);
-  }
+  if (names_a_packing_file(run))
+    return packing_figure(run, kind, vm.count("plot") > 0, analysis_options(vm),
+                          frame_figure_options(width > 0 ? width : 1600, title, view), output);
   if (!kinds.count(kind))
     throw std::invalid_argument(fmt::format("--plot: unknown plot '{}'; use network, packing-map, rose, stress-strain, "
                                             "void-ratio, energy or ke-histogram",
@@ -287,11 +298,7 @@ int run_figure_command(const std::vector<std::string>& args) {
     output = (std::filesystem::path(run) / ((kind == "network" ? std::string("force-network") : kind) + ".png")).string();
   if (of_a_frame) {
     const FrameData data = read_frame(run, frame);
-    analysis::FigureOptions figure;
-    figure.width = width;
-    figure.title = title;
-    if (view != "all" && view != "grains") throw std::invalid_argument("--view: use 'all' or 'grains'");
-    figure.fit_grains = view == "grains";
+    const analysis::FigureOptions figure = frame_figure_options(width, title, view);
     if (kind == "network") network_figure(data, o, figure, output);
     if (kind == "packing-map") packing_map(data, o, figure, output);
     if (kind == "rose") rose_figure(data, o, title, output, width);
