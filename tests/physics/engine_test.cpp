@@ -27,7 +27,6 @@ std::vector<BodySpec> box_walls(double width, double height, double r) {
   return {wall({{0, 0}, {width, 0}, {width, height}, {0, height}, {0, 0}}, r)};
 }
 
-double uniform(std::mt19937_64& g) { return unit_uniform(g); }
 
 // A dilute, frictionless, undamped gas of non-convex particles (peanuts and
 // L-shaped pebbles) in a box: returns the largest |E − E0| / E0 over a run.
@@ -41,10 +40,10 @@ double gas_energy_error(Integrator integrator, double dt, double duration) {
       BodySpec b;
       b.shape = (i + j) % 2 ? peanut : ell;
       b.position = {2.0 + 4.0 * i, 2.0 + 4.0 * j};
-      b.angle = 2 * kPi * uniform(g);
-      const double heading = 2 * kPi * uniform(g);
+      b.angle = 2 * kPi * unit_uniform(g);
+      const double heading = 2 * kPi * unit_uniform(g);
       b.velocity = 2.0 * Vec2{std::cos(heading), std::sin(heading)};
-      b.angular_velocity = 2.0 * (uniform(g) - 0.5);
+      b.angular_velocity = 2.0 * (unit_uniform(g) - 0.5);
       bodies.push_back(b);
     }
   EngineSettings s;
@@ -281,8 +280,8 @@ TEST(FirstLaw, CompressedFrictionalDampedAssemblyClosesTheBalance) {
   std::mt19937_64 g(5);
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 4; ++j)
-      bodies.push_back(disk({0.55 + 0.98 * i, 0.6 + 1.0 * j}, 0.42 + 0.06 * uniform(g),
-                            {uniform(g) - 0.5, uniform(g) - 0.5}));
+      bodies.push_back(disk({0.55 + 0.98 * i, 0.6 + 1.0 * j}, 0.42 + 0.06 * unit_uniform(g),
+                            {unit_uniform(g) - 0.5, unit_uniform(g) - 0.5}));
   ContactLaw law = linear_law(1e4, 20.0, 5e3, 0.4, 2.0);
   EngineSettings s;
   s.dt = 1e-4;
@@ -307,7 +306,7 @@ TEST(Determinism, SameInputSameBits) {
     std::mt19937_64 g(3);
     for (int i = 0; i < 5; ++i)
       for (int j = 0; j < 5; ++j)
-        bodies.push_back(test::regular_polygon_body(5, 0.5, 0.1, {1.0 + 1.5 * i, 1.0 + 1.5 * j}, uniform(g)));
+        bodies.push_back(test::regular_polygon_body(5, 0.5, 0.1, {1.0 + 1.5 * i, 1.0 + 1.5 * j}, unit_uniform(g)));
     EngineSettings s;
     s.dt = 1e-4;
     s.verlet_distance = 0.05;

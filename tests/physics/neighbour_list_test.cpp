@@ -20,7 +20,6 @@ using test::linear_law;
 using test::world_of;
 
 constexpr double kPi = std::numbers::pi;
-double uniform(std::mt19937_64& g) { return unit_uniform(g); }
 
 // A dense random mix of disks, rice, peanuts, pebbles and L-shapes on a
 // jittered lattice, overlapping a little, with random velocities and spins.
@@ -38,10 +37,10 @@ std::vector<BodySpec> dense_mix(int nx, int ny, double spacing, std::uint64_t se
     for (int j = 0; j < ny; ++j) {
       BodySpec b;
       b.shape = shapes[g() % shapes.size()];
-      b.position = {spacing * (i + 0.5) + 0.05 * (uniform(g) - 0.5), spacing * (j + 0.5) + 0.05 * (uniform(g) - 0.5)};
-      b.angle = 2 * kPi * uniform(g);
-      b.velocity = {uniform(g) - 0.5, uniform(g) - 0.5};
-      b.angular_velocity = uniform(g) - 0.5;
+      b.position = {spacing * (i + 0.5) + 0.05 * (unit_uniform(g) - 0.5), spacing * (j + 0.5) + 0.05 * (unit_uniform(g) - 0.5)};
+      b.angle = 2 * kPi * unit_uniform(g);
+      b.velocity = {unit_uniform(g) - 0.5, unit_uniform(g) - 0.5};
+      b.angular_velocity = unit_uniform(g) - 0.5;
       bodies.push_back(b);
     }
   return bodies;
@@ -105,9 +104,9 @@ TEST(NeighbourSearch, ChunkedSkeletonsMissNoContactOfTheAllPairsSearch) {
       BodySpec b = (i + j) % 2 == 0 ? test::regular_polygon_body(40, 1.4, 0.08, {}) : BodySpec{};
       if ((i + j) % 2 == 1) b.shape = cow;
       b.position = {3.2 * (i + 0.5), 3.2 * (j + 0.5)};
-      b.angle = 2 * kPi * uniform(g);
-      b.velocity = {6.0 * (uniform(g) - 0.5), 6.0 * (uniform(g) - 0.5)};
-      b.angular_velocity = 4.0 * (uniform(g) - 0.5);
+      b.angle = 2 * kPi * unit_uniform(g);
+      b.velocity = {6.0 * (unit_uniform(g) - 0.5), 6.0 * (unit_uniform(g) - 0.5)};
+      b.angular_velocity = 4.0 * (unit_uniform(g) - 0.5);
       bodies.push_back(b);
     }
   PeriodicCell cell;
@@ -243,12 +242,12 @@ TEST(NeighbourSearch, PartialRebuildsAroundAFewMovingGrainsMissNoContact) {
       // Speeds up to 1, one grain in ten up to 2: at each trigger a few
       // grains are past half the skin, and many others on their way.
       BodySpec& b = bodies[i];
-      const double speed = uniform(g) < 0.1 ? 1.0 + uniform(g) : uniform(g), heading = 2 * kPi * uniform(g);
+      const double speed = unit_uniform(g) < 0.1 ? 1.0 + unit_uniform(g) : unit_uniform(g), heading = 2 * kPi * unit_uniform(g);
       b.velocity = {speed * std::cos(heading), speed * std::sin(heading)};
-      b.angular_velocity = 2.0 * (uniform(g) - 0.5);
+      b.angular_velocity = 2.0 * (unit_uniform(g) - 0.5);
       if (i % 7 == 3) {
         b.shape = small;
-        b.angular_velocity = 20.0 * (uniform(g) - 0.5);
+        b.angular_velocity = 20.0 * (unit_uniform(g) - 0.5);
       }
     }
     return bodies;
@@ -440,7 +439,7 @@ TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
   std::vector<BodySpec> bodies;
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 6; ++j)
-      bodies.push_back(test::regular_polygon_body(32, 0.4, 0.1, {1.0 * i + 0.6, 0.98 * j + 0.55}, 2 * kPi * uniform(g)));
+      bodies.push_back(test::regular_polygon_body(32, 0.4, 0.1, {1.0 * i + 0.6, 0.98 * j + 0.55}, 2 * kPi * unit_uniform(g)));
   bodies.push_back(test::wall({{0, 12}, {0, 0}, {8.2, 0}, {8.2, 12}}, 0.05));
   Engine adaptive = adaptive_engine(bodies, {0, -10}, 0.05);
   EngineSettings fixed_settings = adaptive.settings();
@@ -473,7 +472,7 @@ TEST(NeighbourSearch, ContactListCostGrowsLinearlyNotQuadraticallyWithVertices) 
     std::vector<BodySpec> bodies;
     for (int i = 0; i < 10; ++i)
       for (int j = 0; j < 10; ++j)
-        bodies.push_back(test::regular_polygon_body(m, 0.5, 0.05, {1.08 * i, 1.08 * j}, 2 * kPi * uniform(g)));
+        bodies.push_back(test::regular_polygon_body(m, 0.5, 0.05, {1.08 * i, 1.08 * j}, 2 * kPi * unit_uniform(g)));
     EngineSettings s;
     s.dt = 1e-4;
     s.verlet_distance = 0.02;
