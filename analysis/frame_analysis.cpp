@@ -7,7 +7,9 @@
 #include <stdexcept>
 
 #include "analysis/packing/local_packing.h"
+#include "analysis/packing/window_area.h"
 #include "geometry/segment.h"
+#include "shapes/outline_cache.h"
 
 namespace sphero::analysis {
 namespace {
@@ -69,26 +71,48 @@ Stress particle_stress(const ParticleRecord& p, bool exclude_walls) {
   return sigma;
 }
 
-bool Window::contains(Vec2 p) const {
-  if (kind == Kind::circle) return norm(p - centre) <= radius;
-  return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1;
-}
-
-double Window::area() const {
-  return kind == Kind::circle ? std::numbers::pi * radius * radius : (x1 - x0) * (y1 - y0);
-}
-
 namespace {
 
-// The window to analyse: as asked, or the box around the outlines; sets
-// the summary's width and height.
-Window window_of(const FrameData& frame, const AnalysisOptions& options, FrameSummary& s) {
-  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
-  for (const auto& outline : frame.outlines)
+bool has_exact_outlines(const FrameData& frame) {
+  return !frame.particles.empty() && frame.exact_shapes.size() == frame.particles.size();
+}
+
+// Each particle's box: exact where the frame has its skeleton (the
+// skeleton's box grown by the sphero-radius), else around its drawn polygon.
+std::vector<std::pair<Vec2, Vec2>> particle_boxes(const FrameData& frame) {
+  std::vector<std::pair<Vec2, Vec2>> boxes;
+  if (has_exact_outlines(frame)) {
+    for (const PlacedShape& p : frame.exact_shapes) {
+      Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+      for (Vec2 v : p.shape.vertices) {
+        const Vec2 q = p.position + rotated(v, p.angle);
+        low = {std::min(low.x, q.x), std::min(low.y, q.y)};
+        high = {std::max(high.x, q.x), std::max(high.y, q.y)};
+      }
+      const Vec2 r{p.shape.radius, p.shape.radius};
+      boxes.emplace_back(low - r, high + r);
+    }
+    return boxes;
+  }
+  for (const auto& outline : frame.outlines) {
+    Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
     for (Vec2 p : outline) {
       low = {std::min(low.x, p.x), std::min(low.y, p.y)};
       high = {std::max(high.x, p.x), std::max(high.y, p.y)};
     }
+    boxes.emplace_back(low, high);
+  }
+  return boxes;
+}
+
+// The window to analyse: as asked, or the box around the outlines; sets
+// the summary's width and height.
+Window window_of(const std::vector<std::pair<Vec2, Vec2>>& boxes, const AnalysisOptions& options, FrameSummary& s) {
+  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+  for (const auto& [box_low, box_high] : boxes) {
+    low = {std::min(low.x, box_low.x), std::min(low.y, box_low.y)};
+    high = {std::max(high.x, box_high.x), std::max(high.y, box_high.y)};
+  }
   s.width = std::max(0.0, high.x - low.x);
   s.height = std::max(0.0, high.y - low.y);
   Window window = options.window;
@@ -97,10 +121,37 @@ Window window_of(const FrameData& frame, const AnalysisOptions& options, FrameSu
   return window;
 }
 
+// The particles' exact area inside the window: whole where their box is
+// inside, clipped where it straddles the window's edge.
+double solid_area_inside(const FrameData& frame, const Window& window, const std::vector<std::pair<Vec2, Vec2>>& boxes) {
+  OutlineCache outlines(16);  // its loops are exact; the polygons it also makes are not used
+  double solid = 0.0;
+  for (std::size_t i = 0; i < frame.particles.size(); ++i) {
+    const auto& [low, high] = boxes[i];
+    const Vec2 corners[4] = {low, {high.x, low.y}, high, {low.x, high.y}};
+    bool all_in = true;
+    for (Vec2 c : corners) all_in = all_in && window.contains(c);
+    const Vec2 nearest = window.kind == Window::Kind::circle
+                             ? Vec2{std::clamp(window.centre.x, low.x, high.x), std::clamp(window.centre.y, low.y, high.y)}
+                             : Vec2{};
+    const bool all_out = window.kind == Window::Kind::circle
+                             ? !window.contains(nearest)
+                             : high.x < window.x0 || low.x > window.x1 || high.y < window.y0 || low.y > window.y1;
+    if (all_in) solid += frame.particles[i].area;
+    if (all_in || all_out) continue;
+    const PlacedShape& p = frame.exact_shapes[i];
+    std::vector<BoundaryLoop> loops;
+    for (const BoundaryLoop& loop : outlines.loops(p.shape)) loops.push_back(placed(loop, p.angle, p.position));
+    solid += area_inside(loops, window);
+  }
+  return solid;
+}
+
 // Every particle's stress (for the chains); the window's average stress,
 // packing, void ratio and coordination. Returns the mean size √A.
-double particle_sums(const FrameData& frame, const AnalysisOptions& options, const Window& window, FrameSummary& s,
-                     std::vector<Stress>& stress, std::map<int, int>& index_of_body) {
+double particle_sums(const FrameData& frame, const AnalysisOptions& options, const Window& window,
+                     const std::vector<std::pair<Vec2, Vec2>>& boxes, FrameSummary& s, std::vector<Stress>& stress,
+                     std::map<int, int>& index_of_body) {
   double solid = 0.0, contacts = 0.0, sizes = 0.0;
   std::vector<int> with_z;
   for (std::size_t i = 0; i < frame.particles.size(); ++i) {
@@ -121,6 +172,10 @@ double particle_sums(const FrameData& frame, const AnalysisOptions& options, con
   s.stress = s.stress.scaled(1.0 / window.area());
   s.pressure = s.stress.pressure();
   s.deviator = s.stress.deviator();
+  if (has_exact_outlines(frame) && !options.packing_by_centres) {
+    solid = solid_area_inside(frame, window, boxes);
+    s.packing_exact = true;
+  }
   s.packing_fraction = solid / window.area();
   s.void_ratio = solid > 0.0 ? (window.area() - solid) / solid : INFINITY;
   const int counted = options.exclude_rattlers ? s.particles - s.rattlers : s.particles;
@@ -168,10 +223,16 @@ std::vector<ParticleContact> contact_sums(const FrameData& frame, const Analysis
   return links;
 }
 
-void local_packing_sums(const FrameData& frame, const Window& window, FrameSummary& s) {
+void local_packing_sums(const FrameData& frame, const Window& window, double spacing, FrameSummary& s) {
   std::vector<double> area;
-  for (const ParticleRecord& p : frame.particles) area.push_back(p.area);
-  s.local_packing_fraction = local_packing_fractions(frame.outlines, area).packing_fraction;
+  double sizes = 0.0, half_width = INFINITY;
+  for (const ParticleRecord& p : frame.particles) {
+    area.push_back(p.area), sizes += std::sqrt(p.area);
+    half_width = std::min(half_width, p.radius);
+  }
+  spacing *= frame.particles.empty() ? 1.0 : sizes / static_cast<double>(frame.particles.size());
+  s.local_packing_fraction =
+      local_packing_fractions(frame.outlines, area, spacing, std::isfinite(half_width) ? half_width : 0.0).packing_fraction;
   double sum = 0.0;
   for (std::size_t i = 0; i < frame.particles.size(); ++i)
     if (window.contains(frame.particles[i].centre)) sum += s.local_packing_fraction[i];
@@ -183,14 +244,15 @@ void local_packing_sums(const FrameData& frame, const Window& window, FrameSumma
 FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& options) {
   FrameSummary s;
   s.time = frame.time;
-  const Window window = window_of(frame, options, s);
+  const auto boxes = particle_boxes(frame);
+  const Window window = window_of(boxes, options, s);
   std::vector<Stress> stress;
   std::map<int, int> index_of_body;  // run body index → particle index in this frame
-  const double mean_size = particle_sums(frame, options, window, s, stress, index_of_body);
+  const double mean_size = particle_sums(frame, options, window, boxes, s, stress, index_of_body);
   const std::vector<ParticleContact> links = contact_sums(frame, options, window, index_of_body, s);
   s.chains = find_force_chains(stress, links, options.chain_tolerance_degrees, options.chain_links);
   s.walls = wall_face_stresses(frame, mean_size);
-  if (options.local_packing) local_packing_sums(frame, window, s);
+  if (options.local_packing) local_packing_sums(frame, window, options.voronoi_spacing, s);
   return s;
 }
 

@@ -8,24 +8,19 @@
 #include <vector>
 
 #include "analysis/chains/force_chains.h"
+#include "analysis/packing/local_packing.h"
+#include "analysis/window.h"
 #include "io/frame_data.h"
 
 namespace sphero::analysis {
-
-struct Window {
-  enum class Kind { bounding_box, rectangle, circle } kind = Kind::bounding_box;
-  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // rectangle
-  Vec2 centre;                            // circle
-  double radius = 0.0;
-  bool contains(Vec2 p) const;
-  double area() const;
-};
 
 struct AnalysisOptions {
   Window window;                  // bounding_box: the box around the particles' outlines
   bool exclude_rattlers = false;  // particles with < 2 contacts out of the coordination number
   bool exclude_walls = false;     // wall contacts out of the particles' stresses
+  bool packing_by_centres = false;  // count whole particles whose centre is in the window, not their exact part
   bool local_packing = false;     // the set-Voronoi tessellation (the costly part)
+  double voronoi_spacing = kLocalPackingSpacing;  // its samples' spacing over the mean particle size
   int rose_bins = 18;             // over [0°, 180°)
   double chain_tolerance_degrees = 45.0;
   ChainLinks chain_links = ChainLinks::ahead_and_behind;
@@ -47,6 +42,9 @@ struct FrameSummary {
   Stress stress;                 // compression positive
   double pressure = 0.0, deviator = 0.0;
   double packing_fraction = 0.0, void_ratio = 0.0;
+  // Whether they count each particle's exact part inside the window (the
+  // frame holds exact outlines), or whole particles by their centres.
+  bool packing_exact = false;
   double width = 0.0, height = 0.0;  // of the box around the outlines (for strains)
   double coordination = 0.0;     // mean contacts per particle in the window
   int particles = 0, rattlers = 0;

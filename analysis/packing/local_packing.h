@@ -27,12 +27,18 @@ struct LocalPacking {
   Vec2 low, high;                        // the rectangle the cells tile
 };
 
+// The default distance between samples, as a fraction of the mean particle
+// size √A (docs/ANALYSIS.md gives its accuracy).
+inline constexpr double kLocalPackingSpacing = 0.15;
+
 // `outlines`: each particle's closed outline (as the run writes it), `area`:
 // its exact area. Cells are clipped to the bounding box of the outlines,
 // so particles at the sample's edge get the void out to that box. Edges of
 // the outlines are subdivided so that no two samples are further apart than
-// `spacing` (0: a twentieth of the mean particle size).
+// `spacing` (0: kLocalPackingSpacing times the mean particle size).
+// `half_width`: a lower bound on every particle's half-width, such as the
+// smallest sphero-radius (0: estimated from the outlines).
 LocalPacking local_packing_fractions(const std::vector<std::vector<Vec2>>& outlines, const std::vector<double>& area,
-                                     double spacing = 0.0);
+                                     double spacing = 0.0, double half_width = 0.0);
 
 }  // namespace sphero::analysis

@@ -34,11 +34,15 @@ void add_analysis_options(boost::program_options::options_description& options) 
       "frames", po::value<std::string>(), "A:B, the frames to use (default all)")(
       "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number")(
       "exclude-walls", "leave contacts with walls out of the particles' stresses")(
+      "packing-by-centres", "packing fraction and void ratio from whole particles whose centre is in the window "
+                            "(default: each particle's exact part inside it, where the frame has exact outlines)")(
       "chain-angle", po::value<double>()->default_value(45.0), "force chains: tolerance angle in degrees (Peters et al.)")(
       "chain-links", po::value<std::string>()->default_value("ahead-and-behind"),
       "force chains: the links a particle keeps, ahead-and-behind (Peters et al.: the best-aligned neighbour on each "
       "side along its major stress direction) or two-best-aligned (the two best-aligned, on either side)")(
-      "rose-bins", po::value<int>()->default_value(18), "bins of the orientation distributions over [0, 180) degrees");
+      "rose-bins", po::value<int>()->default_value(18), "bins of the orientation distributions over [0, 180) degrees")(
+      "voronoi-spacing", po::value<double>()->default_value(analysis::kLocalPackingSpacing),
+      "local packing: the outlines' samples this fraction of the mean grain size apart (smaller: finer, slower)");
 }
 
 analysis::AnalysisOptions analysis_options(const boost::program_options::variables_map& vm) {
@@ -57,6 +61,7 @@ analysis::AnalysisOptions analysis_options(const boost::program_options::variabl
   }
   o.exclude_rattlers = vm.count("exclude-rattlers") > 0;
   o.exclude_walls = vm.count("exclude-walls") > 0;
+  o.packing_by_centres = vm.count("packing-by-centres") > 0;
   o.chain_tolerance_degrees = vm["chain-angle"].as<double>();
   if (!(o.chain_tolerance_degrees > 0.0 && o.chain_tolerance_degrees <= 90.0))
     throw std::invalid_argument("--chain-angle: expected an angle in (0, 90] degrees");
@@ -67,6 +72,9 @@ analysis::AnalysisOptions analysis_options(const boost::program_options::variabl
   }
   o.rose_bins = vm["rose-bins"].as<int>();
   if (o.rose_bins < 1 || o.rose_bins > 3600) throw std::invalid_argument("--rose-bins: expected 1 to 3600");
+  o.voronoi_spacing = vm["voronoi-spacing"].as<double>();
+  if (!(o.voronoi_spacing >= 0.005 && o.voronoi_spacing <= 1.0))
+    throw std::invalid_argument("--voronoi-spacing: expected a fraction of the mean grain size in [0.005, 1]");
   return o;
 }
 

@@ -7,14 +7,19 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <array>
+#include <future>
+#include <thread>
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "analysis/energy/energy_statistics.h"
 #include "analysis/frame_analysis.h"
+#include "analysis/statistics/scaled_histogram.h"
 #include "app/analysis_files.h"
 #include "app/analysis_options.h"
 #include "app/command_line.h"
@@ -85,6 +90,7 @@ class AnalysisTables {
            bool first) {
     if (first)
       for (const auto& w : s.walls) columns_ += fmt::format(",wall{0}_face{1}_sigma_n,wall{0}_face{1}_tau", w.wall, w.face);
+    all_exact_ = all_exact_ && s.packing_exact;
     const auto row = energies.find(s.time);
     const double ratio = row != energies.end() && row->second[0] > 0.0 ? row->second[1] / row->second[0] : NAN;
     const double residual = row != energies.end() ? row->second[2] : NAN;
@@ -107,11 +113,13 @@ class AnalysisTables {
     std::string header =
         "# stresses in N/m (2D), compression positive: Love-Weber over the particles whose centre is in the window "
         "(wall contacts {});\n"
-        "# p = (s1 + s2)/2, q = (s1 - s2)/2; packing fraction and void ratio from exact particle areas; local "
+        "# p = (s1 + s2)/2, q = (s1 - s2)/2; packing fraction and void ratio: {}; local "
         "packing fraction: set-Voronoi cells, mean over the window's particles;\n"
         "# width, height: box around the particles (m); wallW_faceK: stress on face K of wall W (normal, "
         "compression positive, and shear along the face), force over the covered length\n";
-    header = fmt::format(fmt::runtime(header), o_.exclude_walls ? "excluded" : "included");
+    header = fmt::format(fmt::runtime(header), o_.exclude_walls ? "excluded" : "included",
+                         all_exact_ ? "the exact area of each particle's part inside the window"
+                                    : "the exact areas of the particles whose centre is in the window");
     write_text_atomically(dir / kAnalysisTable, header + columns_ + "\n" + rows_);
     write_text_atomically(dir / kCoordinationTable, coordination_);
     write_text_atomically(dir / kRosesTable, roses_);
@@ -124,6 +132,7 @@ class AnalysisTables {
       "height_m,coordination,particles,rattlers,chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,"
       "fabric_xy,fabric_anisotropy,rotational_over_translational,first_law_residual_J";
   std::string rows_, coordination_, roses_;
+  bool all_exact_ = true;
 };
 
 // The per-particle kinetic energies of the analysed frames, as a histogram
@@ -140,6 +149,51 @@ void write_kinetic_energy_histogram(const std::filesystem::path& dir, const std:
     histogram += fmt::format("{},{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b], h.predicted[b]);
   write_text_atomically(dir / kKineticEnergyHistogram, histogram);
 }
+
+struct AnalysedFrame {
+  analysis::FrameSummary summary;
+  std::vector<double> kinetic_energies;
+  std::vector<double> contact_normal_forces;  // of the vertex contacts between two grains
+};
+
+// The normal forces of the frame's vertex contacts between grains (walls
+// left out: their contacts say more about the box than the sample).
+std::vector<double> grain_contact_normal_forces(const FrameData& data) {
+  std::set<int> grains;
+  for (const ParticleRecord& p : data.particles) grains.insert(p.id);
+  std::vector<double> forces;
+  for (const VertexContactRecord& c : data.vertex_contacts)
+    if (grains.count(c.vertex_body) && grains.count(c.edge_body)) forces.push_back(c.normal_force);
+  return forces;
+}
+
+// P(f/⟨f⟩) of the vertex contacts' normal forces over the analysed frames.
+void write_force_distribution(const std::filesystem::path& dir, const std::vector<std::vector<double>>& forces,
+                              int bins) {
+  const analysis::ScaledHistogram h = analysis::scaled_histogram(forces, bins, 5.0);
+  std::string table = fmt::format(
+      "# normal forces of the vertex contacts between grains (contact_points_NNNNN.vtu), f / <f> of each frame "
+      "({} contacts);\n# density: normalised over all contacts, those beyond the last bin included\n"
+      "f_over_mean,density\n",
+      h.samples);
+  for (std::size_t b = 0; b < h.density.size(); ++b)
+    table += fmt::format("{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b]);
+  write_text_atomically(dir / kForceDistribution, table);
+}
+
+// One frame of a run: read, analysed, its chains written (and its fields
+// added to its particles file).
+AnalysedFrame analyse_frame_files(const std::filesystem::path& dir, int frame, const analysis::AnalysisOptions& o,
+                                  bool add_fields) {
+  const FrameData data = read_frame(dir, frame);
+  AnalysedFrame a{analysis::analyze_frame(data, o), {}, grain_contact_normal_forces(data)};
+  for (const ParticleRecord& p : data.particles) a.kinetic_energies.push_back(p.kinetic_energy);
+  write_text_atomically(dir / chains_file(frame), chains_csv(data, a.summary));
+  if (add_fields) add_particle_fields(dir, frame, particle_fields(data, a.summary, o.exclude_walls));
+  return a;
+}
+
+int default_thread_count() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u)); }
 
 // A packing or state file: packing fraction, void ratio, local packing and
 // coordination, with contacts where the outlines touch (within `gap`); no
@@ -181,7 +235,9 @@ int run_analyze_command(const std::vector<std::string>& args) {
   options.add_options()("no-local-packing", "skip the set-Voronoi tessellation (local packing fraction)")(
       "add-fields", "write per-particle local_packing_fraction, chain_id, pressure, deviator_stress and "
                     "major_stress_direction into each analysed particles_NNNNN.vtu")(
-      "histogram-bins", po::value<int>()->default_value(100), "bins of the kinetic-energy histogram over [0, 5)")(
+      "histogram-bins", po::value<int>()->default_value(100),
+      "bins of the kinetic-energy and contact-force histograms over [0, 5)")(
+      "threads", po::value<int>()->default_value(0), "frames analysed at once (default 0: one per core)")(
       "touch-gap", po::value<double>()->default_value(1e-6),
       "a packing file: outlines closer than this fraction of the mean grain size count as touching");
   po::variables_map vm;
@@ -197,26 +253,42 @@ int run_analyze_command(const std::vector<std::string>& args) {
   const bool add_fields = vm.count("add-fields") > 0;
   if (add_fields && !o.local_packing)
     throw std::invalid_argument("--add-fields writes the local packing fraction; drop --no-local-packing");
+  if (vm["threads"].as<int>() < 0 || vm["threads"].as<int>() > 1024)
+    throw std::invalid_argument("--threads: expected 0 (one per core) to 1024");
   const int bins = vm["histogram-bins"].as<int>();
   if (bins < 1 || bins > 100000) throw std::invalid_argument("--histogram-bins: expected 1 to 100000");
   const FrameRange frames = frame_range(vm, frame_count(run));
   const std::filesystem::path dir(run);
   AnalysisTables tables(o);
   const auto energies = energy_rows(dir);
-  std::vector<std::vector<double>> kinetic;
-  for (int frame = frames.first; frame <= frames.last; ++frame) {
-    const FrameData data = read_frame(dir, frame);
-    const analysis::FrameSummary s = analysis::analyze_frame(data, o);
-    tables.add(frame, s, energies, frame == frames.first);
-    kinetic.emplace_back();
-    for (const ParticleRecord& p : data.particles) kinetic.back().push_back(p.kinetic_energy);
-    write_text_atomically(dir / chains_file(frame), chains_csv(data, s));
-    if (add_fields) add_particle_fields(dir, frame, particle_fields(data, s, o.exclude_walls));
+  std::vector<std::vector<double>> kinetic, contact_forces;
+  bool contact_points = false;
+  const int threads = vm["threads"].as<int>() > 0 ? vm["threads"].as<int>() : default_thread_count();
+  // Frames are independent: a batch of them at once, one per thread, then
+  // their rows in frame order.
+  for (int first = frames.first; first <= frames.last; first += threads) {
+    const int last = std::min(frames.last, first + threads - 1);
+    std::vector<AnalysedFrame> batch(static_cast<std::size_t>(last - first + 1));
+    std::vector<std::future<void>> work;
+    for (int frame = first; frame <= last; ++frame)
+      work.push_back(std::async(std::launch::async, [&, frame] {
+        batch[static_cast<std::size_t>(frame - first)] = analyse_frame_files(dir, frame, o, add_fields);
+      }));
+    for (auto& w : work) w.get();  // in order, so the first frame's error is the one reported
+    for (int frame = first; frame <= last; ++frame) {
+      AnalysedFrame& a = batch[static_cast<std::size_t>(frame - first)];
+      tables.add(frame, a.summary, energies, frame == frames.first);
+      kinetic.push_back(std::move(a.kinetic_energies));
+      contact_points = contact_points || !a.contact_normal_forces.empty();
+      contact_forces.push_back(std::move(a.contact_normal_forces));
+    }
   }
   tables.write(dir);
   write_kinetic_energy_histogram(dir, kinetic, bins);
-  fmt::print("sphero analyze: frames {} to {} of {} -> {}, {}, {}, {}, chains_NNNNN.csv{}\n", frames.first, frames.last,
-             run, kAnalysisTable, kCoordinationTable, kRosesTable, kKineticEnergyHistogram,
+  if (contact_points) write_force_distribution(dir, contact_forces, bins);
+  fmt::print("sphero analyze: frames {} to {} of {} -> {}, {}, {}, {}{}, chains_NNNNN.csv{}\n", frames.first,
+             frames.last, run, kAnalysisTable, kCoordinationTable, kRosesTable, kKineticEnergyHistogram,
+             contact_points ? fmt::format(", {}", kForceDistribution) : "",
              add_fields ? "; fields added to particles_NNNNN.vtu" : "");
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "geometry/vec2.h"
+#include "shapes/shape.h"
 
 namespace sphero {
 
@@ -25,6 +26,7 @@ struct ParticleRecord {
   int coordination = 0;
   double kinetic_energy = 0.0;       // translational + rotational
   std::array<double, 4> wall_stress{};  // the part of `stress` due to contacts with walls
+  double radius = 0.0;               // sphero-radius (0 where the file does not say)
 };
 
 // Per touching pair of bodies.
@@ -49,14 +51,41 @@ struct WallRecord {
   std::vector<WallContact> contacts;
 };
 
+// One vertex contact (contact_points_NNNNN.vtu): a vertex of one body
+// against an edge (or a vertex) of another.
+struct VertexContactRecord {
+  int vertex_body = 0, edge_body = 0;
+  int vertex = 0, edge = 0;          // along each body's skeleton: the vertex, the edge's first vertex
+  bool vertex_to_vertex = false;     // the edge is a second vertex
+  bool sliding = false;
+  Vec2 point;                        // of application, where the vertex body is drawn
+  Vec2 normal;                       // unit, from the vertex towards the edge
+  Vec2 force;                        // on the vertex body; the edge body gets −force
+  double normal_force = 0.0;         // ≥ 0; the force's normal part is −normal_force · normal
+  double overlap = 0.0;
+  Vec2 edge_offset;                  // point − edge_offset: the point in the edge body's frame (periodic images)
+};
+
+// A body's shape (skeleton in the body frame, sphero-radius) and where it is.
+struct PlacedShape {
+  Shape shape;
+  Vec2 position;
+  double angle = 0.0;
+};
+
 struct FrameData {
   double time = 0.0;
   std::vector<ParticleRecord> particles;    // parallel to outlines
   std::vector<PairRecord> pairs;            // parallel to forces
   std::vector<std::vector<Vec2>> outlines;  // one closed polygon per particle
+  // Per particle, its exact shape and placement where the source holds the
+  // skeletons — a packing, a state file, a run that wrote state frames —
+  // else empty.
+  std::vector<PlacedShape> exact_shapes;
   std::vector<WallRecord> walls;
   std::vector<std::vector<Vec2>> wall_outlines;
   std::vector<ForceSegment> forces;
+  std::vector<VertexContactRecord> vertex_contacts;  // empty where the run did not write them
 };
 
 }  // namespace sphero

@@ -9,6 +9,9 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
+#include "io/contact_points_vtu.h"
+#include "io/packing_frame.h"
+#include "io/state_vtu.h"
 #include "io/vtu_file.h"
 
 #include <algorithm>
@@ -83,24 +86,30 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
     throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame, frames - 1));
   const std::string index = fmt::format("{:05d}", frame);
   const auto particles = read_vtu(run / ("particles_" + index + ".vtu"));
-  vtkSmartPointer<vtkUnstructuredGrid> contacts, walls;
+  vtkSmartPointer<vtkUnstructuredGrid> contacts, walls, state;
   if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) contacts = read_vtu(run / ("contacts_" + index + ".vtu"));
   if (std::filesystem::exists(run / ("walls_" + index + ".vtu"))) walls = read_vtu(run / ("walls_" + index + ".vtu"));
+  if (std::filesystem::exists(run / ("state_" + index + ".vtu"))) state = read_vtu(run / ("state_" + index + ".vtu"));
+  const auto points_file = run / ("contact_points_" + index + ".vtu");
   try {
-    return frame_from_grids(particles, contacts, walls);
+    FrameData data = frame_from_grids(particles, contacts, walls, state);
+    if (std::filesystem::exists(points_file)) data.vertex_contacts = vertex_contacts_from_grid(read_vtu(points_file));
+    return data;
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("{}: frame {}: {}", run.string(), index, e.what()));
   }
 }
 
-FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls) {
+FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
+                           vtkUnstructuredGrid* state) {
   FrameData data;
   if (!particles) throw std::runtime_error("no particles");
   if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) data.time = time->GetTuple1(0);
   vtkCellData* pd = particles->GetCellData();
   vtkDataArray *id = pd->GetArray("id"), *centre = pd->GetArray("centre_of_mass"), *area = pd->GetArray("area"),
                *stress = pd->GetArray("stress_compression_positive"), *coordination = pd->GetArray("coordination_number"),
-               *kinetic = pd->GetArray("kinetic_energy"), *wall_stress = pd->GetArray("stress_from_walls");
+               *kinetic = pd->GetArray("kinetic_energy"), *wall_stress = pd->GetArray("stress_from_walls"),
+               *radius = pd->GetArray("sphero_radius");
   if (!id || !centre || !area || !stress || !coordination)
     throw std::runtime_error("the particles lack the arrays id, centre_of_mass, area, stress_compression_positive or "
                              "coordination_number (an older sphero wrote them?); run the scene again");
@@ -110,6 +119,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     p.id = static_cast<int>(id->GetTuple1(c));
     p.centre = {centre->GetComponent(c, 0), centre->GetComponent(c, 1)};
     p.area = area->GetTuple1(c);
+    p.radius = radius ? radius->GetTuple1(c) : 0.0;
     for (int k = 0; k < 4; ++k) {
       p.stress[static_cast<std::size_t>(k)] = stress->GetComponent(c, k);
       if (wall_stress) p.wall_stress[static_cast<std::size_t>(k)] = wall_stress->GetComponent(c, k);
@@ -157,6 +167,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
       for (WallRecord& w : data.walls)
         if (w.id == touched[k]) w.contacts.push_back(touches[k]);
   }
+  if (state) add_exact_shapes(data, bodies_from_state_grid(state, "the state frame"));
   return data;
 }
 

@@ -40,8 +40,10 @@ EnergyTable read_energy_table(const std::filesystem::path& run_directory);
 FrameData read_frame(const std::filesystem::path& run_directory, int frame);
 
 // The same from grids already in memory (what ParaView's Sphero reader
-// produces); `contacts` and `walls` may be null.
-FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls);
+// produces); `contacts`, `walls` and `state` may be null. The state frame
+// gives the particles' exact outlines.
+FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
+                           vtkUnstructuredGrid* state = nullptr);
 
 // Per-particle results to add to a frame's particles_NNNNN.vtu (an array of
 // the same name is replaced), so that ParaView shows them on the outlines.

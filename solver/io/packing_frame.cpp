@@ -1,5 +1,8 @@
 #include "io/packing_frame.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "shapes/outline_cache.h"
 
 namespace sphero {
@@ -13,6 +16,16 @@ std::vector<Vec2> placed(const std::vector<Vec2>& local, const BodySpec& b) {
 }
 
 }  // namespace
+
+void add_exact_shapes(FrameData& frame, const std::vector<BodySpec>& bodies) {
+  frame.exact_shapes.clear();
+  for (const ParticleRecord& p : frame.particles) {
+    if (p.id < 0 || static_cast<std::size_t>(p.id) >= bodies.size())
+      throw std::runtime_error("the state frame has no body " + std::to_string(p.id));
+    const BodySpec& b = bodies[static_cast<std::size_t>(p.id)];
+    frame.exact_shapes.push_back({b.shape, b.position, b.angle});
+  }
+}
 
 FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution) {
   FrameData frame;
@@ -32,10 +45,12 @@ FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution)
     p.id = static_cast<int>(i);
     p.centre = b.position;
     p.area = m.area;
+    p.radius = b.shape.radius;
     p.kinetic_energy = 0.5 * m.mass(b.density) * norm2(b.velocity) +
                        0.5 * m.inertia(b.density) * b.angular_velocity * b.angular_velocity;
     frame.particles.push_back(p);
     frame.outlines.push_back(placed(outlines.outline(b.shape), b));
+    frame.exact_shapes.push_back({b.shape, b.position, b.angle});
   }
   return frame;
 }

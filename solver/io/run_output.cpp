@@ -16,6 +16,8 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "io/contact_points_vtu.h"
+#include "io/drawing_shift.h"
 #include "engine/stress.h"
 #include "io/vtu_file.h"
 #include "io/state_vtu.h"
@@ -36,16 +38,6 @@ Shape body_shape(const World& w, int i) {
 
 Vec2 to_world(const World& w, int i, Vec2 local) {
   return w.position[i] + rotated(local, w.angle[i]);
-}
-
-// Whole periods that bring a wall's centre back into the periodic cell: a
-// shear plate that travelled along x is drawn (with its contacts) over the
-// grains it shears, not periods away. Drawing only: the physics finds the
-// images itself.
-Vec2 drawing_shift(const World& w, std::size_t i) {
-  if (!w.is_wall[i]) return {};
-  const auto [px, py] = periods_into_cell(w, i);
-  return {px * w.cell.size.x, py * w.cell.size.y};
 }
 
 void write_grid(vtkUnstructuredGrid* grid, const std::filesystem::path& file, double time) {
@@ -124,10 +116,11 @@ void RunOutput::write_frame(const Engine& engine) {
   if (wants("particles")) write_particles(engine, directory_ / ("particles_" + index + ".vtu"));
   if (wants("contacts")) write_contacts(engine, directory_ / ("contacts_" + index + ".vtu"));
   if (wants("walls")) write_walls(engine, directory_ / ("walls_" + index + ".vtu"));
+  if (wants("contact_points")) write_contact_points_vtu(directory_ / ("contact_points_" + index + ".vtu"), engine);
   if (wants("state")) write_state_vtu(directory_ / ("state_" + index + ".vtu"), engine.world(), engine.time());
   times_.push_back(engine.time());
   ++frame_;
-  for (const char* name : {"particles", "contacts", "walls", "state"})
+  for (const char* name : {"particles", "contacts", "walls", "state", "contact_points"})
     if (wants(name)) write_collection(name);
   append_energy_row(engine);
 }

@@ -2,8 +2,9 @@
 // outlines as polygons with per-particle data), contacts_NNNNN.vtu (the force
 // network, one line per interacting pair), walls_NNNNN.vtu (wall skeletons
 // and outlines), state_NNNNN.vtu (the exact skeletons and everything needed
-// to restart from them as a packing), collected with their times in
-// particles.pvd, contacts.pvd, walls.pvd and state.pvd; and energy.csv, one
+// to restart from them as a packing), contact_points_NNNNN.vtu (every vertex
+// contact), collected with their times in particles.pvd, contacts.pvd,
+// walls.pvd, state.pvd and contact_points.pvd; and energy.csv, one
 // row per frame. Every file is written
 // whole or not at all (temporary name, then rename); a CSV row is appended
 // with one write.

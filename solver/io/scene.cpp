@@ -400,8 +400,9 @@ void read_output_keys(const SceneValues& values, SceneConfig& scene) {
   if (const auto v = values.scalar("fields")) {
     scene.fields = split(v->text, ',');
     for (const auto& f : scene.fields)
-      if (f != "particles" && f != "contacts" && f != "walls" && f != "state")
-        fail_at(v->at, "fields", fmt::format("unknown field '{}'; use particles, contacts, walls, state", f));
+      if (f != "particles" && f != "contacts" && f != "walls" && f != "state" && f != "contact_points")
+        fail_at(v->at, "fields",
+                fmt::format("unknown field '{}'; use particles, contacts, walls, state, contact_points", f));
   }
 }
 

@@ -100,7 +100,7 @@ struct SceneConfig {
   double output_interval = 0.0;
   int arc_resolution = 24;
   double checkpoint_interval = 0.0;  // 0: only at the end and on signals
-  std::vector<std::string> fields{"particles", "contacts", "walls", "state"};
+  std::vector<std::string> fields{"particles", "contacts", "walls", "state", "contact_points"};
 };
 
 // Reads a scene from text (`source_name` names it in messages, `base` is

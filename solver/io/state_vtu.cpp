@@ -75,17 +75,21 @@ std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {
   vtkUnstructuredGrid* grid = reader->GetOutput();
   if (reader->GetErrorCode() != 0 || grid == nullptr || grid->GetNumberOfCells() == 0)
     throw std::runtime_error(path.string() + ": not a readable .vtu file with bodies in it");
+  return bodies_from_state_grid(grid, path.string());
+}
+
+std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source) {
   vtkCellData* data = grid->GetCellData();
   const auto need = [&](const char* name, int components) {
     vtkDataArray* a = data->GetArray(name);
     if (a == nullptr || a->GetNumberOfComponents() != components)
       throw std::runtime_error(fmt::format("{}: no cell array '{}' with {} component(s); is it a state file that "
                                            "`sphero run` wrote (state_NNNNN.vtu)?",
-                                           path.string(), name, components));
+                                           source, name, components));
     return a;
   };
   auto* names = vtkStringArray::SafeDownCast(data->GetAbstractArray("shape"));
-  if (names == nullptr) throw std::runtime_error(path.string() + ": no cell array 'shape'");
+  if (names == nullptr) throw std::runtime_error(source + ": no cell array 'shape'");
   vtkDataArray *material = need("material", 1), *wall = need("wall", 1), *held = need("held", 3);
   vtkDataArray *radius = need("sphero_radius", 1), *centre = need("centre_of_mass", 3), *angle = need("angle", 1);
   vtkDataArray *velocity = need("velocity", 3), *omega = need("angular_velocity", 1), *density = need("density", 1);
@@ -113,7 +117,7 @@ std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {
     try {
       b.shape = make_shape(names->GetValue(c), kind, std::move(local), radius->GetTuple1(c));
     } catch (const ShapeError& e) {
-      throw std::runtime_error(fmt::format("{}: body {}: {}", path.string(), c, e.what()));
+      throw std::runtime_error(fmt::format("{}: body {}: {}", source, c, e.what()));
     }
     b.velocity = {velocity->GetComponent(c, 0), velocity->GetComponent(c, 1)};
     b.angular_velocity = omega->GetTuple1(c);

@@ -11,6 +11,8 @@
 
 #include "engine/world.h"
 
+class vtkUnstructuredGrid;
+
 namespace sphero {
 
 void write_state_vtu(const std::filesystem::path& path, const World& world, double time);
@@ -21,5 +23,7 @@ void write_packing_vtu(const std::filesystem::path& path, const std::vector<Body
 
 // Throws std::runtime_error naming the file and what is missing.
 std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path);
+// The same from a grid already read (`source` names it in messages).
+std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source);
 
 }  // namespace sphero

@@ -93,6 +93,16 @@ BoundaryLoop reversed(const BoundaryLoop& loop) {
   return back;
 }
 
+BoundaryLoop placed(const BoundaryLoop& loop, double angle, Vec2 offset) {
+  BoundaryLoop out = loop;
+  for (BoundaryPiece& p : out) {
+    p.start = offset + rotated(p.start, angle);
+    p.end = offset + rotated(p.end, angle);
+    p.centre = offset + rotated(p.centre, angle);
+  }
+  return out;
+}
+
 void orient(Region& region) {
   if (integrate(region.outer).area < 0.0) region.outer = reversed(region.outer);
   for (BoundaryLoop& hole : region.holes)

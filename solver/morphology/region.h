@@ -56,6 +56,9 @@ struct AreaMoments {
 
 // The same loop traversed the other way.
 BoundaryLoop reversed(const BoundaryLoop& loop);
+// The loop turned by `angle` about the origin, then shifted by `offset`: a
+// body-frame outline placed in the world.
+BoundaryLoop placed(const BoundaryLoop& loop, double angle, Vec2 offset);
 // Makes the outer loop counter-clockwise and the holes clockwise.
 void orient(Region& region);
 

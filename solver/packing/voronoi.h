@@ -19,6 +19,13 @@ struct Box {
 // and be distinct.
 std::vector<std::vector<Vec2>> voronoi_cells(const std::vector<Vec2>& sites, const Box& box);
 
+// The areas of the same cells, without building them where it can be
+// helped: a cell whose Voronoi vertices (the circumcentres of its Delaunay
+// triangles) all lie in the box is bounded by them, and only the cells at
+// the box's edge are clipped. Sites may repeat; a repeated site's later
+// copies get no area.
+std::vector<double> voronoi_cell_areas(const std::vector<Vec2>& sites, const Box& box);
+
 // The Voronoi cells of the sites repeated periodically with the box as the
 // unit cell (a tessellation of the torus). Each cell is given in plain
 // coordinates around its site, so a cell near the box's edge reaches past it;

@@ -7,11 +7,19 @@
 namespace sphero {
 
 OutlineCache::Entry& OutlineCache::entry(const Shape& shape) {
-  std::string key = fmt::format("{}|{}|{}", shape.name, shape.radius, static_cast<int>(shape.kind));
-  for (Vec2 v : shape.vertices) key += fmt::format("|{},{}", v.x, v.y);
+  // Twelve digits: skeletons read back from a state file, turned into the
+  // body frame, differ from their shape file's only by round-off, and must
+  // not each cost an offset construction.
+  std::string key = fmt::format("{}|{:.12g}|{}", shape.name, shape.radius, static_cast<int>(shape.kind));
+  for (Vec2 v : shape.vertices) key += fmt::format("|{:.12g},{:.12g}", v.x, v.y);
   const auto found = known_.find(key);
   if (found != known_.end()) return found->second;
-  Entry e{discretise(swept_region(shape).front().outer, arc_resolution_), std::nullopt};
+  const std::vector<Region> regions = swept_region(shape);
+  Entry e{discretise(regions.front().outer, arc_resolution_), {}, std::nullopt};
+  for (const Region& region : regions) {
+    e.loops.push_back(region.outer);
+    e.loops.insert(e.loops.end(), region.holes.begin(), region.holes.end());
+  }
   return known_.emplace(std::move(key), std::move(e)).first->second;
 }
 

@@ -62,6 +62,10 @@ for frame, (t, row) in enumerate(zip(times, rows)):
     assert abs(field(particles, "TimeValue") - t) <= 1e-12 * max(1.0, t)
     # The energy ledger's row rides along as field data.
     assert particles.GetFieldData().GetArray("first_law_residual_J") is not None
+    # Every vertex contact is a point of its own; the pair lines count them.
+    pairs = block(data, "contacts").GetCellData().GetArray("vertex_contacts")
+    vertex_contacts = sum(int(pairs.GetValue(k)) for k in range(pairs.GetNumberOfTuples()))
+    assert block(data, "contact_points").GetNumberOfCells() == vertex_contacts, (frame, vertex_contacts)
 
     stress.UpdatePipeline(t)
     s = servermanager.Fetch(stress)

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "analysis/frame_analysis.h"
+#include "shapes/shape.h"
 
 namespace sphero::analysis {
 namespace {
@@ -64,6 +65,45 @@ TEST(FrameAnalysis, LatticeOfTouchingDisksHasTheClosedFormStressAndVoidRatio) {
   circle.centre = {3.0, 3.0};
   circle.radius = 0.75;
   EXPECT_EQ(analyze_frame(lattice_frame(n, R, F), {circle}).particles, 4);
+}
+
+TEST(FrameAnalysis, TheWindowCountsTheExactPartOfEachDiskInsideIt) {
+  // The lattice's disks given exactly (point skeletons of radius R): a window
+  // from the middle of the first column's disks to the middle of the last's
+  // holds 5 whole disks' widths out of 6 in x — half disks at both sides —
+  // and the full 6 rows in y; a window through the centres of the corner
+  // disks holds a quarter of each corner disk.
+  const int n = 6;
+  const double R = 0.5, F = 3.0;
+  FrameData f = lattice_frame(n, R, F);
+  for (const ParticleRecord& p : f.particles)
+    f.exact_shapes.push_back({make_shape("disk", SkeletonKind::point, {{0.0, 0.0}}, R), p.centre, 0.0});
+  const double disk = std::numbers::pi * R * R;
+  const Window middles{Window::Kind::rectangle, R, 0, 2 * R * n - R, 2 * R * n, {}, 0.0};
+  const FrameSummary s = analyze_frame(f, {middles});
+  EXPECT_TRUE(s.packing_exact);
+  EXPECT_NEAR(s.packing_fraction, (n - 1) * n * disk / middles.area(), 1e-14);
+  // By centres the two side columns count whole (their centres lie on the edges).
+  AnalysisOptions by_centres{middles};
+  by_centres.packing_by_centres = true;
+  const FrameSummary c = analyze_frame(f, by_centres);
+  EXPECT_FALSE(c.packing_exact);
+  EXPECT_NEAR(c.packing_fraction, n * n * disk / middles.area(), 1e-14);
+  // A 2R × 2R window centred on a lattice node where four disks meet: a
+  // quarter of each, the whole of π/4 again.
+  const Window node{Window::Kind::rectangle, 2 * R - R, 2 * R - R, 2 * R + R, 2 * R + R, {}, 0.0};
+  EXPECT_NEAR(analyze_frame(f, {node}).packing_fraction, disk / node.area(), 1e-14);
+  // A circle of radius R about the same node: four quarter-lenses of two
+  // circles of radius R whose centres are R√2 apart.
+  Window circle;
+  circle.kind = Window::Kind::circle;
+  circle.centre = {2 * R, 2 * R};
+  circle.radius = R;
+  const double d = R * std::sqrt(2.0);
+  const double lens = 2 * R * R * std::acos(d / (2 * R)) - 0.5 * d * std::sqrt(4 * R * R - d * d);
+  EXPECT_NEAR(analyze_frame(f, {circle}).packing_fraction, 4 * lens / circle.area(), 1e-13);
+  // The default window: the box around the exact outlines, the lattice's own.
+  EXPECT_NEAR(analyze_frame(f, {}).packing_fraction, std::numbers::pi / 4, 1e-14);
 }
 
 TEST(FrameAnalysis, OrientationRosesAndCoordinationDistributionOfTheLattice) {

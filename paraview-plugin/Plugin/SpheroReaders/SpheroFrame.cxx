@@ -6,6 +6,11 @@
 #include "vtkFieldData.h"
 #include "vtkInformation.h"
 #include "vtkNew.h"
+#include "vtkStringArray.h"
+
+#include "io/vtu_file.h"
+
+#include <filesystem>
 
 #include <stdexcept>
 
@@ -86,7 +91,18 @@ FilterFrame filter_frame(vtkInformationVector** inputVector)
   auto* input = vtkMultiBlockDataSet::GetData(inputVector[0]);
   const Blocks in = find_blocks(input);
   FilterFrame f;
-  f.frame = frame_from_grids(in.particles, in.contacts, in.walls);
+  // The run reader names the frame's state file, whose skeletons give the
+  // exact outlines.
+  vtkSmartPointer<vtkUnstructuredGrid> state;
+  if (auto* file = vtkStringArray::SafeDownCast(in.particles->GetFieldData()->GetAbstractArray("state_file")))
+  {
+    const std::filesystem::path path = file->GetNumberOfValues() == 1 ? std::string(file->GetValue(0)) : std::string();
+    if (!path.empty() && std::filesystem::exists(path))
+    {
+      state = read_vtu(path);
+    }
+  }
+  f.frame = frame_from_grids(in.particles, in.contacts, in.walls, state);
   f.output = copy_blocks(input, f.blocks);
   return f;
 }

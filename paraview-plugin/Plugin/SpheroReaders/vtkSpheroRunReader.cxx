@@ -7,6 +7,7 @@
 #include "vtkInformation.h"
 #include "vtkInformationVector.h"
 #include "vtkMultiBlockDataSet.h"
+#include "vtkStringArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPoints.h"
@@ -205,9 +206,9 @@ int vtkSpheroRunReader::RequestData(
     const double time = run.times[frame];
     const auto row = run.energy_rows.find(time);
     const std::vector<double>* energies = row == run.energy_rows.end() ? nullptr : &row->second;
-    const char* names[3] = { "particles", "contacts", "walls" };
-    output->SetNumberOfBlocks(3);
-    for (unsigned int block = 0; block < 3; ++block)
+    const char* names[4] = { "particles", "contacts", "walls", "contact_points" };
+    output->SetNumberOfBlocks(4);
+    for (unsigned int block = 0; block < 4; ++block)
     {
       const auto file = run.directory / (std::string(names[block]) + "_" + run.suffixes[frame]);
       vtkSmartPointer<vtkUnstructuredGrid> grid;
@@ -232,6 +233,15 @@ int vtkSpheroRunReader::RequestData(
         grid = regenerate_outlines(grid, state, this->ArcResolution);
       }
       add_frame_fields(grid->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
+      if (block == 0 && std::filesystem::exists(state))
+      {
+        // Where the Sphero filters find the exact skeletons (the exact
+        // packing fraction clips the outlines' arcs, not these polygons).
+        vtkNew<vtkStringArray> exact;
+        exact->SetName("state_file");
+        exact->InsertNextValue(state.string());
+        grid->GetFieldData()->AddArray(exact);
+      }
       output->SetBlock(block, grid);
       output->GetMetaData(block)->Set(vtkCompositeDataSet::NAME(), names[block]);
     }

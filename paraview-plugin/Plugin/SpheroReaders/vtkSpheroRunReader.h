@@ -2,13 +2,16 @@
  * @class   vtkSpheroRunReader
  * @brief   reads a Sphero run (its run.sphero manifest) as one time-aware source
  *
- * The output is a multiblock dataset of three unstructured grids, named
+ * The output is a multiblock dataset of four unstructured grids, named
  * "particles" (rounded outlines as polygons — as the run wrote them, or
  * regenerated from the exact skeletons of the run's state frames at
  * ArcResolution chords per full circle — with every cell array the run
- * wrote), "contacts" (one line per
- * touching pair, with forces, normals and branch vectors) and "walls"
- * (outlines, skeletons and grain–wall contact points). The frame shown is
+ * wrote, and the frame's state file named in the field data, where the
+ * filters find the exact outlines), "contacts" (one line per touching pair,
+ * with forces, normals and branch vectors), "walls" (outlines, skeletons
+ * and grain–wall contact points) and "contact_points" (every vertex
+ * contact at its point of application; empty where the run did not write
+ * them). The frame shown is
  * the last one at or before the requested time. Field data on every block:
  * TimeValue, frame, and the run's energy-ledger row at that time (step,
  * energies, work, dissipation, first-law residual, wall forces).

@@ -1,0 +1,100 @@
+#include "io/contact_points_vtu.h"
+
+#include <fmt/format.h>
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkIdList.h>
+#include <vtkPoints.h>
+#include <vtkUnstructuredGrid.h>
+
+#include <stdexcept>
+
+#include "io/drawing_shift.h"
+#include "io/vtu_file.h"
+
+namespace sphero {
+
+void write_contact_points_vtu(const std::filesystem::path& path, const Engine& engine) {
+  const World& w = engine.world();
+  vtkNew<vtkUnstructuredGrid> grid;
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();  // points of application for analysis, not rounded to float
+  auto vertex_body = named_ints("vertex_body", 1), edge_body = named_ints("edge_body", 1);
+  auto vertex = named_ints("vertex", 1), edge = named_ints("edge", 1), kind = named_ints("vertex_to_vertex", 1);
+  auto sliding = named_ints("sliding", 1);
+  auto normal = named_doubles("normal", 3), force = named_doubles("force", 3);
+  auto normal_force = named_doubles("normal_force", 1), tangential = named_doubles("tangential_force", 3);
+  auto overlap = named_doubles("overlap", 1), offset = named_doubles("edge_offset", 3);
+  for (const Contact& c : engine.contacts()) {
+    if (!c.active) continue;
+    const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
+    // Where the vertex body is drawn; the offset takes the point to the edge
+    // body's own frame (its centre of mass as the particles file gives it).
+    const Vec2 shift = drawing_shift(w, v);
+    const Vec2 at = c.point + shift, to_edge_frame = c.edge_offset + shift;
+    const vtkIdType id = points->InsertNextPoint(at.x, at.y, 0.0);
+    grid->InsertNextCell(VTK_VERTEX, 1, &id);
+    vertex_body->InsertNextValue(c.vertex_body);
+    edge_body->InsertNextValue(c.edge_body);
+    vertex->InsertNextValue(c.vertex - w.vertex_begin[v]);
+    edge->InsertNextValue(c.feature - w.vertex_begin[e]);
+    kind->InsertNextValue(c.kind == ContactKind::vertex_vertex);
+    sliding->InsertNextValue(c.sliding);
+    normal->InsertNextTuple3(c.normal.x, c.normal.y, 0.0);
+    force->InsertNextTuple3(c.force.x, c.force.y, 0.0);
+    normal_force->InsertNextValue(c.normal_force);
+    // The force on the vertex body less its normal part −f_n n.
+    const Vec2 t = c.force + c.normal_force * c.normal;
+    tangential->InsertNextTuple3(t.x, t.y, 0.0);
+    overlap->InsertNextValue(c.overlap);
+    offset->InsertNextTuple3(to_edge_frame.x, to_edge_frame.y, 0.0);
+  }
+  grid->SetPoints(points);
+  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{vertex_body, edge_body, vertex, edge, kind, sliding,
+                                                                      normal, force, normal_force, tangential, overlap,
+                                                                      offset})
+    grid->GetCellData()->AddArray(a);
+  add_time_value(grid, engine.time());
+  write_vtu_atomically(path, grid);
+}
+
+std::vector<VertexContactRecord> vertex_contacts_from_grid(vtkUnstructuredGrid* grid) {
+  vtkCellData* data = grid->GetCellData();
+  const vtkIdType cells = grid->GetNumberOfCells();
+  const auto need = [&](const char* name, int components) {
+    vtkDataArray* a = data->GetArray(name);
+    if (a == nullptr || a->GetNumberOfComponents() != components || a->GetNumberOfTuples() != cells)
+      throw std::runtime_error(fmt::format("the contact points lack a cell array '{}' of {} component(s) and {} values",
+                                           name, components, cells));
+    return a;
+  };
+  vtkDataArray *vertex_body = need("vertex_body", 1), *edge_body = need("edge_body", 1), *vertex = need("vertex", 1),
+               *edge = need("edge", 1), *kind = need("vertex_to_vertex", 1), *sliding = need("sliding", 1),
+               *normal = need("normal", 3), *force = need("force", 3), *normal_force = need("normal_force", 1),
+               *overlap = need("overlap", 1), *offset = need("edge_offset", 3);
+  std::vector<VertexContactRecord> records;
+  vtkNew<vtkIdList> ids;
+  for (vtkIdType c = 0; c < cells; ++c) {
+    grid->GetCellPoints(c, ids);
+    if (ids->GetNumberOfIds() != 1) throw std::runtime_error(fmt::format("contact point {} is not a single point", c));
+    double p[3];
+    grid->GetPoint(ids->GetId(0), p);
+    VertexContactRecord r;
+    r.vertex_body = static_cast<int>(vertex_body->GetTuple1(c));
+    r.edge_body = static_cast<int>(edge_body->GetTuple1(c));
+    r.vertex = static_cast<int>(vertex->GetTuple1(c));
+    r.edge = static_cast<int>(edge->GetTuple1(c));
+    r.vertex_to_vertex = kind->GetTuple1(c) != 0.0;
+    r.sliding = sliding->GetTuple1(c) != 0.0;
+    r.point = {p[0], p[1]};
+    r.normal = {normal->GetComponent(c, 0), normal->GetComponent(c, 1)};
+    r.force = {force->GetComponent(c, 0), force->GetComponent(c, 1)};
+    r.normal_force = normal_force->GetTuple1(c);
+    r.overlap = overlap->GetTuple1(c);
+    r.edge_offset = {offset->GetComponent(c, 0), offset->GetComponent(c, 1)};
+    records.push_back(r);
+  }
+  return records;
+}
+
+}  // namespace sphero

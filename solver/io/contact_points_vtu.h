@@ -1,0 +1,25 @@
+// Every vertex contact of a frame (contact_points_NNNNN.vtu): one vertex
+// cell at each contact's point of application with what acts there — the
+// two bodies and their features, the normal, the force and its normal and
+// tangential parts, the overlap, whether it slides. What a referee needs to
+// recompute each particle's Love–Weber stress, to draw the contact points,
+// or to study the force distribution contact by contact (docs/SCENES.md).
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "engine/engine.h"
+#include "io/frame_data.h"
+
+class vtkUnstructuredGrid;
+
+namespace sphero {
+
+void write_contact_points_vtu(const std::filesystem::path& path, const Engine& engine);
+
+// The records of a grid written so. Throws std::runtime_error naming the
+// missing or misshapen array.
+std::vector<VertexContactRecord> vertex_contacts_from_grid(vtkUnstructuredGrid* grid);
+
+}  // namespace sphero
