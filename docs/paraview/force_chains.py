@@ -3,7 +3,7 @@ grey, every contact a tube whose radius grows with its force (dark red), and
 the contacts along force chains (Peters et al. 2005) on top, coloured by
 chain. Runs under pvpython or pvbatch with the Sphero plugin:
 
-    pvpython --no-mpi docs/paraview/force_chains.py --plugin build/lib/paraview-plugins/SpheroPlugin/SpheroPlugin.so \\
+    pvpython --no-mpi docs/paraview/force_chains.py --plugin build/lib/paraview-5.11/plugins/SpheroPlugin/SpheroPlugin.so \\
         --run sphero-output -o force-chains.png
 
 Inside the ParaView GUI, load the plugin (Tools > Manage Plugins), open

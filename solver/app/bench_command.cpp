@@ -17,6 +17,7 @@
 
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/data_directory.h"
 #include "app/default_scene.h"
 #include "bench/standard_scenes.h"
 #include "io/scene.h"
@@ -50,7 +51,7 @@ std::pair<Engine, long> hopper_engine(double verlet_distance) {
   std::vector<std::string> overrides;
   if (verlet_distance > 0.0) overrides = {"--verlet_distance", fmt::format("{}", verlet_distance)};
   const SceneConfig scene = parse_scene(kDefaultSceneText, kDefaultSceneLabel,
-                                        kDefaultSceneDirectory, overrides);
+                                        data_directory() / "scenes", overrides);
   World world = build_world(scene);
   const EngineSettings settings = resolve_engine_settings(scene, world);
   return {Engine(std::move(world), settings), std::lround(scene.duration / settings.dt)};
@@ -70,7 +71,7 @@ struct BenchOptions {
   int repeat = 1;
   double seconds = 2.0, verlet = 0.0;
   bool large = false, csv = false, contact_lists = true, full_rebuilds = false;
-  std::string data = SPHERO_DATA_DIR;
+  std::string data = data_directory().string();
 };
 
 // A case as it is timed: the settled engine state and what its records say.

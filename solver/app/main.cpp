@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "app/data_directory.h"
 
 namespace {
 
@@ -35,12 +36,12 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
-  if (args[0] == "--version") {
-    fmt::print("sphero {}\n", SPHERO_VERSION);
-    return 0;
-  }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
+    if (args[0] == "--version") {
+      fmt::print("sphero {}\ndata: {}\n", SPHERO_VERSION, sphero::app::data_directory().string());
+      return 0;
+    }
     if (args[0] == "shape") return sphero::app::run_shape_command(rest);
     if (args[0] == "run") return sphero::app::run_run_command(rest);
     if (args[0] == "pack") return sphero::app::run_pack_command(rest);

@@ -18,6 +18,7 @@
 
 #include "app/analysis_files.h"
 #include "app/commands.h"
+#include "app/data_directory.h"
 #include "app/default_scene.h"
 #include "engine/thread_team.h"
 #include "io/checkpoint.h"
@@ -346,7 +347,7 @@ int run_run_command(const std::vector<std::string>& args) {
     }
   const RunOptions options = parse_arguments(args);
   const SceneConfig scene = options.scene_file.empty()
-                                ? parse_scene(kDefaultSceneText, kDefaultSceneLabel, kDefaultSceneDirectory, options.overrides)
+                                ? parse_scene(kDefaultSceneText, kDefaultSceneLabel, data_directory() / "scenes", options.overrides)
                                 : read_scene(options.scene_file, options.overrides);
   World world = build_world(scene);
   const EngineSettings settings = resolve_engine_settings(scene, world);

@@ -1,0 +1,118 @@
+// Stepping a scene, and its state as NumPy arrays.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+#include "arrays.h"
+#include "bindings.h"
+#include "simulation.h"
+
+namespace sphero::python {
+namespace {
+
+// Steps for `time` or `steps` (one of them), calling `callback(simulation)`
+// every `every` steps; Ctrl-C stops between chunks.
+void run(py::object self, std::optional<double> time, std::optional<long> steps, const py::object& callback,
+         long every) {
+  Simulation& s = self.cast<Simulation&>();
+  if (time.has_value() == steps.has_value()) throw std::invalid_argument("run: give time or steps, not both");
+  const double dt = s.engine().settings().dt;
+  const long total = steps ? *steps : std::lround(*time / dt);
+  if (total < 0 || (time && !(std::isfinite(*time) && *time >= 0.0)))
+    throw std::invalid_argument("run: time and steps must be non-negative");
+  if (!callback.is_none() && every < 1) throw std::invalid_argument("run: every must be at least 1");
+  const long chunk = callback.is_none() ? 1000 : every;
+  for (long done = 0; done < total;) {
+    const long n = std::min(chunk, total - done);
+    {
+      py::gil_scoped_release release;
+      s.engine().run(n);
+    }
+    done += n;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (!callback.is_none() && n == every) callback(self);
+  }
+}
+
+py::dict contacts_of(const Engine& engine) {
+  const World& w = engine.world();
+  std::vector<int> vertex_body, edge_body, vertex, edge, sliding;
+  std::vector<Vec2> point, normal, force;
+  std::vector<double> normal_force, overlap;
+  for (const Contact& c : engine.contacts()) {
+    if (!c.active) continue;
+    vertex_body.push_back(c.vertex_body), edge_body.push_back(c.edge_body);
+    vertex.push_back(c.vertex - w.vertex_begin[static_cast<std::size_t>(c.vertex_body)]);
+    edge.push_back(c.feature - w.vertex_begin[static_cast<std::size_t>(c.edge_body)]);
+    sliding.push_back(c.sliding);
+    point.push_back(c.point), normal.push_back(c.normal), force.push_back(c.force);
+    normal_force.push_back(c.normal_force), overlap.push_back(c.overlap);
+  }
+  py::dict d;
+  d["vertex_body"] = copy_values(vertex_body);
+  d["edge_body"] = copy_values(edge_body);
+  d["vertex"] = copy_values(vertex);
+  d["edge"] = copy_values(edge);
+  d["point"] = copy_points(point);
+  d["normal"] = copy_points(normal);
+  d["force"] = copy_points(force);
+  d["normal_force"] = copy_values(normal_force);
+  d["overlap"] = copy_values(overlap);
+  d["sliding"] = copy_values(sliding);
+  return d;
+}
+
+py::dict energy_of(const Engine& engine) {
+  const EnergyLedger& l = engine.ledger();
+  py::dict d;
+  d["kinetic_translational"] = l.kinetic_translational;
+  d["kinetic_rotational"] = l.kinetic_rotational;
+  d["elastic_normal"] = l.elastic_normal;
+  d["elastic_tangential"] = l.elastic_tangential;
+  d["gravitational"] = l.gravitational;
+  d["mechanical"] = l.mechanical();
+  d["external_work"] = l.external_work;
+  d["damping_dissipation"] = l.damping_dissipation;
+  d["sliding_dissipation"] = l.sliding_dissipation;
+  d["first_law_residual"] = l.first_law_residual();
+  return d;
+}
+
+}  // namespace
+
+void bind_simulation(py::module_& m) {
+  py::class_<Simulation>(m, "Simulation", "A scene stepped by the soft-contact engine, as `sphero run` steps it.")
+      .def(py::init<const SceneConfig&>(), py::arg("scene"))
+      .def("run", &run, py::arg("time") = py::none(), py::arg("steps") = py::none(), py::arg("callback") = py::none(),
+           py::arg("every") = 1000,
+           "Steps for a simulated time or a number of steps; callback(simulation) every `every` steps.")
+      .def_property_readonly("time", [](const Simulation& s) { return s.engine().time(); })
+      .def_property_readonly("step_count", [](const Simulation& s) { return s.engine().step_count(); })
+      .def_property_readonly("dt", [](const Simulation& s) { return s.engine().settings().dt; })
+      .def_property_readonly("bodies", [](const Simulation& s) { return s.engine().world().size(); })
+      .def_property_readonly("positions",
+                             [](py::object self) { return view_points(self.cast<Simulation&>().engine().world().position, self); },
+                             "Centres of mass, N × 2 (a read-only view, current until the next run).")
+      .def_property_readonly("velocities",
+                             [](py::object self) { return view_points(self.cast<Simulation&>().engine().world().velocity, self); })
+      .def_property_readonly("angles",
+                             [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().angle, self); })
+      .def_property_readonly("angular_velocities", [](py::object self) {
+        return view_values(self.cast<Simulation&>().engine().world().angular_velocity, self);
+      })
+      .def_property_readonly("masses", [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().mass, self); })
+      .def_property_readonly("is_wall", [](const Simulation& s) {
+        const auto& w = s.engine().world().is_wall;
+        return copy_values(std::vector<std::uint8_t>(w.begin(), w.end())).attr("astype")("bool");
+      })
+      .def("contacts", [](const Simulation& s) { return contacts_of(s.engine()); },
+           "Every touching vertex contact: bodies, features, point of application, normal, force on the vertex "
+           "body, normal force, overlap, sliding.")
+      .def("energy", [](const Simulation& s) { return energy_of(s.engine()); }, "The energy ledger, J per unit thickness.")
+      .def("frame", &Simulation::frame, "The current state as a run's frame, for sphero.analyze.");
+}
+
+}  // namespace sphero::python

@@ -1,0 +1,54 @@
+"""Sphero from Python: shapes, scenes, packings, simulations and their
+analysis, with NumPy arrays in and out (docs/PYTHON.md).
+
+    import sphero
+    scene = sphero.Scene.from_file("data/scenes/hopper.ini")
+    sim = sphero.Simulation(scene)
+    sim.run(time=1.0, callback=lambda s: print(s.time, s.energy()["kinetic_translational"]), every=5000)
+    print(sphero.analyze(sim)["packing_fraction"])
+"""
+import os as _os
+
+from ._sphero import Frame, Scene, Shape, Simulation, analyze, command, frame_count, read_frame, read_shape
+from .scene_text import scene_text
+
+__all__ = ["Frame", "Scene", "Shape", "Simulation", "analyze", "command", "frame_count", "read_frame", "read_shape",
+           "scene", "scene_text", "pack", "analyze_run"]
+
+
+def scene(base=".", **keys):
+    """A Scene from Python objects (see scene_text); shape and packing paths
+    are relative to `base`."""
+    return Scene.from_text(scene_text(**keys), base, "python scene")
+
+
+def _arguments(options):
+    args = []
+    for key, value in options.items():
+        option = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(option)
+        elif value is False or value is None:
+            continue
+        elif isinstance(value, (list, tuple)) and key != "shape":
+            args += [option, ",".join(str(v) for v in value)]
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                args += [option, str(v)]
+        else:
+            args += [option, str(value)]
+    return args
+
+
+def pack(method, output, **options):
+    """`sphero pack METHOD --option value ... -o OUTPUT` (voronoi, gas,
+    lattice, compress, deposit, sort; docs/PACKING.md), in this process;
+    returns OUTPUT, ready for scene(packing=[OUTPUT], ...)."""
+    command("pack", [method] + _arguments(options) + ["-o", _os.fspath(output)])
+    return _os.fspath(output)
+
+
+def analyze_run(run_directory, **options):
+    """`sphero analyze RUN_DIR --option value ...`: writes analysis.csv and
+    the other tables into the run's folder."""
+    command("analyze", [_os.fspath(run_directory)] + _arguments(options))

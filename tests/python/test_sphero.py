@@ -1,0 +1,129 @@
+"""The sphero Python module against the command line's numbers on the same
+scenes (ctest runs it with the build's module first on PYTHONPATH)."""
+import csv
+import math
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import sphero
+
+SPHERO = os.environ["SPHERO_PROGRAM"]
+DATA = os.path.join(os.environ["SPHERO_SOURCE"], "data")
+
+SMALL = dict(duration=0.2, dt=2e-4, gravity=(0, -9.81), output_interval=0.1,
+             law=["0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=20"],
+             wall=[dict(radius=0.05, points=[(0, 10), (0, 0), (8, 0), (8, 10)])],
+             grains=[dict(shape="peanut.shape", count=8, region=(0.5, 0.5, 7.5, 5), speed=1),
+                     dict(shape="disk.shape", count=6, region=(0.5, 5.5, 7.5, 9))])
+
+
+def small_scene():
+    return sphero.scene(base=os.path.join(DATA, "shapes"), **SMALL)
+
+
+def run_cli(tmp_path, scene_text):
+    (tmp_path / "shapes").symlink_to(os.path.join(DATA, "shapes"))
+    (tmp_path / "s.ini").write_text(scene_text.replace("shape=", "shape=shapes/") + f"output = {tmp_path / 'run'}\n")
+    subprocess.run([SPHERO, "run", str(tmp_path / "s.ini"), "--quiet"], check=True, capture_output=True)
+    return tmp_path / "run"
+
+
+def last_energy_row(run):
+    with open(run / "energy.csv") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    return rows[-1]
+
+
+def test_shapes_and_their_exact_mass_properties():
+    disk = sphero.read_shape(os.path.join(DATA, "shapes", "disk.shape"))
+    assert disk.kind == "point" and disk.radius == 0.5 and disk.vertices.shape == (1, 2)
+    assert disk.mass_properties()["area"] == pytest.approx(math.pi * 0.25, rel=1e-14)
+    square = sphero.Shape("square", "polygon", np.array([[0, 0], [2, 0], [2, 2], [0, 2]]), 0.5)
+    m = square.mass_properties()
+    assert m["area"] == pytest.approx(4 + 4 * 2 * 0.5 + math.pi * 0.25, rel=1e-14)
+    assert np.allclose(m["centroid"], [1, 1], atol=1e-14)
+    with pytest.raises(RuntimeError, match="the polygon intersects itself: edge 1-2 meets edge 3-4"):
+        sphero.Shape("bowtie", "polygon", [[0, 0], [1, 1], [1, 0], [0, 1]], 0.1)
+
+
+def test_a_scene_from_python_objects_is_the_scene_file():
+    text = sphero.scene_text(**SMALL)
+    a = sphero.Simulation(sphero.Scene.from_text(text, os.path.join(DATA, "shapes")))
+    b = sphero.Simulation(small_scene())
+    a.run(steps=300)
+    b.run(steps=300)
+    assert np.array_equal(a.positions, b.positions)
+
+
+def test_stepping_matches_sphero_run_to_the_bit(tmp_path):
+    run = run_cli(tmp_path, sphero.scene_text(**SMALL))
+    sim = sphero.Simulation(small_scene())
+    calls = []
+    sim.run(time=0.2, callback=lambda s: calls.append(s.step_count), every=250)
+    assert sim.step_count == 1000 and calls == [250, 500, 750, 1000]
+    row = last_energy_row(run)
+    assert int(row["step"]) == sim.step_count
+    energy = sim.energy()
+    for column, key in (("kinetic_translational_J", "kinetic_translational"), ("elastic_normal_J", "elastic_normal"),
+                        ("first_law_residual_J", "first_law_residual")):
+        assert float(row[column]) == pytest.approx(energy[key], rel=1e-15, abs=1e-300), column
+    frame = sphero.read_frame(str(run), sphero.frame_count(str(run)) - 1)
+    grains = ~sim.is_wall
+    assert np.array_equal(frame.centres, sim.positions[grains])
+
+
+def test_the_analysis_is_sphero_analyzes(tmp_path):
+    run = run_cli(tmp_path, sphero.scene_text(**SMALL))
+    sphero.analyze_run(run, window=(0, 0, 8, 10))
+    with open(run / "analysis.csv") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    last = sphero.frame_count(str(run)) - 1
+    a = sphero.analyze(sphero.read_frame(str(run), last), window=(0, 0, 8, 10))
+    for key in ("sigma_xx", "sigma_yy", "p", "q", "packing_fraction", "void_ratio", "mean_local_packing_fraction",
+                "coordination", "fraction_in_chains"):
+        assert a[key] == float(rows[last][key]), key
+    # The live simulation, at the same state, gives the same numbers.
+    sim = sphero.Simulation(small_scene())
+    sim.run(time=0.2)
+    live = sphero.analyze(sim, window=(0, 0, 8, 10))
+    assert live["packing_fraction"] == a["packing_fraction"] and live["p"] == a["p"]
+    assert live["local_packing_fraction"].shape == (14,)
+
+
+def test_contacts_and_views():
+    sim = sphero.Simulation(small_scene())
+    before = sim.positions
+    assert not before.flags.writeable and before.base is not None  # a view of the engine's own array
+    sim.run(steps=4000)
+    assert np.array_equal(before, sim.positions)  # the view follows the engine
+    c = sim.contacts()
+    assert len(c["point"]) > 0 and c["point"].shape == (len(c["normal_force"]), 2)
+    assert np.all(c["normal_force"] >= 0) and np.allclose(np.linalg.norm(c["normal"], axis=1), 1)
+
+
+def test_packings_are_sphero_packs(tmp_path):
+    out = sphero.pack("voronoi", tmp_path / "py.vtu", box=(0, 0, 10, 10), count=30, roundness=0.2, seed=4)
+    subprocess.run([SPHERO, "pack", "voronoi", "--box", "0,0,10,10", "--count", "30", "--roundness", "0.2",
+                    "--seed", "4", "-o", str(tmp_path / "cli.vtu")], check=True, capture_output=True)
+    assert open(out, "rb").read() == open(tmp_path / "cli.vtu", "rb").read()
+    sim = sphero.Simulation(sphero.scene(base=str(tmp_path), duration=0.01, dt=1e-5, gravity=(0, 0),
+                                         law=["0 0 linear kn=1e5 kt=5e4 mu=0.5"], packing=["py.vtu"]))
+    assert sim.bodies == 30
+
+
+def test_errors_carry_the_command_lines_messages(tmp_path):
+    bad = dict(SMALL, grains=[dict(shape="no-such.shape", count=3, region=(0, 0, 5, 5))])
+    (tmp_path / "bad.ini").write_text(sphero.scene_text(**bad))
+    with pytest.raises(RuntimeError) as python_error:
+        sphero.Simulation(sphero.Scene.from_file(str(tmp_path / "bad.ini")))
+    cli = subprocess.run([SPHERO, "run", str(tmp_path / "bad.ini"), "--check"], capture_output=True, text=True)
+    assert cli.returncode != 0
+    assert "bad.ini:7: grains:" in str(python_error.value) and "no-such.shape" in str(python_error.value)
+    assert cli.stderr == f"sphero: {python_error.value}\n"
+    with pytest.raises(RuntimeError, match="python scene:7: grains: .*no-such.shape"):
+        sphero.Simulation(sphero.scene(base=str(tmp_path), **bad))
+    with pytest.raises(ValueError, match="give time or steps"):
+        sphero.Simulation(small_scene()).run()
