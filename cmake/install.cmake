@@ -12,8 +12,23 @@ set(SPHERO_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/sphero")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/data/shapes" "${PROJECT_SOURCE_DIR}/data/scenes"
   "${PROJECT_SOURCE_DIR}/data/examples" DESTINATION "${SPHERO_INSTALL_DATADIR}" COMPONENT sphero
   USE_SOURCE_PERMISSIONS)
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT sphero)
-install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT sphero)
+set(SPHERO_INSTALL_DOCDIR "${CMAKE_INSTALL_DATAROOTDIR}/doc/sphero")  # Debian names it after the package
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${SPHERO_INSTALL_DOCDIR}" COMPONENT sphero)
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${SPHERO_INSTALL_DOCDIR}" COMPONENT sphero)
+
+# ParaView 5.11 loads at start every plugin in the folder `plugins` beside
+# its executable (its log: "Loading Plugins from standard PLUGIN_PATHS
+# /usr/bin/plugins"); Debian's ships none there. A link of that name to the
+# plugin's folder makes paraview and pvpython under the same prefix load
+# Sphero without PV_PLUGIN_PATH.
+if(SPHERO_HAVE_PARAVIEW)
+  file(RELATIVE_PATH plugin_from_bin "/prefix/${CMAKE_INSTALL_BINDIR}" "/prefix/${SPHERO_PLUGIN_INSTALL_DIR}")
+  install(CODE "
+    set(link \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/plugins\")
+    if(NOT EXISTS \"\${link}\" AND NOT IS_SYMLINK \"\${link}\")
+      execute_process(COMMAND \"${CMAKE_COMMAND}\" -E create_symlink \"${plugin_from_bin}\" \"\${link}\")
+    endif()" COMPONENT sphero)
+endif()
 
 set(SPHERO_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/Sphero")
 install(EXPORT SpheroTargets NAMESPACE Sphero:: DESTINATION "${SPHERO_CMAKE_DIR}" COMPONENT sphero)
@@ -24,25 +39,26 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/SpheroConfigVersion.cmak
 install(FILES "${PROJECT_BINARY_DIR}/SpheroConfig.cmake" "${PROJECT_BINARY_DIR}/SpheroConfigVersion.cmake"
   DESTINATION "${SPHERO_CMAKE_DIR}" COMPONENT sphero)
 
-# One package, sphero_<version>_amd64.deb, for a /usr prefix (configure with
-# -DCMAKE_INSTALL_PREFIX=/usr, then cpack -G DEB). The program links
-# ParaView's VTK, hence paraview; the rest are the shared libraries of what
-# it links (CGAL is header-only).
+# One package, sphero_<version>_amd64.deb, installing under /usr (cpack -G
+# DEB in the build folder). The program links ParaView's VTK, hence
+# paraview; the rest are the shared libraries of what it links (CGAL is
+# header-only) and what the Python module needs.
 set(CPACK_PACKAGE_NAME sphero)
 set(CPACK_PACKAGE_VENDOR "Sphero")
 set(CPACK_PACKAGE_CONTACT "Sphero developers <sphero@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Spheropolygon discrete-element simulations, packings and analysis\n"
-  " sphero run/pack/analyze/figure/bench, the shape library and example scenes,\n"
-  " the ParaView 5.11 plugin, and the libraries and CMake package (find_package(Sphero)).")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Spheropolygon discrete-element simulations, packings and analysis:
+sphero run, pack, analyze, figure and bench; the shape library and example
+scenes; the ParaView 5.11 plugin; the Python module; the libraries, headers
+and CMake package (find_package(Sphero)).")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "paraview (>= 5.11), libfmt9, libgmp10, libmpfr6, libboost-program-options1.74.0, libcairo2, libc6, libstdc++6")
+  "paraview (>= 5.11), libfmt9, libgmp10, libmpfr6, libboost-program-options1.74.0, libcairo2, libc6, libstdc++6, python3 (>= 3.11), python3-numpy")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "paraview-dev, libcgal-dev, libfmt-dev, libboost-program-options-dev, libcairo2-dev")
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
 set(CPACK_COMPONENTS_ALL sphero Unspecified)
-set(CPACK_PACKAGING_INSTALL_PREFIX "${CMAKE_INSTALL_PREFIX}")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 include(CPack)

@@ -23,7 +23,7 @@ void write_contact_points_vtu(const std::filesystem::path& path, const Engine& e
   auto vertex = named_ints("vertex", 1), edge = named_ints("edge", 1), kind = named_ints("vertex_to_vertex", 1);
   auto sliding = named_ints("sliding", 1);
   auto normal = named_doubles("normal", 3), force = named_doubles("force", 3);
-  auto normal_force = named_doubles("normal_force", 1), tangential = named_doubles("tangential_force", 3);
+  auto normal_force = named_doubles("normal_force", 1), tangential = named_doubles("tangential_force_vector", 3);
   auto overlap = named_doubles("overlap", 1), offset = named_doubles("edge_offset", 3);
   for (const Contact& c : engine.contacts()) {
     if (!c.active) continue;
