@@ -337,6 +337,18 @@ int step_to_the_end(Engine& engine, RunOutput& output, const RunPlan& plan, cons
   return 0;
 }
 
+// Steps of `dt` in `seconds` of the scene's `key`, refused beyond what any
+// run could take (and what a long integer holds).
+long steps_in(double seconds, double dt, const char* key) {
+  constexpr double kMostSteps = 1e12;
+  const double steps = seconds / dt;
+  if (!(steps >= 0.0 && steps <= kMostSteps))
+    throw std::invalid_argument(fmt::format("{} = {:g} s with dt = {:g} s is {:g} steps; a run takes at most {:g} "
+                                            "(shorten {} or lengthen dt)",
+                                            key, seconds, dt, steps, kMostSteps, key));
+  return std::lround(steps);
+}
+
 }  // namespace
 
 int run_run_command(const std::vector<std::string>& args) {
@@ -355,7 +367,7 @@ int run_run_command(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
   const std::unique_ptr<Engine> engine = make_engine(options, scene, std::move(world), settings);
   RunPlan plan;
-  plan.total_steps = std::lround(scene.duration / settings.dt);
+  plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
   const std::string note = listing_note(engine->world());
   if (options.check) {
     fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}",
@@ -370,9 +382,9 @@ int run_run_command(const std::vector<std::string>& args) {
   RunOutput output(plan.out, engine->world(), scene.arc_resolution, scene.fields, resume_at);
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
-  plan.frame_every = std::max(1L, std::lround(scene.output_interval / settings.dt));
+  plan.frame_every = std::max(1L, steps_in(scene.output_interval, settings.dt, "output_interval"));
   plan.checkpoint_every =
-      scene.checkpoint_interval > 0.0 ? std::max(1L, std::lround(scene.checkpoint_interval / settings.dt)) : 0;
+      scene.checkpoint_interval > 0.0 ? std::max(1L, steps_in(scene.checkpoint_interval, settings.dt, "checkpoint_interval")) : 0;
   if (!options.quiet)
     fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n{}",
                scene.source, grains, settings.dt, plan.total_steps, scene.duration,

@@ -15,8 +15,10 @@ double signed_area(std::span<const Vec2> loop);
 // Convex (collinear vertices allowed), either orientation.
 bool is_convex(std::span<const Vec2> loop);
 
-// Index pair of the first two non-adjacent edges that intersect, or
-// {-1, -1} for a simple loop. Edge i runs from vertex i to vertex i+1.
+// Index pair of two edges that intersect — apart, or neighbours folding
+// back onto each other — or {-1, -1} for a simple loop: for up to 64 edges
+// the first such pair in edge order, beyond that the first the sweep meets
+// (geometry/crossing_sweep.h). Edge i runs from vertex i to vertex i+1.
 struct EdgePair {
   int first = -1;
   int second = -1;

@@ -10,11 +10,15 @@
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include "io/contact_points_vtu.h"
+#include "io/grid_check.h"
 #include "io/packing_frame.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -34,22 +38,42 @@ std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
   return points;
 }
 
+// The whole text as a finite number, or nothing.
+std::optional<double> finite_number(const std::string& text) {
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
 int frame_count(const std::filesystem::path& run) {
   if (!std::filesystem::exists(run / "particles.pvd"))
     throw std::runtime_error(fmt::format("{}: no particles.pvd; is it the output directory of sphero run?", run.string()));
-  return static_cast<int>(read_collection(run / "particles.pvd").size());
+  const auto frames = read_collection(run / "particles.pvd").size();
+  if (frames == 0)
+    throw std::runtime_error(fmt::format("{}: particles.pvd lists no frames (the run wrote none yet?)", (run / "particles.pvd").string()));
+  return static_cast<int>(frames);
 }
 
 std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd) {
   std::ifstream in(pvd);
   if (!in) throw std::runtime_error(pvd.string() + ": cannot read");
   std::vector<CollectionEntry> entries;
+  int number = 0;
   for (std::string line; std::getline(in, line);) {
+    ++number;
     const auto t = line.find("timestep=\""), f = line.find("file=\"");
-    if (line.find("<DataSet") == std::string::npos || t == std::string::npos || f == std::string::npos) continue;
-    entries.push_back({std::stod(line.substr(t + 10)), line.substr(f + 6, line.find('"', f + 6) - f - 6)});
+    if (line.find("<DataSet") == std::string::npos) continue;
+    const auto t_end = t == std::string::npos ? t : line.find('"', t + 10);
+    const auto f_end = f == std::string::npos ? f : line.find('"', f + 6);
+    const auto time = t_end == std::string::npos ? std::nullopt : finite_number(line.substr(t + 10, t_end - t - 10));
+    if (!time || f_end == std::string::npos || f_end == f + 6)
+      throw std::runtime_error(fmt::format("{}:{}: a DataSet without a finite timestep=\"...\" and a file=\"...\"; the "
+                                           "collection is damaged",
+                                           pvd.string(), number));
+    entries.push_back({*time, line.substr(f + 6, f_end - f - 6)});
   }
   return entries;
 }
@@ -64,7 +88,10 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
   EnergyTable table;
   std::ifstream in(run / "energy.csv");
   table.present = static_cast<bool>(in);
+  const std::string file = (run / "energy.csv").string();
+  int number = 0;
   for (std::string line; std::getline(in, line);) {
+    ++number;
     if (line.empty() || line[0] == '#') continue;
     std::stringstream fields(line);
     std::vector<std::string> words;
@@ -73,9 +100,20 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
       table.columns = words;
       continue;
     }
+    if (table.columns.empty())
+      throw std::runtime_error(fmt::format("{}:{}: a row before the header line (time_s,...)", file, number));
+    if (words.size() != table.columns.size())
+      throw std::runtime_error(fmt::format("{}:{}: {} values for {} columns; the file is damaged", file, number,
+                                           words.size(), table.columns.size()));
     std::vector<double> values;
-    for (const auto& w : words) values.push_back(std::stod(w));
-    if (!values.empty()) table.rows.push_back(std::move(values));
+    for (const auto& w : words) {
+      const auto value = finite_number(w);
+      if (!value)
+        throw std::runtime_error(fmt::format("{}:{}: '{}' is not a finite number", file, number,
+                                             w.size() > 40 ? w.substr(0, 40) + "..." : w));
+      values.push_back(*value);
+    }
+    table.rows.push_back(std::move(values));
   }
   return table;
 }
@@ -105,14 +143,21 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
   FrameData data;
   if (!particles) throw std::runtime_error("no particles");
   if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) data.time = time->GetTuple1(0);
-  vtkCellData* pd = particles->GetCellData();
-  vtkDataArray *id = pd->GetArray("id"), *centre = pd->GetArray("centre_of_mass"), *area = pd->GetArray("area"),
-               *stress = pd->GetArray("stress_compression_positive"), *coordination = pd->GetArray("coordination_number"),
-               *kinetic = pd->GetArray("kinetic_energy"), *wall_stress = pd->GetArray("stress_from_walls"),
-               *radius = pd->GetArray("sphero_radius");
-  if (!id || !centre || !area || !stress || !coordination)
+  const std::string p_source = "particles";
+  const auto has = [&](const char* name) { return particles->GetCellData()->GetAbstractArray(name) != nullptr; };
+  if (!has("id") || !has("centre_of_mass") || !has("area") || !has("stress_compression_positive") ||
+      !has("coordination_number"))
     throw std::runtime_error("the particles lack the arrays id, centre_of_mass, area, stress_compression_positive or "
                              "coordination_number (an older sphero wrote them?); run the scene again");
+  check_cell_sizes(particles, 3, kMaxGridPoints, p_source, "outline");
+  vtkDataArray *id = cell_array(particles, "id", 1, true, p_source),
+               *centre = cell_array(particles, "centre_of_mass", 3, true, p_source),
+               *area = cell_array(particles, "area", 1, true, p_source),
+               *stress = cell_array(particles, "stress_compression_positive", 4, true, p_source),
+               *coordination = cell_array(particles, "coordination_number", 1, true, p_source),
+               *kinetic = cell_array(particles, "kinetic_energy", 1, false, p_source),
+               *wall_stress = cell_array(particles, "stress_from_walls", 4, false, p_source),
+               *radius = cell_array(particles, "sphero_radius", 1, false, p_source);
   for (vtkIdType c = 0; c < particles->GetNumberOfCells(); ++c) {
     data.outlines.push_back(cell_points(particles, c));
     ParticleRecord p;
@@ -129,12 +174,15 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     data.particles.push_back(p);
   }
   if (contacts) {
-    vtkDataArray* magnitude = contacts->GetCellData()->GetArray("force_magnitude");
-    vtkDataArray* sliding = contacts->GetCellData()->GetArray("sliding");
-    vtkDataArray *body_a = contacts->GetCellData()->GetArray("body_a"), *body_b = contacts->GetCellData()->GetArray("body_b");
-    vtkDataArray* normal = contacts->GetCellData()->GetArray("contact_normal");
-    vtkDataArray* force = contacts->GetCellData()->GetArray("force_on_a");
-    vtkDataArray* normal_force = contacts->GetCellData()->GetArray("normal_force");
+    const std::string source = "contacts";
+    check_cell_sizes(contacts, 2, 2, source, "contact line");
+    vtkDataArray* magnitude = cell_array(contacts, "force_magnitude", 1, false, source);
+    vtkDataArray* sliding = cell_array(contacts, "sliding", 1, false, source);
+    vtkDataArray *body_a = cell_array(contacts, "body_a", 1, false, source),
+                 *body_b = cell_array(contacts, "body_b", 1, false, source);
+    vtkDataArray* normal = cell_array(contacts, "contact_normal", 3, false, source);
+    vtkDataArray* force = cell_array(contacts, "force_on_a", 3, false, source);
+    vtkDataArray* normal_force = cell_array(contacts, "normal_force", 1, false, source);
     for (vtkIdType c = 0; c < contacts->GetNumberOfCells(); ++c) {
       const auto ends = cell_points(contacts, c);
       data.pairs.push_back({body_a ? static_cast<int>(body_a->GetTuple1(c)) : -1,
@@ -147,9 +195,11 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     }
   }
   if (walls) {
-    vtkDataArray* part = walls->GetCellData()->GetArray("part");
-    vtkDataArray* wall_id = walls->GetCellData()->GetArray("id");
-    vtkDataArray* force = walls->GetCellData()->GetArray("force");
+    const std::string source = "walls";
+    check_cell_sizes(walls, 1, kMaxGridPoints, source, "wall cell");
+    vtkDataArray* part = cell_array(walls, "part", 1, false, source);
+    vtkDataArray* wall_id = cell_array(walls, "id", 1, false, source);
+    vtkDataArray* force = cell_array(walls, "force", 3, false, source);
     std::vector<WallContact> touches;
     std::vector<int> touched;
     for (vtkIdType c = 0; c < walls->GetNumberOfCells(); ++c) {

@@ -67,7 +67,12 @@ std::vector<BodySpec> wall_and_packing_bodies(const SceneConfig& scene, int& mat
   std::vector<BodySpec> bodies;
   for (const WallSpec& w : scene.walls) {
     BodySpec b;
-    b.shape = make_shape("wall", w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points, w.radius);
+    try {
+      b.shape = make_shape("wall", w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points,
+                           w.radius);
+    } catch (const ShapeError& e) {
+      fail_at(w.at, "wall", e.what());
+    }
     b.position = mass_properties(b.shape).centroid;
     b.is_wall = true;
     b.material = w.material;
@@ -173,12 +178,11 @@ void apply_wall_motions_and_changes(const SceneConfig& scene, std::vector<BodySp
 
 // A grain of `g` at c must not overlap grains placed before, nor a wall, and
 // must lie in the periodic cell.
-void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, double R,
-                        const std::vector<Circle>& placed, const std::vector<const GrainsSpec*>& placed_from) {
-  for (std::size_t k = 0; k < placed.size(); ++k)
-    if (norm(placed[k].centre - c) < placed[k].radius + R)
-      fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart", c.x, c.y,
-                                       placed_from[k]->at.where));
+void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, double R, const PlacedCircles& earlier,
+                        const std::vector<const GrainsSpec*>& placed_from) {
+  if (const auto k = earlier.first_overlap(c, false))
+    fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart", c.x, c.y,
+                                     placed_from[static_cast<std::size_t>(*k)]->at.where));
   for (const WallSpec& w : scene.walls)
     if (distance_to_path(w.points, c) < R + w.radius)
       fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps the wall of {}; keep the region {:g} away from walls",
@@ -215,8 +219,10 @@ void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
     } catch (const std::invalid_argument& e) {
       fail_at(g.at, "grains", e.what());
     }
+    PlacedCircles earlier(R);  // the grains of the lines before this one
+    for (const Circle& p : placed) earlier.add(p.centre, p.radius);
     for (Vec2 c : centres) {
-      check_grain_centre(scene, g, c, R, placed, placed_from);
+      check_grain_centre(scene, g, c, R, earlier, placed_from);
       placed.push_back({c, R});
       placed_from.push_back(&g);
       BodySpec b;

@@ -69,12 +69,8 @@ void write_packing_vtu(const std::filesystem::path& path, const std::vector<Body
 std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path))
     throw std::runtime_error(path.string() + ": the packing file does not exist");
-  vtkNew<vtkXMLUnstructuredGridReader> reader;
-  reader->SetFileName(path.c_str());
-  reader->Update();
-  vtkUnstructuredGrid* grid = reader->GetOutput();
-  if (reader->GetErrorCode() != 0 || grid == nullptr || grid->GetNumberOfCells() == 0)
-    throw std::runtime_error(path.string() + ": not a readable .vtu file with bodies in it");
+  const vtkSmartPointer<vtkUnstructuredGrid> grid = read_vtu(path);
+  if (grid->GetNumberOfCells() == 0) throw std::runtime_error(path.string() + ": holds no bodies");
   return bodies_from_state_grid(grid, path.string());
 }
 

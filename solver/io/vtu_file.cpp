@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "io/grid_check.h"
 
 namespace sphero {
 
@@ -50,11 +51,14 @@ void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid
 
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file)) throw std::runtime_error(file.string() + ": missing");
+  check_vtu_header(file);
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName(file.c_str());
   reader->Update();
-  if (reader->GetErrorCode() != 0) throw std::runtime_error(file.string() + ": not a readable .vtu file");
-  return reader->GetOutput();
+  vtkSmartPointer<vtkUnstructuredGrid> grid = reader->GetOutput();
+  if (reader->GetErrorCode() != 0 || grid == nullptr) throw std::runtime_error(file.string() + ": not a readable .vtu file");
+  check_grid_structure(grid, file.string());
+  return grid;
 }
 
 }  // namespace sphero

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <unordered_map>
+#include <optional>
+#include <utility>
 
 #include "geometry/uniform.h"
 
@@ -37,9 +40,46 @@ std::vector<Vec2> lattice_centres(const Box& region, double R, int count, const 
   return centres;
 }
 
+void PlacedCircles::add(Vec2 centre, double radius) {
+  const auto index = static_cast<int>(circles_.size());
+  circles_.push_back({centre, radius});
+  const double reach = radius + R_;
+  const auto [x0, y0] = cell_of(centre - Vec2{reach, reach});
+  const auto [x1, y1] = cell_of(centre + Vec2{reach, reach});
+  if (!(reach < kMostCellsAcross * cell_) || (x1 - x0 + 1) * (y1 - y0 + 1) > kMostCellsAcross * kMostCellsAcross) {
+    large_.push_back(index);
+    return;
+  }
+  for (long long x = x0; x <= x1; ++x)
+    for (long long y = y0; y <= y1; ++y) cells_[key(x, y)].push_back(index);
+}
+
+std::optional<int> PlacedCircles::first_overlap(Vec2 c, bool touching_overlaps) const {
+  std::optional<int> first;
+  const auto consider = [&](int i) {
+    const Circle& p = circles_[static_cast<std::size_t>(i)];
+    const double d = norm(p.centre - c), reach = p.radius + R_;
+    if ((touching_overlaps ? !(d > reach) : d < reach) && (!first || i < *first)) first = i;
+  };
+  for (int i : large_) consider(i);
+  const auto [x, y] = cell_of(c);
+  if (const auto found = cells_.find(key(x, y)); found != cells_.end())
+    for (int i : found->second) consider(i);
+  return first;
+}
+
+std::pair<long long, long long> PlacedCircles::cell_of(Vec2 p) const {
+  const auto index = [&](double v) {
+    return static_cast<long long>(std::clamp(std::floor(v / cell_), -1e15, 1e15));
+  };
+  return {index(p.x), index(p.y)};
+}
+
 std::vector<Vec2> random_centres(std::mt19937_64& g, const Box& region, double R, int count,
                                  const std::vector<Circle>& occupied, const std::string& shape_name) {
   std::vector<Vec2> centres;
+  PlacedCircles placed(R);
+  for (const Circle& p : occupied) placed.add(p.centre, p.radius);
   long attempts = 0;
   while (static_cast<int>(centres.size()) < count) {
     if (++attempts > 1000L * count)
@@ -48,10 +88,9 @@ std::vector<Vec2> random_centres(std::mt19937_64& g, const Box& region, double R
           "or use generator=lattice",
           centres.size(), count, shape_name));
     const Vec2 c = random_centre(g, region, R);
-    bool free = true;
-    for (const Circle& p : occupied) free &= norm(p.centre - c) > p.radius + R;
-    for (Vec2 other : centres) free &= norm(other - c) > 2 * R;
-    if (free) centres.push_back(c);
+    if (placed.first_overlap(c, true)) continue;
+    centres.push_back(c);
+    placed.add(c, R);
   }
   return centres;
 }

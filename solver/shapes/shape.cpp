@@ -65,6 +65,33 @@ void check_finite(const std::string& name, const std::vector<Vec2>& vertices, do
     throw ShapeError(fmt::format("shape '{}': the radius is not a finite number", name));
 }
 
+// Sizes that keep every later computation finite and exact predicates
+// cheap: areas stay within 1e-18 .. 1e18, and CGAL's exact offset (a few
+// seconds at the vertex limit) never meets numbers GMP cannot handle.
+void check_scale(const std::string& name, const std::vector<Vec2>& vertices, double radius) {
+  if (vertices.size() > kMaxSkeletonVertices)
+    throw ShapeError(fmt::format("shape '{}': {} vertices; a skeleton has at most {} (simplify the outline)", name,
+                                 vertices.size(), kMaxSkeletonVertices));
+  double extent = 2.0 * radius;
+  Vec2 low = vertices.front(), high = vertices.front();
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    const Vec2 v = vertices[i];
+    if (std::abs(v.x) > kMaxCoordinate || std::abs(v.y) > kMaxCoordinate)
+      throw ShapeError(fmt::format("shape '{}': vertex {} ({:g}, {:g}) lies beyond {:g} from the origin; coordinates "
+                                   "must stay within ±{:g}",
+                                   name, i + 1, v.x, v.y, kMaxCoordinate, kMaxCoordinate));
+    low = {std::min(low.x, v.x), std::min(low.y, v.y)};
+    high = {std::max(high.x, v.x), std::max(high.y, v.y)};
+  }
+  extent = std::max({extent, high.x - low.x, high.y - low.y});
+  if (radius > kMaxCoordinate)
+    throw ShapeError(fmt::format("shape '{}': the radius {:g} exceeds {:g}", name, radius, kMaxCoordinate));
+  if (extent < kMinShapeSize)
+    throw ShapeError(fmt::format("shape '{}': {:g} across; a shape must be at least {:g} across (change the unit of "
+                                 "length)",
+                                 name, extent, kMinShapeSize));
+}
+
 void check_radius(const std::string& name, SkeletonKind kind, double radius) {
   if (radius < 0.0)
     throw ShapeError(fmt::format("shape '{}': the radius {} is negative; give a radius >= 0", name, radius));
@@ -106,6 +133,7 @@ Shape make_shape(std::string name, SkeletonKind kind, std::vector<Vec2> vertices
   check_vertex_count(name, kind, vertices.size());
   check_finite(name, vertices, radius);
   check_radius(name, kind, radius);
+  check_scale(name, vertices, radius);
   check_edges(name, vertices, kind == SkeletonKind::polygon);
   if (kind == SkeletonKind::polygon) {
     check_polygon(name, vertices);

@@ -2,6 +2,7 @@
 // polygon, convex or not) swept by a disk of radius `radius` (docs/MODEL.md §1).
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -41,12 +42,20 @@ struct Shape {
   bool has_convex_skeleton() const;
 };
 
+// Limits every shape keeps (docs/FILE-FORMATS.md): they keep areas,
+// moments and the exact offset construction finite and fast.
+inline constexpr std::size_t kMaxSkeletonVertices = 10'000;
+inline constexpr double kMaxCoordinate = 1e9;  // |x|, |y| and the radius, in the scene's unit of length
+inline constexpr double kMinShapeSize = 1e-9;  // extent of skeleton ⊕ disk
+
 // Checks and normalises a skeleton, or throws ShapeError. Refuses: no
-// vertices, a vertex count that does not fit the kind, non-finite
-// coordinates or radius, a radius that is negative (or zero for points,
-// segments and polylines, which would have no area), repeated consecutive
-// vertices (zero-length edges), a closed polygon whose edges cross or fold
-// back onto each other (which includes all-collinear ones). Closed polygons come back counter-clockwise.
+// vertices, a vertex count that does not fit the kind or exceeds the limit,
+// non-finite coordinates or radius, coordinates or a radius beyond the
+// limit, a shape smaller than the limit, a radius that is negative (or zero
+// for points, segments and polylines, which would have no area), repeated
+// consecutive vertices (zero-length edges), a closed polygon whose edges
+// cross or fold back onto each other (which includes all-collinear ones).
+// Closed polygons come back counter-clockwise.
 Shape make_shape(std::string name, SkeletonKind kind, std::vector<Vec2> vertices, double radius);
 
 // The same shape with its vertices moved by `offset` and then rotated by
