@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ int main(int argc, char** argv) {
     if (args[0] == "plot") return sphero::app::run_plot_command(rest);
     if (args[0] == "analyze") return sphero::app::run_analyze_command(rest);
     if (args[0] == "bench") return sphero::app::run_bench_command(rest);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "sphero: out of memory: the input asks for more than this machine has (a count, a size or a "
+                       "resolution too large?)\n");
+    return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "sphero: {}\n", e.what());
     return 1;

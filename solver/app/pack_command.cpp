@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -74,14 +76,28 @@ std::vector<Vec2> read_sites(const std::string& file) {
   return sites;
 }
 
+// Counts a packing may ask for: beyond them a typo (a count of 10^10, 2·10^9
+// Lloyd steps) would run for days or exhaust memory before saying so.
+constexpr long long kMostGrains = 10'000'000;
+constexpr int kMostLloydSteps = 10'000;
+
+int count_option(const po::variables_map& vm, const char* key) {
+  const int n = vm[key].as<int>();
+  if (n < 1 || n > kMostGrains)
+    throw std::invalid_argument(fmt::format("--{}: {} grains; give 1 to {}", key, n, kMostGrains));
+  return n;
+}
+
 int run_voronoi(const po::variables_map& vm, const std::string& output) {
   VoronoiMinkowskiOptions o;
   o.box = parse_box(vm["box"].as<std::string>());
   o.periodic = vm.count("periodic") > 0;
   if (vm.count("sites")) o.sites = read_sites(vm["sites"].as<std::string>());
-  if (vm.count("count")) o.count = vm["count"].as<int>();
+  if (vm.count("count")) o.count = count_option(vm, "count");
   o.seed = vm["seed"].as<std::uint64_t>();
   o.lloyd_steps = vm["lloyd"].as<int>();
+  if (o.lloyd_steps < 0 || o.lloyd_steps > kMostLloydSteps)
+    throw std::invalid_argument(fmt::format("--lloyd: {} steps; give 0 to {} (a few suffice)", o.lloyd_steps, kMostLloydSteps));
   o.size_spread = vm["size-spread"].as<double>();
   if (vm.count("radius")) o.radius = vm["radius"].as<double>();
   if (vm.count("roundness")) o.roundness = vm["roundness"].as<double>();
@@ -118,9 +134,16 @@ int run_gas(const po::variables_map& vm, const std::string& output) {
     const bool weighted = colon != std::string::npos && colon + 1 < spec.size() &&
                           spec.find_first_not_of("0123456789.eE+-", colon + 1) == std::string::npos;
     o.shapes.push_back(read_shape_file(weighted ? spec.substr(0, colon) : spec));
-    o.fractions.push_back(weighted ? std::stod(spec.substr(colon + 1)) : 1.0);
+    double fraction = 1.0;
+    if (weighted) {
+      const std::string text = spec.substr(colon + 1);
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), fraction);
+      if (error != std::errc() || end != text.data() + text.size() || !(fraction > 0.0 && std::isfinite(fraction)))
+        throw std::invalid_argument(fmt::format("--shape {}: the fraction '{}' is not a positive number", spec, text));
+    }
+    o.fractions.push_back(fraction);
   }
-  o.count = vm["count"].as<int>();
+  o.count = count_option(vm, "count");
   o.packing_fraction = vm["packing-fraction"].as<double>();
   o.spread = vm["spread"].as<double>();
   o.speed = vm["speed"].as<double>();
@@ -147,6 +170,9 @@ int run_lattice(const po::variables_map& vm, const std::string& output) {
   o.shape = read_shape_file(vm["shape"].as<std::vector<std::string>>().front());
   o.columns = vm["columns"].as<int>();
   o.rows = vm["rows"].as<int>();
+  if (o.columns < 1 || o.rows < 1 || static_cast<long long>(o.columns) * o.rows > kMostGrains)
+    throw std::invalid_argument(fmt::format("--columns {} --rows {}: give at least 1 of each and at most {} grains",
+                                            o.columns, o.rows, kMostGrains));
   o.spacing = vm["spacing"].as<double>();
   o.hexagonal = vm.count("hexagonal") > 0;
   if (vm.count("origin")) o.origin = parse_vec2("origin", vm["origin"].as<std::string>());

@@ -2,6 +2,7 @@
 // built-in default one when none is given), writing frames, energy.csv and
 // checkpoints; `--check` only validates.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -19,6 +20,7 @@
 #include "app/analysis_files.h"
 #include "app/commands.h"
 #include "app/data_directory.h"
+#include "app/restart_check.h"
 #include "app/default_scene.h"
 #include "engine/thread_team.h"
 #include "io/checkpoint.h"
@@ -200,16 +202,17 @@ std::string listing_note(const World& w) {
 std::unique_ptr<Engine> make_engine(const RunOptions& options, const SceneConfig& scene, World world,
                                     const EngineSettings& settings) {
   std::unique_ptr<Engine> engine;
-  const std::size_t bodies = world.size();
   try {
-    engine = options.restart.empty() ? std::make_unique<Engine>(std::move(world), settings)
-                                     : std::make_unique<Engine>(load_checkpoint(options.restart));
+    if (options.restart.empty()) {
+      engine = std::make_unique<Engine>(std::move(world), settings);
+    } else {
+      EngineSnapshot checkpoint = load_checkpoint(options.restart);
+      check_restart(checkpoint, world, settings, options.restart, scene.source);
+      engine = std::make_unique<Engine>(std::move(checkpoint));
+    }
   } catch (const std::invalid_argument& e) {
     throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
-  if (engine->world().size() != bodies)
-    throw SceneError(fmt::format("{}: holds {} bodies but the scene {} makes {}; restart with the scene that wrote it",
-                                 options.restart, engine->world().size(), scene.source, bodies));
   engine->set_threads(settings.threads);  // not in the checkpoint: it never changes the results
   return engine;
 }
@@ -225,6 +228,37 @@ void prepare_output_directory(const fs::path& out, const RunOptions& options) {
   std::error_code cannot;
   fs::create_directories(out, cannot);
   if (cannot) throw SceneError(fmt::format("the output directory '{}' cannot be created: {}", out.string(), cannot.message()));
+}
+
+// A word as the shell reads it back.
+std::string shell_word(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@") ==
+                           std::string::npos)
+    return word;
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') quoted.append("'\\''");  // close, an escaped quote, reopen
+    else quoted.push_back(c);
+  }
+  quoted.push_back('\'');
+  return quoted;
+}
+
+// The command that continues an interrupted run: the same scene and keys,
+// into the same output directory, from its checkpoint.
+std::string continue_command(const RunOptions& options, const fs::path& out, const fs::path& checkpoint) {
+  std::vector<std::string> words{"sphero", "run"};
+  if (!options.scene_file.empty()) words.push_back(shell_word(options.scene_file));
+  const auto& given = options.overrides;
+  for (std::size_t k = 0; k < given.size(); ++k) {
+    if (given[k] == "--output") {
+      ++k;  // and its value: the directory is named below
+      continue;
+    }
+    if (given[k].rfind("--output=", 0) != 0) words.push_back(shell_word(given[k]));
+  }
+  words.insert(words.end(), {"--output", shell_word(out.string()), "--restart", shell_word(checkpoint.string())});
+  return fmt::format("{}", fmt::join(words, " "));
 }
 
 // A progress line, every quarter second on a terminal, every ten seconds
@@ -319,9 +353,8 @@ int step_to_the_end(Engine& engine, RunOutput& output, const RunPlan& plan, cons
       if (g_signal) {
         frames.flush();
         save_checkpoint(checkpoint, engine.snapshot());
-        fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  sphero run {} --restart {}\n",
-                   g_signal.load(), engine.time(), options.scene_file.empty() ? "" : options.scene_file,
-                   checkpoint.string());
+        fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  {}\n", g_signal.load(),
+                   engine.time(), continue_command(options, plan.out, checkpoint));
         return 128 + g_signal;
       }
       progress.after(engine);

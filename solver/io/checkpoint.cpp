@@ -4,11 +4,15 @@
 #include <cstring>
 #include <fstream>
 #include <istream>
+#include <iterator>
+#include <sstream>
+#include <string_view>
 #include <ostream>
 #include <string>
 #include <type_traits>
 
 #include "io/atomic_file.h"
+#include "io/snapshot_check.h"
 
 namespace sphero {
 namespace {
@@ -16,8 +20,16 @@ namespace {
 constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // 3: the adaptive Verlet distance; 4: plates' pressure span, contact_lists;
 // 5: the candidates at half the skin (a version 4 file reads with the count
-// unknown: its skin thins no further than 1/64 until the next rebuild).
-constexpr std::uint32_t kVersion = 5;
+// unknown: its skin thins no further than 1/64 until the next rebuild);
+// 6: a checksum of everything before it closes the file.
+constexpr std::uint32_t kVersion = 6;
+
+// FNV-1a, 64 bits: any flipped bit changes it.
+std::uint64_t checksum(std::string_view bytes) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
 
 // Structs with padding are stored field by field: their padding bytes hold
 // whatever was in memory, and a checkpoint must be the same bytes for the
@@ -203,31 +215,46 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
 }  // namespace
 
 void write_checkpoint(std::ostream& out, const EngineSnapshot& snapshot) {
-  out.write(kMagic, sizeof kMagic);
-  Writer writer(out);
+  std::ostringstream body;
+  body.write(kMagic, sizeof kMagic);
+  Writer writer(body);
   writer.value(kVersion);
   fields(writer, const_cast<EngineSnapshot&>(snapshot), kVersion);  // the writer only reads
   writer.value(kVersion);  // trailer: a truncated file is caught
+  const std::string bytes = std::move(body).str();
+  const std::uint64_t sum = checksum(bytes);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
 }
 
 EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name) {
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream body(bytes);
   char magic[sizeof kMagic] = {};
-  in.read(magic, sizeof magic);
-  Reader reader(in, source_name);
-  if (!in || std::memcmp(magic, kMagic, sizeof kMagic) != 0) reader.fail("wrong header");
+  body.read(magic, sizeof magic);
+  Reader reader(body, source_name);
+  if (!body || std::memcmp(magic, kMagic, sizeof kMagic) != 0) reader.fail("wrong header");
   std::uint32_t version = 0;
   reader.value(version);
-  if (version != kVersion && version != 4)
-    reader.fail("version " + std::to_string(version) + ", this Sphero reads 4 and " + std::to_string(kVersion));
+  if (version != kVersion && version != 5 && version != 4)
+    reader.fail("version " + std::to_string(version) + ", this Sphero reads 4 to " + std::to_string(kVersion));
+  if (version >= 6) {
+    std::uint64_t stored = 0;
+    if (bytes.size() < sizeof kMagic + 2 * sizeof version + sizeof stored) reader.fail("the file ends early");
+    std::memcpy(&stored, bytes.data() + bytes.size() - sizeof stored, sizeof stored);
+    if (checksum(std::string_view(bytes).substr(0, bytes.size() - sizeof stored)) != stored)
+      reader.fail("its checksum does not match its content: the file is damaged");
+  }
   EngineSnapshot snapshot;
   fields(reader, snapshot, version);
   std::uint32_t trailer = 0;
   reader.value(trailer);
   if (trailer != version) reader.fail("a damaged end");
-  const std::size_t n = snapshot.world.position.size();
-  if (snapshot.world.angle.size() != n || snapshot.world.constraint.size() != n ||
-      (!snapshot.r2.empty() && snapshot.r2.size() != n))
-    reader.fail("inconsistent array sizes");
+  try {
+    check_snapshot(snapshot);
+  } catch (const std::invalid_argument& e) {
+    reader.fail(e.what());
+  }
   return snapshot;
 }
 

@@ -256,6 +256,8 @@ GrainsSpec parse_grains(const Value& v, const std::filesystem::path& base) {
     if (!t.count(needed)) fail_at(v.at, "grains", fmt::format("missing {}=...", needed));
   g.shape_file = base / t.at("shape");
   g.count = whole(v, "grains", t.at("count"), 1);
+  constexpr int kMostGrains = 10'000'000;  // a typo's 10^10 would exhaust memory before saying so
+  if (g.count > kMostGrains) fail_at(v.at, "grains", fmt::format("count={}; at most {} grains a line", g.count, kMostGrains));
   const auto r = numbers(v, "grains", t.at("region"), 4);
   if (!(r[2] > r[0] && r[3] > r[1])) fail_at(v.at, "grains", "region=x0,y0,x1,y1 needs x1 > x0 and y1 > y0");
   std::copy(r.begin(), r.end(), g.region);
@@ -284,7 +286,12 @@ po::options_description scene_options() {
 }  // namespace
 
 void fail_at(const SceneLocation& at, const std::string& key, const std::string& message) {
-  throw SceneError(fmt::format("{}: {}: {}", at.where, key, message));
+  // A value pasted by mistake can be megabytes: quote its start only.
+  constexpr std::size_t kLongest = 300;
+  const std::string said = message.size() <= kLongest
+                               ? message
+                               : fmt::format("{}... ({} characters in all)", message.substr(0, kLongest), message.size());
+  throw SceneError(fmt::format("{}: {}: {}", at.where, key.substr(0, 60), said));
 }
 
 std::string scene_keys_help() {
@@ -394,7 +401,12 @@ void read_output_keys(const SceneValues& values, SceneConfig& scene) {
   if (const auto v = values.scalar("output")) scene.output_directory = v->text;
   scene.output_interval = scene.duration / 100.0;
   if (const auto v = values.scalar("output_interval")) scene.output_interval = positive(*v, "output_interval", v->text);
-  if (const auto v = values.scalar("arc_resolution")) scene.arc_resolution = whole(*v, "arc_resolution", v->text, 3);
+  if (const auto v = values.scalar("arc_resolution")) {
+    scene.arc_resolution = whole(*v, "arc_resolution", v->text, 3);
+    constexpr int kMostChords = 4096;  // every outline of every frame is drawn with them
+    if (scene.arc_resolution > kMostChords)
+      fail_at(v->at, "arc_resolution", fmt::format("{} chords per circle; at most {}", scene.arc_resolution, kMostChords));
+  }
   if (const auto v = values.scalar("checkpoint_interval"))
     scene.checkpoint_interval = number(*v, "checkpoint_interval", v->text);
   if (const auto v = values.scalar("fields")) {

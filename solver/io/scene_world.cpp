@@ -28,13 +28,25 @@ double distance_to_path(const std::vector<Vec2>& path, Vec2 p) {
 }
 
 // The number of materials the scene names (laws, walls, grains, changes).
+// The law table holds materials² entries: material numbers stay small.
+constexpr int kMostMaterials = 1000;
+
+void check_material(const SceneLocation& at, const char* key, int material) {
+  if (material >= kMostMaterials)
+    fail_at(at, key, fmt::format("material {}; materials are numbered 0 to {} (number them from 0 up)", material,
+                                 kMostMaterials - 1));
+}
+
 int materials_named(const SceneConfig& scene) {
   int materials = 1;
-  for (const auto& l : scene.laws) materials = std::max({materials, l.a + 1, l.b + 1});
-  for (const auto& w : scene.walls) materials = std::max(materials, w.material + 1);
-  for (const auto& g : scene.grains) materials = std::max(materials, g.material + 1);
+  for (const auto& l : scene.laws) {
+    check_material(l.at, "law", std::max(l.a, l.b));
+    materials = std::max({materials, l.a + 1, l.b + 1});
+  }
+  for (const auto& w : scene.walls) check_material(w.at, "wall", w.material), materials = std::max(materials, w.material + 1);
+  for (const auto& g : scene.grains) check_material(g.at, "grains", g.material), materials = std::max(materials, g.material + 1);
   for (const auto& c : scene.wall_changes)
-    if (c.material) materials = std::max(materials, *c.material + 1);
+    if (c.material) check_material(c.at, "set_wall", *c.material), materials = std::max(materials, *c.material + 1);
   return materials;
 }
 
@@ -82,6 +94,9 @@ std::vector<BodySpec> wall_and_packing_bodies(const SceneConfig& scene, int& mat
   for (const auto& [file, at] : scene.packings) {
     try {
       for (BodySpec& b : read_state_vtu(file)) {
+        if (b.material < 0 || b.material >= kMostMaterials)
+          throw std::runtime_error(fmt::format("{}: a body of material {}; materials are numbered 0 to {}",
+                                               file.string(), b.material, kMostMaterials - 1));
         materials = std::max(materials, b.material + 1);
         bodies.push_back(std::move(b));
       }

@@ -36,7 +36,12 @@ class LineReader {
   }
 
   [[noreturn]] void fail(int line, const std::string& message) const {
-    throw ShapeError(fmt::format("{}:{}: {}", source_, line, message));
+    constexpr std::size_t kLongest = 300;  // a word can be megabytes: quote its start only
+    throw ShapeError(fmt::format("{}:{}: {}", source_, line,
+                                 message.size() <= kLongest
+                                     ? message
+                                     : fmt::format("{}... ({} characters in all)", message.substr(0, kLongest),
+                                                   message.size())));
   }
   int last_line() const { return number_; }
 

@@ -42,4 +42,30 @@ expect huge-duration "is inf steps; a run takes at most 1e+12" "$sphero" run lon
 expect tiny-dt "dt = 1e-300 s is 1e+298 steps" "$sphero" run long.ini --check --dt 1e-300
 expect huge-output-interval "output_interval = 1e+300 s" "$sphero" run long.ini --output out1 --output_interval 1e300
 
+scene materials.ini "law = 0 50000 linear kn=1e4" "grains = shape=$disk count=2 region=0,0,5,5"
+expect huge-material "materials.ini:3: law: material 50000; materials are numbered 0 to 999" "$sphero" run materials.ini --check
+scene arcs.ini "arc_resolution = 1e9" "grains = shape=$disk count=2 region=0,0,5,5"
+expect huge-arc-resolution "arc_resolution: 1000000000 chords per circle; at most 4096" "$sphero" run arcs.ini --check
+python3 -c "print('duration = ' + '9' * 10000000)" > long-value.ini
+expect long-value "characters in all" "$sphero" run long-value.ini --check
+set +e; message=$("$sphero" run long-value.ini --check 2>&1); set -e
+[ ${#message} -lt 1000 ] || { echo "FAIL long-value: a ${#message}-character message"; failures=$((failures + 1)); }
+expect gas-fraction "the fraction '1e999' is not a positive number" \
+  "$sphero" pack gas --box 0,0,10,10 --shape "$disk:1e999" --count 5 --packing-fraction 0.1 -o gas.vtu
+shape long-word.shape point "$(python3 -c "print('1' * 100000 + 'x')")" "0 0"
+expect long-word "characters in all" "$sphero" shape info long-word.shape
+expect huge-lloyd "--lloyd: 2000000000 steps; give 0 to 10000" \
+  "$sphero" pack voronoi --box 0,0,10,10 --count 10 --radius 0.05 --lloyd 2000000000 -o v.vtu
+expect huge-lattice "at most 10000000 grains" \
+  "$sphero" pack lattice --shape "$disk" --columns 100000 --rows 100000 --spacing 1.1 -o l.vtu
+expect huge-count "--count: 2000000000 grains; give 1 to 10000000" \
+  "$sphero" pack voronoi --box 0,0,10,10 --count 2000000000 --radius 0.05 -o v.vtu
+scene count.ini "grains = shape=$disk count=1e9 region=0,0,5,5"
+expect huge-grains-count "count=1000000000; at most 10000000 grains a line" "$sphero" run count.ini --check
+scene many.ini "grains = shape=$disk count=300000 region=0,0,720,720 generator=random"
+cases=$((cases + 1))
+start=$(date +%s)
+"$sphero" run many.ini --check > many.txt 2>&1 || { echo "FAIL many-random: $(tail -1 many.txt)"; failures=$((failures + 1)); }
+echo "300 000 random disks checked in $(( $(date +%s) - start )) s"
+
 finish && echo "bad inputs refused"

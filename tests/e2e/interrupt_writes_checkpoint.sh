@@ -16,7 +16,12 @@ grep -q -- "--restart $work/out/checkpoint.ckpt" "$work/stderr" || { echo "no re
 # Continue a little further than where it stopped.
 stopped=$(sed -n 's/.*at t = \([0-9.e+-]*\) s.*/\1/p' "$work/stderr")
 until=$(awk -v t="$stopped" 'BEGIN { print t + 0.1 }')
-"$sphero" run "$scene" --quiet --output "$work/out" --duration "$until" --restart "$work/out/checkpoint.ckpt" > "$work/continued" \
-  || { echo "continuing failed"; exit 1; }
+# Follow the printed command as it is (from another folder, where a missing
+# --output would write elsewhere), with only a shorter duration.
+hint=$(sed -n '/continue with/{n;p}' "$work/stderr")
+grep -q -- "--output $work/out " <<<"$hint" || { echo "the hint lacks --output: $hint"; exit 1; }
+hint=${hint/--duration 1000/--duration $until}
+(cd / && eval "${hint/sphero /\"$sphero\" } --quiet") > "$work/continued" \
+  || { echo "following the hint failed: $hint"; exit 1; }
 grep -q "done, t = " "$work/continued" || { echo "continuation did not finish"; cat "$work/continued"; exit 1; }
 echo "interrupted at t = $stopped, continued to $until"

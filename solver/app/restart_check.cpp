@@ -1,0 +1,65 @@
+#include "app/restart_check.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sphero::app {
+namespace {
+
+bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
+
+bool same_law(const ContactLaw& a, const ContactLaw& b) {
+  return a.normal == b.normal && a.kn == b.kn && a.gamma_n == b.gamma_n && a.kt == b.kt && a.gamma_t == b.gamma_t &&
+         a.mu == b.mu && a.cohesion == b.cohesion;
+}
+
+// The first body whose kind, material, density or shape differs, and how.
+std::string body_difference(const World& a, const World& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a.is_wall[i] != b.is_wall[i]) return fmt::format("body {} is a {} there, a {} here", i, a.is_wall[i] ? "wall" : "grain", b.is_wall[i] ? "wall" : "grain");
+    if (a.material[i] != b.material[i])
+      return fmt::format("body {} is of material {} there, {} here", i, a.material[i], b.material[i]);
+    if (!close(a.density[i], b.density[i]))
+      return fmt::format("body {} has density {:g} there, {:g} here (density)", i, a.density[i], b.density[i]);
+    const auto sa = local_skeleton(a, i), sb = local_skeleton(b, i);
+    bool same = sa.size() == sb.size() && close(a.radius[i], b.radius[i]);
+    for (std::size_t k = 0; same && k < sa.size(); ++k)
+      same = norm(sa[k] - sb[k]) <= 1e-9 * (a.bounding_radius[i] + 1e-300);
+    if (!same) return fmt::format("body {} is a '{}' there, a '{}' here (its shape)", i, a.shape_name[i], b.shape_name[i]);
+  }
+  return {};
+}
+
+}  // namespace
+
+void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, const EngineSettings& scene_settings,
+                   const std::string& checkpoint_name, const std::string& scene_name) {
+  const World& w = checkpoint.world;
+  const auto refuse = [&](const std::string& what) {
+    throw std::runtime_error(fmt::format("{}: cannot continue under {}: {}. A restart changes only duration, output, "
+                                         "intervals and threads; start a new run from the checkpoint's last state "
+                                         "file (packing = state_NNNNN.vtu) to change the rest",
+                                         checkpoint_name, scene_name, what));
+  };
+  if (w.size() != scene_world.size())
+    refuse(fmt::format("it holds {} bodies, the scene makes {}", w.size(), scene_world.size()));
+  if (const std::string d = body_difference(w, scene_world); !d.empty()) refuse(d);
+  if (w.gravity.x != scene_world.gravity.x || w.gravity.y != scene_world.gravity.y)
+    refuse(fmt::format("gravity is {:g},{:g} there, {:g},{:g} here (gravity)", w.gravity.x, w.gravity.y,
+                       scene_world.gravity.x, scene_world.gravity.y));
+  if (w.material_count != scene_world.material_count) refuse("the materials differ (law)");
+  for (std::size_t k = 0; k < w.law.size(); ++k)
+    if (!same_law(w.law[k], scene_world.law[k]))
+      refuse(fmt::format("the law between materials {} and {} differs (law)", k / static_cast<std::size_t>(w.material_count),
+                         k % static_cast<std::size_t>(w.material_count)));
+  if (w.cell.periodic != scene_world.cell.periodic || !(w.cell.low == scene_world.cell.low) ||
+      !(w.cell.size == scene_world.cell.size))
+    refuse("the periodic cell differs (periodic, cell)");
+  const EngineSettings& s = checkpoint.settings;
+  if (s.dt != scene_settings.dt) refuse(fmt::format("dt is {:g} s there, {:g} s here (dt)", s.dt, scene_settings.dt));
+  if (s.integrator != scene_settings.integrator) refuse("the integrator differs (integrator)");
+}
+
+}  // namespace sphero::app

@@ -1,0 +1,19 @@
+// A restart continues the run its checkpoint came from, under the scene the
+// user gives now. What the checkpoint holds (its bodies, shapes, materials,
+// laws, gravity, cell, time step and integrator) must be what that scene
+// makes, or the run would quietly go on with the old values; what the scene
+// may change (duration, output, intervals, threads) it changes.
+#pragma once
+
+#include <string>
+
+#include "engine/engine.h"
+
+namespace sphero::app {
+
+// Throws std::runtime_error naming the key (or the body) that differs and
+// what to do.
+void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, const EngineSettings& scene_settings,
+                   const std::string& checkpoint_name, const std::string& scene_name);
+
+}  // namespace sphero::app

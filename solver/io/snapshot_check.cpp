@@ -1,0 +1,77 @@
+#include "io/snapshot_check.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sphero {
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+template <class T>
+void per_body(const std::vector<T>& v, std::size_t n, const char* name) {
+  require(v.size() == n, fmt::format("{} has {} entries for {} bodies", name, v.size(), n));
+}
+
+void check_bodies(const World& w) {
+  const std::size_t n = w.position.size();
+  per_body(w.angle, n, "angle"), per_body(w.velocity, n, "velocity"), per_body(w.angular_velocity, n, "spin");
+  per_body(w.force, n, "force"), per_body(w.torque, n, "torque"), per_body(w.mass, n, "mass");
+  per_body(w.inertia, n, "inertia"), per_body(w.density, n, "density"), per_body(w.inverse_mass, n, "1/mass");
+  per_body(w.inverse_inertia, n, "1/inertia"), per_body(w.radius, n, "radius");
+  per_body(w.bounding_radius, n, "bounding radius"), per_body(w.material, n, "material");
+  per_body(w.is_wall, n, "wall flag"), per_body(w.closed, n, "closed flag"), per_body(w.constraint, n, "constraint");
+  per_body(w.shape_name, n, "shape name"), per_body(w.vertex_begin, n, "vertex ranges");
+  per_body(w.vertex_count, n, "vertex counts");
+  require(w.material_count >= 1 && w.material_count <= 1000, fmt::format("{} materials", w.material_count));
+  require(w.law.size() == static_cast<std::size_t>(w.material_count) * static_cast<std::size_t>(w.material_count),
+          "the law table does not match the materials");
+  for (std::size_t i = 0; i < n; ++i) {
+    require(w.material[i] >= 0 && w.material[i] < w.material_count, fmt::format("body {}: material out of range", i));
+    require(w.vertex_count[i] >= 1 && w.vertex_begin[i] >= 0 &&
+                static_cast<std::size_t>(w.vertex_begin[i]) + static_cast<std::size_t>(w.vertex_count[i]) <=
+                    w.world_vertex.size(),
+            fmt::format("body {}: its vertices lie outside the vertex arrays", i));
+    require(is_finite(w.position[i]) && std::isfinite(w.angle[i]) && is_finite(w.velocity[i]) &&
+                std::isfinite(w.angular_velocity[i]) && std::isfinite(w.radius[i]) && w.radius[i] >= 0.0,
+            fmt::format("body {}: a state that is not finite", i));
+  }
+}
+
+void check_contacts(const World& w, const std::vector<Contact>& contacts) {
+  const auto n = static_cast<int>(w.position.size());
+  const auto within = [&](int body, int vertex) {
+    const auto b = static_cast<std::size_t>(body);
+    return vertex >= w.vertex_begin[b] && vertex < w.vertex_begin[b] + w.vertex_count[b];
+  };
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const Contact& c = contacts[k];
+    require(c.vertex_body >= 0 && c.vertex_body < n && c.edge_body >= 0 && c.edge_body < n,
+            fmt::format("contact {}: a body out of range", k));
+    require(within(c.vertex_body, c.vertex) && within(c.edge_body, c.feature),
+            fmt::format("contact {}: a vertex or edge not of its body", k));
+    require(c.kind == ContactKind::vertex_edge || c.kind == ContactKind::vertex_vertex,
+            fmt::format("contact {}: an unknown kind", k));
+  }
+}
+
+}  // namespace
+
+void check_snapshot(const EngineSnapshot& s) {
+  check_bodies(s.world);
+  check_contacts(s.world, s.neighbours.contacts);
+  const std::size_t n = s.world.position.size();
+  const auto& l = s.neighbours;
+  require(!l.built || (l.reference_position.size() == n && l.reference_angle.size() == n && l.wraps.size() == n),
+          "the neighbour list's references do not match the bodies");
+  for (const auto* history : {&s.r2, &s.r3, &s.r4})
+    require(history->empty() || history->size() == n, "the integrator's history does not match the bodies");
+  require(std::isfinite(s.settings.dt) && s.settings.dt > 0.0, "a time step that is not positive");
+  require(std::isfinite(s.time) && s.time >= 0.0 && s.step >= 0, "a time that is not a time");
+}
+
+}  // namespace sphero
