@@ -142,7 +142,11 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
                            vtkUnstructuredGrid* state) {
   FrameData data;
   if (!particles) throw std::runtime_error("no particles");
-  if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) data.time = time->GetTuple1(0);
+  if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) {
+    if (time->GetNumberOfTuples() < 1 || time->GetNumberOfComponents() < 1 || !std::isfinite(time->GetComponent(0, 0)))
+      throw std::runtime_error("the particles' TimeValue holds no finite time; the file is damaged");
+    data.time = time->GetComponent(0, 0);
+  }
   const std::string p_source = "particles";
   const auto has = [&](const char* name) { return particles->GetCellData()->GetAbstractArray(name) != nullptr; };
   if (!has("id") || !has("centre_of_mass") || !has("area") || !has("stress_compression_positive") ||
