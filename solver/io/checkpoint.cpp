@@ -1,5 +1,7 @@
 #include "io/checkpoint.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -73,18 +75,41 @@ class Writer {
 
 class Reader {
  public:
-  Reader(std::istream& in, const std::string& source) : in_(in), source_(source) {}
+  Reader(std::istream& in, const std::string& source) : in_(in), source_(source) {
+    const auto here = in_.tellg();
+    in_.seekg(0, std::ios::end);
+    size_ = in_.tellg();
+    in_.seekg(here);
+  }
   template <class T>
   void value(T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
-    in_.read(reinterpret_cast<char*>(&v), sizeof(T));
+    if constexpr (std::is_same_v<T, bool>) {
+      v = flag();
+    } else if constexpr (std::is_same_v<T, std::array<bool, 2>> || std::is_same_v<T, std::array<bool, 3>>) {
+      for (bool& b : v) b = flag();
+    } else {
+      in_.read(reinterpret_cast<char*>(&v), sizeof(T));
+      check();
+    }
+  }
+  // A bool's byte: anything but 0 or 1 is damage (and no bool at all).
+  bool flag() {
+    std::uint8_t byte = 0;
+    in_.read(reinterpret_cast<char*>(&byte), 1);
     check();
+    if (byte > 1) fail("a flag that is neither 0 nor 1");
+    return byte == 1;
   }
   template <class T>
   void vector(std::vector<T>& v) {
     std::uint64_t n = 0;
     value(n);
-    if (n > (std::uint64_t{1} << 34)) fail("an impossible array length");
+    // Every element takes at least a byte of the file (its own size when
+    // stored whole): a length the rest of the file cannot hold is damage,
+    // refused before anything is allocated for it.
+    const std::uint64_t element = std::is_trivially_copyable_v<T> && !Described<T, Reader> ? sizeof(T) : 1;
+    if (n > remaining() / element) fail("an array longer than the rest of the file");
     v.resize(n);
     if constexpr (Described<T, Reader>) {
       for (T& item : v) describe(*this, item);
@@ -98,7 +123,7 @@ class Reader {
   void string(std::string& s) {
     std::uint64_t n = 0;
     value(n);
-    if (n > (std::uint64_t{1} << 20)) fail("an impossible string length");
+    if (n > (std::uint64_t{1} << 20) || n > remaining()) fail("an impossible string length");
     s.resize(n);
     in_.read(s.data(), static_cast<std::streamsize>(n));
     check();
@@ -111,8 +136,14 @@ class Reader {
   void check() const {
     if (!in_) fail("the file ends early");
   }
+  std::uint64_t remaining() const {
+    const auto at = in_.tellg();
+    if (at < 0) return 0;
+    return static_cast<std::uint64_t>(std::max<std::streamoff>(0, size_ - static_cast<std::streamoff>(at)));
+  }
   std::istream& in_;
   std::string source_;
+  std::streamoff size_ = 0;
 };
 
 template <class Io>
@@ -181,8 +212,11 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
     std::vector<Vec2> per_body;
     io.vector(per_body);
     std::uint64_t vertices = 0;
-    for (std::size_t i = 0; i < w.size() && i < w.vertex_begin.size() && i < w.vertex_count.size(); ++i)
-      vertices = std::max<std::uint64_t>(vertices, static_cast<std::uint64_t>(w.vertex_begin[i]) + w.vertex_count[i]);
+    for (std::size_t i = 0; i < w.size() && i < w.vertex_begin.size() && i < w.vertex_count.size(); ++i) {
+      if (w.vertex_begin[i] < 0 || w.vertex_count[i] < 1) io.fail("inconsistent skeleton arrays");
+      vertices = std::max<std::uint64_t>(vertices, static_cast<std::uint64_t>(w.vertex_begin[i]) +
+                                                       static_cast<std::uint64_t>(w.vertex_count[i]));
+    }
     if (w.vertex_begin.size() != w.size() || w.vertex_count.size() != w.size() || vertices > per_body.size())
       io.fail("inconsistent skeleton arrays");
     share_local_vertices(w, per_body);

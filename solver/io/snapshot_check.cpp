@@ -71,6 +71,13 @@ void check_snapshot(const EngineSnapshot& s) {
   for (const auto* history : {&s.r2, &s.r3, &s.r4})
     require(history->empty() || history->size() == n, "the integrator's history does not match the bodies");
   require(std::isfinite(s.settings.dt) && s.settings.dt > 0.0, "a time step that is not positive");
+  require(s.settings.integrator == Integrator::velocity_verlet || s.settings.integrator == Integrator::gear,
+          "an unknown integrator");
+  for (const ContactLaw& law : s.world.law)
+    require((law.normal == NormalLaw::linear || law.normal == NormalLaw::hertz) && std::isfinite(law.kn) &&
+                std::isfinite(law.kt) && std::isfinite(law.mu) && std::isfinite(law.gamma_n) &&
+                std::isfinite(law.gamma_t) && std::isfinite(law.cohesion),
+            "a contact law that is not one");
   require(std::isfinite(s.time) && s.time >= 0.0 && s.step >= 0, "a time that is not a time");
 }
 
