@@ -135,19 +135,28 @@ class AnalysisTables {
   bool all_exact_ = true;
 };
 
+// A histogram as CSV after its header: the bin centre, the density and,
+// when given, a prediction per bin.
+void write_histogram_table(const std::filesystem::path& file, std::string table, double bin_width,
+                           const std::vector<double>& density, const std::vector<double>& predicted) {
+  for (std::size_t b = 0; b < density.size(); ++b) {
+    table += fmt::format("{},{}", (static_cast<double>(b) + 0.5) * bin_width, density[b]);
+    table += predicted.empty() ? "\n" : fmt::format(",{}\n", predicted[b]);
+  }
+  write_text_atomically(file, table);
+}
+
 // The per-particle kinetic energies of the analysed frames, as a histogram
 // of ε = E / ⟨E⟩ against Maxwell–Boltzmann.
 void write_kinetic_energy_histogram(const std::filesystem::path& dir, const std::vector<std::vector<double>>& kinetic,
                                     int bins) {
   const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, bins, 5.0);
-  std::string histogram = fmt::format(
-      "# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame ({} samples);\n"
-      "# maxwell_boltzmann: (3/2)^(3/2) eps^(1/2) exp(-3 eps / 2) / Gamma(3/2), three quadratic degrees of freedom\n"
-      "eps,density,maxwell_boltzmann\n",
-      h.samples);
-  for (std::size_t b = 0; b < h.density.size(); ++b)
-    histogram += fmt::format("{},{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b], h.predicted[b]);
-  write_text_atomically(dir / kKineticEnergyHistogram, histogram);
+  write_histogram_table(dir / kKineticEnergyHistogram,
+                        fmt::format("# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame "
+                                    "({} samples);\n# maxwell_boltzmann: (3/2)^(3/2) eps^(1/2) exp(-3 eps / 2) / "
+                                    "Gamma(3/2), three quadratic degrees of freedom\neps,density,maxwell_boltzmann\n",
+                                    h.samples),
+                        h.bin_width, h.density, h.predicted);
 }
 
 struct AnalysedFrame {
@@ -171,14 +180,12 @@ std::vector<double> grain_contact_normal_forces(const FrameData& data) {
 void write_force_distribution(const std::filesystem::path& dir, const std::vector<std::vector<double>>& forces,
                               int bins) {
   const analysis::ScaledHistogram h = analysis::scaled_histogram(forces, bins, 5.0);
-  std::string table = fmt::format(
-      "# normal forces of the vertex contacts between grains (contact_points_NNNNN.vtu), f / <f> of each frame "
-      "({} contacts);\n# density: normalised over all contacts, those beyond the last bin included\n"
-      "f_over_mean,density\n",
-      h.samples);
-  for (std::size_t b = 0; b < h.density.size(); ++b)
-    table += fmt::format("{},{}\n", (static_cast<double>(b) + 0.5) * h.bin_width, h.density[b]);
-  write_text_atomically(dir / kForceDistribution, table);
+  write_histogram_table(dir / kForceDistribution,
+                        fmt::format("# normal forces of the vertex contacts between grains (contact_points_NNNNN.vtu), "
+                                    "f / <f> of each frame ({} contacts);\n# density: normalised over all contacts, "
+                                    "those beyond the last bin included\nf_over_mean,density\n",
+                                    h.samples),
+                        h.bin_width, h.density, {});
 }
 
 // One frame of a run: read, analysed, its chains written (and its fields

@@ -39,6 +39,24 @@ std::vector<Vec2> clip(const std::vector<Vec2>& polygon, Vec2 normal, double off
   return out;
 }
 
+// The cell of vertex `v`'s site: `start` cut by the bisectors with its
+// Delaunay neighbours (`sites` indexed by the vertices' info).
+std::vector<Vec2> clipped_cell(const Delaunay& triangulation, Delaunay::Vertex_handle v,
+                               const std::vector<Vec2>& sites, std::vector<Vec2> start) {
+  if (triangulation.number_of_vertices() < 2) return start;
+  const Vec2 site = sites[static_cast<std::size_t>(v->info())];
+  auto neighbour = triangulation.incident_vertices(v), done = neighbour;
+  do {
+    if (triangulation.is_infinite(neighbour)) continue;
+    // Closer to `site` than to `other`: dot(x, d) <= dot(site, d) + |d|²/2
+    // with d = other − site; written so, not as (|other|² − |site|²)/2,
+    // it keeps its precision when the sites are close together.
+    const Vec2 d = sites[static_cast<std::size_t>(neighbour->info())] - site;
+    start = clip(start, d, dot(site, d) + 0.5 * norm2(d));
+  } while (++neighbour != done);
+  return start;
+}
+
 // Cells of the sites with index < `owned`, from a triangulation of all of
 // `points` (which may include images), starting from `start` polygons.
 std::vector<std::vector<Vec2>> cells_from(const std::vector<Vec2>& points, std::size_t owned,
@@ -52,21 +70,7 @@ std::vector<std::vector<Vec2>> cells_from(const std::vector<Vec2>& points, std::
   for (auto v = triangulation.finite_vertices_begin(); v != triangulation.finite_vertices_end(); ++v)
     handle[static_cast<std::size_t>(v->info())] = v;
   std::vector<std::vector<Vec2>> cells;
-  for (std::size_t i = 0; i < owned; ++i) {
-    std::vector<Vec2> cell = start[i];
-    const Vec2 site = points[i];
-    auto circulator = triangulation.incident_vertices(handle[i]), done = circulator;
-    do {
-      if (triangulation.is_infinite(circulator)) continue;
-      const Vec2 other = points[static_cast<std::size_t>(circulator->info())];
-      // Closer to `site` than to `other`: dot(x, d) <= dot(site, d) + |d|²/2
-      // with d = other − site; written so, not as (|other|² − |site|²)/2,
-      // it keeps its precision when the sites are close together.
-      const Vec2 d = other - site;
-      cell = clip(cell, d, dot(site, d) + 0.5 * norm2(d));
-    } while (++circulator != done);
-    cells.push_back(cell);
-  }
+  for (std::size_t i = 0; i < owned; ++i) cells.push_back(clipped_cell(triangulation, handle[i], points, start[i]));
   return cells;
 }
 
@@ -129,22 +133,6 @@ std::vector<std::size_t> snake_order(const std::vector<Vec2>& sites, const Box& 
   return order;
 }
 
-// The cell of `site` clipped to the box, from the bisectors with its
-// Delaunay neighbours.
-std::vector<Vec2> clipped_cell(const Delaunay& triangulation, Delaunay::Vertex_handle v,
-                               const std::vector<Vec2>& sites, const Box& box) {
-  std::vector<Vec2> cell = rectangle(box.low, box.high);
-  if (triangulation.number_of_vertices() < 2) return cell;
-  const Vec2 site = sites[static_cast<std::size_t>(v->info())];
-  auto neighbour = triangulation.incident_vertices(v), done = neighbour;
-  do {
-    if (triangulation.is_infinite(neighbour)) continue;
-    const Vec2 d = sites[static_cast<std::size_t>(neighbour->info())] - site;
-    cell = clip(cell, d, dot(site, d) + 0.5 * norm2(d));
-  } while (++neighbour != done);
-  return cell;
-}
-
 }  // namespace
 
 // A cell is the union, over its site's Delaunay triangles, of the
@@ -186,7 +174,7 @@ std::vector<double> voronoi_cell_areas(const std::vector<Vec2>& sites, const Box
   std::vector<double> area(sites.size(), 0.0);
   for (auto v = triangulation.finite_vertices_begin(); v != triangulation.finite_vertices_end(); ++v) {
     const auto i = static_cast<std::size_t>(v->info());
-    area[i] = clipped[i] ? std::abs(signed_area(clipped_cell(triangulation, v, sites, box))) : 0.5 * twice[i];
+    area[i] = clipped[i] ? std::abs(signed_area(clipped_cell(triangulation, v, sites, rectangle(box.low, box.high)))) : 0.5 * twice[i];
   }
   return area;
 }
