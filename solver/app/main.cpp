@@ -9,6 +9,8 @@
 
 #include "app/commands.h"
 #include "app/data_directory.h"
+#include "app/vtk_messages.h"
+#include "text/message_text.h"
 
 namespace {
 
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  sphero::app::silence_vtk_messages();
   try {
     if (args[0] == "--version") {
       fmt::print("sphero {}\ndata: {}\n", SPHERO_VERSION, sphero::app::data_directory().string());
@@ -55,7 +58,8 @@ int main(int argc, char** argv) {
                        "resolution too large?)\n");
     return 1;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "sphero: {}\n", e.what());
+    // Messages quote user text: keep them one printable line of reason.
+    fmt::print(stderr, "sphero: {}\n", sphero::fit_for_message(e.what(), 2000));
     return 1;
   }
   fmt::print(stderr, "sphero: unknown command '{}'\n\n{}", args[0], kUsage);

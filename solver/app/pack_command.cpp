@@ -3,14 +3,19 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
-#include <charconv>
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/progress_line.h"
 #include "io/state_vtu.h"
 #include "packing/compression.h"
 #include "packing/generators.h"
@@ -18,6 +23,7 @@
 #include "packing/voronoi_minkowski.h"
 #include "shapes/mass_properties.h"
 #include "shapes/shape_file.h"
+#include "text/message_text.h"
 
 namespace sphero::app {
 namespace {
@@ -44,6 +50,8 @@ Vec2 parse_vec2(const std::string& option, const std::string& text) {
   char comma = 0;
   if (!(in >> x >> comma >> y) || comma != ',' || !in.eof())
     throw std::invalid_argument(fmt::format("--{}: expected X,Y, found '{}'", option, text));
+  if (!(std::abs(x) <= kMaxCoordinate && std::abs(y) <= kMaxCoordinate))
+    throw std::invalid_argument(fmt::format("--{} {}: give coordinates within ±{:g}", option, text, kMaxCoordinate));
   return {x, y};
 }
 
@@ -54,32 +62,44 @@ Box parse_box(const std::string& text) {
   if (!(in >> v[0] >> c[0] >> v[1] >> c[1] >> v[2] >> c[2] >> v[3]) || c[0] != ',' || c[1] != ',' || c[2] != ',' ||
       !(v[2] > v[0] && v[3] > v[1]))
     throw std::invalid_argument(fmt::format("--box: expected X0,Y0,X1,Y1 with X1 > X0 and Y1 > Y0, found '{}'", text));
+  if (!std::all_of(v, v + 4, [](double x) { return std::abs(x) <= kMaxCoordinate; }))
+    throw std::invalid_argument(fmt::format("--box {}: give coordinates within ±{:g}", text, kMaxCoordinate));
   return {{v[0], v[1]}, {v[2], v[3]}};
-}
-
-std::vector<Vec2> read_sites(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw std::invalid_argument(file + ": cannot open the sites file");
-  std::vector<Vec2> sites;
-  int line_number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++line_number;
-    line = line.substr(0, line.find('#'));
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::istringstream words(line);
-    double x = 0, y = 0;
-    std::string extra;
-    if (!(words >> x >> y) || (words >> extra))
-      throw std::invalid_argument(fmt::format("{}:{}: expected 'X Y'", file, line_number));
-    sites.push_back({x, y});
-  }
-  return sites;
 }
 
 // Counts a packing may ask for: beyond them a typo (a count of 10^10, 2·10^9
 // Lloyd steps) would run for days or exhaust memory before saying so.
 constexpr long long kMostGrains = 10'000'000;
 constexpr int kMostLloydSteps = 10'000;
+
+// 'X Y' lines, each site finite, inside the box and given once.
+std::vector<Vec2> read_sites(const std::string& file, const Box& box) {
+  std::ifstream in(file);
+  if (!in) throw std::invalid_argument(file + ": cannot open the sites file");
+  std::vector<Vec2> sites;
+  std::map<std::pair<double, double>, int> line_of;
+  int line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    line = line.substr(0, line.find('#'));
+    std::istringstream split(line);
+    const std::vector<std::string> words{std::istream_iterator<std::string>(split), {}};
+    if (words.empty()) continue;
+    const auto x = words.size() == 2 ? parse_finite(words[0]) : std::nullopt;
+    const auto y = words.size() == 2 ? parse_finite(words[1]) : std::nullopt;
+    if (!x || !y) throw std::invalid_argument(fmt::format("{}:{}: expected two finite numbers 'X Y'", file, line_number));
+    if (*x < box.low.x || *x > box.high.x || *y < box.low.y || *y > box.high.y)
+      throw std::invalid_argument(fmt::format("{}:{}: the site ({}, {}) lies outside the box", file, line_number, *x, *y));
+    if (const auto [at, fresh] = line_of.emplace(std::pair{*x, *y}, line_number); !fresh)
+      throw std::invalid_argument(fmt::format("{}:{}: the site ({}, {}) repeats line {}", file, line_number, *x, *y,
+                                              at->second));
+    if (static_cast<long long>(sites.size()) == kMostGrains)
+      throw std::invalid_argument(fmt::format("{}: more than {} sites", file, kMostGrains));
+    sites.push_back({*x, *y});
+  }
+  if (sites.empty()) throw std::invalid_argument(file + ": no 'X Y' lines; a sites file lists at least one site");
+  return sites;
+}
 
 int count_option(const po::variables_map& vm, const char* key) {
   const int n = vm[key].as<int>();
@@ -92,7 +112,7 @@ int run_voronoi(const po::variables_map& vm, const std::string& output) {
   VoronoiMinkowskiOptions o;
   o.box = parse_box(vm["box"].as<std::string>());
   o.periodic = vm.count("periodic") > 0;
-  if (vm.count("sites")) o.sites = read_sites(vm["sites"].as<std::string>());
+  if (vm.count("sites")) o.sites = read_sites(vm["sites"].as<std::string>(), o.box);
   if (vm.count("count")) o.count = count_option(vm, "count");
   o.seed = vm["seed"].as<std::uint64_t>();
   o.lloyd_steps = vm["lloyd"].as<int>();
@@ -103,14 +123,18 @@ int run_voronoi(const po::variables_map& vm, const std::string& output) {
   if (vm.count("roundness")) o.roundness = vm["roundness"].as<double>();
   if (vm.count("gap")) o.gap = vm["gap"].as<double>();
   if (vm.count("packing-fraction")) o.packing_fraction = vm["packing-fraction"].as<double>();
-  const VoronoiMinkowskiPacking p = voronoi_minkowski(o);
   std::vector<BodySpec> bodies;
+  ProgressLine line(false);
+  o.progress = line.callback();
+  const VoronoiMinkowskiPacking p = voronoi_minkowski(o);
   for (const Grain& g : p.grains) {
     BodySpec b;
     b.shape = g.shape;
     b.position = mass_properties(g.shape).centroid;
     bodies.push_back(b);
+    report(o.progress, "centres of mass", bodies.size(), p.grains.size());
   }
+  report(o.progress, "writing the packing", 0, 1, 1);
   write_packing_vtu(output, bodies);
   fmt::print("Voronoi-Minkowski packing: {} grains kept of {} cells", p.grains.size(), p.cells.size());
   if (!p.dropped.empty()) {
@@ -137,8 +161,8 @@ int run_gas(const po::variables_map& vm, const std::string& output) {
     double fraction = 1.0;
     if (weighted) {
       const std::string text = spec.substr(colon + 1);
-      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), fraction);
-      if (error != std::errc() || end != text.data() + text.size() || !(fraction > 0.0 && std::isfinite(fraction)))
+      fraction = parse_finite(text).value_or(0.0);
+      if (!(fraction > 0.0))
         throw std::invalid_argument(fmt::format("--shape {}: the fraction '{}' is not a positive number", spec, text));
     }
     o.fractions.push_back(fraction);
@@ -174,6 +198,9 @@ int run_lattice(const po::variables_map& vm, const std::string& output) {
     throw std::invalid_argument(fmt::format("--columns {} --rows {}: give at least 1 of each and at most {} grains",
                                             o.columns, o.rows, kMostGrains));
   o.spacing = vm["spacing"].as<double>();
+  if (!(o.spacing > 0.0 && o.spacing * std::max(o.columns, o.rows) <= kMaxCoordinate))
+    throw std::invalid_argument(fmt::format("--spacing {:g}: give a positive spacing that keeps the lattice within "
+                                            "±{:g}", o.spacing, kMaxCoordinate));
   o.hexagonal = vm.count("hexagonal") > 0;
   if (vm.count("origin")) o.origin = parse_vec2("origin", vm["origin"].as<std::string>());
   const auto bodies = lattice_packing(o);
@@ -337,6 +364,8 @@ int run_pack_command(const std::vector<std::string>& args) {
     return 2;
   }
   if (output.empty()) throw std::invalid_argument(fmt::format("sphero pack {}: give the output file with -o OUT.vtu", method));
+  if (std::filesystem::path(output).extension() != ".vtu")
+    throw std::invalid_argument(fmt::format("-o {}: a packing is a .vtu file (a scene's packing = reads it); name it OUT.vtu", output));
   const int status = run_method(method, vm, output, require);
   // How to look at what it wrote.
   if (status == 0)

@@ -6,7 +6,6 @@
 
 #include <boost/program_options.hpp>
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +15,7 @@
 #include "analysis/figures/charts.h"
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "text/message_text.h"
 
 namespace sphero::app {
 namespace {
@@ -64,9 +64,7 @@ Table read_table(const std::string& file) {
 }
 
 double value_of(const std::string& text) {
-  double x = NAN;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
-  return error == std::errc() && end == text.data() + text.size() ? x : NAN;
+  return parse_number(text).value_or(NAN);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/analysis_files.h"
+#include "app/progress_line.h"
 #include "app/commands.h"
 #include "app/data_directory.h"
 #include "app/restart_check.h"
@@ -394,7 +395,10 @@ int run_run_command(const std::vector<std::string>& args) {
   const SceneConfig scene = options.scene_file.empty()
                                 ? parse_scene(kDefaultSceneText, kDefaultSceneLabel, data_directory() / "scenes", options.overrides)
                                 : read_scene(options.scene_file, options.overrides);
-  World world = build_world(scene);
+  World world = [&] {
+    ProgressLine line(options.quiet);
+    return build_world(scene, line.callback());
+  }();
   const EngineSettings settings = resolve_engine_settings(scene, world);
   std::size_t grains = 0;
   for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];

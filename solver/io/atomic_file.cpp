@@ -18,6 +18,8 @@ void write_atomically(const std::filesystem::path& target,
   name += ".tmp";
   name += std::to_string(::getpid());
   const fs::path temporary = target.parent_path() / name;
+  if (const fs::path folder = target.parent_path(); !folder.empty() && !fs::is_directory(folder))
+    throw std::runtime_error(target.string() + ": cannot write it: the folder " + folder.string() + " does not exist");
   try {
     write(temporary);
     fs::rename(temporary, target);

@@ -11,12 +11,12 @@
 
 #include "io/contact_points_vtu.h"
 #include "io/grid_check.h"
+#include "text/message_text.h"
 #include "io/packing_frame.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <fstream>
@@ -36,14 +36,6 @@ std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
     points.push_back({p[0], p[1]});
   }
   return points;
-}
-
-// The whole text as a finite number, or nothing.
-std::optional<double> finite_number(const std::string& text) {
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
 }
 
 }  // namespace
@@ -68,7 +60,7 @@ std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd) {
     if (line.find("<DataSet") == std::string::npos) continue;
     const auto t_end = t == std::string::npos ? t : line.find('"', t + 10);
     const auto f_end = f == std::string::npos ? f : line.find('"', f + 6);
-    const auto time = t_end == std::string::npos ? std::nullopt : finite_number(line.substr(t + 10, t_end - t - 10));
+    const auto time = t_end == std::string::npos ? std::nullopt : parse_finite(line.substr(t + 10, t_end - t - 10));
     if (!time || f_end == std::string::npos || f_end == f + 6)
       throw std::runtime_error(fmt::format("{}:{}: a DataSet without a finite timestep=\"...\" and a file=\"...\"; the "
                                            "collection is damaged",
@@ -107,7 +99,7 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
                                            words.size(), table.columns.size()));
     std::vector<double> values;
     for (const auto& w : words) {
-      const auto value = finite_number(w);
+      const auto value = parse_finite(w);
       if (!value)
         throw std::runtime_error(fmt::format("{}:{}: '{}' is not a finite number", file, number,
                                              w.size() > 40 ? w.substr(0, 40) + "..." : w));

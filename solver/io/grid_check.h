@@ -10,18 +10,13 @@
 
 #include <vtkType.h>
 
+#include "io/vtu_preflight.h"
+
 class vtkDataArray;
 class vtkUnstructuredGrid;
 
 namespace sphero {
 
-inline constexpr vtkIdType kMaxGridPoints = 100'000'000;
-inline constexpr vtkIdType kMaxGridCells = 100'000'000;
-
-// A VTK XML unstructured grid by its header, whose announced counts are
-// within the limits (refused before VTK allocates for them), and whose
-// inline ASCII arrays hold as many values as their places need.
-void check_vtu_header(const std::filesystem::path& file);
 // Connectivity, array lengths and finite coordinates.
 void check_grid_structure(vtkUnstructuredGrid* grid, const std::string& source);
 // Every cell has from `fewest` to `most` points.

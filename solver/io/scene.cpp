@@ -4,13 +4,13 @@
 
 #include <boost/program_options.hpp>
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "shapes/shape_file.h"
+#include "text/message_text.h"
 
 namespace sphero {
 namespace {
@@ -77,16 +77,50 @@ struct Value {
 };
 
 double number(const Value& v, const std::string& key, std::string_view text) {
-  double x = 0.0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(x))
-    fail_at(v.at, key, fmt::format("expected a number, found '{}'", text));
-  return x;
+  const auto x = parse_finite(text);
+  if (!x) fail_at(v.at, key, fmt::format("expected a number, found '{}'", text));
+  return *x;
 }
 
 double positive(const Value& v, const std::string& key, std::string_view text) {
   const double x = number(v, key, text);
   if (!(x > 0.0)) fail_at(v.at, key, fmt::format("must be positive, found {}", text));
+  return x;
+}
+
+// The ranges that keep every later computation finite (docs/SCENES.md).
+struct Range {
+  double low, high;
+  const char* unit;
+};
+constexpr Range kCoordinateRange{-kMaxCoordinate, kMaxCoordinate, "m"};
+constexpr Range kDensityRange{1e-6, 1e9, "kg/m²"};
+constexpr Range kSpeedRange{-1e6, 1e6, "m/s"};
+constexpr Range kGravityRange{-1e6, 1e6, "m/s²"};
+constexpr Range kPressureRange{-1e12, 1e12, "N/m"};
+constexpr Range kAngleRange{-1e6, 1e6, "degrees"};
+
+// "setting = text" for a message, or the text alone when the key names it.
+std::string quoted_setting(const std::string& key, std::string_view setting, std::string_view text) {
+  return setting == key ? fmt::format("'{}'", text) : fmt::format("{} = {}", setting, text);
+}
+
+// A number within `range`; `setting` names it in the message.
+double within(const Value& v, const std::string& key, std::string_view setting, std::string_view text, Range range) {
+  const double x = number(v, key, text);
+  if (!(x >= range.low && x <= range.high))
+    fail_at(v.at, key, fmt::format("{}: give {:g} to {:g}{}{}", quoted_setting(key, setting, text), range.low,
+                                   range.high, *range.unit ? " " : "", range.unit));
+  return x;
+}
+
+// A positive number up to `high`.
+double positive_up_to(const Value& v, const std::string& key, std::string_view setting, std::string_view text,
+                      double high, const char* unit) {
+  const double x = number(v, key, text);
+  if (!(x > 0.0 && x <= high))
+    fail_at(v.at, key, fmt::format("{}: give a positive number up to {:g} {}", quoted_setting(key, setting, text),
+                                   high, unit));
   return x;
 }
 
@@ -112,16 +146,17 @@ std::vector<std::string> split(std::string_view text, char separator) {
   return parts;
 }
 
-std::vector<double> numbers(const Value& v, const std::string& key, std::string_view text, std::size_t count) {
+std::vector<double> numbers(const Value& v, const std::string& key, std::string_view text, std::size_t count,
+                            std::string_view setting, Range range) {
   const auto parts = split(text, ',');
   if (parts.size() != count) fail_at(v.at, key, fmt::format("expected {} comma-separated numbers, found '{}'", count, text));
   std::vector<double> out;
-  for (const auto& p : parts) out.push_back(number(v, key, p));
+  for (const auto& p : parts) out.push_back(within(v, key, setting, p, range));
   return out;
 }
 
-Vec2 vec2(const Value& v, const std::string& key, std::string_view text) {
-  const auto xy = numbers(v, key, text, 2);
+Vec2 vec2(const Value& v, const std::string& key, std::string_view text, std::string_view setting, Range range) {
+  const auto xy = numbers(v, key, text, 2, setting, range);
   return {xy[0], xy[1]};
 }
 
@@ -168,13 +203,19 @@ LawSpec parse_law(const Value& v) {
     fail_at(v.at, "law", e.what());
   }
   if (!t.count("kn")) fail_at(v.at, "law", "missing kn=... (the normal stiffness)");
-  const auto get = [&](const char* name, double fallback) { return t.count(name) ? number(v, "law", t.at(name)) : fallback; };
-  spec.law.kn = get("kn", 0.0);
-  spec.law.kt = get("kt", 0.0);
-  spec.law.mu = get("mu", 0.0);
-  spec.law.gamma_n = get("gamma_n", 0.0);
-  spec.law.gamma_t = get("gamma_t", 0.0);
-  spec.law.cohesion = get("cohesion", 0.0);
+  const auto get = [&](const char* name, double most, const char* unit) {  // signs: validate() below
+    if (!t.count(name)) return 0.0;
+    const double x = number(v, "law", t.at(name));
+    if (std::abs(x) > most)
+      fail_at(v.at, "law", fmt::format("{} = {}: at most {:g}{}{}", name, t.at(name), most, *unit ? " " : "", unit));
+    return x;
+  };
+  spec.law.kn = get("kn", 1e15, "N/m (hertz: N/m^1.5)");
+  spec.law.kt = get("kt", 1e15, "N/m");
+  spec.law.mu = get("mu", 100.0, "");  // a coefficient: no unit
+  spec.law.gamma_n = get("gamma_n", 1e12, "(N s/m or 1/s)");
+  spec.law.gamma_t = get("gamma_t", 1e12, "(N s/m or 1/s)");
+  spec.law.cohesion = get("cohesion", 1e12, "N");
   if (spec.law.kt > 0.0 && !t.count("mu")) fail_at(v.at, "law", "kt > 0 needs a friction coefficient mu=...");
   try {
     validate(spec.law);
@@ -187,13 +228,13 @@ LawSpec parse_law(const Value& v) {
 // The motion settings shared by `wall` and `set_wall`.
 WallMotion parse_motion(const Value& v, const std::string& key, const std::map<std::string, std::string>& t) {
   WallMotion m;
-  if (t.count("velocity")) m.velocity = vec2(v, key, t.at("velocity"));
+  if (t.count("velocity")) m.velocity = vec2(v, key, t.at("velocity"), "velocity", kSpeedRange);
   if (t.count("inward") && !t.count("pressure")) fail_at(v.at, key, "inward= goes with pressure=");
   if (t.count("span") && !t.count("pressure")) fail_at(v.at, key, "span= goes with pressure=");
   if (!t.count("pressure")) return m;
   if (!t.count("inward")) fail_at(v.at, key, "a pressure plate needs inward=ix,iy (the direction it pushes)");
-  m.pressure = number(v, key, t.at("pressure"));
-  m.inward = vec2(v, key, t.at("inward"));
+  m.pressure = within(v, key, "pressure", t.at("pressure"), kPressureRange);
+  m.inward = vec2(v, key, t.at("inward"), "inward", {-kMaxCoordinate, kMaxCoordinate, "(a direction)"});
   // The plate moves freely along inward; a velocity may only slide it across.
   if (m.velocity && dot(*m.velocity, m.inward) != 0.0)
     fail_at(v.at, key, "a pressure plate moves freely along inward=; its velocity= must be across it (a shear plate)");
@@ -215,11 +256,11 @@ WallSpec parse_wall(const Value& v) {
   w.at = v.at;
   if (!t.count("points")) fail_at(v.at, "wall", "missing points=x,y;x,y;...");
   if (!t.count("radius")) fail_at(v.at, "wall", "missing radius=...");
-  for (const auto& p : split(t.at("points"), ';')) w.points.push_back(vec2(v, "wall", p));
+  for (const auto& p : split(t.at("points"), ';')) w.points.push_back(vec2(v, "wall", p, "points", kCoordinateRange));
   if (w.points.size() < 2) fail_at(v.at, "wall", "a wall needs at least two points");
-  w.radius = positive(v, "wall", t.at("radius"));
+  w.radius = positive_up_to(v, "wall", "radius", t.at("radius"), kMaxCoordinate, "m");
   if (t.count("material")) w.material = whole(v, "wall", t.at("material"), 0);
-  if (t.count("density")) w.density = positive(v, "wall", t.at("density"));
+  if (t.count("density")) w.density = within(v, "wall", "density", t.at("density"), kDensityRange);
   w.motion = parse_motion(v, "wall", t);
   return w;
 }
@@ -258,7 +299,7 @@ GrainsSpec parse_grains(const Value& v, const std::filesystem::path& base) {
   g.count = whole(v, "grains", t.at("count"), 1);
   constexpr int kMostGrains = 10'000'000;  // a typo's 10^10 would exhaust memory before saying so
   if (g.count > kMostGrains) fail_at(v.at, "grains", fmt::format("count={}; at most {} grains a line", g.count, kMostGrains));
-  const auto r = numbers(v, "grains", t.at("region"), 4);
+  const auto r = numbers(v, "grains", t.at("region"), 4, "region", kCoordinateRange);
   if (!(r[2] > r[0] && r[3] > r[1])) fail_at(v.at, "grains", "region=x0,y0,x1,y1 needs x1 > x0 and y1 > y0");
   std::copy(r.begin(), r.end(), g.region);
   if (t.count("generator")) {
@@ -267,11 +308,11 @@ GrainsSpec parse_grains(const Value& v, const std::filesystem::path& base) {
       fail_at(v.at, "grains", fmt::format("unknown generator '{}'; use lattice or random", g.generator));
   }
   if (t.count("material")) g.material = whole(v, "grains", t.at("material"), 0);
-  if (t.count("density")) g.density = positive(v, "grains", t.at("density"));
-  if (t.count("speed")) g.speed = number(v, "grains", t.at("speed"));
+  if (t.count("density")) g.density = within(v, "grains", "density", t.at("density"), kDensityRange);
+  if (t.count("speed")) g.speed = within(v, "grains", "speed", t.at("speed"), {0.0, kSpeedRange.high, "m/s"});
   if (t.count("angle") && t.at("angle") != "random") {
     g.random_angle = false;
-    g.angle = number(v, "grains", t.at("angle"));
+    g.angle = within(v, "grains", "angle", t.at("angle"), kAngleRange);
   }
   return g;
 }
@@ -286,12 +327,7 @@ po::options_description scene_options() {
 }  // namespace
 
 void fail_at(const SceneLocation& at, const std::string& key, const std::string& message) {
-  // A value pasted by mistake can be megabytes: quote its start only.
-  constexpr std::size_t kLongest = 300;
-  const std::string said = message.size() <= kLongest
-                               ? message
-                               : fmt::format("{}... ({} characters in all)", message.substr(0, kLongest), message.size());
-  throw SceneError(fmt::format("{}: {}: {}", at.where, key.substr(0, 60), said));
+  throw SceneError(fmt::format("{}: {}: {}", at.where, fit_for_message(key, 60), fit_for_message(message)));
 }
 
 std::string scene_keys_help() {
@@ -316,7 +352,7 @@ class SceneValues {
       const std::string key = e.get_option_name();
       const auto at = lines_.find(key);
       throw SceneError(fmt::format("{}:{}: unknown key '{}'; `sphero run --help` lists the keys", source,
-                                   at != lines_.end() ? at->second.front() : 0, key));
+                                   at != lines_.end() ? at->second.front() : 0, fit_for_message(key, 60)));
     } catch (const po::multiple_occurrences& e) {
       const std::string key = e.get_option_name();
       const auto at = lines_.find(key);
@@ -369,11 +405,11 @@ void read_engine_keys(const SceneValues& values, SceneConfig& scene) {
     }
   }
   if (const auto v = values.scalar("verlet_distance"); v && v->text != "auto")
-    scene.engine.verlet_distance = positive(*v, "verlet_distance", v->text);
+    scene.engine.verlet_distance = positive_up_to(*v, "verlet_distance", "verlet_distance", v->text, kMaxCoordinate, "m");
   if (const auto v = values.scalar("allow_large_time_step"))
     scene.engine.allow_large_time_step = boolean(*v, "allow_large_time_step");
   if (const auto v = values.scalar("contact_lists")) scene.engine.contact_lists = boolean(*v, "contact_lists");
-  if (const auto v = values.scalar("gravity")) scene.gravity = vec2(*v, "gravity", v->text);
+  if (const auto v = values.scalar("gravity")) scene.gravity = vec2(*v, "gravity", v->text, "gravity", kGravityRange);
   if (const auto v = values.scalar("seed")) scene.seed = static_cast<std::uint64_t>(whole(*v, "seed", v->text, 0));
   if (const auto v = values.scalar("threads")) {
     scene.threads = whole(*v, "threads", v->text, 1);
@@ -391,7 +427,7 @@ void read_periodic_cell(const SceneValues& values, SceneConfig& scene) {
   const auto cell = values.scalar("cell");
   if (v->text == "none") return;
   if (!cell) fail_at(v->at, "periodic", "a periodic scene needs 'cell = x0,y0,x1,y1'");
-  const auto c = numbers(*cell, "cell", cell->text, 4);
+  const auto c = numbers(*cell, "cell", cell->text, 4, "cell", kCoordinateRange);
   if (!(c[2] > c[0] && c[3] > c[1])) fail_at(cell->at, "cell", "needs x1 > x0 and y1 > y0");
   scene.cell.low = {c[0], c[1]};
   scene.cell.size = {c[2] - c[0], c[3] - c[1]};
@@ -407,8 +443,11 @@ void read_output_keys(const SceneValues& values, SceneConfig& scene) {
     if (scene.arc_resolution > kMostChords)
       fail_at(v->at, "arc_resolution", fmt::format("{} chords per circle; at most {}", scene.arc_resolution, kMostChords));
   }
-  if (const auto v = values.scalar("checkpoint_interval"))
+  if (const auto v = values.scalar("checkpoint_interval")) {
     scene.checkpoint_interval = number(*v, "checkpoint_interval", v->text);
+    if (scene.checkpoint_interval < 0.0)
+      fail_at(v->at, "checkpoint_interval", fmt::format("'{}': give 0 (checkpoints at the end only) or a positive time", v->text));
+  }
   if (const auto v = values.scalar("fields")) {
     scene.fields = split(v->text, ',');
     for (const auto& f : scene.fields)
@@ -447,6 +486,7 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
 }
 
 SceneConfig read_scene(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
+  if (std::filesystem::is_directory(path)) throw SceneError(fmt::format("{}: a folder, not a scene file", path.string()));
   std::ifstream in(path);
   if (!in) throw SceneError(fmt::format("{}: cannot open the scene file (does it exist?)", path.string()));
   std::stringstream text;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "packing/progress.h"
 
 namespace sphero {
 
@@ -116,7 +117,7 @@ std::string scene_keys_help();
 // Lays out the bodies (generators seeded by the scene's seed) and checks
 // the layout: grains inside the periodic cell, not overlapping walls or
 // each other. Throws SceneError naming the scene line of the culprit.
-World build_world(const SceneConfig& scene);
+World build_world(const SceneConfig& scene, const Progress& progress = {});
 
 // The scene's engine settings with 'auto' filled in for this world: dt a
 // fiftieth of the shortest contact period, the Verlet distance 5% of the

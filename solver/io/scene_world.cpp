@@ -214,7 +214,7 @@ void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, d
 // The scene's `grains` lines, in order, from one generator seeded by the
 // scene: the centres of a line (packing/random_placement.h), then each
 // grain's angle and heading.
-void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
+void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies, const Progress& progress) {
   std::mt19937_64 generator(scene.seed);
   std::vector<Circle> placed;
   std::vector<const GrainsSpec*> placed_from;
@@ -230,14 +230,16 @@ void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
     std::vector<Vec2> centres;
     try {
       centres = g.generator == "lattice" ? lattice_centres(region, R, g.count, shape.name)
-                                         : random_centres(generator, region, R, g.count, placed, shape.name);
+                                         : random_centres(generator, region, R, g.count, placed, shape.name, progress);
     } catch (const std::invalid_argument& e) {
       fail_at(g.at, "grains", e.what());
     }
     PlacedCircles earlier(R);  // the grains of the lines before this one
     for (const Circle& p : placed) earlier.add(p.centre, p.radius);
-    for (Vec2 c : centres) {
+    for (std::size_t k = 0; k < centres.size(); ++k) {
+      const Vec2 c = centres[k];
       check_grain_centre(scene, g, c, R, earlier, placed_from);
+      report(progress, "checking overlaps", k + 1, centres.size());
       placed.push_back({c, R});
       placed_from.push_back(&g);
       BodySpec b;
@@ -254,7 +256,7 @@ void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
 
 }  // namespace
 
-World build_world(const SceneConfig& scene) {
+World build_world(const SceneConfig& scene, const Progress& progress) {
   int materials = materials_named(scene);
   const std::vector<ContactLaw> laws = law_table(scene, materials);
   std::vector<BodySpec> bodies = wall_and_packing_bodies(scene, materials);
@@ -262,7 +264,7 @@ World build_world(const SceneConfig& scene) {
   if (materials * materials != static_cast<int>(laws.size()))
     throw SceneError(fmt::format("{}: the packing uses material {} but the scene has laws for materials 0 to {} only",
                                  scene.source, materials - 1, static_cast<int>(std::sqrt(laws.size())) - 1));
-  add_grain_bodies(scene, bodies);
+  add_grain_bodies(scene, bodies, progress);
   try {
     return make_world(bodies, materials, laws, scene.gravity, scene.cell);
   } catch (const std::invalid_argument& e) {

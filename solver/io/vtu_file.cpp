@@ -9,6 +9,7 @@
 
 #include "io/atomic_file.h"
 #include "io/grid_check.h"
+#include "io/vtu_preflight.h"
 
 namespace sphero {
 
@@ -51,7 +52,7 @@ void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid
 
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file)) throw std::runtime_error(file.string() + ": missing");
-  check_vtu_header(file);
+  check_vtu_before_reading(file);
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName(file.c_str());
   reader->Update();

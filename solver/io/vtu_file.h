@@ -20,7 +20,7 @@ vtkNew<vtkIntArray> named_ints(const char* name, int components);
 // naming the file.
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid);
 // Reads a .vtu; throws std::runtime_error naming the file when it is missing,
-// unreadable, or damaged (io/grid_check.h).
+// unreadable, or damaged (io/vtu_preflight.h, io/grid_check.h).
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& path);
 // The field array TimeValue, which ParaView reads as the data's time.
 void add_time_value(vtkUnstructuredGrid* grid, double time);

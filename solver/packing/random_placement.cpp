@@ -76,21 +76,30 @@ std::pair<long long, long long> PlacedCircles::cell_of(Vec2 p) const {
 }
 
 std::vector<Vec2> random_centres(std::mt19937_64& g, const Box& region, double R, int count,
-                                 const std::vector<Circle>& occupied, const std::string& shape_name) {
+                                 const std::vector<Circle>& occupied, const std::string& shape_name,
+                                 const Progress& progress) {
   std::vector<Vec2> centres;
   PlacedCircles placed(R);
   for (const Circle& p : occupied) placed.add(p.centre, p.radius);
-  long attempts = 0;
+  // Near jamming a success takes ever more draws: give up when 10^5 in a
+  // row fail (room for one more in 10^5 of the region) or after 1000 a grain.
+  constexpr long kMostMissesInARow = 100'000;
+  long attempts = 0, misses_in_a_row = 0;
   while (static_cast<int>(centres.size()) < count) {
-    if (++attempts > 1000L * count)
+    if (++attempts > 1000L * count || misses_in_a_row > kMostMissesInARow)
       throw std::invalid_argument(fmt::format(
           "random placement found room for only {} of {} grains of '{}' in the region; enlarge it, lower the count, "
           "or use generator=lattice",
           centres.size(), count, shape_name));
     const Vec2 c = random_centre(g, region, R);
-    if (placed.first_overlap(c, true)) continue;
+    if (placed.first_overlap(c, true)) {
+      ++misses_in_a_row;
+      continue;
+    }
+    misses_in_a_row = 0;
     centres.push_back(c);
     placed.add(c, R);
+    report(progress, "random placement", centres.size(), static_cast<std::size_t>(count));
   }
   return centres;
 }

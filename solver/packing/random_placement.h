@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "geometry/vec2.h"
+#include "packing/progress.h"
 #include "packing/voronoi.h"
 
 namespace sphero {
@@ -57,8 +58,9 @@ class PlacedCircles {
 
 // `count` centres drawn by random_centre whose circles of radius R overlap
 // neither `occupied` nor each other. Throws std::invalid_argument when
-// 1000 × count draws found room for fewer.
+// 1000 × count draws, or 10^5 draws in a row, found room for fewer.
 std::vector<Vec2> random_centres(std::mt19937_64& generator, const Box& region, double R, int count,
-                                 const std::vector<Circle>& occupied, const std::string& shape_name);
+                                 const std::vector<Circle>& occupied, const std::string& shape_name,
+                                 const Progress& progress = {});
 
 }  // namespace sphero

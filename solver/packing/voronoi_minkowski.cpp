@@ -56,10 +56,12 @@ struct Layout {
   double roundness = 0.0;
 };
 
-Layout erode_cells(const std::vector<std::vector<Vec2>>& cells, double r, double gap, double scale) {
+Layout erode_cells(const std::vector<std::vector<Vec2>>& cells, double r, double gap, double scale,
+                   const Progress& progress = {}) {
   Layout layout;
   double roundness_sum = 0.0;
   for (std::size_t i = 0; i < cells.size(); ++i) {
+    report(progress, "eroding cells", i, cells.size(), 1024);
     if (cells[i].size() < 3 || signed_area(cells[i]) <= 0.0) {  // a power cell outweighed by its neighbours
       layout.dropped.push_back(static_cast<int>(i));
       continue;
@@ -87,8 +89,11 @@ Layout erode_cells(const std::vector<std::vector<Vec2>>& cells, double r, double
 
 // Bisection on a monotone function f over [low, high] for f(x) = target.
 template <class F>
-double solve(F f, double low, double high, double target, bool decreasing) {
-  for (int k = 0; k < 60; ++k) {
+double solve(F f, double low, double high, double target, bool decreasing, const Progress& progress,
+             std::string_view stage) {
+  constexpr int kHalvings = 60;
+  for (int k = 0; k < kHalvings; ++k) {
+    report(progress, stage, k, kHalvings, 1);
     const double mid = 0.5 * (low + high);
     const bool above = f(mid) > target;
     if (above == decreasing) low = mid; else high = mid;
@@ -106,7 +111,11 @@ VoronoiMinkowskiPacking voronoi_minkowski(const VoronoiMinkowskiOptions& o) {
   if (o.lloyd_steps < 0) throw std::invalid_argument("the number of Lloyd steps must be >= 0");
 
   std::vector<Vec2> sites = o.sites.empty() ? random_sites(o.box, o.count, o.seed) : o.sites;
-  for (int k = 0; k < o.lloyd_steps; ++k) sites = lloyd_step(sites, o.box, o.periodic);
+  for (int k = 0; k < o.lloyd_steps; ++k) {
+    report(o.progress, "Lloyd relaxation", k, o.lloyd_steps, 1);
+    sites = lloyd_step(sites, o.box, o.periodic);
+  }
+  report(o.progress, "Voronoi cells", 0, 1, 1);
   const double scale = std::sqrt(o.box.area() / static_cast<double>(sites.size()));  // typical cell size
   if (!(o.size_spread >= 0.0 && o.size_spread < 1.0)) throw std::invalid_argument("the size spread must be in [0, 1)");
   std::vector<std::vector<Vec2>> cells;
@@ -130,7 +139,7 @@ VoronoiMinkowskiPacking voronoi_minkowski(const VoronoiMinkowskiOptions& o) {
     if (o.roundness) {
       if (!(*o.roundness > 0.0 && *o.roundness < 1.0)) throw std::invalid_argument("the target roundness must be in (0, 1)");
       r = solve([&](double x) { return erode_cells(cells, x, gap, scale).roundness; }, 1e-6 * scale, 0.49 * scale,
-                *o.roundness, false);
+                *o.roundness, false, o.progress, "fitting r to the roundness");
     }
     if (o.packing_fraction) {
       const double phi_max = erode_cells(cells, r, 0.0, scale).solid_area / o.box.area();
@@ -139,11 +148,11 @@ VoronoiMinkowskiPacking voronoi_minkowski(const VoronoiMinkowskiOptions& o) {
                                                 "densest (Δ = 0) is {:.4f}; lower the target or r",
                                                 *o.packing_fraction, r, phi_max));
       gap = solve([&](double x) { return erode_cells(cells, r, x, scale).solid_area / o.box.area(); }, 0.0,
-                  0.5 * scale, *o.packing_fraction, true);
+                  0.5 * scale, *o.packing_fraction, true, o.progress, "fitting the gap to the packing fraction");
     }
   }
 
-  Layout layout = erode_cells(cells, r, gap, scale);
+  Layout layout = erode_cells(cells, r, gap, scale, o.progress);
   if (layout.grains.empty())
     throw std::invalid_argument(fmt::format("every cell vanished under erosion by r + Δ = {:g}; lower r or Δ", r + gap));
   VoronoiMinkowskiPacking p;

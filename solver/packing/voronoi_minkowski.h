@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "packing/progress.h"
 #include "packing/voronoi.h"
 #include "shapes/shape.h"
 
@@ -30,6 +31,7 @@ struct VoronoiMinkowskiOptions {
   double gap = 0.0;                   // Δ >= 0
   std::optional<double> roundness;    // target mean r / R_eq instead of r
   std::optional<double> packing_fraction;  // target φ instead of Δ
+  Progress progress;                       // how far it is, for a progress line
 };
 
 struct Grain {

@@ -46,14 +46,13 @@ namespace {
 void check_vertex_count(const std::string& name, SkeletonKind kind, std::size_t n) {
   if (n == 0) throw ShapeError(fmt::format("shape '{}': the skeleton has no vertices; give at least one", name));
   const auto complain = [&](const char* needed) {
-    throw ShapeError(fmt::format("shape '{}': a {} skeleton needs {} vertices, this one has {}", name,
-                                 to_string(kind), needed, n));
+    throw ShapeError(fmt::format("shape '{}': a {} skeleton needs {}, this one has {}", name, to_string(kind), needed, n));
   };
   switch (kind) {
-    case SkeletonKind::point: if (n != 1) complain("exactly 1"); break;
-    case SkeletonKind::segment: if (n != 2) complain("exactly 2"); break;
-    case SkeletonKind::polyline: if (n < 2) complain("at least 2"); break;
-    case SkeletonKind::polygon: if (n < 3) complain("at least 3"); break;
+    case SkeletonKind::point: if (n != 1) complain("exactly 1 vertex"); break;
+    case SkeletonKind::segment: if (n != 2) complain("exactly 2 vertices"); break;
+    case SkeletonKind::polyline: if (n < 2) complain("at least 2 vertices"); break;
+    case SkeletonKind::polygon: if (n < 3) complain("at least 3 vertices"); break;
   }
 }
 

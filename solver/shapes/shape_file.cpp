@@ -2,12 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <vector>
+
+#include "text/message_text.h"
 
 namespace sphero {
 namespace {
@@ -36,12 +37,7 @@ class LineReader {
   }
 
   [[noreturn]] void fail(int line, const std::string& message) const {
-    constexpr std::size_t kLongest = 300;  // a word can be megabytes: quote its start only
-    throw ShapeError(fmt::format("{}:{}: {}", source_, line,
-                                 message.size() <= kLongest
-                                     ? message
-                                     : fmt::format("{}... ({} characters in all)", message.substr(0, kLongest),
-                                                   message.size())));
+    throw ShapeError(fmt::format("{}:{}: {}", source_, line, fit_for_message(message)));
   }
   int last_line() const { return number_; }
 
@@ -51,13 +47,11 @@ class LineReader {
   int number_ = 0;
 };
 
-double parse_number(const LineReader& reader, const Line& line, const std::string& word, const char* what) {
-  double value = 0.0;
-  const char* end = word.data() + word.size();
-  const auto [ptr, ec] = std::from_chars(word.data(), end, value);
-  if (ec != std::errc() || ptr != end)
-    reader.fail(line.number, fmt::format("expected a number for {}, found '{}'", what, word));
-  return value;
+// Infinities and NaN parse: make_shape names the coordinate that holds one.
+double number_in(const LineReader& reader, const Line& line, const std::string& word, const char* what) {
+  const auto value = parse_number(word);
+  if (!value) reader.fail(line.number, fmt::format("expected a number for {}, found '{}'", what, word));
+  return *value;
 }
 
 void expect_word_count(const LineReader& reader, const Line& line, std::size_t count, const char* usage) {
@@ -95,25 +89,28 @@ Shape parse_shape(std::istream& in, const std::string& source_name, const std::s
       }
     } else if (key == "radius") {
       expect_word_count(reader, *line, 2, "radius VALUE");
-      radius = parse_number(reader, *line, line->words[1], "the radius");
+      radius = number_in(reader, *line, line->words[1], "the radius");
     } else if (key == "vertices") {
       expect_word_count(reader, *line, 2, "vertices COUNT");
       if (have_vertices) reader.fail(line->number, "a second 'vertices' block; a shape file holds one shape");
-      const double count = parse_number(reader, *line, line->words[1], "the vertex count");
-      constexpr double kMostVertices = 1e6;  // far beyond any grain; keeps the cast below defined
-      if (!(count >= 1 && count <= kMostVertices) || count != std::floor(count))
-        reader.fail(line->number, "the vertex count must be a whole number from 1 to 1000000");
+      const double count = number_in(reader, *line, line->words[1], "the vertex count");
+      if (!(count >= 1 && count <= static_cast<double>(kMaxSkeletonVertices)) || count != std::floor(count))
+        reader.fail(line->number, fmt::format("the vertex count {} must be a whole number from 1 to {}", line->words[1],
+                                              kMaxSkeletonVertices));
       for (int i = 0; i < static_cast<int>(count); ++i) {
         const auto vertex = reader.next();
         if (!vertex)
           reader.fail(reader.last_line(),
                       fmt::format("the file ends after {} of the {} announced vertices", i, count));
         expect_word_count(reader, *vertex, 2, "X Y");
-        vertices.push_back({parse_number(reader, *vertex, vertex->words[0], "x"),
-                            parse_number(reader, *vertex, vertex->words[1], "y")});
+        vertices.push_back({number_in(reader, *vertex, vertex->words[0], "x"),
+                            number_in(reader, *vertex, vertex->words[1], "y")});
       }
       have_vertices = true;
     } else {
+      if (have_vertices && parse_number(key))
+        reader.fail(line->number, fmt::format("a vertex line after the {} announced; correct the count in 'vertices'",
+                                              vertices.size()));
       reader.fail(line->number,
                   fmt::format("unknown key '{}'; the keys are name, kind, radius and vertices", key));
     }
@@ -129,6 +126,7 @@ Shape parse_shape(std::istream& in, const std::string& source_name, const std::s
 }
 
 Shape read_shape_file(const std::filesystem::path& path) {
+  if (std::filesystem::is_directory(path)) throw ShapeError(fmt::format("{}: a folder, not a shape file", path.string()));
   std::ifstream in(path);
   if (!in)
     throw ShapeError(fmt::format("{}: cannot open the shape file (does it exist, and is it readable?)",

@@ -31,12 +31,12 @@ import math
 n = 12000
 print('sphero-shape 1'); print('kind polygon'); print('radius 0.01'); print('vertices', n)
 for k in range(n): print(math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n))" > many.shape
-expect too-many-vertices "12000 vertices; a skeleton has at most 10000" "$sphero" shape info many.shape
+expect too-many-vertices "the vertex count 12000 must be a whole number from 1 to 10000" "$sphero" shape info many.shape
 
 scene wall.ini "wall = radius=0.1 points=0,0;1e308,0" "grains = shape=$disk count=2 region=1,1,5,5"
 expect huge-wall "wall.ini:3: wall" "$sphero" run wall.ini --check
 scene wall2.ini "wall = radius=0.1 points=0,0;1e308,0" "grains = shape=$disk count=2 region=1,1,5,5"
-expect huge-wall-limit "lies beyond 1e+09" "$sphero" run wall2.ini --check
+expect huge-wall-limit "points = 1e308: give -1e+09 to 1e+09 m" "$sphero" run wall2.ini --check
 scene long.ini "grains = shape=$disk count=2 region=0,0,5,5"
 expect huge-duration "is inf steps; a run takes at most 1e+12" "$sphero" run long.ini --check --duration 1e308
 expect tiny-dt "dt = 1e-300 s is 1e+298 steps" "$sphero" run long.ini --check --dt 1e-300

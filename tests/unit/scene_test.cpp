@@ -1,6 +1,11 @@
 // Scenes: what they set, and every mistake named with its line and key.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 #include "io/scene.h"
 
 namespace sphero {
@@ -131,6 +136,32 @@ TEST(Scene, PeriodicScenesNeedACellAndGrainsInsideIt) {
 
 TEST(Scene, ThreadsOtherThanOneAreRefusedHonestly) {
   EXPECT_NE(error_of(minimal("threads = 0\n")).find("threads"), std::string::npos);
+}
+
+
+// Random placement says how far it is, and gives up on a region too small
+// for its grains after a run of misses, not after 1000 draws a grain.
+TEST(Scene, RandomPlacementReportsProgressAndGivesUpOnAFullRegion) {
+  const auto scene = [](int count) {
+    return parse_scene("duration = 1\nlaw = 0 0 linear kn=1e4\ngrains = shape=disk.shape generator=random count=" +
+                           std::to_string(count) + " region=0,0,120,120\n",
+                       "r.ini", SPHERO_DATA_DIR "/shapes");
+  };
+  std::vector<std::pair<std::string, std::size_t>> reports;
+  const World world = build_world(scene(5000), [&](std::string_view stage, std::size_t done, std::size_t total) {
+    EXPECT_EQ(total, 5000u);
+    reports.emplace_back(stage, done);
+  });
+  EXPECT_EQ(world.size(), 5000u);
+  ASSERT_FALSE(reports.empty());
+  EXPECT_EQ(reports.front(), std::make_pair(std::string("random placement"), std::size_t{4096}));
+  EXPECT_EQ(reports.back(), std::make_pair(std::string("checking overlaps"), std::size_t{5000}));
+  try {
+    build_world(scene(200000));  // 14400 m² holds about 9000 unit disks at random
+    FAIL() << "a region far too small was accepted";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("random placement found room for only"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
