@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "app/command_line.h"
+#include "text/message_text.h"
 #include "app/commands.h"
 #include "app/data_directory.h"
 #include "app/default_scene.h"
@@ -25,18 +26,16 @@
 namespace sphero::app {
 namespace {
 
-std::vector<int> integers(const std::string& option, const std::string& text) {
+// Comma-separated whole numbers from 1 to `most` (1e5 as well as 100000).
+std::vector<int> integers(const std::string& option, const std::string& text, int most) {
   std::vector<int> out;
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, ',');) {
-    try {
-      std::size_t used = 0;
-      const double value = std::stod(part, &used);  // 1e5 as well as 100000
-      if (used != part.size() || value < 1 || value > 1e8 || value != static_cast<int>(value)) throw std::invalid_argument(part);
-      out.push_back(static_cast<int>(value));
-    } catch (const std::exception&) {
+    const double value = parse_finite(part).value_or(0.0);
+    if (value < 1 || value != std::floor(value))
       throw std::invalid_argument(fmt::format("--{}: '{}' is not a positive whole number", option, part));
-    }
+    if (value > most) throw std::invalid_argument(fmt::format("--{}: {}; at most {}", option, part, most));
+    out.push_back(static_cast<int>(value));
   }
   if (out.empty()) throw std::invalid_argument(fmt::format("--{}: give at least one number", option));
   return out;
@@ -128,10 +127,13 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       else
         o.kinds.push_back(bench::scene_named(name));
   }
-  o.sizes = integers("n", n_text);
-  o.thread_counts = integers("threads", threads_text);
+  o.sizes = integers("n", n_text, 10'000'000);
+  o.thread_counts = integers("threads", threads_text, 256);
   if (o.steps < 0 || o.settle_steps < 0 || !(o.seconds > 0.0) || o.verlet < 0.0 || o.repeat < 1)
     throw std::invalid_argument("--steps, --settle-steps, --seconds, --repeat and --verlet-distance must be positive");
+  // A benchmark measures; a typo's 10^11 steps would run for days.
+  if (o.steps > 1'000'000'000 || o.settle_steps > 100'000'000 || o.repeat > 1000 || o.seconds > 86400.0)
+    throw std::invalid_argument("at most --steps 1e9, --settle-steps 1e8, --repeat 1000 and --seconds 86400");
   o.large = vm.count("large") > 0;
   o.csv = vm.count("csv") > 0;
   o.contact_lists = !vm.count("no-contact-lists");

@@ -1,7 +1,9 @@
 #include "engine/contact_law.h"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace sphero {
 
@@ -18,15 +20,21 @@ double ContactLaw::stiffness_for_time_step(double reference_overlap) const {
 }
 
 void validate(const ContactLaw& law) {
-  const auto require = [](bool ok, const char* what) {
-    if (!ok) throw std::invalid_argument(what);
+  const auto require = [](double value, bool zero_allowed, double most, const char* what) {
+    if (!(std::isfinite(value) && (zero_allowed ? value >= 0.0 : value > 0.0)))
+      throw std::invalid_argument(std::string(what) + (zero_allowed ? " must be >= 0" : " must be positive"));
+    if (value > most) {
+      std::ostringstream message;
+      message << what << " = " << value << ": at most " << most;
+      throw std::invalid_argument(message.str());
+    }
   };
-  require(std::isfinite(law.kn) && law.kn > 0.0, "the normal stiffness kn must be positive");
-  require(std::isfinite(law.gamma_n) && law.gamma_n >= 0.0, "the normal damping gamma_n must be >= 0");
-  require(std::isfinite(law.kt) && law.kt >= 0.0, "the tangential stiffness kt must be >= 0");
-  require(std::isfinite(law.gamma_t) && law.gamma_t >= 0.0, "the tangential damping gamma_t must be >= 0");
-  require(std::isfinite(law.mu) && law.mu >= 0.0, "the friction coefficient mu must be >= 0");
-  require(std::isfinite(law.cohesion) && law.cohesion >= 0.0, "the cohesion force must be >= 0");
+  require(law.kn, false, kMostStiffness, "the normal stiffness kn");
+  require(law.gamma_n, true, kMostDamping, "the normal damping gamma_n");
+  require(law.kt, true, kMostStiffness, "the tangential stiffness kt");
+  require(law.gamma_t, true, kMostDamping, "the tangential damping gamma_t");
+  require(law.mu, true, kMostFriction, "the friction coefficient mu");
+  require(law.cohesion, true, kMostDamping, "the cohesion force");
 }
 
 }  // namespace sphero

@@ -36,6 +36,12 @@ struct ContactLaw {
   double stiffness_for_time_step(double reference_overlap) const;
 };
 
+// The largest parameters a law may have (docs/SCENES.md): far beyond any
+// material, and small enough that every force and time step stays finite.
+inline constexpr double kMostStiffness = 1e15;  // kn, kt
+inline constexpr double kMostDamping = 1e12;    // gamma_n, gamma_t, cohesion
+inline constexpr double kMostFriction = 100.0;  // mu
+
 // Throws std::invalid_argument with the offending parameter named.
 void validate(const ContactLaw& law);
 

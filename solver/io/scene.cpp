@@ -203,19 +203,13 @@ LawSpec parse_law(const Value& v) {
     fail_at(v.at, "law", e.what());
   }
   if (!t.count("kn")) fail_at(v.at, "law", "missing kn=... (the normal stiffness)");
-  const auto get = [&](const char* name, double most, const char* unit) {  // signs: validate() below
-    if (!t.count(name)) return 0.0;
-    const double x = number(v, "law", t.at(name));
-    if (std::abs(x) > most)
-      fail_at(v.at, "law", fmt::format("{} = {}: at most {:g}{}{}", name, t.at(name), most, *unit ? " " : "", unit));
-    return x;
-  };
-  spec.law.kn = get("kn", 1e15, "N/m (hertz: N/m^1.5)");
-  spec.law.kt = get("kt", 1e15, "N/m");
-  spec.law.mu = get("mu", 100.0, "");  // a coefficient: no unit
-  spec.law.gamma_n = get("gamma_n", 1e12, "(N s/m or 1/s)");
-  spec.law.gamma_t = get("gamma_t", 1e12, "(N s/m or 1/s)");
-  spec.law.cohesion = get("cohesion", 1e12, "N");
+  const auto get = [&](const char* name) { return t.count(name) ? number(v, "law", t.at(name)) : 0.0; };
+  spec.law.kn = get("kn");  // ranges: validate() below
+  spec.law.kt = get("kt");
+  spec.law.mu = get("mu");
+  spec.law.gamma_n = get("gamma_n");
+  spec.law.gamma_t = get("gamma_t");
+  spec.law.cohesion = get("cohesion");
   if (spec.law.kt > 0.0 && !t.count("mu")) fail_at(v.at, "law", "kt > 0 needs a friction coefficient mu=...");
   try {
     validate(spec.law);

@@ -12,7 +12,6 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -89,7 +88,11 @@ VtuText read_text(const std::filesystem::path& file) {
   VtuText text;
   std::ifstream in(file, std::ios::binary);
   if (!in) refuse(file.string(), "cannot open the file");
-  text.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  in.seekg(0, std::ios::end);
+  text.bytes.resize(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())));
+  in.seekg(0);
+  in.read(text.bytes.data(), static_cast<std::streamsize>(text.bytes.size()));
+  text.bytes.resize(static_cast<std::size_t>(in.gcount()));
   text.xml = text.bytes;
   if (const auto appended = text.bytes.find("<AppendedData"); appended != std::string::npos) {
     const auto tag_end = text.bytes.find('>', appended);

@@ -13,6 +13,22 @@
 namespace sphero {
 namespace {
 
+constexpr double kMostPressure = 1e12;  // N/m, as a scene's pressure plates
+constexpr double kMostGravity = 1e6;    // m/s², as a scene's gravity
+
+// A compaction applies its one law to every pair of materials, so that the
+// grains keep their materials in the packing it writes.
+int material_count(const std::vector<BodySpec>& bodies) {
+  int most = 0;
+  for (const BodySpec& b : bodies) most = std::max(most, b.material);
+  return most + 1;
+}
+
+std::vector<ContactLaw> one_law_for_all(const std::vector<BodySpec>& bodies, const ContactLaw& law) {
+  const auto n = static_cast<std::size_t>(material_count(bodies));
+  return std::vector<ContactLaw>(n * n, law);
+}
+
 struct Extent {
   Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
   double largest_reach = 0.0, mass = 0.0, area = 0.0;
@@ -122,7 +138,7 @@ std::vector<BodySpec> grains_between_plates(const CompressionOptions& o, const E
 // static; returns the bodies where it left them.
 std::vector<BodySpec> compress_stage(const CompressionOptions& o, const Extent& e, double r, std::size_t first_plate,
                                      const ContactLaw& law, const std::vector<BodySpec>& bodies, CompactionResult& result) {
-  World world = make_world(bodies, 1, {law}, {});
+  World world = make_world(bodies, material_count(bodies), one_law_for_all(bodies, law), {});
   const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
   Engine engine(std::move(world), settings);
   // The pressure acts on the sample's side, whose length is the span
@@ -174,7 +190,9 @@ std::vector<BodySpec> compress_stage(const CompressionOptions& o, const Extent& 
 
 CompactionResult compress_isotropically(const CompressionOptions& o) {
   if (o.grains.empty()) throw std::invalid_argument("compression: no grains");
-  if (!(o.pressure > 0.0)) throw std::invalid_argument("compression: the target pressure must be positive");
+  if (!(o.pressure > 0.0 && o.pressure <= kMostPressure))
+    throw std::invalid_argument(fmt::format("compression: the target pressure {:g} must be positive and at most {:g} N/m",
+                                            o.pressure, kMostPressure));
   validate(o.law);
   const Extent e = extent_of(o.grains);
   const double r = 0.1 * e.largest_reach;  // plates' sphero-radius
@@ -191,7 +209,9 @@ CompactionResult compress_isotropically(const CompressionOptions& o) {
 
 CompactionResult deposit_under_gravity(const DepositionOptions& o) {
   if (o.grains.empty()) throw std::invalid_argument("deposition: no grains");
-  if (!(o.gravity > 0.0)) throw std::invalid_argument("deposition: gravity must be positive");
+  if (!(o.gravity > 0.0 && o.gravity <= kMostGravity))
+    throw std::invalid_argument(fmt::format("deposition: gravity {:g} must be positive and at most {:g} m/s²", o.gravity,
+                                            kMostGravity));
   validate(o.law);
   const Extent e = extent_of(o.grains);
   const double r = 0.1 * e.largest_reach, gap = 0.01 * e.largest_reach;
@@ -204,7 +224,7 @@ CompactionResult deposit_under_gravity(const DepositionOptions& o) {
   bodies.push_back(box);
   const double grain_mass = e.mass / static_cast<double>(o.grains.size());
   const ContactLaw law = with_damping(o.law, grain_mass);
-  World world = make_world(bodies, 1, {law}, {0, -o.gravity});
+  World world = make_world(bodies, material_count(bodies), one_law_for_all(bodies, law), {0, -o.gravity});
   const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
   Engine engine(std::move(world), settings);
   CompactionResult result;

@@ -133,6 +133,25 @@ TEST(Compression, SlenderGrainsComeToRest) {
   EXPECT_GT(r.packing_fraction, 0.75);
 }
 
+// A compaction gives its one law to every material, and each grain keeps
+// its own material in what it returns.
+TEST(Compression, GrainsOfSeveralMaterialsKeepTheirMaterials) {
+  DepositionOptions o;
+  o.grains = loose_gas(20);
+  for (std::size_t i = 0; i < o.grains.size(); ++i) o.grains[i].material = static_cast<int>(i % 3);
+  o.law = frictional();
+  const CompactionResult r = deposit_under_gravity(o);
+  EXPECT_TRUE(r.static_reached) << r.unbalanced_force_ratio;
+  int grains = 0;
+  for (const BodySpec& b : r.bodies) {
+    if (!b.is_wall) {
+      EXPECT_EQ(b.material, grains % 3);
+      ++grains;
+    }
+  }
+  EXPECT_EQ(grains, 20);
+}
+
 TEST(Compression, BadOptionsAreRefused) {
   CompressionOptions o;
   o.law = frictional();
@@ -140,6 +159,11 @@ TEST(Compression, BadOptionsAreRefused) {
   EXPECT_THROW(compress_isotropically(o), std::invalid_argument);  // no grains
   o.grains = loose_gas(5);
   o.pressure = -1.0;
+  EXPECT_THROW(compress_isotropically(o), std::invalid_argument);
+  o.pressure = 1e300;  // beyond 1e12 N/m: a typo, refused before any step
+  EXPECT_THROW(compress_isotropically(o), std::invalid_argument);
+  o.pressure = 1.0;
+  o.law.kn = 1e300;  // beyond 1e15: every step would overflow
   EXPECT_THROW(compress_isotropically(o), std::invalid_argument);
 }
 
