@@ -1,0 +1,154 @@
+#include "rigid/collision.h"
+
+#include <Eigen/SparseCore>
+
+#include <stdexcept>
+#include <string>
+
+namespace sphero {
+namespace {
+
+using Triplets = std::vector<Eigen::Triplet<double>>;
+
+// The coefficients of one body's (u_x, u_y, ω) in the velocity of its
+// material point at `point` along `direction`: direction·(u + ω perp(r)).
+struct Row {
+  int body = -1;
+  double x = 0.0, y = 0.0, w = 0.0;
+  double dot(const std::vector<RigidBodyState>& bodies, const Eigen::VectorXd* unknowns) const {
+    if (body < 0) return 0.0;
+    if (unknowns != nullptr) return x * (*unknowns)[3 * body] + y * (*unknowns)[3 * body + 1] + w * (*unknowns)[3 * body + 2];
+    const RigidBodyState& b = bodies[static_cast<std::size_t>(body)];
+    return x * b.velocity.x + y * b.velocity.y + w * b.angular_velocity;
+  }
+};
+
+Row row_of(const std::vector<RigidBodyState>& bodies, int body, Vec2 point, Vec2 direction, double sign) {
+  if (body < 0) return {};
+  const Vec2 r = point - bodies[static_cast<std::size_t>(body)].centre;
+  return {body, sign * direction.x, sign * direction.y, sign * cross(r, direction)};
+}
+
+// A relative velocity along one direction at a contact: the rows of its
+// two bodies and the wall's known part.
+struct Relative {
+  Row first, second;
+  double wall = 0.0;
+  double at(const std::vector<RigidBodyState>& bodies, const Eigen::VectorXd* unknowns = nullptr) const {
+    return first.dot(bodies, unknowns) + second.dot(bodies, unknowns) - wall;
+  }
+};
+
+Relative relative(const std::vector<RigidBodyState>& bodies, const CollisionContact& c, Vec2 direction) {
+  return {row_of(bodies, c.body, c.point, direction, 1.0), row_of(bodies, c.other, c.point, direction, -1.0),
+          c.other < 0 ? dot(direction, c.wall_velocity) : 0.0};
+}
+
+void add_outer(Triplets& H, const Relative& r, double weight) {
+  for (const Row& a : {r.first, r.second}) {
+    if (a.body < 0) continue;
+    for (const Row& b : {r.first, r.second}) {
+      if (b.body < 0) continue;
+      const double ac[3] = {a.x, a.y, a.w}, bc[3] = {b.x, b.y, b.w};
+      for (int p = 0; p < 3; ++p)
+        for (int q = 0; q < 3; ++q) H.emplace_back(3 * a.body + p, 3 * b.body + q, weight * ac[p] * bc[q]);
+    }
+  }
+}
+
+void add_row(Eigen::VectorXd& v, const Relative& r, double weight) {
+  for (const Row& a : {r.first, r.second}) {
+    if (a.body < 0) continue;
+    v[3 * a.body] += weight * a.x;
+    v[3 * a.body + 1] += weight * a.y;
+    v[3 * a.body + 2] += weight * a.w;
+  }
+}
+
+void check(const std::vector<RigidBodyState>& bodies, const CollisionContact& c, std::size_t k) {
+  const auto n = static_cast<int>(bodies.size());
+  if (c.body < 0 || c.body >= n || c.other >= n || c.other == c.body || std::abs(norm2(c.normal) - 1.0) > 1e-9 ||
+      !(c.normal_dissipation >= 0.0) || !(c.tangential_dissipation >= 0.0))
+    throw std::invalid_argument("collision contact " + std::to_string(k) +
+                                ": bodies out of range or equal, a normal that is not a unit vector, or a negative "
+                                "dissipation");
+}
+
+}  // namespace
+
+double restitution(double normal_dissipation, double effective_mass) {
+  const double two_m = 2.0 * effective_mass;
+  return normal_dissipation >= two_m ? (normal_dissipation - two_m) / (normal_dissipation + two_m) : 0.0;
+}
+
+double normal_dissipation_for(double e, double effective_mass) {
+  if (!(e >= 0.0 && e < 1.0))
+    throw std::invalid_argument("a restitution from 0 to below 1 gives a finite dissipation (1 is its limit)");
+  return 2.0 * effective_mass * (1.0 + e) / (1.0 - e);
+}
+
+CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
+                                   const std::vector<CollisionContact>& contacts, const QpSettings& settings) {
+  const Eigen::Index n = 3 * static_cast<Eigen::Index>(bodies.size()), m = static_cast<Eigen::Index>(contacts.size());
+  Triplets H, G;
+  ConvexQp qp;
+  qp.c = Eigen::VectorXd::Zero(n);
+  qp.h = Eigen::VectorXd::Zero(m);
+  Eigen::VectorXd before(n);
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    const RigidBodyState& s = bodies[b];
+    const auto at = static_cast<Eigen::Index>(3 * b);
+    if (!(s.mass > 0.0 && s.inertia > 0.0)) throw std::invalid_argument("collision: a body without positive mass and inertia");
+    const double mass[3] = {s.mass, s.mass, s.inertia};
+    before.segment<3>(at) << s.velocity.x, s.velocity.y, s.angular_velocity;
+    const double impulse[3] = {s.impulse.x, s.impulse.y, s.torque_impulse};
+    for (int p = 0; p < 3; ++p) {
+      H.emplace_back(at + p, at + p, 2.0 * mass[p]);
+      qp.c[at + p] = 2.0 * mass[p] * before[at + p] + impulse[p];
+    }
+  }
+  std::vector<Relative> normal(contacts.size()), tangential(contacts.size());
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const CollisionContact& c = contacts[k];
+    check(bodies, c, k);
+    normal[k] = relative(bodies, c, c.normal);
+    tangential[k] = relative(bodies, c, perp(c.normal));
+    // ½ ξ (d(x) − 0)² with d(x) = row·x − wall: ξ rowᵀrow in H, ξ wall row in c.
+    add_outer(H, normal[k], c.normal_dissipation);
+    add_outer(H, tangential[k], c.tangential_dissipation);
+    add_row(qp.c, normal[k], c.normal_dissipation * normal[k].wall);
+    add_row(qp.c, tangential[k], c.tangential_dissipation * tangential[k].wall);
+    // d(x) ≥ ½ d(U⁻):  −row·x ≤ −½ d(U⁻) − wall.
+    for (const Row& r : {normal[k].first, normal[k].second}) {
+      if (r.body < 0) continue;
+      G.emplace_back(static_cast<Eigen::Index>(k), 3 * r.body, -r.x);
+      G.emplace_back(static_cast<Eigen::Index>(k), 3 * r.body + 1, -r.y);
+      G.emplace_back(static_cast<Eigen::Index>(k), 3 * r.body + 2, -r.w);
+    }
+    qp.h[static_cast<Eigen::Index>(k)] = -0.5 * normal[k].at(bodies) - normal[k].wall;
+  }
+  qp.H.resize(n, n);
+  qp.H.setFromTriplets(H.begin(), H.end());
+  qp.G.resize(m, n);
+  qp.G.setFromTriplets(G.begin(), G.end());
+
+  CollisionResult out;
+  out.program = solve_convex_qp(qp, settings);
+  const Eigen::VectorXd& x = out.program.x;
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    const auto at = static_cast<Eigen::Index>(3 * b);
+    out.velocity.push_back({2.0 * x[at] - before[at], 2.0 * x[at + 1] - before[at + 1]});
+    out.angular_velocity.push_back(2.0 * x[at + 2] - before[at + 2]);
+  }
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const double d = normal[k].at(bodies, &x), t = tangential[k].at(bodies, &x);
+    const double p_n = out.program.z[static_cast<Eigen::Index>(k)] - contacts[k].normal_dissipation * d;
+    const double p_t = -contacts[k].tangential_dissipation * t;
+    out.normal_percussion.push_back(p_n);
+    out.tangential_percussion.push_back(p_t);
+    out.dissipated -= p_n * d + p_t * t;  // the internal percussions' work at the mean velocities
+  }
+  return out;
+}
+
+}  // namespace sphero

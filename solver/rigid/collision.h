@@ -1,0 +1,62 @@
+// One instant of multiple collisions between rigid bodies (A-CD²; the
+// derivation and its signs are in docs/MODEL.md, "Rigid bodies"). The
+// unknown is the mean x = (U⁻ + U⁺)/2 of every body's velocities (u_x, u_y,
+// ω) before and after; x minimises
+//
+//   F(x) = ½ xᵀ (2M + Ξ) x − xᵀ (2M U⁻ + b)
+//
+// subject to, at every contact k, d_k(x) ≥ ½ d_k(U⁻): the relative normal
+// velocity after the collision, 2 d_k(x) − d_k(U⁻), is not an approach.
+// M holds masses and moments of inertia, Ξ the quadratic dissipation of
+// each contact (ξ_n on the relative normal velocity, ξ_t on the
+// tangential), b the external percussions of the step (gravity's impulse).
+#pragma once
+
+#include <vector>
+
+#include "geometry/vec2.h"
+#include "rigid/convex_qp.h"
+
+namespace sphero {
+
+struct RigidBodyState {
+  double mass = 1.0, inertia = 1.0;  // about the centre of mass
+  Vec2 centre;
+  Vec2 velocity;
+  double angular_velocity = 0.0;
+  Vec2 impulse;          // external percussion on the centre over the step (b)
+  double torque_impulse = 0.0;
+};
+
+struct CollisionContact {
+  int body = 0;     // the body the normal points into...
+  int other = -1;   // ...from this one; -1: a wall, whose point at `point` moves at `wall_velocity`
+  Vec2 point;       // A_k
+  Vec2 normal;      // N_k, a unit vector
+  Vec2 wall_velocity;
+  // ξ_n and ξ_t, in kg: ½ ξ d² is an energy for a relative velocity d.
+  double normal_dissipation = 0.0;
+  double tangential_dissipation = 0.0;
+};
+
+struct CollisionResult {
+  std::vector<Vec2> velocity;           // U⁺ of each body
+  std::vector<double> angular_velocity;
+  // The percussion each contact puts on `body` (minus it on `other`): along
+  // the normal (≥ 0 pushes apart) and along perp(normal).
+  std::vector<double> normal_percussion, tangential_percussion;
+  double dissipated = 0.0;  // the energy the collisions dissipated, ≥ 0 (Clausius–Duhem)
+  QpSolution program;       // iterations, KKT residual, convergence
+};
+
+// The coefficient of restitution of a binary collision with normal
+// dissipation ξ between bodies of effective mass m at the contact:
+// e = (ξ − 2m)/(ξ + 2m) for ξ ≥ 2m, else 0 (the constraint holds them together).
+double restitution(double normal_dissipation, double effective_mass);
+// The ξ that gives restitution e in [0, 1) at effective mass m: 2m (1 + e)/(1 − e).
+double normal_dissipation_for(double restitution, double effective_mass);
+
+CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
+                                   const std::vector<CollisionContact>& contacts, const QpSettings& settings = {});
+
+}  // namespace sphero

@@ -1,0 +1,189 @@
+#include "rigid/convex_qp.h"
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseLU>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace sphero {
+namespace {
+
+using Vector = Eigen::VectorXd;
+using Sparse = Eigen::SparseMatrix<double>;
+
+// The largest α ≤ 1 keeping v + α dv > 0, stepped back to `fraction` of it.
+double step_to_boundary(const Vector& v, const Vector& dv, double fraction) {
+  double alpha = 1.0;
+  for (Eigen::Index i = 0; i < v.size(); ++i)
+    if (dv[i] < 0.0) alpha = std::min(alpha, -fraction * v[i] / dv[i]);
+  return alpha;
+}
+
+class InteriorPoint {
+ public:
+  InteriorPoint(const ConvexQp& qp, const QpSettings& settings) : qp_(qp), settings_(settings) {
+    const Eigen::Index n = qp.H.rows(), m = qp.G.rows();
+    if (qp.H.cols() != n || qp.c.size() != n || qp.G.cols() != n || qp.h.size() != m)
+      throw std::invalid_argument("convex QP: the sizes of H, c, G and h disagree");
+    Gt_ = qp.G.transpose();
+    // The pattern of H + Gᵀ W G is that of H + Gᵀ G whatever the weights.
+    normal_.analyzePattern(Sparse(qp.H + Gt_ * qp.G));
+  }
+
+  QpSolution solve() {
+    start();
+    QpSolution out;
+    for (out.iterations = 0;; ++out.iterations) {
+      residuals();
+      out.kkt_residual = kkt_residual();
+      if (out.kkt_residual <= settings_.tolerance || out.iterations == settings_.max_iterations ||
+          !std::isfinite(out.kkt_residual))
+        break;
+      if (!iterate()) break;
+    }
+    if (qp_.G.rows() > 0 && out.kkt_residual < 1e-3) polish(out.kkt_residual);
+    out.converged = out.kkt_residual <= settings_.tolerance;
+    out.x = x_;
+    out.z = z_;
+    return out;
+  }
+
+ private:
+  // CVXOPT's start: the least-squares point of the KKT system with unit
+  // weights, its slacks and multipliers shifted to be positive.
+  void start() {
+    const Eigen::Index m = qp_.G.rows();
+    factorize(Vector::Ones(m));
+    x_ = normal_.solve(qp_.c + Gt_ * qp_.h);
+    z_ = qp_.G * x_ - qp_.h;
+    s_ = -z_;
+    if (m == 0) return;
+    const double s_low = s_.minCoeff(), z_low = z_.minCoeff();
+    if (s_low <= 0.0) s_.array() += 1.0 - s_low;
+    if (z_low <= 0.0) z_.array() += 1.0 - z_low;
+  }
+
+  void factorize(const Vector& weights) {
+    normal_.factorize(Sparse(qp_.H + Gt_ * weights.asDiagonal() * qp_.G));
+  }
+
+  void residuals() {
+    dual_ = qp_.H * x_ - qp_.c + Gt_ * z_;
+    primal_ = qp_.G * x_ + s_ - qp_.h;
+  }
+
+  double kkt_residual() const {
+    const Eigen::Index m = qp_.G.rows();
+    const double objective = 0.5 * x_.dot(qp_.H * x_) - qp_.c.dot(x_);
+    const double stationarity = dual_.lpNorm<Eigen::Infinity>() / (1.0 + qp_.c.lpNorm<Eigen::Infinity>());
+    if (m == 0) return stationarity;
+    const double violation = std::max(0.0, (qp_.G * x_ - qp_.h).maxCoeff()) / (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
+    const double gap = s_.dot(z_) / static_cast<double>(m) / (1.0 + std::abs(objective));
+    return std::max({stationarity, violation, gap});
+  }
+
+  // The Newton direction for the complementarity target r_c = s∘z − target:
+  // (H + Gᵀ S⁻¹Z G) dx = −r_d − Gᵀ S⁻¹ (Z r_p − r_c).
+  void direction(const Vector& r_c, Vector& dx, Vector& ds, Vector& dz) const {
+    const Vector scaled = (z_.cwiseProduct(primal_) - r_c).cwiseQuotient(s_);
+    dx = normal_.solve(-dual_ - Gt_ * scaled);
+    const Vector Gdx = qp_.G * dx;
+    dz = z_.cwiseProduct(Gdx).cwiseQuotient(s_) + scaled;
+    ds = -primal_ - Gdx;
+  }
+
+  bool iterate() {
+    const Eigen::Index m = qp_.G.rows();
+    factorize(z_.cwiseQuotient(s_));
+    if (normal_.info() != Eigen::Success) return false;
+    Vector dx, ds, dz;
+    if (m == 0) {  // an unconstrained program: one Newton step is exact
+      direction(Vector(), dx, ds, dz);
+      x_ += dx;
+      return true;
+    }
+    // Predictor: the affine direction, towards s∘z = 0.
+    const Vector sz = s_.cwiseProduct(z_);
+    direction(sz, dx, ds, dz);
+    const double alpha_aff = std::min(step_to_boundary(s_, ds, 1.0), step_to_boundary(z_, dz, 1.0));
+    const double mu = sz.sum() / static_cast<double>(m);
+    const double mu_aff = (s_ + alpha_aff * ds).dot(z_ + alpha_aff * dz) / static_cast<double>(m);
+    const double sigma = std::pow(mu_aff / mu, 3);
+    // Corrector: centred towards σμ, with the predictor's second-order term.
+    const Vector r_c = sz + ds.cwiseProduct(dz) - Vector::Constant(m, sigma * mu);
+    direction(r_c, dx, ds, dz);
+    const double alpha = std::min(step_to_boundary(s_, ds, 0.99), step_to_boundary(z_, dz, 0.99));
+    if (!(dx.allFinite() && ds.allFinite() && dz.allFinite())) return false;  // keep the last finite iterate
+    x_ += alpha * dx;
+    s_ += alpha * ds;
+    z_ += alpha * dz;
+    return true;
+  }
+
+  // Interior points approach a constraint that is tight with a zero
+  // multiplier (a disk whose dissipation exactly stops it) only as the
+  // square root of the gap. Guessing the active set from the iterate
+  // (z > s) and solving its equality-constrained KKT system gives the
+  // exact point, kept when it is feasible, its multipliers non-negative,
+  // and its residual smaller.
+  void polish(double& residual) {
+    const Eigen::Index n = qp_.H.rows(), m = qp_.G.rows();
+    std::vector<Eigen::Index> active;
+    for (Eigen::Index k = 0; k < m; ++k)
+      if (z_[k] > s_[k]) active.push_back(k);
+    const auto a = static_cast<Eigen::Index>(active.size());
+    std::vector<Eigen::Triplet<double>> entries;
+    for (Eigen::Index col = 0; col < n; ++col)
+      for (Sparse::InnerIterator it(qp_.H, col); it; ++it) entries.emplace_back(it.row(), col, it.value());
+    Vector rhs(n + a);
+    rhs.head(n) = qp_.c;
+    for (Eigen::Index i = 0; i < a; ++i) {
+      rhs[n + i] = qp_.h[active[static_cast<std::size_t>(i)]];
+      for (Sparse::InnerIterator it(Gt_, active[static_cast<std::size_t>(i)]); it; ++it) {
+        entries.emplace_back(n + i, it.row(), it.value());
+        entries.emplace_back(it.row(), n + i, it.value());
+      }
+    }
+    Sparse kkt(n + a, n + a);
+    kkt.setFromTriplets(entries.begin(), entries.end());
+    Eigen::SparseLU<Sparse> lu;
+    lu.compute(kkt);
+    if (lu.info() != Eigen::Success) return;
+    const Vector solution = lu.solve(rhs);
+    if (lu.info() != Eigen::Success || !solution.allFinite()) return;
+    Vector z = Vector::Zero(m);
+    for (Eigen::Index i = 0; i < a; ++i) z[active[static_cast<std::size_t>(i)]] = solution[n + i];
+    const Vector x = solution.head(n);
+    const Vector slack = qp_.h - qp_.G * x;
+    const double scale = 1e-12 * (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
+    if ((m > 0 && slack.minCoeff() < -scale) || (m > 0 && z.minCoeff() < -scale)) return;
+    const Vector saved_x = x_, saved_s = s_, saved_z = z_;
+    x_ = x;
+    z_ = z.cwiseMax(0.0);
+    s_ = slack.cwiseMax(0.0);
+    residuals();
+    const double polished = kkt_residual();
+    if (polished < residual) {
+      residual = polished;
+    } else {
+      x_ = saved_x, s_ = saved_s, z_ = saved_z;
+    }
+  }
+
+  const ConvexQp& qp_;
+  const QpSettings& settings_;
+  Sparse Gt_;
+  Eigen::SimplicialLDLT<Sparse> normal_;
+  Vector x_, s_, z_, dual_, primal_;
+};
+
+}  // namespace
+
+QpSolution solve_convex_qp(const ConvexQp& qp, const QpSettings& settings) {
+  return InteriorPoint(qp, settings).solve();
+}
+
+}  // namespace sphero

@@ -1,0 +1,181 @@
+// One collision instant of rigid bodies (A-CD²): restitution as derived in
+// docs/MODEL.md, momentum and angular momentum conserved where no outside
+// percussion acts, the energy balance K⁺ − K⁻ = xᵀb − D with D ≥ 0, and a
+// body at rest on a floor kept there by the percussion of its weight.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "rigid/collision.h"
+
+namespace sphero {
+namespace {
+
+RigidBodyState disk(Vec2 centre, Vec2 velocity, double mass = 2.0, double radius = 0.5) {
+  RigidBodyState b;
+  b.mass = mass;
+  b.inertia = 0.5 * mass * radius * radius;
+  b.centre = centre;
+  b.velocity = velocity;
+  return b;
+}
+
+CollisionContact on_floor(int body, Vec2 point, double xi_n, double xi_t = 0.0) {
+  CollisionContact c;
+  c.body = body;
+  c.point = point;
+  c.normal = {0.0, 1.0};
+  c.normal_dissipation = xi_n;
+  c.tangential_dissipation = xi_t;
+  return c;
+}
+
+double kinetic(const std::vector<RigidBodyState>& bodies, const CollisionResult& r) {
+  double k = 0.0;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    k += 0.5 * bodies[i].mass * norm2(r.velocity[i]) + 0.5 * bodies[i].inertia * r.angular_velocity[i] * r.angular_velocity[i];
+  return k;
+}
+
+double kinetic(const std::vector<RigidBodyState>& bodies) {
+  double k = 0.0;
+  for (const RigidBodyState& b : bodies)
+    k += 0.5 * b.mass * norm2(b.velocity) + 0.5 * b.inertia * b.angular_velocity * b.angular_velocity;
+  return k;
+}
+
+TEST(Collision, RestitutionOfADiskOnAFloorIsTheDerivedOne) {
+  for (double e : {0.0, 0.3, 0.5, 0.9, 0.999}) {
+    const std::vector<RigidBodyState> bodies{disk({0, 0.5}, {0.0, -3.0})};
+    const double xi = normal_dissipation_for(e, bodies[0].mass);
+    EXPECT_NEAR(restitution(xi, bodies[0].mass), e, 1e-15);
+    const CollisionResult r = resolve_collisions(bodies, {on_floor(0, {0, 0}, xi)});
+    ASSERT_TRUE(r.program.converged) << r.program.kkt_residual;
+    EXPECT_NEAR(r.velocity[0].y, 3.0 * e, 1e-9) << "e = " << e;
+    EXPECT_NEAR(r.velocity[0].x, 0.0, 1e-12);
+    // All the kinetic energy lost is dissipated, none created.
+    EXPECT_NEAR(r.dissipated, kinetic(bodies) - kinetic(bodies, r), 1e-9);
+    EXPECT_GE(r.dissipated, -1e-12);
+  }
+}
+
+TEST(Collision, BelowTwiceTheEffectiveMassTheDiskStops) {
+  const std::vector<RigidBodyState> bodies{disk({0, 0.5}, {0.0, -3.0})};
+  for (double xi : {0.0, 1.0, 4.0}) {  // 2m = 4
+    const CollisionResult r = resolve_collisions(bodies, {on_floor(0, {0, 0}, xi)});
+    EXPECT_NEAR(r.velocity[0].y, 0.0, 1e-9) << "xi = " << xi;
+    EXPECT_NEAR(restitution(xi, bodies[0].mass), 0.0, 0.0);
+  }
+}
+
+// Gravity's impulse over a step pushes a resting disk into the floor: the
+// floor's percussion takes it, the disk stays at rest.
+TEST(Collision, ADiskAtRestOnAFloorStaysThere) {
+  std::vector<RigidBodyState> bodies{disk({0, 0.5}, {0.0, 0.0})};
+  const double dt = 1e-3;
+  bodies[0].impulse = {0.0, -bodies[0].mass * 9.81 * dt};
+  const CollisionResult r = resolve_collisions(bodies, {on_floor(0, {0, 0}, 3.0)});
+  ASSERT_TRUE(r.program.converged);
+  EXPECT_NEAR(r.velocity[0].y, 0.0, 1e-9);
+  EXPECT_NEAR(r.normal_percussion[0], bodies[0].mass * 9.81 * dt, 1e-9);
+  // Without the floor the same impulse is free fall.
+  const CollisionResult free = resolve_collisions(bodies, {});
+  EXPECT_NEAR(free.velocity[0].y, -9.81 * dt, 1e-12);
+}
+
+TEST(Collision, TwoBodiesHeadOnConserveMomentumWithTheEffectiveMassRestitution) {
+  const std::vector<RigidBodyState> bodies{disk({-0.5, 0}, {2.0, 0.0}, 1.0), disk({0.5, 0}, {-1.0, 0.0}, 3.0)};
+  const double m_eff = 1.0 * 3.0 / 4.0, e = 0.6;
+  CollisionContact c;
+  c.body = 1;
+  c.other = 0;
+  c.point = {0, 0};
+  c.normal = {1.0, 0.0};  // from body 0 into body 1
+  c.normal_dissipation = normal_dissipation_for(e, m_eff);
+  const CollisionResult r = resolve_collisions(bodies, {c});
+  ASSERT_TRUE(r.program.converged);
+  const double p_before = 1.0 * 2.0 + 3.0 * -1.0, p_after = 1.0 * r.velocity[0].x + 3.0 * r.velocity[1].x;
+  EXPECT_NEAR(p_after, p_before, 1e-12);
+  EXPECT_NEAR(r.velocity[1].x - r.velocity[0].x, e * 3.0, 1e-9);  // approach 3 m/s, separation 3e
+  EXPECT_NEAR(r.dissipated, kinetic(bodies) - kinetic(bodies, r), 1e-9);
+}
+
+// Newton's cradle: a disk hits the first of a row of three touching equal
+// disks; all four contacts... the three contacts collide at once.
+TEST(Collision, NewtonsCradleConservesMomentumAndNeverGainsEnergy) {
+  for (double xi : {0.0, 10.0, 1000.0}) {
+    std::vector<RigidBodyState> bodies;
+    for (int i = 0; i < 4; ++i) bodies.push_back(disk({double(i), 0}, {i == 0 ? 1.0 : 0.0, 0.0}, 1.0));
+    std::vector<CollisionContact> contacts;
+    for (int i = 0; i < 3; ++i) {
+      CollisionContact c;
+      c.body = i + 1;
+      c.other = i;
+      c.point = {i + 0.5, 0.0};
+      c.normal = {1.0, 0.0};
+      c.normal_dissipation = xi;
+      contacts.push_back(c);
+    }
+    const CollisionResult r = resolve_collisions(bodies, contacts);
+    ASSERT_TRUE(r.program.converged) << r.program.kkt_residual;
+    double momentum = 0.0;
+    for (const Vec2& v : r.velocity) momentum += v.x;
+    EXPECT_NEAR(momentum, 1.0, 1e-12) << "xi = " << xi;
+    for (int i = 0; i < 3; ++i) EXPECT_GE(r.velocity[i + 1].x - r.velocity[i].x, -1e-9) << "no approach after";
+    EXPECT_GE(r.dissipated, -1e-12);
+    EXPECT_NEAR(r.dissipated, kinetic(bodies) - kinetic(bodies, r), 1e-9);
+    for (double p : r.normal_percussion) EXPECT_GE(p, -1e-9);
+  }
+}
+
+// A spinning square (a spheropolygon's mass properties) hits a fixed floor
+// at an angle: the floor's percussion acts at the contact point, so the
+// angular momentum about it is conserved; the change of momentum is that
+// percussion; energy never grows.
+TEST(Collision, ASpinningBodyHittingAWallKeepsItsAngularMomentumAboutTheContact) {
+  RigidBodyState square;
+  square.mass = 1.5;
+  square.inertia = 1.5 * (1.0 + 1.0) / 12.0;
+  square.centre = {0.1, 0.6};
+  square.velocity = {1.0, -2.0};
+  square.angular_velocity = 4.0;
+  const Vec2 point{-0.3, 0.0};
+  for (double xi_t : {0.0, 0.5, 50.0}) {
+    const CollisionResult r = resolve_collisions({square}, {on_floor(0, point, 8.0, xi_t)});
+    ASSERT_TRUE(r.program.converged);
+    const Vec2 arm = square.centre - point;
+    const double before = square.mass * cross(arm, square.velocity) + square.inertia * square.angular_velocity;
+    const double after = square.mass * cross(arm, r.velocity[0]) + square.inertia * r.angular_velocity[0];
+    EXPECT_NEAR(after, before, 1e-9) << "xi_t = " << xi_t;
+    const Vec2 percussion = r.normal_percussion[0] * Vec2{0, 1} + r.tangential_percussion[0] * Vec2{-1, 0};
+    EXPECT_NEAR(square.mass * (r.velocity[0].x - square.velocity.x), percussion.x, 1e-9);
+    EXPECT_NEAR(square.mass * (r.velocity[0].y - square.velocity.y), percussion.y, 1e-9);
+    EXPECT_GE(r.dissipated, -1e-12);
+    EXPECT_NEAR(r.dissipated, kinetic({square}) - kinetic({square}, r), 1e-9);
+  }
+}
+
+TEST(Collision, AMovingWallIsSeenInTheRelativeVelocity) {
+  // A disk at rest hit by a floor rising at 2 m/s, restitution 0.5: it leaves
+  // at 2 + 0.5·2 = 3 m/s.
+  const std::vector<RigidBodyState> bodies{disk({0, 0.5}, {0.0, 0.0})};
+  CollisionContact c = on_floor(0, {0, 0}, normal_dissipation_for(0.5, bodies[0].mass));
+  c.wall_velocity = {0.0, 2.0};
+  const CollisionResult r = resolve_collisions(bodies, {c});
+  ASSERT_TRUE(r.program.converged);
+  EXPECT_NEAR(r.velocity[0].y, 3.0, 1e-9);
+}
+
+TEST(Collision, BadContactsAreRefused) {
+  const std::vector<RigidBodyState> bodies{disk({0, 0.5}, {0.0, -1.0})};
+  CollisionContact c = on_floor(0, {0, 0}, 1.0);
+  c.normal = {0.0, 2.0};
+  EXPECT_THROW(resolve_collisions(bodies, {c}), std::invalid_argument);
+  c = on_floor(3, {0, 0}, 1.0);
+  EXPECT_THROW(resolve_collisions(bodies, {c}), std::invalid_argument);
+  EXPECT_THROW(normal_dissipation_for(1.0, 1.0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sphero
