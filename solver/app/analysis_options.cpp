@@ -1,6 +1,9 @@
 #include "app/analysis_options.h"
+#include "text/message_text.h"
 
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include <sstream>
 #include <stdexcept>
@@ -13,13 +16,9 @@ std::vector<double> numbers(const std::string& option, const std::string& text, 
   std::vector<double> out;
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, ',');) {
-    try {
-      std::size_t used = 0;
-      out.push_back(std::stod(part, &used));
-      if (used != part.size()) throw std::invalid_argument(part);
-    } catch (const std::exception&) {
-      throw std::invalid_argument(fmt::format("--{}: '{}' is not a number", option, part));
-    }
+    const auto value = parse_finite(part);
+    if (!value) throw std::invalid_argument(fmt::format("--{}: '{}' is not a number", option, part));
+    out.push_back(*value);
   }
   if (out.size() != count) throw std::invalid_argument(fmt::format("--{}: expected {} comma-separated numbers", option, count));
   return out;
@@ -83,13 +82,14 @@ FrameRange frame_range(const boost::program_options::variables_map& vm, int coun
   if (!vm.count("frames")) return r;
   const std::string text = vm["frames"].as<std::string>();
   const auto colon = text.find(':');
-  try {
-    std::size_t used = 0;
-    r.first = std::stoi(text.substr(0, colon), &used);
-    r.last = colon == std::string::npos ? r.first : std::stoi(text.substr(colon + 1));
-  } catch (const std::exception&) {
-    throw std::invalid_argument(fmt::format("--frames: expected A:B, found '{}'", text));
-  }
+  const auto whole = [&](const std::string& part) {
+    const auto n = parse_number(part);
+    if (!n || *n != std::floor(*n) || std::abs(*n) > 1e9)
+      throw std::invalid_argument(fmt::format("--frames: expected A:B, found '{}'", text));
+    return static_cast<int>(*n);
+  };
+  r.first = whole(text.substr(0, colon));
+  r.last = colon == std::string::npos ? r.first : whole(text.substr(colon + 1));
   if (r.first < 0 || r.last >= count || r.first > r.last)
     throw std::invalid_argument(fmt::format("--frames: the run has frames 0 to {}", count - 1));
   return r;

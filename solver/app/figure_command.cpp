@@ -23,6 +23,7 @@
 #include "io/frame_reader.h"
 #include "io/packing_frame.h"
 #include "io/state_vtu.h"
+#include "text/message_text.h"
 
 namespace sphero::app {
 namespace {
@@ -286,11 +287,10 @@ int run_figure_command(const std::vector<std::string>& args) {
   const int frames = frame_count(run);
   int frame = frames - 1;
   if (frame_text != "last") {
-    try {
-      frame = std::stoi(frame_text);
-    } catch (const std::exception&) {
+    const auto number = parse_number(frame_text);
+    if (!number || *number != std::floor(*number) || std::abs(*number) > 1e9)
       throw std::invalid_argument(fmt::format("--frame: expected a frame number or 'last', found '{}'", frame_text));
-    }
+    frame = static_cast<int>(*number);
   }
   const bool of_a_frame = kind == "network" || kind == "packing-map" || kind == "rose";
   if (width == 0) width = of_a_frame && kind != "rose" ? 1600 : 1200;

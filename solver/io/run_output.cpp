@@ -23,6 +23,8 @@
 #include "io/state_vtu.h"
 #include "shapes/mass_properties.h"
 #include "shapes/outline_cache.h"
+#include "io/frame_reader.h"
+#include "text/message_text.h"
 
 namespace sphero {
 namespace {
@@ -88,20 +90,25 @@ void RunOutput::resume(double time) {
   for (const char* name : {"state", "contacts", "particles"})
     if (wants(name)) collection = name;
   const auto pvd = directory_ / (collection + ".pvd");
-  std::ifstream in(pvd);
-  if (!in) throw std::runtime_error(pvd.string() + ": cannot read the frames of the run to continue");
-  for (std::string line; std::getline(in, line);) {
-    const auto at = line.find("timestep=\"");
-    if (at == std::string::npos) continue;
-    const double t = std::stod(line.substr(at + 10));
-    if (t <= time * (1.0 + 1e-12)) times_.push_back(t);
-  }
+  if (!std::filesystem::exists(pvd)) throw std::runtime_error(pvd.string() + ": cannot read the frames of the run to continue");
+  for (const CollectionEntry& frame : read_collection(pvd))  // checked: every timestep a finite number
+    if (frame.time <= time * (1.0 + 1e-12)) times_.push_back(frame.time);
   frame_ = static_cast<int>(times_.size());
   // energy.csv: keep the header and the rows up to the checkpoint.
-  std::ifstream old(directory_ / "energy.csv");
+  const auto energy = directory_ / "energy.csv";
+  std::ifstream old(energy);
   std::string kept;
+  int line_number = 0;
   for (std::string line; std::getline(old, line);) {
-    if (!line.empty() && line[0] != '#' && line.rfind("time_s", 0) != 0 && std::stod(line) > time * (1.0 + 1e-12)) break;
+    ++line_number;
+    if (!line.empty() && line[0] != '#' && line.rfind("time_s", 0) != 0) {
+      const auto row_time = parse_finite(std::string_view(line).substr(0, line.find(',')));
+      if (!row_time)
+        throw std::runtime_error(fmt::format("{}:{}: a row that does not start with a time; the run's energy.csv is "
+                                             "damaged (continue into a new --output folder)",
+                                             energy.string(), line_number));
+      if (*row_time > time * (1.0 + 1e-12)) break;
+    }
     kept += line + "\n";
   }
   write_text_atomically(directory_ / "energy.csv", kept);

@@ -34,6 +34,17 @@ expect other-law "the law between materials 0 and 0 differs (law)" \
 sed 's/count=12 /count=11 /' "$work/stiffer.ini" | sed 's/kn=2e4/kn=1e4/' > "$work/fewer.ini"
 expect other-bodies "it holds 21 bodies, the scene makes 20" "$sphero" run "$work/fewer.ini" --quiet --output "$work/b" --restart "$good"
 
+# Continuing into the run's own folder reads its frames and energy.csv:
+# damaged, they are named, not trusted.
+cp -r "$run" "$work/bad-pvd"
+sed -i '0,/timestep="[^"]*"/{s/timestep="[^"]*"/timestep="soon"/}' "$work/bad-pvd/particles.pvd"
+expect restart-bad-pvd "without a finite timestep" \
+  "$sphero" run "$scene" --quiet --output "$work/bad-pvd" --restart "$work/bad-pvd/final.ckpt" --duration 0.6
+cp -r "$run" "$work/bad-energy"
+sed -i '0,/^[0-9]/{s/^[0-9][^,]*,/zero,/}' "$work/bad-energy/energy.csv"
+expect restart-bad-energy "a row that does not start with a time; the run's energy.csv is damaged" \
+  "$sphero" run "$scene" --quiet --output "$work/bad-energy" --restart "$work/bad-energy/final.ckpt" --duration 0.6
+
 # A longer duration is honoured.
 cp -r "$run" "$work/longer"
 "$sphero" run "$scene" --quiet --output "$work/longer" --restart "$work/longer/final.ckpt" --duration 0.6 > "$work/longer.txt" || true

@@ -18,6 +18,7 @@
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 #include "shapes/outline_cache.h"
+#include "text/message_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,7 +81,12 @@ int vtkSpheroRunReader::RequestInformation(
     {
       if (line.rfind("arc_resolution = ", 0) == 0)
       {
-        run->arc_resolution = std::stoi(line.substr(17));
+        const auto chords = sphero::parse_number(line.substr(17));
+        if (!chords || *chords < 3 || *chords > 4096 || *chords != std::floor(*chords))
+        {
+          throw std::runtime_error(this->FileName + ": arc_resolution must be a whole number from 3 to 4096");
+        }
+        run->arc_resolution = static_cast<int>(*chords);
       }
     }
     const auto pvd = run->directory / "particles.pvd";
