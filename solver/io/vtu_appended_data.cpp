@@ -10,12 +10,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "text/message_text.h"
+
 namespace sphero {
-namespace {
-
-std::string clipped(const std::string& text) { return text.size() > 30 ? text.substr(0, 30) + "..." : text; }
-
-}  // namespace
 
 AppendedData::AppendedData(std::string_view bytes, std::optional<std::size_t> start, bool wide_headers,
                            const std::string& compressor, const std::string& file)
@@ -66,7 +63,7 @@ std::vector<unsigned char> AppendedData::compressed(std::uint64_t start, const s
   if (decoded > kLargestVtuArray || decoded > most_decoded(stored_in_all))
     throw std::runtime_error(fmt::format("{}: the array '{}' claims {} bytes from {} compressed ones, more than {} "
                                          "gives; the file is damaged",
-                                         file_, clipped(name), decoded, stored_in_all, compressor_));
+                                         file_, fit_for_message(name, 30), decoded, stored_in_all, compressor_));
   std::vector<unsigned char> out(decoded);
   std::uint64_t from = start + (3 + blocks) * word_, to = 0;
   for (std::uint64_t b = 0; b < blocks; ++b) {
@@ -76,7 +73,7 @@ std::vector<unsigned char> AppendedData::compressed(std::uint64_t start, const s
     if (!uncompress(bytes_.data() + from, stored, out.data() + to, size))
       throw std::runtime_error(fmt::format(
           "{}: the array '{}': block {} does not decompress to its {} bytes; the file is damaged", file_,
-          clipped(name), b, size));
+          fit_for_message(name, 30), b, size));
     from += stored;
     to += size;
   }

@@ -20,16 +20,13 @@
 #include <vector>
 
 #include "io/vtu_appended_data.h"
+#include "text/message_text.h"
 
 namespace sphero {
 namespace {
 
 [[noreturn]] void refuse(const std::string& file, const std::string& what) {
   throw std::runtime_error(file + ": " + what);
-}
-
-std::string clipped(const std::string& text, std::size_t most = 30) {
-  return text.size() > most ? text.substr(0, most) + "..." : text;
 }
 
 // An attribute's value in an XML start tag, or "".
@@ -124,7 +121,7 @@ long long announced(std::string_view piece, const char* attribute_name, const ch
   const double n = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || *end != '\0' || !(n >= 0.0) || n > static_cast<double>(limit) || n != std::floor(n))
     refuse(file, fmt::format("announces {} {}; a Sphero file holds 0 to {} (damaged, or not one of Sphero's?)",
-                             clipped(text, 40), what, limit));
+                             fit_for_message(text, 40), what, limit));
   return static_cast<long long>(n);
 }
 
@@ -139,14 +136,14 @@ Root read_root(std::string_view xml, const std::string& file) {
   Root out;
   const std::string header_type = attribute(root, "header_type");
   if (!header_type.empty() && header_type != "UInt32" && header_type != "UInt64")
-    refuse(file, "header_type '" + clipped(header_type, 20) + "': VTK reads UInt32 or UInt64");
+    refuse(file, "header_type '" + fit_for_message(header_type, 20) + "': VTK reads UInt32 or UInt64");
   out.wide_headers = header_type == "UInt64";
   out.compressor = attribute(root, "compressor");
   if (!out.compressor.empty() && out.compressor != "vtkZLibDataCompressor" && out.compressor != "vtkLZ4DataCompressor" &&
       out.compressor != "vtkLZMADataCompressor")
-    refuse(file, "compressor '" + clipped(out.compressor) + "': not one VTK reads");
+    refuse(file, "compressor '" + fit_for_message(out.compressor, 30) + "': not one VTK reads");
   if (const std::string order = attribute(root, "byte_order"); order != "LittleEndian")
-    refuse(file, "byte_order '" + clipped(order, 20) + "': Sphero reads LittleEndian files");
+    refuse(file, "byte_order '" + fit_for_message(order, 20) + "': Sphero reads LittleEndian files");
   const auto piece_at = xml.find("<Piece", root_end);
   if (piece_at == std::string_view::npos) refuse(file, "no <Piece> element; the file is damaged");
   if (xml.find("<Piece", piece_at + 1) != std::string_view::npos)
@@ -178,7 +175,7 @@ ArrayTag array_tag(std::string_view tag, const std::string& section, const std::
       (a.format != "ascii" && a.format != "binary" && a.format != "appended"))
     refuse(file, fmt::format("an array with type '{}', {} components, format '{}': not one VTK reads; the file is "
                              "damaged",
-                             clipped(a.type, 20), a.components, clipped(a.format, 20)));
+                             fit_for_message(a.type, 20), a.components, fit_for_message(a.format, 20)));
   if (a.format == "binary") refuse(file, "inline binary (base64) arrays; Sphero reads ASCII or raw appended data");
   return a;
 }
@@ -218,7 +215,7 @@ std::vector<ArrayTag> array_tags(std::string_view xml, std::deque<std::string>& 
     if (!data_array && !starts_element(tag, "Array")) {
       if (!section.empty())
         refuse(file, fmt::format("an element '{}' among the {} arrays; the file is damaged",
-                                 clipped(std::string(tag.substr(0, tag.find(' '))), 30), section));
+                                 fit_for_message(tag.substr(0, tag.find(' ')), 30), section));
       continue;
     }
     if (section.empty())
@@ -229,7 +226,7 @@ std::vector<ArrayTag> array_tags(std::string_view xml, std::deque<std::string>& 
       if (a.name.empty()) refuse(file, fmt::format("an unnamed {} array; the file is damaged", section));
       for (const ArrayTag& earlier : out)
         if (earlier.section == section && earlier.name == a.name)
-          refuse(file, fmt::format("two {} arrays named '{}'; the file is damaged", section, clipped(a.name)));
+          refuse(file, fmt::format("two {} arrays named '{}'; the file is damaged", section, fit_for_message(a.name, 30)));
     }
     if (!tag.ends_with("/>")) {
       const auto end = xml.find(data_array ? "</DataArray>" : "</Array>", close);
@@ -286,7 +283,7 @@ void check_strings(const Values& v, std::uint64_t expected, const std::string& f
       const auto c = whole_number(std::string(w));
       if (!c || *c < 0 || *c > 255)
         refuse(file, fmt::format("the string array '{}' holds '{}', not a character code; the file is damaged",
-                                 clipped(v.tag->name), clipped(std::string(w))));
+                                 fit_for_message(v.tag->name, 30), fit_for_message(std::string(w), 30)));
       strings += *c == 0;
     }
   } else {
@@ -295,7 +292,7 @@ void check_strings(const Values& v, std::uint64_t expected, const std::string& f
   if (strings != expected || !terminated)
     refuse(file, fmt::format("the {} string array '{}' holds {} strings, not the {} its place needs; the file is "
                              "damaged",
-                             v.tag->section, clipped(v.tag->name), strings, expected));
+                             v.tag->section, fit_for_message(v.tag->name, 30), strings, expected));
 }
 
 // How many values an array's place needs; -1 when the offsets decide it.
@@ -308,14 +305,14 @@ long long expected_values(const ArrayTag& a, const Root& root, const std::string
   if (a.section == "CellData") return root.cells * a.components;
   if (a.section == "FieldData") {
     if (a.tuples < 0 || a.tuples > kMaxGridCells)
-      refuse(file, fmt::format("the field array '{}' has no valid NumberOfTuples; the file is damaged", clipped(a.name)));
+      refuse(file, fmt::format("the field array '{}' has no valid NumberOfTuples; the file is damaged", fit_for_message(a.name, 30)));
     return a.tuples * a.components;
   }
-  if (a.components != 1) refuse(file, fmt::format("the cells' '{}' has {} components; it has 1", clipped(a.name), a.components));
+  if (a.components != 1) refuse(file, fmt::format("the cells' '{}' has {} components; it has 1", fit_for_message(a.name, 30), a.components));
   if (a.name == "offsets" || a.name == "types") return root.cells;
   if (a.name == "connectivity") return -1;
   refuse(file, fmt::format("a Cells array named '{}'; Sphero reads connectivity, offsets and types (no polyhedra)",
-                           clipped(a.name)));
+                           fit_for_message(a.name, 30)));
 }
 
 void check_count(const Values& v, long long expected, const std::string& file) {
