@@ -50,6 +50,38 @@ double extent(std::span<const Vec2> points, double r) {
   return size;
 }
 
+// CGAL's approximated offsets cast an edge's length over √ε to int without
+// a check (Approx_offset_base_2): beyond coordinates of about 10⁶ that
+// overflows, undefined behaviour (found by fuzzing). They run at unit scale
+// instead: a power of two, so that scaling there and back is exact.
+double unit_scale(std::span<const Vec2> points, double r) {
+  return std::exp2(std::ceil(std::log2(extent(points, r))));
+}
+
+std::vector<Vec2> scaled(std::span<const Vec2> points, double factor) {
+  std::vector<Vec2> out;
+  out.reserve(points.size());
+  for (Vec2 p : points) out.push_back(p * factor);
+  return out;
+}
+
+void scale(BoundaryLoop& loop, double factor) {
+  for (BoundaryPiece& piece : loop) {
+    piece.start = piece.start * factor;
+    piece.end = piece.end * factor;
+    piece.centre = piece.centre * factor;
+    piece.radius *= factor;
+  }
+}
+
+std::vector<Region> scaled(std::vector<Region> regions, double factor) {
+  for (Region& region : regions) {
+    scale(region.outer, factor);
+    for (BoundaryLoop& hole : region.holes) scale(hole, factor);
+  }
+  return regions;
+}
+
 ExactPolygon to_exact(std::span<const Vec2> points) {
   ExactPolygon polygon;
   for (Vec2 p : points) polygon.push_back(ExactKernel::Point_2(p.x, p.y));
@@ -119,40 +151,46 @@ Region disk(Vec2 centre, double r) {
 
 std::vector<Region> dilate_polygon(std::span<const Vec2> loop, double r) {
   require_positive_radius(r, "dilation");
-  const ExactPolygon polygon = simple_ccw_polygon(loop, "dilation");
-  const double tolerance = kRelativeTolerance * extent(loop, r);
-  return {to_region(CGAL::approximated_offset_2(polygon, r, tolerance))};
+  const double unit = unit_scale(loop, r);
+  const std::vector<Vec2> small = scaled(loop, 1.0 / unit);
+  const ExactPolygon polygon = simple_ccw_polygon(small, "dilation");
+  const double tolerance = kRelativeTolerance * extent(small, r / unit);
+  return scaled({to_region(CGAL::approximated_offset_2(polygon, r / unit, tolerance))}, unit);
 }
 
 std::vector<Region> dilate_path(std::span<const Vec2> path, double r) {
   require_positive_radius(r, "dilation");
   if (path.empty()) throw std::invalid_argument("dilation: the path has no vertices");
   if (path.size() == 1) return {disk(path[0], r)};
-  const double tolerance = kRelativeTolerance * extent(path, r);
+  const double unit = unit_scale(path, r);
+  const std::vector<Vec2> small = scaled(path, 1.0 / unit);
+  const double tolerance = kRelativeTolerance * extent(small, r / unit);
   // A two-vertex "polygon" runs along the segment and back; CGAL's
   // convolution of it with the disk is exactly the segment's stadium.
   ArcPolygonSet swept;
-  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    const std::array<Vec2, 2> segment{path[i], path[i + 1]};
+  for (std::size_t i = 0; i + 1 < small.size(); ++i) {
+    const std::array<Vec2, 2> segment{small[i], small[i + 1]};
     if (segment[0] == segment[1]) throw std::invalid_argument("dilation: the path repeats a vertex");
-    swept.join(CGAL::approximated_offset_2(to_exact(segment), r, tolerance));
+    swept.join(CGAL::approximated_offset_2(to_exact(segment), r / unit, tolerance));
   }
-  return to_regions(swept);
+  return scaled(to_regions(swept), unit);
 }
 
 std::vector<Region> erode_polygon(std::span<const Vec2> loop, double r) {
   require_positive_radius(r, "erosion");
-  const ExactPolygon polygon = simple_ccw_polygon(loop, "erosion");
-  const double tolerance = kRelativeTolerance * extent(loop, r);
+  const double unit = unit_scale(loop, r);
+  const std::vector<Vec2> small = scaled(loop, 1.0 / unit);
+  const ExactPolygon polygon = simple_ccw_polygon(small, "erosion");
+  const double tolerance = kRelativeTolerance * extent(small, r / unit);
   std::vector<ArcPolygon> insets;
-  CGAL::approximated_inset_2(polygon, r, tolerance, std::back_inserter(insets));
+  CGAL::approximated_inset_2(polygon, r / unit, tolerance, std::back_inserter(insets));
   std::vector<Region> regions;
   for (const ArcPolygon& inset : insets) {
     Region region{to_loop(inset), {}};
     orient(region);
     regions.push_back(std::move(region));
   }
-  return regions;
+  return scaled(std::move(regions), unit);
 }
 
 std::vector<std::vector<Vec2>> erode_polygon_mitred(std::span<const Vec2> loop, double r) {

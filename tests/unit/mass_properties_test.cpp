@@ -177,7 +177,8 @@ TEST(MassProperties, ConvexOutlinesAreBuiltDirectlyAndMatchCgalsOffset) {
         shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius) : dilate_path(shape.vertices, shape.radius);
     const double area = integrate(direct).area;
     EXPECT_GT(area, 0.0);  // counter-clockwise
-    EXPECT_NEAR(area, integrate(offset).area, 1e-12 * area);
+    // CGAL's offset draws its arcs within 1e-11 of the shape's extent.
+    EXPECT_NEAR(area, integrate(offset).area, 1e-11 * area);
     EXPECT_NEAR(area, convex_mass_properties(shape).area, 1e-12 * area);
     const std::vector<Vec2> drawn = discretise(direct[0].outer, 720);
     EXPECT_GT(drawn.size(), 100u);

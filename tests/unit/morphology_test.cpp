@@ -54,6 +54,20 @@ TEST(Dilation, SquareGrowsBySidesAndQuarterDisks) {
   EXPECT_NEAR(integrate(dilate_polygon(cw, r)).area, s * s + 4 * s * r + kPi * r * r, 1e-10);
 }
 
+// A sliver 9·10⁸ long: given these coordinates CGAL's offset overflowed an
+// int (undefined behaviour, found by fuzzing). At unit scale it stays within
+// the approximation's bound, arcs drawn within 1e-11 of the extent along the
+// perimeter, of the closed form A + P r + π r².
+TEST(Dilation, AHugeSliverStaysWithinTheApproximationAtAnyScale) {
+  const std::vector<Vec2> sliver{{0, 0}, {9e8, 0}, {0, 1}};
+  const double r = 5.0;
+  const double perimeter = 9e8 + 1.0 + std::hypot(9e8, 1.0), area = 0.5 * 9e8;
+  const double bound = perimeter * 1e-11 * 9e8;
+  EXPECT_NEAR(integrate(dilate_polygon(sliver, r)).area, area + perimeter * r + kPi * r * r, bound);
+  const std::vector<Vec2> path{{0, 0}, {9e8, 0}};
+  EXPECT_NEAR(integrate(dilate_path(path, r)).area, 9e8 * 2 * r + kPi * r * r, 2 * 9e8 * 1e-11 * 9e8);
+}
+
 TEST(Dilation, PathOfOnePointIsADisk) {
   const std::vector<Vec2> point{{1, 1}};
   EXPECT_NEAR(integrate(dilate_path(point, 0.5)).area, kPi * 0.25, 1e-14);
