@@ -136,6 +136,7 @@ int run_voronoi(const po::variables_map& vm, const std::string& output) {
   }
   report(o.progress, "writing the packing", 0, 1, 1);
   write_packing_vtu(output, bodies);
+  line.finish();
   fmt::print("Voronoi-Minkowski packing: {} grains kept of {} cells", p.grains.size(), p.cells.size());
   if (!p.dropped.empty()) {
     fmt::print("; {} cells vanished under erosion by r + Δ and were dropped (cells", p.dropped.size());
@@ -240,7 +241,10 @@ int run_compress(const po::variables_map& vm, const std::string& output) {
   o.law = law_from(vm);
   o.pressure = vm["pressure"].as<double>();
   o.frictionless_first = !vm.count("friction-throughout");
+  ProgressLine line(false);
+  o.progress = line.callback();
   const CompactionResult r = compress_isotropically(o);
+  line.finish();
   write_packing_vtu(output, r.bodies);
   report("isotropic compression", r, output);
   fmt::print("  plate pressures: left {:.6g}, right {:.6g}, bottom {:.6g}, top {:.6g} (target {:g})\n", r.pressure[0],
@@ -253,7 +257,10 @@ int run_deposit(const po::variables_map& vm, const std::string& output) {
   o.grains = grains_of(vm["packing"].as<std::string>());
   o.law = law_from(vm);
   o.gravity = vm["gravity"].as<double>();
+  ProgressLine line(false);
+  o.progress = line.callback();
   const CompactionResult r = deposit_under_gravity(o);
+  line.finish();
   write_packing_vtu(output, r.bodies);
   report("deposition", r, output);
   return r.static_reached ? 0 : 4;

@@ -10,8 +10,11 @@ namespace sphero::app {
 ProgressLine::ProgressLine(bool quiet)
     : quiet_(quiet), terminal_(isatty(STDOUT_FILENO) != 0), start_(std::chrono::steady_clock::now()), last_(start_) {}
 
-ProgressLine::~ProgressLine() {
+ProgressLine::~ProgressLine() { finish(); }
+
+void ProgressLine::finish() {
   if (shown_ && terminal_) fmt::print("\n");
+  shown_ = false;
 }
 
 Progress ProgressLine::callback() {

@@ -16,7 +16,9 @@ namespace sphero::app {
 class ProgressLine {
  public:
   explicit ProgressLine(bool quiet);
-  ~ProgressLine();  // ends a rewritten line on a terminal
+  ~ProgressLine();  // finish()
+  // Ends a rewritten line on a terminal, before other output follows.
+  void finish();
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
 

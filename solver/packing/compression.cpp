@@ -29,6 +29,15 @@ std::vector<ContactLaw> one_law_for_all(const std::vector<BodySpec>& bodies, con
   return std::vector<ContactLaw>(n * n, law);
 }
 
+// The steps taken of the most allowed, and how far from static.
+void report_steps(const Progress& progress, std::string_view stage, const Engine& engine, const CompactionResult& r,
+                  const StaticCriterion& until) {
+  if (progress)
+    progress(fmt::format("{} (unbalanced force ratio {:.2g}, static at {:.2g}), step", stage, r.unbalanced_force_ratio,
+                         until.unbalanced_force_ratio),
+             static_cast<std::size_t>(engine.step_count()), static_cast<std::size_t>(until.max_steps));
+}
+
 struct Extent {
   Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
   double largest_reach = 0.0, mass = 0.0, area = 0.0;
@@ -176,6 +185,7 @@ std::vector<BodySpec> compress_stage(const CompressionOptions& o, const Extent& 
     }
     result.unbalanced_force_ratio = mean_net_force_ratio(engine);
     done = balanced && result.unbalanced_force_ratio <= o.until.unbalanced_force_ratio;
+    report_steps(o.progress, law.mu > 0.0 ? "compressing" : "compressing without friction", engine, result, o.until);
   }
   result.steps += engine.step_count();
   result.static_reached = done;
@@ -233,6 +243,7 @@ CompactionResult deposit_under_gravity(const DepositionOptions& o) {
     engine.run(o.until.check_every);
     result.unbalanced_force_ratio = mean_net_force_ratio(engine);
     done = result.unbalanced_force_ratio <= o.until.unbalanced_force_ratio;
+    report_steps(o.progress, "depositing", engine, result, o.until);
   }
   result.steps = engine.step_count();
   result.static_reached = done;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "packing/progress.h"
 #include "packing/voronoi.h"
 
 namespace sphero {
@@ -30,6 +31,7 @@ struct CompressionOptions {
   bool frictionless_first = true; // compress without friction, then switch it on and relax
   double dt = 0.0;                // 0: a fiftieth of the contact period
   StaticCriterion until;
+  Progress progress;              // how far it is, for a progress line
 };
 
 struct CompactionResult {
@@ -53,6 +55,7 @@ struct DepositionOptions {
   double gravity = 9.81;
   double dt = 0.0;
   StaticCriterion until;
+  Progress progress;
 };
 // Walls: a floor under the grains and two sides at their extent.
 CompactionResult deposit_under_gravity(const DepositionOptions& options);
