@@ -17,7 +17,10 @@ struct EnergyLedger {
   double kinetic_rotational = 0.0;
   double elastic_normal = 0.0;
   double elastic_tangential = 0.0;
-  double gravitational = 0.0;       // −Σ m g·x over bodies with finite mass
+  double gravitational = 0.0;       // −Σ m g·x, and the attractor's Σ m g_a |x − c|
+  // external_work: imposed forces and motions; in the rigid model, moving
+  // walls' percussions. damping_dissipation: viscous; in the rigid model,
+  // what the collisions dissipate (docs/MODEL.md §7).
   double external_work = 0.0;       // imposed forces and imposed motions, since the start
   double damping_dissipation = 0.0; // viscous, since the start
   double sliding_dissipation = 0.0; // Coulomb sliding, since the start
@@ -43,7 +46,7 @@ struct BodyEnergySums {
     if (speed2 > fastest_speed2) fastest_speed2 = speed2, fastest = i;
     translational += 0.5 * w.mass[i] * speed2;
     rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
-    gravitational -= w.mass[i] * dot(w.gravity, w.position[i]);
+    gravitational += body_potential(w, i);
   }
 };
 

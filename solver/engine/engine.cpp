@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -17,9 +18,31 @@ Integrator integrator_from_string(std::string_view word) {
   throw std::invalid_argument("unknown integrator '" + std::string(word) + "': use verlet or gear");
 }
 
+std::string_view to_string(Model model) { return model == Model::soft ? "soft" : "rigid"; }
+
+Model model_from_string(std::string_view word) {
+  if (word == "soft") return Model::soft;
+  if (word == "rigid") return Model::rigid;
+  throw std::invalid_argument("unknown model '" + std::string(word) + "': use soft or rigid");
+}
+
+namespace {
+
+// The soft model's limit from the stiffest contact; the rigid model has
+// no contact period (its step is limited by the gap, docs/MODEL.md §7).
+double step_limit_of(const World& w, const EngineSettings& s) {
+  if (s.model == Model::soft) return check_time_step(w, s);
+  if (!(s.dt > 0.0) || !std::isfinite(s.dt)) throw std::invalid_argument("the time step dt must be positive");
+  if (!(s.verlet_distance > 0.0) || !std::isfinite(s.verlet_distance))
+    throw std::invalid_argument("the Verlet distance must be positive");
+  return INFINITY;
+}
+
+}  // namespace
+
 Engine::Engine(World world, EngineSettings settings)
-    : core_(std::move(world), settings), stepper_(make_stepper(settings.integrator)) {
-  dt_limit_ = check_time_step(core_.world, core_.settings);
+    : core_(std::move(world), settings), stepper_(make_stepper(settings)) {
+  dt_limit_ = step_limit_of(core_.world, core_.settings);
   core_.classify_bodies();
   if (core_.settings.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   World& w = core_.world;
@@ -27,15 +50,16 @@ Engine::Engine(World world, EngineSettings settings)
     for (int k = 0; k < 3; ++k)
       if (w.constraint[i].held[k]) dof_velocity(w, static_cast<int>(i), k) = w.constraint[i].imposed_velocity[k];
   core_.neighbours.update(w);
-  core_.evaluate_forces(0.0);
+  const bool soft = core_.settings.model == Model::soft;
+  if (soft) core_.evaluate_forces(0.0);
   stepper_->start(core_);
-  core_.sum_body_energies(true);
+  core_.sum_body_energies(soft);
   core_.ledger.initial_mechanical = core_.ledger.mechanical();
 }
 
 Engine::Engine(EngineSnapshot s)
     : core_(std::move(s.world), s.settings, std::move(s.neighbours)),
-      stepper_(make_stepper(s.settings.integrator, {std::move(s.r2), std::move(s.r3), std::move(s.r4)})) {
+      stepper_(make_stepper(s.settings, {std::move(s.r2), std::move(s.r3), std::move(s.r4)})) {
   core_.ledger = s.ledger;
   core_.time = s.time;
   core_.step = s.step;
@@ -48,7 +72,7 @@ Engine::Engine(EngineSnapshot s)
   w.orientation.resize(w.size(), Vec2{1.0, 0.0});
   for (std::size_t i = 0; i < w.size(); ++i) update_orientation(w, i);
   mark_seams(w);
-  dt_limit_ = check_time_step(w, core_.settings);
+  dt_limit_ = step_limit_of(w, core_.settings);
   core_.classify_bodies();
 }
 
@@ -77,7 +101,16 @@ void Engine::step() {
   core_.time += core_.settings.dt;
   ++core_.step;
   check_stability(core_.world, core_.previous_position, core_.first_unstable, core_.ledger, core_.fastest_body,
-                  {core_.step, core_.time, core_.settings.dt, dt_limit_, core_.settings.threads});
+                  {core_.step, core_.time, core_.settings.dt, dt_limit_, core_.settings.threads, core_.settings.model});
+}
+
+void Engine::evaluate_forces_now() {
+  if (core_.settings.model == Model::soft) return core_.evaluate_forces_now();
+  // The rigid model's forces are its last step's percussions: only the
+  // energies are taken anew.
+  update_world_vertices(core_.world);
+  core_.vertices_stale = false;
+  core_.sum_body_energies(false);
 }
 
 void Engine::run(long steps) {

@@ -1,7 +1,8 @@
-// The soft-contact engine (docs/MODEL.md §2–5): a World advanced step by
-// step by one Stepper (Verlet or Gear), with contact forces over the
-// neighbour list, gravity and imposed loads, constraints, the energy
-// ledger, and the checks that stop a run going unstable.
+// The engine (docs/MODEL.md): a World advanced step by step by one Stepper
+// — the soft model's Verlet or Gear with contact forces over the neighbour
+// list, or the rigid model's collisions (§7) — with gravity and imposed
+// loads, constraints, the energy ledger, and the checks that stop a run
+// going unstable.
 #pragma once
 
 #include <array>
@@ -59,7 +60,10 @@ class Engine {
   // Every candidate feature pair as a full record, assembled now from the
   // list (the step keeps only what the next step needs): call it per
   // frame, not per contact.
-  std::vector<Contact> contacts() const { return core_.neighbours.records(core_.world); }
+  // In the rigid model a contact's force is its last percussion over dt.
+  std::vector<Contact> contacts() const { return stepper_->contacts(core_); }
+  // The rigid model's collision counts and times (zero for the soft model).
+  CollisionStats collision_stats() const { return stepper_->collision_stats(); }
   const EnergyLedger& ledger() const { return core_.ledger; }
   const NeighbourStats& neighbour_stats() const { return core_.neighbours.stats(); }
   long neighbour_partial_rebuilds() const { return core_.neighbours.partial_rebuilds(); }  // among neighbour_stats().rebuilds
@@ -81,8 +85,9 @@ class Engine {
   double time_step_limit() const { return dt_limit_; }
 
   // Re-evaluates forces and energies in the current state without moving
-  // anything (tangential springs untouched): for tests and output.
-  void evaluate_forces_now() { core_.evaluate_forces_now(); }
+  // anything (tangential springs untouched): for tests and output. The
+  // rigid model keeps its last percussions and takes only the energies anew.
+  void evaluate_forces_now();
 
  private:
   EngineCore core_;

@@ -7,7 +7,7 @@ namespace sphero {
 
 NeighbourSettings neighbour_settings(const EngineSettings& s) {
   return {s.verlet_distance, s.brute_force_neighbours, s.threads, s.adaptive_verlet_distance, s.contact_lists,
-          s.partial_rebuilds};
+          s.partial_rebuilds, s.model == Model::rigid ? s.rigid.gap : 0.0};
 }
 
 void EngineCore::classify_bodies() {
@@ -33,7 +33,7 @@ void EngineCore::apply_loads(bool unconstrained_loads_set) {
     plate.imposed_force = plate.pressure * plate_span(w, plate) * plate.inward;
   }
   const auto set_loads = [&w](std::size_t i) {
-    w.force[i] = w.mass[i] * w.gravity;
+    w.force[i] = body_force(w, i);
     w.torque[i] = 0.0;
     const BodyConstraint& tag = w.constraint[i];
     if (!tag.held[dof_x]) w.force[i].x += tag.imposed_force.x;
@@ -46,7 +46,7 @@ void EngineCore::apply_loads(bool unconstrained_loads_set) {
   }
   ThreadTeam::for_each(settings.threads, w.size(), [&](std::size_t i) {
     if (unconstrained[i]) {
-      w.force[i] = w.mass[i] * w.gravity;
+      w.force[i] = body_force(w, i);
       w.torque[i] = 0.0;
     } else {
       set_loads(i);

@@ -1,5 +1,5 @@
-// How a run is stepped: the time step, the integrator, the neighbour
-// search's settings and the threads.
+// How a run is stepped: the model, the time step, the integrator, the
+// neighbour search's settings and the threads.
 #pragma once
 
 #include <string_view>
@@ -13,7 +13,27 @@ enum class Integrator {
 std::string_view to_string(Integrator integrator);
 Integrator integrator_from_string(std::string_view word);  // throws std::invalid_argument
 
+// The two models of docs/MODEL.md: soft contacts (springs, small overlaps,
+// §2–5) or perfectly rigid bodies with instantaneous collisions (A-CD², §7).
+enum class Model { soft, rigid };
+std::string_view to_string(Model model);
+Model model_from_string(std::string_view word);  // throws std::invalid_argument
+
+// The rigid model's own settings (docs/MODEL.md §7, "The time loop").
+struct RigidSettings {
+  // Feature pairs whose outlines are within this distance are examined for
+  // a collision in the coming step (the neighbour list keeps them all).
+  double gap = 0.0;
+  // Overlaps deeper than this (from rotation, or a pair that closed more
+  // than `gap` in one step) are removed by a position correction.
+  double overlap_tolerance = 0.0;
+  double qp_tolerance = 1e-9;  // on the collision program's scaled KKT residual
+  int qp_max_iterations = 100;
+};
+
 struct EngineSettings {
+  Model model = Model::soft;
+  RigidSettings rigid;  // model = rigid only
   double dt = 0.0;
   Integrator integrator = Integrator::velocity_verlet;
   double verlet_distance = 0.0;

@@ -270,8 +270,9 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   // bodies). A partial one: the moved body δ from now, a kept one δ from
   // its own reference, which it may already be δ/2 from — 1.5δ from now
   // (update picks the moved bodies so). Each of a new pair is allowed
-  // 1.5δ: the finder's slack for turns assumes an even share.
-  const double skin = (partial ? 3.0 : 2.0) * delta_;
+  // 1.5δ: the finder's slack for turns assumes an even share. The rigid
+  // model's gap comes on top: pairs that close within it stay listed.
+  const double skin = (partial ? 3.0 : 2.0) * delta_ + settings_.gap;
   PairSearch search(w, wraps_, moved, skin, std::max(1, settings_.threads));
   search.make_finders(settings_.contact_lists);
   if (settings_.brute_force) {

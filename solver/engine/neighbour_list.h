@@ -36,6 +36,9 @@ struct NeighbourSettings {
   // those bodies' pairs only, the rest kept (NeighbourList::update).
   // false: every rebuild is whole. The forces are the same either way.
   bool partial_rebuilds = true;
+  // Listed beyond the skin as well: the rigid model examines every feature
+  // pair whose outlines are within this gap (RigidSettings::gap).
+  double gap = 0.0;
 };
 
 struct NeighbourStats {

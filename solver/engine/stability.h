@@ -53,6 +53,7 @@ struct StabilityContext {
   long step = 0;
   double time = 0.0, dt = 0.0, dt_limit = 0.0;
   int threads = 1;
+  Model model = Model::soft;  // names the likely cause
 };
 
 // Throws InstabilityError for the lowest body that looks unstable

@@ -1,12 +1,14 @@
 #include "engine/stepper.h"
 
 #include "engine/gear_stepper.h"
+#include "engine/rigid_stepper.h"
 #include "engine/verlet_stepper.h"
 
 namespace sphero {
 
-std::unique_ptr<Stepper> make_stepper(Integrator integrator, StepperHistory history) {
-  if (integrator == Integrator::gear) return std::make_unique<GearStepper>(std::move(history));
+std::unique_ptr<Stepper> make_stepper(const EngineSettings& settings, StepperHistory history) {
+  if (settings.model == Model::rigid) return std::make_unique<RigidStepper>();
+  if (settings.integrator == Integrator::gear) return std::make_unique<GearStepper>(std::move(history));
   return std::make_unique<VerletStepper>();
 }
 

@@ -1,6 +1,7 @@
 // The seam between the engine and a time integrator: a Stepper advances an
 // EngineCore by one step. Chosen once per run from the scene's
-// `integrator` (make_stepper); a new integrator is one new class here.
+// `model` and `integrator` (make_stepper); a new integrator is one new
+// class here.
 #pragma once
 
 #include <array>
@@ -19,6 +20,20 @@ struct StepperHistory {
   std::vector<std::array<double, 3>> r2, r3, r4;
 };
 
+// What the rigid model's collisions cost and found, since the engine was
+// made (zero for the soft model): for `sphero bench` and the run summary.
+struct CollisionStats {
+  long steps = 0;                    // steps stepped
+  long programs = 0;                 // collision programs solved (steps with contacts)
+  long iterations = 0;               // interior-point iterations, summed over the programs
+  long contacts = 0;                 // collision contacts, summed over the steps
+  long corrections = 0;              // position corrections
+  double largest_kkt_residual = 0.0; // of any program
+  double seconds_detecting = 0.0;    // contact points and assembly
+  double seconds_solving = 0.0;      // the collision programs
+  double seconds_correcting = 0.0;   // the position corrections
+};
+
 class Stepper {
  public:
   virtual ~Stepper() = default;
@@ -29,9 +44,13 @@ class Stepper {
   // core.previous_position and core.first_unstable for the stability check.
   virtual void step(EngineCore& core) = 0;
   virtual StepperHistory history() const { return {}; }
+  // Every candidate feature pair as a full record (Engine::contacts()).
+  virtual std::vector<Contact> contacts(const EngineCore& core) const { return core.neighbours.records(core.world); }
+  virtual CollisionStats collision_stats() const { return {}; }
   virtual std::size_t memory_bytes() const { return 0; }
 };
 
-std::unique_ptr<Stepper> make_stepper(Integrator integrator, StepperHistory history = {});
+// The rigid model's stepper, or the soft model's integrator.
+std::unique_ptr<Stepper> make_stepper(const EngineSettings& settings, StepperHistory history = {});
 
 }  // namespace sphero

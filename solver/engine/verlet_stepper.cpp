@@ -34,7 +34,7 @@ double VerletStepper::move_bodies(EngineCore& core, std::size_t first, std::size
       kick(w, i, dt);
       w.position[i] += w.velocity[i] * dt;
       w.angle[i] += w.angular_velocity[i] * dt;
-      w.force[i] = w.mass[i] * w.gravity;
+      w.force[i] = body_force(w, i);
       w.torque[i] = 0.0;
     } else {
       const int b = static_cast<int>(i);

@@ -11,6 +11,7 @@
 
 #include "engine/contact_law.h"
 #include "geometry/vec2.h"
+#include "rigid/rigid_law.h"
 #include "shapes/shape.h"
 
 namespace sphero {
@@ -63,6 +64,13 @@ struct BodySpec {
 struct World;
 // The length a span-following plate's pressure acts on (see BodyConstraint).
 double plate_span(const World& w, const BodyConstraint& plate);
+
+// A central field of constant magnitude `strength` (m/s²) towards `centre`:
+// potential strength × |x − centre| per unit mass. Off when strength is 0.
+struct Attractor {
+  Vec2 centre;
+  double strength = 0.0;
+};
 
 struct PeriodicCell {
   std::array<bool, 2> periodic{false, false};
@@ -126,7 +134,10 @@ struct World {
   // contact laws, law[material_a * material_count + material_b], symmetric
   int material_count = 0;
   std::vector<ContactLaw> law;
+  // The rigid model's laws, indexed alike; empty in a soft world.
+  std::vector<RigidLaw> rigid_law;
   Vec2 gravity;
+  Attractor attractor;
   PeriodicCell cell;
 
   std::size_t size() const { return position.size(); }
@@ -135,7 +146,26 @@ struct World {
     return closed[body] ? n : n - 1;
   }
   const ContactLaw& law_between(int a, int b) const { return law[material[a] * material_count + material[b]]; }
+  const RigidLaw& rigid_law_between(int a, int b) const { return rigid_law[material[a] * material_count + material[b]]; }
 };
+
+// The body force on body i: gravity and the attractor (none at its centre).
+// Inline: every body, every step.
+inline Vec2 body_force(const World& w, std::size_t i) {
+  Vec2 f = w.mass[i] * w.gravity;
+  if (w.attractor.strength != 0.0) {
+    const Vec2 to_centre = w.attractor.centre - w.position[i];
+    const double distance = norm(to_centre);
+    if (distance > 0.0) f += (w.mass[i] * w.attractor.strength / distance) * to_centre;
+  }
+  return f;
+}
+// The potential energy of body i in the body forces' fields.
+inline double body_potential(const World& w, std::size_t i) {
+  double v = -w.mass[i] * dot(w.gravity, w.position[i]);
+  if (w.attractor.strength != 0.0) v += w.mass[i] * w.attractor.strength * norm(w.position[i] - w.attractor.centre);
+  return v;
+}
 
 // Builds a world; throws std::invalid_argument naming the body and what is
 // wrong (an unknown material, a body longer than half a periodic period, a

@@ -23,8 +23,9 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // 3: the adaptive Verlet distance; 4: plates' pressure span, contact_lists;
 // 5: the candidates at half the skin (a version 4 file reads with the count
 // unknown: its skin thins no further than 1/64 until the next rebuild);
-// 6: a checksum of everything before it closes the file.
-constexpr std::uint32_t kVersion = 6;
+// 6: a checksum of everything before it closes the file; 7: the model,
+// the rigid model's settings and laws, the attractor.
+constexpr std::uint32_t kVersion = 7;
 
 // FNV-1a, 64 bits: any flipped bit changes it.
 std::uint64_t checksum(std::string_view bytes) {
@@ -244,6 +245,13 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   io.vector(s.r3);
   io.vector(s.r4);
   io.value(s.deepest_overlap), io.value(s.deepest_overlap_time);
+  if (version >= 7) {
+    RigidSettings& r = s.settings.rigid;
+    io.value(s.settings.model);
+    io.value(r.gap), io.value(r.overlap_tolerance), io.value(r.qp_tolerance), io.value(r.qp_max_iterations);
+    io.vector(w.rigid_law);
+    io.value(w.attractor);
+  }
 }
 
 }  // namespace
@@ -270,7 +278,7 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   if (!body || std::memcmp(magic, kMagic, sizeof kMagic) != 0) reader.fail("wrong header");
   std::uint32_t version = 0;
   reader.value(version);
-  if (version != kVersion && version != 5 && version != 4)
+  if (version > kVersion || version < 4)
     reader.fail("version " + std::to_string(version) + ", this Sphero reads 4 to " + std::to_string(kVersion));
   if (version >= 6) {
     std::uint64_t stored = 0;

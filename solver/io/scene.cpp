@@ -20,8 +20,12 @@ namespace po = boost::program_options;
 // Keys that take one value, and keys that may be given many times.
 const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"duration", "simulated time to run, s (required)"},
-    {"dt", "time step, s, or 'auto' (default: 1/50 of the shortest contact period)"},
-    {"integrator", "verlet | gear (default verlet)"},
+    {"dt", "time step, s, or 'auto' (soft model: 1/50 of the shortest contact period; the rigid model needs a number)"},
+    {"model", "soft | rigid (default soft): soft contacts, or rigid bodies with instantaneous collisions (A-CD²)"},
+    {"integrator", "verlet | gear (default verlet; soft model)"},
+    {"rigid_gap", "rigid model: outlines closer than this are contact points, m, or 'auto' (default: 0.1% of the "
+                  "smallest grain size)"},
+    {"attractor", "x,y g: a central field of g m/s² towards (x, y) (default none)"},
     {"verlet_distance", "neighbour-list skin per body, m, or 'auto' (default: 5% of the smallest grain size)"},
     {"allow_large_time_step", "true to accept dt above a tenth of the contact period (default false)"},
     {"gravity", "gx,gy in m/s² (default 0,0)"},
@@ -38,7 +42,8 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
                       "within reach (the same forces, for timing; default true)"},
 };
 const std::vector<std::pair<const char*, const char*>> kListKeys{
-    {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..]: the law between materials A and B"},
+    {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..], or (model = rigid) "
+            "A B rigid restitution=..|xi_n=.. [xi_t=..]: the law between materials A and B"},
     {"wall", "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy "
              "[velocity=..] [span=A,B]]"},
     {"set_wall", "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B] [material=M]: "
@@ -192,15 +197,46 @@ std::map<std::string, std::string> tokens(const Value& v, const std::string& key
   return out;
 }
 
+// `A B rigid restitution=e|xi_n=.. [xi_t=..]`: the rigid model's law.
+RigidLaw parse_rigid_law(const Value& v, const std::map<std::string, std::string>& t) {
+  for (const char* soft : {"kn", "kt", "mu", "gamma_n", "gamma_t", "cohesion"})
+    if (t.count(soft))
+      fail_at(v.at, "law", fmt::format("'{}' belongs to the soft laws; a rigid law takes restitution=.. or xi_n=.., "
+                                       "and xi_t=..", soft));
+  if (t.count("restitution") == t.count("xi_n"))
+    fail_at(v.at, "law", "a rigid law takes one of restitution=E (0 to 1) or xi_n=.. (the normal dissipation, kg)");
+  RigidLaw law;
+  if (t.count("restitution")) law.restitution = number(v, "law", t.at("restitution"));
+  if (t.count("xi_n")) law.normal_dissipation = number(v, "law", t.at("xi_n"));
+  if (t.count("xi_t")) law.tangential_dissipation = number(v, "law", t.at("xi_t"));
+  if (t.count("restitution") && law.restitution < 0.0)
+    fail_at(v.at, "law", fmt::format("restitution must be from 0 to 1, found '{}'", t.at("restitution")));
+  try {
+    validate(law);
+  } catch (const std::invalid_argument& e) {
+    fail_at(v.at, "law", e.what());
+  }
+  return law;
+}
+
 LawSpec parse_law(const Value& v) {
   std::vector<std::string> words;
-  const auto t = tokens(v, "law", {"kn", "kt", "mu", "gamma_n", "gamma_t", "cohesion"}, &words);
-  if (words.size() != 3) fail_at(v.at, "law", "expected 'A B linear|hertz kn=...' (two materials, then the law's name)");
-  LawSpec spec{v.at, whole(v, "law", words[0], 0), whole(v, "law", words[1], 0), {}};
+  const auto t = tokens(v, "law", {"kn", "kt", "mu", "gamma_n", "gamma_t", "cohesion", "restitution", "xi_n", "xi_t"},
+                        &words);
+  if (words.size() != 3)
+    fail_at(v.at, "law", "expected 'A B linear|hertz kn=...' or 'A B rigid restitution=...' (two materials, then the law's name)");
+  LawSpec spec{v.at, whole(v, "law", words[0], 0), whole(v, "law", words[1], 0), {}, {}};
+  if (words[2] == "rigid") {
+    spec.rigid = parse_rigid_law(v, t);
+    return spec;
+  }
+  for (const char* rigid : {"restitution", "xi_n", "xi_t"})
+    if (t.count(rigid))
+      fail_at(v.at, "law", fmt::format("'{}' belongs to rigid laws ('A B rigid ...'); a {} law takes kn=...", rigid, words[2]));
   try {
     spec.law.normal = normal_law_from_string(words[2]);
   } catch (const std::invalid_argument& e) {
-    fail_at(v.at, "law", e.what());
+    fail_at(v.at, "law", std::string(e.what()) + ", or rigid");
   }
   if (!t.count("kn")) fail_at(v.at, "law", "missing kn=... (the normal stiffness)");
   const auto get = [&](const char* name) { return t.count(name) ? number(v, "law", t.at(name)) : 0.0; };
@@ -389,7 +425,38 @@ class SceneValues {
   po::variables_map from_file_, from_command_line_;
 };
 
+void read_model_keys(const SceneValues& values, SceneConfig& scene) {
+  if (const auto v = values.scalar("model")) {
+    try {
+      scene.engine.model = model_from_string(v->text);
+    } catch (const std::invalid_argument& e) {
+      fail_at(v->at, "model", e.what());
+    }
+  }
+  const bool rigid = scene.engine.model == Model::rigid;
+  if (const auto v = values.scalar("rigid_gap"); v && v->text != "auto") {
+    if (!rigid) fail_at(v->at, "rigid_gap", "belongs to the rigid model: add 'model = rigid' or drop it");
+    scene.engine.rigid.gap = positive_up_to(*v, "rigid_gap", "rigid_gap", v->text, kMaxCoordinate, "m");
+  }
+  if (const auto v = values.scalar("integrator"); v && rigid)
+    fail_at(v->at, "integrator", "the rigid model steps from collision to collision and takes no integrator: drop it");
+  if (const auto v = values.scalar("dt"); rigid && (!v || v->text == "auto"))
+    throw SceneError(fmt::format("{}: the rigid model needs 'dt = SECONDS': no contact stiffness sets it (docs/SCENES.md "
+                                 "says how to choose it)",
+                                 v ? v->at.where : scene.source));
+  if (const auto v = values.scalar("attractor")) {
+    const auto words = split(v->text, ' ');
+    std::vector<std::string> parts;
+    for (const auto& w : words)
+      if (!w.empty()) parts.push_back(w);
+    if (parts.size() != 2) fail_at(v->at, "attractor", fmt::format("expected 'x,y g', found '{}'", v->text));
+    scene.attractor.centre = vec2(*v, "attractor", parts[0], "attractor", kCoordinateRange);
+    scene.attractor.strength = within(*v, "attractor", "attractor", parts[1], kGravityRange);
+  }
+}
+
 void read_engine_keys(const SceneValues& values, SceneConfig& scene) {
+  read_model_keys(values, scene);
   if (const auto v = values.scalar("dt"); v && v->text != "auto") scene.engine.dt = positive(*v, "dt", v->text);
   if (const auto v = values.scalar("integrator")) {
     try {
@@ -474,6 +541,11 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   read_output_keys(values, scene);
   read_lists(values, scene, base);
   if (scene.laws.empty()) throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
+  for (const LawSpec& l : scene.laws)
+    if (l.rigid.has_value() != (scene.engine.model == Model::rigid))
+      fail_at(l.at, "law",
+              l.rigid ? "a rigid law in a soft-model scene: add 'model = rigid', or give a linear or hertz law"
+                      : "a soft law in a rigid-model scene: give 'law = A B rigid restitution=...' (docs/SCENES.md)");
   if (scene.grains.empty() && scene.packings.empty())
     throw SceneError(fmt::format("{}: no 'grains = ...' or 'packing = ...' line: nothing to simulate", source));
   return scene;

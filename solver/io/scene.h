@@ -78,7 +78,8 @@ struct GrainsSpec {
 struct LawSpec {
   SceneLocation at;
   int a = 0, b = 0;
-  ContactLaw law;
+  ContactLaw law;                // the soft model's
+  std::optional<RigidLaw> rigid; // the rigid model's (`A B rigid ...`)
 };
 
 struct SceneConfig {
@@ -87,6 +88,7 @@ struct SceneConfig {
   double duration = 0.0;
   EngineSettings engine;
   Vec2 gravity;
+  Attractor attractor;
   std::uint64_t seed = 1;
   int threads = 1;
   PeriodicCell cell;

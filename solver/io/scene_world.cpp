@@ -51,7 +51,7 @@ int materials_named(const SceneConfig& scene) {
 }
 
 // Laws: every pair of materials in use needs one, given once.
-std::vector<ContactLaw> law_table(const SceneConfig& scene, int materials) {
+std::vector<LawSpec> law_table(const SceneConfig& scene, int materials) {
   std::vector<std::optional<LawSpec>> table(static_cast<std::size_t>(materials * materials));
   for (const auto& l : scene.laws) {
     for (auto [a, b] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
@@ -61,16 +61,29 @@ std::vector<ContactLaw> law_table(const SceneConfig& scene, int materials) {
       slot = l;
     }
   }
-  std::vector<ContactLaw> laws;
+  const bool rigid = scene.engine.model == Model::rigid;
+  std::vector<LawSpec> laws;
   for (int a = 0; a < materials; ++a)
     for (int b = 0; b < materials; ++b) {
       const auto& slot = table[static_cast<std::size_t>(a * materials + b)];
       if (!slot)
-        throw SceneError(fmt::format("{}: no contact law between materials {} and {}; add 'law = {} {} linear kn=...'",
-                                     scene.source, a, b, a, b));
-      laws.push_back(slot->law);
+        throw SceneError(fmt::format("{}: no contact law between materials {} and {}; add 'law = {} {} {}'",
+                                     scene.source, a, b, a, b, rigid ? "rigid restitution=..." : "linear kn=..."));
+      laws.push_back(*slot);
     }
   return laws;
+}
+
+// The world's two law tables from the scene's: a rigid scene's soft table
+// holds placeholders (nothing reads them), a soft scene has no rigid one.
+void set_laws(const SceneConfig& scene, const std::vector<LawSpec>& laws, std::vector<ContactLaw>& soft,
+              std::vector<RigidLaw>& rigid) {
+  ContactLaw placeholder;
+  placeholder.kn = 1.0;
+  for (const LawSpec& l : laws) {
+    soft.push_back(l.rigid ? placeholder : l.law);
+    if (scene.engine.model == Model::rigid) rigid.push_back(*l.rigid);
+  }
 }
 
 // The scene's walls, then the bodies of its packings (raising `materials`
@@ -258,7 +271,9 @@ void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies, c
 
 World build_world(const SceneConfig& scene, const Progress& progress) {
   int materials = materials_named(scene);
-  const std::vector<ContactLaw> laws = law_table(scene, materials);
+  std::vector<ContactLaw> laws;
+  std::vector<RigidLaw> rigid_laws;
+  set_laws(scene, law_table(scene, materials), laws, rigid_laws);
   std::vector<BodySpec> bodies = wall_and_packing_bodies(scene, materials);
   apply_wall_motions_and_changes(scene, bodies);
   if (materials * materials != static_cast<int>(laws.size()))
@@ -266,24 +281,41 @@ World build_world(const SceneConfig& scene, const Progress& progress) {
                                  scene.source, materials - 1, static_cast<int>(std::sqrt(laws.size())) - 1));
   add_grain_bodies(scene, bodies, progress);
   try {
-    return make_world(bodies, materials, laws, scene.gravity, scene.cell);
+    World world = make_world(bodies, materials, laws, scene.gravity, scene.cell);
+    world.rigid_law = std::move(rigid_laws);
+    world.attractor = scene.attractor;
+    return world;
   } catch (const std::invalid_argument& e) {
     throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
 }
+
+namespace {
+
+double smallest_grain_size(const World& world) {
+  double smallest = INFINITY;
+  for (std::size_t i = 0; i < world.size(); ++i)
+    if (!world.is_wall[i]) smallest = std::min(smallest, 2.0 * world.bounding_radius[i]);
+  return smallest;
+}
+
+}  // namespace
 
 EngineSettings resolve_engine_settings(const SceneConfig& scene, const World& world) {
   EngineSettings settings = scene.engine;
   if (settings.verlet_distance <= 0.0) {
     // auto: at most 5% of the smallest grain, thinner while the grains
     // barely move (the engine adapts it; forces do not depend on it).
-    double smallest = INFINITY;
-    for (std::size_t i = 0; i < world.size(); ++i)
-      if (!world.is_wall[i]) smallest = std::min(smallest, 2.0 * world.bounding_radius[i]);
-    settings.verlet_distance = 0.05 * smallest;
+    settings.verlet_distance = 0.05 * smallest_grain_size(world);
     settings.adaptive_verlet_distance = true;
   }
   settings.threads = scene.threads;
+  if (settings.model == Model::rigid) {
+    // auto: a thousandth of the smallest grain; overlaps beyond a tenth of
+    // the gap are corrected (docs/MODEL.md §7).
+    if (settings.rigid.gap <= 0.0) settings.rigid.gap = 1e-3 * smallest_grain_size(world);
+    settings.rigid.overlap_tolerance = 0.1 * settings.rigid.gap;
+  }
   if (settings.dt <= 0.0) settings.dt = default_time_step(world);
   return settings;
 }

@@ -59,6 +59,26 @@ void check_contacts(const World& w, const std::vector<Contact>& contacts) {
   }
 }
 
+void check_rigid(const EngineSnapshot& s) {
+  const World& w = s.world;
+  require(s.settings.model == Model::soft || s.settings.model == Model::rigid, "an unknown model");
+  require(is_finite(w.attractor.centre) && std::isfinite(w.attractor.strength), "an attractor that is not finite");
+  if (s.settings.model == Model::soft) return require(w.rigid_law.empty(), "rigid laws in a soft-model run");
+  const RigidSettings& r = s.settings.rigid;
+  require(std::isfinite(r.gap) && r.gap > 0.0 && std::isfinite(r.overlap_tolerance) && r.overlap_tolerance > 0.0 &&
+              std::isfinite(r.qp_tolerance) && r.qp_tolerance > 0.0 && r.qp_max_iterations >= 1 &&
+              r.qp_max_iterations <= 10000,
+          "rigid-model settings out of range");
+  require(w.rigid_law.size() == w.law.size(), "the rigid law table does not match the materials");
+  for (const RigidLaw& law : w.rigid_law) {
+    try {
+      validate(law);
+    } catch (const std::invalid_argument& e) {
+      require(false, std::string("a rigid law out of range: ") + e.what());
+    }
+  }
+}
+
 }  // namespace
 
 void check_snapshot(const EngineSnapshot& s) {
@@ -79,6 +99,7 @@ void check_snapshot(const EngineSnapshot& s) {
                 std::isfinite(law.gamma_t) && std::isfinite(law.cohesion),
             "a contact law that is not one");
   require(std::isfinite(s.time) && s.time >= 0.0 && s.step >= 0, "a time that is not a time");
+  check_rigid(s);
 }
 
 }  // namespace sphero

@@ -23,9 +23,9 @@ struct Row {
   }
 };
 
-Row row_of(const std::vector<RigidBodyState>& bodies, int body, Vec2 point, Vec2 direction, double sign) {
+Row row_of(const std::vector<RigidBodyState>& bodies, int body, Vec2 shift, Vec2 point, Vec2 direction, double sign) {
   if (body < 0) return {};
-  const Vec2 r = point - bodies[static_cast<std::size_t>(body)].centre;
+  const Vec2 r = point - (bodies[static_cast<std::size_t>(body)].centre + shift);
   return {body, sign * direction.x, sign * direction.y, sign * cross(r, direction)};
 }
 
@@ -40,7 +40,8 @@ struct Relative {
 };
 
 Relative relative(const std::vector<RigidBodyState>& bodies, const CollisionContact& c, Vec2 direction) {
-  return {row_of(bodies, c.body, c.point, direction, 1.0), row_of(bodies, c.other, c.point, direction, -1.0),
+  return {row_of(bodies, c.body, c.body_shift, c.point, direction, 1.0),
+          row_of(bodies, c.other, c.other_shift, c.point, direction, -1.0),
           c.other < 0 ? dot(direction, c.wall_velocity) : 0.0};
 }
 
@@ -76,17 +77,6 @@ void check(const std::vector<RigidBodyState>& bodies, const CollisionContact& c,
 
 }  // namespace
 
-double restitution(double normal_dissipation, double effective_mass) {
-  const double two_m = 2.0 * effective_mass;
-  return normal_dissipation >= two_m ? (normal_dissipation - two_m) / (normal_dissipation + two_m) : 0.0;
-}
-
-double normal_dissipation_for(double e, double effective_mass) {
-  if (!(e >= 0.0 && e < 1.0))
-    throw std::invalid_argument("a restitution from 0 to below 1 gives a finite dissipation (1 is its limit)");
-  return 2.0 * effective_mass * (1.0 + e) / (1.0 - e);
-}
-
 CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
                                    const std::vector<CollisionContact>& contacts, const QpSettings& settings) {
   const Eigen::Index n = 3 * static_cast<Eigen::Index>(bodies.size()), m = static_cast<Eigen::Index>(contacts.size());
@@ -114,18 +104,19 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
     normal[k] = relative(bodies, c, c.normal);
     tangential[k] = relative(bodies, c, perp(c.normal));
     // ½ ξ (d(x) − 0)² with d(x) = row·x − wall: ξ rowᵀrow in H, ξ wall row in c.
-    add_outer(H, normal[k], c.normal_dissipation);
+    const double xi_n = c.elastic ? 0.0 : c.normal_dissipation;
+    add_outer(H, normal[k], xi_n);
     add_outer(H, tangential[k], c.tangential_dissipation);
-    add_row(qp.c, normal[k], c.normal_dissipation * normal[k].wall);
+    add_row(qp.c, normal[k], xi_n * normal[k].wall);
     add_row(qp.c, tangential[k], c.tangential_dissipation * tangential[k].wall);
-    // d(x) ≥ ½ d(U⁻):  −row·x ≤ −½ d(U⁻) − wall.
+    // d(x) ≥ ½ d(U⁻) + bias (elastic: ≥ bias):  −row·x ≤ −½ d(U⁻) − bias − wall.
     for (const Row& r : {normal[k].first, normal[k].second}) {
       if (r.body < 0) continue;
       G.emplace_back(static_cast<Eigen::Index>(k), 3 * r.body, -r.x);
       G.emplace_back(static_cast<Eigen::Index>(k), 3 * r.body + 1, -r.y);
       G.emplace_back(static_cast<Eigen::Index>(k), 3 * r.body + 2, -r.w);
     }
-    qp.h[static_cast<Eigen::Index>(k)] = -0.5 * normal[k].at(bodies) - normal[k].wall;
+    qp.h[static_cast<Eigen::Index>(k)] = (c.elastic ? 0.0 : -0.5 * normal[k].at(bodies)) - c.bias - normal[k].wall;
   }
   qp.H.resize(n, n);
   qp.H.setFromTriplets(H.begin(), H.end());
@@ -142,11 +133,13 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
   }
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const double d = normal[k].at(bodies, &x), t = tangential[k].at(bodies, &x);
-    const double p_n = out.program.z[static_cast<Eigen::Index>(k)] - contacts[k].normal_dissipation * d;
+    const double xi_n = contacts[k].elastic ? 0.0 : contacts[k].normal_dissipation;
+    const double p_n = out.program.z[static_cast<Eigen::Index>(k)] - xi_n * d;
     const double p_t = -contacts[k].tangential_dissipation * t;
     out.normal_percussion.push_back(p_n);
     out.tangential_percussion.push_back(p_t);
     out.dissipated -= p_n * d + p_t * t;  // the internal percussions' work at the mean velocities
+    out.wall_work += p_n * normal[k].wall + p_t * tangential[k].wall;
   }
   return out;
 }

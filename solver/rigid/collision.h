@@ -16,6 +16,7 @@
 
 #include "geometry/vec2.h"
 #include "rigid/convex_qp.h"
+#include "rigid/rigid_law.h"
 
 namespace sphero {
 
@@ -34,9 +35,18 @@ struct CollisionContact {
   Vec2 point;       // A_k
   Vec2 normal;      // N_k, a unit vector
   Vec2 wall_velocity;
+  // Added to the centres of `body` and `other`: the periodic image each
+  // takes part with (zero outside periodic cells).
+  Vec2 body_shift, other_shift;
   // ξ_n and ξ_t, in kg: ½ ξ d² is an energy for a relative velocity d.
   double normal_dissipation = 0.0;
   double tangential_dissipation = 0.0;
+  // Restitution 1, the limit ξ_n → ∞: the mean relative normal velocity is
+  // held at d(x) ≥ 0 instead of ≥ ½ d(U⁻), and ξ_n is not used.
+  bool elastic = false;
+  // Raises the least mean relative normal velocity: d(x) ≥ ½ d(U⁻) + bias
+  // (a position correction asks its displacements to open the overlaps).
+  double bias = 0.0;
 };
 
 struct CollisionResult {
@@ -46,15 +56,11 @@ struct CollisionResult {
   // the normal (≥ 0 pushes apart) and along perp(normal).
   std::vector<double> normal_percussion, tangential_percussion;
   double dissipated = 0.0;  // the energy the collisions dissipated, ≥ 0 (Clausius–Duhem)
+  // The work of moving walls' percussions: the kinetic energy changes by
+  // xᵀb − dissipated + wall_work.
+  double wall_work = 0.0;
   QpSolution program;       // iterations, KKT residual, convergence
 };
-
-// The coefficient of restitution of a binary collision with normal
-// dissipation ξ between bodies of effective mass m at the contact:
-// e = (ξ − 2m)/(ξ + 2m) for ξ ≥ 2m, else 0 (the constraint holds them together).
-double restitution(double normal_dissipation, double effective_mass);
-// The ξ that gives restitution e in [0, 1) at effective mass m: 2m (1 + e)/(1 − e).
-double normal_dissipation_for(double restitution, double effective_mass);
 
 CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
                                    const std::vector<CollisionContact>& contacts, const QpSettings& settings = {});

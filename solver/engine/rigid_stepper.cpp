@@ -1,0 +1,346 @@
+#include "engine/rigid_stepper.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/stability.h"
+
+namespace sphero {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// The velocity of body b's material at `point`, its image shifted by `shift`.
+Vec2 velocity_at(const World& w, int b, Vec2 shift, Vec2 point) {
+  const auto i = static_cast<std::size_t>(b);
+  return w.velocity[i] + w.angular_velocity[i] * perp(point - (w.position[i] + shift));
+}
+
+// A gap contact as the collision sees it: the normal points from `other`
+// (the vertex's body) into `body` (the edge's), so that separation is
+// positive; a wall is never a body of the collision.
+struct Sides {
+  int body = -1, other = -1;  // world indices; -1: a wall's side
+  Vec2 body_shift, other_shift, normal;
+  int wall = -1;              // the wall's world index, if one
+  Vec2 wall_shift;
+  bool vertex_is_body = false;
+};
+
+Sides sides_of(const World& w, const GapContact& g) {
+  Sides s;
+  const bool vertex_wall = w.is_wall[static_cast<std::size_t>(g.vertex_body)] != 0;
+  const bool edge_wall = w.is_wall[static_cast<std::size_t>(g.edge_body)] != 0;
+  if (edge_wall) {
+    s.body = g.vertex_body;
+    s.normal = -1.0 * g.normal;
+    s.wall = g.edge_body;
+    s.wall_shift = g.edge_offset;
+    s.vertex_is_body = true;
+  } else {
+    s.body = g.edge_body;
+    s.body_shift = g.edge_offset;
+    s.normal = g.normal;
+    if (vertex_wall)
+      s.wall = g.vertex_body;
+    else
+      s.other = g.vertex_body;
+  }
+  return s;
+}
+
+// 1 / (J M⁻¹ Jᵀ) along the normal: the mass the contact's normal
+// percussion moves, walls infinitely heavy.
+double effective_mass(const World& w, const Sides& s, Vec2 point) {
+  double compliance = 0.0;
+  for (auto [b, shift] : {std::pair{s.body, s.body_shift}, std::pair{s.other, s.other_shift}}) {
+    if (b < 0) continue;
+    const auto i = static_cast<std::size_t>(b);
+    const double arm = cross(point - (w.position[i] + shift), s.normal);
+    compliance += w.inverse_mass[i] + arm * arm * w.inverse_inertia[i];
+  }
+  return 1.0 / compliance;
+}
+
+// The relative normal velocity at the contact if the step had no
+// collision: velocities plus the body forces' impulse.
+double free_normal_velocity(const World& w, const Sides& s, Vec2 point, double dt) {
+  const auto free_velocity = [&](int b, Vec2 shift) {
+    const auto i = static_cast<std::size_t>(b);
+    const Vec2 v = w.velocity[i] + dt * w.inverse_mass[i] * body_force(w, i);
+    return v + w.angular_velocity[i] * perp(point - (w.position[i] + shift));
+  };
+  Vec2 relative = free_velocity(s.body, s.body_shift);
+  if (s.other >= 0) relative -= free_velocity(s.other, s.other_shift);
+  if (s.wall >= 0) relative -= velocity_at(w, s.wall, s.wall_shift, point);
+  return dot(relative, s.normal);
+}
+
+void require_rigid_world(const World& w, const RigidSettings& settings) {
+  if (w.rigid_law.size() != static_cast<std::size_t>(w.material_count) * static_cast<std::size_t>(w.material_count))
+    throw std::invalid_argument("model = rigid needs a rigid law ('law = A B rigid restitution=...') for every pair of materials");
+  if (!(settings.gap > 0.0) || !std::isfinite(settings.gap) || !(settings.overlap_tolerance > 0.0))
+    throw std::invalid_argument("model = rigid needs a positive contact gap and overlap tolerance");
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const BodyConstraint& tag = w.constraint[i];
+    if (w.is_wall[i] && !tag.holds_all())
+      throw std::invalid_argument(fmt::format(
+          "wall {} is pushed by a pressure or free to move: the rigid model moves walls at imposed velocities only "
+          "(give it 'velocity=' or leave it fixed)",
+          i));
+    if (!w.is_wall[i] && (tag.held != std::array<bool, 3>{false, false, false} || tag.imposed_force != Vec2{} ||
+                          tag.imposed_torque != 0.0))
+      throw std::invalid_argument(fmt::format("body {}: the rigid model takes grains without constraints", i));
+  }
+}
+
+// The pairs a step examines: all that the list keeps within reach of each
+// other — the gap and the skin of a whole rebuild — so that a pair the
+// step's motion would close is seen while still apart.
+double examined_gap(const EngineCore& core) { return core.settings.rigid.gap + 2.0 * core.neighbours.verlet_distance(); }
+
+}  // namespace
+
+void RigidStepper::start(EngineCore& core) {
+  require_rigid_world(core.world, core.settings.rigid);
+  World& w = core.world;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    w.force[i] = w.is_wall[i] ? Vec2{} : body_force(w, i);
+    w.torque[i] = 0.0;
+  }
+}
+
+void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& near) {
+  World& w = core.world;
+  double deepest = 0.0, deepest_fraction = 0.0;
+  for (const GapContact& g : near) {
+    deepest = std::max(deepest, -g.gap);
+    deepest_fraction = std::max(deepest_fraction, -g.gap / g.reach);
+  }
+  if (deepest_fraction > core.deepest_overlap) core.deepest_overlap = deepest_fraction, core.deepest_overlap_time = core.time;
+  if (!(deepest > core.settings.rigid.overlap_tolerance)) return;
+  const Clock::time_point start = Clock::now();
+  // The smallest mass-weighted displacement that opens every contact of
+  // the set to at least zero gap, linearised: a collision of bodies at
+  // rest whose mean velocity x must give each contact d(x) ≥ −gap/2; the
+  // displacement is then 2x (docs/MODEL.md §7, "Position correction").
+  std::vector<CollisionContact> contacts;
+  slot_.assign(w.size(), -1);
+  members_.clear();
+  states_.clear();
+  const auto slot_of = [&](int b) {
+    if (b < 0) return -1;
+    int& s = slot_[static_cast<std::size_t>(b)];
+    if (s < 0) {
+      s = static_cast<int>(members_.size());
+      members_.push_back(b);
+      const auto i = static_cast<std::size_t>(b);
+      states_.push_back({w.mass[i], w.inertia[i], w.position[i], {}, 0.0, {}, 0.0});
+    }
+    return s;
+  };
+  for (const GapContact& g : near) {
+    const Sides s = sides_of(w, g);
+    CollisionContact c;
+    c.body = slot_of(s.body);
+    c.other = slot_of(s.other);
+    c.body_shift = s.body_shift;
+    c.other_shift = s.other_shift;
+    c.point = g.point;
+    c.normal = s.normal;
+    c.bias = -0.5 * g.gap;
+    contacts.push_back(c);
+  }
+  const CollisionResult moved = resolve_collisions(states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
+  for (std::size_t m = 0; m < members_.size(); ++m) {
+    const auto i = static_cast<std::size_t>(members_[m]);
+    w.position[i] += moved.velocity[m];
+    w.angle[i] += moved.angular_velocity[m];
+    update_orientation(w, i);
+  }
+  ++stats_.corrections;
+  near = gap_contacts(w, core.neighbours, examined_gap(core));
+  stats_.seconds_correcting += seconds_since(start);
+}
+
+// The contacts the step's free motion would close to within the gap, or
+// that it presses: those approach (or rest) now, and the collision decides
+// them. A pair already parting is left alone, or ξ_n would brake its parting.
+std::vector<CollisionContact> RigidStepper::colliding(const EngineCore& core, const std::vector<GapContact>& near,
+                                                      std::vector<int>& chosen) {
+  const World& w = core.world;
+  const double dt = core.settings.dt, gap = core.settings.rigid.gap;
+  std::vector<CollisionContact> out;
+  chosen.clear();
+  slot_.assign(w.size(), -1);
+  members_.clear();
+  states_.clear();
+  const auto slot_of = [&](int b) {
+    if (b < 0) return -1;
+    int& s = slot_[static_cast<std::size_t>(b)];
+    if (s < 0) {
+      s = static_cast<int>(members_.size());
+      members_.push_back(b);
+      const auto i = static_cast<std::size_t>(b);
+      states_.push_back({w.mass[i], w.inertia[i], w.position[i], w.velocity[i], w.angular_velocity[i],
+                         dt * body_force(w, i), 0.0});
+    }
+    return s;
+  };
+  for (std::size_t k = 0; k < near.size(); ++k) {
+    const GapContact& g = near[k];
+    const Sides s = sides_of(w, g);
+    const double approach = free_normal_velocity(w, s, g.point, dt);
+    if (approach > 0.0 || g.gap + dt * approach > gap) continue;
+    const RigidLaw& law = w.rigid_law_between(g.vertex_body, g.edge_body);
+    CollisionContact c;
+    c.body = slot_of(s.body);
+    c.other = slot_of(s.other);
+    c.body_shift = s.body_shift;
+    c.other_shift = s.other_shift;
+    c.point = g.point;
+    c.normal = s.normal;
+    if (s.wall >= 0) c.wall_velocity = velocity_at(w, s.wall, s.wall_shift, g.point);
+    c.elastic = law.elastic();
+    if (!c.elastic) c.normal_dissipation = law.normal_dissipation_at(effective_mass(w, s, g.point));
+    c.tangential_dissipation = law.tangential_dissipation;
+    out.push_back(c);
+    chosen.push_back(static_cast<int>(k));
+  }
+  return out;
+}
+
+void RigidStepper::store_percussions(EngineCore& core, const std::vector<GapContact>& near, const std::vector<int>& chosen,
+                                     const std::vector<CollisionContact>& contacts, const CollisionResult& result) {
+  World& w = core.world;
+  const double dt = core.settings.dt;
+  std::vector<Candidate>& candidates = core.neighbours.candidates();
+  std::vector<ContactState>& states = core.neighbours.states();
+  for (Candidate& c : candidates) c.active = c.sliding = false;
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    const GapContact& g = near[static_cast<std::size_t>(chosen[k])];
+    const CollisionContact& c = contacts[k];
+    const Vec2 on_body = result.normal_percussion[k] * c.normal + result.tangential_percussion[k] * perp(c.normal);
+    const bool vertex_is_body = sides_of(w, g).vertex_is_body;
+    // A contact's force is its percussion spread over the step: the mean
+    // force, from which stress and force chains follow as for soft runs.
+    const Vec2 on_vertex = (vertex_is_body ? 1.0 : -1.0) / dt * on_body;
+    candidates[static_cast<std::size_t>(g.candidate)].active = true;
+    states[static_cast<std::size_t>(g.candidate)] = {{}, on_vertex, g.point, {}, result.normal_percussion[k] / dt};
+    // The bodies' mean force over the step, for the output.
+    const auto add = [&](int b, Vec2 shift, Vec2 force) {
+      const auto i = static_cast<std::size_t>(b);
+      w.force[i] += force;
+      w.torque[i] += cross(g.point - (w.position[i] + shift), force);
+    };
+    add(g.vertex_body, {}, on_vertex);
+    add(g.edge_body, g.edge_offset, -1.0 * on_vertex);
+  }
+}
+
+void RigidStepper::move_bodies(EngineCore& core) {
+  World& w = core.world;
+  const double dt = core.settings.dt;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    w.position[i] += dt * w.velocity[i];
+    w.angle[i] += dt * w.angular_velocity[i];
+  }
+}
+
+void RigidStepper::step(EngineCore& core) {
+  World& w = core.world;
+  const double dt = core.settings.dt;
+  const Clock::time_point start = Clock::now();
+  core.previous_position = w.position;
+  std::vector<GapContact> near = gap_contacts(w, core.neighbours, examined_gap(core));
+  stats_.seconds_detecting += seconds_since(start);
+  correct_overlaps(core, near);
+
+  const Clock::time_point assembling = Clock::now();
+  std::vector<int> chosen;
+  const std::vector<CollisionContact> contacts = colliding(core, near, chosen);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    w.force[i] = w.is_wall[i] ? Vec2{} : body_force(w, i);
+    w.torque[i] = 0.0;
+  }
+  stats_.seconds_detecting += seconds_since(assembling);
+  CollisionResult result;
+  if (!contacts.empty()) {
+    const Clock::time_point solving = Clock::now();
+    result = resolve_collisions(states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
+    stats_.seconds_solving += seconds_since(solving);
+    ++stats_.programs;
+    stats_.iterations += result.program.iterations;
+    stats_.largest_kkt_residual = std::max(stats_.largest_kkt_residual, result.program.kkt_residual);
+    if (!result.program.converged)
+      throw InstabilityError(fmt::format(
+          "step {} (t = {:g}): the collision program of {} contacts among {} bodies did not converge (scaled KKT "
+          "residual {:g} after {} interior-point iterations, tolerance {:g}). Likely cause: bodies wedged deep into "
+          "each other; lower dt",
+          core.step + 1, core.time + dt, contacts.size(), members_.size(), result.program.kkt_residual,
+          result.program.iterations, core.settings.rigid.qp_tolerance));
+  }
+  stats_.contacts += static_cast<long>(contacts.size());
+  ++stats_.steps;
+
+  // Velocities after the step: from the collision for the bodies in it,
+  // the free motion's for the others.
+  std::vector<std::uint8_t> collided(w.size(), 0);
+  for (std::size_t m = 0; m < members_.size() && !contacts.empty(); ++m) {
+    const auto i = static_cast<std::size_t>(members_[m]);
+    w.velocity[i] = result.velocity[m];
+    w.angular_velocity[i] = result.angular_velocity[m];
+    collided[i] = 1;
+  }
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (!w.is_wall[i] && !collided[i]) w.velocity[i] += dt * w.inverse_mass[i] * w.force[i];
+  store_percussions(core, near, chosen, contacts, result);
+  core.ledger.damping_dissipation += result.dissipated;
+  core.ledger.external_work += result.wall_work;
+
+  move_bodies(core);
+  core.update_lists_or_orientations();
+  core.sum_body_energies(false);
+  core.power = 0.0;
+  core.first_unstable = kNotChecked;
+}
+
+std::vector<Contact> RigidStepper::contacts(const EngineCore& core) const {
+  const World& w = core.world;
+  const WorldView view(w);
+  const NeighbourList& list = core.neighbours;
+  std::vector<Contact> out;
+  out.reserve(list.candidates().size());
+  for (std::size_t k = 0; k < list.candidates().size(); ++k) {
+    const Candidate& key = list.candidates()[k];
+    const ContactState& s = list.states()[k];
+    Contact c;
+    c.vertex_body = key.vertex_body;
+    c.edge_body = key.edge_body;
+    c.vertex = key.vertex;
+    c.feature = key.feature;
+    c.kind = key.kind;
+    c.edge_offset = key.edge_offset;
+    c.image = key.image;
+    c.active = key.active;
+    if (c.active) {
+      c.point = s.point;
+      c.force = s.force;
+      c.normal_force = s.normal_force;
+      // The geometry now, the bodies having moved a step since the
+      // collision: within the list's reach, which the widened gap covers.
+      const double reach = 2.0 * (core.settings.rigid.gap + list.verlet_distance()) + key.reach;
+      GapContact g;
+      if (gap_contact_of(view, key, static_cast<int>(k), reach, g)) c.normal = g.normal, c.overlap = std::max(0.0, -g.gap);
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace sphero

@@ -1,0 +1,258 @@
+// The rigid model's time loop (docs/MODEL.md §7) on whole engines: a disk's
+// rebound against the derived restitution, Newton's cradle against the
+// A-CD² prediction for simultaneous collisions, a spinning square hitting a
+// wall (angular momentum about the contact, the wall's percussion, energy
+// never rising), a heap drawn together by the attractor (dissipation ≥ 0,
+// overlaps held), the first law's residual shrinking with dt, and runs
+// independent of threads and restarts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "physics/scenes.h"
+
+namespace sphero {
+namespace {
+
+using test::disk;
+using test::square_body;
+using test::wall;
+
+constexpr double kRadius = 0.5;
+
+World rigid_world(std::vector<BodySpec> bodies, RigidLaw law, Vec2 gravity = {}, PeriodicCell cell = {}) {
+  World w = test::world_of(std::move(bodies), test::linear_law(1.0), gravity, cell);
+  w.rigid_law = {law};
+  return w;
+}
+
+RigidLaw restitution_law(double e, double xi_t = 0.0) {
+  RigidLaw law;
+  law.restitution = e;
+  law.tangential_dissipation = xi_t;
+  return law;
+}
+
+EngineSettings rigid_settings(double dt, double gap = 1e-3) {
+  EngineSettings s;
+  s.model = Model::rigid;
+  s.dt = dt;
+  s.verlet_distance = 0.05;
+  s.rigid.gap = gap;
+  s.rigid.overlap_tolerance = 0.1 * gap;
+  return s;
+}
+
+// Steps until body `b`'s vertical velocity turns from falling to rising,
+// and returns the velocities just before and after that step.
+std::pair<Vec2, Vec2> step_through_bounce(Engine& engine, std::size_t b) {
+  for (int k = 0; k < 100000; ++k) {
+    const Vec2 before = engine.world().velocity[b];
+    engine.step();
+    const Vec2 after = engine.world().velocity[b];
+    if (before.y < 0.0 && after.y > 0.0) return {before, after};
+  }
+  ADD_FAILURE() << "no bounce";
+  return {};
+}
+
+TEST(Rigid, ADiskThrownAtAFloorReboundsWithTheRestitution) {
+  for (double e : {0.0, 0.25, 0.5, 0.9, 1.0}) {
+    Engine engine(rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0, 2}, kRadius, {0.0, -3.0})}, restitution_law(e)),
+                  rigid_settings(1e-3));
+    if (e == 0.0) {
+      for (int k = 0; k < 2000; ++k) engine.step();
+      EXPECT_NEAR(engine.world().velocity[1].y, 0.0, 1e-12);
+      EXPECT_GT(engine.world().position[1].y - 0.6, -1e-4) << "held at the floor";
+      continue;
+    }
+    const auto [before, after] = step_through_bounce(engine, 1);
+    EXPECT_NEAR(after.y, -e * before.y, 1e-9) << "e = " << e;
+    EXPECT_NEAR(after.x, 0.0, 1e-12);
+    if (e == 1.0) EXPECT_NEAR(engine.ledger().dissipated(), 0.0, 1e-12);
+  }
+}
+
+TEST(Rigid, ADiskDroppedUnderGravityReboundsAsTheCollisionOfItsStepPredicts) {
+  const double e = 0.6, g = 9.81, dt = 1e-3;
+  Engine engine(rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0, 2}, kRadius)}, restitution_law(e), {0.0, -g}),
+                rigid_settings(dt));
+  const auto [before, after] = step_through_bounce(engine, 1);
+  // Mean-velocity stationarity with the step's impulse b = −m g dt:
+  // u⁺ = ((2m − ξ) u⁻ + 2b/m·m)/(2m + ξ), ξ = 2m (1 + e)/(1 − e) (MODEL.md §7).
+  const double m = engine.world().mass[1], xi = normal_dissipation_for(e, m);
+  const double expected = ((2 * m - xi) * before.y + 2 * (-m * g * dt)) / (2 * m + xi);
+  EXPECT_NEAR(after.y, expected, 1e-9);
+  EXPECT_NEAR(after.y, -e * before.y, 2 * g * dt) << "the restitution to within the step's impulse";
+}
+
+// Four equal disks in a row, touching; the first hits the others at v.
+std::vector<double> cradle(RigidLaw law) {
+  const double v = 2.0;
+  std::vector<BodySpec> bodies;
+  for (int k = 0; k < 4; ++k) bodies.push_back(disk({2.0 * kRadius * k, 0.0}, kRadius, k == 0 ? Vec2{v, 0.0} : Vec2{}));
+  // A first disk a hair's breadth from the second, the others touching.
+  bodies[0].position.x -= 1e-4;
+  Engine engine(rigid_world(bodies, law), rigid_settings(1e-4));
+  for (int k = 0; k < 200; ++k) engine.step();
+  std::vector<double> out;
+  double momentum = 0.0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    out.push_back(engine.world().velocity[i].x);
+    momentum += engine.world().mass[i] * engine.world().velocity[i].x;
+    EXPECT_NEAR(engine.world().velocity[i].y, 0.0, 1e-14);
+  }
+  EXPECT_NEAR(momentum, engine.world().mass[0] * v, 1e-13) << "momentum to round-off";
+  return out;
+}
+
+TEST(Rigid, NewtonsCradleCollidesAllAtOnceAsTheDissipationLawPredicts) {
+  // Elastic (e = 1): every contact's mean relative velocity d(x) ≥ 0 and
+  // x nearest to U⁻ in the mass norm: all four means equal, v/4, so
+  // U⁺ = 2x − U⁻ = (−v/2, v/2, v/2, v/2). Energy is conserved: the
+  // A-CD² answer for simultaneous contacts, not the sequential one.
+  const std::vector<double> elastic = cradle(restitution_law(1.0));
+  EXPECT_NEAR(elastic[0], -1.0, 1e-9);
+  for (int k = 1; k < 4; ++k) EXPECT_NEAR(elastic[k], 1.0, 1e-9);
+  // No dissipation (ξ_n = 0): d(x) ≥ ½ d(U⁻) active at every contact gives
+  // x = (5v/8, v/8, v/8, v/8) and all four leave together at v/4.
+  RigidLaw plastic;
+  const std::vector<double> together = cradle(plastic);
+  for (int k = 0; k < 4; ++k) EXPECT_NEAR(together[k], 0.5, 1e-9);
+}
+
+TEST(Rigid, ASpinningSquareHittingAWallKeepsItsAngularMomentumAboutTheContact) {
+  for (double xi_t : {0.0, 0.5, 5.0}) {
+    BodySpec square = square_body(1.0, 0.05, {0.0, 1.2}, 0.3);
+    square.velocity = {1.5, -4.0};
+    square.angular_velocity = 3.0;
+    Engine engine(rigid_world({wall({{-5, 0}, {5, 0}}, 0.05), square}, restitution_law(0.4, xi_t)), rigid_settings(1e-4));
+    double kinetic = engine.ledger().kinetic();
+    bool hit = false;
+    for (int k = 0; k < 6000; ++k) {
+      const World& w = engine.world();
+      const Vec2 p0 = w.mass[1] * w.velocity[1];
+      const Vec2 c0 = w.position[1];
+      const double spin0 = w.inertia[1] * w.angular_velocity[1];
+      engine.step();
+      EXPECT_LE(engine.ledger().kinetic(), kinetic + 1e-12 * kinetic) << "energy never rises, step " << k;
+      kinetic = engine.ledger().kinetic();
+      std::vector<Contact> touching;
+      for (const Contact& c : engine.contacts())
+        if (c.active) touching.push_back(c);
+      if (touching.size() != 1) continue;
+      hit = true;
+      // The wall's percussion is the force of the step times dt, on the
+      // square, at the contact point A.
+      const Contact& c = touching[0];
+      const Vec2 on_square = (c.vertex_body == 1 ? 1.0 : -1.0) * engine.settings().dt * c.force;
+      const Vec2 p1 = w.mass[1] * w.velocity[1];
+      EXPECT_NEAR(p1.x - p0.x, on_square.x, 1e-12);
+      EXPECT_NEAR(p1.y - p0.y, on_square.y, 1e-12);
+      // Angular momentum about A, with the centre where the collision saw it.
+      const double before = spin0 + cross(c0 - c.point, p0);
+      const double after = w.inertia[1] * w.angular_velocity[1] + cross(c0 - c.point, p1);
+      EXPECT_NEAR(after, before, 1e-12 * (1.0 + std::abs(before)));
+    }
+    EXPECT_TRUE(hit);
+    EXPECT_GE(engine.ledger().dissipated(), 0.0);
+  }
+}
+
+// Grains at rest, drawn to the origin by the attractor.
+World heap_world(int side) {
+  std::vector<BodySpec> bodies;
+  for (int i = 0; i < side; ++i)
+    for (int j = 0; j < side; ++j) {
+      const Vec2 at{1.6 * (i - 0.5 * (side - 1)), 1.6 * (j - 0.5 * (side - 1))};
+      bodies.push_back((i + j) % 2 ? disk(at, kRadius) : test::regular_polygon_body(6, 0.45, 0.05, at, 0.1 * i));
+    }
+  World w = rigid_world(bodies, restitution_law(0.3, 0.2));
+  w.attractor = {{0.0, 0.0}, 5.0};
+  return w;
+}
+
+TEST(Rigid, AHeapDrawnByTheAttractorDissipatesAndKeepsItsOverlapsSmall) {
+  Engine engine(heap_world(8), rigid_settings(2e-3));
+  double dissipated = 0.0;
+  for (int k = 0; k < 1500; ++k) {
+    engine.step();
+    EXPECT_GE(engine.ledger().damping_dissipation, dissipated - 1e-12) << "a collision created energy at step " << k;
+    dissipated = engine.ledger().damping_dissipation;
+  }
+  EXPECT_GT(dissipated, 0.5 * (engine.ledger().initial_mechanical - engine.ledger().mechanical()));
+  EXPECT_LT(engine.deepest_overlap(), 0.02) << "as a fraction of the two sphero-radii";
+  EXPECT_GT(engine.collision_stats().programs, 100);
+  EXPECT_LE(engine.collision_stats().largest_kkt_residual, 1e-9);
+  // Compact: every grain within a few diameters of the centre.
+  for (std::size_t i = 0; i < engine.world().size(); ++i) EXPECT_LT(norm(engine.world().position[i]), 6.0);
+}
+
+TEST(Rigid, TheFirstLawsResidualShrinksWithTheTimeStep) {
+  // A disk dropped on a floor, bouncing: ΔK = xᵀb − D exactly at each
+  // collision; free flight at u⁺ (symplectic Euler) leaves ½ m g² dt² per step.
+  std::vector<double> residual;
+  double scale = 0.0;
+  for (double dt : {2e-3, 1e-3, 5e-4}) {
+    Engine engine(rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0, 2}, kRadius)}, restitution_law(0.7), {0.0, -9.81}),
+                  rigid_settings(dt));
+    engine.run(static_cast<long>(std::lround(1.5 / dt)));
+    residual.push_back(std::abs(engine.ledger().first_law_residual()));
+    scale = engine.ledger().initial_mechanical;
+  }
+  EXPECT_LT(residual[0], 0.02 * scale);
+  EXPECT_NEAR(residual[0] / residual[1], 2.0, 0.6) << "first order";
+  EXPECT_NEAR(residual[1] / residual[2], 2.0, 0.6) << "first order";
+}
+
+TEST(Rigid, RunsAreTheSameBitsWhateverTheThreadsAndAcrossARestart) {
+  EngineSettings s = rigid_settings(2e-3);
+  Engine one(heap_world(6), s);
+  s.threads = 3;
+  Engine three(heap_world(6), s);
+  one.run(300);
+  three.run(300);
+  Engine restored(one.snapshot());
+  one.run(300);
+  three.run(300);
+  restored.run(300);
+  for (const Engine* e : {&three, &restored}) {
+    EXPECT_EQ(e->world().position, one.world().position);
+    EXPECT_EQ(e->world().velocity, one.world().velocity);
+    EXPECT_EQ(e->world().angular_velocity, one.world().angular_velocity);
+    EXPECT_EQ(e->ledger().damping_dissipation, one.ledger().damping_dissipation);
+  }
+}
+
+TEST(Rigid, AMovingWallsWorkIsBookedAsExternalWork) {
+  // A piston at constant velocity hits a disk at rest: the disk leaves
+  // with (1 + e) times the piston's speed, and the piston's work closes
+  // the first law (no gravity, so no time-stepping residual).
+  BodySpec piston = wall({{-1, -2}, {-1, 2}}, 0.1);
+  piston.constraint.held = {true, true, true};
+  piston.constraint.imposed_velocity = {1.0, 0.0, 0.0};
+  Engine engine(rigid_world({piston, disk({0.5, 0}, kRadius)}, restitution_law(0.5)), rigid_settings(1e-3));
+  engine.run(1000);
+  EXPECT_NEAR(engine.world().velocity[1].x, 1.5, 1e-9);
+  EXPECT_GT(engine.ledger().external_work, 0.0);
+  EXPECT_NEAR(engine.ledger().first_law_residual(), 0.0, 1e-12);
+}
+
+TEST(Rigid, WallsPushedByAPressureAreRefusedByName) {
+  BodySpec plate = wall({{-1, -2}, {-1, 2}}, 0.1);
+  plate.constraint = pressure_plate(10.0, 4.0, {1.0, 0.0});
+  EXPECT_THROW(
+      {
+        try {
+          Engine engine(rigid_world({plate, disk({0.5, 0}, kRadius)}, restitution_law(0.5)), rigid_settings(1e-3));
+        } catch (const std::invalid_argument& e) {
+          EXPECT_NE(std::string(e.what()).find("imposed velocities only"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sphero
