@@ -319,6 +319,16 @@ void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutp
       l.mechanical(), l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(),
       engine.deepest_overlap(), engine.deepest_overlap_time(), out.string(), collections, output.frames_written(),
       out.string());
+  if (engine.settings().model == Model::rigid) {
+    const CollisionStats c = engine.collision_stats();
+    const auto per = [](long count, long of) { return of > 0 ? static_cast<double>(count) / static_cast<double>(of) : 0.0; };
+    fmt::print(
+        "  collisions: {} programs of {:.1f} contacts in {:.1f} groups (the largest {} bodies), {:.1f} interior-point "
+        "iterations per group, largest KKT residual {:.2g}, {} position corrections; time: contacts and assembly "
+        "{:.2f} s, programs {:.2f} s, corrections {:.2f} s\n",
+        c.programs, per(c.contacts, c.programs), per(c.groups, c.programs), c.largest_group, per(c.iterations, c.groups),
+        c.largest_kkt_residual, c.corrections, c.seconds_detecting, c.seconds_solving, c.seconds_correcting);
+  }
   if (engine.deepest_overlap() >= 0.9)
     fmt::print(stderr,
                "sphero run: warning: at t = {:g} s two skeletons met or crossed (an overlap of {:.3g} times the sum of "

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/stability.h"
+#include "rigid/collision_components.h"
 
 namespace sphero {
 namespace {
@@ -67,18 +68,46 @@ double effective_mass(const World& w, const Sides& s, Vec2 point) {
   return 1.0 / compliance;
 }
 
-// The relative normal velocity at the contact if the step had no
-// collision: velocities plus the body forces' impulse.
-double free_normal_velocity(const World& w, const Sides& s, Vec2 point, double dt) {
-  const auto free_velocity = [&](int b, Vec2 shift) {
-    const auto i = static_cast<std::size_t>(b);
-    const Vec2 v = w.velocity[i] + dt * w.inverse_mass[i] * body_force(w, i);
-    return v + w.angular_velocity[i] * perp(point - (w.position[i] + shift));
+// A body's velocity and spin at the end of the step, as one guess or another.
+struct Motion {
+  Vec2 velocity;
+  double spin = 0.0;
+};
+
+// The relative normal velocity at the contact with the bodies moving as
+// `motion_of` says (walls at their imposed velocity).
+template <class MotionOf>
+double normal_velocity(const World& w, const Sides& s, Vec2 point, const MotionOf& motion_of) {
+  const auto at = [&](int b, Vec2 shift) {
+    const Motion m = motion_of(b);
+    return m.velocity + m.spin * perp(point - (w.position[static_cast<std::size_t>(b)] + shift));
   };
-  Vec2 relative = free_velocity(s.body, s.body_shift);
-  if (s.other >= 0) relative -= free_velocity(s.other, s.other_shift);
+  Vec2 relative = at(s.body, s.body_shift);
+  if (s.other >= 0) relative -= at(s.other, s.other_shift);
   if (s.wall >= 0) relative -= velocity_at(w, s.wall, s.wall_shift, point);
   return dot(relative, s.normal);
+}
+
+// Without a collision: the velocities plus the body forces' impulse.
+Motion free_motion(const World& w, int b, double dt) {
+  const auto i = static_cast<std::size_t>(b);
+  return {w.velocity[i] + dt * w.inverse_mass[i] * body_force(w, i), w.angular_velocity[i]};
+}
+
+// A contact collides, with its law, when the step's free motion closes it
+// to within the gap and it is not parting now; every other contact within
+// reach is guarded (rigid_stepper.h).
+bool collides(const World& w, const GapContact& g, const Sides& s, double dt, double gap, double before) {
+  const double approach = normal_velocity(w, s, g.point, [&](int b) { return free_motion(w, b, dt); });
+  return approach <= 0.0 && before <= 0.0 && g.gap + dt * approach <= gap;
+}
+
+// The relative normal velocity now.
+double velocity_before(const World& w, const Sides& s, Vec2 point) {
+  return normal_velocity(w, s, point, [&](int b) {
+    const auto i = static_cast<std::size_t>(b);
+    return Motion{w.velocity[i], w.angular_velocity[i]};
+  });
 }
 
 void require_rigid_world(const World& w, const RigidSettings& settings) {
@@ -130,25 +159,13 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
   // rest whose mean velocity x must give each contact d(x) ≥ −gap/2; the
   // displacement is then 2x (docs/MODEL.md §7, "Position correction").
   std::vector<CollisionContact> contacts;
-  slot_.assign(w.size(), -1);
-  members_.clear();
-  states_.clear();
-  const auto slot_of = [&](int b) {
-    if (b < 0) return -1;
-    int& s = slot_[static_cast<std::size_t>(b)];
-    if (s < 0) {
-      s = static_cast<int>(members_.size());
-      members_.push_back(b);
-      const auto i = static_cast<std::size_t>(b);
-      states_.push_back({w.mass[i], w.inertia[i], w.position[i], {}, 0.0, {}, 0.0});
-    }
-    return s;
-  };
+  begin_program(w.size());
   for (const GapContact& g : near) {
+    if (g.gap >= core.settings.rigid.gap) continue;
     const Sides s = sides_of(w, g);
     CollisionContact c;
-    c.body = slot_of(s.body);
-    c.other = slot_of(s.other);
+    c.body = join(w, s.body, {}, 0.0, {});
+    c.other = join(w, s.other, {}, 0.0, {});
     c.body_shift = s.body_shift;
     c.other_shift = s.other_shift;
     c.point = g.point;
@@ -156,7 +173,8 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
     c.bias = -0.5 * g.gap;
     contacts.push_back(c);
   }
-  const CollisionResult moved = resolve_collisions(states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
+  const CollisionResult moved = resolve_collisions_by_group(
+      states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
   for (std::size_t m = 0; m < members_.size(); ++m) {
     const auto i = static_cast<std::size_t>(members_[m]);
     w.position[i] += moved.velocity[m];
@@ -168,63 +186,100 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
   stats_.seconds_correcting += seconds_since(start);
 }
 
-// The contacts the step's free motion would close to within the gap, or
-// that it presses: those approach (or rest) now, and the collision decides
-// them. A pair already parting is left alone, or ξ_n would brake its parting.
-std::vector<CollisionContact> RigidStepper::colliding(const EngineCore& core, const std::vector<GapContact>& near,
-                                                      std::vector<int>& chosen) {
-  const World& w = core.world;
-  const double dt = core.settings.dt, gap = core.settings.rigid.gap;
-  std::vector<CollisionContact> out;
-  chosen.clear();
-  slot_.assign(w.size(), -1);
+void RigidStepper::begin_program(std::size_t bodies) {
+  slot_.assign(bodies, -1);
   members_.clear();
   states_.clear();
-  const auto slot_of = [&](int b) {
-    if (b < 0) return -1;
-    int& s = slot_[static_cast<std::size_t>(b)];
-    if (s < 0) {
-      s = static_cast<int>(members_.size());
-      members_.push_back(b);
-      const auto i = static_cast<std::size_t>(b);
-      states_.push_back({w.mass[i], w.inertia[i], w.position[i], w.velocity[i], w.angular_velocity[i],
-                         dt * body_force(w, i), 0.0});
-    }
-    return s;
-  };
-  for (std::size_t k = 0; k < near.size(); ++k) {
-    const GapContact& g = near[k];
-    const Sides s = sides_of(w, g);
-    const double approach = free_normal_velocity(w, s, g.point, dt);
-    if (approach > 0.0 || g.gap + dt * approach > gap) continue;
-    const RigidLaw& law = w.rigid_law_between(g.vertex_body, g.edge_body);
-    CollisionContact c;
-    c.body = slot_of(s.body);
-    c.other = slot_of(s.other);
-    c.body_shift = s.body_shift;
-    c.other_shift = s.other_shift;
-    c.point = g.point;
-    c.normal = s.normal;
-    if (s.wall >= 0) c.wall_velocity = velocity_at(w, s.wall, s.wall_shift, g.point);
-    c.elastic = law.elastic();
-    if (!c.elastic) c.normal_dissipation = law.normal_dissipation_at(effective_mass(w, s, g.point));
-    c.tangential_dissipation = law.tangential_dissipation;
-    out.push_back(c);
-    chosen.push_back(static_cast<int>(k));
+}
+
+int RigidStepper::join(const World& w, int b, Vec2 velocity, double spin, Vec2 impulse) {
+  if (b < 0) return -1;
+  int& s = slot_[static_cast<std::size_t>(b)];
+  if (s < 0) {
+    s = static_cast<int>(members_.size());
+    members_.push_back(b);
+    const auto i = static_cast<std::size_t>(b);
+    states_.push_back({w.mass[i], w.inertia[i], w.position[i], velocity, spin, impulse, 0.0});
   }
+  return s;
+}
+
+CollisionContact RigidStepper::collision_contact(const World& w, const GapContact& g, double dt, double gap) {
+  const Sides s = sides_of(w, g);
+  const auto joined = [&](int b) {
+    if (b < 0) return -1;
+    const auto i = static_cast<std::size_t>(b);
+    return join(w, b, w.velocity[i], w.angular_velocity[i], dt * body_force(w, i));
+  };
+  const RigidLaw& law = w.rigid_law_between(g.vertex_body, g.edge_body);
+  CollisionContact c;
+  c.body = joined(s.body);
+  c.other = joined(s.other);
+  c.body_shift = s.body_shift;
+  c.other_shift = s.other_shift;
+  c.point = g.point;
+  c.normal = s.normal;
+  if (s.wall >= 0) c.wall_velocity = velocity_at(w, s.wall, s.wall_shift, g.point);
+  const double before = velocity_before(w, s, g.point);
+  if (!collides(w, g, s, dt, gap, before)) {
+    // Guarded: free to close its gap to half the contact gap within the
+    // step (a margin for turning bodies), never to work.
+    c.elastic = true;
+    c.bias = std::min(0.0, 0.5 * (before - std::max(g.gap - 0.5 * gap, 0.0) / dt));
+    return c;
+  }
+  c.elastic = law.elastic();
+  if (!c.elastic) c.normal_dissipation = law.normal_dissipation_at(effective_mass(w, s, g.point));
+  c.tangential_dissipation = law.tangential_dissipation;
+  return c;
+}
+
+// Every contact within reach, colliding or guarded.
+std::vector<CollisionContact> RigidStepper::program_contacts(const EngineCore& core, const std::vector<GapContact>& near) {
+  const World& w = core.world;
+  std::vector<CollisionContact> out;
+  out.reserve(near.size());
+  begin_program(w.size());
+  for (const GapContact& g : near) out.push_back(collision_contact(w, g, core.settings.dt, core.settings.rigid.gap));
   return out;
 }
 
-void RigidStepper::store_percussions(EngineCore& core, const std::vector<GapContact>& near, const std::vector<int>& chosen,
+CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<CollisionContact>& contacts) {
+  const RigidSettings& settings = core.settings.rigid;
+  if (contacts.empty()) return {};
+  const Clock::time_point solving = Clock::now();
+  ComponentStats groups;
+  CollisionResult result =
+      resolve_collisions_by_group(states_, contacts, {settings.qp_tolerance, settings.qp_max_iterations}, &groups);
+  stats_.seconds_solving += seconds_since(solving);
+  ++stats_.programs;
+  stats_.contacts += static_cast<long>(contacts.size());
+  stats_.groups += groups.programs;
+  stats_.iterations += groups.iterations;
+  stats_.largest_group = std::max(stats_.largest_group, groups.largest_group);
+  stats_.largest_kkt_residual = std::max(stats_.largest_kkt_residual, result.program.kkt_residual);
+  if (!result.program.converged)
+    throw InstabilityError(fmt::format(
+        "step {} (t = {:g}): the collision program of {} contacts among {} bodies did not converge (scaled KKT "
+        "residual {:g} after {} interior-point iterations, tolerance {:g}). Likely cause: bodies wedged deep into "
+        "each other; lower dt",
+        core.step + 1, core.time + core.settings.dt, contacts.size(), members_.size(), result.program.kkt_residual,
+        result.program.iterations, settings.qp_tolerance));
+  return result;
+}
+
+void RigidStepper::store_percussions(EngineCore& core, const std::vector<GapContact>& near,
                                      const std::vector<CollisionContact>& contacts, const CollisionResult& result) {
   World& w = core.world;
   const double dt = core.settings.dt;
   std::vector<Candidate>& candidates = core.neighbours.candidates();
   std::vector<ContactState>& states = core.neighbours.states();
   for (Candidate& c : candidates) c.active = c.sliding = false;
-  for (std::size_t k = 0; k < chosen.size(); ++k) {
-    const GapContact& g = near[static_cast<std::size_t>(chosen[k])];
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const GapContact& g = near[k];
     const CollisionContact& c = contacts[k];
+    // A contact without a percussion is no contact of the output.
+    if (result.normal_percussion[k] == 0.0 && result.tangential_percussion[k] == 0.0) continue;
     const Vec2 on_body = result.normal_percussion[k] * c.normal + result.tangential_percussion[k] * perp(c.normal);
     const bool vertex_is_body = sides_of(w, g).vertex_is_body;
     // A contact's force is its percussion spread over the step: the mean
@@ -262,30 +317,13 @@ void RigidStepper::step(EngineCore& core) {
   correct_overlaps(core, near);
 
   const Clock::time_point assembling = Clock::now();
-  std::vector<int> chosen;
-  const std::vector<CollisionContact> contacts = colliding(core, near, chosen);
+  const std::vector<CollisionContact> contacts = program_contacts(core, near);
   for (std::size_t i = 0; i < w.size(); ++i) {
     w.force[i] = w.is_wall[i] ? Vec2{} : body_force(w, i);
     w.torque[i] = 0.0;
   }
   stats_.seconds_detecting += seconds_since(assembling);
-  CollisionResult result;
-  if (!contacts.empty()) {
-    const Clock::time_point solving = Clock::now();
-    result = resolve_collisions(states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
-    stats_.seconds_solving += seconds_since(solving);
-    ++stats_.programs;
-    stats_.iterations += result.program.iterations;
-    stats_.largest_kkt_residual = std::max(stats_.largest_kkt_residual, result.program.kkt_residual);
-    if (!result.program.converged)
-      throw InstabilityError(fmt::format(
-          "step {} (t = {:g}): the collision program of {} contacts among {} bodies did not converge (scaled KKT "
-          "residual {:g} after {} interior-point iterations, tolerance {:g}). Likely cause: bodies wedged deep into "
-          "each other; lower dt",
-          core.step + 1, core.time + dt, contacts.size(), members_.size(), result.program.kkt_residual,
-          result.program.iterations, core.settings.rigid.qp_tolerance));
-  }
-  stats_.contacts += static_cast<long>(contacts.size());
+  const CollisionResult result = collide(core, contacts);
   ++stats_.steps;
 
   // Velocities after the step: from the collision for the bodies in it,
@@ -299,7 +337,7 @@ void RigidStepper::step(EngineCore& core) {
   }
   for (std::size_t i = 0; i < w.size(); ++i)
     if (!w.is_wall[i] && !collided[i]) w.velocity[i] += dt * w.inverse_mass[i] * w.force[i];
-  store_percussions(core, near, chosen, contacts, result);
+  store_percussions(core, near, contacts, result);
   core.ledger.damping_dissipation += result.dissipated;
   core.ledger.external_work += result.wall_work;
 

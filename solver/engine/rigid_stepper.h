@@ -2,9 +2,12 @@
 // step of dt:
 //  1. overlaps deeper than the tolerance are removed by a position
 //     correction (position_correction.h), velocities untouched;
-//  2. the contact points are the listed feature pairs within the gap
-//     (gap_contacts.h); those that the step's free motion would close are
-//     the collision's contacts;
+//  2. the contact points are the listed feature pairs within reach
+//     (gap_contacts.h). Those that the step's free motion closes to within
+//     the gap, and that are not parting now, collide with their law; every
+//     other one is guarded: its mean relative normal velocity held at
+//     d(x) ≥ min(0, ½ (d(U⁻) − gap/dt)), free to close its gap within the
+//     step, never to work, without dissipation (ξ_n would brake parting);
 //  3. one collision instant (rigid/collision.h) gives every body in contact
 //     its velocity after the step, gravity's and the attractor's impulse
 //     included; the others take that impulse alone;
@@ -30,9 +33,14 @@ class RigidStepper final : public Stepper {
 
  private:
   void correct_overlaps(EngineCore& core, std::vector<GapContact>& contacts);
-  std::vector<CollisionContact> colliding(const EngineCore& core, const std::vector<GapContact>& near,
-                                          std::vector<int>& chosen);
-  void store_percussions(EngineCore& core, const std::vector<GapContact>& near, const std::vector<int>& chosen,
+  // The bodies of the next program: none yet; body b joins (world index,
+  // -1 for a wall's side) with its velocity and impulse, and gets its slot.
+  void begin_program(std::size_t bodies);
+  int join(const World& w, int b, Vec2 velocity, double spin, Vec2 impulse);
+  CollisionContact collision_contact(const World& w, const GapContact& g, double dt, double gap);
+  std::vector<CollisionContact> program_contacts(const EngineCore& core, const std::vector<GapContact>& near);
+  CollisionResult collide(const EngineCore& core, const std::vector<CollisionContact>& contacts);
+  void store_percussions(EngineCore& core, const std::vector<GapContact>& near,
                          const std::vector<CollisionContact>& contacts, const CollisionResult& result);
   void move_bodies(EngineCore& core);
 

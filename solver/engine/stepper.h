@@ -24,9 +24,11 @@ struct StepperHistory {
 // made (zero for the soft model): for `sphero bench` and the run summary.
 struct CollisionStats {
   long steps = 0;                    // steps stepped
-  long programs = 0;                 // collision programs solved (steps with contacts)
-  long iterations = 0;               // interior-point iterations, summed over the programs
-  long contacts = 0;                 // collision contacts, summed over the steps
+  long programs = 0;                 // collision programs solved (steps with contacts, and their second solves)
+  long groups = 0;                   // independent groups of bodies in contact, summed over the programs
+  long largest_group = 0;            // bodies in the largest group
+  long iterations = 0;               // interior-point iterations, summed over the groups
+  long contacts = 0;                 // collision contacts, summed over the programs
   long corrections = 0;              // position corrections
   double largest_kkt_residual = 0.0; // of any program
   double seconds_detecting = 0.0;    // contact points and assembly

@@ -311,10 +311,10 @@ EngineSettings resolve_engine_settings(const SceneConfig& scene, const World& wo
   }
   settings.threads = scene.threads;
   if (settings.model == Model::rigid) {
-    // auto: a thousandth of the smallest grain; overlaps beyond a tenth of
-    // the gap are corrected (docs/MODEL.md §7).
+    // auto: a thousandth of the smallest grain; overlaps beyond the gap
+    // are corrected (docs/MODEL.md §7).
     if (settings.rigid.gap <= 0.0) settings.rigid.gap = 1e-3 * smallest_grain_size(world);
-    settings.rigid.overlap_tolerance = 0.1 * settings.rigid.gap;
+    settings.rigid.overlap_tolerance = settings.rigid.gap;
   }
   if (settings.dt <= 0.0) settings.dt = default_time_step(world);
   return settings;

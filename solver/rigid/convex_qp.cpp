@@ -29,8 +29,12 @@ class InteriorPoint {
     if (qp.H.cols() != n || qp.c.size() != n || qp.G.cols() != n || qp.h.size() != m)
       throw std::invalid_argument("convex QP: the sizes of H, c, G and h disagree");
     Gt_ = qp.G.transpose();
-    // The pattern of H + Gᵀ W G is that of H + Gᵀ G whatever the weights.
-    normal_.analyzePattern(Sparse(qp.H + Gt_ * qp.G));
+    // The pattern of H + Gᵀ W G is that of H + Gᵀ G whatever the weights:
+    // analysed once, and its values refilled in place each iteration.
+    normal_matrix_ = Sparse(qp.H + Gt_ * qp.G);
+    normal_matrix_.makeCompressed();
+    map_normal_matrix();
+    normal_.analyzePattern(normal_matrix_);
   }
 
   QpSolution solve() {
@@ -66,8 +70,30 @@ class InteriorPoint {
     if (z_low <= 0.0) z_.array() += 1.0 - z_low;
   }
 
+  // Where each entry of H, and each product G_ki G_kj of a row of G, adds
+  // into the normal matrix's values.
+  void map_normal_matrix() {
+    const auto at = [&](Eigen::Index row, Eigen::Index col) {
+      const int* begin = normal_matrix_.innerIndexPtr() + normal_matrix_.outerIndexPtr()[col];
+      const int* end = normal_matrix_.innerIndexPtr() + normal_matrix_.outerIndexPtr()[col + 1];
+      const int* found = std::lower_bound(begin, end, static_cast<int>(row));
+      if (found == end || *found != row) throw std::logic_error("convex QP: an entry outside the normal matrix's pattern");
+      return static_cast<Eigen::Index>(found - normal_matrix_.innerIndexPtr());
+    };
+    for (Eigen::Index col = 0; col < qp_.H.outerSize(); ++col)
+      for (Sparse::InnerIterator it(qp_.H, col); it; ++it) h_entries_.push_back({at(it.row(), col), it.value()});
+    for (Eigen::Index k = 0; k < Gt_.outerSize(); ++k)
+      for (Sparse::InnerIterator a(Gt_, k); a; ++a)
+        for (Sparse::InnerIterator b(Gt_, k); b; ++b)
+          g_entries_.push_back({k, at(a.row(), b.row()), a.value() * b.value()});
+  }
+
   void factorize(const Vector& weights) {
-    normal_.factorize(Sparse(qp_.H + Gt_ * weights.asDiagonal() * qp_.G));
+    double* values = normal_matrix_.valuePtr();
+    std::fill(values, values + normal_matrix_.nonZeros(), 0.0);
+    for (const HEntry& e : h_entries_) values[e.at] += e.value;
+    for (const GEntry& e : g_entries_) values[e.at] += weights[e.row] * e.product;
+    normal_.factorize(normal_matrix_);
   }
 
   void residuals() {
@@ -173,9 +199,21 @@ class InteriorPoint {
     }
   }
 
+  struct HEntry {
+    Eigen::Index at;
+    double value;
+  };
+  struct GEntry {
+    Eigen::Index row, at;
+    double product;
+  };
+
   const ConvexQp& qp_;
   const QpSettings& settings_;
   Sparse Gt_;
+  Sparse normal_matrix_;
+  std::vector<HEntry> h_entries_;
+  std::vector<GEntry> g_entries_;
   Eigen::SimplicialLDLT<Sparse> normal_;
   Vector x_, s_, z_, dual_, primal_;
 };

@@ -1,0 +1,97 @@
+#include "rigid/collision_components.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace sphero {
+namespace {
+
+// Union–find with path halving; the root of each group is its lowest body.
+class Groups {
+ public:
+  explicit Groups(std::size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+  int find(int i) {
+    while (parent_[static_cast<std::size_t>(i)] != i) {
+      parent_[static_cast<std::size_t>(i)] = parent_[static_cast<std::size_t>(parent_[static_cast<std::size_t>(i)])];
+      i = parent_[static_cast<std::size_t>(i)];
+    }
+    return i;
+  }
+  void join(int a, int b) {
+    a = find(a), b = find(b);
+    if (a != b) parent_[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+  }
+
+ private:
+  std::vector<int> parent_;
+};
+
+}  // namespace
+
+CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& bodies,
+                                            const std::vector<CollisionContact>& contacts, const QpSettings& settings,
+                                            ComponentStats* stats) {
+  const std::size_t n = bodies.size();
+  Groups groups(n);
+  for (const CollisionContact& c : contacts)
+    if (c.other >= 0) groups.join(c.body, c.other);
+  // Each body's group, numbered in the order of the groups' lowest bodies.
+  std::vector<int> group_of(n), number_of_root(n, -1), place(n);
+  std::vector<std::vector<RigidBodyState>> group_bodies;
+  std::vector<std::vector<int>> members;
+  for (std::size_t b = 0; b < n; ++b) {
+    const auto root = static_cast<std::size_t>(groups.find(static_cast<int>(b)));
+    if (number_of_root[root] < 0) {
+      number_of_root[root] = static_cast<int>(group_bodies.size());
+      group_bodies.emplace_back();
+      members.emplace_back();
+    }
+    const auto g = static_cast<std::size_t>(number_of_root[root]);
+    group_of[b] = static_cast<int>(g);
+    place[b] = static_cast<int>(group_bodies[g].size());
+    group_bodies[g].push_back(bodies[b]);
+    members[g].push_back(static_cast<int>(b));
+  }
+  std::vector<std::vector<CollisionContact>> group_contacts(group_bodies.size());
+  std::vector<std::vector<std::size_t>> contact_index(group_bodies.size());
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    CollisionContact c = contacts[k];
+    const auto g = static_cast<std::size_t>(group_of[static_cast<std::size_t>(c.body)]);
+    c.body = place[static_cast<std::size_t>(c.body)];
+    if (c.other >= 0) c.other = place[static_cast<std::size_t>(c.other)];
+    group_contacts[g].push_back(c);
+    contact_index[g].push_back(k);
+  }
+
+  CollisionResult out;
+  out.velocity.resize(n);
+  out.angular_velocity.resize(n);
+  out.normal_percussion.resize(contacts.size());
+  out.tangential_percussion.resize(contacts.size());
+  out.program.converged = true;
+  for (std::size_t g = 0; g < group_bodies.size(); ++g) {
+    const CollisionResult r = resolve_collisions(group_bodies[g], group_contacts[g], settings);
+    for (std::size_t m = 0; m < members[g].size(); ++m) {
+      const auto b = static_cast<std::size_t>(members[g][m]);
+      out.velocity[b] = r.velocity[m];
+      out.angular_velocity[b] = r.angular_velocity[m];
+    }
+    for (std::size_t k = 0; k < contact_index[g].size(); ++k) {
+      out.normal_percussion[contact_index[g][k]] = r.normal_percussion[k];
+      out.tangential_percussion[contact_index[g][k]] = r.tangential_percussion[k];
+    }
+    out.dissipated += r.dissipated;
+    out.wall_work += r.wall_work;
+    out.program.converged = out.program.converged && r.program.converged;
+    out.program.kkt_residual = std::max(out.program.kkt_residual, r.program.kkt_residual);
+    out.program.iterations = std::max(out.program.iterations, r.program.iterations);
+    if (stats) {
+      ++stats->programs;
+      stats->iterations += r.program.iterations;
+      stats->largest_group = std::max(stats->largest_group, static_cast<long>(members[g].size()));
+    }
+  }
+  return out;
+}
+
+}  // namespace sphero
