@@ -20,6 +20,7 @@
 #include "app/commands.h"
 #include "app/data_directory.h"
 #include "app/default_scene.h"
+#include "app/rigid_bench.h"
 #include "bench/standard_scenes.h"
 #include "io/scene.h"
 
@@ -64,7 +65,7 @@ double wall_now() {
 // What the command line asked for.
 struct BenchOptions {
   std::vector<bench::SceneKind> kinds;
-  bool hopper = false;
+  bool hopper = false, rigid = false;
   std::vector<int> sizes, thread_counts;
   long steps = 0, settle_steps = 0;
   int repeat = 1;
@@ -98,7 +99,7 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
   std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
-      "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, hopper, or all; also polygon3. hopper: the built-in default scene of `sphero run` (200 cows, not settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps")(
+      "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, hopper, or all; also polygon3 and rigid. hopper: the built-in default scene of `sphero run` (200 cows, not settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps. rigid: the rigid model's heap of --n hexagons, timed over its 1000-step collapse unless --steps (records of its own: time per step and contact, iterations, the program's share)")(
       "n", po::value(&n_text), "particle counts (default 1000,10000,100000)")(
       "large", "also 10^6 hexagons (a few GB of memory while the scene is built; minutes)")(
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
@@ -124,6 +125,8 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
     for (std::string name; std::getline(in, name, ',');)
       if (name == kHopper)
         o.hopper = true;
+      else if (name == "rigid")
+        o.rigid = true;
       else
         o.kinds.push_back(bench::scene_named(name));
   }
@@ -278,6 +281,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     for (int n : o.sizes) cases.push_back({k, n});
   if (o.large) cases.push_back({bench::scene_named("hexagons"), 1000000});
   if (o.hopper) cases.push_back({{kHopper, kHopperVertices}, 0});
+  if (o.rigid) run_rigid_bench({o.sizes, o.steps, o.csv, o.data});
   bool header_printed = false;
   for (const Case& c : cases) {
     SettledCase settled = settle(c, o);

@@ -60,6 +60,20 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
   const EngineSettings& s = checkpoint.settings;
   if (s.dt != scene_settings.dt) refuse(fmt::format("dt is {:g} s there, {:g} s here (dt)", s.dt, scene_settings.dt));
   if (s.integrator != scene_settings.integrator) refuse("the integrator differs (integrator)");
+  if (s.model != scene_settings.model)
+    refuse(fmt::format("it is a {} run, the scene asks for the {} model (model)", to_string(s.model),
+                       to_string(scene_settings.model)));
+  for (std::size_t k = 0; k < w.rigid_law.size() && k < scene_world.rigid_law.size(); ++k) {
+    const RigidLaw &a = w.rigid_law[k], &b = scene_world.rigid_law[k];
+    if (a.restitution != b.restitution || a.normal_dissipation != b.normal_dissipation ||
+        a.tangential_dissipation != b.tangential_dissipation)
+      refuse(fmt::format("the rigid law between materials {} and {} differs (law)",
+                         k / static_cast<std::size_t>(w.material_count), k % static_cast<std::size_t>(w.material_count)));
+  }
+  if (s.rigid.gap != scene_settings.rigid.gap)
+    refuse(fmt::format("the contact gap is {:g} m there, {:g} m here (rigid_gap)", s.rigid.gap, scene_settings.rigid.gap));
+  if (!(w.attractor.centre == scene_world.attractor.centre) || w.attractor.strength != scene_world.attractor.strength)
+    refuse("the attractor differs (attractor)");
 }
 
 }  // namespace sphero::app

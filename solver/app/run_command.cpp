@@ -323,10 +323,11 @@ void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutp
     const CollisionStats c = engine.collision_stats();
     const auto per = [](long count, long of) { return of > 0 ? static_cast<double>(count) / static_cast<double>(of) : 0.0; };
     fmt::print(
-        "  collisions: {} programs of {:.1f} contacts in {:.1f} groups (the largest {} bodies), {:.1f} interior-point "
-        "iterations per group, largest KKT residual {:.2g}, {} position corrections; time: contacts and assembly "
-        "{:.2f} s, programs {:.2f} s, corrections {:.2f} s\n",
-        c.programs, per(c.contacts, c.programs), per(c.groups, c.programs), c.largest_group, per(c.iterations, c.groups),
+        "  collisions: {} steps with contacts, {:.1f} contacts in {:.1f} groups each (the largest {} bodies), {:.1f} "
+        "interior-point iterations per program, largest KKT residual {:.2g}, {} position corrections; time: contacts "
+        "and assembly {:.2f} s, programs {:.2f} s, corrections {:.2f} s\n",
+        c.programs, per(c.contacts, c.programs), per(c.groups, c.programs), c.largest_group,
+        per(c.iterations, c.group_programs),
         c.largest_kkt_residual, c.corrections, c.seconds_detecting, c.seconds_solving, c.seconds_correcting);
   }
   if (engine.deepest_overlap() >= 0.9)

@@ -254,7 +254,8 @@ CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<
   stats_.seconds_solving += seconds_since(solving);
   ++stats_.programs;
   stats_.contacts += static_cast<long>(contacts.size());
-  stats_.groups += groups.programs;
+  stats_.groups += groups.groups;
+  stats_.group_programs += groups.programs;
   stats_.iterations += groups.iterations;
   stats_.largest_group = std::max(stats_.largest_group, groups.largest_group);
   stats_.largest_kkt_residual = std::max(stats_.largest_kkt_residual, result.program.kkt_residual);

@@ -250,6 +250,13 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
   auto overlap = named_doubles("overlap", 1);
   auto branch = named_doubles("branch_vector", 3);
   auto normal_direction = named_doubles("contact_normal", 3);
+  // A rigid run's contacts act by percussions: its forces are those over
+  // the step, so the step's percussions are the forces times dt.
+  const bool rigid = engine.settings().model == Model::rigid;
+  const double dt = engine.settings().dt;
+  auto percussion = named_doubles("percussion_on_a", 3);
+  auto normal_percussion = named_doubles("normal_percussion", 1);
+  auto tangential_percussion = named_doubles("tangential_percussion", 1);
   for (const auto& [key, p] : pairs) {
     // A wall's centre of mass says nothing about where it is touched: draw
     // wall contacts from the grain to the mean contact point.
@@ -272,12 +279,18 @@ void RunOutput::write_contacts(const Engine& engine, const std::filesystem::path
     branch->InsertNextTuple3(xb.x - xa.x, xb.y - xa.y, 0.0);
     const Vec2 n = p.direction_sum / std::max(norm(p.direction_sum), 1e-300);
     normal_direction->InsertNextTuple3(n.x, n.y, 0.0);
+    percussion->InsertNextTuple3(dt * p.force.x, dt * p.force.y, 0.0);
+    normal_percussion->InsertNextValue(dt * p.normal);
+    tangential_percussion->InsertNextValue(dt * norm(p.force - p.normal_sum));
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{first, second, sliding, count, force, magnitude,
                                                                       normal, tangential, overlap, branch,
                                                                       normal_direction})
     grid->GetCellData()->AddArray(a);
+  if (rigid)
+    for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{percussion, normal_percussion, tangential_percussion})
+      grid->GetCellData()->AddArray(a);
   write_grid(grid, file, engine.time());
 }
 

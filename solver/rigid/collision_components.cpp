@@ -6,6 +6,9 @@
 namespace sphero {
 namespace {
 
+// Groups of fewer bodies than this share programs of about kSharedBodies.
+constexpr int kSharedBelow = 64, kSharedBodies = 256;
+
 // Union–find with path halving; the root of each group is its lowest body.
 class Groups {
  public:
@@ -35,18 +38,32 @@ CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& b
   Groups groups(n);
   for (const CollisionContact& c : contacts)
     if (c.other >= 0) groups.join(c.body, c.other);
-  // Each body's group, numbered in the order of the groups' lowest bodies.
-  std::vector<int> group_of(n), number_of_root(n, -1), place(n);
-  std::vector<std::vector<RigidBodyState>> group_bodies;
-  std::vector<std::vector<int>> members;
+  // Each body's group, numbered in the order of the groups' lowest bodies,
+  // and each group's program: small groups share one (a block-diagonal
+  // program costs its blocks, and the call's fixed cost once).
+  std::vector<int> group_of_root(n, -1), group_size;
   for (std::size_t b = 0; b < n; ++b) {
-    const auto root = static_cast<std::size_t>(groups.find(static_cast<int>(b)));
-    if (number_of_root[root] < 0) {
-      number_of_root[root] = static_cast<int>(group_bodies.size());
-      group_bodies.emplace_back();
-      members.emplace_back();
+    int& g = group_of_root[static_cast<std::size_t>(groups.find(static_cast<int>(b)))];
+    if (g < 0) g = static_cast<int>(group_size.size()), group_size.push_back(0);
+    ++group_size[static_cast<std::size_t>(g)];
+  }
+  std::vector<int> program_of_group(group_size.size());
+  int programs = 0, batch = -1, batch_bodies = 0;
+  for (std::size_t g = 0; g < group_size.size(); ++g) {
+    if (group_size[g] >= kSharedBelow) {
+      program_of_group[g] = programs++;
+      continue;
     }
-    const auto g = static_cast<std::size_t>(number_of_root[root]);
+    if (batch < 0 || batch_bodies >= kSharedBodies) batch = programs++, batch_bodies = 0;
+    program_of_group[g] = batch;
+    batch_bodies += group_size[g];
+  }
+  std::vector<int> group_of(n), place(n);
+  std::vector<std::vector<RigidBodyState>> group_bodies(static_cast<std::size_t>(programs));
+  std::vector<std::vector<int>> members(static_cast<std::size_t>(programs));
+  for (std::size_t b = 0; b < n; ++b) {
+    const int group = group_of_root[static_cast<std::size_t>(groups.find(static_cast<int>(b)))];
+    const auto g = static_cast<std::size_t>(program_of_group[static_cast<std::size_t>(group)]);
     group_of[b] = static_cast<int>(g);
     place[b] = static_cast<int>(group_bodies[g].size());
     group_bodies[g].push_back(bodies[b]);
@@ -88,9 +105,11 @@ CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& b
     if (stats) {
       ++stats->programs;
       stats->iterations += r.program.iterations;
-      stats->largest_group = std::max(stats->largest_group, static_cast<long>(members[g].size()));
     }
   }
+  if (stats)
+    for (int size : group_size) stats->largest_group = std::max(stats->largest_group, static_cast<long>(size));
+  if (stats) stats->groups += static_cast<long>(group_size.size());
   return out;
 }
 

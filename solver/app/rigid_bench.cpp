@@ -1,0 +1,85 @@
+#include "app/rigid_bench.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+
+#include "io/scene.h"
+
+namespace sphero::app {
+namespace {
+
+// 1000 hexagons in an 80 m square under 10 m/s² form their heap in about
+// 2 s: 1000 steps of 2 ms.
+constexpr long kHeapSteps = 1000;
+
+double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+}  // namespace
+
+std::string heap_scene_text(int grains, const std::string& shape_file) {
+  const double half_side = 40.0 * std::sqrt(grains / 1000.0), field = 10.0 * half_side / 40.0;
+  return fmt::format(
+      "model = rigid\nduration = 2\ndt = 2e-3\nattractor = 0,0 {}\nlaw = 0 0 rigid restitution=0.2 xi_t=0.5\n"
+      "grains = shape={} count={} generator=random region={},{},{},{} angle=random\n",
+      field, shape_file, grains, -half_side, -half_side, half_side, half_side);
+}
+
+void run_rigid_bench(const RigidBenchOptions& o) {
+  bool header_printed = false;
+  for (int n : o.sizes) {
+    const std::string shape = (std::filesystem::path(o.data) / "shapes" / "hexagon.shape").string();
+    const SceneConfig scene = parse_scene(heap_scene_text(n, shape), "rigid heap", ".");
+    World world = build_world(scene);
+    const EngineSettings settings = resolve_engine_settings(scene, world);
+    Engine engine(std::move(world), settings);
+    const long steps = o.steps > 0 ? o.steps : kHeapSteps;
+    const double cpu0 = cpu_now();
+    const auto wall0 = std::chrono::steady_clock::now();
+    engine.run(steps);
+    const double cpu = cpu_now() - cpu0;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const CollisionStats c = engine.collision_stats();
+    const auto per = [](double a, double b) { return b > 0.0 ? a / b : 0.0; };
+    const std::vector<std::pair<const char*, std::string>> record{
+        {"scene", "\"rigid-heap\""},
+        {"n", fmt::format("{}", n)},
+        {"steps", fmt::format("{}", steps)},
+        {"wall_s", fmt::format("{:.3f}", wall)},
+        {"cpu_s", fmt::format("{:.3f}", cpu)},
+        {"ms_per_step", fmt::format("{:.3f}", 1e3 * per(cpu, static_cast<double>(steps)))},
+        {"contacts_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.contacts), static_cast<double>(steps)))},
+        {"us_per_contact", fmt::format("{:.2f}", 1e6 * per(cpu, static_cast<double>(c.contacts)))},
+        {"groups_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.groups), static_cast<double>(steps)))},
+        {"largest_group", fmt::format("{}", c.largest_group)},
+        {"programs_per_step", fmt::format("{:.2f}", per(static_cast<double>(c.group_programs), static_cast<double>(steps)))},
+        {"iterations_per_program", fmt::format("{:.2f}", per(static_cast<double>(c.iterations), static_cast<double>(c.group_programs)))},
+        {"detection_share", fmt::format("{:.3f}", per(c.seconds_detecting, cpu))},
+        {"program_share", fmt::format("{:.3f}", per(c.seconds_solving, cpu))},
+        {"correction_share", fmt::format("{:.3f}", per(c.seconds_correcting, cpu))},
+        {"corrections", fmt::format("{}", c.corrections)},
+        {"largest_kkt_residual", fmt::format("{:.2g}", c.largest_kkt_residual)},
+        {"deepest_overlap", fmt::format("{:.3g}", engine.deepest_overlap())},
+        {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))}};
+    std::string line;
+    if (o.csv) {
+      if (!header_printed) {
+        for (const auto& [key, value] : record) line += fmt::format("{}{}", line.empty() ? "" : ",", key);
+        fmt::print("{}\n", line);
+        line.clear();
+        header_printed = true;
+      }
+      for (const auto& [key, value] : record) line += fmt::format("{}{}", line.empty() ? "" : ",", key == std::string("scene") ? "rigid-heap" : value);
+    } else {
+      for (const auto& [key, value] : record) line += fmt::format("{}\"{}\": {}", line.empty() ? "{" : ", ", key, value);
+      line += "}";
+    }
+    fmt::print("{}\n", line);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace sphero::app
