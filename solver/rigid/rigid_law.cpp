@@ -1,10 +1,20 @@
 #include "rigid/rigid_law.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 namespace sphero {
+namespace {
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+}  // namespace
 
 double RigidLaw::normal_dissipation_at(double effective_mass) const {
   return restitution >= 0.0 ? normal_dissipation_for(restitution, effective_mass) : normal_dissipation;
@@ -14,12 +24,12 @@ void validate(const RigidLaw& law) {
   const auto in_range = [](double v, double most) { return std::isfinite(v) && v >= 0.0 && v <= most; };
   if (law.restitution >= 0.0 || !std::isfinite(law.restitution)) {
     if (!(law.restitution >= 0.0 && law.restitution <= 1.0))
-      throw std::invalid_argument("restitution must be from 0 to 1, found " + std::to_string(law.restitution));
+      throw std::invalid_argument("restitution must be from 0 to 1, found " + number(law.restitution));
   } else if (!in_range(law.normal_dissipation, kMostDissipation)) {
-    throw std::invalid_argument("xi_n must be from 0 to 1e15 kg, found " + std::to_string(law.normal_dissipation));
+    throw std::invalid_argument("xi_n must be from 0 to 1e15 kg, found " + number(law.normal_dissipation));
   }
   if (!in_range(law.tangential_dissipation, kMostDissipation))
-    throw std::invalid_argument("xi_t must be from 0 to 1e15 kg, found " + std::to_string(law.tangential_dissipation));
+    throw std::invalid_argument("xi_t must be from 0 to 1e15 kg, found " + number(law.tangential_dissipation));
 }
 
 double restitution(double normal_dissipation, double effective_mass) {

@@ -175,3 +175,62 @@ TEST(Checkpoint, DamagedFilesAreRefusedWithTheirName) {
 
 }  // namespace
 }  // namespace sphero
+
+namespace sphero {
+namespace {
+
+// Disks and hexagons falling into a box under gravity and an attractor,
+// colliding as rigid bodies.
+Engine rigid_heap() {
+  std::vector<BodySpec> bodies{test::wall({{-6, 6}, {-6, -6}, {6, -6}, {6, 6}}, 0.1)};
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) {
+      const Vec2 at{1.7 * i - 4.2, 1.7 * j - 4.2};
+      bodies.push_back((i + j) % 2 ? test::disk(at, 0.5) : test::regular_polygon_body(6, 0.5, 0.05, at, 0.3 * j));
+    }
+  World w = test::world_of(bodies, test::linear_law(1.0), {0.0, -2.0});
+  RigidLaw law;
+  law.restitution = 0.4;
+  law.tangential_dissipation = 0.3;
+  w.rigid_law = {law};
+  w.attractor = {{0.5, -1.0}, 4.0};
+  EngineSettings s;
+  s.model = Model::rigid;
+  s.dt = 2e-3;
+  s.verlet_distance = 0.05;
+  s.adaptive_verlet_distance = true;
+  s.rigid.gap = 1e-3;
+  s.rigid.overlap_tolerance = 1e-3;
+  return Engine(std::move(w), s);
+}
+
+TEST(Checkpoint, ARigidRunContinuesBitForBitFromItsFile) {
+  Engine straight = rigid_heap();
+  straight.run(600);
+  Engine first_half = rigid_heap();
+  first_half.run(300);
+  const auto file = std::filesystem::temp_directory_path() / "sphero_rigid_checkpoint_test.ckpt";
+  save_checkpoint(file, first_half.snapshot());
+  Engine restarted(load_checkpoint(file));
+  std::filesystem::remove(file);
+  EXPECT_EQ(restarted.settings().model, Model::rigid);
+  EXPECT_EQ(restarted.world().rigid_law.size(), 1u);
+  EXPECT_EQ(restarted.world().attractor.strength, 4.0);
+  restarted.run(300);
+  expect_identical(straight, restarted);
+  EXPECT_EQ(straight.ledger().damping_dissipation, restarted.ledger().damping_dissipation);
+  EXPECT_GT(straight.ledger().damping_dissipation, 0.0);
+  // The contacts a frame writes after a restart are the running engine's.
+  std::size_t touching = 0;
+  const std::vector<Contact> a = straight.contacts(), b = restarted.contacts();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k].active, b[k].active);
+    EXPECT_EQ(a[k].force, b[k].force);
+    touching += a[k].active;
+  }
+  EXPECT_GT(touching, 10u);
+}
+
+}  // namespace
+}  // namespace sphero

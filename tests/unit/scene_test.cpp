@@ -166,3 +166,69 @@ TEST(Scene, RandomPlacementReportsProgressAndGivesUpOnAFullRegion) {
 
 }  // namespace
 }  // namespace sphero
+
+namespace sphero {
+namespace {
+
+std::string rigid(const std::string& extra = "") {
+  return "duration = 1\nmodel = rigid\ndt = 1e-3\n"
+         "law = 0 0 rigid restitution=0.4 xi_t=2\n"
+         "law = 0 1 rigid xi_n=30\n"
+         "law = 1 1 rigid restitution=1\n"
+         "wall = radius=0.1 material=1 points=0,10;0,0;10,0;10,10\n"
+         "grains = shape=disk.shape count=4 region=1,1,9,9\n" +
+         extra;
+}
+
+TEST(Scene, ARigidSceneSetsItsModelLawsGapAndAttractor) {
+  const SceneConfig s = parse_scene(rigid("attractor = 5,2 7.5\nrigid_gap = 0.002\n"), "s.ini", kShapes);
+  EXPECT_EQ(s.engine.model, Model::rigid);
+  const World w = build_world(s);
+  ASSERT_EQ(w.rigid_law.size(), 4u);
+  EXPECT_EQ(w.rigid_law[0].restitution, 0.4);
+  EXPECT_EQ(w.rigid_law[0].tangential_dissipation, 2.0);
+  EXPECT_EQ(w.rigid_law[1].normal_dissipation, 30.0);
+  EXPECT_LT(w.rigid_law[1].restitution, 0.0) << "xi_n given, no restitution";
+  EXPECT_EQ(w.rigid_law[2].normal_dissipation, 30.0) << "both ways";
+  EXPECT_TRUE(w.rigid_law[3].elastic());
+  EXPECT_EQ(w.attractor.centre, (Vec2{5.0, 2.0}));
+  EXPECT_EQ(w.attractor.strength, 7.5);
+  const EngineSettings e = resolve_engine_settings(s, w);
+  EXPECT_EQ(e.rigid.gap, 0.002);
+  EXPECT_EQ(e.rigid.overlap_tolerance, 0.002);
+  EXPECT_EQ(e.dt, 1e-3);
+  // auto: a thousandth of the smallest grain (the library disk, 1 m across).
+  const SceneConfig automatic = parse_scene(rigid(), "s.ini", kShapes);
+  EXPECT_NEAR(resolve_engine_settings(automatic, build_world(automatic)).rigid.gap, 1e-3, 1e-15);
+  // A soft scene has no rigid laws, and the attractor works there too.
+  const SceneConfig soft = parse_scene(minimal("attractor = 1,1 3\n"), "s.ini", kShapes);
+  const World ws = build_world(soft);
+  EXPECT_TRUE(ws.rigid_law.empty());
+  EXPECT_EQ(ws.attractor.strength, 3.0);
+}
+
+TEST(Scene, RigidMistakesNameTheirLineAndKey) {
+  EXPECT_EQ(error_of(rigid("law = 2 2 linear kn=1e4\n")),
+            "s.ini:9: law: a soft law in a rigid-model scene: give 'law = A B rigid restitution=...' (docs/SCENES.md)");
+  EXPECT_EQ(error_of(rigid("integrator = verlet\n")),
+            "s.ini:9: integrator: the rigid model steps from collision to collision and takes no integrator: drop it");
+  EXPECT_EQ(error_of(rigid(), {"--dt", "auto"}),
+            "command line --dt: the rigid model needs 'dt = SECONDS': no contact stiffness sets it (docs/SCENES.md says "
+            "how to choose it)");
+  EXPECT_EQ(error_of(rigid("law = 2 2 rigid xi_t=1\n")),
+            "s.ini:9: law: a rigid law takes one of restitution=E (0 to 1) or xi_n=.. (the normal dissipation, kg)");
+  EXPECT_EQ(error_of(rigid("law = 2 2 rigid restitution=-0.5\n")),
+            "s.ini:9: law: restitution must be from 0 to 1, found '-0.5'");
+  EXPECT_EQ(error_of(rigid("law = 2 2 rigid xi_n=1e16\n")), "s.ini:9: law: xi_n must be from 0 to 1e15 kg, found 1e+16");
+  EXPECT_EQ(error_of(minimal("law = 1 1 rigid restitution=0.5\n")),
+            "s.ini:5: law: a rigid law in a soft-model scene: add 'model = rigid', or give a linear or hertz law");
+  EXPECT_EQ(error_of(minimal("law = 1 1 linear kn=1 restitution=0.5\n")),
+            "s.ini:5: law: 'restitution' belongs to rigid laws ('A B rigid ...'); a linear law takes kn=...");
+  const std::string missing = error_of(
+      "duration = 1\nmodel = rigid\ndt = 1e-3\nlaw = 0 0 rigid restitution=0.4\n"
+      "grains = shape=disk.shape count=4 region=1,1,9,9 material=1\n");
+  EXPECT_EQ(missing, "s.ini: no contact law between materials 0 and 1; add 'law = 0 1 rigid restitution=...'");
+}
+
+}  // namespace
+}  // namespace sphero
