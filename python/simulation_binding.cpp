@@ -84,7 +84,7 @@ py::dict energy_of(const Engine& engine) {
 }  // namespace
 
 void bind_simulation(py::module_& m) {
-  py::class_<Simulation>(m, "Simulation", "A scene stepped by the soft-contact engine, as `sphero run` steps it.")
+  py::class_<Simulation>(m, "Simulation", "A scene stepped by the engine (soft or rigid model, as the scene says), as `sphero run` steps it.")
       .def(py::init<const SceneConfig&>(), py::arg("scene"))
       .def("run", &run, py::arg("time") = py::none(), py::arg("steps") = py::none(), py::arg("callback") = py::none(),
            py::arg("every") = 1000,

@@ -129,9 +129,12 @@ void require_rigid_world(const World& w, const RigidSettings& settings) {
 }
 
 // The pairs a step examines: all that the list keeps within reach of each
-// other — the gap and the skin of a whole rebuild — so that a pair the
-// step's motion would close is seen while still apart.
-double examined_gap(const EngineCore& core) { return core.settings.rigid.gap + 2.0 * core.neighbours.verlet_distance(); }
+// other. The list holds every pair within the gap plus the skin's ceiling
+// at all times (NeighbourSettings::gap), so that a pair the step's motion
+// closes by up to that ceiling is seen while still apart.
+double examined_gap(const EngineCore& core) {
+  return core.settings.rigid.gap + core.settings.verlet_distance + 2.0 * core.neighbours.verlet_distance();
+}
 
 }  // namespace
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The rigid model's heap (docs/VALIDATION.md, "The heap"): hexagons,
+# pebbles and cows drawn together by a central field, as rigid bodies
+# (A-CD²) at N = 1000 and 3000 and as soft ones beside them at N = 1000:
+# time per step against N split into contact detection and assembly and
+# the collision programs, the final packing fraction and coordination,
+# energy and overlaps. See data/examples/README.md.
+source "$(dirname "$0")/../common.sh"
+
+if [[ $REDUCED == 1 ]]; then
+  shapes="hexagon" sizes="100" soft_sizes="100" duration=4.5
+else
+  shapes=${SHAPES:-"hexagon pebble cow"} sizes=${SIZES:-"1000 3000"} soft_sizes=${SOFT_SIZES:-"1000"} duration=5
+fi
+
+# heap_scene MODEL SHAPE N: the scene of one heap, on stdout.
+heap_scene() {
+  local model=$1 shape=$2 n=$3
+  awk -v model="$model" -v shape="$EXAMPLE_DIR/../../shapes/$shape.shape" -v n="$n" -v duration="$duration" '
+    BEGIN { half = 40 * sqrt(n / 1000); field = 10 * half / 40 }
+    /^model = / { if (model == "soft") { print "model = soft"; next } }
+    /^dt = / { if (model == "soft") { print "dt = auto"; next } }
+    /^attractor = / { $0 = "attractor = 0,0 " field }
+    /^law = / { if (model == "soft") { print "law = 0 0 linear kn=1e5 gamma_n=200"; next } }
+    /^grains = / { $0 = sprintf("grains = shape=%s count=%d generator=random region=%g,%g,%g,%g", shape, n, -half, -half, half, half) }
+    /^duration = / { $0 = "duration = " duration }
+    { print }' "$EXAMPLE_DIR/scene.ini"
+}
+
+table=$OUT/heap.csv
+echo "model,shape,n,steps,wall_s,detection_s,programs_s,ms_per_step,packing_fraction,coordination,deepest_overlap,kinetic_left,first_law_residual,dissipated" >"$table"
+run_heap() {
+  local model=$1 shape=$2 n=$3 dir=$OUT/$1-$2-$3
+  mkdir -p "$dir"
+  heap_scene "$model" "$shape" "$n" >"$dir/scene.ini"
+  # The scene's shape path is absolute: the scene may live anywhere.
+  sphero run "$dir/scene.ini" --output "$dir/run" --overwrite --threads 1 >"$dir/summary.txt"
+  local steps wall detection programs overlap
+  steps=$(sed -n 's/.* in \([0-9]*\) steps, .*/\1/p' "$dir/summary.txt")
+  wall=$(sed -n 's/.* steps, \([0-9.]*\) s wall.*/\1/p' "$dir/summary.txt")
+  detection=$(sed -n 's/.*contacts and assembly \([0-9.]*\) s.*/\1/p' "$dir/summary.txt")
+  programs=$(sed -n 's/.*programs \([0-9.]*\) s, corrections.*/\1/p' "$dir/summary.txt")
+  overlap=$(sed -n 's/.*deepest overlap \([0-9.e+-]*\) of the two.*/\1/p' "$dir/summary.txt")
+  # The heap's middle: a circle of half its radius (about sqrt(N a / (pi
+  # 0.8)) for grains of area a near 1 m2).
+  local w
+  w=$(awk -v n="$n" 'BEGIN { printf "%.3f", 0.5 * sqrt(n / (3.14159 * 0.8)) }')
+  sphero analyze "$dir/run" --circle "0,0,$w" --no-local-packing >/dev/null
+  local phi z kinetic residual dissipated
+  read -r phi z < <(csv "$dir/run/analysis.csv" packing_fraction coordination | tail -1)
+  read -r kinetic residual dissipated < <(csv "$dir/run/energy.csv" kinetic_translational_J first_law_residual_J damping_dissipation_J | tail -1)
+  echo "$model,$shape,$n,$steps,$wall,${detection:-0},${programs:-0},$(awk -v w="$wall" -v s="$steps" 'BEGIN { printf "%.3f", 1e3 * w / s }'),$phi,$z,$overlap,$kinetic,$residual,$dissipated" >>"$table"
+  result "${model}_${shape}_${n}" "$phi" "packing fraction in the heap's middle; coordination $z; ${steps} steps in ${wall} s; deepest overlap $overlap of the two sphero-radii"
+  sphero figure "$dir/run" --plot network --frame last -o "$OUT/heap-$model-$shape-$n.png" \
+    --title "$model heap, $n ${shape}s, t = $duration s" >/dev/null
+  # Every frame's dissipation at least the last one's: no collision creates energy.
+  local rises
+  rises=$(csv "$dir/run/energy.csv" damping_dissipation_J | awk 'NR > 1 && $1 < last - 1e-9 * (1 + last) { ++r } { last = $1 } END { print r + 0 }')
+  check "$model $shape $n: frames whose dissipation fell" "$rises" "==" 0
+}
+
+for shape in $shapes; do
+  for n in $sizes; do run_heap rigid "$shape" "$n"; done
+  for n in $soft_sizes; do run_heap soft "$shape" "$n"; done
+done
+
+# The physics every heap must show: a compact heap (a packing fraction of a
+# jammed 2D packing, above 0.7, and more than two contacts per grain in
+# its middle), overlaps of rigid grains within a few percent of their
+# sphero-radii, and the motion dissipated.
+while IFS=, read -r model shape n steps wall detection programs ms phi z overlap kinetic residual dissipated; do
+  [[ $model == model ]] && continue
+  check "$model $shape $n: packing fraction in the heap's middle" "$phi" ">" 0.7
+  check "$model $shape $n: coordination in the heap's middle" "$z" ">" 2
+  check "$model $shape $n: kinetic energy left is below a tenth of the dissipated" "$kinetic" "<" "$(awk -v d="$dissipated" 'BEGIN { print 0.1 * d }')"
+  if [[ $model == rigid ]]; then
+    check "$model $shape $n: deepest overlap, fraction of the sphero-radii" "$overlap" "<" 0.1
+  fi
+done <"$table"
+finish
