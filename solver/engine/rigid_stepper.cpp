@@ -237,6 +237,32 @@ CollisionContact RigidStepper::collision_contact(const World& w, const GapContac
   return c;
 }
 
+namespace {
+
+// The fastest any point of body b moves under the step's free motion.
+double speed_bound(const World& w, std::size_t b, double dt) {
+  if (w.is_wall[b]) return norm(w.velocity[b]) + std::abs(w.angular_velocity[b]) * w.bounding_radius[b];
+  return norm(free_motion(w, static_cast<int>(b), dt).velocity) + std::abs(w.angular_velocity[b]) * w.bounding_radius[b];
+}
+
+// Pairs farther apart than the gap plus twice what their two bodies can
+// close in a step at the speeds of their free motion cannot collide, and
+// need no guard unless a collision throws one of them more than that much
+// faster: left out of the program (such a throw is caught as an overlap).
+// Every colliding contact stays.
+void leave_out_unreachable(const EngineCore& core, std::vector<GapContact>& near) {
+  const World& w = core.world;
+  const double dt = core.settings.dt, gap = core.settings.rigid.gap;
+  std::erase_if(near, [&](const GapContact& g) {
+    if (g.gap <= gap) return false;
+    const double closing = speed_bound(w, static_cast<std::size_t>(g.vertex_body), dt) +
+                           speed_bound(w, static_cast<std::size_t>(g.edge_body), dt);
+    return g.gap > gap + 2.0 * dt * closing;
+  });
+}
+
+}  // namespace
+
 // Every contact within reach, colliding or guarded.
 std::vector<CollisionContact> RigidStepper::program_contacts(const EngineCore& core, const std::vector<GapContact>& near) {
   const World& w = core.world;
@@ -321,6 +347,7 @@ void RigidStepper::step(EngineCore& core) {
   correct_overlaps(core, near);
 
   const Clock::time_point assembling = Clock::now();
+  leave_out_unreachable(core, near);
   const std::vector<CollisionContact> contacts = program_contacts(core, near);
   for (std::size_t i = 0; i < w.size(); ++i) {
     w.force[i] = w.is_wall[i] ? Vec2{} : body_force(w, i);

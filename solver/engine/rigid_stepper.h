@@ -5,7 +5,8 @@
 //  2. the contact points are the listed feature pairs within reach
 //     (gap_contacts.h). Those that the step's free motion closes to within
 //     the gap, and that are not parting now, collide with their law; every
-//     other one is guarded: its mean relative normal velocity held at
+//     other one that twice its bodies' free speeds could close within the
+//     step is guarded: its mean relative normal velocity held at
 //     d(x) ≥ min(0, ½ (d(U⁻) − gap/dt)), free to close its gap within the
 //     step, never to work, without dissipation (ξ_n would brake parting);
 //  3. one collision instant (rigid/collision.h) gives every body in contact

@@ -8,9 +8,11 @@
 source "$(dirname "$0")/../common.sh"
 
 if [[ $REDUCED == 1 ]]; then
-  shapes="hexagon" sizes="100" soft_sizes="100" duration=4.5
+  shapes="hexagon" sizes="100" soft_sizes="100" duration=4.5 other_sizes="100"
 else
+  # The paper's sizes, 1000 and 3000, for hexagons; 1000 for the others.
   shapes=${SHAPES:-"hexagon pebble cow"} sizes=${SIZES:-"1000 3000"} soft_sizes=${SOFT_SIZES:-"1000"} duration=5
+  other_sizes=${OTHER_SIZES:-"1000"}
 fi
 
 # heap_scene MODEL SHAPE N: the scene of one heap, on stdout.
@@ -60,7 +62,9 @@ run_heap() {
 }
 
 for shape in $shapes; do
-  for n in $sizes; do run_heap rigid "$shape" "$n"; done
+  rigid_sizes=$other_sizes
+  [[ $shape == hexagon ]] && rigid_sizes=$sizes
+  for n in $rigid_sizes; do run_heap rigid "$shape" "$n"; done
   for n in $soft_sizes; do run_heap soft "$shape" "$n"; done
 done
 
