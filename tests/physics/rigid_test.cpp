@@ -241,6 +241,26 @@ TEST(Rigid, AMovingWallsWorkIsBookedAsExternalWork) {
   EXPECT_NEAR(engine.ledger().first_law_residual(), 0.0, 1e-12);
 }
 
+TEST(Rigid, TwoDisksCollideAcrossAPeriodicBoundary) {
+  // In a cell periodic along x, two disks meet through the seam; elastic
+  // and head-on, equal masses swap velocities, and momentum is kept.
+  PeriodicCell cell;
+  cell.periodic = {true, false};
+  cell.low = {0.0, -5.0};
+  cell.size = {10.0, 10.0};
+  for (double e : {1.0, 0.5}) {
+    Engine engine(rigid_world({disk({0.8, 0.0}, kRadius, {-2.0, 0.0}), disk({9.2, 0.0}, kRadius, {1.0, 0.0})},
+                              restitution_law(e), {}, cell),
+                  rigid_settings(1e-3));
+    engine.run(400);
+    const World& w = engine.world();
+    EXPECT_NEAR(w.velocity[0].x + w.velocity[1].x, -1.0, 1e-12) << "momentum, e = " << e;
+    // After: the relative velocity reversed and scaled by e (3 m/s apart).
+    EXPECT_NEAR(w.velocity[0].x - w.velocity[1].x, 3.0 * e, 1e-9) << "e = " << e;
+    EXPECT_NEAR(w.velocity[0].y, 0.0, 1e-12);
+  }
+}
+
 TEST(Rigid, WallsPushedByAPressureAreRefusedByName) {
   BodySpec plate = wall({{-1, -2}, {-1, 2}}, 0.1);
   plate.constraint = pressure_plate(10.0, 4.0, {1.0, 0.0});
