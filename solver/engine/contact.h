@@ -64,6 +64,21 @@ struct Candidate {
   Vec2 edge_offset;
 };
 
+// A record with a candidate's key and flag filled in (the rest is the
+// model's to fill: NeighbourList::records, RigidStepper::contacts).
+inline Contact record_of_key(const Candidate& key) {
+  Contact c;
+  c.vertex_body = key.vertex_body;
+  c.edge_body = key.edge_body;
+  c.vertex = key.vertex;
+  c.feature = key.feature;
+  c.kind = key.kind;
+  c.edge_offset = key.edge_offset;
+  c.image = key.image;
+  c.active = key.active;
+  return c;
+}
+
 // What a touching candidate carries to the next step (72 bytes, written
 // for every touching contact every step, so nothing here can be
 // recomputed): the tangential spring, the force and where it acts, the

@@ -30,16 +30,8 @@ NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState stat
 Contact NeighbourList::record(const World& w, std::size_t k) const {
   const Candidate& key = candidates_[k];
   const ContactState& s = states_[k];
-  Contact c;
-  c.vertex_body = key.vertex_body;
-  c.edge_body = key.edge_body;
-  c.vertex = key.vertex;
-  c.feature = key.feature;
-  c.kind = key.kind;
-  c.edge_offset = key.edge_offset;
-  c.image = key.image;
+  Contact c = record_of_key(key);
   c.xi = s.xi;
-  c.active = key.active;
   if (!key.active) return c;
   c.sliding = key.sliding;
   c.point = s.point;

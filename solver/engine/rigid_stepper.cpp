@@ -388,15 +388,7 @@ std::vector<Contact> RigidStepper::contacts(const EngineCore& core) const {
   for (std::size_t k = 0; k < list.candidates().size(); ++k) {
     const Candidate& key = list.candidates()[k];
     const ContactState& s = list.states()[k];
-    Contact c;
-    c.vertex_body = key.vertex_body;
-    c.edge_body = key.edge_body;
-    c.vertex = key.vertex;
-    c.feature = key.feature;
-    c.kind = key.kind;
-    c.edge_offset = key.edge_offset;
-    c.image = key.image;
-    c.active = key.active;
+    Contact c = record_of_key(key);
     if (c.active) {
       c.point = s.point;
       c.force = s.force;

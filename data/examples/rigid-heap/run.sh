@@ -15,15 +15,21 @@ else
   other_sizes=${OTHER_SIZES:-"1000"}
 fi
 
-# heap_scene MODEL SHAPE N: the scene of one heap, on stdout.
+# area SHAPE: the area of a shape of the library (its mass at density 1).
+area() { sphero shape info "$EXAMPLE_DIR/../../shapes/$1.shape" | awk '$1 == "'"$1"'" { print $5 }'; }
+
+# heap_scene MODEL SHAPE N: the scene of one heap, on stdout. The square's
+# area is N times the grain's area over 0.15, whatever the shape; the soft
+# law's damping gives a restitution near 0.2 for the grain's mass.
 heap_scene() {
   local model=$1 shape=$2 n=$3
-  awk -v model="$model" -v shape="$EXAMPLE_DIR/../../shapes/$shape.shape" -v n="$n" -v duration="$duration" '
-    BEGIN { half = 40 * sqrt(n / 1000); field = 10 * half / 40 }
+  awk -v model="$model" -v shape="$EXAMPLE_DIR/../../shapes/$shape.shape" -v n="$n" -v duration="$duration" \
+      -v a="$(area "$shape")" '
+    BEGIN { half = 40 * sqrt(n / 1000 * a / 0.980935); field = 10; gamma = 200 * sqrt(a / 0.980935) }
     /^model = / { if (model == "soft") { print "model = soft"; next } }
     /^dt = / { if (model == "soft") { print "dt = auto"; next } }
     /^attractor = / { $0 = "attractor = 0,0 " field }
-    /^law = / { if (model == "soft") { print "law = 0 0 linear kn=1e5 gamma_n=200"; next } }
+    /^law = / { if (model == "soft") { printf "law = 0 0 linear kn=1e5 gamma_n=%g\n", gamma; next } }
     /^grains = / { $0 = sprintf("grains = shape=%s count=%d generator=random region=%g,%g,%g,%g", shape, n, -half, -half, half, half) }
     /^duration = / { $0 = "duration = " duration }
     { print }' "$EXAMPLE_DIR/scene.ini"
@@ -44,9 +50,9 @@ run_heap() {
   programs=$(sed -n 's/.*programs \([0-9.]*\) s, corrections.*/\1/p' "$dir/summary.txt")
   overlap=$(sed -n 's/.*deepest overlap \([0-9.e+-]*\) of the two.*/\1/p' "$dir/summary.txt")
   # The heap's middle: a circle of half its radius (about sqrt(N a / (pi
-  # 0.8)) for grains of area a near 1 m2).
+  # 0.8)) for grains of area a).
   local w
-  w=$(awk -v n="$n" 'BEGIN { printf "%.3f", 0.5 * sqrt(n / (3.14159 * 0.8)) }')
+  w=$(awk -v n="$n" -v a="$(area "$shape")" 'BEGIN { printf "%.3f", 0.5 * sqrt(n * a / (3.14159 * 0.8)) }')
   sphero analyze "$dir/run" --circle "0,0,$w" --no-local-packing >/dev/null
   local phi z kinetic residual dissipated
   read -r phi z < <(csv "$dir/run/analysis.csv" packing_fraction coordination | tail -1)
