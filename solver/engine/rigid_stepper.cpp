@@ -178,6 +178,14 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
   }
   const CollisionResult moved = resolve_collisions_by_group(
       states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
+  if (!moved.program.converged)
+    throw InstabilityError(fmt::format(
+        "step {} (t = {:g}): no displacement opens the overlaps of {} contacts among {} bodies (the deepest {:g} m; the position "
+        "correction's program did not converge, scaled KKT residual {:g}). Likely cause: grains packed tighter than "
+        "rigid ones fit, e.g. a packing compressed with soft contacts between fixed walls; start from one without "
+        "overlaps, or give rigid_gap above its overlaps",
+        core.step + 1, core.time + core.settings.dt, contacts.size(), members_.size(), deepest,
+        moved.program.kkt_residual));
   for (std::size_t m = 0; m < members_.size(); ++m) {
     const auto i = static_cast<std::size_t>(members_[m]);
     w.position[i] += moved.velocity[m];

@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# run_reader_test.sh SPHERO PVPYTHON PLUGIN SHAPES WORKDIR: makes a small
-# static, loaded sample (so that it has stresses and force chains), runs it
-# with frames, analyses it with sphero analyze --add-fields, and checks the
-# plugin's reader and filters against that in pvpython.
+# run_reader_test.sh SPHERO PVPYTHON PLUGIN SHAPES WORKDIR [rigid]: makes a
+# small static, loaded sample (so that it has stresses and force chains),
+# runs it with frames (with the rigid model when asked), analyses it with
+# sphero analyze --add-fields, and checks the plugin's reader and filters
+# against that in pvpython.
 set -euo pipefail
-sphero=$1; pvpython=$2; plugin=$3; shapes=$4; work=$5
+sphero=$1; pvpython=$2; plugin=$3; shapes=$4; work=$5; model=${6:-soft}
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 "$sphero" pack gas --box 0,0,12,12 --shape "$shapes/disk.shape" --shape "$shapes/pebble.shape" \
   --shape "$shapes/peanut.shape" --count 60 --packing-fraction 0.3 --spread 0.2 -o gas.vtu > /dev/null
 "$sphero" pack compress --packing gas.vtu --pressure 100 --kn 1e5 --kt 5e4 --mu 0.5 -o dense.vtu > /dev/null
-printf 'duration = 0.02\noutput_interval = 0.002\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=50\npacking = dense.vtu\n' > dense.ini
+if [[ $model == rigid ]]; then
+  # The same sample as rigid grains under gravity, its pressure plates held
+  # (the rigid model moves walls at imposed velocities) and its gap above
+  # the soft compression's overlaps.
+  printf 'model = rigid\nduration = 0.02\ndt = 1e-4\noutput_interval = 0.002\nrigid_gap = 0.005\ngravity = 0,-9.81\nlaw = 0 0 rigid restitution=0.2 xi_t=0.5\npacking = dense.vtu\n' > dense.ini
+  for plate in 60 61 62 63; do echo "set_wall = $plate fixed" >> dense.ini; done
+else
+  printf 'duration = 0.02\noutput_interval = 0.002\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=50\npacking = dense.vtu\n' > dense.ini
+fi
 "$sphero" run dense.ini --quiet > /dev/null
 "$sphero" analyze sphero-output --add-fields > /dev/null
 "$pvpython" --no-mpi --force-offscreen-rendering "$here/run_reader_test.py" --plugin "$plugin" --run sphero-output --sphero "$sphero"
