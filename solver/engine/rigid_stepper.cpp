@@ -68,7 +68,7 @@ double effective_mass(const World& w, const Sides& s, Vec2 point) {
   return 1.0 / compliance;
 }
 
-// A body's velocity and spin at the end of the step, as one guess or another.
+// A body's velocity and spin: now, or under the step's free motion.
 struct Motion {
   Vec2 velocity;
   double spin = 0.0;
