@@ -20,6 +20,7 @@
 #include "app/commands.h"
 #include "app/data_directory.h"
 #include "app/default_scene.h"
+#include "app/bench_record.h"
 #include "app/rigid_bench.h"
 #include "bench/standard_scenes.h"
 #include "io/scene.h"
@@ -57,10 +58,6 @@ std::pair<Engine, long> hopper_engine(double verlet_distance) {
   return {Engine(std::move(world), settings), std::lround(scene.duration / settings.dt)};
 }
 
-double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // What the command line asked for.
 struct BenchOptions {
@@ -219,9 +216,7 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
   return timings;
 }
 
-using Record = std::vector<std::pair<const char*, std::string>>;
-
-Record record_of(const Case& c, const SettledCase& s, const BenchOptions& o, const std::vector<Timing>& timings,
+BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o, const std::vector<Timing>& timings,
                  std::size_t t) {
   const std::string missing = o.csv ? "" : "null";  // a field not measured
   const auto& [wall, cpu, verlet_distance, rebuilds, partial_rebuilds, pairs, bytes, identical] = timings[t];
@@ -248,29 +243,6 @@ Record record_of(const Case& c, const SettledCase& s, const BenchOptions& o, con
           {"repeats", fmt::format("{}", o.repeat)}};
 }
 
-// One JSON object per line, or CSV rows after a header printed once.
-void print_record(const Record& record, bool csv, bool& header_printed) {
-  std::string line;
-  if (csv) {
-    if (!header_printed) {
-      for (const auto& [key, value] : record) line += fmt::format("{}{}", line.empty() ? "" : ",", key);
-      fmt::print("{}\n", line);
-      line.clear();
-      header_printed = true;
-    }
-    for (const auto& [key, value] : record) {
-      std::string bare = value;
-      bare.erase(std::remove(bare.begin(), bare.end(), '"'), bare.end());
-      line += fmt::format("{}{}", line.empty() ? "" : ",", bare);
-    }
-  } else {
-    for (const auto& [key, value] : record) line += fmt::format("{}\"{}\": {}", line.empty() ? "{" : ", ", key, value);
-    line += "}";
-  }
-  fmt::print("{}\n", line);
-  std::fflush(stdout);
-}
-
 }  // namespace
 
 int run_bench_command(const std::vector<std::string>& args) {
@@ -287,7 +259,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     SettledCase settled = settle(c, o);
     const std::vector<Timing> timings = time_case(settled, o);
     for (std::size_t t = 0; t < o.thread_counts.size(); ++t) {
-      print_record(record_of(c, settled, o, timings, t), o.csv, header_printed);
+      print_bench_record(record_of(c, settled, o, timings, t), o.csv, header_printed);
       if (!timings[t].identical)
         throw std::runtime_error(fmt::format("{} with {} threads differs from {} threads: a reproducibility bug",
                                              c.kind.name, o.thread_counts[t], o.thread_counts.front()));

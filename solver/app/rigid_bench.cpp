@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cmath>
-#include <ctime>
 #include <filesystem>
 
+#include "app/bench_record.h"
 #include "io/scene.h"
 
 namespace sphero::app {
@@ -16,10 +15,8 @@ namespace {
 // 2 s: 1000 steps of 2 ms.
 constexpr long kHeapSteps = 1000;
 
-double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
-
-}  // namespace
-
+// The heap's scene text for N hexagons: the square's side grows as √N and
+// the field with it, so that every N collapses in the same simulated time.
 std::string heap_scene_text(int grains, const std::string& shape_file) {
   const double half_side = 40.0 * std::sqrt(grains / 1000.0), field = 10.0 * half_side / 40.0;
   return fmt::format(
@@ -27,6 +24,8 @@ std::string heap_scene_text(int grains, const std::string& shape_file) {
       "grains = shape={} count={} generator=random region={},{},{},{} angle=random\n",
       field, shape_file, grains, -half_side, -half_side, half_side, half_side);
 }
+
+}  // namespace
 
 void run_rigid_bench(const RigidBenchOptions& o) {
   bool header_printed = false;
@@ -37,14 +36,12 @@ void run_rigid_bench(const RigidBenchOptions& o) {
     const EngineSettings settings = resolve_engine_settings(scene, world);
     Engine engine(std::move(world), settings);
     const long steps = o.steps > 0 ? o.steps : kHeapSteps;
-    const double cpu0 = cpu_now();
-    const auto wall0 = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_now(), wall0 = wall_now();
     engine.run(steps);
-    const double cpu = cpu_now() - cpu0;
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const double cpu = cpu_now() - cpu0, wall = wall_now() - wall0;
     const CollisionStats c = engine.collision_stats();
     const auto per = [](double a, double b) { return b > 0.0 ? a / b : 0.0; };
-    const std::vector<std::pair<const char*, std::string>> record{
+    const BenchRecord record{
         {"scene", "\"rigid-heap\""},
         {"n", fmt::format("{}", n)},
         {"steps", fmt::format("{}", steps)},
@@ -64,21 +61,7 @@ void run_rigid_bench(const RigidBenchOptions& o) {
         {"largest_kkt_residual", fmt::format("{:.2g}", c.largest_kkt_residual)},
         {"deepest_overlap", fmt::format("{:.3g}", engine.deepest_overlap())},
         {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))}};
-    std::string line;
-    if (o.csv) {
-      if (!header_printed) {
-        for (const auto& [key, value] : record) line += fmt::format("{}{}", line.empty() ? "" : ",", key);
-        fmt::print("{}\n", line);
-        line.clear();
-        header_printed = true;
-      }
-      for (const auto& [key, value] : record) line += fmt::format("{}{}", line.empty() ? "" : ",", key == std::string("scene") ? "rigid-heap" : value);
-    } else {
-      for (const auto& [key, value] : record) line += fmt::format("{}\"{}\": {}", line.empty() ? "{" : ", ", key, value);
-      line += "}";
-    }
-    fmt::print("{}\n", line);
-    std::fflush(stdout);
+    print_bench_record(record, o.csv, header_printed);
   }
 }
 

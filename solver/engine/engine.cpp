@@ -32,9 +32,7 @@ namespace {
 // no contact period (its step is limited by the gap, docs/MODEL.md §7).
 double step_limit_of(const World& w, const EngineSettings& s) {
   if (s.model == Model::soft) return check_time_step(w, s);
-  if (!(s.dt > 0.0) || !std::isfinite(s.dt)) throw std::invalid_argument("the time step dt must be positive");
-  if (!(s.verlet_distance > 0.0) || !std::isfinite(s.verlet_distance))
-    throw std::invalid_argument("the Verlet distance must be positive");
+  check_step_and_skin(s);
   return INFINITY;
 }
 

@@ -16,12 +16,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// The velocity of body b's material at `point`, its image shifted by `shift`.
-Vec2 velocity_at(const World& w, int b, Vec2 shift, Vec2 point) {
-  const auto i = static_cast<std::size_t>(b);
-  return w.velocity[i] + w.angular_velocity[i] * perp(point - (w.position[i] + shift));
-}
-
 // A gap contact as the collision sees it: the normal points from `other`
 // (the vertex's body) into `body` (the edge's), so that separation is
 // positive; a wall is never a body of the collision.
@@ -30,7 +24,6 @@ struct Sides {
   Vec2 body_shift, other_shift, normal;
   int wall = -1;              // the wall's world index, if one
   Vec2 wall_shift;
-  bool vertex_is_body = false;
 };
 
 Sides sides_of(const World& w, const GapContact& g) {
@@ -42,7 +35,6 @@ Sides sides_of(const World& w, const GapContact& g) {
     s.normal = -1.0 * g.normal;
     s.wall = g.edge_body;
     s.wall_shift = g.edge_offset;
-    s.vertex_is_body = true;
   } else {
     s.body = g.edge_body;
     s.body_shift = g.edge_offset;
@@ -84,7 +76,7 @@ double normal_velocity(const World& w, const Sides& s, Vec2 point, const MotionO
   };
   Vec2 relative = at(s.body, s.body_shift);
   if (s.other >= 0) relative -= at(s.other, s.other_shift);
-  if (s.wall >= 0) relative -= velocity_at(w, s.wall, s.wall_shift, point);
+  if (s.wall >= 0) relative -= WorldView(w).velocity_at(s.wall, point, s.wall_shift);
   return dot(relative, s.normal);
 }
 
@@ -136,15 +128,20 @@ double examined_gap(const EngineCore& core) {
   return core.settings.rigid.gap + core.settings.verlet_distance + 2.0 * core.neighbours.verlet_distance();
 }
 
-}  // namespace
-
-void RigidStepper::start(EngineCore& core) {
-  require_rigid_world(core.world, core.settings.rigid);
-  World& w = core.world;
+// Each body's force before the collision's percussions join it: the body
+// forces on grains, nothing on walls.
+void set_body_forces(World& w) {
   for (std::size_t i = 0; i < w.size(); ++i) {
     w.force[i] = w.is_wall[i] ? Vec2{} : body_force(w, i);
     w.torque[i] = 0.0;
   }
+}
+
+}  // namespace
+
+void RigidStepper::start(EngineCore& core) {
+  require_rigid_world(core.world, core.settings.rigid);
+  set_body_forces(core.world);
 }
 
 void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& near) {
@@ -230,7 +227,7 @@ CollisionContact RigidStepper::collision_contact(const World& w, const GapContac
   c.other_shift = s.other_shift;
   c.point = g.point;
   c.normal = s.normal;
-  if (s.wall >= 0) c.wall_velocity = velocity_at(w, s.wall, s.wall_shift, g.point);
+  if (s.wall >= 0) c.wall_velocity = WorldView(w).velocity_at(s.wall, g.point, s.wall_shift);
   const double before = velocity_before(w, s, g.point);
   if (!collides(w, g, s, dt, gap, before)) {
     // Guarded: free to close its gap to half the contact gap within the
@@ -319,9 +316,9 @@ void RigidStepper::store_percussions(EngineCore& core, const std::vector<GapCont
     // A contact without a percussion is no contact of the output.
     if (result.normal_percussion[k] == 0.0 && result.tangential_percussion[k] == 0.0) continue;
     const Vec2 on_body = result.normal_percussion[k] * c.normal + result.tangential_percussion[k] * perp(c.normal);
-    const bool vertex_is_body = sides_of(w, g).vertex_is_body;
     // A contact's force is its percussion spread over the step: the mean
     // force, from which stress and force chains follow as for soft runs.
+    const bool vertex_is_body = sides_of(w, g).body == g.vertex_body;
     const Vec2 on_vertex = (vertex_is_body ? 1.0 : -1.0) / dt * on_body;
     candidates[static_cast<std::size_t>(g.candidate)].active = true;
     states[static_cast<std::size_t>(g.candidate)] = {{}, on_vertex, g.point, {}, result.normal_percussion[k] / dt};
@@ -357,25 +354,21 @@ void RigidStepper::step(EngineCore& core) {
   const Clock::time_point assembling = Clock::now();
   leave_out_unreachable(core, near);
   const std::vector<CollisionContact> contacts = program_contacts(core, near);
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    w.force[i] = w.is_wall[i] ? Vec2{} : body_force(w, i);
-    w.torque[i] = 0.0;
-  }
+  set_body_forces(w);
   stats_.seconds_detecting += seconds_since(assembling);
   const CollisionResult result = collide(core, contacts);
   ++stats_.steps;
 
   // Velocities after the step: from the collision for the bodies in it,
   // the free motion's for the others.
-  std::vector<std::uint8_t> collided(w.size(), 0);
-  for (std::size_t m = 0; m < members_.size() && !contacts.empty(); ++m) {
+  // (members_ and slot_ say which bodies the program had: none without contacts).
+  for (std::size_t m = 0; m < members_.size(); ++m) {
     const auto i = static_cast<std::size_t>(members_[m]);
     w.velocity[i] = result.velocity[m];
     w.angular_velocity[i] = result.angular_velocity[m];
-    collided[i] = 1;
   }
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (!w.is_wall[i] && !collided[i]) w.velocity[i] += dt * w.inverse_mass[i] * w.force[i];
+    if (!w.is_wall[i] && slot_[i] < 0) w.velocity[i] += dt * w.inverse_mass[i] * w.force[i];
   store_percussions(core, near, contacts, result);
   core.ledger.damping_dissipation += result.dissipated;
   core.ledger.external_work += result.wall_work;

@@ -65,10 +65,14 @@ bool not_finite(const World& w, std::size_t i) {
 
 }  // namespace
 
-double check_time_step(const World& w, const EngineSettings& s) {
+void check_step_and_skin(const EngineSettings& s) {
   if (!(s.dt > 0.0) || !std::isfinite(s.dt)) throw std::invalid_argument("the time step dt must be positive");
   if (!(s.verlet_distance > 0.0) || !std::isfinite(s.verlet_distance))
     throw std::invalid_argument("the Verlet distance must be positive");
+}
+
+double check_time_step(const World& w, const EngineSettings& s) {
+  check_step_and_skin(s);
   const ContactPeriod p = shortest_contact_period(w);
   const double limit = 0.1 * p.period;
   if (s.dt > limit && !s.allow_large_time_step)

@@ -19,7 +19,11 @@ class InstabilityError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The time step against the stiffest contact: dt must not exceed a tenth of
+// dt and the Verlet distance positive and finite; throws
+// std::invalid_argument naming the one that is not.
+void check_step_and_skin(const EngineSettings& settings);
+
+// The time step against the stiffest contact (after check_step_and_skin): dt must not exceed a tenth of
 // 2π sqrt(m_min / k_n). Throws std::invalid_argument with the numbers unless
 // allowed; returns the limit.
 double check_time_step(const World& world, const EngineSettings& settings);

@@ -167,13 +167,17 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
   return w;
 }
 
+ContactLaw placeholder_law() {
+  ContactLaw placeholder;
+  placeholder.kn = 1.0;
+  return placeholder;
+}
+
 World geometry_world(const std::vector<BodySpec>& bodies) {
   int materials = 1;
   for (const BodySpec& b : bodies) materials = std::max(materials, b.material + 1);
-  ContactLaw placeholder;
-  placeholder.kn = 1.0;
-  return make_world(bodies, materials, std::vector<ContactLaw>(static_cast<std::size_t>(materials * materials), placeholder),
-                    {});
+  return make_world(bodies, materials,
+                    std::vector<ContactLaw>(static_cast<std::size_t>(materials * materials), placeholder_law()), {});
 }
 
 std::vector<Vec2> local_skeleton(const World& w, std::size_t body) {

@@ -173,6 +173,10 @@ inline double body_potential(const World& w, std::size_t i) {
 World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
                  Vec2 gravity, const PeriodicCell& cell = {});
 
+// A valid soft law that nothing reads: for worlds whose contacts follow no
+// soft law (a packing's geometry, the rigid model).
+ContactLaw placeholder_law();
+
 // A world of `bodies` for their geometry alone (a packing, which has no
 // contact laws yet): every pair of the materials in use gets a placeholder
 // law. Throws as make_world does.

@@ -78,10 +78,8 @@ std::vector<LawSpec> law_table(const SceneConfig& scene, int materials) {
 // holds placeholders (nothing reads them), a soft scene has no rigid one.
 void set_laws(const SceneConfig& scene, const std::vector<LawSpec>& laws, std::vector<ContactLaw>& soft,
               std::vector<RigidLaw>& rigid) {
-  ContactLaw placeholder;
-  placeholder.kn = 1.0;
   for (const LawSpec& l : laws) {
-    soft.push_back(l.rigid ? placeholder : l.law);
+    soft.push_back(l.rigid ? placeholder_law() : l.law);
     if (scene.engine.model == Model::rigid) rigid.push_back(*l.rigid);
   }
 }
