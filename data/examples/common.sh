@@ -1,6 +1,7 @@
 # Shared by the examples' run.sh scripts: finding sphero, the arguments
-# (--reduced, the output directory), the results table and the physics checks.
-# Sourced, not run.
+# (--reduced, the output directory), the cases (run $JOBS at once, each kept
+# once finished so that a rerun resumes), the results table, the physics
+# checks and the tables and figures of docs/VALIDATION.md. Sourced, not run.
 set -euo pipefail
 
 EXAMPLE_DIR=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
@@ -40,6 +41,46 @@ if [[ -z ${SPHERO:-} ]]; then
 fi
 sphero() { "$SPHERO" "$@"; }
 
+# Cases: the independent simulations of an example. `run_case NAME FUNCTION
+# ARGS...` runs `FUNCTION ARGS... $OUT/NAME` in the background, at most $JOBS
+# at a time, its output in $OUT/NAME/log. A case that finishes leaves a stamp
+# naming the sphero binary (its checksum) and its arguments; a later run with
+# the same binary and arguments keeps it instead of running it again, so an
+# interrupted run resumes where it stopped. `cases_finished` waits for them
+# all and stops the script if one failed.
+JOBS=${JOBS:-1}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "$0: JOBS must be a positive integer, not '$JOBS'" >&2; exit 2; }
+SPHERO_ID=$(sha256sum "$SPHERO" | cut -c1-16)
+CASES=()
+run_case() {
+  local name=$1
+  shift
+  local dir=$OUT/$name key="$SPHERO_ID $*"
+  CASES+=("$name")
+  [[ -f $dir/.finished && $(<"$dir/.finished") == "$key" ]] && return 0
+  while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  (
+    "$@" "$dir" >"$dir/log" 2>&1
+    echo "$key" >"$dir/.finished"
+  ) &
+}
+cases_finished() {
+  wait || true
+  local name failed=0
+  for name in "${CASES[@]}"; do
+    [[ -f $OUT/$name/.finished ]] && continue
+    echo "$EXAMPLE: case $name failed; see $OUT/$name/log:" >&2
+    tail -5 "$OUT/$name/log" >&2
+    failed=1
+  done
+  [[ $failed == 0 ]] || exit 1
+}
+
+# The seeds of a case's realisations: 1 to N.
+seeds() { seq 1 "$1"; }
+
 RESULTS=$OUT/results.txt
 FAILED=0
 {
@@ -66,6 +107,21 @@ check() {
     printf 'CHECK FAILED: %s: %s is not %s %s\n' "$description" "$value" "$op" "$bound" | tee -a "$RESULTS" >&2
     FAILED=1
   fi
+}
+
+# The page: `page_table NAME` writes stdin (a Markdown table) and
+# `page_figure FILE NAME` copies a figure as the table or image NAME of
+# docs/VALIDATION.md, prefixed with the example's name; `data/examples/validate`
+# puts them in the page.
+mkdir -p "$OUT/page"
+page_table() { cat >"$OUT/page/$EXAMPLE-$1.md"; }
+page_figure() { cp "$1" "$OUT/page/$EXAMPLE-$2.png"; }
+
+# stats VALUES...: "mean spread n" of the values (spread: the sample
+# standard deviation, 0 for one value).
+stats() {
+  printf '%s\n' "$@" | awk '{ s += $1; ss += $1 * $1; ++n }
+    END { m = s / n; v = n > 1 ? (ss - n * m * m) / (n - 1) : 0; printf "%.6g %.6g %d\n", m, sqrt(v > 0 ? v : 0), n }'
 }
 
 finish() {
