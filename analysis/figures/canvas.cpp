@@ -84,4 +84,52 @@ void draw_text(cairo_t* cr, double x, double y, const std::string& text, double 
   cairo_restore(cr);
 }
 
+namespace {
+
+// A context on a 1×1 surface with the figures' font, for measuring text.
+struct Measure {
+  Measure() : surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)), cr(cairo_create(surface)) {
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  }
+  ~Measure() {
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
+  }
+  Measure(const Measure&) = delete;
+  Measure& operator=(const Measure&) = delete;
+  double width(const std::string& text, double font_size) {
+    cairo_set_font_size(cr, font_size);
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, text.c_str(), &e);
+    return e.x_advance;
+  }
+  cairo_surface_t* surface;
+  cairo_t* cr;
+};
+
+}  // namespace
+
+double text_width(const std::string& text, double font_size) { return Measure().width(text, font_size); }
+
+std::vector<std::string> wrap_text(const std::string& text, double font_size, double width) {
+  Measure measure;
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(' ', start), text.size());
+    const std::string word = text.substr(start, end - start);
+    const std::string longer = line.empty() ? word : line + " " + word;
+    if (!line.empty() && measure.width(longer, font_size) > width) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = longer;
+    }
+    start = end + 1;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
 }  // namespace sphero::analysis

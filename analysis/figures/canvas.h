@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace sphero::analysis {
 
@@ -23,5 +25,13 @@ void set_map_colour(cairo_t* cr, double t);
 // Text with its anchor at (x, y): `align` 0 left, 0.5 centre, 1 right;
 // vertically centred on y.
 void draw_text(cairo_t* cr, double x, double y, const std::string& text, double align = 0.0, double angle = 0.0);
+
+// `text` broken at spaces into lines no wider than `width` at `font_size`
+// (a word wider than that stands alone on its line). Measured on a scratch
+// surface, so that a figure can size itself before it is drawn.
+std::vector<std::string> wrap_text(const std::string& text, double font_size, double width);
+
+// The advance width of `text` at `font_size`, measured the same way.
+double text_width(const std::string& text, double font_size);
 
 }  // namespace sphero::analysis

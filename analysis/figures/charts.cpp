@@ -77,6 +77,7 @@ void set_style(cairo_t* cr, Curve::Style style, double scale) {
 struct ChartFrame {
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
   double scale = 1.0, left = 0.0, right = 0.0, top = 0.0, bottom = 0.0;
+  std::vector<std::string> title;  // wrapped to the plot's width
   double px(double x) const { return left + (x - x0) / (x1 - x0) * (right - left); }
   double py(double y) const { return bottom - (y - y0) / (y1 - y0) * (bottom - top); }
 };
@@ -106,7 +107,9 @@ ChartFrame chart_frame(const Chart& chart, const std::filesystem::path& file, in
   if (!(chart.y_from_zero && f.y0 == 0.0)) f.y0 -= pad;
   f.y1 += pad;
   f.scale = width / 1200.0;
-  f.left = 130 * f.scale, f.right = width - 40 * f.scale, f.top = 70 * f.scale, f.bottom = height - 90 * f.scale;
+  f.left = 130 * f.scale, f.right = width - 40 * f.scale, f.bottom = height - 90 * f.scale;
+  f.title = wrap_text(chart.title, 22 * f.scale, f.right - f.left);
+  f.top = (70 + 28 * (static_cast<double>(f.title.size()) - 1)) * f.scale;
   return f;
 }
 
@@ -114,7 +117,7 @@ void draw_axes(cairo_t* cr, const Chart& chart, const ChartFrame& f, int height)
   const double scale = f.scale;
   cairo_set_font_size(cr, 22 * scale);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, f.left, 35 * scale, chart.title);
+  for (std::size_t k = 0; k < f.title.size(); ++k) draw_text(cr, f.left, (35 + 28 * static_cast<double>(k)) * scale, f.title[k]);
   cairo_set_line_width(cr, 1.2 * scale);
   cairo_rectangle(cr, f.left, f.top, f.right - f.left, f.bottom - f.top);
   cairo_stroke(cr);
@@ -287,7 +290,8 @@ void draw_rose(const Rose& rose, const std::filesystem::path& file, int width) {
     const double cx = 0.5 * width, cy = 0.5 * height + 20 * scale, radius = 0.36 * width;
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 22 * scale);
-    draw_text(cr, 30 * scale, 35 * scale, rose.title);
+    const std::vector<std::string> title = wrap_text(rose.title, 22 * scale, width - 60 * scale);
+    for (std::size_t k = 0; k < title.size(); ++k) draw_text(cr, 30 * scale, (35 + 28 * static_cast<double>(k)) * scale, title[k]);
     // Grid: circles at quarters of the maximum, spokes every 30°
     cairo_set_line_width(cr, 1.0 * scale);
     cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -23,6 +24,106 @@ struct View {
   double y(Vec2 p) const { return height - margin - below - (p.y - low.y) * scale; }
 };
 
+// One entry of the legend: a line of a force's width and colour (none for
+// plain text) and its label, at its place in the legend's rows.
+struct LegendEntry {
+  double line_width = 0.0;  // 0: text only
+  std::array<double, 3> colour{};
+  std::string label;
+  double x = 0.0;
+  int row = 0;
+};
+
+// The text above the drawing: the caption's lines, then the legend's rows.
+struct Heading {
+  double font = 12.0, line_height = 16.0, row_height = 16.0, sample = 30.0;
+  std::vector<std::string> caption;
+  std::vector<LegendEntry> legend;
+  int rows = 0;
+  double height(double margin) const { return margin + line_height * static_cast<double>(caption.size()) + row_height * rows; }
+};
+
+constexpr std::array<double, 3> sticking_colour{0.55, 0.0, 0.0}, sliding_colour{0.85, 0.45, 0.05},
+    chain_colour{0.10, 0.30, 0.75};
+
+double strongest_force(const FrameData& f) {
+  double strongest = 0.0;
+  for (const auto& s : f.forces) strongest = std::max(strongest, s.magnitude);
+  return strongest;
+}
+
+double force_line_width(double magnitude, double strongest, double widest_px) {
+  return std::max(0.3, widest_px * magnitude / strongest);
+}
+
+// The legend's entries for a drawing of forces: line widths for the
+// strongest force, a half and a quarter of it, then the colours.
+std::vector<LegendEntry> legend_entries(const FrameData& f, const FigureOptions& o, double widest_px) {
+  const double strongest = strongest_force(f);
+  if (!o.draw_forces || strongest <= 0.0) return {};
+  std::vector<LegendEntry> entries{{0.0, {}, fmt::format("{} contacts; line width ∝ contact force:", f.forces.size())}};
+  for (double fraction : {1.0, 0.5, 0.25})
+    entries.push_back({force_line_width(fraction * strongest, strongest, widest_px), sticking_colour,
+                       fmt::format("{:.3g} N", fraction * strongest)});
+  entries.push_back({std::min(4.0, widest_px), sticking_colour, "sticking"});
+  entries.push_back({std::min(4.0, widest_px), sliding_colour, "sliding"});
+  if (!o.in_chain.empty())
+    entries.push_back({std::min(4.0, widest_px), chain_colour, "force chain (Peters et al. 2005)"});
+  return entries;
+}
+
+// The caption wrapped to the width and the legend laid out in rows that fit it.
+Heading heading(const FrameData& f, const FigureOptions& o, const View& v, double widest_px) {
+  Heading h;
+  h.font = 14.0 * o.width / 1600.0 + 4.0;
+  h.line_height = 1.35 * h.font;
+  h.sample = 2.5 * h.font;
+  const double room = o.width - 2.0 * v.margin;
+  const std::string caption =
+      o.show_time ? fmt::format("{}{}t = {:.4g} s", o.title, o.title.empty() ? "" : " — ", f.time) : o.title;
+  if (!caption.empty()) h.caption = wrap_text(caption, h.font, room);
+  h.legend = legend_entries(f, o, widest_px);
+  double x = 0.0, thickest = 0.0;
+  for (LegendEntry& e : h.legend) {
+    const double wide = (e.line_width > 0.0 ? h.sample + 0.4 * h.font : 0.0) + text_width(e.label, h.font) + h.font;
+    if (x > 0.0 && x + wide > room) x = 0.0, ++h.rows;
+    e.x = x, e.row = h.rows;
+    x += wide;
+    thickest = std::max(thickest, e.line_width);
+  }
+  if (!h.legend.empty()) ++h.rows;
+  h.row_height = std::max(h.line_height, thickest + 0.4 * h.font);
+  return h;
+}
+
+void set_colour(cairo_t* cr, const std::array<double, 3>& c) { cairo_set_source_rgb(cr, c[0], c[1], c[2]); }
+
+void draw_heading(cairo_t* cr, const Heading& h, const View& v) {
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_set_font_size(cr, h.font);
+  double y = 0.5 * v.margin + 0.5 * h.line_height;
+  for (const std::string& line : h.caption) {
+    draw_text(cr, v.margin, y, line);
+    y += h.line_height;
+  }
+  const double legend_top = 0.5 * v.margin + h.line_height * static_cast<double>(h.caption.size());
+  for (const LegendEntry& e : h.legend) {
+    const double x = v.margin + e.x, row_y = legend_top + (e.row + 0.5) * h.row_height;
+    double text_x = x;
+    if (e.line_width > 0.0) {
+      set_colour(cr, e.colour);
+      cairo_set_line_width(cr, e.line_width);
+      cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+      cairo_move_to(cr, x, row_y);
+      cairo_line_to(cr, x + h.sample, row_y);
+      cairo_stroke(cr);
+      text_x = x + h.sample + 0.4 * h.font;
+    }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_text(cr, text_x, row_y, e.label);
+  }
+}
+
 void trace(cairo_t* cr, const View& v, const std::vector<Vec2>& points, bool closed) {
   if (points.empty()) return;
   cairo_move_to(cr, v.x(points[0]), v.y(points[0]));
@@ -30,7 +131,37 @@ void trace(cairo_t* cr, const View& v, const std::vector<Vec2>& points, bool clo
   if (closed) cairo_close_path(cr);
 }
 
-void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o, double widest) {
+void draw_forces(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o, double widest_px) {
+  const double strongest = strongest_force(f);
+  const ParticleCentres centres = particle_centres(f);
+  for (std::size_t k = 0; k < f.forces.size(); ++k) {
+    const ForceSegment& s = f.forces[k];
+    if (strongest <= 0.0 || s.magnitude <= 0.0) continue;
+    cairo_set_line_width(cr, force_line_width(s.magnitude, strongest, widest_px));
+    set_colour(cr, k < o.in_chain.size() && o.in_chain[k] ? chain_colour : s.sliding ? sliding_colour : sticking_colour);
+    for (const auto& [a, b] : contact_pieces(f, centres, k)) {
+      cairo_move_to(cr, v.x(a), v.y(a));
+      cairo_line_to(cr, v.x(b), v.y(b));
+    }
+    cairo_stroke(cr);
+  }
+}
+
+void draw_colour_bar(cairo_t* cr, const View& v, const FigureOptions& o) {
+  const double x0 = v.margin, x1 = v.margin + 0.4 * o.width, y = v.height - 1.2 * v.margin, h = 0.3 * v.margin;
+  const int steps = 100;
+  for (int k = 0; k < steps; ++k) {
+    set_map_colour(cr, (k + 0.5) / steps);
+    cairo_rectangle(cr, x0 + (x1 - x0) * k / steps, y, (x1 - x0) / steps + 0.5, h);
+    cairo_fill(cr);
+  }
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, x0, y + h + 0.3 * v.margin, fmt::format("{:.3g}", o.fill_low));
+  draw_text(cr, x1, y + h + 0.3 * v.margin, fmt::format("{:.3g}", o.fill_high), 1.0);
+  draw_text(cr, x1 + 0.02 * o.width, y + 0.5 * h, o.fill_label);
+}
+
+void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o, const Heading& h, double widest_px) {
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
   // Walls: their rounded outlines, dark grey.
@@ -53,50 +184,29 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
     cairo_set_line_width(cr, 0.5);
     cairo_stroke(cr);
   }
-  // Forces: width ∝ |F|, the strongest drawn `widest` wide.
-  double strongest = 0.0;
-  for (const auto& s : f.forces) strongest = std::max(strongest, s.magnitude);
-  for (std::size_t k = 0; o.draw_forces && k < f.forces.size(); ++k) {
-    const ForceSegment& s = f.forces[k];
-    if (strongest <= 0.0 || s.magnitude <= 0.0) continue;
-    const double width = std::max(0.3, widest * v.scale * s.magnitude / strongest);
-    cairo_set_line_width(cr, width);
-    if (k < o.in_chain.size() && o.in_chain[k])
-      cairo_set_source_rgb(cr, 0.10, 0.30, 0.75);
-    else if (s.sliding)
-      cairo_set_source_rgb(cr, 0.85, 0.45, 0.05);
-    else
-      cairo_set_source_rgb(cr, 0.55, 0.0, 0.0);
-    cairo_move_to(cr, v.x(s.a), v.y(s.a));
-    cairo_line_to(cr, v.x(s.b), v.y(s.b));
-    cairo_stroke(cr);
-  }
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  cairo_set_font_size(cr, 14.0 * o.width / 1600.0 + 4.0);
-  std::string caption =
-      o.show_time ? fmt::format("{}{}t = {:.4g} s", o.title, o.title.empty() ? "" : " — ", f.time) : o.title;
-  if (o.draw_forces)
-    caption += fmt::format(", {} contacts; line width ∝ contact force (max {:.3g} N); orange: sliding{}", f.forces.size(),
-                           strongest, o.in_chain.empty() ? "" : "; blue: force chains (Peters et al. 2005)");
-  cairo_move_to(cr, v.margin, v.margin * 0.8 + 10.0);
-  cairo_show_text(cr, caption.c_str());
-  if (filled) {
-    // Colour bar along the bottom margin.
-    const double x0 = v.margin, x1 = v.margin + 0.4 * o.width, y = v.height - 1.2 * v.margin, h = 0.3 * v.margin;
-    const int steps = 100;
-    for (int k = 0; k < steps; ++k) {
-      set_map_colour(cr, (k + 0.5) / steps);
-      cairo_rectangle(cr, x0 + (x1 - x0) * k / steps, y, (x1 - x0) / steps + 0.5, h);
-      cairo_fill(cr);
-    }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    draw_text(cr, x0, y + h + 0.3 * v.margin, fmt::format("{:.3g}", o.fill_low));
-    draw_text(cr, x1, y + h + 0.3 * v.margin, fmt::format("{:.3g}", o.fill_high), 1.0);
-    draw_text(cr, x1 + 0.02 * o.width, y + 0.5 * h, o.fill_label);
-  }
+  if (o.draw_forces) draw_forces(cr, f, v, o, widest_px);
+  draw_heading(cr, h, v);
+  if (filled) draw_colour_bar(cr, v, o);
 }
 
 }  // namespace
+
+ParticleCentres particle_centres(const FrameData& f) {
+  ParticleCentres centres;
+  for (const ParticleRecord& p : f.particles) centres[p.id] = p.centre;
+  return centres;
+}
+
+std::vector<std::pair<Vec2, Vec2>> contact_pieces(const FrameData& f, const ParticleCentres& centres, std::size_t k) {
+  const ForceSegment& s = f.forces[k];
+  if (k < f.pairs.size()) {
+    const auto b = centres.find(f.pairs[k].body_b);
+    const Vec2 branch = s.b - s.a;
+    if (b != centres.end() && norm(b->second - s.b) > 1e-9 * (1.0 + norm(branch)))
+      return {{s.a, s.a + 0.5 * branch}, {b->second - 0.5 * branch, b->second}};
+  }
+  return {{s.a, s.b}};
+}
 
 void draw_force_network(const FrameData& f, const std::filesystem::path& file, const FigureOptions& o) {
   if (o.width < 100 || o.width > 20000) throw std::runtime_error("the figure width must be between 100 and 20000");
@@ -121,10 +231,11 @@ void draw_force_network(const FrameData& f, const std::filesystem::path& file, c
   v.margin = 0.03 * o.width + 10.0;
   v.scale = (o.width - 2 * v.margin) / (v.high.x - v.low.x);
   v.below = o.fill.empty() ? 0.0 : v.margin;
-  v.height = std::ceil((v.high.y - v.low.y) * v.scale + 2 * v.margin + 20.0 + v.below);
+  const Heading h = heading(f, o, v, widest * v.scale);
+  v.height = std::ceil((v.high.y - v.low.y) * v.scale + v.margin + h.height(v.margin) + v.below);
   const int height = static_cast<int>(v.height);
 
-  render_figure(file, o.width, height, [&](cairo_t* cr) { draw(cr, f, v, o, widest); });
+  render_figure(file, o.width, height, [&](cairo_t* cr) { draw(cr, f, v, o, h, widest * v.scale); });
 }
 
 }  // namespace sphero::analysis

@@ -1,11 +1,15 @@
 // The force-network figure of one frame, for papers: particles as their
 // exact rounded outlines in light grey, walls in dark grey, and every
-// contact as a line whose width is proportional to its force. Rendered with
+// contact as a line whose width is proportional to its force (a contact
+// across a periodic boundary as its two halves, one at each grain), under
+// a caption wrapped to the width and a legend of line widths and colours. Rendered with
 // Cairo, headless; PNG, or vector SVG / PDF, chosen by the file's extension.
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/frame_data.h"
@@ -31,6 +35,17 @@ struct FigureOptions {
   // walls that reach far beyond them; otherwise grains and walls.
   bool fit_grains = false;
 };
+
+// Each particle's centre, by body id.
+using ParticleCentres = std::map<int, Vec2>;
+ParticleCentres particle_centres(const FrameData& frame);
+
+// The segments contact k of the frame is drawn as: its line from centre to
+// centre, or, where the pair touches across a periodic boundary (the line
+// reaches an image of the second body, not where that body is drawn), two
+// halves, each from its grain's centre to the middle of the line through
+// the nearest image.
+std::vector<std::pair<Vec2, Vec2>> contact_pieces(const FrameData& frame, const ParticleCentres& centres, std::size_t k);
 
 // Throws std::runtime_error for an unknown extension or an unwritable file;
 // never leaves a partial file.

@@ -12,45 +12,65 @@ if [[ $REDUCED == 1 ]]; then
 else
   compact=3 shear=10           # shear strain about 1.4
 fi
-table=$OUT/first-law.csv
-echo "particles,time_s,work_J,internal_energy_change_J,dissipated_J,residual_J,relative_residual" >"$table"
-for particles in pentagons voronoi; do
-  dir=$OUT/$particles
-  mkdir -p "$dir"
+# shear_case PARTICLES DIR: compact the sample, shear it, and write the
+# ledger's first law, W = dE + D, frame by frame to DIR/first-law.csv (the
+# run starts its ledger at 0).
+shear_case() {
+  local particles=$1 dir=$2 scene packing
   if [[ $particles == pentagons ]]; then
     scene=$EXAMPLE_DIR/scene.ini
     packing=()
   else
     # The same number of cells in the space the pentagons' lattice filled.
-    sphero pack voronoi --box 0,1,20,21 --count 289 --radius 0.05 --periodic --seed 1 -o "$dir/cells.vtu" >/dev/null
+    sphero pack voronoi --box 0,1,20,21 --count 289 --radius 0.05 --periodic --seed 1 -o "$dir/cells.vtu"
     sed '/^grains = /d' "$EXAMPLE_DIR/scene.ini" >"$dir/compact.ini"
     scene=$dir/compact.ini
     packing=(--packing "$dir/cells.vtu")
   fi
   sphero run "$scene" "${packing[@]}" --duration "$compact" --output "$dir/compact" --overwrite --quiet \
-    --fields state --output_interval "$compact" >/dev/null
+    --fields state --output_interval "$compact"
   # Sheared: the compacted sample with its plates (bodies 0 and 1).
   sed '/^wall = /d; /^grains = /d' "$scene" >"$dir/shear.ini"
   sphero run "$dir/shear.ini" --packing "$(ls "$dir"/compact/state_*.vtu | tail -1)" \
     --set_wall "1 pressure=100 inward=0,-1 velocity=$velocity,0" --duration "$shear" --output "$dir/shear" \
-    --overwrite --quiet >/dev/null
-  # The ledger's first law, W = dE + D, frame by frame (the run starts its ledger at 0).
+    --overwrite --quiet
   csv "$dir/shear/energy.csv" time_s external_work_J mechanical_J damping_dissipation_J sliding_dissipation_J \
       first_law_residual_J |
     awk -v p="$particles" 'NR == 1 { e0 = $3 } { w = $2; d = $4 + $5; r = w > 0 ? $6 / w : 0
-      printf "%s,%s,%.10g,%.10g,%.10g,%.6g,%.6g\n", p, $1, w, $3 - e0, d, $6, r }' >>"$table"
+      printf "%s,%s,%.10g,%.10g,%.10g,%.6g,%.6g\n", p, $1, w, $3 - e0, d, $6, r }' >"$dir/first-law.csv"
+}
+
+for particles in pentagons voronoi; do run_case "$particles" shear_case "$particles"; done
+cases_finished
+
+table=$OUT/first-law.csv
+echo "particles,time_s,work_J,internal_energy_change_J,dissipated_J,residual_J,relative_residual" >"$table"
+for particles in pentagons voronoi; do
+  dir=$OUT/$particles
+  cat "$dir/first-law.csv" >>"$table"
   read -r worst final work < <(awk -F, -v p="$particles" '$1 == p && $3 > 0 {
       r = $7 < 0 ? -$7 : $7; if (r > w && $2 >= 0.5) w = r; last = $7; work = $3 }
       END { printf "%.4g %.4g %.6g\n", w, last, work }' "$table")
   result "${particles}_work_of_plates_J" "$work" "over $shear s of shearing at $velocity m/s"
   result "${particles}_largest_relative_first_law_error" "$worst" "max over frames from t = 0.5 s of |W - dE - D| / W"
   result "${particles}_final_relative_first_law_error" "$final" "(W - dE - D) / W at the end"
-  sphero figure "$dir/shear" --plot energy -o "$OUT/first-law-$particles.png" --title "Shear band, $particles" >/dev/null
+  sphero figure "$dir/shear" --plot energy -o "$OUT/first-law-$particles.png" --title "Shear band, $particles"
   sphero figure "$dir/shear" --plot network --frame last -o "$OUT/snapshot-$particles.png" \
-    --title "Shear band, $particles, t = $shear s" >/dev/null
+    --title "Shear band, $particles"
 done
 sphero plot "$table" --x time_s --y relative_residual --by particles --title "Shear band: first-law error (W - dE - D) / W" \
-  --y-label "relative first-law residual" -o "$OUT/first-law-error.png" >/dev/null
+  --y-label "relative first-law residual" -o "$OUT/first-law-error.png"
+page_figure "$OUT/first-law-error.png" first-law-error
+page_figure "$OUT/first-law-voronoi.png" first-law-voronoi
+page_figure "$OUT/snapshot-voronoi.png" voronoi
+{
+  echo "| particles | work of the plates W | largest \|W − ΔE − D\|/W after 0.5 s | (W − ΔE − D)/W at the end |"
+  echo "| --- | --- | --- | --- |"
+  for particles in pentagons voronoi; do
+    value() { sed -n "s/^${particles}_$1 = \([^ ]*\).*/\1/p" "$RESULTS"; }
+    echo "| $([[ $particles == voronoi ]] && echo "Voronoi cells" || echo pentagons) | $(value work_of_plates_J) J | $(value largest_relative_first_law_error) | $(value final_relative_first_law_error) |"
+  done
+} | page_table first-law
 
 # The ledger books the plates' work and the dissipation with the
 # integrator's own trapezoidal rule, so the first law closes to the time

@@ -1,0 +1,91 @@
+// The figures' layout: titles wrapped to the width, the caption and legend
+// making room for themselves, periodic contacts drawn as two halves.
+#include <cairo.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "analysis/figures/canvas.h"
+#include "analysis/figures/force_network.h"
+#include "geometry/polygon.h"
+
+namespace sphero::analysis {
+namespace {
+
+TEST(FigureLayout, ATitleWrapsAtSpacesIntoLinesThatFit) {
+  const std::string title =
+      "Shear band, Voronoi cells, 10 s after the start of shearing, with the force chains of Peters et al. highlighted";
+  const double font = 18.0, width = 300.0;
+  const std::vector<std::string> lines = wrap_text(title, font, width);
+  ASSERT_GT(lines.size(), 2u);
+  std::string joined;
+  for (const std::string& line : lines) {
+    EXPECT_LE(text_width(line, font), width) << line;
+    EXPECT_FALSE(line.empty());
+    joined += (joined.empty() ? "" : " ") + line;
+  }
+  EXPECT_EQ(joined, title);
+  EXPECT_EQ(wrap_text("short", font, width).size(), 1u);
+  // A word wider than the line stands alone rather than being cut.
+  const std::vector<std::string> long_word = wrap_text("a Supercalifragilisticexpialidocious b", font, 50.0);
+  ASSERT_EQ(long_word.size(), 3u);
+  EXPECT_EQ(long_word[1], "Supercalifragilisticexpialidocious");
+}
+
+// Two unit squares touching across the right edge of a periodic cell
+// [0, 10): particle 1 at x = 9.5, particle 2 at x = 0.5, the contact line
+// from 1 to the image of 2 at x = 10.5.
+FrameData periodic_pair() {
+  FrameData f;
+  for (const auto& [id, x] : {std::pair{1, 9.5}, std::pair{2, 0.5}}) {
+    ParticleRecord p;
+    p.id = id;
+    p.centre = {x, 0.5};
+    p.area = 1.0;
+    f.particles.push_back(p);
+    f.outlines.push_back({{x - 0.5, 0.0}, {x + 0.5, 0.0}, {x + 0.5, 1.0}, {x - 0.5, 1.0}});
+  }
+  f.pairs.push_back({1, 2, {1.0, 0.0}, {1.0, 0.0}, {-3.0, 0.0}, 3.0});
+  f.forces.push_back({{9.5, 0.5}, {10.5, 0.5}, 3.0, false});
+  return f;
+}
+
+TEST(FigureLayout, AContactAcrossAPeriodicBoundaryIsDrawnAsTwoHalvesAtTheBoundary) {
+  const FrameData f = periodic_pair();
+  const auto pieces = contact_pieces(f, particle_centres(f), 0);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].first, (Vec2{9.5, 0.5}));
+  EXPECT_NEAR(pieces[0].second.x, 10.0, 1e-12);  // ends at the boundary
+  EXPECT_NEAR(pieces[1].first.x, 0.0, 1e-12);    // starts at the boundary
+  EXPECT_EQ(pieces[1].second, (Vec2{0.5, 0.5}));
+  // Without the period, the same pair is one line from centre to centre.
+  FrameData plain = f;
+  plain.forces[0].b = {0.5, 0.5};
+  plain.particles[1].centre = {0.5, 0.5};
+  EXPECT_EQ(contact_pieces(plain, particle_centres(plain), 0).size(), 1u);
+}
+
+int png_height(const std::filesystem::path& file) {
+  cairo_surface_t* image = cairo_image_surface_create_from_png(file.c_str());
+  const int height = cairo_image_surface_get_height(image);
+  cairo_surface_destroy(image);
+  return height;
+}
+
+TEST(FigureLayout, ALongTitleMakesTheFigureTallerInsteadOfRunningOffTheEdge) {
+  const FrameData f = periodic_pair();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "sphero_figure_layout_test";
+  std::filesystem::create_directories(dir);
+  FigureOptions o;
+  o.width = 400;
+  o.title = "Short";
+  draw_force_network(f, dir / "short.png", o);
+  o.title = std::string(30, 'x') + " " + std::string(30, 'y') + " " + std::string(30, 'z');
+  draw_force_network(f, dir / "long.png", o);
+  EXPECT_GT(png_height(dir / "long.png"), png_height(dir / "short.png"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace sphero::analysis
