@@ -69,21 +69,27 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
   }
   write_text_atomically(directory_ / "run.sphero", manifest + "\n");
   if (resume_at) {
-    resume(*resume_at);
+    resume(*resume_at, energy_header(w));
     return;
   }
   std::ofstream csv(directory_ / "energy.csv");
-  csv << "# energies in J (per unit thickness), time in s, forces in N (per unit thickness), positions in m\n";
-  csv << "time_s,step,kinetic_translational_J,kinetic_rotational_J,elastic_normal_J,elastic_tangential_J,"
-         "gravitational_J,mechanical_J,external_work_J,damping_dissipation_J,sliding_dissipation_J,"
-         "first_law_residual_J";
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (w.is_wall[i]) csv << fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
-  csv << "\n";
+  csv << "# energies in J (per unit thickness), time in s, forces in N (per unit thickness), positions in m; "
+         "deepest_overlap_so_far: the run's deepest overlap up to that time, over the contact's two sphero-radii\n";
+  csv << energy_header(w) << "\n";
   if (!csv) throw std::runtime_error((directory_ / "energy.csv").string() + ": cannot write");
 }
 
-void RunOutput::resume(double time) {
+std::string RunOutput::energy_header(const World& w) {
+  std::string header =
+      "time_s,step,kinetic_translational_J,kinetic_rotational_J,elastic_normal_J,elastic_tangential_J,"
+      "gravitational_J,mechanical_J,external_work_J,damping_dissipation_J,sliding_dissipation_J,"
+      "first_law_residual_J,deepest_overlap_so_far";
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (w.is_wall[i]) header += fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
+  return header;
+}
+
+void RunOutput::resume(double time, const std::string& header) {
   // Frames up to the checkpoint's time stay; later ones (written after the
   // checkpoint by the interrupted run) are superseded.
   std::string collection = "walls";
@@ -108,6 +114,10 @@ void RunOutput::resume(double time) {
                                              "damaged (continue into a new --output folder)",
                                              energy.string(), line_number));
       if (*row_time > time * (1.0 + 1e-12)) break;
+    } else if (line.rfind("time_s", 0) == 0 && line != header) {
+      throw std::runtime_error(fmt::format("{}:{}: the columns differ from those this run writes (an older Sphero wrote "
+                                           "them?); continue into a new --output folder",
+                                           energy.string(), line_number));
     }
     kept += line + "\n";
   }
@@ -347,10 +357,10 @@ void RunOutput::write_walls(const Engine& engine, const std::filesystem::path& f
 void RunOutput::append_energy_row(const Engine& engine) {
   const EnergyLedger& l = engine.ledger();
   const World& w = engine.world();
-  std::string row = fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", engine.time(), engine.step_count(),
+  std::string row = fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}", engine.time(), engine.step_count(),
                                 l.kinetic_translational, l.kinetic_rotational, l.elastic_normal, l.elastic_tangential,
                                 l.gravitational, l.mechanical(), l.external_work, l.damping_dissipation,
-                                l.sliding_dissipation, l.first_law_residual());
+                                l.sliding_dissipation, l.first_law_residual(), engine.deepest_overlap());
   for (std::size_t i = 0; i < w.size(); ++i)
     if (w.is_wall[i])
       row += fmt::format(",{},{},{},{}", w.force[i].x, w.force[i].y, w.position[i].x, w.position[i].y);

@@ -38,7 +38,10 @@ class RunOutput {
   void write_walls(const Engine& engine, const std::filesystem::path& file) const;
   void append_energy_row(const Engine& engine);
   void write_collection(const std::string& name) const;
-  void resume(double time);
+  // Keeps the frames and energy.csv rows up to `time`; throws where the
+  // file's columns are not `header` (written by another version).
+  void resume(double time, const std::string& header);
+  static std::string energy_header(const World& w);
   bool wants(const std::string& field) const;
 
   std::filesystem::path directory_;

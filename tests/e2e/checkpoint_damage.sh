@@ -44,6 +44,10 @@ cp -r "$run" "$work/bad-energy"
 sed -i '0,/^[0-9]/{s/^[0-9][^,]*,/zero,/}' "$work/bad-energy/energy.csv"
 expect restart-bad-energy "a row that does not start with a time; the run's energy.csv is damaged" \
   "$sphero" run "$scene" --quiet --output "$work/bad-energy" --restart "$work/bad-energy/final.ckpt" --duration 0.6
+cp -r "$run" "$work/old-columns"
+sed -i 's/,deepest_overlap_so_far//' "$work/old-columns/energy.csv"
+expect restart-old-columns "the columns differ from those this run writes" \
+  "$sphero" run "$scene" --quiet --output "$work/old-columns" --restart "$work/old-columns/final.ckpt" --duration 0.6
 
 # A longer duration is honoured.
 cp -r "$run" "$work/longer"
