@@ -35,7 +35,7 @@ struct PairRecord {
   Vec2 branch;                       // a's centre to b's (or to the contact point for a wall)
   Vec2 normal;                       // unit contact normal, from a towards b
   Vec2 force;                        // on a, summed over the pair's vertex contacts
-  double normal_force = 0.0;         // sum of the vertex contacts' normal forces (≥ 0)
+  double normal_force = 0.0;         // sum of the vertex contacts' normal forces (the unclipped dashpot can make it < 0)
 };
 
 // A wall (a body of the run's `wall` lines): its skeleton and the force the
@@ -61,7 +61,7 @@ struct VertexContactRecord {
   Vec2 point;                        // of application, where the vertex body is drawn
   Vec2 normal;                       // unit, from the vertex towards the edge
   Vec2 force;                        // on the vertex body; the edge body gets −force
-  double normal_force = 0.0;         // ≥ 0; the force's normal part is −normal_force · normal
+  double normal_force = 0.0;         // the force's normal part is −normal_force · normal (< 0 only by the dashpot)
   double overlap = 0.0;
   Vec2 edge_offset;                  // point − edge_offset: the point in the edge body's frame (periodic images)
 };

@@ -34,7 +34,7 @@ awk -F, -v duration="$duration" '
     time = $column["time_s"]; residual = abs($column["first_law_residual_J"])
     scale = start + abs($column["external_work_J"]) + abs($column["damping_dissipation_J"]) + abs($column["sliding_dissipation_J"]) }
   END {
-    if (time < 0.98 * duration || time > duration * 1.0001) { print "energy.csv ends at t = " time; exit 1 }
+    if (time < 0.98 * duration || time > duration * 1.01) { print "energy.csv ends at t = " time; exit 1 }
     if (residual > 1e-2 * scale + 1e-9) { print "first-law residual " residual " J against " scale " J"; exit 1 }
     if (!(deepest > 0 && deepest < 1)) { print "deepest_overlap_so_far " deepest " at the end, not in (0, 1)"; exit 1 }
   }' "$out/energy.csv"

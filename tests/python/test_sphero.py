@@ -97,11 +97,14 @@ def test_contacts_and_views():
     sim = sphero.Simulation(small_scene())
     before = sim.positions
     assert not before.flags.writeable and before.base is not None  # a view of the engine's own array
-    sim.run(steps=4000)
+    sim.run(steps=10000)  # 2 s: every grain has fallen onto the floor or another grain
     assert np.array_equal(before, sim.positions)  # the view follows the engine
     c = sim.contacts()
     assert len(c["point"]) > 0 and c["point"].shape == (len(c["normal_force"]), 2)
-    assert np.all(c["normal_force"] >= 0) and np.allclose(np.linalg.norm(c["normal"], axis=1), 1)
+    # The dashpot is not clipped (docs/MODEL.md §2): a contact that opens fast may pull a little, but a
+    # settling pile pushes.
+    assert np.all(np.isfinite(c["normal_force"])) and c["normal_force"].sum() > 0
+    assert np.allclose(np.linalg.norm(c["normal"], axis=1), 1)
 
 
 def test_packings_are_sphero_packs(tmp_path):

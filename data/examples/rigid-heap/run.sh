@@ -36,11 +36,9 @@ heap_scene() {
     { print }' "$EXAMPLE_DIR/scene.ini"
 }
 
-table=$OUT/heap.csv
-echo "model,shape,n,steps,wall_s,detection_s,programs_s,ms_per_step,packing_fraction,coordination,deepest_overlap,kinetic_left,first_law_residual,dissipated" >"$table"
-run_heap() {
-  local model=$1 shape=$2 n=$3 dir=$OUT/$1-$2-$3
-  mkdir -p "$dir"
+# heap_case MODEL SHAPE N DIR: one heap; DIR/row: its line of heap.csv.
+heap_case() {
+  local model=$1 shape=$2 n=$3 dir=$4
   heap_scene "$model" "$shape" "$n" >"$dir/scene.ini"
   # The scene's shape path is absolute: the scene may live anywhere.
   sphero run "$dir/scene.ini" --output "$dir/run" --overwrite --threads 1 >"$dir/summary.txt"
@@ -54,25 +52,44 @@ run_heap() {
   # 0.8)) for grains of area a).
   local w
   w=$(awk -v n="$n" -v a="$(area "$shape")" 'BEGIN { printf "%.3f", 0.5 * sqrt(n * a / (3.14159 * 0.8)) }')
-  sphero analyze "$dir/run" --circle "0,0,$w" --no-local-packing >/dev/null
-  local phi z kinetic residual dissipated
+  sphero analyze "$dir/run" --circle "0,0,$w" --no-local-packing
+  local phi z kinetic residual dissipated rises
   read -r phi z < <(csv "$dir/run/analysis.csv" packing_fraction coordination | tail -1)
   read -r kinetic residual dissipated < <(csv "$dir/run/energy.csv" kinetic_translational_J first_law_residual_J damping_dissipation_J | tail -1)
-  echo "$model,$shape,$n,$steps,$wall,${detection:-0},${programs:-0},$(awk -v w="$wall" -v s="$steps" 'BEGIN { printf "%.3f", 1e3 * w / s }'),$phi,$z,$overlap,$kinetic,$residual,$dissipated" >>"$table"
-  result "${model}_${shape}_${n}" "$phi" "packing fraction in the heap's middle; coordination $z; ${steps} steps in ${wall} s; deepest overlap $overlap of the two sphero-radii"
-  sphero figure "$dir/run" --plot network --frame last -o "$OUT/heap-$model-$shape-$n.png" \
-    --title "$model model, $n ${shape}s" >/dev/null
-  # Every frame's dissipation at least the last one's: no collision creates energy.
-  local rises
+  # Frames whose dissipation is below the one before: a collision that made energy.
   rises=$(csv "$dir/run/energy.csv" damping_dissipation_J | awk 'NR > 1 && $1 < last - 1e-9 * (1 + last) { ++r } { last = $1 } END { print r + 0 }')
-  check "$model $shape $n: frames whose dissipation fell" "$rises" "==" 0
+  echo "$model,$shape,$n,$steps,$wall,${detection:-0},${programs:-0},$(awk -v w="$wall" -v s="$steps" 'BEGIN { printf "%.3f", 1e3 * w / s }'),$phi,$z,$overlap,$kinetic,$residual,$dissipated,$rises" >"$dir/row"
+  sphero figure "$dir/run" --plot network --frame last -o "$dir/heap.png" --title "$model model, $n ${shape}s"
 }
 
 for shape in $shapes; do
   rigid_sizes=$other_sizes
   [[ $shape == hexagon ]] && rigid_sizes=$sizes
-  for n in $rigid_sizes; do run_heap rigid "$shape" "$n"; done
-  for n in $soft_sizes; do run_heap soft "$shape" "$n"; done
+  for n in $rigid_sizes; do run_case "rigid-$shape-$n" heap_case rigid "$shape" "$n"; done
+  for n in $soft_sizes; do run_case "soft-$shape-$n" heap_case soft "$shape" "$n"; done
+done
+cases_finished
+
+# heap.csv holds the timings too (docs/PERFORMANCE.md); the page's table
+# leaves them out, so that it changes only with the physics.
+table=$OUT/heap.csv
+echo "model,shape,n,steps,wall_s,detection_s,programs_s,ms_per_step,packing_fraction,coordination,deepest_overlap,kinetic_left,first_law_residual,dissipated,dissipation_falls" >"$table"
+for name in "${CASES[@]}"; do
+  cat "$OUT/$name/row" >>"$table"
+  IFS=, read -r model shape n steps wall _ _ _ phi z overlap _ <"$OUT/$name/row"
+  result "${model}_${shape}_${n}" "$phi" "packing fraction in the heap's middle; coordination $z; ${steps} steps in ${wall} s; deepest overlap $overlap of the two sphero-radii"
+  cp "$OUT/$name/heap.png" "$OUT/heap-$model-$shape-$n.png"
+done
+{
+  echo "| model | grains | packing fraction (heap's middle) | coordination | deepest overlap / (r_i + r_j) | kinetic energy left / dissipated |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+  tail -n +2 "$table" | sort -t, -k2,2 -k3,3n -k1,1 | while IFS=, read -r model shape n _ _ _ _ _ phi z overlap kinetic _ dissipated _; do
+    awk -v m="$model" -v g="$n ${shape}s" -v phi="$phi" -v z="$z" -v o="$overlap" -v k="$kinetic" -v d="$dissipated" \
+      'BEGIN { printf "| %s | %s | %.3f | %.2f | %s | %.2g |\n", m, g, phi, z, o, k / d }'
+  done
+} | page_table heaps
+for figure in heap-rigid-hexagon-1000 heap-soft-hexagon-1000; do
+  [[ -f $OUT/$figure.png ]] && page_figure "$OUT/$figure.png" "${figure#heap-}"
 done
 
 # The physics every heap must show: a compact heap (a packing fraction of a
@@ -80,8 +97,9 @@ done
 # its middle), overlaps of rigid grains, all from the time stepping, below
 # 15% of their sphero-radii (cows, the largest and fastest-turning, reach
 # 10%: 2 cm on a 3 m grain), and the motion dissipated.
-while IFS=, read -r model shape n steps wall detection programs ms phi z overlap kinetic residual dissipated; do
+while IFS=, read -r model shape n steps wall detection programs ms phi z overlap kinetic residual dissipated rises; do
   [[ $model == model ]] && continue
+  check "$model $shape $n: frames whose dissipation fell" "$rises" "==" 0
   check "$model $shape $n: packing fraction in the heap's middle" "$phi" ">" 0.7
   check "$model $shape $n: coordination in the heap's middle" "$z" ">" 2
   check "$model $shape $n: kinetic energy left is below a tenth of the dissipated" "$kinetic" "<" "$(awk -v d="$dissipated" 'BEGIN { print 0.1 * d }')"
