@@ -44,9 +44,9 @@ sphero() { "$SPHERO" "$@"; }
 # Cases: the independent simulations of an example. `run_case NAME FUNCTION
 # ARGS...` runs `FUNCTION ARGS... $OUT/NAME` in the background, at most $JOBS
 # at a time, its output in $OUT/NAME/log. A case that finishes leaves a stamp
-# naming the sphero binary (its checksum) and its arguments; a later run with
-# the same binary and arguments keeps it instead of running it again, so an
-# interrupted run resumes where it stopped. `cases_finished` waits for them
+# naming the sphero binary (its checksum), the function (the checksum of its
+# text) and its arguments; a later run with the same three keeps it instead
+# of running it again, so an interrupted run resumes where it stopped. `cases_finished` waits for them
 # all and stops the script if one failed.
 JOBS=${JOBS:-1}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "$0: JOBS must be a positive integer, not '$JOBS'" >&2; exit 2; }
@@ -55,7 +55,8 @@ CASES=()
 run_case() {
   local name=$1
   shift
-  local dir=$OUT/$name key="$SPHERO_ID $*"
+  local dir=$OUT/$name key
+  key="$SPHERO_ID $(declare -f "$1" | sha256sum | cut -c1-16) $*"
   CASES+=("$name")
   [[ -f $dir/.finished && $(<"$dir/.finished") == "$key" ]] && return 0
   while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done

@@ -103,6 +103,13 @@ page_figure "$OUT/force-chains-disk.png" force-chains-disk
     echo "| $shape | **$(cell 1 1 %.3f)** | $(cell 3 1000 %.2f) | $(cell 4 100 %.1f)% | $(cell 5 1 %.2f) | $(cell 8 1 %.2f) | $(cell 6 1000 %.4f) |"
   done
 } | page_table results
+{
+  printf '| biaxial test, %s samples per shape | q/p at peak: ' "$samples"
+  for shape in $shapes; do printf '%s%s %s' "$([[ $shape == disk ]] || echo ", ")" "$shape" "$(shape_stats "$shape" 5 | awk '{ printf "%.2f ± %.2f", $1, $2 }')"; done
+  printf '; critical state: '
+  for shape in $shapes; do printf '%s%s %s' "$([[ $shape == disk ]] || echo ", ")" "$shape" "$(shape_stats "$shape" 8 | awk '{ printf "%.2f ± %.2f", $1, $2 }')"; done
+  echo " | non-circular grains stronger than disks at the same friction; σ_xx held at p₀ |"
+} | page_table summary
 
 # Checks: the smooth lateral plates hold the sample at p0, so in quasi-static
 # equilibrium its mean sigma_xx (Love-Weber over all its contacts, the

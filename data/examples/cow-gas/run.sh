@@ -99,6 +99,8 @@ value() { sed -n "s/^$1 = \\([^ ]*\\).*spread \\([^ ]*\\)\$/\\1 ± \\2/p" "$RESU
   echo "| L1 distance to MB, t = 1–$stage_end s | $(value histogram_l1_distance_to_maxwell_boltzmann) | 0 (sampling noise aside) |"
   echo "| L1 distance to MB, t = $stationary_from–$long s | $(value stationary_histogram_l1_distance_to_maxwell_boltzmann) | 0 (sampling noise aside) |"
 } | page_table statistics
+echo "| gas of $(grep -o 'count=[0-9]*' "$scene" | tr -dc 0-9) cows, $realisations realisations | ⟨E_rot⟩/⟨E_trans⟩ $(value rotational_over_translational_stationary) once stationary; Maxwell–Boltzmann β $(value stationary_histogram_fitted_beta); largest \|ΔE\|/E₀ $(value largest_relative_energy_deviation) | equipartition 0.5; β = 1.5 |" |
+  page_table summary
 page_figure "$OUT/seed-1/energy.png" energy
 page_figure "$OUT/seed-1/ke-histogram-stationary.png" ke-histogram-stationary
 page_figure "$OUT/seed-1/ke-histogram.png" ke-histogram

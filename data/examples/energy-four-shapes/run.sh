@@ -35,12 +35,12 @@ gas_case() {
     --packing-fraction 0.186 --spread 0.1 --speed 1 --seed 1 -o "$dir/gas.vtu"
   sphero run "$OUT/scene-$variant.ini" --packing "$dir/gas.vtu" --integrator "$integrator" --dt "$dt" \
     --duration "$duration" --output "$dir/run" --overwrite --quiet --allow_large_time_step true \
-    --fields state --output_interval "$interval"
+    --fields particles --output_interval "$interval"
   csv "$dir/run/energy.csv" mechanical_J deepest_overlap_so_far |
     awk 'NR == 1 { e0 = $1 } { d = $1 - e0; if (d < 0) d = -d; if (d > w) w = d; last = $1 - e0; deepest = $2 }
          END { printf "%.4g %.4g %.4g\n", w / e0, last / e0, deepest }' >"$dir/measured"
   # energy.csv is what the summary reads: the frames go, but the last.
-  find "$dir/run" -name 'state_*.vtu' | sort | head -n -1 | xargs -r rm
+  find "$dir/run" -name 'particles_*.vtu' | sort | head -n -1 | xargs -r rm
 }
 
 for shape in $shapes; do
@@ -139,6 +139,21 @@ for integrator in verlet gear; do
     echo
   } | page_table "stiff-$integrator"
 done
+
+# by_shape VARIANT INTEGRATOR COLUMN: the four shapes' values of a column, "disks A, rice B, ...".
+by_shape() {
+  awk -F, -v v="$1" -v i="$2" -v c="$3" -v d="$base_dt" '$1 == v && $3 == i && (v == "given" || $4 == d) {
+      name = $2 == "disk" ? "disks" : $2 == "peanut" ? "peanuts" : $2 == "pebble" ? "pebbles" : $2
+      printf "%s%s %.2g", n++ ? ", " : "", name, $c }' "$table"
+}
+{
+  echo "| gases of four shapes as published (k = 1, dt = 0.05), $duration_given time units | largest \|ΔE\|/E₀ (Verlet): $(by_shape given verlet 5); deepest overlap / (r_i + r_j): $(by_shape given verlet 7) | not conserved once overlaps reach the sphero-radii |"
+  printf '| the same gases with k = 2000, %s time units | at dt = %s (Verlet): %s; fitted order (Verlet): ' "$duration_stiff" "$base_dt" "$(by_shape stiff verlet 5)"
+  for shape in $shapes; do read -r slope _ <<<"$(order_of "$shape" verlet)"; printf '%s%s' "$([[ $shape == disk ]] || echo ", ")" "$slope"; done
+  printf '; at most 10⁻⁴ from dt = '
+  for shape in $shapes; do read -r _ at <<<"$(order_of "$shape" verlet)"; printf '%s%s' "$([[ $shape == disk ]] || echo ", ")" "$at"; done
+  echo " | conserved to the integrator's error, second order in dt |"
+} | page_table summary
 
 # With the overlaps small (k = 2000), dt = 1/110 of the contact period
 # leaves Verlet a bounded error of order (omega dt)^2 = 3e-3 of the energy

@@ -117,6 +117,14 @@ page_figure "$OUT/jamming-probability.png" jamming-probability
     echo "| $a m ($ratio lengths) | $shape | $jammed of $n | $low–$high | $([[ $tjam == - ]] && echo – || echo "$tjam s") | $mass ± $spread |"
   done < <(sort -t, -k2,2n -k1,1 "$table")
 } | page_table jamming
+{
+  printf '| hopper, %s realisations per aperture | jammed within %s s: ' "$realisations" "$within"
+  for shape in $shapes; do
+    printf '%s%s ' "$([[ $shape == "${shapes%% *}" ]] || echo "; ")" "$shape"
+    awk -F, -v s="$shape" '$1 == s { printf "%s%s m %d/%d", n++ ? ", " : "", $2, $5, $4 }' "$table"
+  done
+  echo " | non-convex grains jam at larger apertures than disks of the same area |"
+} | page_table summary
 for shape in $shapes; do
   for a in $apertures; do
     cp "$OUT/$shape-$a/seed-1/snapshot.png" "$OUT/snapshot-$shape-${a}m.png"

@@ -99,6 +99,18 @@ page_figure "$OUT/bend.png" bend
   done
 } | page_table four-shapes
 
+{
+  printf '| packing fraction, frictionless isotropic compression, %s samples | ' "$samples"
+  for shape in disk rice peanut pebble; do
+    read -r mean spread _ <<<"$(phi_of "$shape")"
+    printf '%s%s %.3f ± %.3f' "$([[ $shape == disk ]] || echo "; ")" "$shape" "$mean" "$spread"
+  done
+  read -r straight _ <<<"$(phi_of "bent-${bends%% *}")"
+  read -r bent _ <<<"$(phi_of "bent-${bends##* }")"
+  printf '; rods from %.3f (straight) to %.3f (bent by %s)' "$straight" "$bent" "${bends##* }"
+  echo " | disks near random close packing (about 0.84 in 2D) |"
+} | page_table summary
+
 # Random packings of these grains, frictionless: well above the gas they
 # come from (0.3; strongly bent rods interlock loosely, near 0.74, and a
 # sample that did not compress stays far below) and below the crystal's

@@ -88,6 +88,14 @@ done
       'BEGIN { printf "| %s | %s | %.3f | %.2f | %s | %.2g |\n", m, g, phi, z, o, k / d }'
   done
 } | page_table heaps
+{
+  printf '| rigid model (A-CD²): the heap | packing fraction in the middle: '
+  awk -F, 'NR > 1 && $1 == "rigid" { printf "%s%d %ss %.3f", n++ ? ", " : "", $3, $2, $9 }' "$table"
+  printf '; deepest overlap %s of the sphero-radii; frames whose dissipation fell: %s' \
+    "$(awk -F, 'NR > 1 && $1 == "rigid" && $11 > m { m = $11 } END { print m + 0 }' "$table")" \
+    "$(awk -F, 'NR > 1 { s += $15 } END { print s + 0 }' "$table")"
+  echo " | compact heaps; no collision creates energy; overlaps only from the time stepping |"
+} | page_table summary
 for figure in heap-rigid-hexagon-1000 heap-soft-hexagon-1000; do
   [[ -f $OUT/$figure.png ]] && page_figure "$OUT/$figure.png" "${figure#heap-}"
 done

@@ -71,6 +71,8 @@ page_figure "$OUT/snapshot-voronoi.png" voronoi
     echo "| $([[ $particles == voronoi ]] && echo "Voronoi cells" || echo pentagons) | $(value work_of_plates_J) J | $(value largest_relative_first_law_error) | $(value final_relative_first_law_error) |"
   done
 } | page_table first-law
+echo "| shear band, first law | largest \|W − ΔE − D\|/W after 0.5 s: $(sed -n 's/^pentagons_largest_relative_first_law_error = \([^ ]*\).*/\1/p' "$RESULTS") (pentagons), $(sed -n 's/^voronoi_largest_relative_first_law_error = \([^ ]*\).*/\1/p' "$RESULTS") (Voronoi cells) | closes to the time discretisation |" |
+  page_table summary
 
 # The ledger books the plates' work and the dissipation with the
 # integrator's own trapezoidal rule, so the first law closes to the time
