@@ -9,7 +9,7 @@ source "$(dirname "$0")/../common.sh"
 if [[ $REDUCED == 1 ]]; then
   duration=1.5 steps="2e-5 1e-5 5e-6"  # two impacts on the landscape
 else
-  duration=10 steps="4e-5 2e-5 1e-5 5e-6 2.5e-6 1.25e-6"
+  duration=10 steps="4e-5 2e-5 1e-5 5e-6 2.5e-6"
 fi
 reference_dt=1e-5
 

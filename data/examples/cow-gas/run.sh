@@ -14,7 +14,7 @@ if [[ $REDUCED == 1 ]]; then
   scene=$EXAMPLE_DIR/reduced.ini frames=50:100 stage_end=2 long=3 long_interval=0.1 stationary_from=2 realisations=1
 else
   scene=$EXAMPLE_DIR/scene.ini frames=100:800 stage_end=8 long=40 long_interval=0.1 stationary_from=20
-  realisations=${REALISATIONS:-4}
+  realisations=${REALISATIONS:-3}
 fi
 stationary_frames=$(awk -v f="$frames" -v e="$stage_end" -v s="$stationary_from" -v l="$long" -v i="$long_interval" \
   'BEGIN { split(f, r, ":"); printf "%d:%d", r[2] + (s - e) / i + 0.5, r[2] + (l - e) / i + 0.5 }')

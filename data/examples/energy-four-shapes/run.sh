@@ -19,7 +19,7 @@ if [[ $REDUCED == 1 ]]; then
   steps="2.236e-3 1.118e-3 5.59e-4"
 else
   count=400 box=41 duration_given=1000 duration_stiff=100
-  steps="2.236e-3 1.118e-3 5.59e-4 2.795e-4 1.3975e-4 6.9875e-5"
+  steps="2.236e-3 1.118e-3 5.59e-4 2.795e-4 1.3975e-4"
 fi
 walls=$(awk -v b="$box" 'BEGIN { c = b + 0.5; printf "-0.5,-0.5;%g,-0.5;%g,%g;-0.5,%g;-0.5,-0.5", c, c, c, c }')
 sed "s/^wall = .*/wall = radius=0.5 points=$walls/" "$EXAMPLE_DIR/scene.ini" >"$OUT/scene-given.ini"
