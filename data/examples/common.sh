@@ -46,7 +46,10 @@ sphero() { "$SPHERO" "$@"; }
 # at a time, its output in $OUT/NAME/log. A case that finishes leaves a stamp
 # naming the sphero binary (its checksum), the function (the checksum of its
 # text) and its arguments; a later run with the same three keeps it instead
-# of running it again, so an interrupted run resumes where it stopped. `cases_finished` waits for them
+# of running it again, so an interrupted run resumes where it stopped.
+# KEEP_CASES=1 keeps finished cases run by another sphero binary too (for
+# a build whose change cannot move the results, e.g. of the figures only):
+# the stamps still name the binary that ran each case. `cases_finished` waits for them
 # all and stops the script if one failed.
 JOBS=${JOBS:-1}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "$0: JOBS must be a positive integer, not '$JOBS'" >&2; exit 2; }
@@ -58,7 +61,12 @@ run_case() {
   local dir=$OUT/$name key
   key="$SPHERO_ID $(declare -f "$1" | sha256sum | cut -c1-16) $*"
   CASES+=("$name")
-  [[ -f $dir/.finished && $(<"$dir/.finished") == "$key" ]] && return 0
+  if [[ -f $dir/.finished ]]; then
+    local stamp
+    stamp=$(<"$dir/.finished")
+    [[ $stamp == "$key" ]] && return 0
+    [[ ${KEEP_CASES:-0} == 1 && ${stamp#* } == "${key#* }" ]] && return 0
+  fi
   while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
   rm -rf "$dir"
   mkdir -p "$dir"
