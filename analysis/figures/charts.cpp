@@ -99,7 +99,9 @@ ChartFrame chart_frame(const Chart& chart, const std::filesystem::path& file, in
   if (f.x1 - f.x0 <= 1e-12 * std::max(1.0, std::abs(f.x0))) f.x0 -= 0.5, f.x1 += 0.5;
   if (f.y1 - f.y0 <= 1e-12 * std::max(1.0, std::abs(f.y0)))
     f.y0 -= 0.5 * std::max(1.0, std::abs(f.y0)), f.y1 += 0.5 * std::max(1.0, std::abs(f.y1));
-  if (chart.x_log) {  // markers at the first and last decade stay whole
+  const bool markers = std::any_of(chart.curves.begin(), chart.curves.end(),
+                                   [](const Curve& c) { return c.style == Curve::Style::markers; });
+  if (chart.x_log || markers) {  // markers at the ends of the axis stay whole
     const double x_pad = 0.03 * (f.x1 - f.x0);
     f.x0 -= x_pad, f.x1 += x_pad;
   }

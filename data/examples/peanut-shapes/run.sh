@@ -71,7 +71,7 @@ done
 # The shapes, one grain each.
 for shape in $studied; do
   sphero pack lattice --shape "$OUT/shapes/$shape.shape" --columns 1 --rows 1 --spacing 2 -o "$OUT/shapes/$shape.vtu"
-  sphero figure "$OUT/shapes/$shape.vtu" --width 300 -o "$OUT/shape-$shape.png" --title "$shape"
+  sphero figure "$OUT/shapes/$shape.vtu" --plot network --width 300 -o "$OUT/shape-$shape.png" --title "$shape"
   page_figure "$OUT/shape-$shape.png" "$shape"
 done
 awk -F, 'NR == 1 || $2 != ""' "$table" >"$OUT/bend.csv"
