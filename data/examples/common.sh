@@ -122,6 +122,7 @@ check() {
 # `page_figure FILE NAME` copies a figure as the table or image NAME of
 # docs/VALIDATION.md, prefixed with the example's name; `data/examples/validate`
 # puts them in the page.
+rm -rf "$OUT/page"
 mkdir -p "$OUT/page"
 page_table() { cat >"$OUT/page/$EXAMPLE-$1.md"; }
 page_figure() { cp "$1" "$OUT/page/$EXAMPLE-$2.png"; }

@@ -76,8 +76,8 @@ done
 order_of() {
   awk -F, -v s="$1" -v i="$2" '$1 == "stiff" && $2 == s && $3 == i {
       x = log($4); y = log($5); sx += x; sy += y; sxx += x * x; sxy += x * y; ++n
-      if ($5 <= 1e-4 && ($4 > best || best == "")) best = $4 }
-    END { printf "%.2f %s\n", (n * sxy - sx * sy) / (n * sxx - sx * sx), best == "" ? "-" : best }' "$table"
+      if ($5 <= 1e-4 && ($4 > best || best == "")) best = $4; smallest = $4 }
+    END { printf "%.2f %s\n", (n * sxy - sx * sy) / (n * sxx - sx * sx), best == "" ? "none down to " smallest : best }' "$table"
 }
 for shape in $shapes; do
   for integrator in verlet gear; do
@@ -87,11 +87,14 @@ for shape in $shapes; do
   done
 done
 
-awk -F, 'NR == 1 { print "run,dt,largest_relative_energy_error"; next }
-         $1 == "stiff" { print $2 " " $3 "," $4 "," $5 }' "$table" >"$OUT/convergence.csv"
-sphero plot "$OUT/convergence.csv" --x dt --y largest_relative_energy_error --by run --style markers --log-x --log-y \
-  --x-label "time step" --y-label "largest |E - E0| / E0 over $duration_stiff time units" \
-  --title "Gases of four shapes, k = 2000: energy error against the time step" -o "$OUT/convergence.png"
+for integrator in verlet gear; do
+  awk -F, -v i="$integrator" 'NR == 1 { print "shape,dt,largest_relative_energy_error"; next }
+           $1 == "stiff" && $3 == i { print $2 "," $4 "," $5 }' "$table" >"$OUT/convergence-$integrator.csv"
+  sphero plot "$OUT/convergence-$integrator.csv" --x dt --y largest_relative_energy_error --by shape --style markers \
+    --log-x --log-y --x-label "time step" --y-label "largest |E - E0| / E0 over $duration_stiff time units" \
+    --title "Gases of four shapes, k = 2000, $([[ $integrator == verlet ]] && echo "velocity Verlet" || echo Gear): energy error against the time step" \
+    -o "$OUT/convergence-$integrator.png"
+done
 sphero plot "$overlaps" --x time --y deepest_overlap_over_radii --by shape --log-x \
   --y-label "deepest overlap so far / (r_i + r_j)" \
   --title "Gases of four shapes as published (k = 1, dt = 0.05), velocity Verlet: the deepest overlap" \
@@ -100,7 +103,7 @@ sphero figure "$OUT/given/peanut-verlet/run" --plot energy -o "$OUT/energy-peanu
   --title "Peanuts, k = 1, velocity Verlet"
 sphero figure "$OUT/stiff/peanut-verlet-dt$base_dt/run" --plot energy -o "$OUT/energy-peanuts-stiff.png" \
   --title "Peanuts, k = 2000, velocity Verlet, dt = $base_dt"
-for figure in convergence deepest-overlap energy-peanuts-given energy-peanuts-stiff; do
+for figure in convergence-verlet convergence-gear deepest-overlap energy-peanuts-given energy-peanuts-stiff; do
   page_figure "$OUT/$figure.png" "$figure"
 done
 
