@@ -2,15 +2,15 @@
 # Hopper flow: 400 cows and 400 disks of equal area discharged through
 # apertures of 15 to 40 m, 8 realisations each (random filling): the
 # fraction that jams within 8 s, the time to jam, the discharged mass, and
-# snapshots 10 s after opening. APERTURES="10 15" and REALISATIONS=N pick
-# others. See data/examples/README.md and docs/VALIDATION.md.
+# snapshots 10 s after opening. SHAPES="cows", APERTURES="10 15" and
+# REALISATIONS=N pick others. See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
 
 if [[ $REDUCED == 1 ]]; then
   # 100 disks: an aperture of about 2 diameters (2.9 m) must jam, one of 10 must empty the hopper.
   shapes="disks" apertures="6 30" realisations=1 count=100 region=2,62,98,90 fill=6 within=6
 else
-  shapes="cows disks" apertures=${APERTURES:-"15 20 25 30 35 40"} realisations=${REALISATIONS:-8}
+  shapes=${SHAPES:-"cows disks"} apertures=${APERTURES:-"15 20 25 30 35 40"} realisations=${REALISATIONS:-8}
   count=400 region=2,62,98,170 fill=10 within=8
 fi
 # A flow is jammed when grains remain above the aperture and none has left
@@ -130,8 +130,7 @@ for shape in $shapes; do
     cp "$OUT/$shape-$a/seed-1/snapshot.png" "$OUT/snapshot-$shape-${a}m.png"
   done
 done
-if [[ $REDUCED == 0 ]]; then
-  page_figure "$OUT/snapshot-cows-20m.png" cows-20m
-  page_figure "$OUT/snapshot-disks-20m.png" disks-20m
-fi
+for shape in $shapes; do
+  if [[ $REDUCED == 0 && -f $OUT/snapshot-$shape-20m.png ]]; then page_figure "$OUT/snapshot-$shape-20m.png" "$shape-20m"; fi
+done
 finish

@@ -54,9 +54,9 @@ for particles in pentagons voronoi; do
   result "${particles}_work_of_plates_J" "$work" "over $shear s of shearing at $velocity m/s"
   result "${particles}_largest_relative_first_law_error" "$worst" "max over frames from t = 0.5 s of |W - dE - D| / W"
   result "${particles}_final_relative_first_law_error" "$final" "(W - dE - D) / W at the end"
-  sphero figure "$dir/shear" --plot energy -o "$OUT/first-law-$particles.png" --title "Shear band, $particles"
-  sphero figure "$dir/shear" --plot network --frame last -o "$OUT/snapshot-$particles.png" \
-    --title "Shear band, $particles"
+  name=$([[ $particles == voronoi ]] && echo "Voronoi cells" || echo pentagons)
+  sphero figure "$dir/shear" --plot energy -o "$OUT/first-law-$particles.png" --title "Shear band, $name"
+  sphero figure "$dir/shear" --plot network --frame last -o "$OUT/snapshot-$particles.png" --title "Shear band, $name"
 done
 sphero plot "$table" --x time_s --y relative_residual --by particles --title "Shear band: first-law error (W - dE - D) / W" \
   --y-label "relative first-law residual" -o "$OUT/first-law-error.png"
