@@ -83,7 +83,7 @@ for shape in $shapes; do
               h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
               mean = s / n; sd = n > 1 ? sqrt((ss - n * mean * mean) / (n - 1)) : 0
               low = c - h; high = c + h; if (low < 0) low = 0; if (high > 1) high = 1
-              printf "%s,%s,%.3f,%d,%d,%.3f,%.3f,%.3f,%s,%.1f,%.1f\n", shape, a, a / len, n, j, p, low, high,
+              printf "%s,%s,%.2f,%d,%d,%.3f,%.3f,%.3f,%s,%.0f,%.0f\n", shape, a, a / len, n, j, p, low, high,
                      (j ? sprintf("%.2f", tj / j) : "-"), mean * m, sd * m }' >>"$table"
   done
 done
