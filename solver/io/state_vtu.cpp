@@ -14,11 +14,37 @@
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "io/vtu_file.h"
 
 namespace sphero {
+namespace {
+
+// Bodies of one shape come back from their world coordinates each with a
+// round-off of its own. A skeleton that matches one read before to well
+// within that round-off (a billionth of its size) is replaced by it, so
+// that the bodies share one skeleton and its exact mass properties are
+// computed once, not once per body.
+class RecoveredSkeletons {
+ public:
+  std::vector<Vec2> shared(const std::string& name, SkeletonKind kind, double radius, std::vector<Vec2> local) {
+    double extent = radius;
+    for (Vec2 v : local) extent = std::max(extent, std::max(std::abs(v.x), std::abs(v.y)));
+    const double quantum = extent > 0.0 ? std::ldexp(1.0, std::ilogb(extent) - 30) : 1.0;
+    std::string key = fmt::format("{}|{}|{}", name, static_cast<int>(kind), radius);
+    for (Vec2 v : local) key += fmt::format("|{},{}", std::llround(v.x / quantum), std::llround(v.y / quantum));
+    return known_.try_emplace(std::move(key), std::move(local)).first->second;
+  }
+
+ private:
+  std::map<std::string, std::vector<Vec2>> known_;
+};
+
+}  // namespace
+
 void write_state_vtu(const std::filesystem::path& path, const World& w, double time) {
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> points;
@@ -91,6 +117,7 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
   vtkDataArray *velocity = need("velocity", 3), *omega = need("angular_velocity", 1), *density = need("density", 1);
   vtkDataArray *imposed_velocity = need("imposed_velocity", 3), *imposed_force = need("imposed_force", 3);
   std::vector<BodySpec> bodies;
+  RecoveredSkeletons skeletons;
   vtkNew<vtkIdList> ids;
   for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
     grid->GetCellPoints(c, ids);
@@ -111,7 +138,9 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
                               : local.size() == 2   ? SkeletonKind::segment
                                                     : SkeletonKind::polyline;
     try {
-      b.shape = make_shape(names->GetValue(c), kind, std::move(local), radius->GetTuple1(c));
+      const std::string name = names->GetValue(c);
+      const double r = radius->GetTuple1(c);
+      b.shape = make_shape(name, kind, skeletons.shared(name, kind, r, std::move(local)), r);
     } catch (const ShapeError& e) {
       throw std::runtime_error(fmt::format("{}: body {}: {}", source, c, e.what()));
     }

@@ -51,6 +51,41 @@ TEST(StateVtu, RoundTripGivesBackTheSameWorld) {
   }
 }
 
+// Written at their own positions and angles, bodies of one shape come back
+// with round-off of their own; read back, they share one skeleton (so that
+// its exact mass properties are computed once), and a shape that differs
+// by more than round-off keeps its own.
+TEST(StateVtu, BodiesOfOneShapeComeBackWithOneSkeleton) {
+  const SceneConfig scene = parse_scene(
+      "duration = 1\nlaw = 0 0 linear kn=1e4\n"
+      "grains = shape=cow.shape count=40 generator=random region=-150,-150,150,150\n"
+      "grains = shape=peanut.shape count=40 generator=random region=-150,-150,150,150\n",
+      "t.ini", SPHERO_DATA_DIR "/shapes");
+  World world = build_world(scene);
+  // A cow stretched by a millionth: another shape under the same name.
+  const std::size_t stretched = 7;
+  std::vector<BodySpec> specs;
+  const auto file = std::filesystem::temp_directory_path() / "sphero_state_shared_test.vtu";
+  write_state_vtu(file, world, 0.0);
+  specs = read_state_vtu(file);
+  for (Vec2& v : specs[stretched].shape.vertices) v = 1.000001 * v;
+  const World stretched_world = make_world(specs, world.material_count, world.law, world.gravity, world.cell);
+  write_state_vtu(file, stretched_world, 0.0);
+  specs = read_state_vtu(file);
+  std::filesystem::remove(file);
+  ASSERT_EQ(specs.size(), 80u);
+  for (std::size_t i = 1; i < 40; ++i) {
+    if (i != stretched) {
+      EXPECT_EQ(specs[i].shape.vertices, specs[0].shape.vertices) << "cow " << i;
+    }
+  }
+  EXPECT_NE(specs[stretched].shape.vertices, specs[0].shape.vertices);
+  for (std::size_t i = 41; i < 80; ++i) EXPECT_EQ(specs[i].shape.vertices, specs[40].shape.vertices) << "peanut " << i;
+  // The shared skeleton is one of the bodies' own, to round-off.
+  for (std::size_t k = 0; k < specs[0].shape.vertices.size(); ++k)
+    EXPECT_NEAR(norm(specs[0].shape.vertices[k] - specs[1].shape.vertices[k]), 0.0, 1e-12);
+}
+
 TEST(StateVtu, ForeignOrMissingFilesAreNamed) {
   EXPECT_THROW(read_state_vtu("/no/such/state.vtu"), std::runtime_error);
   try {
