@@ -206,46 +206,48 @@ void draw_curves(cairo_t* cr, const Chart& chart, const ChartFrame& f) {
   cairo_restore(cr);
 }
 
-// The corner of the axes where a legend box of this size hides the fewest
-// points: its left and top.
-std::pair<double, double> legend_corner(const Chart& chart, const ChartFrame& f, double widest, double box_width,
-                                        double box_height) {
+// The legend's box: its size, and the corner of the axes where it hides the
+// fewest points (`hidden` of them).
+struct LegendBox {
+  double left = 0.0, top = 0.0, width = 0.0, height = 0.0;
+  int entries = 0;
+  std::size_t hidden = 0;
+};
+
+LegendBox legend_box(const Chart& chart, const ChartFrame& f) {
   const double scale = f.scale;
-  double box_left = f.right - widest - 75 * scale, box_top = f.top + 8 * scale;
-  std::size_t fewest = SIZE_MAX;
+  LegendBox b;
+  double widest = 0.0;
+  for (const Curve& c : chart.curves) {
+    if (c.label.empty()) continue;
+    widest = std::max(widest, text_width(c.label, 18 * scale));
+    ++b.entries;
+  }
+  b.width = widest + 65 * scale, b.height = 26 * scale * b.entries + 8 * scale;
+  b.hidden = SIZE_MAX;
+  const double right = f.right - b.width - 10 * scale, left = f.left + 10 * scale;
+  const double top = f.top + 8 * scale, bottom = f.bottom - b.height - 8 * scale;
   for (const auto& [corner_left, corner_top] :
-       {std::pair{f.right - widest - 75 * scale, f.top + 8 * scale}, std::pair{f.left + 10 * scale, f.top + 8 * scale},
-        std::pair{f.right - widest - 75 * scale, f.bottom - box_height - 8 * scale},
-        std::pair{f.left + 10 * scale, f.bottom - box_height - 8 * scale}}) {
+       {std::pair{right, top}, std::pair{left, top}, std::pair{right, bottom}, std::pair{left, bottom}}) {
     std::size_t hidden = 0;
     for (const Curve& c : chart.curves)
       for (std::size_t k = 0; k < std::min(c.x.size(), c.y.size()); ++k) {
         const double u = f.px(c.x[k]), v = f.py(c.y[k]);
-        hidden += u >= corner_left && u <= corner_left + box_width && v >= corner_top && v <= corner_top + box_height;
+        hidden += u >= corner_left && u <= corner_left + b.width && v >= corner_top && v <= corner_top + b.height;
       }
-    if (hidden < fewest) fewest = hidden, box_left = corner_left, box_top = corner_top;
+    if (hidden < b.hidden) b.hidden = hidden, b.left = corner_left, b.top = corner_top;
   }
-  return {box_left, box_top};
+  return b;
 }
 
-// The legend, inside the axes on a white ground.
-void draw_legend(cairo_t* cr, const Chart& chart, const ChartFrame& f) {
+// The legend on a white ground, where `box` puts it.
+void draw_legend(cairo_t* cr, const Chart& chart, const ChartFrame& f, const LegendBox& box) {
   const double scale = f.scale;
+  const double box_left = box.left, box_top = box.top;
   cairo_set_font_size(cr, 18 * scale);
-  double widest = 0.0;
-  int entries = 0;
-  for (const Curve& c : chart.curves) {
-    if (c.label.empty()) continue;
-    cairo_text_extents_t e;
-    cairo_text_extents(cr, c.label.c_str(), &e);
-    widest = std::max(widest, e.x_advance);
-    ++entries;
-  }
-  const double box_width = widest + 65 * scale, box_height = 26 * scale * entries + 8 * scale;
-  const auto [box_left, box_top] = legend_corner(chart, f, widest, box_width, box_height);
-  if (entries > 0) {
+  if (box.entries > 0) {
     cairo_set_dash(cr, nullptr, 0, 0.0);
-    cairo_rectangle(cr, box_left, box_top, box_width, box_height);
+    cairo_rectangle(cr, box_left, box_top, box.width, box.height);
     cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
     cairo_fill_preserve(cr);
     cairo_set_source_rgb(cr, 0.7, 0.7, 0.7);
@@ -277,11 +279,17 @@ void draw_legend(cairo_t* cr, const Chart& chart, const ChartFrame& f) {
 
 void draw_chart(const Chart& linear_chart, const std::filesystem::path& file, int width, int height) {
   const Chart chart = with_log_axes(linear_chart);
-  const ChartFrame frame = chart_frame(chart, file, width, height);
+  ChartFrame frame = chart_frame(chart, file, width, height);
+  LegendBox legend = legend_box(chart, frame);
+  if (legend.entries > 0 && legend.hidden > 0) {
+    // Every corner would hide data: the legend goes beside the axes.
+    frame.right -= legend.width + 20 * frame.scale;
+    legend.left = frame.right + 12 * frame.scale, legend.top = frame.top;
+  }
   render_figure(file, width, height, [&](cairo_t* cr) {
     draw_axes(cr, chart, frame, height);
     draw_curves(cr, chart, frame);
-    draw_legend(cr, chart, frame);
+    draw_legend(cr, chart, frame, legend);
   });
 }
 
