@@ -101,7 +101,8 @@ value() { sed -n "s/^$1 = \\([^ ]*\\).*spread \\([^ ]*\\)\$/\\1 ± \\2/p" "$RESU
 } | page_table statistics
 echo "| gas of $(grep -o 'count=[0-9]*' "$scene" | tr -dc 0-9) cows, $realisations realisations | ⟨E_rot⟩/⟨E_trans⟩ $(value rotational_over_translational_stationary) once stationary; Maxwell–Boltzmann β $(value stationary_histogram_fitted_beta); largest \|ΔE\|/E₀ $(value largest_relative_energy_deviation) | equipartition 0.5; β = 1.5 |" |
   page_table summary
-page_figure "$OUT/seed-1/energy.png" energy
+sphero figure "$OUT/seed-1/run" --plot energy -o "$OUT/energy.png" --title "Gas of cows (seed 1)"
+page_figure "$OUT/energy.png" energy
 page_figure "$OUT/seed-1/ke-histogram-stationary.png" ke-histogram-stationary
 page_figure "$OUT/seed-1/ke-histogram.png" ke-histogram
 
