@@ -127,6 +127,16 @@ mkdir -p "$OUT/page"
 page_table() { cat >"$OUT/page/$EXAMPLE-$1.md"; }
 page_figure() { cp "$1" "$OUT/page/$EXAMPLE-$2.png"; }
 
+# order_in_dt BOUND: from "dt error" lines on stdin, "slope dt": the
+# least-squares slope of log(error) against log(dt) (the observed order),
+# and the largest dt whose error is at most BOUND ("none down to" the
+# smallest dt where none is).
+order_in_dt() {
+  awk -v bound="$1" '{ x = log($1); y = log($2); sx += x; sy += y; sxx += x * x; sxy += x * y; ++n
+                       if ($2 <= bound && ($1 > best || best == "")) best = $1; smallest = $1 }
+    END { printf "%.2f %s\n", (n * sxy - sx * sy) / (n * sxx - sx * sx), best == "" ? "none down to " smallest : best }'
+}
+
 # stats VALUES...: "mean spread n" of the values (spread: the sample
 # standard deviation, 0 for one value).
 stats() {

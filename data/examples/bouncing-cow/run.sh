@@ -58,11 +58,7 @@ for integrator in verlet gear; do
   done
 done
 # order_of INTEGRATOR: "slope dt_at_1e-6" over the table's rows.
-order_of() {
-  awk -F, -v who="$1" '$1 == who { x = log($2); y = log($3); sx += x; sy += y; sxx += x * x; sxy += x * y; ++n
-                                   if ($3 <= 1e-6 && ($2 > best || best == "")) best = $2; smallest = $2 }
-    END { printf "%.2f %s\n", (n * sxy - sx * sy) / (n * sxx - sx * sx), best == "" ? "none down to " smallest : best }' "$table"
-}
+order_of() { awk -F, -v who="$1" '$1 == who { print $2, $3 }' "$table" | order_in_dt 1e-6; }
 for integrator in verlet gear; do
   read -r slope at <<<"$(order_of "$integrator")"
   result "${integrator}_observed_order" "$slope" "slope of log(largest energy error) against log(dt), dt = ${steps// /, } s"
