@@ -84,6 +84,10 @@ void draw_text(cairo_t* cr, double x, double y, const std::string& text, double 
   cairo_restore(cr);
 }
 
+void draw_lines(cairo_t* cr, double x, double first_y, double line_height, const std::vector<std::string>& lines) {
+  for (std::size_t k = 0; k < lines.size(); ++k) draw_text(cr, x, first_y + line_height * static_cast<double>(k), lines[k]);
+}
+
 namespace {
 
 // A context on a 1×1 surface with the figures' font, for measuring text.

@@ -26,6 +26,10 @@ void set_map_colour(cairo_t* cr, double t);
 // vertically centred on y.
 void draw_text(cairo_t* cr, double x, double y, const std::string& text, double align = 0.0, double angle = 0.0);
 
+// Lines of text, the first centred on `first_y`, each `line_height` below
+// the one before, left-aligned at x.
+void draw_lines(cairo_t* cr, double x, double first_y, double line_height, const std::vector<std::string>& lines);
+
 // `text` broken at spaces into lines no wider than `width` at `font_size`
 // (a word wider than that stands alone on its line). Measured on a scratch
 // surface, so that a figure can size itself before it is drawn.

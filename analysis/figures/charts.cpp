@@ -119,7 +119,7 @@ void draw_axes(cairo_t* cr, const Chart& chart, const ChartFrame& f, int height)
   const double scale = f.scale;
   cairo_set_font_size(cr, 22 * scale);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  for (std::size_t k = 0; k < f.title.size(); ++k) draw_text(cr, f.left, (35 + 28 * static_cast<double>(k)) * scale, f.title[k]);
+  draw_lines(cr, f.left, 35 * scale, 28 * scale, f.title);
   cairo_set_line_width(cr, 1.2 * scale);
   cairo_rectangle(cr, f.left, f.top, f.right - f.left, f.bottom - f.top);
   cairo_stroke(cr);
@@ -300,8 +300,7 @@ void draw_rose(const Rose& rose, const std::filesystem::path& file, int width) {
     const double cx = 0.5 * width, cy = 0.5 * height + 20 * scale, radius = 0.36 * width;
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 22 * scale);
-    const std::vector<std::string> title = wrap_text(rose.title, 22 * scale, width - 60 * scale);
-    for (std::size_t k = 0; k < title.size(); ++k) draw_text(cr, 30 * scale, (35 + 28 * static_cast<double>(k)) * scale, title[k]);
+    draw_lines(cr, 30 * scale, 35 * scale, 28 * scale, wrap_text(rose.title, 22 * scale, width - 60 * scale));
     // Grid: circles at quarters of the maximum, spokes every 30°
     cairo_set_line_width(cr, 1.0 * scale);
     cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);

@@ -101,11 +101,7 @@ void set_colour(cairo_t* cr, const std::array<double, 3>& c) { cairo_set_source_
 void draw_heading(cairo_t* cr, const Heading& h, const View& v) {
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_set_font_size(cr, h.font);
-  double y = 0.5 * v.margin + 0.5 * h.line_height;
-  for (const std::string& line : h.caption) {
-    draw_text(cr, v.margin, y, line);
-    y += h.line_height;
-  }
+  draw_lines(cr, v.margin, 0.5 * v.margin + 0.5 * h.line_height, h.line_height, h.caption);
   const double legend_top = 0.5 * v.margin + h.line_height * static_cast<double>(h.caption.size());
   for (const LegendEntry& e : h.legend) {
     const double x = v.margin + e.x, row_y = legend_top + (e.row + 0.5) * h.row_height;
