@@ -37,7 +37,7 @@ configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/SpheroConfig.cmake.in
   PATH_VARS SPHERO_INSTALL_DATADIR)
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/SpheroConfigVersion.cmake" COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/SpheroConfig.cmake" "${PROJECT_BINARY_DIR}/SpheroConfigVersion.cmake"
-  DESTINATION "${SPHERO_CMAKE_DIR}" COMPONENT sphero)
+  "${PROJECT_SOURCE_DIR}/cmake/FindCHOLMOD.cmake" DESTINATION "${SPHERO_CMAKE_DIR}" COMPONENT sphero)
 
 # One package, sphero_<version>_amd64.deb, installing under /usr (cpack -G
 # DEB in the build folder). The program links ParaView's VTK, hence
@@ -55,8 +55,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "paraview (>= 5.11), libfmt9, libgmp10, libmpfr6, libboost-program-options1.74.0, libcairo2, libc6, libstdc++6, python3 (>= 3.11), python3-numpy")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "paraview-dev, libcgal-dev, libfmt-dev, libboost-program-options-dev, libcairo2-dev")
+  "paraview (>= 5.11), libfmt9, libgmp10, libmpfr6, libboost-program-options1.74.0, libcairo2, libcholmod3, libc6, libstdc++6, python3 (>= 3.11), python3-numpy")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "paraview-dev, libcgal-dev, libsuitesparse-dev, libfmt-dev, libboost-program-options-dev, libcairo2-dev")
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)
 set(CPACK_COMPONENTS_ALL sphero Unspecified)

@@ -1,7 +1,8 @@
 #include "rigid/convex_qp.h"
 
-#include <Eigen/SparseCholesky>
+#include <Eigen/CholmodSupport>
 #include <Eigen/SparseLU>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +23,23 @@ double step_to_boundary(const Vector& v, const Vector& dv, double fraction) {
   return alpha;
 }
 
+// CHOLMOD's supernodal factorisation opens an OpenMP region of a fixed
+// four threads for each supernode's assembly. On the many small supernodes
+// of a contact network that doubles the factorisation's time, and takes
+// cores that the engine's own threads may hold; with the regions made
+// inactive every one runs on the calling thread. The caller's setting is
+// restored.
+class SerialOpenMp {
+ public:
+  SerialOpenMp() : saved_(omp_get_max_active_levels()) { omp_set_max_active_levels(0); }
+  ~SerialOpenMp() { omp_set_max_active_levels(saved_); }
+  SerialOpenMp(const SerialOpenMp&) = delete;
+  SerialOpenMp& operator=(const SerialOpenMp&) = delete;
+
+ private:
+  int saved_;
+};
+
 class InteriorPoint {
  public:
   InteriorPoint(const ConvexQp& qp, const QpSettings& settings) : qp_(qp), settings_(settings) {
@@ -30,8 +48,9 @@ class InteriorPoint {
       throw std::invalid_argument("convex QP: the sizes of H, c, G and h disagree");
     Gt_ = qp.G.transpose();
     // The pattern of H + Gᵀ W G is that of H + Gᵀ G whatever the weights:
-    // analysed once, and its values refilled in place each iteration.
-    normal_matrix_ = Sparse(qp.H + Gt_ * qp.G);
+    // analysed once, and its values refilled in place each iteration. The
+    // factorisation reads the lower triangle only.
+    normal_matrix_ = Sparse(qp.H + Gt_ * qp.G).triangularView<Eigen::Lower>();
     normal_matrix_.makeCompressed();
     map_normal_matrix();
     normal_.analyzePattern(normal_matrix_);
@@ -71,7 +90,8 @@ class InteriorPoint {
   }
 
   // Where each entry of H, and each product G_ki G_kj of a row of G, adds
-  // into the normal matrix's values.
+  // into the lower triangle of the normal matrix's values; the products of
+  // row k are products_[row_start_[k] .. row_start_[k + 1]).
   void map_normal_matrix() {
     const auto at = [&](Eigen::Index row, Eigen::Index col) {
       const int* begin = normal_matrix_.innerIndexPtr() + normal_matrix_.outerIndexPtr()[col];
@@ -81,32 +101,43 @@ class InteriorPoint {
       return static_cast<Eigen::Index>(found - normal_matrix_.innerIndexPtr());
     };
     for (Eigen::Index col = 0; col < qp_.H.outerSize(); ++col)
-      for (Sparse::InnerIterator it(qp_.H, col); it; ++it) h_entries_.push_back({at(it.row(), col), it.value()});
-    for (Eigen::Index k = 0; k < Gt_.outerSize(); ++k)
+      for (Sparse::InnerIterator it(qp_.H, col); it; ++it)
+        if (it.row() >= col) h_entries_.push_back({at(it.row(), col), it.value()});
+    row_start_.reserve(static_cast<std::size_t>(Gt_.outerSize()) + 1);
+    row_start_.push_back(0);
+    for (Eigen::Index k = 0; k < Gt_.outerSize(); ++k) {
       for (Sparse::InnerIterator a(Gt_, k); a; ++a)
         for (Sparse::InnerIterator b(Gt_, k); b; ++b)
-          g_entries_.push_back({k, at(a.row(), b.row()), a.value() * b.value()});
+          if (a.row() >= b.row()) products_.push_back({at(a.row(), b.row()), a.value() * b.value()});
+      row_start_.push_back(products_.size());
+    }
   }
 
   void factorize(const Vector& weights) {
     double* values = normal_matrix_.valuePtr();
     std::fill(values, values + normal_matrix_.nonZeros(), 0.0);
     for (const HEntry& e : h_entries_) values[e.at] += e.value;
-    for (const GEntry& e : g_entries_) values[e.at] += weights[e.row] * e.product;
+    for (std::size_t k = 0; k + 1 < row_start_.size(); ++k) {
+      const double w = weights[static_cast<Eigen::Index>(k)];
+      for (std::size_t e = row_start_[k]; e < row_start_[k + 1]; ++e) values[products_[e].at] += w * products_[e].product;
+    }
     normal_.factorize(normal_matrix_);
   }
 
   void residuals() {
-    dual_ = qp_.H * x_ - qp_.c + Gt_ * z_;
-    primal_ = qp_.G * x_ + s_ - qp_.h;
+    Hx_ = qp_.H * x_;
+    Gx_ = qp_.G * x_;
+    dual_ = Hx_ - qp_.c + Gt_ * z_;
+    primal_ = Gx_ + s_ - qp_.h;
   }
 
+  // After residuals(), whose products it reuses.
   double kkt_residual() const {
     const Eigen::Index m = qp_.G.rows();
-    const double objective = 0.5 * x_.dot(qp_.H * x_) - qp_.c.dot(x_);
+    const double objective = 0.5 * x_.dot(Hx_) - qp_.c.dot(x_);
     const double stationarity = dual_.lpNorm<Eigen::Infinity>() / (1.0 + qp_.c.lpNorm<Eigen::Infinity>());
     if (m == 0) return stationarity;
-    const double violation = std::max(0.0, (qp_.G * x_ - qp_.h).maxCoeff()) / (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
+    const double violation = std::max(0.0, (Gx_ - qp_.h).maxCoeff()) / (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
     const double gap = s_.dot(z_) / static_cast<double>(m) / (1.0 + std::abs(objective));
     return std::max({stationarity, violation, gap});
   }
@@ -203,8 +234,8 @@ class InteriorPoint {
     Eigen::Index at;
     double value;
   };
-  struct GEntry {
-    Eigen::Index row, at;
+  struct Product {
+    Eigen::Index at;
     double product;
   };
 
@@ -213,14 +244,18 @@ class InteriorPoint {
   Sparse Gt_;
   Sparse normal_matrix_;
   std::vector<HEntry> h_entries_;
-  std::vector<GEntry> g_entries_;
-  Eigen::SimplicialLDLT<Sparse> normal_;
-  Vector x_, s_, z_, dual_, primal_;
+  std::vector<Product> products_;
+  std::vector<std::size_t> row_start_;
+  // CHOLMOD chooses a simplicial LDLᵀ for small programs and a supernodal
+  // LLᵀ (after the AMD or METIS ordering that fills less) for large ones.
+  Eigen::CholmodDecomposition<Sparse, Eigen::Lower> normal_;
+  Vector x_, s_, z_, dual_, primal_, Hx_, Gx_;
 };
 
 }  // namespace
 
 QpSolution solve_convex_qp(const ConvexQp& qp, const QpSettings& settings) {
+  const SerialOpenMp serial;
   return InteriorPoint(qp, settings).solve();
 }
 

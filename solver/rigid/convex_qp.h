@@ -6,8 +6,8 @@
 // collision (docs/MODEL.md, "Rigid bodies"), whose multipliers z of G x ≤ h
 // are the contact percussions. Solved by a primal-dual interior-point
 // method (Mehrotra's predictor–corrector) on the normal equations
-// H + Gᵀ (Z/S) G, one sparse LDLᵀ factorisation per iteration with the
-// pattern analysed once.
+// H + Gᵀ (Z/S) G, one sparse Cholesky factorisation (CHOLMOD) per
+// iteration with the pattern analysed once.
 #pragma once
 
 #include <Eigen/Core>
