@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <omp.h>
 
 #include <random>
 #include <vector>
@@ -149,6 +150,57 @@ TEST(ConvexQp, ALongSparseChainConverges) {
   ASSERT_TRUE(s.converged) << s.kkt_residual << " after " << s.iterations;
   EXPECT_LT((s.x - VectorXd::Constant(n, qp.c.mean() / 2.0)).lpNorm<Eigen::Infinity>(), 1e-7);
   EXPECT_LT(s.iterations, 40);
+}
+
+// A 100 × 100 grid of unknowns, each held within 0.01 of its four
+// neighbours and pulled towards random targets: a 2D network like a heap's,
+// large enough for CHOLMOD's supernodal factorisation. The KKT conditions
+// are checked here, independently of the solver's own residual.
+TEST(ConvexQp, AGridNetworkMeetsTheKktConditions) {
+  const int side = 100, n = side * side;
+  std::vector<Eigen::Triplet<double>> h_entries, g_entries;
+  for (int i = 0; i < n; ++i) h_entries.emplace_back(i, i, 2.0);
+  int rows = 0;
+  const auto hold = [&](int a, int b) {  // x_a − x_b ≤ 0.01 and x_b − x_a ≤ 0.01
+    for (const double sign : {1.0, -1.0}) {
+      g_entries.emplace_back(rows, a, sign);
+      g_entries.emplace_back(rows++, b, -sign);
+    }
+  };
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x) {
+      if (x + 1 < side) hold(y * side + x, y * side + x + 1);
+      if (y + 1 < side) hold(y * side + x, (y + 1) * side + x);
+    }
+  ConvexQp qp;
+  qp.H.resize(n, n);
+  qp.H.setFromTriplets(h_entries.begin(), h_entries.end());
+  qp.G.resize(rows, n);
+  qp.G.setFromTriplets(g_entries.begin(), g_entries.end());
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> target(-1.0, 1.0);
+  qp.c = VectorXd::NullaryExpr(n, [&] { return target(random); });
+  qp.h = VectorXd::Constant(rows, 0.01);
+  const QpSolution s = solve_convex_qp(qp);
+  ASSERT_TRUE(s.converged) << s.kkt_residual << " after " << s.iterations;
+  const VectorXd slack = qp.h - qp.G * s.x;
+  EXPECT_LT((qp.H * s.x - qp.c + qp.G.transpose() * s.z).lpNorm<Eigen::Infinity>(), 1e-8);
+  EXPECT_GT(slack.minCoeff(), -1e-9);
+  EXPECT_GE(s.z.minCoeff(), 0.0);
+  // The tolerance bounds the mean product relative to the objective
+  // (about 10³ here); no single row strays far from it.
+  EXPECT_LT(slack.cwiseProduct(s.z).lpNorm<Eigen::Infinity>(), 1e-6);
+  EXPECT_GT((s.z.array() > 1e-6).count(), rows / 10);  // the constraints bind: not the free minimiser
+}
+
+// CHOLMOD's OpenMP regions run on the calling thread during a solve; the
+// caller's own OpenMP setting comes back unchanged.
+TEST(ConvexQp, TheCallersOpenMpSettingIsRestored) {
+  omp_set_max_active_levels(3);
+  MatrixXd G(1, 2);
+  G << 1.0, 1.0;
+  solve_convex_qp(program(MatrixXd::Identity(2, 2), VectorXd::Ones(2), G, VectorXd::Zero(1)));
+  EXPECT_EQ(omp_get_max_active_levels(), 3);
 }
 
 }  // namespace
