@@ -35,8 +35,8 @@ constexpr const char* kUsage =
 
 // The rigid model's programs allocate and free vectors and factors of
 // hundreds of kilobytes to tens of megabytes every step: glibc would map
-// each afresh and hand it back, and every page then faults in again (a
-// tenth of a 10⁴-grain heap's time). Kept in the heap, they are reused.
+// each afresh and hand it back, and every page would fault in again. Kept
+// in the heap, they are reused.
 void keep_freed_memory() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
