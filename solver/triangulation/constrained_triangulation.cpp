@@ -1,0 +1,85 @@
+#include "triangulation/constrained_triangulation.h"
+
+#include <CGAL/Constrained_Delaunay_triangulation_2.h>
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Triangulation_face_base_with_info_2.h>
+#include <CGAL/Triangulation_vertex_base_with_info_2.h>
+
+#include <string>
+#include <utility>
+
+namespace sphero {
+namespace {
+
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+using VertexBase = CGAL::Triangulation_vertex_base_with_info_2<int, Kernel>;
+using FaceBase = CGAL::Triangulation_face_base_with_info_2<int, Kernel, CGAL::Constrained_triangulation_face_base_2<Kernel>>;
+using Structure = CGAL::Triangulation_data_structure_2<VertexBase, FaceBase>;
+// Crossing constraints are an error here (skeletons may not cross), not
+// something to resolve by inserting intersection points.
+using Cdt = CGAL::Constrained_Delaunay_triangulation_2<Kernel, Structure, CGAL::No_constraint_intersection_tag>;
+
+std::string body_name(int owner) { return owner < 0 ? std::string("the frame") : "body " + std::to_string(owner); }
+
+std::vector<Cdt::Vertex_handle> insert_points(Cdt& cdt, const std::vector<Vec2>& points, const std::vector<int>& owner) {
+  std::vector<std::pair<Kernel::Point_2, int>> located;
+  located.reserve(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) located.emplace_back(Kernel::Point_2(points[i].x, points[i].y), static_cast<int>(i));
+  cdt.insert(located.begin(), located.end());
+  std::vector<Cdt::Vertex_handle> handle(points.size());
+  for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v) handle[static_cast<std::size_t>(v->info())] = v;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (handle[i] != Cdt::Vertex_handle()) continue;
+    // Merged with another point at the same place: find which.
+    Cdt::Locate_type type;
+    int index = 0;
+    const Cdt::Face_handle face = cdt.locate(located[i].first, type, index);
+    const int kept = type == Cdt::VERTEX ? face->vertex(index)->info() : static_cast<int>(i);
+    throw TriangulationError(body_name(owner[i]) + " and " + body_name(owner[static_cast<std::size_t>(kept)]) +
+                             " have skeleton points at the same place (" + std::to_string(points[i].x) + ", " +
+                             std::to_string(points[i].y) + ")");
+  }
+  return handle;
+}
+
+}  // namespace
+
+std::vector<VoidTriangulation::Triangle> constrained_triangulation(const std::vector<Vec2>& points,
+                                                                   const std::vector<std::array<int, 2>>& constraints,
+                                                                   const std::vector<int>& owner) {
+  Cdt cdt;
+  const std::vector<Cdt::Vertex_handle> handle = insert_points(cdt, points, owner);
+  for (const auto& [a, b] : constraints) {
+    try {
+      cdt.insert_constraint(handle[static_cast<std::size_t>(a)], handle[static_cast<std::size_t>(b)]);
+    } catch (const Cdt::Intersection_of_constraints_exception&) {
+      throw TriangulationError("the skeleton of " + body_name(owner[static_cast<std::size_t>(a)]) +
+                               " crosses or touches another skeleton near (" + std::to_string(points[static_cast<std::size_t>(a)].x) +
+                               ", " + std::to_string(points[static_cast<std::size_t>(a)].y) + ")");
+    }
+  }
+  int count = 0;
+  for (auto f = cdt.finite_faces_begin(); f != cdt.finite_faces_end(); ++f) f->info() = count++;
+  std::vector<VoidTriangulation::Triangle> triangles(static_cast<std::size_t>(count));
+  for (auto f = cdt.finite_faces_begin(); f != cdt.finite_faces_end(); ++f) {
+    VoidTriangulation::Triangle& t = triangles[static_cast<std::size_t>(f->info())];
+    for (int k = 0; k < 3; ++k) {
+      t.vertex[static_cast<std::size_t>(k)] = f->vertex(k)->info();
+      const auto beyond = f->neighbor(k);
+      t.across[static_cast<std::size_t>(k)] = cdt.is_infinite(beyond) ? VoidTriangulation::kNone : beyond->info();
+      if (f->is_constrained(k)) t.constrained |= static_cast<std::uint8_t>(1u << k);
+    }
+  }
+  return triangles;
+}
+
+}  // namespace sphero
+
+namespace sphero {
+
+bool counter_clockwise(Vec2 a, Vec2 b, Vec2 c) {
+  return CGAL::orientation(Kernel::Point_2(a.x, a.y), Kernel::Point_2(b.x, b.y), Kernel::Point_2(c.x, c.y)) ==
+         CGAL::LEFT_TURN;
+}
+
+}  // namespace sphero

@@ -1,0 +1,231 @@
+#include "triangulation/void_triangulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <span>
+
+#include "geometry/polygon.h"
+#include "triangulation/constrained_triangulation.h"
+#include "triangulation/polynomial.h"
+
+namespace sphero {
+namespace {
+
+int next(int k) { return k == 2 ? 0 : k + 1; }
+int previous(int k) { return k == 0 ? 2 : k - 1; }
+
+}  // namespace
+
+struct VoidTriangulation::Event {
+  double s;          // the share of the move at which the triangle flattens
+  int triangle;
+  std::uint32_t version;
+  // Earliest first; ties by triangle, so that the order of flips does not
+  // depend on how the queue was filled.
+  bool operator>(const Event& o) const { return s != o.s ? s > o.s : triangle > o.triangle; }
+};
+
+void Skeletons::add(const std::vector<Vec2>& outline, bool is_closed, int body_id) {
+  points.insert(points.end(), outline.begin(), outline.end());
+  first.push_back(static_cast<int>(points.size()));
+  closed.push_back(is_closed);
+  body.push_back(body_id);
+}
+
+VoidTriangulation::VoidTriangulation(const Skeletons& skeletons) : skeletons_(skeletons) {
+  skeleton_of_.resize(skeletons_.points.size());
+  for (std::size_t k = 0; k < skeletons_.count(); ++k)
+    for (int p = skeletons_.first[k]; p < skeletons_.first[k + 1]; ++p) skeleton_of_[static_cast<std::size_t>(p)] = static_cast<int>(k);
+  owner_.resize(skeletons_.points.size() + 4, kNone);
+  for (std::size_t p = 0; p < skeletons_.points.size(); ++p) owner_[p] = skeletons_.body[static_cast<std::size_t>(skeleton_of_[p])];
+  position_ = skeletons_.points;
+  build();
+}
+
+// Half the points' extent beyond them on every side: vertices can move far
+// before one leaves the frame and forces a build.
+void VoidTriangulation::place_frame() {
+  const std::size_t n = skeletons_.points.size();
+  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+  for (std::size_t p = 0; p < n; ++p) {
+    low = {std::min(low.x, position_[p].x), std::min(low.y, position_[p].y)};
+    high = {std::max(high.x, position_[p].x), std::max(high.y, position_[p].y)};
+  }
+  if (n == 0) low = high = {};
+  const double margin = 0.5 * std::max(high.x - low.x, high.y - low.y) + 1e-3 * (1.0 + std::abs(low.x) + std::abs(low.y) +
+                                                                             std::abs(high.x) + std::abs(high.y));
+  frame_low_ = low - Vec2{margin, margin};
+  frame_high_ = high + Vec2{margin, margin};
+  position_.resize(n);
+  position_.push_back(frame_low_);
+  position_.push_back({frame_high_.x, frame_low_.y});
+  position_.push_back(frame_high_);
+  position_.push_back({frame_low_.x, frame_high_.y});
+}
+
+void VoidTriangulation::build() {
+  place_frame();
+  std::vector<std::array<int, 2>> constraints;
+  for (std::size_t k = 0; k < skeletons_.count(); ++k) {
+    const int first = skeletons_.first[k], last = skeletons_.first[k + 1] - 1;
+    for (int p = first; p < last; ++p) constraints.push_back({p, p + 1});
+    if (skeletons_.closed[k] && last - first >= 2) constraints.push_back({last, first});
+  }
+  triangles_ = constrained_triangulation(position_, constraints, owner_);
+  version_.assign(triangles_.size(), 0);
+  incident_.assign(position_.size(), kNone);
+  for (std::size_t t = 0; t < triangles_.size(); ++t)
+    for (int v : triangles_[t].vertex) incident_[static_cast<std::size_t>(v)] = static_cast<int>(t);
+  mark_inside();
+  ++stats_.builds;
+}
+
+// Inside a closed skeleton: all three corners on it and the centroid
+// within it (a triangle across a concave notch has its corners on the
+// skeleton too).
+void VoidTriangulation::mark_inside() {
+  for (Triangle& t : triangles_) {
+    t.inside = false;
+    const auto skeleton = [&](int v) {  // kNone for a corner of the frame
+      return static_cast<std::size_t>(v) < skeleton_of_.size() ? skeleton_of_[static_cast<std::size_t>(v)] : kNone;
+    };
+    const int k = skeleton(t.vertex[0]);
+    if (k == kNone || skeleton(t.vertex[1]) != k || skeleton(t.vertex[2]) != k) continue;
+    if (!skeletons_.closed[static_cast<std::size_t>(k)]) continue;
+    const Vec2 centroid = (position_[static_cast<std::size_t>(t.vertex[0])] + position_[static_cast<std::size_t>(t.vertex[1])] +
+                           position_[static_cast<std::size_t>(t.vertex[2])]) / 3.0;
+    const int first = skeletons_.first[static_cast<std::size_t>(k)], end = skeletons_.first[static_cast<std::size_t>(k) + 1];
+    t.inside = point_in_polygon(centroid, std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
+  }
+}
+
+bool VoidTriangulation::move_to(const std::vector<Vec2>& points) {
+  if (points.size() != skeletons_.points.size())
+    throw std::invalid_argument("VoidTriangulation::move_to: " + std::to_string(points.size()) + " points for " +
+                                std::to_string(skeletons_.points.size()));
+  ++stats_.moves;
+  std::vector<Vec2> target = points;
+  for (std::size_t corner = 0; corner < 4; ++corner) target.push_back(position_[points.size() + corner]);
+  const bool within_frame = std::all_of(points.begin(), points.end(), [&](Vec2 p) {
+    return p.x > frame_low_.x && p.y > frame_low_.y && p.x < frame_high_.x && p.y < frame_high_.y;
+  });
+  skeletons_.points = points;
+  if (within_frame && flip_through_motion(target)) return true;
+  position_ = std::move(target);
+  build();
+  ++stats_.rebuilds;
+  return false;
+}
+
+Vec2 VoidTriangulation::vertex_at(int v, double s, const std::vector<Vec2>& target) const {
+  const Vec2 from = position_[static_cast<std::size_t>(v)];
+  return from + s * (target[static_cast<std::size_t>(v)] - from);
+}
+
+// The signed doubled area of triangle t as the vertices move from where
+// they are (s = 0) to `target` (s = 1): with edges e + s f from the first
+// corner, cross(e1, e2) + s (cross(e1, f2) + cross(f1, e2)) + s² cross(f1, f2).
+namespace {
+Polynomial area_along_move(Vec2 p0, Vec2 p1, Vec2 p2, Vec2 d0, Vec2 d1, Vec2 d2) {
+  const Vec2 e1 = p1 - p0, e2 = p2 - p0, f1 = d1 - d0, f2 = d2 - d0;
+  Polynomial area;
+  area.degree = 2;
+  area.c[0] = cross(e1, e2);
+  area.c[1] = cross(e1, f2) + cross(f1, e2);
+  area.c[2] = cross(f1, f2);
+  return area;
+}
+}  // namespace
+
+bool VoidTriangulation::flip_through_motion(const std::vector<Vec2>& target) {
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  const auto schedule = [&](int t, double from) {
+    const Triangle& tri = triangles_[static_cast<std::size_t>(t)];
+    if (tri.inside) return;  // a rigid skeleton's triangles keep their orientation (docs/MODEL.md §8)
+    const auto at = [&](int k) { return position_[static_cast<std::size_t>(tri.vertex[static_cast<std::size_t>(k)])]; };
+    const auto moved = [&](int k) { return target[static_cast<std::size_t>(tri.vertex[static_cast<std::size_t>(k)])] - at(k); };
+    const Polynomial area = area_along_move(at(0), at(1), at(2), moved(0), moved(1), moved(2));
+    if (const auto s = first_root(area, from, 1.0)) events.push({*s, t, version_[static_cast<std::size_t>(t)]});
+  };
+  for (std::size_t t = 0; t < triangles_.size(); ++t) schedule(static_cast<int>(t), 0.0);
+  // Rounding can make two triangles hand a flip back and forth; past this
+  // many flips the move gives up and builds anew.
+  const long most_flips = 4 * static_cast<long>(triangles_.size()) + 1000;
+  long flips = 0;
+  while (!events.empty()) {
+    const Event e = events.top();
+    events.pop();
+    if (e.version != version_[static_cast<std::size_t>(e.triangle)]) continue;
+    const Triangle& tri = triangles_[static_cast<std::size_t>(e.triangle)];
+    // The longest edge is the one the flattening vertex lies on.
+    int longest = 0;
+    double length = -1.0;
+    for (int k = 0; k < 3; ++k) {
+      const double l = norm2(vertex_at(tri.vertex[static_cast<std::size_t>(next(k))], e.s, target) -
+                             vertex_at(tri.vertex[static_cast<std::size_t>(previous(k))], e.s, target));
+      if (l > length) length = l, longest = k;
+    }
+    const int beyond = tri.across[static_cast<std::size_t>(longest)];
+    if (tri.is_constrained(longest) || beyond == kNone || ++flips > most_flips) return false;
+    flip(e.triangle, longest);
+    schedule(e.triangle, e.s);
+    schedule(beyond, e.s);
+  }
+  stats_.flips += flips;
+  position_ = target;
+  return all_positively_oriented();
+}
+
+// Triangles t = (c, a, b) and n = (d, b, a) across edge ab become
+// t = (c, a, d) and n = (d, b, c) across edge cd.
+void VoidTriangulation::flip(int t, int k) {
+  Triangle& T = triangles_[static_cast<std::size_t>(t)];
+  const int n = T.across[static_cast<std::size_t>(k)];
+  Triangle& N = triangles_[static_cast<std::size_t>(n)];
+  int m = 0;
+  while (N.across[static_cast<std::size_t>(m)] != t) ++m;
+  const int c = T.vertex[static_cast<std::size_t>(k)], a = T.vertex[static_cast<std::size_t>(next(k))],
+            b = T.vertex[static_cast<std::size_t>(previous(k))], d = N.vertex[static_cast<std::size_t>(m)];
+  const int beyond_ca = T.across[static_cast<std::size_t>(previous(k))], beyond_bc = T.across[static_cast<std::size_t>(next(k))];
+  const int beyond_ad = N.across[static_cast<std::size_t>(next(m))], beyond_db = N.across[static_cast<std::size_t>(previous(m))];
+  const bool fixed_ca = T.is_constrained(previous(k)), fixed_bc = T.is_constrained(next(k));
+  const bool fixed_ad = N.is_constrained(next(m)), fixed_db = N.is_constrained(previous(m));
+  const auto bits = [](bool opposite_0, bool opposite_1, bool opposite_2) {
+    return static_cast<std::uint8_t>(opposite_0 | opposite_1 << 1 | opposite_2 << 2);
+  };
+  T.vertex = {c, a, d};
+  T.across = {beyond_ad, n, beyond_ca};
+  T.constrained = bits(fixed_ad, false, fixed_ca);
+  N.vertex = {d, b, c};
+  N.across = {beyond_bc, t, beyond_db};
+  N.constrained = bits(fixed_bc, false, fixed_db);
+  const auto repoint = [&](int outer, int from, int to) {
+    if (outer == kNone) return;
+    for (int& x : triangles_[static_cast<std::size_t>(outer)].across)
+      if (x == from) x = to;
+  };
+  repoint(beyond_ad, n, t);
+  repoint(beyond_bc, t, n);
+  incident_[static_cast<std::size_t>(a)] = t;
+  incident_[static_cast<std::size_t>(c)] = t;
+  incident_[static_cast<std::size_t>(d)] = t;
+  incident_[static_cast<std::size_t>(b)] = n;
+  ++version_[static_cast<std::size_t>(t)];
+  ++version_[static_cast<std::size_t>(n)];
+}
+
+bool VoidTriangulation::all_positively_oriented() const {
+  return std::all_of(triangles_.begin(), triangles_.end(), [&](const Triangle& t) {
+    return counter_clockwise(position_[static_cast<std::size_t>(t.vertex[0])], position_[static_cast<std::size_t>(t.vertex[1])],
+                             position_[static_cast<std::size_t>(t.vertex[2])]);
+  });
+}
+
+std::size_t VoidTriangulation::memory_bytes() const {
+  return skeletons_.points.capacity() * sizeof(Vec2) + position_.capacity() * sizeof(Vec2) +
+         (owner_.capacity() + skeleton_of_.capacity() + incident_.capacity()) * sizeof(int) +
+         triangles_.capacity() * sizeof(Triangle) + version_.capacity() * sizeof(std::uint32_t);
+}
+
+}  // namespace sphero
