@@ -24,6 +24,7 @@
 #include "app/restart_check.h"
 #include "app/default_scene.h"
 #include "engine/thread_team.h"
+#include "engine/triangulation_neighbours.h"
 #include "io/checkpoint.h"
 #include "io/run_output.h"
 #include "io/scene.h"
@@ -215,6 +216,7 @@ std::unique_ptr<Engine> make_engine(const RunOptions& options, const SceneConfig
     throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
   engine->set_threads(settings.threads);  // not in the checkpoint: it never changes the results
+  engine->set_neighbour_strategy(settings.neighbours);  // nor this
   return engine;
 }
 
@@ -329,6 +331,12 @@ void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutp
         c.programs, per(c.contacts, c.programs), per(c.groups, c.programs), c.largest_group,
         per(c.iterations, c.group_programs),
         c.largest_kkt_residual, c.corrections, c.seconds_detecting, c.seconds_solving, c.seconds_correcting);
+  }
+  if (const TriangulationNeighbours* t = engine.neighbour_triangulation()) {
+    const TriangulationStats s = t->stats();
+    fmt::print("  neighbours: void-space triangulation, {} list rebuilds moved it by {} flips; built from scratch {} "
+               "times ({} of them when a move could not go on)\n",
+               s.moves, s.flips, s.builds, s.rebuilds);
   }
   if (engine.deepest_overlap() >= 0.9)
     fmt::print(stderr,

@@ -18,6 +18,16 @@ Integrator integrator_from_string(std::string_view word) {
   throw std::invalid_argument("unknown integrator '" + std::string(word) + "': use verlet or gear");
 }
 
+std::string_view to_string(NeighbourStrategy strategy) {
+  return strategy == NeighbourStrategy::cells ? "cells" : "triangulation";
+}
+
+NeighbourStrategy neighbour_strategy_from_string(std::string_view word) {
+  if (word == "cells") return NeighbourStrategy::cells;
+  if (word == "triangulation") return NeighbourStrategy::triangulation;
+  throw std::invalid_argument("unknown neighbour strategy '" + std::string(word) + "': use cells or triangulation");
+}
+
 std::string_view to_string(Model model) { return model == Model::soft ? "soft" : "rigid"; }
 
 Model model_from_string(std::string_view word) {
@@ -87,6 +97,11 @@ void Engine::set_threads(int threads) {
   if (threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   core_.settings.threads = threads;
   core_.neighbours.set_threads(threads);
+}
+
+void Engine::set_neighbour_strategy(NeighbourStrategy strategy) {
+  core_.settings.neighbours = strategy;
+  core_.neighbours.set_strategy(strategy);
 }
 
 void Engine::step() {

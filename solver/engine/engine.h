@@ -68,8 +68,11 @@ class Engine {
   const NeighbourStats& neighbour_stats() const { return core_.neighbours.stats(); }
   long neighbour_partial_rebuilds() const { return core_.neighbours.partial_rebuilds(); }  // among neighbour_stats().rebuilds
   double neighbour_verlet_distance() const { return core_.neighbours.verlet_distance(); }
+  // The void-space triangulation (neighbours = triangulation), once a list rebuild has used it.
+  const TriangulationNeighbours* neighbour_triangulation() const { return core_.neighbours.triangulation(); }
   const EngineSettings& settings() const { return core_.settings; }
   void set_threads(int threads);
+  void set_neighbour_strategy(NeighbourStrategy strategy);  // takes effect at the next list rebuild
   // What the engine holds, by the capacity of its arrays (shape names and
   // contact laws aside): world, neighbour list, scratch, the stepper's history.
   std::size_t memory_bytes() const { return core_.memory_bytes() + stepper_->memory_bytes(); }

@@ -7,7 +7,7 @@ namespace sphero {
 
 NeighbourSettings neighbour_settings(const EngineSettings& s) {
   return {s.verlet_distance, s.brute_force_neighbours, s.threads, s.adaptive_verlet_distance, s.contact_lists,
-          s.partial_rebuilds, s.model == Model::rigid ? s.rigid.gap + s.verlet_distance : 0.0};
+          s.partial_rebuilds, s.model == Model::rigid ? s.rigid.gap + s.verlet_distance : 0.0, s.neighbours};
 }
 
 void EngineCore::classify_bodies() {

@@ -13,6 +13,13 @@ enum class Integrator {
 std::string_view to_string(Integrator integrator);
 Integrator integrator_from_string(std::string_view word);  // throws std::invalid_argument
 
+// Who finds the neighbour pairs at a list rebuild (docs/MODEL.md §4 and
+// §8): link cells, or walks over the triangulated void space. Both list the
+// same candidates, so the forces are the same bit for bit.
+enum class NeighbourStrategy { cells, triangulation };
+std::string_view to_string(NeighbourStrategy strategy);
+NeighbourStrategy neighbour_strategy_from_string(std::string_view word);  // throws std::invalid_argument
+
 // The two models of docs/MODEL.md: soft contacts (springs, small overlaps,
 // §2–5) or perfectly rigid bodies with instantaneous collisions (A-CD², §7).
 enum class Model { soft, rigid };
@@ -40,6 +47,8 @@ struct EngineSettings {
   // δ adapts to the motion, up to verlet_distance (see NeighbourSettings).
   bool adaptive_verlet_distance = false;
   bool brute_force_neighbours = false;  // the O(N²) reference
+  // Not part of a checkpoint: it never changes the results.
+  NeighbourStrategy neighbours = NeighbourStrategy::cells;
   bool contact_lists = true;            // false: all vertex pairs of neighbours (NeighbourSettings)
   // false: every rebuild lists all pairs anew (NeighbourSettings; the forces
   // are the same either way; not part of a checkpoint).

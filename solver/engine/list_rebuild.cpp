@@ -10,6 +10,7 @@
 #include "engine/link_cells.h"
 #include "engine/neighbour_list.h"
 #include "engine/thread_team.h"
+#include "engine/triangulation_neighbours.h"
 
 namespace sphero {
 namespace {
@@ -42,6 +43,7 @@ class PairSearch {
   }
   void search_all_pairs();
   std::size_t search_link_cells();  // returns the number of cells
+  void search_triangulation(TriangulationNeighbours& neighbours);
   void search_walls();
   std::vector<Candidate> take_found();
   long listed_at_half_skin() const;
@@ -180,6 +182,26 @@ std::size_t PairSearch::search_link_cells() {
   return cells.cell_count();
 }
 
+// The triangulation needs every grain's vertices, whatever a partial
+// rebuild relists: it moves them all.
+void PairSearch::search_triangulation(TriangulationNeighbours& neighbours) {
+  if (searched().empty()) return;
+  if (partial_) {
+    std::vector<std::uint8_t> everyone(w_.size(), 1);
+    update_vertices_of(everyone);
+  }
+  neighbours.follow(w_, wraps_, skin_, threads_);
+  in_parallel(searched().size(), [&](FeaturePairFinder& finder, std::size_t index) {
+    const int i = searched()[index];
+    const int member = static_cast<int>(&finder - finders_.data());
+    std::size_t listed = 0;
+    neighbours.for_each_grain_near(member, i, [&](int j) {
+      if (decided_from(i, j)) listed += list_pair(finder, i, j);
+    });
+    return listed;
+  });
+}
+
 // Grain `grain` against every wall, through each periodic image of the
 // wall that can reach it.
 std::size_t PairSearch::list_wall_images(FeaturePairFinder& finder, int grain,
@@ -277,6 +299,9 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   search.make_finders(settings_.contact_lists);
   if (settings_.brute_force) {
     search.search_all_pairs();
+  } else if (settings_.strategy == NeighbourStrategy::triangulation) {
+    if (!triangulation_) triangulation_ = std::make_unique<TriangulationNeighbours>();
+    search.search_triangulation(*triangulation_);
   } else if (const std::size_t cells = search.search_link_cells(); cells > 0) {
     stats_.link_cells = cells;
   }

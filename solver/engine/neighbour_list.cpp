@@ -5,8 +5,14 @@
 #include "engine/capacity.h"
 #include "engine/contact_geometry.h"
 #include "engine/thread_team.h"
+#include "engine/triangulation_neighbours.h"
 
 namespace sphero {
+
+NeighbourList::NeighbourList(NeighbourSettings settings) : settings_(settings), delta_(settings.verlet_distance) {}
+NeighbourList::~NeighbourList() = default;
+NeighbourList::NeighbourList(NeighbourList&&) noexcept = default;
+NeighbourList& NeighbourList::operator=(NeighbourList&&) noexcept = default;
 
 NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState state, const World& world)
     : settings_(settings),
@@ -76,7 +82,7 @@ std::vector<Contact> NeighbourList::records(const World& world) const {
 std::size_t NeighbourList::memory_bytes() const {
   return capacity_bytes(candidates_) + capacity_bytes(states_) + capacity_bytes(body_start_) +
          capacity_bytes(body_candidates_) + capacity_bytes(reference_position_) + capacity_bytes(reference_angle_) +
-         capacity_bytes(wraps_);
+         capacity_bytes(wraps_) + (triangulation_ ? triangulation_->memory_bytes() : 0);
 }
 
 // Each body's candidates, in candidate order, so that forces can be

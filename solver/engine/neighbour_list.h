@@ -7,14 +7,17 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/contact.h"
+#include "engine/engine_settings.h"
 #include "engine/world.h"
 
 namespace sphero {
 
 struct OrderedCandidates;  // candidate_order.h
+class TriangulationNeighbours;  // triangulation_neighbours.h
 
 struct NeighbourSettings {
   double verlet_distance = 0.0;  // δ: skin thickness per body (the largest, when adaptive)
@@ -39,6 +42,7 @@ struct NeighbourSettings {
   // Listed beyond the skin as well: the rigid model examines every feature
   // pair whose outlines are within this gap (RigidSettings::gap).
   double gap = 0.0;
+  NeighbourStrategy strategy = NeighbourStrategy::cells;
 };
 
 struct NeighbourStats {
@@ -71,8 +75,11 @@ struct NeighbourListState {
 // The candidate list and what is needed to decide when to rebuild it.
 class NeighbourList {
  public:
-  explicit NeighbourList(NeighbourSettings settings) : settings_(settings), delta_(settings.verlet_distance) {}
+  explicit NeighbourList(NeighbourSettings settings);
   NeighbourList(NeighbourSettings settings, NeighbourListState state, const World& world);
+  ~NeighbourList();
+  NeighbourList(NeighbourList&&) noexcept;
+  NeighbourList& operator=(NeighbourList&&) noexcept;
   // For a checkpoint: the contacts as records (their flags as stored).
   NeighbourListState state(const World& world) const;
 
@@ -104,6 +111,9 @@ class NeighbourList {
   const std::vector<int>& body_candidate_start() const { return body_start_; }
   const std::vector<int>& body_candidates() const { return body_candidates_; }
   void set_threads(int threads) { settings_.threads = threads; }
+  void set_strategy(NeighbourStrategy strategy) { settings_.strategy = strategy; }
+  // The void-space triangulation, once a rebuild has used it (null before).
+  const TriangulationNeighbours* triangulation() const { return triangulation_.get(); }
   double verlet_distance() const { return delta_; }  // δ in use
   std::size_t memory_bytes() const;  // by the capacity of its arrays
   const NeighbourStats& stats() const { return stats_; }
@@ -150,6 +160,7 @@ class NeighbourList {
   double listed_at_half_skin_ = INFINITY;  // see NeighbourListState
   long partial_rebuilds_ = 0;
   bool all_vertices_current_ = true;
+  std::unique_ptr<TriangulationNeighbours> triangulation_;  // strategy = triangulation
   // Would half the skin cost less, a trigger relisting `relisted` bodies?
   bool thinner_list_pays(const World& w, double relisted) const;
   double rebuild_cost(const World& w, double relisted) const;  // in candidate evaluations

@@ -38,6 +38,8 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"fields", "what each frame holds: particles,contacts,walls,state (default all four)"},
     {"arc_resolution", "chords per full circle in drawn outlines (default 24)"},
     {"checkpoint_interval", "simulated time between checkpoints, s (default 0: at the end and on Ctrl-C)"},
+    {"neighbours", "cells | triangulation (default cells): how a list rebuild finds the neighbour pairs, with link "
+                   "cells or by walks over the triangulated void space; the same forces either way"},
     {"contact_lists", "false: evaluate every vertex pair of neighbouring particles each step, not only those "
                       "within reach (the same forces, for timing; default true)"},
 };
@@ -470,6 +472,13 @@ void read_engine_keys(const SceneValues& values, SceneConfig& scene) {
   if (const auto v = values.scalar("allow_large_time_step"))
     scene.engine.allow_large_time_step = boolean(*v, "allow_large_time_step");
   if (const auto v = values.scalar("contact_lists")) scene.engine.contact_lists = boolean(*v, "contact_lists");
+  if (const auto v = values.scalar("neighbours")) {
+    try {
+      scene.engine.neighbours = neighbour_strategy_from_string(v->text);
+    } catch (const std::invalid_argument& e) {
+      fail_at(v->at, "neighbours", e.what());
+    }
+  }
   if (const auto v = values.scalar("gravity")) scene.gravity = vec2(*v, "gravity", v->text, "gravity", kGravityRange);
   if (const auto v = values.scalar("seed")) scene.seed = static_cast<std::uint64_t>(whole(*v, "seed", v->text, 0));
   if (const auto v = values.scalar("threads")) {

@@ -5,6 +5,8 @@
 #include <CGAL/Triangulation_face_base_with_info_2.h>
 #include <CGAL/Triangulation_vertex_base_with_info_2.h>
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -77,7 +79,15 @@ std::vector<VoidTriangulation::Triangle> constrained_triangulation(const std::ve
 
 namespace sphero {
 
+// Shewchuk's static filter first: a determinant beyond its rounding bound
+// has the sign it shows; only near-flat triangles go to CGAL.
 bool counter_clockwise(Vec2 a, Vec2 b, Vec2 c) {
+  const double left = (b.x - a.x) * (c.y - a.y), right = (b.y - a.y) * (c.x - a.x);
+  const double determinant = left - right;
+  constexpr double kBound = (3.0 + 16.0 * std::numeric_limits<double>::epsilon()) * std::numeric_limits<double>::epsilon();
+  const double bound = kBound * (std::abs(left) + std::abs(right));
+  if (determinant > bound) return true;
+  if (determinant < -bound) return false;
   return CGAL::orientation(Kernel::Point_2(a.x, a.y), Kernel::Point_2(b.x, b.y), Kernel::Point_2(c.x, c.y)) ==
          CGAL::LEFT_TURN;
 }

@@ -138,14 +138,24 @@ Polynomial area_along_move(Vec2 p0, Vec2 p1, Vec2 p2, Vec2 d0, Vec2 d1, Vec2 d2)
 }
 }  // namespace
 
+// Its corners on one skeleton: inside it, or across a concave notch of it.
+bool VoidTriangulation::on_one_skeleton(const Triangle& t) const {
+  const std::size_t n = skeleton_of_.size();
+  const auto a = static_cast<std::size_t>(t.vertex[0]), b = static_cast<std::size_t>(t.vertex[1]),
+             c = static_cast<std::size_t>(t.vertex[2]);
+  return a < n && b < n && c < n && skeleton_of_[a] == skeleton_of_[b] && skeleton_of_[a] == skeleton_of_[c];
+}
+
 bool VoidTriangulation::flip_through_motion(const std::vector<Vec2>& target) {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   const auto schedule = [&](int t, double from) {
     const Triangle& tri = triangles_[static_cast<std::size_t>(t)];
-    if (tri.inside) return;  // a rigid skeleton's triangles keep their orientation (docs/MODEL.md §8)
+    if (on_one_skeleton(tri)) return;  // it moves rigidly and keeps its orientation (docs/MODEL.md §8)
     const auto at = [&](int k) { return position_[static_cast<std::size_t>(tri.vertex[static_cast<std::size_t>(k)])]; };
     const auto moved = [&](int k) { return target[static_cast<std::size_t>(tri.vertex[static_cast<std::size_t>(k)])] - at(k); };
     const Polynomial area = area_along_move(at(0), at(1), at(2), moved(0), moved(1), moved(2));
+    // Most triangles cannot flatten in the move: the area falls by at most |c1| + |c2| over it.
+    if (from == 0.0 && area.c[0] - std::abs(area.c[1]) - std::abs(area.c[2]) > 0.0) return;
     if (const auto s = first_root(area, from, 1.0)) events.push({*s, t, version_[static_cast<std::size_t>(t)]});
   };
   for (std::size_t t = 0; t < triangles_.size(); ++t) schedule(static_cast<int>(t), 0.0);
@@ -213,6 +223,20 @@ void VoidTriangulation::flip(int t, int k) {
   incident_[static_cast<std::size_t>(b)] = n;
   ++version_[static_cast<std::size_t>(t)];
   ++version_[static_cast<std::size_t>(n)];
+}
+
+// Turning about v from triangle to triangle across the edges at v.
+int VoidTriangulation::outside_triangle_at_vertex(int v) const {
+  const int first = incident_[static_cast<std::size_t>(v)];
+  int t = first;
+  do {
+    const Triangle& tri = triangles_[static_cast<std::size_t>(t)];
+    if (!tri.inside) return t;
+    int k = 0;
+    while (tri.vertex[static_cast<std::size_t>(k)] != v) ++k;
+    t = tri.across[static_cast<std::size_t>(next(k))];
+  } while (t != kNone && t != first);
+  return first;  // only a corner of the frame could get here, and it has no inside
 }
 
 bool VoidTriangulation::all_positively_oriented() const {

@@ -72,6 +72,9 @@ class VoidTriangulation {
   const std::vector<Vec2>& vertices() const { return position_; }
   int body_of_vertex(int v) const { return owner_[static_cast<std::size_t>(v)]; }  // kNone: the frame
   int triangle_at_vertex(int v) const { return incident_[static_cast<std::size_t>(v)]; }
+  // A triangle at vertex v that is not inside a skeleton (every skeleton
+  // vertex has one: the outside of its corner).
+  int outside_triangle_at_vertex(int v) const;
   const Skeletons& skeletons() const { return skeletons_; }
   std::array<Vec2, 2> frame() const { return {frame_low_, frame_high_}; }
   const TriangulationStats& stats() const { return stats_; }
@@ -85,6 +88,7 @@ class VoidTriangulation {
   bool flip_through_motion(const std::vector<Vec2>& target);
   void flip(int t, int k);
   bool all_positively_oriented() const;
+  bool on_one_skeleton(const Triangle& t) const;
   Vec2 vertex_at(int v, double s, const std::vector<Vec2>& target) const;
 
   Skeletons skeletons_;
