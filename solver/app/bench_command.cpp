@@ -22,6 +22,7 @@
 #include "app/default_scene.h"
 #include "app/bench_record.h"
 #include "app/rigid_bench.h"
+#include "bench/neighbour_scenes.h"
 #include "bench/standard_scenes.h"
 #include "io/scene.h"
 
@@ -68,6 +69,7 @@ struct BenchOptions {
   int repeat = 1;
   double seconds = 2.0, verlet = 0.0;
   bool large = false, csv = false, contact_lists = true, full_rebuilds = false;
+  std::vector<NeighbourStrategy> strategies{NeighbourStrategy::cells};
   std::string data = data_directory().string();
 };
 
@@ -85,7 +87,7 @@ struct SettledCase {
 
 // What a case's record needs from its fastest trial.
 struct Timing {
-  double wall = INFINITY, cpu = 0.0, verlet_distance = 0.0;
+  double wall = INFINITY, cpu = 0.0, verlet_distance = 0.0, rebuild_wall = 0.0;
   long rebuilds = 0, partial_rebuilds = 0, pairs = 0;
   std::size_t bytes = 0;
   bool identical = true;
@@ -93,13 +95,14 @@ struct Timing {
 
 std::optional<int> parse_bench_options(const std::vector<std::string>& args, BenchOptions& o) {
   namespace po = boost::program_options;
-  std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2";
+  std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", neighbours_text = "cells";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
-      "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, hopper, or all; also polygon3 and rigid. hopper: the built-in default scene of `sphero run` (200 cows, not settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps. rigid: the rigid model's heap of --n hexagons, timed over its 1000-step collapse unless --steps (records of its own: time per step and contact, iterations, the program's share)")(
+      "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, hopper, or all; also polygon3, rigid, and the neighbour-search scenes disks-dense1, disks-dense10, disks-dense30, disks-gas1, disks-gas10, disks-gas30 and the same with hexagons- (sizes spread over 1:1, 1:10 or 1:30, packed or as a gas, in a box without gravity; not settled). hopper: the built-in default scene of `sphero run` (200 cows, not settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps. rigid: the rigid model's heap of --n hexagons, timed over its 1000-step collapse unless --steps (records of its own: time per step and contact, iterations, the program's share)")(
       "n", po::value(&n_text), "particle counts (default 1000,10000,100000)")(
       "large", "also 10^6 hexagons (a few GB of memory while the scene is built; minutes)")(
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
+      "neighbours", po::value(&neighbours_text), "neighbour strategies, comma-separated: cells, triangulation (default cells); each is timed with each thread count in turn, and the results are compared for identity")(
       "steps", po::value(&o.steps), "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&o.seconds), "timing per case when --steps is not given (default 2)")(
       "repeat", po::value(&o.repeat), "time each case this many times, the thread counts in turn, and report the fastest (default 1)")(
@@ -124,11 +127,17 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
         o.hopper = true;
       else if (name == "rigid")
         o.rigid = true;
+      else if (bench::neighbour_scene_named(name))
+        o.kinds.push_back({name, 1});
       else
         o.kinds.push_back(bench::scene_named(name));
   }
   o.sizes = integers("n", n_text, 10'000'000);
   o.thread_counts = integers("threads", threads_text, 256);
+  o.strategies.clear();
+  std::stringstream strategies(neighbours_text);
+  for (std::string word; std::getline(strategies, word, ',');) o.strategies.push_back(neighbour_strategy_from_string(word));
+  if (o.strategies.empty()) throw std::invalid_argument("--neighbours needs cells, triangulation or both");
   if (o.steps < 0 || o.settle_steps < 0 || !(o.seconds > 0.0) || o.verlet < 0.0 || o.repeat < 1)
     throw std::invalid_argument("--steps, --settle-steps, --seconds, --repeat and --verlet-distance must be positive");
   // A benchmark measures; a typo's 10^11 steps would run for days.
@@ -150,6 +159,7 @@ SettledCase settle(const Case& c, const BenchOptions& o) {
   scene.verlet_distance = o.verlet;
   scene.settle_steps = o.settle_steps;
   const double start = wall_now();
+  const bench::NeighbourSceneKind* unsettled = bench::neighbour_scene_named(c.kind.name);
   const bool moving = c.kind.name == kHopper;
   long whole_run = 0;
   const Engine settling = moving ? [&] {
@@ -157,9 +167,10 @@ SettledCase settle(const Case& c, const BenchOptions& o) {
     whole_run = run_steps;
     return std::move(engine);
   }()
-                                 : bench::settled_scene(c.kind, scene, o.data);
+                                 : unsettled ? bench::neighbour_scene(*unsettled, c.n, scene.threads)
+                                             : bench::settled_scene(c.kind, scene, o.data);
   SettledCase out;
-  out.residual_speed = moving ? NAN : bench::residual_speed(settling);
+  out.residual_speed = moving || unsettled ? NAN : bench::residual_speed(settling);
   // Large scenes are whole copies of a settled block: N may be rounded up.
   const std::vector<std::uint8_t>& walls = settling.world().is_wall;
   out.grains = static_cast<int>(std::count(walls.begin(), walls.end(), 0));
@@ -181,15 +192,23 @@ SettledCase settle(const Case& c, const BenchOptions& o) {
 // at the same time: a machine's capacity for busy threads drifts. The
 // fastest trial by wall time is reported; on a shared machine the slow ones
 // measure the neighbours.
+std::size_t variant_count(const BenchOptions& o) { return o.strategies.size() * o.thread_counts.size(); }
+int threads_of(const BenchOptions& o, std::size_t variant) { return o.thread_counts[variant % o.thread_counts.size()]; }
+NeighbourStrategy strategy_of(const BenchOptions& o, std::size_t variant) {
+  return o.strategies[variant / o.thread_counts.size()];
+}
+
 std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
-  std::vector<Timing> timings(o.thread_counts.size());
+  std::vector<Timing> timings(variant_count(o));
   std::vector<Vec2> first_positions;
   for (int trial = 0; trial < o.repeat; ++trial)
-    for (std::size_t t = 0; t < o.thread_counts.size(); ++t) {
+    for (std::size_t t = 0; t < variant_count(o); ++t) {
       Engine e{EngineSnapshot(c.state)};
-      e.set_threads(o.thread_counts[t]);
+      e.set_threads(threads_of(o, t));
+      e.set_neighbour_strategy(strategy_of(o, t));
       const long rebuilds = e.neighbour_stats().rebuilds, pairs = e.neighbour_stats().feature_pairs_evaluated;
       const long partial_rebuilds = e.neighbour_partial_rebuilds();
+      const double rebuild_seconds = e.neighbour_rebuild_seconds();
       const double cpu0 = cpu_now(), wall0 = wall_now();
       if (c.timed_steps > 0) {
         e.run(c.timed_steps);
@@ -210,6 +229,7 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
         best.partial_rebuilds = e.neighbour_partial_rebuilds() - partial_rebuilds;
         best.pairs = e.neighbour_stats().feature_pairs_evaluated - pairs;
         best.verlet_distance = e.neighbour_verlet_distance();
+        best.rebuild_wall = e.neighbour_rebuild_seconds() - rebuild_seconds;
         best.bytes = e.memory_bytes();
       }
     }
@@ -219,14 +239,14 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
 BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o, const std::vector<Timing>& timings,
                  std::size_t t) {
   const std::string missing = o.csv ? "" : "null";  // a field not measured
-  const auto& [wall, cpu, verlet_distance, rebuilds, partial_rebuilds, pairs, bytes, identical] = timings[t];
+  const auto& [wall, cpu, verlet_distance, rebuild_wall, rebuilds, partial_rebuilds, pairs, bytes, identical] = timings[t];
   const double particle_steps = static_cast<double>(s.grains) * static_cast<double>(s.timed_steps);
   return {{"scene", fmt::format("\"{}\"", c.kind.name)},
           {"n", fmt::format("{}", s.grains)},
           {"vertices", fmt::format("{}", c.kind.vertices)},
           {"contact_lists", o.contact_lists ? "true" : "false"},
           {"steps", fmt::format("{}", s.timed_steps)},
-          {"threads", fmt::format("{}", o.thread_counts[t])},
+          {"threads", fmt::format("{}", threads_of(o, t))},
           {"wall_s", fmt::format("{:.4f}", wall)},
           {"cpu_s", fmt::format("{:.4f}", cpu)},
           {"cundall", fmt::format("{:.4g}", particle_steps / std::max(cpu, 1e-9))},
@@ -240,7 +260,9 @@ BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o
           {"verlet_distance", fmt::format("{:.4g}", verlet_distance)},
           {"settle_wall_s", fmt::format("{:.1f}", s.settle_wall)},
           {"settled_speed", std::isnan(s.residual_speed) ? missing : fmt::format("{:.2g}", s.residual_speed)},
-          {"repeats", fmt::format("{}", o.repeat)}};
+          {"repeats", fmt::format("{}", o.repeat)},
+          {"rebuild_wall_s", fmt::format("{:.4f}", rebuild_wall)},
+          {"neighbours", o.csv ? std::string(to_string(strategy_of(o, t))) : fmt::format("\"{}\"", to_string(strategy_of(o, t)))}};
 }
 
 }  // namespace
@@ -258,11 +280,12 @@ int run_bench_command(const std::vector<std::string>& args) {
   for (const Case& c : cases) {
     SettledCase settled = settle(c, o);
     const std::vector<Timing> timings = time_case(settled, o);
-    for (std::size_t t = 0; t < o.thread_counts.size(); ++t) {
+    for (std::size_t t = 0; t < variant_count(o); ++t) {
       print_bench_record(record_of(c, settled, o, timings, t), o.csv, header_printed);
       if (!timings[t].identical)
-        throw std::runtime_error(fmt::format("{} with {} threads differs from {} threads: a reproducibility bug",
-                                             c.kind.name, o.thread_counts[t], o.thread_counts.front()));
+        throw std::runtime_error(fmt::format("{} with {} threads and {} differs from {} threads and {}: a reproducibility bug",
+                                             c.kind.name, threads_of(o, t), to_string(strategy_of(o, t)),
+                                             threads_of(o, 0), to_string(strategy_of(o, 0))));
     }
   }
   return 0;

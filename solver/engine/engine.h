@@ -66,6 +66,7 @@ class Engine {
   CollisionStats collision_stats() const { return stepper_->collision_stats(); }
   const EnergyLedger& ledger() const { return core_.ledger; }
   const NeighbourStats& neighbour_stats() const { return core_.neighbours.stats(); }
+  double neighbour_rebuild_seconds() const { return core_.neighbours.rebuild_seconds(); }  // wall clock, this engine's
   long neighbour_partial_rebuilds() const { return core_.neighbours.partial_rebuilds(); }  // among neighbour_stats().rebuilds
   double neighbour_verlet_distance() const { return core_.neighbours.verlet_distance(); }
   // The void-space triangulation (neighbours = triangulation), once a list rebuild has used it.

@@ -3,6 +3,7 @@
 // order and the carry-over of contact state.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 
 #include "engine/candidate_order.h"
@@ -190,13 +191,22 @@ void PairSearch::search_triangulation(TriangulationNeighbours& neighbours) {
     std::vector<std::uint8_t> everyone(w_.size(), 1);
     update_vertices_of(everyone);
   }
-  neighbours.follow(w_, wraps_, skin_, threads_);
+  // A whole rebuild decides each pair from the grain with the larger
+  // sphero-radius (the lower-numbered one on a tie), whose walk is the
+  // shorter that still finds it; a partial one from the relisted grains,
+  // which walk far enough to find all of theirs.
+  neighbours.follow(w_, wraps_, skin_, threads_, !partial_);
+  const auto decided_by_walk_from = [&](int i, int j) {
+    if (partial_) return decided_from(i, j);
+    const double ri = w_.radius[static_cast<std::size_t>(i)], rj = w_.radius[static_cast<std::size_t>(j)];
+    return rj < ri || (rj == ri && j > i);
+  };
   in_parallel(searched().size(), [&](FeaturePairFinder& finder, std::size_t index) {
     const int i = searched()[index];
     const int member = static_cast<int>(&finder - finders_.data());
     std::size_t listed = 0;
     neighbours.for_each_grain_near(member, i, [&](int j) {
-      if (decided_from(i, j)) listed += list_pair(finder, i, j);
+      if (decided_by_walk_from(i, j)) listed += list_pair(finder, i, j);
     });
     return listed;
   });
@@ -279,6 +289,7 @@ void NeighbourList::wrap_for_listing(World& w, const std::vector<int>* moved) {
 // the pairs of those bodies, none of them a wall (the others' candidates
 // are kept; see update).
 void NeighbourList::relist(World& w, const std::vector<int>* moved) {
+  const auto started = std::chrono::steady_clock::now();
   const bool partial = moved != nullptr;
   wrap_for_listing(w, moved);
   // A whole rebuild brings every vertex up to date, a partial one only
@@ -315,6 +326,7 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   built_ = true;
   steps_since_rebuild_ = 0;
   ++stats_.rebuilds;
+  rebuild_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 void NeighbourList::finish_whole_rebuild(const World& w, OrderedCandidates& fresh, long listed_at_half_skin,

@@ -94,7 +94,8 @@ bool TriangulationNeighbours::copies_still_cover(const World& w, const std::vect
   return true;
 }
 
-void TriangulationNeighbours::follow(const World& w, const std::vector<std::array<int, 2>>& wraps, double skin, int threads) {
+void TriangulationNeighbours::follow(const World& w, const std::vector<std::array<int, 2>>& wraps, double skin, int threads,
+                                     bool each_pair_once) {
   double largest_radius = 0.0, largest_bound = 0.0;
   for (std::size_t i = 0; i < w.size(); ++i)
     if (!w.is_wall[i]) largest_radius = std::max(largest_radius, w.radius[i]), largest_bound = std::max(largest_bound, w.bounding_radius[i]);
@@ -114,14 +115,16 @@ void TriangulationNeighbours::follow(const World& w, const std::vector<std::arra
                            "neighbours with cells, which do not need the skeletons apart)");
   }
   // A grain's skeleton lies within R − r of its centre, so a skeleton
-  // within r_i + r_j + skin of it lies within R_i + r_max + skin of the
-  // centre; the relative margin keeps rounding in the walk's favour.
+  // within r_i + r_j + skin of it lies within R_i + r_j + skin of the
+  // centre: R_i + r_i + skin when r_j ≤ r_i, R_i + r_max + skin for all j
+  // (docs/MODEL.md §8). The relative margin keeps rounding in the walk's
+  // favour.
   walk_centre_.assign(w.size(), {});
   walk_radius_.assign(w.size(), 0.0);
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (w.is_wall[i]) continue;
     walk_centre_[i] = continuous_position(w, wraps, static_cast<int>(i));
-    walk_radius_[i] = (w.bounding_radius[i] + largest_radius + skin) * (1.0 + 1e-9);
+    walk_radius_[i] = (w.bounding_radius[i] + (each_pair_once ? w.radius[i] : largest_radius) + skin) * (1.0 + 1e-9);
   }
   walkers_.resize(static_cast<std::size_t>(std::max(1, threads)));
   for (Walker& walker : walkers_)

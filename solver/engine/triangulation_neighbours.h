@@ -23,13 +23,18 @@ class TriangulationNeighbours {
   // pairs whose outlines come within `skin`: moves it by flips, or builds
   // it when there is none yet, or when the periodic copies no longer cover
   // what the walks reach. Throws InstabilityError when two skeletons cross
-  // (an overlap deeper than both sphero-radii).
-  void follow(const World& w, const std::vector<std::array<int, 2>>& wraps, double skin, int threads);
+  // (an overlap deeper than both sphero-radii). `each_pair_once`: every
+  // grain walks, and a pair need only be found from the grain with the
+  // larger sphero-radius (see for_each_grain_near); otherwise each walking
+  // grain must find all of its pairs itself.
+  void follow(const World& w, const std::vector<std::array<int, 2>>& wraps, double skin, int threads,
+              bool each_pair_once);
 
   // Calls visit(j) once for every grain j ≠ i that may have a feature
-  // pair with grain i within `skin` (its skeleton within reach of i's), in
-  // no particular order; `member` is the calling thread's (below follow's
-  // `threads`).
+  // pair with grain i within `skin` (its skeleton within reach of i's) —
+  // when follow's each_pair_once, only those whose sphero-radius is at most
+  // i's (the others find i) — and possibly others, in no particular order;
+  // `member` is the calling thread's (below follow's `threads`).
   template <class Visit> void for_each_grain_near(int member, int i, Visit&& visit);
 
   const VoidTriangulation& triangulation() const { return *triangulation_; }

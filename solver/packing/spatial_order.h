@@ -13,14 +13,10 @@
 #include <vector>
 
 #include "engine/world.h"
+#include "geometry/hilbert_order.h"
 #include "geometry/vec2.h"
 
 namespace sphero {
-
-// The indices of `points` in the order of a Hilbert curve through their
-// bounding box (a 2¹⁶ × 2¹⁶ grid; points in one grid cell keep their
-// order). Deterministic: the same points give the same order.
-std::vector<std::size_t> hilbert_order(const std::vector<Vec2>& points);
 
 // The grains of `bodies` (those not walls) re-listed along the Hilbert curve
 // through their positions; a wall keeps its place in the list, so that

@@ -5,6 +5,7 @@
 #include <queue>
 #include <span>
 
+#include "geometry/hilbert_order.h"
 #include "geometry/polygon.h"
 #include "triangulation/constrained_triangulation.h"
 #include "triangulation/polynomial.h"
@@ -73,12 +74,34 @@ void VoidTriangulation::build() {
     if (skeletons_.closed[k] && last - first >= 2) constraints.push_back({last, first});
   }
   triangles_ = constrained_triangulation(position_, constraints, owner_);
+  order_along_curve();
   version_.assign(triangles_.size(), 0);
   incident_.assign(position_.size(), kNone);
   for (std::size_t t = 0; t < triangles_.size(); ++t)
     for (int v : triangles_[t].vertex) incident_[static_cast<std::size_t>(v)] = static_cast<int>(t);
   mark_inside();
   ++stats_.builds;
+}
+
+// Triangles near each other in the plane near each other in memory: a walk
+// reads neighbours, not triangles spread over the whole array.
+void VoidTriangulation::order_along_curve() {
+  std::vector<Vec2> centroid(triangles_.size());
+  for (std::size_t t = 0; t < triangles_.size(); ++t) {
+    const auto& v = triangles_[t].vertex;
+    centroid[t] = (position_[static_cast<std::size_t>(v[0])] + position_[static_cast<std::size_t>(v[1])] +
+                   position_[static_cast<std::size_t>(v[2])]) / 3.0;
+  }
+  const std::vector<std::size_t> order = hilbert_order(centroid);
+  std::vector<int> new_index(triangles_.size());
+  for (std::size_t k = 0; k < order.size(); ++k) new_index[order[k]] = static_cast<int>(k);
+  std::vector<Triangle> sorted(triangles_.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    sorted[k] = triangles_[order[k]];
+    for (int& beyond : sorted[k].across)
+      if (beyond != kNone) beyond = new_index[static_cast<std::size_t>(beyond)];
+  }
+  triangles_ = std::move(sorted);
 }
 
 // Inside a closed skeleton: all three corners on it and the centroid

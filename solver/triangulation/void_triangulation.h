@@ -85,6 +85,7 @@ class VoidTriangulation {
   void build();
   void place_frame();
   void mark_inside();
+  void order_along_curve();
   bool flip_through_motion(const std::vector<Vec2>& target);
   void flip(int t, int k);
   bool all_positively_oriented() const;
