@@ -74,6 +74,7 @@ class Engine {
   const EngineSettings& settings() const { return core_.settings; }
   void set_threads(int threads);
   void set_neighbour_strategy(NeighbourStrategy strategy);  // takes effect at the next list rebuild
+  void prepare_neighbour_search() { core_.neighbours.prepare(core_.world); }  // see NeighbourList::prepare
   // What the engine holds, by the capacity of its arrays (shape names and
   // contact laws aside): world, neighbour list, scratch, the stepper's history.
   std::size_t memory_bytes() const { return core_.memory_bytes() + stepper_->memory_bytes(); }

@@ -329,6 +329,14 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   rebuild_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
+void NeighbourList::prepare(World& w) {
+  if (settings_.strategy != NeighbourStrategy::triangulation || triangulation_) return;
+  if (wraps_.size() != w.size()) wraps_.assign(w.size(), {0, 0});
+  update_world_vertices(w);
+  triangulation_ = std::make_unique<TriangulationNeighbours>();
+  triangulation_->follow(w, wraps_, 2.0 * delta_ + settings_.gap, std::max(1, settings_.threads), true);
+}
+
 void NeighbourList::finish_whole_rebuild(const World& w, OrderedCandidates& fresh, long listed_at_half_skin,
                                          std::size_t pairs) {
   listed_at_half_skin_ = static_cast<double>(listed_at_half_skin);

@@ -112,6 +112,11 @@ class NeighbourList {
   const std::vector<int>& body_candidates() const { return body_candidates_; }
   void set_threads(int threads) { settings_.threads = threads; }
   void set_strategy(NeighbourStrategy strategy) { settings_.strategy = strategy; }
+  // Builds now what the strategy keeps from rebuild to rebuild (the
+  // triangulation), at the bodies' current positions, rather than at the
+  // next rebuild; the list itself is left as it is. For timings that should
+  // not include that first build.
+  void prepare(World& world);
   // The void-space triangulation, once a rebuild has used it (null before).
   const TriangulationNeighbours* triangulation() const { return triangulation_.get(); }
   double verlet_distance() const { return delta_; }  // δ in use
