@@ -57,6 +57,12 @@ PointPath point_path(const FreeFlight& f, Vec2 arm, double horizon, int degree) 
   return path;
 }
 
+std::optional<double> first_flattening(const PointPath& a, const PointPath& b, const PointPath& c, double horizon) {
+  const Polynomial area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+  if (!(area(0.0) > 0.0)) return std::nullopt;
+  return first_root(area, 0.0, horizon);
+}
+
 std::optional<double> first_touch_of_points(const PointPath& p, const PointPath& q, double reach, double horizon) {
   const Polynomial dx = p.x - q.x, dy = p.y - q.y;
   Polynomial gap = dx * dx + dy * dy;

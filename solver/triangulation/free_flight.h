@@ -34,6 +34,11 @@ struct PointPath {
 // (Lagrange's remainder).
 PointPath point_path(const FreeFlight& flight, Vec2 arm, double horizon, int degree = 6);
 
+// The first t in (0, horizon] at which the triangle a, b, c, counter-
+// clockwise at t = 0, flattens (its signed area reaches zero); nullopt if
+// it stays open.
+std::optional<double> first_flattening(const PointPath& a, const PointPath& b, const PointPath& c, double horizon);
+
 // The first t in (0, horizon] at which points p and q come within `reach`
 // of each other, given they are farther apart at t = 0; nullopt if they
 // do not.

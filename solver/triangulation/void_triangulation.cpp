@@ -123,43 +123,96 @@ void VoidTriangulation::mark_inside() {
   }
 }
 
+// How the vertices move during one call: straight from where they are to
+// `target` over s in [0, 1], or along `paths` over s in [0, end]; the frame's
+// corners stay.
+struct VoidTriangulation::Motion {
+  const VoidTriangulation& tri;
+  const std::vector<Vec2>* target = nullptr;
+  const std::vector<PointPath>* paths = nullptr;
+  double end = 1.0;
+
+  Vec2 at(int v, double s) const {
+    const auto i = static_cast<std::size_t>(v);
+    if (target) return tri.position_[i] + s * ((*target)[i] - tri.position_[i]);
+    return i < paths->size() ? (*paths)[i].at(s) : tri.position_[i];
+  }
+  PointPath path_of(int v) const {
+    const auto i = static_cast<std::size_t>(v);
+    if (i < paths->size()) return (*paths)[i];
+    PointPath still;
+    still.x = Polynomial::constant(tri.position_[i].x), still.y = Polynomial::constant(tri.position_[i].y);
+    return still;
+  }
+  // The signed doubled area of triangle t along the motion. Straight lines:
+  // with edges e + s f from the first corner, cross(e1, e2) +
+  // s (cross(e1, f2) + cross(f1, e2)) + s² cross(f1, f2).
+  Polynomial area(const Triangle& t) const {
+    const auto v = [&](int k) { return t.vertex[static_cast<std::size_t>(k)]; };
+    if (!target) {
+      const PointPath a = path_of(v(0)), b = path_of(v(1)), c = path_of(v(2));
+      return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+    }
+    const auto from = [&](int k) { return tri.position_[static_cast<std::size_t>(v(k))]; };
+    const auto moved = [&](int k) { return (*target)[static_cast<std::size_t>(v(k))] - from(k); };
+    const Vec2 e1 = from(1) - from(0), e2 = from(2) - from(0), f1 = moved(1) - moved(0), f2 = moved(2) - moved(0);
+    Polynomial area;
+    area.degree = 2;
+    area.c[0] = cross(e1, e2);
+    area.c[1] = cross(e1, f2) + cross(f1, e2);
+    area.c[2] = cross(f1, f2);
+    return area;
+  }
+  std::vector<Vec2> final_positions() const {
+    if (target) return *target;  // exactly: p + (q − p) need not round to q
+    std::vector<Vec2> out(tri.position_.size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = at(static_cast<int>(i), end);
+    return out;
+  }
+};
+
+bool VoidTriangulation::within_frame(const std::vector<Vec2>& points) const {
+  return std::all_of(points.begin(), points.end(), [&](Vec2 p) {
+    return p.x > frame_low_.x && p.y > frame_low_.y && p.x < frame_high_.x && p.y < frame_high_.y;
+  });
+}
+
+std::vector<Vec2> VoidTriangulation::with_corners(std::vector<Vec2> points) const {
+  for (std::size_t corner = 0; corner < 4; ++corner) points.push_back(position_[skeletons_.points.size() + corner]);
+  return points;
+}
+
 bool VoidTriangulation::move_to(const std::vector<Vec2>& points) {
   if (points.size() != skeletons_.points.size())
     throw std::invalid_argument("VoidTriangulation::move_to: " + std::to_string(points.size()) + " points for " +
                                 std::to_string(skeletons_.points.size()));
   ++stats_.moves;
-  std::vector<Vec2> target = points;
-  for (std::size_t corner = 0; corner < 4; ++corner) target.push_back(position_[points.size() + corner]);
-  const bool within_frame = std::all_of(points.begin(), points.end(), [&](Vec2 p) {
-    return p.x > frame_low_.x && p.y > frame_low_.y && p.x < frame_high_.x && p.y < frame_high_.y;
-  });
+  const std::vector<Vec2> target = with_corners(points);
   skeletons_.points = points;
-  if (within_frame && flip_through_motion(target)) return true;
-  position_ = std::move(target);
+  if (within_frame(points) && flip_through_motion(Motion{*this, &target, nullptr, 1.0})) return true;
+  position_ = target;
   build();
   ++stats_.rebuilds;
   return false;
 }
 
-Vec2 VoidTriangulation::vertex_at(int v, double s, const std::vector<Vec2>& target) const {
-  const Vec2 from = position_[static_cast<std::size_t>(v)];
-  return from + s * (target[static_cast<std::size_t>(v)] - from);
+bool VoidTriangulation::move_along(const std::vector<PointPath>& paths, double horizon, const std::vector<Vec2>& points) {
+  if (paths.size() != skeletons_.points.size() || points.size() != skeletons_.points.size())
+    throw std::invalid_argument("VoidTriangulation::move_along: " + std::to_string(paths.size()) + " paths and " +
+                                std::to_string(points.size()) + " points for " + std::to_string(skeletons_.points.size()));
+  ++stats_.moves;
+  const std::vector<Vec2> target = with_corners(points);
+  skeletons_.points = points;
+  const Motion flight{*this, nullptr, &paths, horizon};
+  if (within_frame(points) && flip_through_motion(flight)) {
+    const Motion settle{*this, &target, nullptr, 1.0};  // by the paths' error: a hair
+    if (flip_through_motion(settle)) return true;
+  }
+  position_ = target;
+  build();
+  ++stats_.rebuilds;
+  return false;
 }
-
-// The signed doubled area of triangle t as the vertices move from where
-// they are (s = 0) to `target` (s = 1): with edges e + s f from the first
-// corner, cross(e1, e2) + s (cross(e1, f2) + cross(f1, e2)) + s² cross(f1, f2).
-namespace {
-Polynomial area_along_move(Vec2 p0, Vec2 p1, Vec2 p2, Vec2 d0, Vec2 d1, Vec2 d2) {
-  const Vec2 e1 = p1 - p0, e2 = p2 - p0, f1 = d1 - d0, f2 = d2 - d0;
-  Polynomial area;
-  area.degree = 2;
-  area.c[0] = cross(e1, e2);
-  area.c[1] = cross(e1, f2) + cross(f1, e2);
-  area.c[2] = cross(f1, f2);
-  return area;
-}
-}  // namespace
 
 // Its corners on one skeleton: inside it, or across a concave notch of it.
 bool VoidTriangulation::on_one_skeleton(const Triangle& t) const {
@@ -169,17 +222,15 @@ bool VoidTriangulation::on_one_skeleton(const Triangle& t) const {
   return a < n && b < n && c < n && skeleton_of_[a] == skeleton_of_[b] && skeleton_of_[a] == skeleton_of_[c];
 }
 
-bool VoidTriangulation::flip_through_motion(const std::vector<Vec2>& target) {
+bool VoidTriangulation::flip_through_motion(const Motion& motion) {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   const auto schedule = [&](int t, double from) {
     const Triangle& tri = triangles_[static_cast<std::size_t>(t)];
     if (on_one_skeleton(tri)) return;  // it moves rigidly and keeps its orientation (docs/MODEL.md §8)
-    const auto at = [&](int k) { return position_[static_cast<std::size_t>(tri.vertex[static_cast<std::size_t>(k)])]; };
-    const auto moved = [&](int k) { return target[static_cast<std::size_t>(tri.vertex[static_cast<std::size_t>(k)])] - at(k); };
-    const Polynomial area = area_along_move(at(0), at(1), at(2), moved(0), moved(1), moved(2));
-    // Most triangles cannot flatten in the move: the area falls by at most |c1| + |c2| over it.
-    if (from == 0.0 && area.c[0] - std::abs(area.c[1]) - std::abs(area.c[2]) > 0.0) return;
-    if (const auto s = first_root(area, from, 1.0)) events.push({*s, t, version_[static_cast<std::size_t>(t)]});
+    const Polynomial area = motion.area(tri);
+    // Most triangles cannot flatten in a straight move: the area falls by at most |c1| + |c2| over it.
+    if (motion.target && from == 0.0 && area.c[0] - std::abs(area.c[1]) - std::abs(area.c[2]) > 0.0) return;
+    if (const auto s = first_root(area, from, motion.end)) events.push({*s, t, version_[static_cast<std::size_t>(t)]});
   };
   for (std::size_t t = 0; t < triangles_.size(); ++t) schedule(static_cast<int>(t), 0.0);
   // Rounding can make two triangles hand a flip back and forth; past this
@@ -195,8 +246,8 @@ bool VoidTriangulation::flip_through_motion(const std::vector<Vec2>& target) {
     int longest = 0;
     double length = -1.0;
     for (int k = 0; k < 3; ++k) {
-      const double l = norm2(vertex_at(tri.vertex[static_cast<std::size_t>(next(k))], e.s, target) -
-                             vertex_at(tri.vertex[static_cast<std::size_t>(previous(k))], e.s, target));
+      const double l = norm2(motion.at(tri.vertex[static_cast<std::size_t>(next(k))], e.s) -
+                             motion.at(tri.vertex[static_cast<std::size_t>(previous(k))], e.s));
       if (l > length) length = l, longest = k;
     }
     const int beyond = tri.across[static_cast<std::size_t>(longest)];
@@ -206,7 +257,7 @@ bool VoidTriangulation::flip_through_motion(const std::vector<Vec2>& target) {
     schedule(beyond, e.s);
   }
   stats_.flips += flips;
-  position_ = target;
+  position_ = motion.final_positions();
   return all_positively_oriented();
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "geometry/vec2.h"
+#include "triangulation/free_flight.h"
 
 namespace sphero {
 
@@ -67,6 +68,12 @@ class VoidTriangulation {
   // constructor does if those cross). Returns false when it rebuilt.
   bool move_to(const std::vector<Vec2>& points);
 
+  // The same along each vertex's own path over [0, horizon] (`paths` laid
+  // out as the skeletons' points: a body's free flight, say), then on in a
+  // straight line to `points` — where the exact motion puts them, which
+  // the paths, being expansions, miss by their error bound.
+  bool move_along(const std::vector<PointPath>& paths, double horizon, const std::vector<Vec2>& points);
+
   const std::vector<Triangle>& triangles() const { return triangles_; }
   // The skeleton points, then the frame's four corners.
   const std::vector<Vec2>& vertices() const { return position_; }
@@ -82,15 +89,17 @@ class VoidTriangulation {
 
  private:
   struct Event;
+  struct Motion;
   void build();
   void place_frame();
   void mark_inside();
   void order_along_curve();
-  bool flip_through_motion(const std::vector<Vec2>& target);
+  bool flip_through_motion(const Motion& motion);
   void flip(int t, int k);
   bool all_positively_oriented() const;
   bool on_one_skeleton(const Triangle& t) const;
-  Vec2 vertex_at(int v, double s, const std::vector<Vec2>& target) const;
+  bool within_frame(const std::vector<Vec2>& points) const;
+  std::vector<Vec2> with_corners(std::vector<Vec2> points) const;
 
   Skeletons skeletons_;
   std::vector<Vec2> position_;

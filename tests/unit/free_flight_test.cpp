@@ -116,5 +116,30 @@ TEST(FreeFlight, EdgeContactTimesMatchBruteForceOnTheExactMotion) {
   EXPECT_GE(beyond_an_end_first, 2);  // the foot-off-the-edge branch was taken
 }
 
+// Three vertices of three bodies in flight: the instant their triangle
+// flattens — when the triangulation flips an edge — against the exact motion.
+TEST(FreeFlight, FlatteningTimesMatchBruteForceOnTheExactMotion) {
+  std::mt19937_64 random(5);
+  int flattened = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const FreeFlight a = random_flight(random, {0.0, 0.0}), b = random_flight(random, {0.6, 0.0}),
+                     c = random_flight(random, {0.3, 0.15});
+    const Vec2 arm_a{0.1, 0.0}, arm_b{0.0, 0.1}, arm_c{-0.05, 0.05};
+    const auto area = [&](double t) {
+      const Vec2 p = a.point_at(arm_a, t), q = b.point_at(arm_b, t), r = c.point_at(arm_c, t);
+      return cross(q - p, r - p);
+    };
+    if (!(area(0.0) > 0.0)) continue;
+    const auto expected = brute_force_first_zero(area, kHorizon);
+    const auto found = first_flattening(point_path(a, arm_a, kHorizon), point_path(b, arm_b, kHorizon),
+                                        point_path(c, arm_c, kHorizon), kHorizon);
+    ASSERT_EQ(expected.has_value(), found.has_value()) << "trial " << trial;
+    if (!found) continue;
+    EXPECT_NEAR(*found, *expected, 1e-8) << "trial " << trial;
+    ++flattened;
+  }
+  EXPECT_GT(flattened, 15);
+}
+
 }  // namespace
 }  // namespace sphero

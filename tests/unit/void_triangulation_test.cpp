@@ -131,6 +131,37 @@ TEST(VoidTriangulation, LongMovesFlipInTheOrderOfFlattening) {
   EXPECT_GT(tri.stats().flips, 500);
 }
 
+// The grains' free flight as the paths of their vertices: the centre on a
+// straight line (velocity held over the move), the outline turning.
+std::vector<PointPath> flight_paths(const WanderingGrains& g, double h) {
+  std::vector<PointPath> paths;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    FreeFlight f;
+    f.position = g.site[i] + g.offset[i];
+    f.velocity = g.velocity[i];
+    f.angular_velocity = g.spin[i];
+    for (Vec2 p : g.outline[i]) paths.push_back(point_path(f, rotated(p, g.angle[i]), h));
+  }
+  return paths;
+}
+
+// Along the grains' own turning paths rather than straight lines: flips at
+// the flattening instants keep it valid, and it ends where the exact motion
+// puts the vertices.
+TEST(VoidTriangulation, FlipsFollowTheGrainsFreeFlight) {
+  WanderingGrains grains(12, 6);
+  VoidTriangulation tri(grains.skeletons());
+  const double h = 0.02;
+  for (int step = 1; step <= 600; ++step) {
+    const std::vector<PointPath> paths = flight_paths(grains, h);
+    grains.advance(h);
+    ASSERT_TRUE(tri.move_along(paths, h, grains.skeletons().points)) << "step " << step << " had to build anew";
+    if (step % 100 == 0) ASSERT_EQ(triangulation_problem(tri), "") << "step " << step;
+  }
+  EXPECT_GT(tri.stats().flips, 300);
+  EXPECT_EQ(tri.stats().rebuilds, 0);
+}
+
 TEST(VoidTriangulation, AVertexLeavingTheFrameBuildsAnew) {
   Skeletons s;
   s.add({{0.0, 0.0}, {1.0, 0.0}, {1.0, 1.0}, {0.0, 1.0}}, true, 0);
