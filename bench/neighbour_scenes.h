@@ -5,6 +5,7 @@
 // for the largest grain holds many small ones.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 

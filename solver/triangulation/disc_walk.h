@@ -6,6 +6,7 @@
 // the triangles.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
