@@ -47,10 +47,15 @@ CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& b
     if (g < 0) g = static_cast<int>(group_size.size()), group_size.push_back(0);
     ++group_size[static_cast<std::size_t>(g)];
   }
+  // A group of one contact is a program of its own too: one row is solved
+  // in closed form, exactly (convex_qp.h).
+  std::vector<int> group_contact_count(group_size.size(), 0);
+  for (const CollisionContact& c : contacts)
+    ++group_contact_count[static_cast<std::size_t>(group_of_root[static_cast<std::size_t>(groups.find(c.body))])];
   std::vector<int> program_of_group(group_size.size());
   int programs = 0, batch = -1, batch_bodies = 0;
   for (std::size_t g = 0; g < group_size.size(); ++g) {
-    if (group_size[g] >= kSharedBelow) {
+    if (group_size[g] >= kSharedBelow || group_contact_count[g] == 1) {
       program_of_group[g] = programs++;
       continue;
     }

@@ -42,6 +42,8 @@ struct QpSolution {
   bool converged = false;  // kkt_residual ≤ tolerance within max_iterations
 };
 
+// A program of one row and at most 12 unknowns (a binary collision) is
+// solved in closed form instead, exactly to rounding (iterations 0).
 // Never throws on a hard program: an infeasible or ill-conditioned one
 // returns converged = false with the residual it reached. Throws
 // std::invalid_argument when the sizes disagree.
