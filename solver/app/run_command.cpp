@@ -331,6 +331,10 @@ void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutp
         c.programs, per(c.contacts, c.programs), per(c.groups, c.programs), c.largest_group,
         per(c.iterations, c.group_programs),
         c.largest_kkt_residual, c.corrections, c.seconds_detecting, c.seconds_solving, c.seconds_correcting);
+    if (engine.settings().rigid.events)
+      fmt::print("  events: {} collisions met at their instants; {} of the {} steps handed to the time-stepping (resting "
+                 "contacts)\n",
+                 c.events, c.handed_over, steps);
   }
   if (const TriangulationNeighbours* t = engine.neighbour_triangulation()) {
     const TriangulationStats s = t->stats();

@@ -36,6 +36,9 @@ struct RigidSettings {
   double overlap_tolerance = 0.0;
   double qp_tolerance = 1e-9;  // on the collision program's scaled KKT residual
   int qp_max_iterations = 100;
+  // stepping = events: from collision to collision within each step
+  // (event_stepper.h), rather than one collision program per step.
+  bool events = false;
 };
 
 struct EngineSettings {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/collision_sides.h"
 #include "engine/stability.h"
 #include "rigid/collision_components.h"
 
@@ -15,50 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// A gap contact as the collision sees it: the normal points from `other`
-// (the vertex's body) into `body` (the edge's), so that separation is
-// positive; a wall is never a body of the collision.
-struct Sides {
-  int body = -1, other = -1;  // world indices; -1: a wall's side
-  Vec2 body_shift, other_shift, normal;
-  int wall = -1;              // the wall's world index, if one
-  Vec2 wall_shift;
-};
-
-Sides sides_of(const World& w, const GapContact& g) {
-  Sides s;
-  const bool vertex_wall = w.is_wall[static_cast<std::size_t>(g.vertex_body)] != 0;
-  const bool edge_wall = w.is_wall[static_cast<std::size_t>(g.edge_body)] != 0;
-  if (edge_wall) {
-    s.body = g.vertex_body;
-    s.normal = -1.0 * g.normal;
-    s.wall = g.edge_body;
-    s.wall_shift = g.edge_offset;
-  } else {
-    s.body = g.edge_body;
-    s.body_shift = g.edge_offset;
-    s.normal = g.normal;
-    if (vertex_wall)
-      s.wall = g.vertex_body;
-    else
-      s.other = g.vertex_body;
-  }
-  return s;
-}
-
-// 1 / (J M⁻¹ Jᵀ) along the normal: the mass the contact's normal
-// percussion moves, walls infinitely heavy.
-double effective_mass(const World& w, const Sides& s, Vec2 point) {
-  double compliance = 0.0;
-  for (auto [b, shift] : {std::pair{s.body, s.body_shift}, std::pair{s.other, s.other_shift}}) {
-    if (b < 0) continue;
-    const auto i = static_cast<std::size_t>(b);
-    const double arm = cross(point - (w.position[i] + shift), s.normal);
-    compliance += w.inverse_mass[i] + arm * arm * w.inverse_inertia[i];
-  }
-  return 1.0 / compliance;
-}
 
 // A body's velocity and spin: now, or under the step's free motion.
 struct Motion {

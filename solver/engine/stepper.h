@@ -35,6 +35,10 @@ struct CollisionStats {
   double seconds_detecting = 0.0;    // contact points and assembly
   double seconds_solving = 0.0;      // the collision programs
   double seconds_correcting = 0.0;   // the position corrections
+  // stepping = events (event_stepper.h): collisions met at their instants,
+  // and steps handed to the time-stepping (whole, or what the events left).
+  long events = 0;
+  long handed_over = 0;
 };
 
 class Stepper {

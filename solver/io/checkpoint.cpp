@@ -24,8 +24,9 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // 5: the candidates at half the skin (a version 4 file reads with the count
 // unknown: its skin thins no further than 1/64 until the next rebuild);
 // 6: a checksum of everything before it closes the file; 7: the model,
-// the rigid model's settings and laws, the attractor.
-constexpr std::uint32_t kVersion = 7;
+// the rigid model's settings and laws, the attractor; 8: the rigid
+// model's stepping.
+constexpr std::uint32_t kVersion = 8;
 
 // FNV-1a, 64 bits: any flipped bit changes it.
 std::uint64_t checksum(std::string_view bytes) {
@@ -252,6 +253,7 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
     io.vector(w.rigid_law);
     io.value(w.attractor);
   }
+  if (version >= 8) io.value(s.settings.rigid.events);
 }
 
 }  // namespace

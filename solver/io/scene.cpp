@@ -23,6 +23,8 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"dt", "time step, s, or 'auto' (soft model: 1/50 of the shortest contact period; the rigid model needs a number)"},
     {"model", "soft | rigid (default soft): soft contacts, or rigid bodies with instantaneous collisions (A-CD²)"},
     {"integrator", "verlet | gear (default verlet; soft model)"},
+    {"stepping", "rigid model: steps | events (default steps): one collision program per step, or the bodies flown "
+                 "from collision to collision at their exact instants within each step"},
     {"rigid_gap", "rigid model: outlines closer than this are contact points, m, or 'auto' (default: 0.1% of the "
                   "smallest grain size)"},
     {"attractor", "x,y g: a central field of g m/s² towards (x, y) (default none)"},
@@ -440,6 +442,12 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
     if (!rigid) fail_at(v->at, "rigid_gap", "belongs to the rigid model: add 'model = rigid' or drop it");
     scene.engine.rigid.gap = positive_up_to(*v, "rigid_gap", "rigid_gap", v->text, kMaxCoordinate, "m");
   }
+  if (const auto v = values.scalar("stepping")) {
+    if (!rigid) fail_at(v->at, "stepping", "belongs to the rigid model: add 'model = rigid' or drop it");
+    if (v->text != "steps" && v->text != "events")
+      fail_at(v->at, "stepping", fmt::format("expected steps or events, found '{}'", v->text));
+    scene.engine.rigid.events = v->text == "events";
+  }
   if (const auto v = values.scalar("integrator"); v && rigid)
     fail_at(v->at, "integrator", "the rigid model steps from collision to collision and takes no integrator: drop it");
   if (const auto v = values.scalar("dt"); rigid && (!v || v->text == "auto"))
@@ -454,6 +462,9 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
     if (parts.size() != 2) fail_at(v->at, "attractor", fmt::format("expected 'x,y g', found '{}'", v->text));
     scene.attractor.centre = vec2(*v, "attractor", parts[0], "attractor", kCoordinateRange);
     scene.attractor.strength = within(*v, "attractor", "attractor", parts[1], kGravityRange);
+    if (scene.engine.rigid.events && scene.attractor.strength != 0.0)
+      fail_at(v->at, "attractor", "stepping = events flies the bodies on parabolas under a uniform field, which an "
+                                  "attractor's is not: drop one of them");
   }
 }
 

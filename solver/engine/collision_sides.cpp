@@ -1,0 +1,50 @@
+#include "engine/collision_sides.h"
+
+#include <utility>
+
+namespace sphero {
+
+Sides sides_of(const World& w, const GapContact& g) {
+  Sides s;
+  const bool vertex_wall = w.is_wall[static_cast<std::size_t>(g.vertex_body)] != 0;
+  const bool edge_wall = w.is_wall[static_cast<std::size_t>(g.edge_body)] != 0;
+  if (edge_wall) {
+    s.body = g.vertex_body;
+    s.normal = -1.0 * g.normal;
+    s.wall = g.edge_body;
+    s.wall_shift = g.edge_offset;
+  } else {
+    s.body = g.edge_body;
+    s.body_shift = g.edge_offset;
+    s.normal = g.normal;
+    if (vertex_wall)
+      s.wall = g.vertex_body;
+    else
+      s.other = g.vertex_body;
+  }
+  return s;
+}
+
+double effective_mass(const World& w, const Sides& s, Vec2 point) {
+  double compliance = 0.0;
+  for (auto [b, shift] : {std::pair{s.body, s.body_shift}, std::pair{s.other, s.other_shift}}) {
+    if (b < 0) continue;
+    const auto i = static_cast<std::size_t>(b);
+    const double arm = cross(point - (w.position[i] + shift), s.normal);
+    compliance += w.inverse_mass[i] + arm * arm * w.inverse_inertia[i];
+  }
+  return 1.0 / compliance;
+}
+
+double normal_velocity_now(const World& w, const Sides& s, Vec2 point) {
+  const auto at = [&](int b, Vec2 shift) {
+    const auto i = static_cast<std::size_t>(b);
+    return w.velocity[i] + w.angular_velocity[i] * perp(point - (w.position[i] + shift));
+  };
+  Vec2 relative = at(s.body, s.body_shift);
+  if (s.other >= 0) relative -= at(s.other, s.other_shift);
+  if (s.wall >= 0) relative -= WorldView(w).velocity_at(s.wall, point, s.wall_shift);
+  return dot(relative, s.normal);
+}
+
+}  // namespace sphero

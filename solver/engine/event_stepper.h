@@ -1,0 +1,46 @@
+// The rigid model stepped from collision to collision (docs/MODEL.md §8,
+// "Event-driven stepping"; `stepping = events`). Within each step of dt
+// the bodies fly freely — centres on parabolas, angles turning at a
+// constant rate — to the first instant two listed features come within
+// reach (triangulation/free_flight.h); every approaching contact at that
+// instant collides with its rigid law (rigid/collision.h: a binary one in
+// closed form), and the flight goes on to the next. No event sequence
+// resolves a resting contact in finitely many collisions (inelastic
+// collapse), so a step that begins with a pair touching and neither
+// parting nor approaching faster than the field changes a speed in a
+// step, or that meets more collisions than a gas could, is handed to the
+// time-stepping RigidStepper — from where the events left it.
+#pragma once
+
+#include <vector>
+
+#include "engine/gap_contacts.h"
+#include "engine/rigid_stepper.h"
+#include "engine/stepper.h"
+
+namespace sphero {
+
+class EventStepper final : public Stepper {
+ public:
+  void start(EngineCore& core) override;
+  void step(EngineCore& core) override;
+  std::vector<Contact> contacts(const EngineCore& core) const override { return time_stepping_.contacts(core); }
+  CollisionStats collision_stats() const override;
+
+ private:
+  struct NextContact {
+    double time = 0.0;
+    bool found = false;
+  };
+  bool resting_contact(const EngineCore& core) const;
+  NextContact next_contact(const EngineCore& core, double horizon) const;
+  void fly(EngineCore& core, double seconds);
+  int collide(EngineCore& core, double step_length);
+  void hand_over(EngineCore& core, double seconds);
+
+  RigidStepper time_stepping_;
+  CollisionStats stats_;  // the events' own; the time-stepping keeps its
+  std::vector<int> slot_;
+};
+
+}  // namespace sphero

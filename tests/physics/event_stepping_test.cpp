@@ -1,0 +1,153 @@
+// The rigid model stepped from collision to collision (stepping = events,
+// docs/MODEL.md §8): collisions at their exact instants, an elastic gas
+// that keeps its energy to rounding, and a heap that settles by handing
+// its resting contacts to the time-stepping.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <sstream>
+#include <vector>
+
+#include "engine/engine.h"
+#include "physics/scenes.h"
+
+namespace sphero {
+namespace {
+
+using test::disk;
+using test::wall;
+
+World rigid_world(std::vector<BodySpec> bodies, double restitution, Vec2 gravity = {}) {
+  World w = test::world_of(std::move(bodies), test::linear_law(1.0), gravity);
+  RigidLaw law;
+  law.restitution = restitution;
+  w.rigid_law = {law};
+  return w;
+}
+
+EngineSettings event_settings(double dt) {
+  EngineSettings s;
+  s.model = Model::rigid;
+  s.dt = dt;
+  s.verlet_distance = 0.05;
+  s.rigid.gap = 1e-3;
+  s.rigid.overlap_tolerance = 1e-3;
+  s.rigid.events = true;
+  return s;
+}
+
+// Two disks of radius 0.5 three apart closing at 2 m/s meet at t = 1
+// exactly, and equal masses exchange their velocities: at t = 1.25 each is
+// 0.25 s back along its way.
+TEST(EventStepping, TwoDisksMeetAtTheInstantTheGapCloses) {
+  Engine e(rigid_world({disk({0.0, 0.0}, 0.5, {1.0, 0.0}), disk({3.0, 0.0}, 0.5, {-1.0, 0.0})}, 1.0), event_settings(0.05));
+  e.run(25);
+  EXPECT_NEAR(e.world().velocity[0].x, -1.0, 1e-12);
+  EXPECT_NEAR(e.world().velocity[1].x, 1.0, 1e-12);
+  EXPECT_NEAR(e.world().position[0].x, 0.75, 1e-10);
+  EXPECT_NEAR(e.world().position[1].x, 2.25, 1e-10);
+  EXPECT_EQ(e.collision_stats().events, 1);
+  EXPECT_EQ(e.collision_stats().handed_over, 0);
+}
+
+// A disk dropped from rest onto a floor under gravity, elastic: it meets
+// the floor when it has fallen its height, at √(2h/g), and rises back to
+// where it started.
+TEST(EventStepping, ADroppedDiskBouncesBackToItsHeight) {
+  const double g = 9.81, h = 1.0;
+  Engine e(rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0.0, 0.6 + h}, 0.5)}, 1.0, {0.0, -g}), event_settings(1e-3));
+  const double fall = std::sqrt(2.0 * h / g);
+  e.run(static_cast<long>(std::round(2.0 * fall / 1e-3)));  // down and up again
+  EXPECT_NEAR(e.world().position[1].y, 0.6 + h, 1e-6);
+  EXPECT_GE(e.collision_stats().events, 1);
+}
+
+// Disks thrown about a closed box, elastic: every collision binary (solved
+// in closed form), the energy kept to 1e-12 over 10⁵ of them,
+// and no overlap.
+TEST(EventStepping, AnElasticGasKeepsItsEnergy) {
+  std::vector<BodySpec> bodies{wall({{0, 0}, {16, 0}, {16, 16}, {0, 16}, {0, 0}}, 0.1)};
+  std::mt19937_64 random(9);
+  std::uniform_real_distribution<double> speed(-1.0, 1.0);
+  for (int k = 0; k < 64; ++k) bodies.push_back(disk({1.2 + 1.9 * (k % 8), 1.2 + 1.9 * (k / 8)}, 0.5, {speed(random), speed(random)}));
+  Engine e(rigid_world(bodies, 1.0), event_settings(0.02));
+  const double initial = e.ledger().kinetic_translational + e.ledger().kinetic_rotational;
+  // The deepest overlap, disk on disk or disk on wall (the box's inner
+  // faces at 0.1 and 15.9), checked every 50 steps.
+  double deepest = 0.0;
+  while (e.collision_stats().events < 100000) {
+    e.run(50);
+    const World& w = e.world();
+    for (std::size_t i = 1; i < w.size(); ++i) {
+      const Vec2 p = w.position[i];
+      for (double face : {p.x - 0.1, p.y - 0.1, 15.9 - p.x, 15.9 - p.y}) deepest = std::max(deepest, 0.5 - face);
+      for (std::size_t j = i + 1; j < w.size(); ++j) deepest = std::max(deepest, 1.0 - norm(p - w.position[j]));
+    }
+  }
+  const double final_energy = e.ledger().kinetic_translational + e.ledger().kinetic_rotational;
+  EXPECT_NEAR(final_energy / initial, 1.0, 1e-12) << "after " << e.collision_stats().events << " collisions";
+  std::ostringstream change;
+  change << std::scientific << final_energy / initial - 1.0;
+  RecordProperty("relative_energy_change", change.str());
+  EXPECT_LT(deepest, 1e-9);
+  EXPECT_EQ(e.collision_stats().handed_over, 0);
+}
+
+// Dissipative disks dropped into a box: as they come to rest, bouncing
+// ever lower, the collisions would come ever faster (inelastic collapse).
+// The steps with resting contacts go to the time-stepping, so the run goes
+// on at its pace and the heap settles; energy is only ever dissipated.
+TEST(EventStepping, AFallingHeapSettlesThroughTheTimeStepping) {
+  std::vector<BodySpec> bodies{wall({{0, 12}, {0, 0}, {6, 0}, {6, 12}}, 0.1)};
+  std::mt19937_64 random(4);
+  std::uniform_real_distribution<double> speed(-1.0, 1.0);
+  for (int k = 0; k < 30; ++k) bodies.push_back(disk({0.8 + 1.1 * (k % 5), 1.0 + 1.2 * (k / 5)}, 0.5, {speed(random), speed(random)}));
+  Engine e(rigid_world(bodies, 0.5, {0.0, -9.81}), event_settings(1e-3));
+  const double initial = e.ledger().mechanical();
+  double lowest_dissipation = 0.0;
+  for (int chunk = 0; chunk < 40; ++chunk) {  // 4 s
+    e.run(100);
+    EXPECT_GE(e.ledger().dissipated(), lowest_dissipation - 1e-12);
+    lowest_dissipation = e.ledger().dissipated();
+  }
+  const CollisionStats s = e.collision_stats();
+  EXPECT_GT(s.events, 30);       // the fall's collisions met as events
+  EXPECT_GT(s.handed_over, 100);  // the heap's steps time-stepped
+  double fastest = 0.0;
+  for (std::size_t i = 1; i < e.world().size(); ++i) fastest = std::max(fastest, norm(e.world().velocity[i]));
+  EXPECT_LT(fastest, 0.05);  // at rest, to a step of gravity's impulse
+  EXPECT_LT(e.ledger().mechanical(), initial);
+  for (std::size_t i = 1; i < e.world().size(); ++i) EXPECT_GT(e.world().position[i].y, 0.59 - 1e-3);
+}
+
+// Disks falling through a hopper: collisions among the falling grains are
+// events, the jam at the aperture and the pile below are time-stepped, and
+// the grains keep flowing out — the hopper does not stall, and it empties
+// at the pace of the time-stepping alone (about 8 disks a second here).
+TEST(EventStepping, AHopperDischargesAsWithTimeStepping) {
+  std::vector<BodySpec> bodies{wall({{0, 14}, {0, 0}, {12, 0}, {12, 14}}, 0.1), wall({{0.1, 6}, {4.5, 4}}, 0.1),
+                               wall({{8.0, 4}, {11.9, 6}}, 0.1)};
+  std::mt19937_64 random(2);
+  std::uniform_real_distribution<double> speed(-0.5, 0.5);
+  for (int k = 0; k < 40; ++k) bodies.push_back(disk({1.2 + 1.2 * (k % 9), 7.0 + 1.2 * (k / 9)}, 0.5, {speed(random), speed(random)}));
+  const auto discharged = [&](bool events, CollisionStats& stats) {
+    EngineSettings s = event_settings(1e-3);
+    s.rigid.events = events;
+    Engine e(rigid_world(bodies, 0.5, {0.0, -9.81}), s);
+    e.run(5000);
+    stats = e.collision_stats();
+    int below = 0;
+    for (std::size_t i = 3; i < e.world().size(); ++i) below += e.world().position[i].y < 4.0;
+    return below;
+  };
+  CollisionStats with_events, with_steps;
+  const int by_events = discharged(true, with_events), by_steps = discharged(false, with_steps);
+  EXPECT_GE(by_events, 30) << "of 40 disks through the aperture after 5 s";
+  EXPECT_NEAR(by_events, by_steps, 5);
+  EXPECT_GT(with_events.events, 40);
+  EXPECT_GT(with_events.handed_over, 0);
+}
+
+}  // namespace
+}  // namespace sphero
