@@ -70,6 +70,10 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
       refuse(fmt::format("the rigid law between materials {} and {} differs (law)",
                          k / static_cast<std::size_t>(w.material_count), k % static_cast<std::size_t>(w.material_count)));
   }
+  if (s.rigid.events != scene_settings.rigid.events)
+    refuse(fmt::format("it was stepped {}, the scene asks for stepping = {} (stepping)",
+                       s.rigid.events ? "from collision to collision (stepping = events)" : "by one collision program a step",
+                       scene_settings.rigid.events ? "events" : "steps"));
   if (s.rigid.gap != scene_settings.rigid.gap)
     refuse(fmt::format("the contact gap is {:g} m there, {:g} m here (rigid_gap)", s.rigid.gap, scene_settings.rigid.gap));
   if (!(w.attractor.centre == scene_world.attractor.centre) || w.attractor.strength != scene_world.attractor.strength)

@@ -16,6 +16,9 @@ awk -F, '/^#/ || /^time/ { next } { d = $10; if (d < last - 1e-12) bad = 1; last
 cmp "$work/straight/final.ckpt" "$work/split/final.ckpt"
 "$sphero" run "$scene" --quiet --output "$work/threads" --threads 2 > /dev/null
 cmp "$work/straight/final.ckpt" "$work/threads/final.ckpt"
+if "$sphero" run "$scene" --quiet --output "$work/split" --restart "$work/split/final.ckpt" --stepping steps \
+  --duration 2 2> "$work/error.txt"; then exit 1; fi
+grep -q "the scene asks for stepping = steps (stepping)" "$work/error.txt"
 if "$sphero" run "$scene" --check --model soft 2> "$work/error.txt"; then exit 1; fi
 grep -q "stepping: belongs to the rigid model" "$work/error.txt"
 echo "event stepping: events and handed-over steps reported, dissipation booked, restart and threads bit-exact"
