@@ -47,4 +47,40 @@ double normal_velocity_now(const World& w, const Sides& s, Vec2 point) {
   return dot(relative, s.normal);
 }
 
+CollisionContact collision_contact_of(const World& w, const GapContact& g, const Sides& s) {
+  CollisionContact c;
+  c.body = s.body;
+  c.other = s.other;
+  c.body_shift = s.body_shift;
+  c.other_shift = s.other_shift;
+  c.point = g.point;
+  c.normal = s.normal;
+  if (s.wall >= 0) c.wall_velocity = WorldView(w).velocity_at(s.wall, g.point, s.wall_shift);
+  return c;
+}
+
+void apply_law(const World& w, const GapContact& g, const Sides& s, CollisionContact& c) {
+  const RigidLaw& law = w.rigid_law_between(g.vertex_body, g.edge_body);
+  c.elastic = law.elastic();
+  if (!c.elastic) c.normal_dissipation = law.normal_dissipation_at(effective_mass(w, s, g.point));
+  c.tangential_dissipation = law.tangential_dissipation;
+}
+
+Vec2 mean_force_on_vertex(const World& w, const GapContact& g, const CollisionContact& c, double normal_percussion,
+                          double tangential_percussion, double seconds) {
+  const Vec2 on_body = normal_percussion * c.normal + tangential_percussion * perp(c.normal);
+  const bool vertex_is_body = sides_of(w, g).body == g.vertex_body;
+  return (vertex_is_body ? 1.0 : -1.0) / seconds * on_body;
+}
+
+void add_mean_force(World& w, const GapContact& g, Vec2 on_vertex) {
+  const auto add = [&](int b, Vec2 shift, Vec2 force) {
+    const auto i = static_cast<std::size_t>(b);
+    w.force[i] += force;
+    w.torque[i] += cross(g.point - (w.position[i] + shift), force);
+  };
+  add(g.vertex_body, {}, on_vertex);
+  add(g.edge_body, g.edge_offset, -1.0 * on_vertex);
+}
+
 }  // namespace sphero

@@ -5,6 +5,7 @@
 
 #include "engine/gap_contacts.h"
 #include "engine/world.h"
+#include "rigid/collision.h"
 
 namespace sphero {
 
@@ -27,5 +28,23 @@ double effective_mass(const World& w, const Sides& s, Vec2 point);
 // The relative normal velocity at `point` now (negative: approaching),
 // walls at their imposed velocity.
 double normal_velocity_now(const World& w, const Sides& s, Vec2 point);
+
+// The contact as a collision program takes it — point, normal, periodic
+// shifts, a wall's velocity — with `body` and `other` still world indices
+// (-1: a wall's side) for the caller to number among the program's bodies,
+// and no law yet.
+CollisionContact collision_contact_of(const World& w, const GapContact& g, const Sides& s);
+// The law of the contact's pair of materials: elastic, or ξ_n from the
+// restitution at the contact's effective mass; and ξ_t.
+void apply_law(const World& w, const GapContact& g, const Sides& s, CollisionContact& c);
+
+// A collision's percussions on contact c (from `body`'s side) spread over
+// `seconds`: the mean force on the vertex's body, from which stress and
+// force chains follow as for soft runs.
+Vec2 mean_force_on_vertex(const World& w, const GapContact& g, const CollisionContact& c, double normal_percussion,
+                          double tangential_percussion, double seconds);
+// Adds that force, and its opposite on the edge's body, to the bodies'
+// forces and torques (for the output).
+void add_mean_force(World& w, const GapContact& g, Vec2 on_vertex);
 
 }  // namespace sphero

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <optional>
 #include <stdexcept>
-#include <tuple>
 
 #include "engine/collision_sides.h"
 #include "engine/stability.h"
@@ -141,15 +140,9 @@ int EventStepper::collide(EngineCore& core, double step_length) {
   std::vector<CollisionContact> contacts;
   for (const GapContact& g : touching) {
     const Sides s = sides_of(w, g);
-    const RigidLaw& law = w.rigid_law_between(g.vertex_body, g.edge_body);
-    CollisionContact c;
+    CollisionContact c = collision_contact_of(w, g, s);
     c.body = join(s.body), c.other = join(s.other);
-    c.body_shift = s.body_shift, c.other_shift = s.other_shift;
-    c.point = g.point, c.normal = s.normal;
-    if (s.wall >= 0) c.wall_velocity = WorldView(w).velocity_at(s.wall, g.point, s.wall_shift);
-    c.elastic = law.elastic();
-    if (!c.elastic) c.normal_dissipation = law.normal_dissipation_at(effective_mass(w, s, g.point));
-    c.tangential_dissipation = law.tangential_dissipation;
+    apply_law(w, g, s, c);
     contacts.push_back(c);
   }
   ComponentStats groups;
@@ -168,16 +161,12 @@ int EventStepper::collide(EngineCore& core, double step_length) {
   std::vector<ContactState>& states = core.neighbours.states();
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const GapContact& g = touching[k];
-    const Vec2 on_body = result.normal_percussion[k] * contacts[k].normal + result.tangential_percussion[k] * perp(contacts[k].normal);
-    const Vec2 on_vertex = (sides_of(w, g).body == g.vertex_body ? 1.0 : -1.0) / step_length * on_body;
+    const Vec2 on_vertex =
+        mean_force_on_vertex(w, g, contacts[k], result.normal_percussion[k], result.tangential_percussion[k], step_length);
     ContactState& state = states[static_cast<std::size_t>(g.candidate)];
     candidates[static_cast<std::size_t>(g.candidate)].active = true;
     state.force += on_vertex, state.point = g.point, state.normal_force += result.normal_percussion[k] / step_length;
-    for (auto [b, shift, force] : {std::tuple{g.vertex_body, Vec2{}, on_vertex}, std::tuple{g.edge_body, g.edge_offset, -1.0 * on_vertex}}) {
-      const auto i = static_cast<std::size_t>(b);
-      w.force[i] += force;
-      w.torque[i] += cross(g.point - (w.position[i] + shift), force);
-    }
+    add_mean_force(w, g, on_vertex);
   }
   ++stats_.programs;
   stats_.groups += groups.groups, stats_.group_programs += groups.programs, stats_.iterations += groups.iterations;

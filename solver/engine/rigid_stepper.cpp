@@ -51,14 +51,6 @@ bool collides(const World& w, const GapContact& g, const Sides& s, double dt, do
   return approach <= 0.0 && before <= 0.0 && g.gap + dt * approach <= gap;
 }
 
-// The relative normal velocity now.
-double velocity_before(const World& w, const Sides& s, Vec2 point) {
-  return normal_velocity(w, s, point, [&](int b) {
-    const auto i = static_cast<std::size_t>(b);
-    return Motion{w.velocity[i], w.angular_velocity[i]};
-  });
-}
-
 void require_rigid_world(const World& w, const RigidSettings& settings) {
   if (w.rigid_law.size() != static_cast<std::size_t>(w.material_count) * static_cast<std::size_t>(w.material_count))
     throw std::invalid_argument("model = rigid needs a rigid law ('law = A B rigid restitution=...') for every pair of materials");
@@ -176,16 +168,10 @@ CollisionContact RigidStepper::collision_contact(const World& w, const GapContac
     const auto i = static_cast<std::size_t>(b);
     return join(w, b, w.velocity[i], w.angular_velocity[i], dt * body_force(w, i));
   };
-  const RigidLaw& law = w.rigid_law_between(g.vertex_body, g.edge_body);
-  CollisionContact c;
+  CollisionContact c = collision_contact_of(w, g, s);
   c.body = joined(s.body);
   c.other = joined(s.other);
-  c.body_shift = s.body_shift;
-  c.other_shift = s.other_shift;
-  c.point = g.point;
-  c.normal = s.normal;
-  if (s.wall >= 0) c.wall_velocity = WorldView(w).velocity_at(s.wall, g.point, s.wall_shift);
-  const double before = velocity_before(w, s, g.point);
+  const double before = normal_velocity_now(w, s, g.point);
   if (!collides(w, g, s, dt, gap, before)) {
     // Guarded: free to close its gap to half the contact gap within the
     // step (a margin for turning bodies), never to work.
@@ -193,9 +179,7 @@ CollisionContact RigidStepper::collision_contact(const World& w, const GapContac
     c.bias = std::min(0.0, 0.5 * (before - std::max(g.gap - 0.5 * gap, 0.0) / dt));
     return c;
   }
-  c.elastic = law.elastic();
-  if (!c.elastic) c.normal_dissipation = law.normal_dissipation_at(effective_mass(w, s, g.point));
-  c.tangential_dissipation = law.tangential_dissipation;
+  apply_law(w, g, s, c);
   return c;
 }
 
@@ -272,21 +256,10 @@ void RigidStepper::store_percussions(EngineCore& core, const std::vector<GapCont
     const CollisionContact& c = contacts[k];
     // A contact without a percussion is no contact of the output.
     if (result.normal_percussion[k] == 0.0 && result.tangential_percussion[k] == 0.0) continue;
-    const Vec2 on_body = result.normal_percussion[k] * c.normal + result.tangential_percussion[k] * perp(c.normal);
-    // A contact's force is its percussion spread over the step: the mean
-    // force, from which stress and force chains follow as for soft runs.
-    const bool vertex_is_body = sides_of(w, g).body == g.vertex_body;
-    const Vec2 on_vertex = (vertex_is_body ? 1.0 : -1.0) / dt * on_body;
+    const Vec2 on_vertex = mean_force_on_vertex(w, g, c, result.normal_percussion[k], result.tangential_percussion[k], dt);
     candidates[static_cast<std::size_t>(g.candidate)].active = true;
     states[static_cast<std::size_t>(g.candidate)] = {{}, on_vertex, g.point, {}, result.normal_percussion[k] / dt};
-    // The bodies' mean force over the step, for the output.
-    const auto add = [&](int b, Vec2 shift, Vec2 force) {
-      const auto i = static_cast<std::size_t>(b);
-      w.force[i] += force;
-      w.torque[i] += cross(g.point - (w.position[i] + shift), force);
-    };
-    add(g.vertex_body, {}, on_vertex);
-    add(g.edge_body, g.edge_offset, -1.0 * on_vertex);
+    add_mean_force(w, g, on_vertex);
   }
 }
 

@@ -57,8 +57,12 @@ PointPath point_path(const FreeFlight& f, Vec2 arm, double horizon, int degree) 
   return path;
 }
 
+Polynomial doubled_area(const PointPath& a, const PointPath& b, const PointPath& c) {
+  return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+}
+
 std::optional<double> first_flattening(const PointPath& a, const PointPath& b, const PointPath& c, double horizon) {
-  const Polynomial area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+  const Polynomial area = doubled_area(a, b, c);
   if (!(area(0.0) > 0.0)) return std::nullopt;
   return first_root(area, 0.0, horizon);
 }

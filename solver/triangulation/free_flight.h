@@ -34,6 +34,10 @@ struct PointPath {
 // (Lagrange's remainder).
 PointPath point_path(const FreeFlight& flight, Vec2 arm, double horizon, int degree = 6);
 
+// Twice the signed area of the triangle a, b, c as it moves:
+// (b − a) × (c − a), of degree up to 12.
+Polynomial doubled_area(const PointPath& a, const PointPath& b, const PointPath& c);
+
 // The first t in (0, horizon] at which the triangle a, b, c, counter-
 // clockwise at t = 0, flattens (its signed area reaches zero); nullopt if
 // it stays open.

@@ -149,10 +149,7 @@ struct VoidTriangulation::Motion {
   // s (cross(e1, f2) + cross(f1, e2)) + s² cross(f1, f2).
   Polynomial area(const Triangle& t) const {
     const auto v = [&](int k) { return t.vertex[static_cast<std::size_t>(k)]; };
-    if (!target) {
-      const PointPath a = path_of(v(0)), b = path_of(v(1)), c = path_of(v(2));
-      return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-    }
+    if (!target) return doubled_area(path_of(v(0)), path_of(v(1)), path_of(v(2)));
     const auto from = [&](int k) { return tri.position_[static_cast<std::size_t>(v(k))]; };
     const auto moved = [&](int k) { return (*target)[static_cast<std::size_t>(v(k))] - from(k); };
     const Vec2 e1 = from(1) - from(0), e2 = from(2) - from(0), f1 = moved(1) - moved(0), f2 = moved(2) - moved(0);
@@ -227,10 +224,8 @@ bool VoidTriangulation::flip_through_motion(const Motion& motion) {
   const auto schedule = [&](int t, double from) {
     const Triangle& tri = triangles_[static_cast<std::size_t>(t)];
     if (on_one_skeleton(tri)) return;  // it moves rigidly and keeps its orientation (docs/MODEL.md §8)
-    const Polynomial area = motion.area(tri);
-    // Most triangles cannot flatten in a straight move: the area falls by at most |c1| + |c2| over it.
-    if (motion.target && from == 0.0 && area.c[0] - std::abs(area.c[1]) - std::abs(area.c[2]) > 0.0) return;
-    if (const auto s = first_root(area, from, motion.end)) events.push({*s, t, version_[static_cast<std::size_t>(t)]});
+    // first_root settles most triangles at once by bounding how far the area can fall.
+    if (const auto s = first_root(motion.area(tri), from, motion.end)) events.push({*s, t, version_[static_cast<std::size_t>(t)]});
   };
   for (std::size_t t = 0; t < triangles_.size(); ++t) schedule(static_cast<int>(t), 0.0);
   // Rounding can make two triangles hand a flip back and forth; past this

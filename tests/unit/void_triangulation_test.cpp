@@ -156,7 +156,9 @@ TEST(VoidTriangulation, FlipsFollowTheGrainsFreeFlight) {
     const std::vector<PointPath> paths = flight_paths(grains, h);
     grains.advance(h);
     ASSERT_TRUE(tri.move_along(paths, h, grains.skeletons().points)) << "step " << step << " had to build anew";
-    if (step % 100 == 0) ASSERT_EQ(triangulation_problem(tri), "") << "step " << step;
+    if (step % 100 == 0) {
+      ASSERT_EQ(triangulation_problem(tri), "") << "step " << step;
+    }
   }
   EXPECT_GT(tri.stats().flips, 300);
   EXPECT_EQ(tri.stats().rebuilds, 0);
@@ -223,7 +225,9 @@ TEST(DiscWalk, FindsEverySkeletonThatReachesIntoTheDisc) {
         const int a = first + e, b = a == last ? first : a + 1;
         distance = std::min(distance, distance_to_segment(centre, s.points[static_cast<std::size_t>(a)], s.points[static_cast<std::size_t>(b)]));
       }
-      if (distance < radius) EXPECT_TRUE(found.count(s.body[j])) << "trial " << trial << ": body " << s.body[j] << " at " << distance;
+      if (distance < radius) {
+        EXPECT_TRUE(found.count(s.body[j])) << "trial " << trial << ": body " << s.body[j] << " at " << distance;
+      }
     }
   }
 }
