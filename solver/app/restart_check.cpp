@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -32,6 +33,27 @@ std::string body_difference(const World& a, const World& b) {
   return {};
 }
 
+// The first wall whose imposed motion (held directions, velocity,
+// pressure, span, vibration) differs. A vibrating wall's imposed velocity
+// changes every step: its steady velocity is compared instead.
+std::string motion_difference(const World& a, const World& b) {
+  const auto steady = [](const BodyConstraint& c) {
+    return c.vibration.on() ? std::array<double, 3>{c.vibration.steady_velocity.x, c.vibration.steady_velocity.y,
+                                                    c.imposed_velocity[2]}
+                            : c.imposed_velocity;
+  };
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a.is_wall[i]) continue;
+    const BodyConstraint &x = a.constraint[i], &y = b.constraint[i];
+    const Vibration &u = x.vibration, &v = y.vibration;
+    if (x.held != y.held || steady(x) != steady(y) || x.pressure != y.pressure || !(x.inward == y.inward) ||
+        x.span_bodies != y.span_bodies || !(u.amplitude == v.amplitude) || u.frequency != v.frequency ||
+        u.tap_interval != v.tap_interval)
+      return fmt::format("the motion imposed on wall {} differs (wall, set_wall)", i);
+  }
+  return {};
+}
+
 }  // namespace
 
 void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, const EngineSettings& scene_settings,
@@ -46,6 +68,7 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
   if (w.size() != scene_world.size())
     refuse(fmt::format("it holds {} bodies, the scene makes {}", w.size(), scene_world.size()));
   if (const std::string d = body_difference(w, scene_world); !d.empty()) refuse(d);
+  if (const std::string d = motion_difference(w, scene_world); !d.empty()) refuse(d);
   if (w.gravity.x != scene_world.gravity.x || w.gravity.y != scene_world.gravity.y)
     refuse(fmt::format("gravity is {:g},{:g} there, {:g},{:g} here (gravity)", w.gravity.x, w.gravity.y,
                        scene_world.gravity.x, scene_world.gravity.y));

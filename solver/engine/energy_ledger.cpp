@@ -18,4 +18,16 @@ double constraint_power_of(const World& w, std::size_t i) {
   return power;
 }
 
+double kinetic_energy_of(const World& w, const std::vector<int>& bodies) {
+  double energy = 0.0;
+  for (int b : bodies) energy += 0.5 * w.mass[static_cast<std::size_t>(b)] * norm2(w.velocity[static_cast<std::size_t>(b)]);
+  return energy;
+}
+
+double potential_energy_of(const World& w, const std::vector<int>& bodies) {
+  double energy = 0.0;
+  for (int b : bodies) energy += body_potential(w, static_cast<std::size_t>(b));
+  return energy;
+}
+
 }  // namespace sphero

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <vector>
 
 #include "engine/world.h"
 
@@ -65,5 +66,10 @@ struct ContactEnergySums {
 
 // The power of body i's imposed loads and motions (nothing for a free body).
 double constraint_power_of(const World& w, std::size_t i);
+
+// The listed bodies' translational kinetic energy, and their potential
+// energy in gravity and the attractor, in list order.
+double kinetic_energy_of(const World& w, const std::vector<int>& bodies);
+double potential_energy_of(const World& w, const std::vector<int>& bodies);
 
 }  // namespace sphero

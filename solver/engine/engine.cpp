@@ -1,10 +1,13 @@
 #include "engine/engine.h"
 
 #include <cmath>
+
+#include <fmt/format.h>
 #include <stdexcept>
 #include <string>
 
 #include "engine/dof.h"
+#include "engine/wall_vibration.h"
 
 namespace sphero {
 
@@ -54,9 +57,15 @@ Engine::Engine(World world, EngineSettings settings)
   core_.classify_bodies();
   if (core_.settings.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   World& w = core_.world;
-  for (std::size_t i = 0; i < w.size(); ++i)
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    try {
+      check_vibration(w.constraint[i]);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("body {}: {}", i, e.what()));
+    }
     for (int k = 0; k < 3; ++k)
       if (w.constraint[i].held[k]) dof_velocity(w, static_cast<int>(i), k) = w.constraint[i].imposed_velocity[k];
+  }
   core_.neighbours.update(w);
   const bool soft = core_.settings.model == Model::soft;
   if (soft) core_.evaluate_forces(0.0);
@@ -106,15 +115,27 @@ void Engine::set_neighbour_strategy(NeighbourStrategy strategy) {
 
 void Engine::step() {
   if (core_.constraints_may_have_changed) core_.classify_bodies();
-  const double previous_power = core_.power;
+  double previous_power = core_.power;
+  if (!core_.vibrating.empty()) {
+    core_.ledger.external_work += drive_vibrating_walls(core_.world, core_.vibrating, core_.time, core_.settings.dt);
+    // The trapezoid's first power with this step's wall velocities: the
+    // work is then the mean of the step's end forces times the walls' chord.
+    if (core_.settings.model == Model::soft) previous_power = core_.constraint_power();
+  }
   core_.first_unstable = kNotChecked;
+  // The rigid model's walls feel no forces, so whatever moves them also
+  // lifts them against the fields: that work is their potential's change.
+  const bool rigid = core_.settings.model == Model::rigid;
+  const double walls_potential = rigid ? potential_energy_of(core_.world, core_.constrained) : 0.0;
   stepper_->step(core_);
+  if (rigid) core_.ledger.external_work += potential_energy_of(core_.world, core_.constrained) - walls_potential;
   // The work of imposed loads and motions by the trapezoidal rule.
   core_.ledger.external_work += 0.5 * (previous_power + core_.power) * core_.settings.dt;
   core_.time += core_.settings.dt;
   ++core_.step;
   check_stability(core_.world, core_.previous_position, core_.first_unstable, core_.ledger, core_.fastest_body,
-                  {core_.step, core_.time, core_.settings.dt, dt_limit_, core_.settings.threads, core_.settings.model});
+                  {core_.step, core_.time, core_.settings.dt, dt_limit_, core_.settings.threads, core_.settings.model,
+                   kinetic_energy_of(core_.world, core_.vibrating)});
 }
 
 void Engine::evaluate_forces_now() {

@@ -13,8 +13,11 @@ NeighbourSettings neighbour_settings(const EngineSettings& s) {
 void EngineCore::classify_bodies() {
   const World& w = world;
   span_followers.clear();
-  for (std::size_t i = 0; i < w.size(); ++i)
+  vibrating.clear();
+  for (std::size_t i = 0; i < w.size(); ++i) {
     if (w.constraint[i].follows_span()) span_followers.push_back(static_cast<int>(i));
+    if (w.constraint[i].vibration.on()) vibrating.push_back(static_cast<int>(i));
+  }
   unconstrained.resize(w.size());
   constrained.clear();
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -93,12 +96,17 @@ void EngineCore::close_body_energy_sums(bool with_power) {
     gravitational += b.gravitational;
     if (b.fastest_speed2 > fastest_speed2) fastest_speed2 = b.fastest_speed2, fastest_body = b.fastest;
   }
-  if (with_power)
-    for (int i : constrained) total_power += constraint_power_of(world, static_cast<std::size_t>(i));
+  if (with_power) total_power = constraint_power();
   ledger.kinetic_translational = translational;
   ledger.kinetic_rotational = rotational;
   ledger.gravitational = gravitational;
   if (with_power) power = total_power;
+}
+
+double EngineCore::constraint_power() const {
+  double total = 0.0;
+  for (int i : constrained) total += constraint_power_of(world, static_cast<std::size_t>(i));
+  return total;
 }
 
 void EngineCore::update_lists_or_orientations() {

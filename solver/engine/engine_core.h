@@ -37,8 +37,10 @@ struct EngineCore {
   // The chunks' sums (body_sums, filled by a stepper's pass) into the ledger.
   void close_body_energy_sums(bool with_power);
   // Sorts the bodies into unconstrained and constrained, and finds the
-  // plates whose force follows their span.
+  // plates whose force follows their span and the vibrating walls.
   void classify_bodies();
+  // The external power of the constrained bodies now, in body order.
+  double constraint_power() const;
 
   // The threads the passes over bodies use: one below kParallelBodies,
   // where a pass is too short to share out.
@@ -68,6 +70,7 @@ struct EngineCore {
   std::vector<std::uint8_t> unconstrained;
   std::vector<int> constrained;      // the others, in order
   std::vector<int> span_followers;   // plates whose force follows their span (BodyConstraint)
+  std::vector<int> vibrating;        // walls with a Vibration
   bool constraints_may_have_changed = false;
 
   std::vector<Vec2> previous_position;  // the stability check's reference, kept to avoid allocation

@@ -112,7 +112,8 @@ void check_stability(const World& w, const std::vector<Vec2>& previous, std::siz
   }
   // Kinetic + elastic energy can only come from the initial kinetic and
   // elastic energy, released gravitational energy and external work.
-  const double supply = ledger.initial_mechanical - ledger.gravitational + std::abs(ledger.external_work);
+  const double supply =
+      ledger.initial_mechanical - ledger.gravitational + std::abs(ledger.external_work) + run.driven_kinetic;
   const double held = ledger.kinetic() + ledger.elastic();
   if (held > 100.0 * std::abs(supply) + 1e-300 && held > 1e-12 * std::abs(ledger.initial_mechanical) + 1e-300)
     fail(w, fastest, fmt::format("is the fastest body while the kinetic + elastic energy {:g} exceeds a hundred times "

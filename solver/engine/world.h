@@ -19,6 +19,19 @@ namespace sphero {
 // Degrees of freedom of a rigid body in 2D.
 enum Dof : int { dof_x = 0, dof_y = 1, dof_rotation = 2 };
 
+// An oscillation imposed on a wall's held translations, on top of its
+// steady velocity: the displacement amplitude · sin(2π f τ), continuously
+// (τ = t) or as taps, one cycle at the start of every tap_interval seconds
+// (τ = t mod tap_interval, at rest for the rest of it). The steppers move
+// the wall at its mean velocity over each step (wall_vibration.h).
+struct Vibration {
+  Vec2 amplitude;
+  double frequency = 0.0;     // Hz; 0: none
+  double tap_interval = 0.0;  // s; 0: continuous
+  Vec2 steady_velocity;
+  bool on() const { return frequency > 0.0; }
+};
+
 // Per-body constraint ("tag", docs/MODEL.md §5). A held degree of freedom moves at
 // the imposed velocity whatever the forces (the reaction does work, which
 // the energy ledger books); a free one feels the imposed force on top of
@@ -36,6 +49,7 @@ struct BodyConstraint {
   double pressure = 0.0;
   Vec2 inward;
   std::array<int, 2> span_bodies{-1, -1};
+  Vibration vibration;
   bool holds_all() const { return held[0] && held[1] && held[2]; }
   bool follows_span() const { return span_bodies[0] >= 0; }
 };

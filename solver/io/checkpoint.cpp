@@ -25,8 +25,8 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // unknown: its skin thins no further than 1/64 until the next rebuild);
 // 6: a checksum of everything before it closes the file; 7: the model,
 // the rigid model's settings and laws, the attractor; 8: the rigid
-// model's stepping.
-constexpr std::uint32_t kVersion = 8;
+// model's stepping; 9: walls' vibrations.
+constexpr std::uint32_t kVersion = 9;
 
 // FNV-1a, 64 bits: any flipped bit changes it.
 std::uint64_t checksum(std::string_view bytes) {
@@ -254,6 +254,11 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
     io.value(w.attractor);
   }
   if (version >= 8) io.value(s.settings.rigid.events);
+  if (version >= 9)
+    for (BodyConstraint& c : w.constraint) {
+      Vibration& v = c.vibration;
+      io.value(v.amplitude), io.value(v.frequency), io.value(v.tap_interval), io.value(v.steady_velocity);
+    }
 }
 
 }  // namespace

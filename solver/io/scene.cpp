@@ -49,8 +49,9 @@ const std::vector<std::pair<const char*, const char*>> kListKeys{
     {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..], or (model = rigid) "
             "A B rigid restitution=..|xi_n=.. [xi_t=..]: the law between materials A and B"},
     {"wall", "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy "
-             "[velocity=..] [span=A,B]]"},
-    {"set_wall", "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B] [material=M]: "
+             "[velocity=..] [span=A,B]] [amplitude=ax,ay frequency=f [tap_interval=T]]"},
+    {"set_wall", "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B] "
+                 "[amplitude=ax,ay frequency=f [tap_interval=T]] [material=M]: "
                  "change wall N (its body number, as energy.csv's wallN), e.g. one that came with a packing"},
     {"packing", "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu)"},
     {"grains", "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
@@ -259,12 +260,30 @@ LawSpec parse_law(const Value& v) {
   return spec;
 }
 
+// amplitude=ax,ay frequency=f [tap_interval=T]: a vibration, or taps.
+void parse_vibration(const Value& v, const std::string& key, const std::map<std::string, std::string>& t, WallMotion& m) {
+  if (t.count("amplitude") != t.count("frequency"))
+    fail_at(v.at, key, "a vibration needs both amplitude=ax,ay (m) and frequency=f (Hz)");
+  if (t.count("tap_interval") && !t.count("frequency"))
+    fail_at(v.at, key, "tap_interval= goes with amplitude= and frequency= (one cycle of them per tap)");
+  if (!t.count("frequency")) return;
+  m.amplitude = vec2(v, key, t.at("amplitude"), "amplitude", kCoordinateRange);
+  m.frequency = positive_up_to(v, key, "frequency", t.at("frequency"), 1e6, "Hz");
+  if (!t.count("tap_interval")) return;
+  m.tap_interval = positive_up_to(v, key, "tap_interval", t.at("tap_interval"), 1e9, "s");
+  if (m.tap_interval * m.frequency < 1.0)
+    fail_at(v.at, key, fmt::format("tap_interval={:g} s is shorter than one cycle (1/frequency = {:g} s): each tap is a "
+                                   "whole cycle; lengthen the interval or raise the frequency",
+                                   m.tap_interval, 1.0 / m.frequency));
+}
+
 // The motion settings shared by `wall` and `set_wall`.
 WallMotion parse_motion(const Value& v, const std::string& key, const std::map<std::string, std::string>& t) {
   WallMotion m;
   if (t.count("velocity")) m.velocity = vec2(v, key, t.at("velocity"), "velocity", kSpeedRange);
   if (t.count("inward") && !t.count("pressure")) fail_at(v.at, key, "inward= goes with pressure=");
   if (t.count("span") && !t.count("pressure")) fail_at(v.at, key, "span= goes with pressure=");
+  parse_vibration(v, key, t, m);
   if (!t.count("pressure")) return m;
   if (!t.count("inward")) fail_at(v.at, key, "a pressure plate needs inward=ix,iy (the direction it pushes)");
   m.pressure = within(v, key, "pressure", t.at("pressure"), kPressureRange);
@@ -280,7 +299,8 @@ WallMotion parse_motion(const Value& v, const std::string& key, const std::map<s
   return m;
 }
 
-const std::vector<std::string> kMotionSettings{"velocity", "pressure", "inward", "span"};
+const std::vector<std::string> kMotionSettings{"velocity", "pressure", "inward", "span", "amplitude", "frequency",
+                                               "tap_interval"};
 
 WallSpec parse_wall(const Value& v) {
   std::vector<std::string> allowed{"points", "radius", "material", "density"};
@@ -318,7 +338,7 @@ WallChange parse_wall_change(const Value& v) {
   }
   if (keyword && !t.empty()) fail_at(v.at, "set_wall", fmt::format("'{}' takes no settings", words[1]));
   if (!keyword && t.empty() && !c.material)
-    fail_at(v.at, "set_wall", "say how the wall moves: velocity=, pressure= inward=, fixed or remove");
+    fail_at(v.at, "set_wall", "say how the wall moves: velocity=, pressure= inward=, amplitude= frequency=, fixed or remove");
   c.motion = parse_motion(v, "set_wall", t);
   return c;
 }

@@ -34,12 +34,18 @@ struct SceneLocation {
 // How a wall moves: fixed (nothing given), at a constant velocity, or
 // pushed with a constant pressure along one axis — then, optionally, sliding
 // at a constant velocity across that axis (a shear plate), and with the
-// length the pressure acts on following two other walls (`span`).
+// length the pressure acts on following two other walls (`span`); either
+// of the first two may vibrate or tap along its imposed directions.
 struct WallMotion {
   std::optional<Vec2> velocity;
   std::optional<double> pressure;
   Vec2 inward;
   std::optional<std::array<int, 2>> span;  // wall numbers: their body numbers, as in energy.csv
+  // An oscillation on top (Vibration): amplitude · sin(2π f t), or one such
+  // cycle every tap_interval seconds.
+  std::optional<Vec2> amplitude;
+  double frequency = 0.0;
+  double tap_interval = 0.0;
 };
 
 struct WallSpec {

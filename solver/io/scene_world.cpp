@@ -10,6 +10,7 @@
 #include <random>
 
 #include "engine/stability.h"
+#include "engine/wall_vibration.h"
 #include "geometry/segment.h"
 #include "geometry/uniform.h"
 #include "io/scene.h"
@@ -141,6 +142,19 @@ class WallMotions {
   }
 
   void apply(std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
+    set_motion(wall, m, at, key);
+    if (!m.amplitude) return;
+    BodyConstraint& c = bodies_[wall].constraint;
+    c.vibration = {*m.amplitude, m.frequency, m.tap_interval, {c.imposed_velocity[dof_x], c.imposed_velocity[dof_y]}};
+    try {
+      check_vibration(c);
+    } catch (const std::invalid_argument& e) {
+      fail_at(at, key, e.what());
+    }
+  }
+
+ private:
+  void set_motion(std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
     BodySpec& b = bodies_[wall];
     if (!m.pressure) {
       b.constraint = BodyConstraint{};
@@ -165,7 +179,6 @@ class WallMotions {
     b.constraint.span_bodies = *m.span;
   }
 
- private:
   std::vector<BodySpec>& bodies_;
   std::string wall_numbers_;  // "0, 100 to 103", for messages
 };

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/wall_vibration.h"
+
 namespace sphero {
 namespace {
 
@@ -39,6 +41,11 @@ void check_bodies(const World& w) {
     require(is_finite(w.position[i]) && std::isfinite(w.angle[i]) && is_finite(w.velocity[i]) &&
                 std::isfinite(w.angular_velocity[i]) && std::isfinite(w.radius[i]) && w.radius[i] >= 0.0,
             fmt::format("body {}: a state that is not finite", i));
+    try {
+      check_vibration(w.constraint[i]);
+    } catch (const std::invalid_argument& e) {
+      require(false, fmt::format("body {}: {}", i, e.what()));
+    }
   }
 }
 

@@ -18,6 +18,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "engine/wall_vibration.h"
 #include "io/vtu_file.h"
 
 namespace sphero {
@@ -43,6 +44,20 @@ class RecoveredSkeletons {
   std::map<std::string, std::vector<Vec2>> known_;
 };
 
+// Body c's vibration, its steady velocity being the imposed one.
+void read_vibration(vtkDataArray* vibration, vtkIdType c, BodyConstraint& constraint, const std::string& source) {
+  Vibration& v = constraint.vibration;
+  v.amplitude = {vibration->GetComponent(c, 0), vibration->GetComponent(c, 1)};
+  v.frequency = vibration->GetComponent(c, 2);
+  v.tap_interval = vibration->GetComponent(c, 3);
+  v.steady_velocity = {constraint.imposed_velocity[0], constraint.imposed_velocity[1]};
+  try {
+    check_vibration(constraint);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(fmt::format("{}: body {}: {}", source, c, e.what()));
+  }
+}
+
 }  // namespace
 
 void write_state_vtu(const std::filesystem::path& path, const World& w, double time) {
@@ -56,6 +71,8 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
   auto radius = named_doubles("sphero_radius", 1), centre = named_doubles("centre_of_mass", 3), angle = named_doubles("angle", 1);
   auto velocity = named_doubles("velocity", 3), omega = named_doubles("angular_velocity", 1), density = named_doubles("density", 1);
   auto imposed_velocity = named_doubles("imposed_velocity", 3), imposed_force = named_doubles("imposed_force", 3);
+  // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
+  auto vibration = named_doubles("vibration", 4);
   for (std::size_t i = 0; i < w.size(); ++i) {
     std::vector<vtkIdType> ids;
     for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k) {
@@ -76,12 +93,20 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
     velocity->InsertNextTuple3(w.velocity[i].x, w.velocity[i].y, 0.0);
     omega->InsertNextValue(w.angular_velocity[i]);
     density->InsertNextValue(w.density[i]);
-    imposed_velocity->InsertNextTuple3(c.imposed_velocity[0], c.imposed_velocity[1], c.imposed_velocity[2]);
+    // A vibrating wall's imposed velocity is its steady one: this step's
+    // share of the oscillation is in its velocity.
+    const Vibration& v = c.vibration;
+    const bool vibrates = v.on();
+    imposed_velocity->InsertNextTuple3(vibrates ? v.steady_velocity.x : c.imposed_velocity[0],
+                                       vibrates ? v.steady_velocity.y : c.imposed_velocity[1], c.imposed_velocity[2]);
     imposed_force->InsertNextTuple3(c.imposed_force.x, c.imposed_force.y, c.imposed_torque);
+    const double vibration_tuple[4] = {v.amplitude.x, v.amplitude.y, v.frequency, v.tap_interval};
+    vibration->InsertNextTuple(vibration_tuple);
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
-           shape, id, material, wall, held, radius, centre, angle, velocity, omega, density, imposed_velocity, imposed_force})
+           shape, id, material, wall, held, radius, centre, angle, velocity, omega, density, imposed_velocity, imposed_force,
+           vibration})
     grid->GetCellData()->AddArray(a);
   add_time_value(grid, time);
   write_vtu_atomically(path, grid);
@@ -116,6 +141,9 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
   vtkDataArray *radius = need("sphero_radius", 1), *centre = need("centre_of_mass", 3), *angle = need("angle", 1);
   vtkDataArray *velocity = need("velocity", 3), *omega = need("angular_velocity", 1), *density = need("density", 1);
   vtkDataArray *imposed_velocity = need("imposed_velocity", 3), *imposed_force = need("imposed_force", 3);
+  vtkDataArray* vibration = data->GetArray("vibration");  // files before vibrating walls have none
+  if (vibration != nullptr && vibration->GetNumberOfComponents() != 4)
+    throw std::runtime_error(source + ": the cell array 'vibration' needs 4 components (amplitude x, y, frequency, tap interval)");
   std::vector<BodySpec> bodies;
   RecoveredSkeletons skeletons;
   vtkNew<vtkIdList> ids;
@@ -155,6 +183,7 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
     }
     b.constraint.imposed_force = {imposed_force->GetComponent(c, 0), imposed_force->GetComponent(c, 1)};
     b.constraint.imposed_torque = imposed_force->GetComponent(c, 2);
+    if (vibration != nullptr) read_vibration(vibration, c, b.constraint, source);
     bodies.push_back(std::move(b));
   }
   return bodies;

@@ -10,9 +10,10 @@ rm -rf "$work"; mkdir -p "$work"
 break_step=$(tail -n 1 "$work/split/energy.csv" | cut -d, -f2)
 "$sphero" run "$scene" --quiet --output "$work/split" --duration 0.5 --restart "$work/split/final.ckpt" > /dev/null
 cmp "$work/straight/final.ckpt" "$work/split/final.ckpt"
-# The split run also wrote a frame where its first part ended; apart from
-# that row the energy logs agree byte for byte, and so do the last frames.
-cmp "$work/straight/energy.csv" <(grep -v "^[^,]*,$break_step," "$work/split/energy.csv")
+# The split run also wrote a frame where its first part ended (which the
+# straight run has too when it falls on a frame time); apart from that row
+# the energy logs agree byte for byte, and so do the last frames.
+cmp <(grep -v "^[^,]*,$break_step," "$work/straight/energy.csv") <(grep -v "^[^,]*,$break_step," "$work/split/energy.csv")
 last_straight=$(ls "$work/straight"/particles_*.vtu | tail -n 1)
 last_split=$(ls "$work/split"/particles_*.vtu | tail -n 1)
 cmp "$last_straight" "$last_split"

@@ -15,19 +15,24 @@ TEST(StateVtu, RoundTripGivesBackTheSameWorld) {
       "duration = 1\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4 kt=5e3 mu=0.5\nlaw = 0 1 linear kn=1e4\n"
       "law = 1 1 hertz kn=1e5\n"
       "wall = radius=0.05 points=0,20;0,0;9,0;9,20\n"
-      "wall = radius=0.05 points=-1,19;10,19 velocity=0,-0.5\n"
+      "wall = radius=0.05 points=-1,19;10,19 velocity=0,-0.5 amplitude=0.1,0 frequency=3 tap_interval=1\n"
       "grains = shape=cow.shape count=2 region=0.3,0.3,8.7,4.5 speed=1 material=1 density=2.5\n"
       "grains = shape=peanut.shape count=3 region=0.5,5,8.5,7 speed=1\n"
       "grains = shape=disk.shape count=2 region=0.5,8,8.5,10\n",
       "t.ini", SPHERO_DATA_DIR "/shapes");
   World original = build_world(scene);
   for (std::size_t i = 0; i < original.size(); ++i) original.angular_velocity[i] = 0.1 * static_cast<double>(i);
+  // The lid mid-tap, as a step's drive leaves it: its steady velocity is
+  // what the file keeps as imposed.
+  original.constraint[1].imposed_velocity[0] = 0.7;
   const auto file = std::filesystem::temp_directory_path() / "sphero_state_test.vtu";
   write_state_vtu(file, original, 1.5);
   const std::vector<BodySpec> specs = read_state_vtu(file);
   std::filesystem::remove(file);
   const World back = make_world(specs, original.material_count, original.law, original.gravity, original.cell);
   ASSERT_EQ(back.size(), original.size());
+  EXPECT_EQ(back.constraint[1].vibration.frequency, 3.0);
+  EXPECT_EQ(back.constraint[1].vibration.steady_velocity, (Vec2{0.0, -0.5}));
   for (std::size_t i = 0; i < back.size(); ++i) {
     SCOPED_TRACE(i);
     EXPECT_EQ(back.shape_name[i], original.shape_name[i]);
@@ -37,7 +42,15 @@ TEST(StateVtu, RoundTripGivesBackTheSameWorld) {
     EXPECT_EQ(back.velocity[i].x, original.velocity[i].x);
     EXPECT_EQ(back.angular_velocity[i], original.angular_velocity[i]);
     EXPECT_EQ(back.constraint[i].held, original.constraint[i].held);
-    EXPECT_EQ(back.constraint[i].imposed_velocity, original.constraint[i].imposed_velocity);
+    const Vibration& vibration = original.constraint[i].vibration;
+    EXPECT_EQ(back.constraint[i].vibration.amplitude, vibration.amplitude);
+    EXPECT_EQ(back.constraint[i].vibration.frequency, vibration.frequency);
+    EXPECT_EQ(back.constraint[i].vibration.tap_interval, vibration.tap_interval);
+    EXPECT_EQ(back.constraint[i].vibration.steady_velocity, vibration.steady_velocity);
+    const std::array<double, 3> imposed =
+        vibration.on() ? std::array<double, 3>{vibration.steady_velocity.x, vibration.steady_velocity.y, 0.0}
+                       : original.constraint[i].imposed_velocity;
+    EXPECT_EQ(back.constraint[i].imposed_velocity, imposed);
     // Centre of mass and skeleton to round-off (the shape is re-centred on
     // its recomputed centre of mass).
     EXPECT_NEAR(back.position[i].x, original.position[i].x, 1e-12);

@@ -45,7 +45,10 @@ class VtuPreflight : public ::testing::Test {
   }
   std::size_t appended_start() const { return bytes_.find('_', bytes_.find("<AppendedData")) + 1; }
 
-  const std::filesystem::path file_ = std::filesystem::temp_directory_path() / "sphero_preflight_test.vtu";
+  // One file per test: ctest runs the tests of this fixture at once.
+  const std::filesystem::path file_ =
+      std::filesystem::temp_directory_path() /
+      (std::string("sphero_preflight_") + ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".vtu");
   std::string bytes_;
 };
 
