@@ -239,6 +239,24 @@ void local_packing_sums(const FrameData& frame, const Window& window, double spa
   s.mean_local_packing_fraction = s.particles > 0 ? sum / s.particles : 0.0;
 }
 
+std::vector<ShapeGroup> shape_groups(const FrameData& frame, const Window& window) {
+  std::map<std::string, ShapeGroup> groups;
+  for (const ParticleRecord& p : frame.particles) {
+    if (p.shape.empty() || !window.contains(p.centre)) continue;
+    ShapeGroup& g = groups[p.shape];
+    ++g.grains;
+    g.area += p.area;
+    g.mean_centre += p.centre;
+  }
+  std::vector<ShapeGroup> out;
+  for (auto& [name, g] : groups) {
+    g.shape = name;
+    g.mean_centre = g.mean_centre / static_cast<double>(g.grains);
+    out.push_back(g);
+  }
+  return out;
+}
+
 }  // namespace
 
 FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& options) {
@@ -253,6 +271,7 @@ FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& option
   s.chains = find_force_chains(stress, links, options.chain_tolerance_degrees, options.chain_links);
   s.walls = wall_face_stresses(frame, mean_size);
   if (options.local_packing) local_packing_sums(frame, window, options.voronoi_spacing, s);
+  s.shapes = shape_groups(frame, window);
   return s;
 }
 

@@ -5,6 +5,7 @@
 // distributions of contact normals and forces, force chains.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "analysis/chains/force_chains.h"
@@ -37,6 +38,16 @@ struct WallFaceStress {
   double shear_stress = 0.0;     // along the face's direction (first to second point)
 };
 
+// The grains of one shape whose centre is in the window: how many, their
+// area, and the mean of their centres (for segregation: a shape's mean
+// height against the others').
+struct ShapeGroup {
+  std::string shape;
+  int grains = 0;
+  double area = 0.0;
+  Vec2 mean_centre;
+};
+
 struct FrameSummary {
   double time = 0.0;
   Stress stress;                 // compression positive
@@ -64,6 +75,7 @@ struct FrameSummary {
   std::vector<double> local_packing_fraction;
   double mean_local_packing_fraction = 0.0;
   ChainStatistics chains;        // chain_of is per particle of the frame
+  std::vector<ShapeGroup> shapes;  // by name, in alphabetical order (none where the frame names no shapes)
 };
 
 FrameSummary analyze_frame(const FrameData& frame, const AnalysisOptions& options = {});

@@ -11,12 +11,13 @@ namespace sphero::app {
 inline constexpr const char* kAnalysisTable = "analysis.csv";
 inline constexpr const char* kCoordinationTable = "coordination.csv";
 inline constexpr const char* kRosesTable = "roses.csv";
+inline constexpr const char* kShapesTable = "shapes.csv";
 inline constexpr const char* kKineticEnergyHistogram = "ke_histogram.csv";
 inline constexpr const char* kForceDistribution = "force_distribution.csv";
 inline std::string chains_file(int frame) { return fmt::format("chains_{:05d}.csv", frame); }
 
 inline bool is_analysis_file(const std::string& name) {
-  return name == kAnalysisTable || name == kCoordinationTable || name == kRosesTable ||
+  return name == kAnalysisTable || name == kCoordinationTable || name == kRosesTable || name == kShapesTable ||
          name == kKineticEnergyHistogram || name == kForceDistribution ||
          (name.rfind("chains_", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0);
 }

@@ -104,6 +104,9 @@ class AnalysisTables {
     rows_ += "\n";
     for (std::size_t z = 0; z < s.coordination_distribution.size(); ++z)
       coordination_ += fmt::format("{},{},{},{}\n", frame, s.time, z, s.coordination_distribution[z]);
+    for (const analysis::ShapeGroup& g : s.shapes)
+      shapes_ += fmt::format("{},{},{},{},{},{},{}\n", frame, s.time, g.shape, g.grains, g.area, g.mean_centre.x,
+                             g.mean_centre.y);
     for (std::size_t k = 0; k < s.normal_density.size(); ++k)
       roses_ += fmt::format("{},{},{},{},{}\n", frame, s.time, (static_cast<double>(k) + 0.5) * 180.0 / o_.rose_bins,
                             s.normal_density[k], s.mean_normal_force[k]);
@@ -123,6 +126,7 @@ class AnalysisTables {
     write_text_atomically(dir / kAnalysisTable, header + columns_ + "\n" + rows_);
     write_text_atomically(dir / kCoordinationTable, coordination_);
     write_text_atomically(dir / kRosesTable, roses_);
+    write_text_atomically(dir / kShapesTable, shapes_);
   }
 
  private:
@@ -132,6 +136,9 @@ class AnalysisTables {
       "height_m,coordination,particles,rattlers,chains,fraction_in_chains,chain_orientation_deg,fabric_xx,fabric_yy,"
       "fabric_xy,fabric_anisotropy,rotational_over_translational,first_law_residual_J";
   std::string rows_, coordination_, roses_;
+  std::string shapes_ =
+      "# the grains of each shape whose centre is in the window: count, area (m2) and the mean of their centres (m)\n"
+      "frame,time_s,shape,grains,area_m2,mean_x_m,mean_y_m\n";
   bool all_exact_ = true;
 };
 
@@ -293,8 +300,8 @@ int run_analyze_command(const std::vector<std::string>& args) {
   tables.write(dir);
   write_kinetic_energy_histogram(dir, kinetic, bins);
   if (contact_points) write_force_distribution(dir, contact_forces, bins);
-  fmt::print("sphero analyze: frames {} to {} of {} -> {}, {}, {}, {}{}, chains_NNNNN.csv{}\n", frames.first,
-             frames.last, run, kAnalysisTable, kCoordinationTable, kRosesTable, kKineticEnergyHistogram,
+  fmt::print("sphero analyze: frames {} to {} of {} -> {}, {}, {}, {}, {}{}, chains_NNNNN.csv{}\n", frames.first,
+             frames.last, run, kAnalysisTable, kCoordinationTable, kRosesTable, kShapesTable, kKineticEnergyHistogram,
              contact_points ? fmt::format(", {}", kForceDistribution) : "",
              add_fields ? "; fields added to particles_NNNNN.vtu" : "");
   return 0;

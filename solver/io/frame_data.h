@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "geometry/vec2.h"
@@ -27,6 +28,7 @@ struct ParticleRecord {
   double kinetic_energy = 0.0;       // translational + rotational
   std::array<double, 4> wall_stress{};  // the part of `stress` due to contacts with walls
   double radius = 0.0;               // sphero-radius (0 where the file does not say)
+  std::string shape{};               // the shape's name (empty where the file does not say)
 };
 
 // Per touching pair of bodies.

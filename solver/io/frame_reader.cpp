@@ -6,6 +6,7 @@
 #include <vtkFieldData.h>
 #include <vtkIdList.h>
 #include <vtkNew.h>
+#include <vtkStringArray.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
@@ -154,6 +155,9 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
                *kinetic = cell_array(particles, "kinetic_energy", 1, false, p_source),
                *wall_stress = cell_array(particles, "stress_from_walls", 4, false, p_source),
                *radius = cell_array(particles, "sphero_radius", 1, false, p_source);
+  auto* shape = vtkStringArray::SafeDownCast(particles->GetCellData()->GetAbstractArray("shape"));
+  if (shape != nullptr && shape->GetNumberOfValues() != particles->GetNumberOfCells())
+    throw std::runtime_error("the particles' array 'shape' does not hold one name per particle; the file is damaged");
   for (vtkIdType c = 0; c < particles->GetNumberOfCells(); ++c) {
     data.outlines.push_back(cell_points(particles, c));
     ParticleRecord p;
@@ -167,6 +171,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     }
     p.coordination = static_cast<int>(coordination->GetTuple1(c));
     p.kinetic_energy = kinetic ? kinetic->GetTuple1(c) : 0.0;
+    if (shape != nullptr) p.shape = shape->GetValue(c);
     data.particles.push_back(p);
   }
   if (contacts) {

@@ -46,6 +46,7 @@ FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution)
     p.centre = b.position;
     p.area = m.area;
     p.radius = b.shape.radius;
+    p.shape = b.shape.name;
     p.kinetic_energy = 0.5 * m.mass(b.density) * norm2(b.velocity) +
                        0.5 * m.inertia(b.density) * b.angular_velocity * b.angular_velocity;
     frame.particles.push_back(p);

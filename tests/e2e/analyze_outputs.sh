@@ -17,11 +17,14 @@ if grep -q ',nan,\|,inf,' "$run/analysis.csv"; then echo "analysis.csv has nan/i
 # Frames analysed one at a time or several at once give the same files.
 cp -r "$run" "$work/one-thread"
 "$sphero" analyze "$work/one-thread" --window 0,0,8,14 --add-fields --threads 1 > /dev/null
-for table in analysis.csv coordination.csv roses.csv ke_histogram.csv force_distribution.csv "chains_$(printf '%05d' $((frames - 1))).csv"; do
+for table in analysis.csv coordination.csv roses.csv shapes.csv ke_histogram.csv force_distribution.csv "chains_$(printf '%05d' $((frames - 1))).csv"; do
   cmp -s "$run/$table" "$work/one-thread/$table" || { echo "$table differs between --threads 1 and all cores"; exit 1; }
 done
 [ "$(grep -c '^[0-9]' "$run/roses.csv")" -eq $((frames * 18)) ] || { echo "roses.csv: not 18 bins per frame"; exit 1; }
 grep -q '^[0-9]*,[0-9.e-]*,0,' "$run/coordination.csv" || { echo "coordination.csv: no z = 0 row"; exit 1; }
+# The small run's disks and peanuts: a row per shape and frame, 12 disks.
+[ "$(grep -c '^[0-9]*,[0-9.e-]*,disk,12,' "$run/shapes.csv")" -eq "$frames" ] || { echo "shapes.csv: not 12 disks a frame"; exit 1; }
+[ "$(grep -c '^[0-9]*,[0-9.e-]*,peanut,' "$run/shapes.csv")" -eq "$frames" ] || { echo "shapes.csv: no peanuts a frame"; exit 1; }
 last=$(printf '%05d' $((frames - 1)))
 test -s "$run/chains_$last.csv"
 for array in local_packing_fraction chain_id pressure deviator_stress major_stress_direction stress_from_walls; do

@@ -143,5 +143,31 @@ TEST(FrameAnalysis, IsotropicNormalsHaveAFlatRoseAtOneOverPi) {
   EXPECT_LT(s.anisotropy, 0.02);
 }
 
+// The lattice's bottom two rows named "small", the rest "large": each
+// group's count, area and mean centre, over the window's particles only.
+TEST(FrameAnalysis, ShapeGroupsGiveEachShapesCountAreaAndMeanCentre) {
+  const int n = 4;
+  const double R = 0.5;
+  FrameData f = lattice_frame(n, R, 1.0);
+  for (std::size_t i = 0; i < f.particles.size(); ++i) f.particles[i].shape = i < 2 * n ? "small" : "large";
+  AnalysisOptions o;
+  FrameSummary s = analyze_frame(f, o);
+  ASSERT_EQ(s.shapes.size(), 2u);
+  EXPECT_EQ(s.shapes[0].shape, "large");  // alphabetical
+  EXPECT_EQ(s.shapes[0].grains, 2 * n);
+  EXPECT_NEAR(s.shapes[0].area, 2 * n * std::numbers::pi * R * R, 1e-12);
+  EXPECT_NEAR(s.shapes[0].mean_centre.y, 3.0, 1e-12);  // rows 2 and 3: y = 2.5 and 3.5
+  EXPECT_NEAR(s.shapes[1].mean_centre.y, 1.0, 1e-12);  // rows 0 and 1: y = 0.5 and 1.5
+  EXPECT_NEAR(s.shapes[1].mean_centre.x, 2.0, 1e-12);
+  // A window over the lower three rows leaves the top row's large grains out.
+  o.window = {Window::Kind::rectangle, 0.0, 0.0, 4.0, 3.0, {}, 0.0};
+  s = analyze_frame(f, o);
+  EXPECT_EQ(s.shapes[0].grains, n);
+  EXPECT_NEAR(s.shapes[0].mean_centre.y, 2.5, 1e-12);
+  // A frame that names no shapes has no groups.
+  for (ParticleRecord& p : f.particles) p.shape.clear();
+  EXPECT_TRUE(analyze_frame(f, o).shapes.empty());
+}
+
 }  // namespace
 }  // namespace sphero::analysis
