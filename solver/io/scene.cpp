@@ -336,7 +336,11 @@ WallChange parse_wall_change(const Value& v) {
     c.material = whole(v, "set_wall", t.at("material"), 0);
     t.erase("material");
   }
-  if (keyword && !t.empty()) fail_at(v.at, "set_wall", fmt::format("'{}' takes no settings", words[1]));
+  const bool vibration_only =
+      std::all_of(t.begin(), t.end(), [](const auto& s) { return s.first == "amplitude" || s.first == "frequency" || s.first == "tap_interval"; });
+  if (keyword && !t.empty() && (c.remove || !vibration_only))
+    fail_at(v.at, "set_wall", fmt::format("'{}' takes no settings{}", words[1],
+                                          c.remove ? "" : " but a vibration (amplitude=.. frequency=.. [tap_interval=..])"));
   if (!keyword && t.empty() && !c.material)
     fail_at(v.at, "set_wall", "say how the wall moves: velocity=, pressure= inward=, amplitude= frequency=, fixed or remove");
   c.motion = parse_motion(v, "set_wall", t);

@@ -118,6 +118,23 @@ TEST(Scene, WallsMoveAsToldAndSetWallChangesOrRemovesThem) {
   EXPECT_NE(error_of(minimal("set_wall = 0 vanish\n")).find("s.ini:5: set_wall: expected 'N remove'"), std::string::npos);
   EXPECT_NE(error_of(minimal("set_wall = 0 remove velocity=1,0\n")).find("takes no settings"), std::string::npos);
   EXPECT_NE(error_of(minimal("set_wall = 0 remove material=1\n")).find("takes no settings"), std::string::npos);
+  EXPECT_NE(error_of(minimal("set_wall = 0 remove amplitude=0,1 frequency=2\n")).find("takes no settings"), std::string::npos);
+  EXPECT_NE(error_of(minimal("set_wall = 0 fixed velocity=1,0\n")).find("takes no settings but a vibration"), std::string::npos);
+  // A packing's wall held and tapped; a scene's wall shaken on top of its velocity.
+  w = build_world(parse_scene(minimal(walls + "set_wall = 1 fixed amplitude=0,0.5 frequency=2 tap_interval=3\n"), "s.ini", kShapes));
+  EXPECT_TRUE(w.constraint[1].holds_all());
+  EXPECT_EQ(w.constraint[1].vibration.amplitude, (Vec2{0.0, 0.5}));
+  EXPECT_EQ(w.constraint[1].vibration.frequency, 2.0);
+  EXPECT_EQ(w.constraint[1].vibration.tap_interval, 3.0);
+  w = build_world(parse_scene(minimal("wall = radius=0.1 points=0,9;10,9 velocity=1,0 amplitude=0.2,0 frequency=5\n"), "s.ini", kShapes));
+  EXPECT_EQ(w.constraint[1].vibration.steady_velocity, (Vec2{1.0, 0.0}));
+  EXPECT_EQ(w.constraint[1].vibration.tap_interval, 0.0);
+  // A shear plate vibrates across its pressure, not along it.
+  w = build_world(parse_scene(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 amplitude=0.1,0 frequency=4\n"), "s.ini", kShapes));
+  EXPECT_EQ(w.constraint[1].vibration.amplitude, (Vec2{0.1, 0.0}));
+  EXPECT_NE(error_of(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 amplitude=0,0.1 frequency=4\n"))
+                .find("vibrates only along the directions its motion is imposed in"),
+            std::string::npos);
   EXPECT_NE(error_of(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=1,2\n")).find("a plate's span is between two other walls"),
             std::string::npos);
   EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,9;10,9 pressure=5 inward=0,-1 velocity=0,1\n"))
