@@ -45,8 +45,10 @@ sphero() { "$SPHERO" "$@"; }
 # ARGS...` runs `FUNCTION ARGS... $OUT/NAME` in the background, at most $JOBS
 # at a time, its output in $OUT/NAME/log. A case that finishes leaves a stamp
 # naming the sphero binary (its checksum), the function (the checksum of its
-# text) and its arguments; a later run with the same three keeps it instead
-# of running it again, so an interrupted run resumes where it stopped.
+# text), the example's scenes and shapes (the checksum of its .ini and
+# .shape files) and its arguments; a later run with the same four keeps it
+# instead of running it again, so an interrupted run resumes where it
+# stopped.
 # KEEP_CASES=1 keeps finished cases run by another sphero binary too (for
 # a build whose change cannot move the results, e.g. of the figures only):
 # the stamps still name the binary that ran each case. `cases_finished` waits for them
@@ -54,12 +56,13 @@ sphero() { "$SPHERO" "$@"; }
 JOBS=${JOBS:-1}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "$0: JOBS must be a positive integer, not '$JOBS'" >&2; exit 2; }
 SPHERO_ID=$(sha256sum "$SPHERO" | cut -c1-16)
+INPUTS_ID=$(find "$EXAMPLE_DIR" -maxdepth 1 -type f \( -name '*.ini' -o -name '*.shape' \) | sort | xargs -r cat | sha256sum | cut -c1-16)
 CASES=()
 run_case() {
   local name=$1
   shift
   local dir=$OUT/$name key
-  key="$SPHERO_ID $(declare -f "$1" | sha256sum | cut -c1-16) $*"
+  key="$SPHERO_ID $(declare -f "$1" | sha256sum | cut -c1-16) $INPUTS_ID $*"
   CASES+=("$name")
   if [[ -f $dir/.finished ]]; then
     local stamp

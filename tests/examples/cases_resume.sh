@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cases_resume.sh REPO WORKDIR: the examples' case machinery (common.sh).
 # A finished case is kept and not run again; a failed one is run again; a
-# case whose function changed is run again; JOBS runs cases at once; a
-# failed case stops the example with its log named.
+# case whose function or whose example's scenes changed is run again; JOBS
+# runs cases at once; a failed case stops the example with its log named.
 set -euo pipefail
 repo=$1 work=$2
 rm -rf "$work"
@@ -40,6 +40,11 @@ bash "$work/examples/toy/run.sh" "$out" >/dev/null
 sed -i 's/echo "value $1"/echo "value: $1"/' "$work/examples/toy/run.sh"
 bash "$work/examples/toy/run.sh" "$out" >/dev/null
 [[ $(runs) == "1 2 3 " ]] || fail "a changed case ran $(runs), not every case"
+rm "$RUNS"
+# A changed scene file of the example runs every case again.
+echo "duration = 1" >"$work/examples/toy/scene.ini"
+bash "$work/examples/toy/run.sh" "$out" >/dev/null
+[[ $(runs) == "1 2 3 " ]] || fail "a changed scene ran $(runs), not every case"
 rm "$RUNS"
 # Another sphero build runs them again, unless KEEP_CASES=1.
 SPHERO=/bin/false KEEP_CASES=1 bash "$work/examples/toy/run.sh" "$out" >/dev/null
