@@ -36,6 +36,7 @@ class EventStepper final : public Stepper {
   NextContact next_contact(const EngineCore& core, double horizon) const;
   void fly(EngineCore& core, double seconds);
   int collide(EngineCore& core, double step_length);
+  int collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length);
   void hand_over(EngineCore& core, double seconds);
 
   RigidStepper time_stepping_;

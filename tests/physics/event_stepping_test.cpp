@@ -51,6 +51,27 @@ TEST(EventStepping, TwoDisksMeetAtTheInstantTheGapCloses) {
   EXPECT_EQ(e.collision_stats().handed_over, 0);
 }
 
+// Three touching disks in a row, elastic, no gravity: the first strikes
+// the second at 1 m/s while the third is slowly parting from it. The struck
+// disk is driven into the third at once, and that collision is met at the
+// same instant (not a step later, after they overlapped): the third leaves
+// at the striker's speed.
+TEST(EventStepping, ACollisionThatDrivesATouchingPairTogetherCollidesThemAtOnce) {
+  Engine e(rigid_world({disk({0.0, 0.0}, 0.5, {1.0, 0.0}), disk({1.0, 0.0}, 0.5), disk({2.0, 0.0}, 0.5, {1e-3, 0.0})}, 1.0),
+           event_settings(0.05));
+  double deepest = 0.0;
+  for (int k = 0; k < 40; ++k) {
+    e.step();
+    const World& w = e.world();
+    deepest = std::max({deepest, 1.0 - (w.position[1].x - w.position[0].x), 1.0 - (w.position[2].x - w.position[1].x)});
+  }
+  EXPECT_NEAR(e.world().velocity[0].x, 0.0, 1e-9);
+  EXPECT_NEAR(e.world().velocity[1].x, 1e-3, 1e-9);
+  EXPECT_NEAR(e.world().velocity[2].x, 1.0, 1e-9);
+  EXPECT_LT(deepest, 1e-9);
+  EXPECT_EQ(e.collision_stats().handed_over, 0);
+}
+
 // A disk dropped from rest onto a floor under gravity, elastic: it meets
 // the floor when it has fallen its height, at √(2h/g), and rises back to
 // where it started.
