@@ -92,25 +92,93 @@ bool EventStepper::resting_contact(const EngineCore& core) const {
   return false;
 }
 
-EventStepper::NextContact EventStepper::next_contact(const EngineCore& core, double horizon) const {
-  NextContact next;
-  next.time = horizon;
-  for (const Candidate& c : core.neighbours.candidates())
-    if (const auto t = contact_time(core.world, c, next.time); t && (!next.found || *t < next.time)) next.time = *t, next.found = true;
-  return next;
+// A body's own clock: it is flown to an instant only when an event needs
+// it there (the others' flights are not touched), and every body is brought
+// to the step's end at its end. Centres on parabolas under the body forces
+// (walls at their imposed velocity), angles turning at their rate.
+void EventStepper::advance(World& w, int body, double to) {
+  const auto i = static_cast<std::size_t>(body);
+  const double seconds = to - body_time_[i];
+  if (seconds == 0.0) return;
+  const Vec2 a = w.is_wall[i] ? Vec2{} : w.inverse_mass[i] * body_force(w, i);
+  w.position[i] += seconds * w.velocity[i] + (0.5 * seconds * seconds) * a;
+  w.velocity[i] += seconds * a;
+  w.angle[i] += seconds * w.angular_velocity[i];
+  update_orientation(w, i);
+  body_time_[i] = to;
 }
 
-// Free flight: the centres on parabolas under the body forces (walls at
-// their imposed velocity), the angles turning at their rate.
-void EventStepper::fly(EngineCore& core, double seconds) {
+void EventStepper::advance_all(World& w, double to) {
+  for (std::size_t i = 0; i < w.size(); ++i) advance(w, static_cast<int>(i), to);
+}
+
+// Candidate k's next contact after `now` (both its bodies flown there),
+// within the step; an earlier entry of k in the queue goes stale.
+void EventStepper::schedule(EngineCore& core, int k, double now) {
+  const Candidate& c = core.neighbours.candidates()[static_cast<std::size_t>(k)];
+  advance(core.world, c.vertex_body, now);
+  advance(core.world, c.edge_body, now);
+  const std::uint32_t version = ++version_[static_cast<std::size_t>(k)];
+  if (const auto t = contact_time(core.world, c, core.settings.dt - now)) queue_.push({now + *t, k, version});
+}
+
+// Each body's candidates, for the events' local updates.
+void EventStepper::index_candidates(const EngineCore& core) {
+  const std::vector<Candidate>& candidates = core.neighbours.candidates();
+  incident_begin_.assign(core.world.size() + 1, 0);
+  for (const Candidate& c : candidates) ++incident_begin_[static_cast<std::size_t>(c.vertex_body) + 1], ++incident_begin_[static_cast<std::size_t>(c.edge_body) + 1];
+  for (std::size_t i = 0; i < core.world.size(); ++i) incident_begin_[i + 1] += incident_begin_[i];
+  incident_.resize(incident_begin_.back());
+  std::vector<int> next(incident_begin_.begin(), incident_begin_.end() - 1);
+  for (std::size_t k = 0; k < candidates.size(); ++k)
+    for (int b : {candidates[k].vertex_body, candidates[k].edge_body}) incident_[static_cast<std::size_t>(next[static_cast<std::size_t>(b)]++)] = static_cast<int>(k);
+}
+
+// The collisions an event sets off at `now`: the touching pairs of the
+// bodies that met, and of every body a collision moves, collide round
+// after round until none approaches (as `collide` does for the whole list);
+// then every candidate of a body whose velocity changed is scheduled anew.
+int EventStepper::collide_at_event(EngineCore& core, int candidate, double now) {
   World& w = core.world;
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    const Vec2 a = w.is_wall[i] ? Vec2{} : w.inverse_mass[i] * body_force(w, i);
-    w.position[i] += seconds * w.velocity[i] + (0.5 * seconds * seconds) * a;
-    w.velocity[i] += seconds * a;
-    w.angle[i] += seconds * w.angular_velocity[i];
+  const std::vector<Candidate>& candidates = core.neighbours.candidates();
+  const WorldView view(w);
+  const double touching_gap = kTouchingShareOfGap * core.settings.rigid.gap;
+  const Candidate& met_pair = candidates[static_cast<std::size_t>(candidate)];
+  std::vector<int> frontier{met_pair.vertex_body, met_pair.edge_body}, moved;
+  std::vector<GapContact> touching;
+  ++epoch_;
+  int met = 0;
+  for (std::size_t round = 0; !frontier.empty(); ++round) {
+    for (int b : frontier) {
+      if (w.is_wall[static_cast<std::size_t>(b)]) continue;  // collisions leave walls as they are
+      for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1]; ++p) {
+        const int k = incident_[static_cast<std::size_t>(p)];
+        if (seen_[static_cast<std::size_t>(k)] == epoch_) continue;
+        seen_[static_cast<std::size_t>(k)] = epoch_;
+        const Candidate& c = candidates[static_cast<std::size_t>(k)];
+        advance(w, c.vertex_body, now), advance(w, c.edge_body, now);
+        GapContact g;
+        if (gap_contact_of(view, c, k, touching_gap, g)) touching.push_back(g);
+      }
+    }
+    std::vector<GapContact> approaching = touching;
+    std::erase_if(approaching, [&](const GapContact& g) { return !(normal_velocity_now(w, sides_of(w, g), g.point) < 0.0); });
+    if (approaching.empty() || round > 2 * touching.size() + 8) break;
+    const std::size_t before = moved.size();
+    met += collide_approaching(core, approaching, core.settings.dt, &moved);
+    frontier.assign(moved.begin() + static_cast<std::ptrdiff_t>(before), moved.end());
   }
-  core.update_orientations();
+  std::vector<int> reschedule{met_pair.vertex_body, met_pair.edge_body};
+  reschedule.insert(reschedule.end(), moved.begin(), moved.end());
+  ++epoch_;
+  for (int b : reschedule)
+    for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1]; ++p) {
+      const int k = incident_[static_cast<std::size_t>(p)];
+      if (seen_[static_cast<std::size_t>(k)] == epoch_) continue;
+      seen_[static_cast<std::size_t>(k)] = epoch_;
+      schedule(core, k, now);
+    }
+  return met;
 }
 
 // Every listed pair touching now and approaching collides, with its law;
@@ -130,15 +198,17 @@ int EventStepper::collide(EngineCore& core, double step_length) {
     std::vector<GapContact> approaching = touching;
     std::erase_if(approaching, [&](const GapContact& g) { return !(normal_velocity_now(w, sides_of(w, g), g.point) < 0.0); });
     if (approaching.empty()) break;
-    met += collide_approaching(core, approaching, step_length);
+    met += collide_approaching(core, approaching, step_length, nullptr);
   }
   return met;
 }
 
-// One collision program for `touching`, all approaching.
-int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length) {
+// One collision program for `touching`, all approaching; the bodies it
+// gives new velocities (walls excepted) join `moved` once each.
+int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length,
+                                      std::vector<int>* moved) {
   World& w = core.world;
-  slot_.assign(w.size(), -1);
+  if (slot_.size() != w.size()) slot_.assign(w.size(), -1);
   std::vector<int> members;
   std::vector<RigidBodyState> bodies;
   const auto join = [&](int b) {
@@ -171,6 +241,8 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
   for (std::size_t m = 0; m < members.size(); ++m) {
     const auto i = static_cast<std::size_t>(members[m]);
     w.velocity[i] = result.velocity[m], w.angular_velocity[i] = result.angular_velocity[m];
+    slot_[i] = -1;
+    if (moved != nullptr && std::find(moved->begin(), moved->end(), members[m]) == moved->end()) moved->push_back(members[m]);
   }
   core.ledger.damping_dissipation += result.dissipated;
   core.ledger.external_work += result.wall_work;
@@ -192,6 +264,19 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
   stats_.largest_kkt_residual = std::max(stats_.largest_kkt_residual, result.program.kkt_residual);
   stats_.events += static_cast<long>(contacts.size());
   return static_cast<int>(contacts.size());
+}
+
+// Every body's clock at the step's start, and every candidate's first
+// contact within the step in the queue.
+void EventStepper::start_events(EngineCore& core) {
+  const std::size_t candidates = core.neighbours.candidates().size();
+  body_time_.assign(core.world.size(), 0.0);
+  version_.assign(candidates, 0);
+  seen_.assign(candidates, 0);
+  epoch_ = 0;
+  queue_ = {};
+  index_candidates(core);
+  for (std::size_t k = 0; k < candidates; ++k) schedule(core, static_cast<int>(k), 0.0);
 }
 
 // The rest of the step by the time-stepping, as a step of its own length.
@@ -217,19 +302,20 @@ void EventStepper::step(EngineCore& core) {
   // More collisions in a step than a gas has means a cluster collapsing.
   const long most = 8 * static_cast<long>(w.size()) + 64;
   long met = collide(core, dt);
-  double done = 0.0;
-  while (true) {
-    const NextContact next = next_contact(core, dt - done);
-    if (!next.found) break;
-    fly(core, next.time);
-    done += next.time;
-    met += collide(core, dt);
+  start_events(core);
+  while (!queue_.empty()) {
+    const Event next = queue_.top();
+    queue_.pop();
+    if (next.version != version_[static_cast<std::size_t>(next.candidate)]) continue;  // rescheduled since
+    met += collide_at_event(core, next.candidate, next.time);
     if (met > most) {
-      hand_over(core, dt - done);
+      advance_all(w, next.time);
+      core.update_orientations();
+      hand_over(core, dt - next.time);
       return;
     }
   }
-  fly(core, dt - done);
+  advance_all(w, dt);
   ++stats_.steps;
   core.update_lists_or_orientations();
   core.sum_body_energies(false);

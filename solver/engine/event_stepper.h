@@ -12,6 +12,9 @@
 // time-stepping RigidStepper — from where the events left it.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <queue>
 #include <vector>
 
 #include "engine/gap_contacts.h"
@@ -28,20 +31,36 @@ class EventStepper final : public Stepper {
   CollisionStats collision_stats() const override;
 
  private:
-  struct NextContact {
+  // A candidate's next contact, at `time` from the step's start; stale
+  // once the candidate's version has moved on.
+  struct Event {
     double time = 0.0;
-    bool found = false;
+    int candidate = 0;
+    std::uint32_t version = 0;
+    bool operator>(const Event& o) const { return time != o.time ? time > o.time : candidate > o.candidate; }
   };
   bool resting_contact(const EngineCore& core) const;
-  NextContact next_contact(const EngineCore& core, double horizon) const;
-  void fly(EngineCore& core, double seconds);
+  void advance(World& w, int body, double to);
+  void advance_all(World& w, double to);
+  void schedule(EngineCore& core, int candidate, double now);
+  void index_candidates(const EngineCore& core);
+  void start_events(EngineCore& core);
   int collide(EngineCore& core, double step_length);
-  int collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length);
+  int collide_at_event(EngineCore& core, int candidate, double now);
+  int collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length,
+                          std::vector<int>* moved);
   void hand_over(EngineCore& core, double seconds);
 
   RigidStepper time_stepping_;
   CollisionStats stats_;  // the events' own; the time-stepping keeps its
   std::vector<int> slot_;
+  // The step's event queue: per body its clock and candidates, per
+  // candidate its version and a mark for the collisions' sweeps.
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
+  std::vector<double> body_time_;
+  std::vector<int> incident_begin_, incident_;
+  std::vector<std::uint32_t> version_, seen_;
+  std::uint32_t epoch_ = 0;
 };
 
 }  // namespace sphero
