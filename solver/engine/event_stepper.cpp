@@ -125,13 +125,14 @@ void EventStepper::schedule(EngineCore& core, int k, double now) {
 // Each body's candidates, for the events' local updates.
 void EventStepper::index_candidates(const EngineCore& core) {
   const std::vector<Candidate>& candidates = core.neighbours.candidates();
+  const auto at = [](int body) { return static_cast<std::size_t>(body); };
   incident_begin_.assign(core.world.size() + 1, 0);
-  for (const Candidate& c : candidates) ++incident_begin_[static_cast<std::size_t>(c.vertex_body) + 1], ++incident_begin_[static_cast<std::size_t>(c.edge_body) + 1];
+  for (const Candidate& c : candidates) ++incident_begin_[at(c.vertex_body) + 1], ++incident_begin_[at(c.edge_body) + 1];
   for (std::size_t i = 0; i < core.world.size(); ++i) incident_begin_[i + 1] += incident_begin_[i];
-  incident_.resize(incident_begin_.back());
+  incident_.resize(at(incident_begin_.back()));
   std::vector<int> next(incident_begin_.begin(), incident_begin_.end() - 1);
   for (std::size_t k = 0; k < candidates.size(); ++k)
-    for (int b : {candidates[k].vertex_body, candidates[k].edge_body}) incident_[static_cast<std::size_t>(next[static_cast<std::size_t>(b)]++)] = static_cast<int>(k);
+    for (int b : {candidates[k].vertex_body, candidates[k].edge_body}) incident_[at(next[at(b)]++)] = static_cast<int>(k);
 }
 
 // The collisions an event sets off at `now`: the touching pairs of the
