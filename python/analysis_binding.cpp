@@ -53,6 +53,14 @@ py::dict summary_dict(const analysis::FrameSummary& s) {
   d["fraction_in_chains"] = s.chains.fraction_in_chains;
   d["chain_orientation_deg"] = s.chains.mean_orientation_degrees;
   d["chain_of"] = copy_values(s.chains.chain_of);
+  py::dict shapes;  // shape name -> its grains in the window (shapes.csv)
+  for (const analysis::ShapeGroup& g : s.shapes) {
+    py::dict group;
+    group["grains"] = g.grains, group["area"] = g.area;
+    group["mean_centre"] = py::make_tuple(g.mean_centre.x, g.mean_centre.y);
+    shapes[py::str(g.shape)] = group;
+  }
+  d["shapes"] = shapes;
   return d;
 }
 

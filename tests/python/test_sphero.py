@@ -85,6 +85,15 @@ def test_the_analysis_is_sphero_analyzes(tmp_path):
     for key in ("sigma_xx", "sigma_yy", "p", "q", "packing_fraction", "void_ratio", "mean_local_packing_fraction",
                 "coordination", "fraction_in_chains"):
         assert a[key] == float(rows[last][key]), key
+    # Each shape's grains in the window, as shapes.csv has them.
+    with open(run / "shapes.csv") as f:
+        groups = [r for r in csv.DictReader(line for line in f if not line.startswith("#")) if int(r["frame"]) == last]
+    assert sorted(a["shapes"]) == ["disk", "peanut"] == [r["shape"] for r in groups]
+    for r in groups:
+        group = a["shapes"][r["shape"]]
+        assert group["grains"] == int(r["grains"]) and group["area"] == float(r["area_m2"])
+        assert group["mean_centre"] == (float(r["mean_x_m"]), float(r["mean_y_m"]))
+    assert a["shapes"]["disk"]["grains"] == 6
     # The live simulation, at the same state, gives the same numbers.
     sim = sphero.Simulation(small_scene())
     sim.run(time=0.2)
