@@ -1,8 +1,8 @@
 #include "engine/engine.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 #include <stdexcept>
 #include <string>
 

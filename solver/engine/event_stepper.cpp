@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 
@@ -135,21 +136,26 @@ void EventStepper::index_candidates(const EngineCore& core) {
     for (int b : {candidates[k].vertex_body, candidates[k].edge_body}) incident_[at(next[at(b)]++)] = static_cast<int>(k);
 }
 
-// The collisions an event sets off at `now`: the touching pairs of the
-// bodies that met, and of every body a collision moves, collide round
-// after round until none approaches (as `collide` does for the whole list);
-// then every candidate of a body whose velocity changed is scheduled anew.
-int EventStepper::collide_at_event(EngineCore& core, int candidate, double now) {
+// The collisions set off at `now` among the touching pairs of the
+// `frontier` bodies: every such pair approaching collides, with its law.
+// A collision may drive another touching pair together (a struck grain
+// pressed against a third): the pairs of the bodies it moved join the
+// touching ones, and all are looked at again with the new velocities,
+// round after round, until none approaches — each pair meets its collision
+// at this instant, not a flight later after overlapping. Rounds are
+// bounded: grains that would go on colliding in no time (inelastic
+// collapse) leave the rest to the collision count that hands the step to
+// the time-stepping. The bodies given new velocities join `moved`; returns
+// how many collisions there were.
+int EventStepper::collide_rounds(EngineCore& core, std::vector<int> frontier, double now, std::vector<int>& moved) {
   World& w = core.world;
   const std::vector<Candidate>& candidates = core.neighbours.candidates();
   const WorldView view(w);
   const double touching_gap = kTouchingShareOfGap * core.settings.rigid.gap;
-  const Candidate& met_pair = candidates[static_cast<std::size_t>(candidate)];
-  std::vector<int> frontier{met_pair.vertex_body, met_pair.edge_body}, moved;
   std::vector<GapContact> touching;
   ++epoch_;
   int met = 0;
-  for (std::size_t round = 0; !frontier.empty(); ++round) {
+  for (std::size_t round = 0;; ++round) {
     for (int b : frontier) {
       if (w.is_wall[static_cast<std::size_t>(b)]) continue;  // collisions leave walls as they are
       for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1]; ++p) {
@@ -162,52 +168,36 @@ int EventStepper::collide_at_event(EngineCore& core, int candidate, double now) 
         if (gap_contact_of(view, c, k, touching_gap, g)) touching.push_back(g);
       }
     }
+    // In list order, whichever bodies found them: the programs' rows do not
+    // depend on how the rounds went.
+    std::sort(touching.begin(), touching.end(), [](const GapContact& x, const GapContact& y) { return x.candidate < y.candidate; });
+    if (round >= 2 * touching.size() + 8) break;
     std::vector<GapContact> approaching = touching;
     std::erase_if(approaching, [&](const GapContact& g) { return !(normal_velocity_now(w, sides_of(w, g), g.point) < 0.0); });
-    if (approaching.empty() || round > 2 * touching.size() + 8) break;
+    if (approaching.empty()) break;
     const std::size_t before = moved.size();
-    met += collide_approaching(core, approaching, core.settings.dt, &moved);
+    met += collide_approaching(core, approaching, core.settings.dt, moved);
     frontier.assign(moved.begin() + static_cast<std::ptrdiff_t>(before), moved.end());
   }
-  std::vector<int> reschedule{met_pair.vertex_body, met_pair.edge_body};
-  reschedule.insert(reschedule.end(), moved.begin(), moved.end());
+  return met;
+}
+
+// Every candidate of the listed bodies gets its next contact from `now`.
+void EventStepper::reschedule(EngineCore& core, const std::vector<int>& bodies, double now) {
   ++epoch_;
-  for (int b : reschedule)
+  for (int b : bodies)
     for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1]; ++p) {
       const int k = incident_[static_cast<std::size_t>(p)];
       if (seen_[static_cast<std::size_t>(k)] == epoch_) continue;
       seen_[static_cast<std::size_t>(k)] = epoch_;
       schedule(core, k, now);
     }
-  return met;
-}
-
-// Every listed pair touching now and approaching collides, with its law;
-// returns how many collisions there were. A collision may drive another
-// touching pair together (a struck grain pressed against a third): the
-// pairs still touching are looked at again with the new velocities, round
-// after round, until none approaches — each pair meets its collision at
-// this instant, not a flight later after overlapping. Rounds are bounded:
-// grains that would go on colliding in no time (inelastic collapse) leave
-// the rest to the collision count that hands the step to the time-stepping.
-int EventStepper::collide(EngineCore& core, double step_length) {
-  World& w = core.world;
-  const std::vector<GapContact> touching =
-      gap_contacts(w, core.neighbours, kTouchingShareOfGap * core.settings.rigid.gap);
-  int met = 0;
-  for (std::size_t round = 0; round < 2 * touching.size() + 8; ++round) {
-    std::vector<GapContact> approaching = touching;
-    std::erase_if(approaching, [&](const GapContact& g) { return !(normal_velocity_now(w, sides_of(w, g), g.point) < 0.0); });
-    if (approaching.empty()) break;
-    met += collide_approaching(core, approaching, step_length, nullptr);
-  }
-  return met;
 }
 
 // One collision program for `touching`, all approaching; the bodies it
 // gives new velocities (walls excepted) join `moved` once each.
 int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length,
-                                      std::vector<int>* moved) {
+                                      std::vector<int>& moved) {
   World& w = core.world;
   if (slot_.size() != w.size()) slot_.assign(w.size(), -1);
   std::vector<int> members;
@@ -243,7 +233,7 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
     const auto i = static_cast<std::size_t>(members[m]);
     w.velocity[i] = result.velocity[m], w.angular_velocity[i] = result.angular_velocity[m];
     slot_[i] = -1;
-    if (moved != nullptr && std::find(moved->begin(), moved->end(), members[m]) == moved->end()) moved->push_back(members[m]);
+    if (std::find(moved.begin(), moved.end(), members[m]) == moved.end()) moved.push_back(members[m]);
   }
   core.ledger.damping_dissipation += result.dissipated;
   core.ledger.external_work += result.wall_work;
@@ -267,8 +257,8 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
   return static_cast<int>(contacts.size());
 }
 
-// Every body's clock at the step's start, and every candidate's first
-// contact within the step in the queue.
+// Every body's clock at the step's start, each body's candidates, and an
+// empty queue.
 void EventStepper::start_events(EngineCore& core) {
   const std::size_t candidates = core.neighbours.candidates().size();
   body_time_.assign(core.world.size(), 0.0);
@@ -277,7 +267,6 @@ void EventStepper::start_events(EngineCore& core) {
   epoch_ = 0;
   queue_ = {};
   index_candidates(core);
-  for (std::size_t k = 0; k < candidates; ++k) schedule(core, static_cast<int>(k), 0.0);
 }
 
 // The rest of the step by the time-stepping, as a step of its own length.
@@ -302,13 +291,21 @@ void EventStepper::step(EngineCore& core) {
   for (ContactState& s : core.neighbours.states()) s = {};
   // More collisions in a step than a gas has means a cluster collapsing.
   const long most = 8 * static_cast<long>(w.size()) + 64;
-  long met = collide(core, dt);
   start_events(core);
+  std::vector<int> everybody(w.size()), moved;
+  std::iota(everybody.begin(), everybody.end(), 0);
+  long met = collide_rounds(core, everybody, 0.0, moved);
+  for (std::size_t k = 0; k < core.neighbours.candidates().size(); ++k) schedule(core, static_cast<int>(k), 0.0);
   while (!queue_.empty()) {
     const Event next = queue_.top();
     queue_.pop();
     if (next.version != version_[static_cast<std::size_t>(next.candidate)]) continue;  // rescheduled since
-    met += collide_at_event(core, next.candidate, next.time);
+    const Candidate& pair = core.neighbours.candidates()[static_cast<std::size_t>(next.candidate)];
+    // The pair that met needs a next contact whatever happened; with it,
+    // every candidate of its bodies and of those a collision moved.
+    moved = {pair.vertex_body, pair.edge_body};
+    met += collide_rounds(core, moved, next.time, moved);
+    reschedule(core, moved, next.time);
     if (met > most) {
       advance_all(w, next.time);
       core.update_orientations();

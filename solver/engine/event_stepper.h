@@ -45,10 +45,10 @@ class EventStepper final : public Stepper {
   void schedule(EngineCore& core, int candidate, double now);
   void index_candidates(const EngineCore& core);
   void start_events(EngineCore& core);
-  int collide(EngineCore& core, double step_length);
-  int collide_at_event(EngineCore& core, int candidate, double now);
+  int collide_rounds(EngineCore& core, std::vector<int> frontier, double now, std::vector<int>& moved);
+  void reschedule(EngineCore& core, const std::vector<int>& bodies, double now);
   int collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length,
-                          std::vector<int>* moved);
+                          std::vector<int>& moved);
   void hand_over(EngineCore& core, double seconds);
 
   RigidStepper time_stepping_;
