@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -37,18 +36,13 @@ std::string body_difference(const World& a, const World& b) {
 // pressure, span, vibration) differs. A vibrating wall's imposed velocity
 // changes every step: its steady velocity is compared instead.
 std::string motion_difference(const World& a, const World& b) {
-  const auto steady = [](const BodyConstraint& c) {
-    return c.vibration.on() ? std::array<double, 3>{c.vibration.steady_velocity.x, c.vibration.steady_velocity.y,
-                                                    c.imposed_velocity[2]}
-                            : c.imposed_velocity;
-  };
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (!a.is_wall[i]) continue;
     const BodyConstraint &x = a.constraint[i], &y = b.constraint[i];
     const Vibration &u = x.vibration, &v = y.vibration;
-    if (x.held != y.held || steady(x) != steady(y) || x.pressure != y.pressure || !(x.inward == y.inward) ||
-        x.span_bodies != y.span_bodies || !(u.amplitude == v.amplitude) || u.frequency != v.frequency ||
-        u.tap_interval != v.tap_interval)
+    if (x.held != y.held || x.steady_imposed_velocity() != y.steady_imposed_velocity() || x.pressure != y.pressure ||
+        !(x.inward == y.inward) || x.span_bodies != y.span_bodies || !(u.amplitude == v.amplitude) ||
+        u.frequency != v.frequency || u.tap_interval != v.tap_interval)
       return fmt::format("the motion imposed on wall {} differs (wall, set_wall)", i);
   }
   return {};

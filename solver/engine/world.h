@@ -51,6 +51,12 @@ struct BodyConstraint {
   std::array<int, 2> span_bodies{-1, -1};
   Vibration vibration;
   bool holds_all() const { return held[0] && held[1] && held[2]; }
+  // The imposed velocity without the share of the oscillation a vibrating
+  // wall's current step gives it: what the scene asked for.
+  std::array<double, 3> steady_imposed_velocity() const {
+    if (!vibration.on()) return imposed_velocity;
+    return {vibration.steady_velocity.x, vibration.steady_velocity.y, imposed_velocity[2]};
+  }
   bool follows_span() const { return span_bodies[0] >= 0; }
 };
 

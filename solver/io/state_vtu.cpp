@@ -95,10 +95,9 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
     density->InsertNextValue(w.density[i]);
     // A vibrating wall's imposed velocity is its steady one: this step's
     // share of the oscillation is in its velocity.
+    const std::array<double, 3> steady = c.steady_imposed_velocity();
+    imposed_velocity->InsertNextTuple3(steady[0], steady[1], steady[2]);
     const Vibration& v = c.vibration;
-    const bool vibrates = v.on();
-    imposed_velocity->InsertNextTuple3(vibrates ? v.steady_velocity.x : c.imposed_velocity[0],
-                                       vibrates ? v.steady_velocity.y : c.imposed_velocity[1], c.imposed_velocity[2]);
     imposed_force->InsertNextTuple3(c.imposed_force.x, c.imposed_force.y, c.imposed_torque);
     const double vibration_tuple[4] = {v.amplitude.x, v.amplitude.y, v.frequency, v.tap_interval};
     vibration->InsertNextTuple(vibration_tuple);
