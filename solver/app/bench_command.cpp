@@ -25,6 +25,7 @@
 #include "bench/neighbour_scenes.h"
 #include "bench/standard_scenes.h"
 #include "io/scene.h"
+#include "opencl/device_contact_pass.h"
 
 namespace sphero::app {
 namespace {
@@ -70,6 +71,7 @@ struct BenchOptions {
   double seconds = 2.0, verlet = 0.0;
   bool large = false, csv = false, contact_lists = true, full_rebuilds = false;
   std::vector<NeighbourStrategy> strategies{NeighbourStrategy::cells};
+  std::vector<Backend> backends{Backend::cpu};
   std::string data = data_directory().string();
 };
 
@@ -87,7 +89,7 @@ struct SettledCase {
 
 // What a case's record needs from its fastest trial.
 struct Timing {
-  double wall = INFINITY, cpu = 0.0, verlet_distance = 0.0, rebuild_wall = 0.0;
+  double wall = INFINITY, cpu = 0.0, verlet_distance = 0.0, rebuild_wall = 0.0, contact_pass_wall = NAN;
   long rebuilds = 0, partial_rebuilds = 0, pairs = 0;
   std::size_t bytes = 0;
   bool identical = true;
@@ -95,7 +97,8 @@ struct Timing {
 
 std::optional<int> parse_bench_options(const std::vector<std::string>& args, BenchOptions& o) {
   namespace po = boost::program_options;
-  std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", neighbours_text = "cells";
+  std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", neighbours_text = "cells",
+              backends_text = "cpu";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, hopper, or all; also polygon3, rigid, and the neighbour-search scenes disks-dense1, disks-dense10, disks-dense30, disks-gas1, disks-gas10, disks-gas30 and the same with hexagons- (sizes spread over 1:1, 1:10 or 1:30, packed or as a gas, in a box without gravity; not settled). hopper: the built-in default scene of `sphero run` (200 cows, not settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps. rigid: the rigid model's heap of --n hexagons, timed over its 1000-step collapse unless --steps (records of its own: time per step and contact, iterations, the program's share)")(
@@ -103,6 +106,7 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "large", "also 10^6 hexagons (a few GB of memory while the scene is built; minutes)")(
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
       "neighbours", po::value(&neighbours_text), "neighbour strategies, comma-separated: cells, triangulation (default cells); each is timed with each thread count in turn, and the results are compared for identity")(
+      "backend", po::value(&backends_text), "where the contact pass runs, comma-separated: cpu, opencl (default cpu; docs/OPENCL.md); each with each strategy and thread count, and the results compared for identity")(
       "steps", po::value(&o.steps), "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&o.seconds), "timing per case when --steps is not given (default 2)")(
       "repeat", po::value(&o.repeat), "time each case this many times, the thread counts in turn, and report the fastest (default 1)")(
@@ -138,6 +142,13 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
   std::stringstream strategies(neighbours_text);
   for (std::string word; std::getline(strategies, word, ',');) o.strategies.push_back(neighbour_strategy_from_string(word));
   if (o.strategies.empty()) throw std::invalid_argument("--neighbours needs cells, triangulation or both");
+  o.backends.clear();
+  std::stringstream backends(backends_text);
+  for (std::string word; std::getline(backends, word, ',');) {
+    if (word != "cpu" && word != "opencl") throw std::invalid_argument(fmt::format("--backend: expected cpu or opencl, found '{}'", word));
+    o.backends.push_back(word == "opencl" ? Backend::opencl : Backend::cpu);
+  }
+  if (o.backends.empty()) throw std::invalid_argument("--backend needs cpu, opencl or both");
   if (o.steps < 0 || o.settle_steps < 0 || !(o.seconds > 0.0) || o.verlet < 0.0 || o.repeat < 1)
     throw std::invalid_argument("--steps, --settle-steps, --seconds, --repeat and --verlet-distance must be positive");
   // A benchmark measures; a typo's 10^11 steps would run for days.
@@ -192,10 +203,26 @@ SettledCase settle(const Case& c, const BenchOptions& o) {
 // at the same time: a machine's capacity for busy threads drifts. The
 // fastest trial by wall time is reported; on a shared machine the slow ones
 // measure the neighbours.
-std::size_t variant_count(const BenchOptions& o) { return o.strategies.size() * o.thread_counts.size(); }
+std::size_t variant_count(const BenchOptions& o) {
+  return o.backends.size() * o.strategies.size() * o.thread_counts.size();
+}
 int threads_of(const BenchOptions& o, std::size_t variant) { return o.thread_counts[variant % o.thread_counts.size()]; }
 NeighbourStrategy strategy_of(const BenchOptions& o, std::size_t variant) {
-  return o.strategies[variant / o.thread_counts.size()];
+  return o.strategies[variant / o.thread_counts.size() % o.strategies.size()];
+}
+Backend backend_of(const BenchOptions& o, std::size_t variant) {
+  return o.backends[variant / (o.thread_counts.size() * o.strategies.size())];
+}
+std::string_view name_of(Backend b) { return b == Backend::opencl ? "opencl" : "cpu"; }
+
+// The device's contact pass in e's place, when the variant asks for it.
+DeviceContactPass* use_backend(Engine& e, Backend backend, const BenchOptions& o) {
+  if (backend != Backend::opencl) return nullptr;
+  auto pass = std::make_unique<DeviceContactPass>(OpenClDevice::from_environment(), e.world(),
+                                                  std::filesystem::path(o.data) / "opencl");
+  DeviceContactPass* raw = pass.get();
+  e.set_contact_backend(std::move(pass));
+  return raw;
 }
 
 std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
@@ -207,6 +234,7 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
       e.set_threads(threads_of(o, t));
       e.set_neighbour_strategy(strategy_of(o, t));
       e.prepare_neighbour_search();  // a long run builds its triangulation once: not timed
+      const DeviceContactPass* device = use_backend(e, backend_of(o, t), o);
       const long rebuilds = e.neighbour_stats().rebuilds, pairs = e.neighbour_stats().feature_pairs_evaluated;
       const long partial_rebuilds = e.neighbour_partial_rebuilds();
       const double rebuild_seconds = e.neighbour_rebuild_seconds();
@@ -231,6 +259,7 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
         best.pairs = e.neighbour_stats().feature_pairs_evaluated - pairs;
         best.verlet_distance = e.neighbour_verlet_distance();
         best.rebuild_wall = e.neighbour_rebuild_seconds() - rebuild_seconds;
+        best.contact_pass_wall = device ? device->seconds() : NAN;
         best.bytes = e.memory_bytes();
       }
     }
@@ -240,7 +269,8 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
 BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o, const std::vector<Timing>& timings,
                  std::size_t t) {
   const std::string missing = o.csv ? "" : "null";  // a field not measured
-  const auto& [wall, cpu, verlet_distance, rebuild_wall, rebuilds, partial_rebuilds, pairs, bytes, identical] = timings[t];
+  const auto& [wall, cpu, verlet_distance, rebuild_wall, contact_pass_wall, rebuilds, partial_rebuilds, pairs, bytes,
+               identical] = timings[t];
   const double particle_steps = static_cast<double>(s.grains) * static_cast<double>(s.timed_steps);
   return {{"scene", fmt::format("\"{}\"", c.kind.name)},
           {"n", fmt::format("{}", s.grains)},
@@ -263,7 +293,9 @@ BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o
           {"settled_speed", std::isnan(s.residual_speed) ? missing : fmt::format("{:.2g}", s.residual_speed)},
           {"repeats", fmt::format("{}", o.repeat)},
           {"rebuild_wall_s", fmt::format("{:.4f}", rebuild_wall)},
-          {"neighbours", o.csv ? std::string(to_string(strategy_of(o, t))) : fmt::format("\"{}\"", to_string(strategy_of(o, t)))}};
+          {"neighbours", o.csv ? std::string(to_string(strategy_of(o, t))) : fmt::format("\"{}\"", to_string(strategy_of(o, t)))},
+          {"backend", o.csv ? std::string(name_of(backend_of(o, t))) : fmt::format("\"{}\"", name_of(backend_of(o, t)))},
+          {"contact_pass_wall_s", std::isnan(contact_pass_wall) ? missing : fmt::format("{:.4f}", contact_pass_wall)}};
 }
 
 }  // namespace
@@ -284,9 +316,10 @@ int run_bench_command(const std::vector<std::string>& args) {
     for (std::size_t t = 0; t < variant_count(o); ++t) {
       print_bench_record(record_of(c, settled, o, timings, t), o.csv, header_printed);
       if (!timings[t].identical)
-        throw std::runtime_error(fmt::format("{} with {} threads and {} differs from {} threads and {}: a reproducibility bug",
-                                             c.kind.name, threads_of(o, t), to_string(strategy_of(o, t)),
-                                             threads_of(o, 0), to_string(strategy_of(o, 0))));
+        throw std::runtime_error(fmt::format(
+            "{} with {} threads, {} and backend {} differs from {} threads, {} and backend {}: a reproducibility bug",
+            c.kind.name, threads_of(o, t), to_string(strategy_of(o, t)), name_of(backend_of(o, t)), threads_of(o, 0),
+            to_string(strategy_of(o, 0)), name_of(backend_of(o, 0))));
     }
   }
   return 0;

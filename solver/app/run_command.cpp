@@ -21,6 +21,7 @@
 #include "app/progress_line.h"
 #include "app/commands.h"
 #include "app/data_directory.h"
+#include "app/opencl_backend.h"
 #include "app/restart_check.h"
 #include "app/default_scene.h"
 #include "engine/thread_team.h"
@@ -218,6 +219,12 @@ std::unique_ptr<Engine> make_engine(const RunOptions& options, const SceneConfig
   engine->set_threads(settings.threads);  // not in the checkpoint: it never changes the results
   engine->set_neighbour_strategy(settings.neighbours);  // nor this
   return engine;
+}
+
+// The line of the run's header that says where the contacts are computed.
+std::string backend_line(Engine& engine, const SceneConfig& scene) {
+  if (scene.backend != Backend::opencl) return {};
+  return "  backend: " + use_opencl_backend(engine, scene.source) + "\n";
 }
 
 void prepare_output_directory(const fs::path& out, const RunOptions& options) {
@@ -428,7 +435,7 @@ int run_run_command(const std::vector<std::string>& args) {
   const std::unique_ptr<Engine> engine = make_engine(options, scene, std::move(world), settings);
   RunPlan plan;
   plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
-  const std::string note = listing_note(engine->world());
+  const std::string note = listing_note(engine->world()) + backend_line(*engine, scene);
   if (options.check) {
     fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}",
                scene.source, grains, engine->world().size() - grains, settings.dt, engine->time_step_limit(),

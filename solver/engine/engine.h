@@ -73,6 +73,9 @@ class Engine {
   const TriangulationNeighbours* neighbour_triangulation() const { return core_.neighbours.triangulation(); }
   const EngineSettings& settings() const { return core_.settings; }
   void set_threads(int threads);
+  // Every later force evaluation of a soft-model run by `backend` instead
+  // of the CPU's contact pass (the same bits; contact_evaluator.h).
+  void set_contact_backend(std::unique_ptr<ContactEvaluator> backend) { core_.contact_backend = std::move(backend); }
   void set_neighbour_strategy(NeighbourStrategy strategy);  // takes effect at the next list rebuild
   void prepare_neighbour_search() { core_.neighbours.prepare(core_.world); }  // see NeighbourList::prepare
   // What the engine holds, by the capacity of its arrays (shape names and

@@ -59,7 +59,8 @@ void EngineCore::apply_loads(bool unconstrained_loads_set) {
 
 void EngineCore::evaluate_forces(double dt, bool unconstrained_loads_set) {
   apply_loads(unconstrained_loads_set);
-  const ContactEnergySums sums = contacts.evaluate(world, neighbours, settings.threads, dt);
+  const ContactEnergySums sums = contact_backend ? contact_backend->evaluate(world, neighbours, dt)
+                                                 : contacts.evaluate(world, neighbours, settings.threads, dt);
   if (sums.deepest > deepest_overlap) deepest_overlap = sums.deepest, deepest_overlap_time = time + dt;
   ledger.elastic_normal = sums.normal_energy;
   ledger.elastic_tangential = sums.tangential_energy;

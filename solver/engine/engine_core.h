@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "engine/contact_evaluator.h"
 #include "engine/contact_pass.h"
 #include "engine/energy_ledger.h"
 #include "engine/engine_settings.h"
@@ -59,6 +61,8 @@ struct EngineCore {
   EngineSettings settings;
   NeighbourList neighbours;
   ContactPass contacts;
+  // When set, evaluates the contacts in the CPU pass's place (another backend).
+  std::unique_ptr<ContactEvaluator> contact_backend;
   EnergyLedger ledger;
   double time = 0.0;
   long step = 0;

@@ -33,6 +33,8 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"gravity", "gx,gy in m/s² (default 0,0)"},
     {"seed", "random seed of the generators (default 1)"},
     {"threads", "worker threads (default 1); results are bit-identical whatever the number"},
+    {"backend", "cpu | opencl (default cpu): where the soft model's contact pass runs; opencl on the device that "
+                "OPENCL_PLATFORM and OPENCL_DEVICE choose (docs/OPENCL.md), with the same results to the bit"},
     {"periodic", "none | x | y | xy (default none)"},
     {"cell", "x0,y0,x1,y1: the periodic cell"},
     {"output", "output directory (default sphero-output)"},
@@ -471,6 +473,13 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
     if (v->text != "steps" && v->text != "events")
       fail_at(v->at, "stepping", fmt::format("expected steps or events, found '{}'", v->text));
     scene.engine.rigid.events = v->text == "events";
+  }
+  if (const auto v = values.scalar("backend")) {
+    if (v->text != "cpu" && v->text != "opencl")
+      fail_at(v->at, "backend", fmt::format("expected cpu or opencl, found '{}'", v->text));
+    scene.backend = v->text == "opencl" ? Backend::opencl : Backend::cpu;
+    if (rigid && scene.backend == Backend::opencl)
+      fail_at(v->at, "backend", "the OpenCL backend runs the soft model only: drop 'backend = opencl' or use model = soft");
   }
   if (const auto v = values.scalar("integrator"); v && rigid)
     fail_at(v->at, "integrator", "the rigid model steps from collision to collision and takes no integrator: drop it");

@@ -88,6 +88,10 @@ struct LawSpec {
   std::optional<RigidLaw> rigid; // the rigid model's (`A B rigid ...`)
 };
 
+// Where a soft-model run's contact pass runs: on the CPU, or on an OpenCL
+// device (docs/OPENCL.md). The same bits either way: not in checkpoints.
+enum class Backend { cpu, opencl };
+
 struct SceneConfig {
   std::string source;  // the scene file, or "built-in default scene"
   // run
@@ -97,6 +101,7 @@ struct SceneConfig {
   Attractor attractor;
   std::uint64_t seed = 1;
   int threads = 1;
+  Backend backend = Backend::cpu;
   PeriodicCell cell;
   // bodies
   std::vector<LawSpec> laws;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# opencl_backend.sh SPHERO SOFT_SCENE RIGID_SCENE WORKDIR: a soft run with
+# its contacts on the OpenCL device (PoCL where no GPU is installed) writes
+# the same energy.csv, frames and checkpoints, byte for byte, as on the
+# CPU; a run continued on the device from the CPU's checkpoint at T ends
+# where the CPU's straight run does; and the key's errors name it.
+set -euo pipefail
+sphero=$1; soft=$2; rigid=$3; work=$4
+rm -rf "$work"; mkdir -p "$work"
+"$sphero" run "$soft" --quiet --output "$work/cpu" > /dev/null
+"$sphero" run "$soft" --output "$work/opencl" --backend opencl > "$work/opencl.txt"
+grep -q "backend: contacts on OpenCL device '" "$work/opencl.txt"
+cmp "$work/cpu/energy.csv" "$work/opencl/energy.csv"
+cmp "$work/cpu/final.ckpt" "$work/opencl/final.ckpt"
+frames=0
+for frame in "$work/cpu"/*.vtu; do
+  cmp "$frame" "$work/opencl/$(basename "$frame")"
+  frames=$((frames + 1))
+done
+test "$frames" -gt 10
+# Half on the CPU, the rest on the device from its checkpoint.
+"$sphero" run "$soft" --quiet --output "$work/split" --duration 0.25 > /dev/null
+"$sphero" run "$soft" --quiet --output "$work/split" --restart "$work/split/final.ckpt" --backend opencl > /dev/null
+cmp "$work/cpu/final.ckpt" "$work/split/final.ckpt"
+# Errors.
+if "$sphero" run "$rigid" --check --backend opencl 2> "$work/rigid.txt"; then exit 1; fi
+grep -q "backend: the OpenCL backend runs the soft model only" "$work/rigid.txt"
+if "$sphero" run "$soft" --check --backend gpu 2> "$work/word.txt"; then exit 1; fi
+grep -q "backend: expected cpu or opencl, found 'gpu'" "$work/word.txt"
+if OPENCL_DEVICE=no-such-device "$sphero" run "$soft" --check --backend opencl 2> "$work/device.txt"; then exit 1; fi
+grep -q "backend = opencl: no OpenCL device with double precision matches OPENCL_PLATFORM='' and OPENCL_DEVICE='no-such-device'" "$work/device.txt"
+grep -q "the devices are:" "$work/device.txt"
+echo "opencl backend: the same energy.csv, $frames frames and checkpoints as the CPU; a restart across backends is exact"
