@@ -8,16 +8,20 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 
-// What every kernel reads of the world.
-#define WORLD_ARGS                                                                                          \
-  __global const double2 *position, __global const double2 *orientation, __global const double2 *velocity,  \
-      __global const double *angular_velocity, __global const double2 *local_vertex,                        \
-      __global const int *local_shift, __global const int *vertex_begin, __global const int *vertex_count,  \
-      __global const uchar *closed, __global const double2 *seam, const int has_seams,                      \
-      __global const double *radius, __global const int *material, __global const double *laws,             \
-      const int material_count
-#define WORLD position, orientation, velocity, angular_velocity, local_vertex, local_shift, vertex_begin, \
-              vertex_count, closed, seam, has_seams, radius, material, laws, material_count
+// What every kernel reads of the world: each body's record of 12 doubles
+// (position, orientation, velocity, angular velocity, pad, load force,
+// load torque, pad), sent every step; the shapes and laws, sent once.
+#define BODY_POSITION(b) vload2(0, bodies + 12 * (b))
+#define BODY_ORIENTATION(b) vload2(1, bodies + 12 * (b))
+#define BODY_VELOCITY(b) vload2(2, bodies + 12 * (b))
+#define BODY_SPIN(b) bodies[12 * (b) + 6]
+#define WORLD_ARGS                                                                                         \
+  __global const double *bodies, __global const double2 *local_vertex, __global const int *local_shift,    \
+      __global const int *vertex_begin, __global const int *vertex_count, __global const uchar *closed,   \
+      __global const double2 *seam, const int has_seams, __global const double *radius,                   \
+      __global const int *material, __global const double *laws, const int material_count
+#define WORLD bodies, local_vertex, local_shift, vertex_begin, vertex_count, closed, seam, has_seams, radius, \
+              material, laws, material_count
 
 inline double dot2(double2 a, double2 b) { return a.x * b.x + a.y * b.y; }
 inline double cross2(double2 a, double2 b) { return a.x * b.y - a.y * b.x; }
@@ -27,7 +31,7 @@ inline double2 scaled(double s, double2 a) { return (double2)(s * a.x, s * a.y);
 inline double largest(double a, double b) { return a < b ? b : a; }  // std::max
 
 inline double2 vertex_at(WORLD_ARGS, int body, int k) {
-  const double2 p = position[body], v = local_vertex[k + local_shift[body]], cs = orientation[body];
+  const double2 p = BODY_POSITION(body), v = local_vertex[k + local_shift[body]], cs = BODY_ORIENTATION(body);
   return (double2)(p.x + cs.x * v.x - cs.y * v.y, p.y + cs.y * v.x + cs.x * v.y);
 }
 
@@ -135,8 +139,8 @@ Geometry contact_geometry(WORLD_ARGS, Key c) {
 }
 
 inline double2 velocity_at(WORLD_ARGS, int b, double2 point, double2 offset) {
-  const double2 arm = point - (position[b] + offset);
-  return velocity[b] + scaled(angular_velocity[b], perp2(arm));
+  const double2 arm = point - (BODY_POSITION(b) + offset);
+  return BODY_VELOCITY(b) + scaled(BODY_SPIN(b), perp2(arm));
 }
 
 // The law's parameters, 7 per pair of materials: hertz (0/1), kn, γn, kt,
@@ -198,106 +202,104 @@ Response evaluate_contact(__global const double* law, double delta, double2 n, d
   return out;
 }
 
-// Per candidate. In: its key (int4: vertex body, edge body, vertex,
-// feature; feature_end; kind 1 = vertex–vertex; reach; edge offset), its
-// flags (bit 0 active, bit 1 sliding) and state (ξ, force, point, viscous
-// force, normal force). Out: the same updated, the force on the vertex
-// body and both bodies' torques (zero where not touching), and its energy
-// terms: the increments of damping and sliding dissipation, the normal and
-// tangential energy, the overlap over the reach (-1 where not touching).
-__kernel void evaluate_contacts(WORLD_ARGS, const int count, const double dt, __global const int4* keys,
-                                __global const int* feature_end, __global const uchar* kind, __global const double* reach,
-                                __global const double2* edge_offset, __global uchar* flags, __global double2* xi,
-                                __global double2* state_force, __global double2* point, __global double2* viscous_force,
-                                __global double* normal_force, __global double2* force_on_vertex,
-                                __global double* torque_on_vertex, __global double* torque_on_edge,
-                                __global double4* energy, __global double* overlap_ratio) {
+// Per candidate. In: its key (vertex body, edge body, vertex, feature,
+// feature end, kind: 1 = vertex–vertex), its reach and edge offset, and
+// its state of 10 doubles (ξ, force, point, viscous force, normal force,
+// flags: 1 active + 2 sliding), which it updates. Out, for the sums: the
+// force on the vertex body and both bodies' torques (zero where not
+// touching), its energy terms (the increments of damping and sliding
+// dissipation, the normal and tangential energy), and the overlap over the
+// reach (-1 where not touching).
+__kernel void evaluate_contacts(WORLD_ARGS, const int count, const double dt, __global const int8* keys,
+                                __global const double4* shapes, __global double* states,
+                                __global double2* force_on_vertex, __global double2* torques, __global double4* energy,
+                                __global double* overlap_ratio) {
   const int k = get_global_id(0);
   if (k >= count) return;
-  const int4 key4 = keys[k];
-  Key c = {key4.x, key4.y, key4.z, key4.w, feature_end[k], kind[k], reach[k], edge_offset[k]};
+  const int8 key = keys[k];
+  const double4 shape = shapes[k];
+  Key c = {key.s0, key.s1, key.s2, key.s3, key.s4, key.s5, shape.x, (double2)(shape.y, shape.z)};
   const Geometry g = contact_geometry(WORLD, c);
   const int v = c.vertex_body, e = c.edge_body;
   __global const double* law = laws + 7 * (material[v] * material_count + material[e]);
   const double kt = law[3];
   const double2 zero = (double2)(0.0, 0.0);
+  __global double* state = states + 10 * k;
   force_on_vertex[k] = zero;
-  torque_on_vertex[k] = 0.0;
-  torque_on_edge[k] = 0.0;
+  torques[k] = zero;
   overlap_ratio[k] = -1.0;
   energy[k] = (double4)(0.0, 0.0, 0.0, 0.0);
-  const uchar was = flags[k];
+  const bool was_active = ((int)state[9] & 1) != 0;
   if (!g.touching) {
-    if (dt == 0.0 || !(was & 1)) return;
+    if (dt == 0.0 || !was_active) return;
     // contact_pass.cpp's close_opened: the last forces acted over this step.
-    const double2 p = point[k], spring = xi[k];
+    const double2 p = vload2(2, state), spring = vload2(0, state);
     const double2 step = scaled(dt, velocity_at(WORLD, v, p, zero) - velocity_at(WORLD, e, p, c.edge_offset));
-    const double damping = -(0.5 * dot2(viscous_force[k], step));
+    const double damping = -(0.5 * dot2(vload2(3, state), step));
     const double sliding = kt > 0.0 ? -0.5 * dot2(scaled(-kt, spring), step) + 0.5 * kt * norm2_of(spring) : 0.0;
     energy[k] = (double4)(damping, sliding, 0.0, 0.0);
-    flags[k] = 0;
-    xi[k] = zero, state_force[k] = zero, point[k] = zero, viscous_force[k] = zero, normal_force[k] = 0.0;
+    for (int i = 0; i < 10; ++i) state[i] = 0.0;
     return;
   }
   // contact_pass.cpp's respond and evaluate_touching.
   const double2 at = g.vertex_point + scaled(radius[v] - 0.5 * g.overlap, g.normal);
   const double2 relative = velocity_at(WORLD, v, at, zero) - velocity_at(WORLD, e, at, c.edge_offset);
-  const double2 old_spring = xi[k];
+  const double2 old_spring = vload2(0, state);
   double2 spring = old_spring;
   const Response r = evaluate_contact(law, g.overlap, g.normal, relative, &spring, dt);
   const double2 viscous = (double2)(r.viscous_x, r.viscous_y);
   double damping = 0.0, sliding = 0.0;
   if (dt > 0.0) {
     const double2 step = scaled(dt, relative);
-    damping = -(0.5 * dot2(viscous_force[k] + viscous, step));
+    damping = -(0.5 * dot2(vload2(3, state) + viscous, step));
     if (kt > 0.0)
       sliding = -(0.5 * dot2(scaled(-kt, old_spring) + (double2)(r.spring_x, r.spring_y), step) +
                   (r.tangential_energy - 0.5 * kt * norm2_of(old_spring)));
-    xi[k] = spring;
+    vstore2(spring, 0, state);
   }
   energy[k] = (double4)(damping, sliding, r.normal_energy, r.tangential_energy);
   overlap_ratio[k] = g.overlap / c.reach;
-  flags[k] = (uchar)(1 | (r.sliding ? 2 : 0));
   const double2 f = (double2)(r.force_on_vertex_x, r.force_on_vertex_y);
-  point[k] = at;
-  state_force[k] = f;
-  normal_force[k] = r.normal_force;
-  viscous_force[k] = viscous;
+  vstore2(f, 1, state);
+  vstore2(at, 2, state);
+  vstore2(viscous, 3, state);
+  state[8] = r.normal_force;
+  state[9] = r.sliding ? 3.0 : 1.0;
   force_on_vertex[k] = f;
-  torque_on_vertex[k] = cross2(at - position[v], f);
-  torque_on_edge[k] = cross2(at - (position[e] + c.edge_offset), f);
+  torques[k] = (double2)(cross2(at - BODY_POSITION(v), f), cross2(at - (BODY_POSITION(e) + c.edge_offset), f));
 }
 
-// Per body: its candidates' forces added to the loads already in force and
-// torque, in increasing candidate order (the CPU's order of additions).
-__kernel void sum_body_forces(const int bodies, __global const int* start, __global const int* candidates,
-                              __global const int4* keys, __global const double2* force_on_vertex,
-                              __global const double* torque_on_vertex, __global const double* torque_on_edge,
-                              __global const double* overlap_ratio, __global double2* force, __global double* torque) {
+// Per body: its candidates' forces added to its loads, in increasing
+// candidate order (the CPU's order of additions); out: force and torque,
+// 4 doubles per body.
+__kernel void sum_body_forces(const int bodies_count, __global const double* bodies, __global const int* start,
+                              __global const int* candidates, __global const int8* keys,
+                              __global const double2* force_on_vertex, __global const double2* torques,
+                              __global const double* overlap_ratio, __global double* forces) {
   const int b = get_global_id(0);
-  if (b >= bodies) return;
-  double2 f = force[b];
-  double t = torque[b];
+  if (b >= bodies_count) return;
+  double2 f = vload2(4, bodies + 12 * b);
+  double t = bodies[12 * b + 10];
   for (int j = start[b]; j < start[b + 1]; ++j) {
     const int k = candidates[j];
     if (overlap_ratio[k] < 0.0) continue;
-    if (keys[k].x == b) {
+    if (keys[k].s0 == b) {
       f += force_on_vertex[k];
-      t += torque_on_vertex[k];
+      t += torques[k].x;
     } else {
       f -= force_on_vertex[k];
-      t -= torque_on_edge[k];
+      t -= torques[k].y;
     }
   }
-  force[b] = f;
-  torque[b] = t;
+  vstore2(f, 0, forces + 4 * b);
+  forces[4 * b + 2] = t;
 }
 
 // Per chunk of `chunk` candidates: the energy terms summed in candidate
-// order, as ContactEnergySums (damping, sliding, normal, tangential), and
-// the deepest overlap ratio.
+// order, as ContactEnergySums (damping, sliding, normal, tangential), then
+// the deepest overlap ratio, 8 doubles per chunk.
 __kernel void sum_chunk_energies(const int count, const int chunk, __global const double4* energy,
-                                 __global const double* overlap_ratio, __global double4* sums, __global double* deepest) {
+                                 __global const double* overlap_ratio, __global double8* sums) {
   const int c = get_global_id(0);
   const int first = c * chunk;
   if (first >= count) return;
@@ -308,6 +310,5 @@ __kernel void sum_chunk_energies(const int count, const int chunk, __global cons
     s += energy[k];
     if (overlap_ratio[k] >= 0.0) d = largest(d, overlap_ratio[k]);
   }
-  sums[c] = s;
-  deepest[c] = d;
+  sums[c] = (double8)(s, d, 0.0, 0.0, 0.0);
 }

@@ -326,6 +326,7 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   built_ = true;
   steps_since_rebuild_ = 0;
   ++stats_.rebuilds;
+  ++generation_;
   rebuild_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 

@@ -125,6 +125,9 @@ class NeighbourList {
   NeighbourStats& stats() { return stats_; }
   const NeighbourSettings& settings() const { return settings_; }
 
+  // Rises at every rebuild, whole or partial: a copy of the list made at
+  // one generation (another backend's) is current while it holds.
+  long generation() const { return generation_; }
   // Partial rebuilds among stats().rebuilds, since this list was made (not
   // kept in checkpoints).
   long partial_rebuilds() const { return partial_rebuilds_; }
@@ -167,6 +170,7 @@ class NeighbourList {
   long steps_since_rebuild_ = 0;
   double listed_at_half_skin_ = INFINITY;  // see NeighbourListState
   long partial_rebuilds_ = 0;
+  long generation_ = 0;
   double rebuild_seconds_ = 0.0;
   bool all_vertices_current_ = true;
   std::unique_ptr<TriangulationNeighbours> triangulation_;  // strategy = triangulation

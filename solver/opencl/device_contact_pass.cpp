@@ -8,6 +8,8 @@
 namespace sphero {
 namespace {
 
+constexpr std::size_t kBodyRecord = 12, kBodyForces = 4, kStateRecord = 10, kChunkRecord = 8;
+
 // Its parameters as the kernels read them: 7 per pair of materials.
 std::vector<double> packed_laws(const World& w) {
   std::vector<double> out;
@@ -35,8 +37,8 @@ void write(cl::CommandQueue& queue, const cl::Buffer& buffer, const std::vector<
 }
 
 template <class T>
-void read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::vector<T>& data) {
-  if (!data.empty()) queue.enqueueReadBuffer(buffer, CL_TRUE, 0, data.size() * sizeof(T), data.data());
+void read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::vector<T>& data, std::size_t count) {
+  if (count > 0) queue.enqueueReadBuffer(buffer, CL_TRUE, 0, count * sizeof(T), data.data());
 }
 
 }  // namespace
@@ -47,7 +49,9 @@ DeviceContactPass::DeviceContactPass(OpenClDevice device, const World& world, co
       evaluate_(program_, "evaluate_contacts"),
       sum_forces_(program_, "sum_body_forces"),
       sum_energies_(program_, "sum_chunk_energies"),
-      bodies_(world.size()) {
+      bodies_(world.size()),
+      body_records_(kBodyRecord * world.size()),
+      forces_host_(kBodyForces * world.size()) {
   const cl::Context& c = device_.context();
   local_vertex_ = buffer_of(c, world.local_vertex);
   local_shift_ = buffer_of(c, world.local_shift);
@@ -58,43 +62,45 @@ DeviceContactPass::DeviceContactPass(OpenClDevice device, const World& world, co
   radius_ = buffer_of(c, world.radius);
   material_ = buffer_of(c, world.material);
   laws_ = buffer_of(c, packed_laws(world));
-  position_ = buffer_for<Vec2>(c, bodies_);
-  orientation_ = buffer_for<Vec2>(c, bodies_);
-  velocity_ = buffer_for<Vec2>(c, bodies_);
-  angular_velocity_ = buffer_for<double>(c, bodies_);
-  force_ = buffer_for<Vec2>(c, bodies_);
-  torque_ = buffer_for<double>(c, bodies_);
+  bodies_buffer_ = buffer_for<double>(c, body_records_.size());
+  forces_ = buffer_for<double>(c, forces_host_.size());
   body_start_ = buffer_for<int>(c, bodies_ + 1);
-  const cl::Buffer world_args[] = {position_, orientation_, velocity_, angular_velocity_, local_vertex_,
-                                   local_shift_, vertex_begin_, vertex_count_, closed_, seam_};
   cl_uint at = 0;
-  for (const cl::Buffer& b : world_args) evaluate_.setArg(at++, b);
+  for (const cl::Buffer& b : {bodies_buffer_, local_vertex_, local_shift_, vertex_begin_, vertex_count_, closed_, seam_})
+    evaluate_.setArg(at++, b);
   evaluate_.setArg(at++, static_cast<cl_int>(world.seam.empty() ? 0 : 1));
   evaluate_.setArg(at++, radius_);
   evaluate_.setArg(at++, material_);
   evaluate_.setArg(at++, laws_);
   evaluate_.setArg(at++, static_cast<cl_int>(world.material_count));
   sum_forces_.setArg(0, static_cast<cl_int>(bodies_));
-  sum_forces_.setArg(1, body_start_);
-  sum_forces_.setArg(8, force_);
-  sum_forces_.setArg(9, torque_);
+  sum_forces_.setArg(1, bodies_buffer_);
+  sum_forces_.setArg(2, body_start_);
+  sum_forces_.setArg(8, forces_);
   sum_energies_.setArg(1, static_cast<cl_int>(kContactChunk));
 }
 
-void DeviceContactPass::upload_bodies(const World& w) {
+void DeviceContactPass::send_bodies(const World& w) {
   if (w.size() != bodies_) throw std::logic_error("DeviceContactPass: the world's body count changed");
-  cl::CommandQueue& q = device_.queue();
-  write(q, position_, w.position);
-  write(q, orientation_, w.orientation);
-  write(q, velocity_, w.velocity);
-  write(q, angular_velocity_, w.angular_velocity);
-  write(q, force_, w.force);
-  write(q, torque_, w.torque);
+  for (std::size_t i = 0; i < bodies_; ++i) {
+    double* r = &body_records_[kBodyRecord * i];
+    r[0] = w.position[i].x, r[1] = w.position[i].y, r[2] = w.orientation[i].x, r[3] = w.orientation[i].y;
+    r[4] = w.velocity[i].x, r[5] = w.velocity[i].y, r[6] = w.angular_velocity[i];
+    r[8] = w.force[i].x, r[9] = w.force[i].y, r[10] = w.torque[i];
+  }
+  write(device_.queue(), bodies_buffer_, body_records_);
+}
+
+// The device keeps the list, and its contacts' states, from one rebuild to
+// the next; the host's copy of the states is brought up to date after each
+// evaluation (read_back), so a rebuild carries over the current ones.
+bool DeviceContactPass::list_changed(const NeighbourList& list) const {
+  return &list != sent_list_ || list.generation() != sent_generation_ || list.candidates().size() != candidates_;
 }
 
 // The candidates' arrays grow (with room to spare) to the list's size, and
 // the kernels' arguments follow them.
-void DeviceContactPass::upload_list(const NeighbourList& list) {
+void DeviceContactPass::send_list(const NeighbourList& list) {
   const cl::Context& c = device_.context();
   const std::vector<Candidate>& keys = list.candidates();
   const std::vector<ContactState>& states = list.states();
@@ -103,98 +109,97 @@ void DeviceContactPass::upload_list(const NeighbourList& list) {
   if (candidates_ > candidate_capacity_) {
     candidate_capacity_ = candidates_ + candidates_ / 4 + kContactChunk;
     const std::size_t n = candidate_capacity_, chunks = n / kContactChunk + 1;
-    keys_ = buffer_for<cl_int4>(c, n), feature_end_ = buffer_for<int>(c, n), kind_ = buffer_for<std::uint8_t>(c, n);
-    reach_ = buffer_for<double>(c, n), edge_offset_ = buffer_for<Vec2>(c, n), flags_ = buffer_for<std::uint8_t>(c, n);
-    xi_ = buffer_for<Vec2>(c, n), state_force_ = buffer_for<Vec2>(c, n), point_ = buffer_for<Vec2>(c, n);
-    viscous_force_ = buffer_for<Vec2>(c, n), normal_force_ = buffer_for<double>(c, n);
-    force_on_vertex_ = buffer_for<Vec2>(c, n), torque_on_vertex_ = buffer_for<double>(c, n);
-    torque_on_edge_ = buffer_for<double>(c, n), energy_ = buffer_for<cl_double4>(c, n);
-    overlap_ratio_ = buffer_for<double>(c, n), chunk_sums_ = buffer_for<cl_double4>(c, chunks);
-    chunk_deepest_ = buffer_for<double>(c, chunks);
-    const cl::Buffer candidate_args[] = {keys_, feature_end_, kind_, reach_, edge_offset_, flags_, xi_, state_force_,
-                                         point_, viscous_force_, normal_force_, force_on_vertex_, torque_on_vertex_,
-                                         torque_on_edge_, energy_, overlap_ratio_};
-    cl_uint at = 17;
-    for (const cl::Buffer& b : candidate_args) evaluate_.setArg(at++, b);
-    at = 3;
-    for (const cl::Buffer& b : {keys_, force_on_vertex_, torque_on_vertex_, torque_on_edge_, overlap_ratio_})
-      sum_forces_.setArg(at++, b);
-    sum_energies_.setArg(2, energy_), sum_energies_.setArg(3, overlap_ratio_);
-    sum_energies_.setArg(4, chunk_sums_), sum_energies_.setArg(5, chunk_deepest_);
+    keys_ = buffer_for<cl_int8>(c, n), shapes_ = buffer_for<cl_double4>(c, n);
+    states_ = buffer_for<double>(c, kStateRecord * n), force_on_vertex_ = buffer_for<cl_double2>(c, n);
+    torques_ = buffer_for<cl_double2>(c, n), energy_ = buffer_for<cl_double4>(c, n);
+    overlap_ratio_ = buffer_for<double>(c, n), chunk_sums_ = buffer_for<double>(c, kChunkRecord * chunks);
+    states_host_.resize(kStateRecord * n), sums_host_.resize(kChunkRecord * chunks);
+    cl_uint at = 14;
+    for (const cl::Buffer& b : {keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_})
+      evaluate_.setArg(at++, b);
+    at = 4;
+    for (const cl::Buffer& b : {keys_, force_on_vertex_, torques_, overlap_ratio_}) sum_forces_.setArg(at++, b);
+    sum_energies_.setArg(2, energy_), sum_energies_.setArg(3, overlap_ratio_), sum_energies_.setArg(4, chunk_sums_);
   }
-  std::vector<cl_int4> key(candidates_);
-  std::vector<int> end(candidates_);
-  std::vector<std::uint8_t> kind(candidates_), flags(candidates_);
-  std::vector<double> reach(candidates_), normal_force(candidates_);
-  std::vector<Vec2> offset(candidates_), xi(candidates_), force(candidates_), point(candidates_), viscous(candidates_);
+  std::vector<cl_int8> key(candidates_);
+  std::vector<cl_double4> shape(candidates_);
   for (std::size_t k = 0; k < candidates_; ++k) {
     const Candidate& a = keys[k];
     const ContactState& s = states[k];
-    key[k] = {{a.vertex_body, a.edge_body, a.vertex, a.feature}};
-    end[k] = a.feature_end;
-    kind[k] = a.kind == ContactKind::vertex_vertex ? 1 : 0;
-    flags[k] = static_cast<std::uint8_t>((a.active ? 1 : 0) | (a.sliding ? 2 : 0));
-    reach[k] = a.reach, offset[k] = a.edge_offset;
-    xi[k] = s.xi, force[k] = s.force, point[k] = s.point, viscous[k] = s.viscous_force, normal_force[k] = s.normal_force;
+    key[k] = {{a.vertex_body, a.edge_body, a.vertex, a.feature, a.feature_end, a.kind == ContactKind::vertex_vertex ? 1 : 0}};
+    shape[k] = {{a.reach, a.edge_offset.x, a.edge_offset.y, 0.0}};
+    double* r = &states_host_[kStateRecord * k];
+    r[0] = s.xi.x, r[1] = s.xi.y, r[2] = s.force.x, r[3] = s.force.y, r[4] = s.point.x, r[5] = s.point.y;
+    r[6] = s.viscous_force.x, r[7] = s.viscous_force.y, r[8] = s.normal_force;
+    r[9] = (a.active ? 1.0 : 0.0) + (a.sliding ? 2.0 : 0.0);
   }
   cl::CommandQueue& q = device_.queue();
-  write(q, keys_, key), write(q, feature_end_, end), write(q, kind_, kind), write(q, flags_, flags);
-  write(q, reach_, reach), write(q, edge_offset_, offset), write(q, xi_, xi), write(q, state_force_, force);
-  write(q, point_, point), write(q, viscous_force_, viscous), write(q, normal_force_, normal_force);
+  write(q, keys_, key), write(q, shapes_, shape);
+  if (candidates_ > 0)
+    q.enqueueWriteBuffer(states_, CL_TRUE, 0, kStateRecord * candidates_ * sizeof(double), states_host_.data());
   const std::vector<int>& incident = list.body_candidates();
   if (incident.size() > incidence_capacity_) {
     incidence_capacity_ = incident.size() + incident.size() / 4 + 64;
     body_candidates_ = buffer_for<int>(c, incidence_capacity_);
-    sum_forces_.setArg(2, body_candidates_);
+    sum_forces_.setArg(3, body_candidates_);
   }
   write(q, body_start_, list.body_candidate_start());
   write(q, body_candidates_, incident);
+  sent_list_ = &list;
+  sent_generation_ = list.generation();
+  ++lists_sent_;
 }
 
 void DeviceContactPass::run_kernels(double dt) {
   cl::CommandQueue& q = device_.queue();
-  if (candidates_ > 0) {
-    evaluate_.setArg(15, static_cast<cl_int>(candidates_));
-    evaluate_.setArg(16, dt);
-    q.enqueueNDRangeKernel(evaluate_, cl::NullRange, cl::NDRange(candidates_));
-    sum_energies_.setArg(0, static_cast<cl_int>(candidates_));
-    q.enqueueNDRangeKernel(sum_energies_, cl::NullRange, cl::NDRange(chunks_));
-  }
-  if (bodies_ > 0 && candidates_ > 0) q.enqueueNDRangeKernel(sum_forces_, cl::NullRange, cl::NDRange(bodies_));
+  if (candidates_ == 0) return;
+  evaluate_.setArg(12, static_cast<cl_int>(candidates_));
+  evaluate_.setArg(13, dt);
+  q.enqueueNDRangeKernel(evaluate_, cl::NullRange, cl::NDRange(candidates_));
+  sum_energies_.setArg(0, static_cast<cl_int>(candidates_));
+  q.enqueueNDRangeKernel(sum_energies_, cl::NullRange, cl::NDRange(chunks_));
+  if (bodies_ > 0) q.enqueueNDRangeKernel(sum_forces_, cl::NullRange, cl::NDRange(bodies_));
 }
 
 void DeviceContactPass::read_back(World& w, NeighbourList& list) {
+  if (candidates_ == 0) return;  // the loads alone: the world holds them already
   cl::CommandQueue& q = device_.queue();
-  read(q, force_, w.force);
-  read(q, torque_, w.torque);
-  std::vector<std::uint8_t> flags(candidates_);
-  std::vector<double> normal_force(candidates_);
-  std::vector<Vec2> xi(candidates_), force(candidates_), point(candidates_), viscous(candidates_);
-  read(q, flags_, flags), read(q, xi_, xi), read(q, state_force_, force), read(q, point_, point);
-  read(q, viscous_force_, viscous), read(q, normal_force_, normal_force);
+  read(q, forces_, forces_host_, forces_host_.size());
+  for (std::size_t i = 0; i < bodies_; ++i) {
+    const double* f = &forces_host_[kBodyForces * i];
+    w.force[i] = {f[0], f[1]};
+    w.torque[i] = f[2];
+  }
+  read(q, states_, states_host_, kStateRecord * candidates_);
   std::vector<Candidate>& keys = list.candidates();
   std::vector<ContactState>& states = list.states();
   for (std::size_t k = 0; k < candidates_; ++k) {
-    keys[k].active = (flags[k] & 1) != 0;
-    keys[k].sliding = (flags[k] & 2) != 0;
-    ContactState& s = states[k];
-    s.xi = xi[k], s.force = force[k], s.point = point[k], s.viscous_force = viscous[k], s.normal_force = normal_force[k];
+    const double* r = &states_host_[kStateRecord * k];
+    const int flags = static_cast<int>(r[9]);
+    keys[k].active = (flags & 1) != 0;
+    keys[k].sliding = (flags & 2) != 0;
+    states[k] = {{r[0], r[1]}, {r[2], r[3]}, {r[4], r[5]}, {r[6], r[7]}, r[8]};
   }
+}
+
+// The chunks' sums in chunk order, as ContactPass::evaluate adds them.
+ContactEnergySums DeviceContactPass::read_sums() {
+  ContactEnergySums total;
+  read(device_.queue(), chunk_sums_, sums_host_, kChunkRecord * chunks_);
+  for (std::size_t c = 0; c < chunks_; ++c) {
+    const double* s = &sums_host_[kChunkRecord * c];
+    total.add({s[0], s[1], s[2], s[3], s[4]});
+  }
+  return total;
 }
 
 ContactEnergySums DeviceContactPass::evaluate(World& world, NeighbourList& list, double dt) {
   const auto start = std::chrono::steady_clock::now();
-  upload_bodies(world);
-  upload_list(list);
+  send_bodies(world);
+  if (list_changed(list)) send_list(list);
   run_kernels(dt);
   read_back(world, list);
-  std::vector<cl_double4> sums(chunks_);
-  std::vector<double> deepest(chunks_);
-  read(device_.queue(), chunk_sums_, sums);
-  read(device_.queue(), chunk_deepest_, deepest);
-  ContactEnergySums total;
-  for (std::size_t c = 0; c < chunks_; ++c)
-    total.add({sums[c].s[0], sums[c].s[1], sums[c].s[2], sums[c].s[3], deepest[c]});
+  const ContactEnergySums total = read_sums();
   list.stats().feature_pairs_evaluated += static_cast<long>(candidates_);
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return total;

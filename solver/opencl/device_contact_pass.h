@@ -2,9 +2,9 @@
 // kernels of data/opencl/contact_pass.cl evaluate every candidate's
 // geometry and law, sum each body's forces in candidate order and each
 // chunk's energies in candidate order, and so give ContactPass::evaluate's
-// bits. The world's shapes and laws are uploaded once; each evaluation
-// sends the bodies' poses, velocities and loads and the list with its
-// contacts' states, and reads back forces, flags, states and sums.
+// bits. The shapes and laws are sent once; the list when it was rebuilt;
+// each evaluation sends the bodies (one record each) and reads back their
+// forces, the contacts' states and the chunks' sums.
 #pragma once
 
 #include <filesystem>
@@ -20,31 +20,40 @@ class DeviceContactPass final : public ContactEvaluator {
   // `world` gives the shapes, materials and laws; `kernels` is the folder
   // of the kernel sources.
   DeviceContactPass(OpenClDevice device, const World& world, const std::filesystem::path& kernels);
+  ContactEnergySums evaluate(World& world, NeighbourList& list, double dt) override;
+
   const OpenClDeviceInfo& device() const { return device_.info(); }
   // Wall time spent in evaluate, transfers included, since construction.
   double seconds() const { return seconds_; }
-  ContactEnergySums evaluate(World& world, NeighbourList& list, double dt) override;
+  // Lists sent to the device (the first, and one per rebuild).
+  long lists_sent() const { return lists_sent_; }
 
  private:
-  void upload_bodies(const World& w);
-  void upload_list(const NeighbourList& list);
+  void send_bodies(const World& w);
+  bool list_changed(const NeighbourList& list) const;
+  void send_list(const NeighbourList& list);
   void run_kernels(double dt);
   void read_back(World& w, NeighbourList& list);
+  ContactEnergySums read_sums();
 
   OpenClDevice device_;
   cl::Program program_;
   cl::Kernel evaluate_, sum_forces_, sum_energies_;
   std::size_t bodies_ = 0, candidates_ = 0, chunks_ = 0;
   double seconds_ = 0.0;
+  long lists_sent_ = 0;
+  // Which list the device holds: its address and generation.
+  const NeighbourList* sent_list_ = nullptr;
+  long sent_generation_ = -1;
   // The world: fixed for the run.
   cl::Buffer local_vertex_, local_shift_, vertex_begin_, vertex_count_, closed_, seam_, radius_, material_, laws_;
-  // The bodies: sent every evaluation.
-  cl::Buffer position_, orientation_, velocity_, angular_velocity_, force_, torque_;
-  // The list and its contacts: sent every evaluation, at the size it had.
+  // The bodies' records (12 doubles each) and their forces (4 each).
+  std::vector<double> body_records_, forces_host_;
+  cl::Buffer bodies_buffer_, forces_, body_start_;
+  // The list: keys, shapes and states kept on the device between rebuilds.
   std::size_t candidate_capacity_ = 0, incidence_capacity_ = 0;
-  cl::Buffer keys_, feature_end_, kind_, reach_, edge_offset_, flags_, xi_, state_force_, point_, viscous_force_,
-      normal_force_, force_on_vertex_, torque_on_vertex_, torque_on_edge_, energy_, overlap_ratio_, chunk_sums_,
-      chunk_deepest_, body_start_, body_candidates_;
+  std::vector<double> states_host_, sums_host_;
+  cl::Buffer keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_, chunk_sums_, body_candidates_;
 };
 
 }  // namespace sphero
