@@ -94,12 +94,19 @@ Engine::Engine(EngineSnapshot s)
 }
 
 EngineSnapshot Engine::snapshot() const {
+  stepper_->sync_host(core_);
   EngineSnapshot s{core_.world, core_.settings, core_.neighbours.state(core_.world), core_.ledger, core_.time,
                    core_.step, core_.power, {}, {}, {}, core_.deepest_overlap, core_.deepest_overlap_time};
   if (core_.vertices_stale) update_world_vertices(s.world);
   StepperHistory history = stepper_->history();
   s.r2 = std::move(history.r2), s.r3 = std::move(history.r3), s.r4 = std::move(history.r4);
   return s;
+}
+
+void Engine::use_stepper(std::unique_ptr<Stepper> stepper) {
+  stepper_->sync_host(core_);
+  stepper_ = std::move(stepper);
+  stepper_->start(core_);
 }
 
 void Engine::set_threads(int threads) {
@@ -133,13 +140,29 @@ void Engine::step() {
   core_.ledger.external_work += 0.5 * (previous_power + core_.power) * core_.settings.dt;
   core_.time += core_.settings.dt;
   ++core_.step;
-  check_stability(core_.world, core_.previous_position, core_.first_unstable, core_.ledger, core_.fastest_body,
-                  {core_.step, core_.time, core_.settings.dt, dt_limit_, core_.settings.threads, core_.settings.model,
-                   kinetic_energy_of(core_.world, core_.vibrating)});
+  const StabilityContext context{core_.step,           core_.time,           core_.settings.dt,
+                                 dt_limit_,            core_.settings.threads, core_.settings.model,
+                                 kinetic_energy_of(core_.world, core_.vibrating)};
+  try {
+    check_stability(core_.world, core_.previous_position, core_.first_unstable, core_.ledger, core_.fastest_body,
+                    context);
+  } catch (const InstabilityError&) {
+    // The message describes the body as it is: a stepper that keeps the
+    // bodies elsewhere brings them back, and the check says it again.
+    stepper_->sync_host(core_);
+    check_stability(core_.world, core_.previous_position, core_.first_unstable, core_.ledger, core_.fastest_body,
+                    context);
+    throw;
+  }
 }
 
 void Engine::evaluate_forces_now() {
-  if (core_.settings.model == Model::soft) return core_.evaluate_forces_now();
+  stepper_->sync_host(core_);
+  if (core_.settings.model == Model::soft) {
+    core_.evaluate_forces_now();
+    stepper_->host_changed(core_);
+    return;
+  }
   // The rigid model's forces are its last step's percussions: only the
   // energies are taken anew.
   update_world_vertices(core_.world);

@@ -49,11 +49,16 @@ class Engine {
   // The bodies as they are now. Their skeletons' world coordinates
   // (World::world_vertex) are the neighbour list's copy, current only at
   // list rebuilds: read a vertex with vertex_position(world, body, k).
-  const World& world() const { return core_.world; }
+  const World& world() const {
+    stepper_->sync_host(core_);
+    return core_.world;
+  }
   // The world to change (constraints, loads, laws) between steps: the next
   // step sorts the bodies into constrained and not again. Keep no
   // reference to it across steps.
   World& edit_world() {
+    stepper_->sync_host(core_);
+    stepper_->host_changed(core_);
     core_.constraints_may_have_changed = true;
     return core_.world;
   }
@@ -61,7 +66,10 @@ class Engine {
   // list (the step keeps only what the next step needs): call it per
   // frame, not per contact.
   // In the rigid model a contact's force is its last percussion over dt.
-  std::vector<Contact> contacts() const { return stepper_->contacts(core_); }
+  std::vector<Contact> contacts() const {
+    stepper_->sync_host(core_);
+    return stepper_->contacts(core_);
+  }
   // The rigid model's collision counts and times (zero for the soft model).
   CollisionStats collision_stats() const { return stepper_->collision_stats(); }
   const EnergyLedger& ledger() const { return core_.ledger; }
@@ -76,6 +84,9 @@ class Engine {
   // Every later force evaluation of a soft-model run by `backend` instead
   // of the CPU's contact pass (the same bits; contact_evaluator.h).
   void set_contact_backend(std::unique_ptr<ContactEvaluator> backend) { core_.contact_backend = std::move(backend); }
+  // Every later step by `stepper` (one that keeps the bodies on a device:
+  // the same bits), started from the state now.
+  void use_stepper(std::unique_ptr<Stepper> stepper);
   void set_neighbour_strategy(NeighbourStrategy strategy);  // takes effect at the next list rebuild
   void prepare_neighbour_search() { core_.neighbours.prepare(core_.world); }  // see NeighbourList::prepare
   // What the engine holds, by the capacity of its arrays (shape names and
@@ -98,7 +109,10 @@ class Engine {
   void evaluate_forces_now();
 
  private:
-  EngineCore core_;
+  // mutable: a stepper that keeps the bodies on a device brings the
+  // host's copy up to date when a const reader asks (Stepper::sync_host);
+  // the engine's state is the same either way.
+  mutable EngineCore core_;
   std::unique_ptr<Stepper> stepper_;
   double dt_limit_ = 0.0;
 };

@@ -85,7 +85,8 @@ struct EngineCore {
   std::size_t fastest_body = 0;           // from the sums, for the energy check
   bool vertices_stale = false;            // world.world_vertex behind the positions (snapshot() updates its copy)
 
- private:
+  // Gravity, the attractor and imposed loads into the bodies' forces (with
+  // unconstrained_loads_set, the constrained bodies' only).
   void apply_loads(bool unconstrained_loads_set);
 };
 

@@ -128,7 +128,6 @@ bool NeighbourList::update(World& world, double largest) {
   const auto steps = static_cast<double>(steps_since_rebuild_);
   const auto listed = static_cast<double>(candidates_.size());
   const double smallest_delta = settings_.verlet_distance / 1024.0;
-  const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 || listed_at_half_skin_ < 0.8 * listed;
   if (largest > delta_) {
     // Few bodies moved: only their pairs are listed anew (a partial
     // rebuild), and the skin stays. The bodies past half the skin go with
@@ -153,14 +152,25 @@ bool NeighbourList::update(World& world, double largest) {
       relist(world, &moved);
       return true;
     }
-  } else if (settings_.adaptive && steps_since_rebuild_ >= 200 && delta_ > smallest_delta && thinning_pays &&
-             200.0 * largest / steps < 0.25 * delta_) {
+  } else if (thins_by_rate(largest, steps_since_rebuild_)) {
     delta_ = std::max(0.5 * delta_, smallest_delta);
   } else {
     return false;
   }
   rebuild(world);
   return true;
+}
+
+bool NeighbourList::thins_by_rate(double largest, long steps) const {
+  const double smallest_delta = settings_.verlet_distance / 1024.0;
+  const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 ||
+                             listed_at_half_skin_ < 0.8 * static_cast<double>(candidates_.size());
+  return settings_.adaptive && steps >= 200 && delta_ > smallest_delta && thinning_pays &&
+         200.0 * largest / static_cast<double>(steps) < 0.25 * delta_;
+}
+
+bool NeighbourList::will_change(const World& world, double largest) const {
+  return !ready(world) || largest > delta_ || thins_by_rate(largest, steps_since_rebuild_ + 1);
 }
 
 // Asked when motion ended a list: would half the skin have cost less per

@@ -91,6 +91,13 @@ class NeighbourList {
   // by a loop that had them in hand (the integrator's); only when ready().
   bool update(World& world, double largest_motion);
   bool ready(const World& world) const { return built_ && reference_position_.size() == world.size(); }
+  // Whether update(world, largest) would rebuild, mend or re-skin the list
+  // (reading and perhaps wrapping the bodies), rather than only count the
+  // step: a backend that keeps the bodies elsewhere brings them back first.
+  bool will_change(const World& world, double largest) const;
+  // Where each body was when the list was built (motion_of's reference).
+  const std::vector<Vec2>& reference_positions() const { return reference_position_; }
+  const std::vector<double>& reference_angles() const { return reference_angle_; }
   // How far body i may have moved any of its points since the list was
   // built: translation plus turn times its bounding radius.
   double motion_of(const World& w, std::size_t i) const {
@@ -175,6 +182,8 @@ class NeighbourList {
   bool all_vertices_current_ = true;
   std::unique_ptr<TriangulationNeighbours> triangulation_;  // strategy = triangulation
   // Would half the skin cost less, a trigger relisting `relisted` bodies?
+  // The slow-motion rule of update(): the skin halves after a long, slow list.
+  bool thins_by_rate(double largest, long steps) const;
   bool thinner_list_pays(const World& w, double relisted) const;
   double rebuild_cost(const World& w, double relisted) const;  // in candidate evaluations
 };

@@ -54,6 +54,11 @@ class Stepper {
   // Every candidate feature pair as a full record (Engine::contacts()).
   virtual std::vector<Contact> contacts(const EngineCore& core) const { return core.neighbours.records(core.world); }
   virtual CollisionStats collision_stats() const { return {}; }
+  // A stepper that keeps the bodies elsewhere (on an OpenCL device) brings
+  // core's world and the list's contact states up to date for a reader...
+  virtual void sync_host(EngineCore& /*core*/) {}
+  // ...and takes them anew from core after a writer changed them.
+  virtual void host_changed(EngineCore& /*core*/) {}
   virtual std::size_t memory_bytes() const { return 0; }
 };
 

@@ -161,16 +161,19 @@ void DeviceContactPass::run_kernels(double dt) {
   if (bodies_ > 0) q.enqueueNDRangeKernel(sum_forces_, cl::NullRange, cl::NDRange(bodies_));
 }
 
-void DeviceContactPass::read_back(World& w, NeighbourList& list) {
+void DeviceContactPass::read_forces(World& w) {
   if (candidates_ == 0) return;  // the loads alone: the world holds them already
-  cl::CommandQueue& q = device_.queue();
-  read(q, forces_, forces_host_, forces_host_.size());
+  read(device_.queue(), forces_, forces_host_, forces_host_.size());
   for (std::size_t i = 0; i < bodies_; ++i) {
     const double* f = &forces_host_[kBodyForces * i];
     w.force[i] = {f[0], f[1]};
     w.torque[i] = f[2];
   }
-  read(q, states_, states_host_, kStateRecord * candidates_);
+}
+
+void DeviceContactPass::read_states(NeighbourList& list) {
+  if (candidates_ == 0 || sent_list_ != &list || list.generation() != sent_generation_) return;
+  read(device_.queue(), states_, states_host_, kStateRecord * candidates_);
   std::vector<Candidate>& keys = list.candidates();
   std::vector<ContactState>& states = list.states();
   for (std::size_t k = 0; k < candidates_; ++k) {
@@ -198,7 +201,18 @@ ContactEnergySums DeviceContactPass::evaluate(World& world, NeighbourList& list,
   send_bodies(world);
   if (list_changed(list)) send_list(list);
   run_kernels(dt);
-  read_back(world, list);
+  read_forces(world);
+  read_states(list);
+  const ContactEnergySums total = read_sums();
+  list.stats().feature_pairs_evaluated += static_cast<long>(candidates_);
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return total;
+}
+
+ContactEnergySums DeviceContactPass::evaluate_resident(NeighbourList& list, double dt) {
+  const auto start = std::chrono::steady_clock::now();
+  if (list_changed(list)) send_list(list);
+  run_kernels(dt);
   const ContactEnergySums total = read_sums();
   list.stats().feature_pairs_evaluated += static_cast<long>(candidates_);
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -21,6 +21,14 @@ class DeviceContactPass final : public ContactEvaluator {
   // of the kernel sources.
   DeviceContactPass(OpenClDevice device, const World& world, const std::filesystem::path& kernels);
   ContactEnergySums evaluate(World& world, NeighbourList& list, double dt) override;
+  // The same with the bodies' records already on the device (body_records,
+  // filled by a device stepper): the forces stay there (forces(), 4 doubles
+  // per body), and so do the contacts' states until read_states.
+  ContactEnergySums evaluate_resident(NeighbourList& list, double dt);
+  void read_states(NeighbourList& list);
+  const cl::Buffer& body_records() const { return bodies_buffer_; }
+  const cl::Buffer& forces() const { return forces_; }
+  std::size_t candidates() const { return candidates_; }  // in the list last evaluated
 
   const OpenClDeviceInfo& device() const { return device_.info(); }
   // Wall time spent in evaluate, transfers included, since construction.
@@ -33,7 +41,7 @@ class DeviceContactPass final : public ContactEvaluator {
   bool list_changed(const NeighbourList& list) const;
   void send_list(const NeighbourList& list);
   void run_kernels(double dt);
-  void read_back(World& w, NeighbourList& list);
+  void read_forces(World& w);
   ContactEnergySums read_sums();
 
   OpenClDevice device_;

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# opencl_backend.sh SPHERO SOFT_SCENE RIGID_SCENE WORKDIR: a soft run with
-# its contacts on the OpenCL device (PoCL where no GPU is installed) writes
-# the same energy.csv, frames and checkpoints, byte for byte, as on the
-# CPU; a run continued on the device from the CPU's checkpoint at T ends
-# where the CPU's straight run does; and the key's errors name it.
+# opencl_backend.sh SPHERO SOFT_SCENE RIGID_SCENE WORKDIR: a soft run
+# stepped on the OpenCL device (PoCL where no GPU is installed) writes the
+# same energy.csv, frames and checkpoints, byte for byte, as on the CPU; so
+# does one with the Gear integrator, whose contacts alone go to the device;
+# a run continued on the device from the CPU's checkpoint at T ends where
+# the CPU's straight run does; a run gone unstable stops as on the CPU; and
+# the key's errors name it.
 set -euo pipefail
 sphero=$1; soft=$2; rigid=$3; work=$4
 rm -rf "$work"; mkdir -p "$work"
 "$sphero" run "$soft" --quiet --output "$work/cpu" > /dev/null
 "$sphero" run "$soft" --output "$work/opencl" --backend opencl > "$work/opencl.txt"
-grep -q "backend: contacts on OpenCL device '" "$work/opencl.txt"
+grep -q "backend: bodies, contacts and integration on OpenCL device '" "$work/opencl.txt"
 cmp "$work/cpu/energy.csv" "$work/opencl/energy.csv"
 cmp "$work/cpu/final.ckpt" "$work/opencl/final.ckpt"
 frames=0
@@ -18,10 +20,25 @@ for frame in "$work/cpu"/*.vtu; do
   frames=$((frames + 1))
 done
 test "$frames" -gt 10
+# Gear: the contacts on the device, the integration on the CPU.
+"$sphero" run "$soft" --quiet --output "$work/gear-cpu" --integrator gear --duration 0.1 > /dev/null
+"$sphero" run "$soft" --output "$work/gear-opencl" --integrator gear --duration 0.1 --backend opencl > "$work/gear.txt"
+grep -q "backend: contacts on OpenCL device '.*the integration on the CPU (the device does not yet step the Gear integrator)" "$work/gear.txt"
+cmp "$work/gear-cpu/energy.csv" "$work/gear-opencl/energy.csv"
+cmp "$work/gear-cpu/final.ckpt" "$work/gear-opencl/final.ckpt"
 # Half on the CPU, the rest on the device from its checkpoint.
 "$sphero" run "$soft" --quiet --output "$work/split" --duration 0.25 > /dev/null
 "$sphero" run "$soft" --quiet --output "$work/split" --restart "$work/split/final.ckpt" --backend opencl > /dev/null
 cmp "$work/cpu/final.ckpt" "$work/split/final.ckpt"
+# A run gone unstable stops with the CPU's message, and leaves its files.
+for backend in cpu opencl; do
+  status=0
+  "$sphero" run --quiet --output "$work/unstable-$backend" --dt 0.003 --allow_large_time_step true --backend "$backend" \
+    > /dev/null 2> "$work/unstable-$backend.err" || status=$?
+  test "$status" -eq 3
+done
+cmp "$work/unstable-cpu.err" <(sed "s/unstable-opencl/unstable-cpu/" "$work/unstable-opencl.err")
+for f in "$work/unstable-cpu"/*; do cmp "$f" "$work/unstable-opencl/$(basename "$f")"; done
 # Errors.
 if "$sphero" run "$rigid" --check --backend opencl 2> "$work/rigid.txt"; then exit 1; fi
 grep -q "backend: the OpenCL backend runs the soft model only" "$work/rigid.txt"
