@@ -119,8 +119,6 @@ void DeviceVerletStepper::start(EngineCore& core) {
 // list's reference positions, from the host.
 void DeviceVerletStepper::send_world(const EngineCore& core) {
   const World& w = core.world;
-  send(position_, w.position), send(angle_, w.angle), send(orientation_, w.orientation), send(velocity_, w.velocity);
-  send(spin_, w.angular_velocity), send(force_, w.force), send(torque_, w.torque);
   send(mass_, w.mass), send(inverse_mass_, w.inverse_mass), send(inertia_, w.inertia);
   send(inverse_inertia_, w.inverse_inertia), send(held_, held_bits(w)), send(unconstrained_, core.unconstrained);
   send(imposed_velocity_, imposed_velocities(w)), send(imposed_load_, imposed_loads(w));
@@ -128,8 +126,16 @@ void DeviceVerletStepper::send_world(const EngineCore& core) {
   send(local_vertex_, w.local_vertex), send(bounding_radius_, w.bounding_radius), send(is_wall_, w.is_wall);
   constrained_ = core.constrained;
   send(constrained_index_, constrained_);
-  send_reference(core.neighbours);
+  send_state(core);
   device_current_ = true;
+}
+
+// What a step changes: the bodies' state, and the list's references.
+void DeviceVerletStepper::send_state(const EngineCore& core) {
+  const World& w = core.world;
+  send(position_, w.position), send(angle_, w.angle), send(orientation_, w.orientation), send(velocity_, w.velocity);
+  send(spin_, w.angular_velocity), send(force_, w.force), send(torque_, w.torque);
+  send_reference(core.neighbours);
 }
 
 void DeviceVerletStepper::send_reference(const NeighbourList& list) {
@@ -178,7 +184,7 @@ void DeviceVerletStepper::update_list(EngineCore& core, double largest) {
   const bool rebuilt = measure ? list.update(w, largest) : list.update(w);
   core.vertices_stale = !(rebuilt && list.all_vertices_current());
   core.apply_loads(true);
-  send_world(core);
+  send_state(core);
 }
 
 void DeviceVerletStepper::evaluate_contacts(EngineCore& core) {

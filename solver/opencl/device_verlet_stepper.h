@@ -36,6 +36,7 @@ class DeviceVerletStepper final : public Stepper {
 
  private:
   void send_world(const EngineCore& core);
+  void send_state(const EngineCore& core);
   void send_reference(const NeighbourList& list);
   double move(const EngineCore& core);
   void update_list(EngineCore& core, double largest);
