@@ -32,6 +32,19 @@ double2 body_force(const double m, const double2 p, const double2 gravity, const
   return f;
 }
 
+// The half kick of an unconstrained body (verlet_stepper.cpp's kick);
+// returns its new velocity.
+double2 kick(const int i, const double dt, __global double2* velocity, __global double* spin,
+             __global const double2* force, __global const double* torque, __global const double* inverse_mass,
+             __global const double* inverse_inertia) {
+  double2 v = velocity[i];
+  v.x += 0.5 * dt * force[i].x * inverse_mass[i];
+  v.y += 0.5 * dt * force[i].y * inverse_mass[i];
+  velocity[i] = v;
+  spin[i] += 0.5 * dt * torque[i] * inverse_inertia[i];
+  return v;
+}
+
 // Pass 1 (VerletStepper::move_bodies): the half kick, the drift, the body
 // forces of the new position (and a constrained body's imposed loads:
 // EngineCore::apply_loads), the orientation; and how far each body may have
@@ -47,11 +60,7 @@ __kernel void move_bodies(BODY_ARGS, const double dt, __global const double2* re
   for (int i = first; i < end; ++i) {
     previous[i] = position[i];
     if (unconstrained[i]) {
-      double2 v = velocity[i];
-      v.x += 0.5 * dt * force[i].x * inverse_mass[i];
-      v.y += 0.5 * dt * force[i].y * inverse_mass[i];
-      velocity[i] = v;
-      spin[i] += 0.5 * dt * torque[i] * inverse_inertia[i];
+      const double2 v = kick(i, dt, velocity, spin, force, torque, inverse_mass, inverse_inertia);
       position[i] += (double2)(dt * v.x, dt * v.y);
       angle[i] += spin[i] * dt;
       force[i] = body_force(mass[i], position[i], gravity, attractor_centre, attractor_strength);
@@ -129,11 +138,7 @@ __kernel void finish_bodies(BODY_ARGS, const double dt, __global const uchar* is
   int fastest = 0, suspect = n;
   for (int i = first; i < end; ++i) {
     if (unconstrained[i]) {
-      double2 v = velocity[i];
-      v.x += 0.5 * dt * force[i].x * inverse_mass[i];
-      v.y += 0.5 * dt * force[i].y * inverse_mass[i];
-      velocity[i] = v;
-      spin[i] += 0.5 * dt * torque[i] * inverse_inertia[i];
+      kick(i, dt, velocity, spin, force, torque, inverse_mass, inverse_inertia);
     } else {
       const double f[3] = {force[i].x, force[i].y, torque[i]};
       const double inverse[3] = {inverse_mass[i], inverse_mass[i], inverse_inertia[i]};

@@ -98,29 +98,33 @@ bool DeviceContactPass::list_changed(const NeighbourList& list) const {
   return &list != sent_list_ || list.generation() != sent_generation_ || list.candidates().size() != candidates_;
 }
 
-// The candidates' arrays grow (with room to spare) to the list's size, and
+// The candidates' arrays grow (with room to spare) to hold `count`, and
 // the kernels' arguments follow them.
-void DeviceContactPass::send_list(const NeighbourList& list) {
+void DeviceContactPass::reserve_candidates(std::size_t count) {
+  if (count <= candidate_capacity_) return;
   const cl::Context& c = device_.context();
+  candidate_capacity_ = count + count / 4 + kContactChunk;
+  const std::size_t n = candidate_capacity_, chunks = n / kContactChunk + 1;
+  keys_ = buffer_for<cl_int8>(c, n), shapes_ = buffer_for<cl_double4>(c, n);
+  states_ = buffer_for<double>(c, kStateRecord * n), force_on_vertex_ = buffer_for<cl_double2>(c, n);
+  torques_ = buffer_for<cl_double2>(c, n), energy_ = buffer_for<cl_double4>(c, n);
+  overlap_ratio_ = buffer_for<double>(c, n), chunk_sums_ = buffer_for<double>(c, kChunkRecord * chunks);
+  states_host_.resize(kStateRecord * n), sums_host_.resize(kChunkRecord * chunks);
+  cl_uint at = 14;
+  for (const cl::Buffer& b : {keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_})
+    evaluate_.setArg(at++, b);
+  at = 4;
+  for (const cl::Buffer& b : {keys_, force_on_vertex_, torques_, overlap_ratio_}) sum_forces_.setArg(at++, b);
+  sum_energies_.setArg(2, energy_), sum_energies_.setArg(3, overlap_ratio_), sum_energies_.setArg(4, chunk_sums_);
+}
+
+// The list's keys, shapes and states, and which candidates each body has.
+void DeviceContactPass::send_list(const NeighbourList& list) {
   const std::vector<Candidate>& keys = list.candidates();
   const std::vector<ContactState>& states = list.states();
   candidates_ = keys.size();
   chunks_ = (candidates_ + kContactChunk - 1) / kContactChunk;
-  if (candidates_ > candidate_capacity_) {
-    candidate_capacity_ = candidates_ + candidates_ / 4 + kContactChunk;
-    const std::size_t n = candidate_capacity_, chunks = n / kContactChunk + 1;
-    keys_ = buffer_for<cl_int8>(c, n), shapes_ = buffer_for<cl_double4>(c, n);
-    states_ = buffer_for<double>(c, kStateRecord * n), force_on_vertex_ = buffer_for<cl_double2>(c, n);
-    torques_ = buffer_for<cl_double2>(c, n), energy_ = buffer_for<cl_double4>(c, n);
-    overlap_ratio_ = buffer_for<double>(c, n), chunk_sums_ = buffer_for<double>(c, kChunkRecord * chunks);
-    states_host_.resize(kStateRecord * n), sums_host_.resize(kChunkRecord * chunks);
-    cl_uint at = 14;
-    for (const cl::Buffer& b : {keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_})
-      evaluate_.setArg(at++, b);
-    at = 4;
-    for (const cl::Buffer& b : {keys_, force_on_vertex_, torques_, overlap_ratio_}) sum_forces_.setArg(at++, b);
-    sum_energies_.setArg(2, energy_), sum_energies_.setArg(3, overlap_ratio_), sum_energies_.setArg(4, chunk_sums_);
-  }
+  reserve_candidates(candidates_);
   std::vector<cl_int8> key(candidates_);
   std::vector<cl_double4> shape(candidates_);
   for (std::size_t k = 0; k < candidates_; ++k) {
@@ -140,7 +144,7 @@ void DeviceContactPass::send_list(const NeighbourList& list) {
   const std::vector<int>& incident = list.body_candidates();
   if (incident.size() > incidence_capacity_) {
     incidence_capacity_ = incident.size() + incident.size() / 4 + 64;
-    body_candidates_ = buffer_for<int>(c, incidence_capacity_);
+    body_candidates_ = buffer_for<int>(device_.context(), incidence_capacity_);
     sum_forces_.setArg(3, body_candidates_);
   }
   write(q, body_start_, list.body_candidate_start());

@@ -39,6 +39,7 @@ class DeviceContactPass final : public ContactEvaluator {
  private:
   void send_bodies(const World& w);
   bool list_changed(const NeighbourList& list) const;
+  void reserve_candidates(std::size_t count);
   void send_list(const NeighbourList& list);
   void run_kernels(double dt);
   void read_forces(World& w);

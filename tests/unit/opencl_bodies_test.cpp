@@ -10,13 +10,15 @@
 #include <random>
 
 #include "io/scene.h"
+#include "opencl_test_support.h"
 #include "opencl/device_bodies.h"
 
 namespace sphero {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kKernels = SPHERO_DATA_DIR "/opencl";
+using opencl_test::kKernels;
+using opencl_test::same_bits;
 
 World mixed_world() {
   const SceneConfig scene = parse_scene(
@@ -27,10 +29,6 @@ World mixed_world() {
       "grains = shape=bent-rod.shape count=40 generator=random region=40,40,80,80 angle=random\n",
       "t.ini", SPHERO_DATA_DIR "/shapes");
   return build_world(scene);
-}
-
-bool same_bits(const std::vector<Vec2>& a, const std::vector<Vec2>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2)) == 0;
 }
 
 TEST(OpenClDevice, PoclOrAnotherDeviceWithDoublePrecisionIsFound) {

@@ -10,18 +10,14 @@
 
 #include "engine/engine.h"
 #include "io/scene.h"
+#include "opencl_test_support.h"
 #include "opencl/device_contact_pass.h"
 
 namespace sphero {
 namespace {
 
-namespace fs = std::filesystem;
-const fs::path kKernels = SPHERO_DATA_DIR "/opencl";
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
+using opencl_test::kKernels;
+using opencl_test::same_bits;
 
 std::pair<Engine, Engine> twin_engines(const std::string& text, OpenClDevice& device) {
   const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
@@ -50,7 +46,7 @@ Activity step_and_compare(Engine& cpu, Engine& gpu, int steps) {
     const EnergyLedger &x = cpu.ledger(), &y = gpu.ledger();
     for (const auto& [p, q] : {std::pair{x.elastic_normal, y.elastic_normal}, {x.elastic_tangential, y.elastic_tangential},
                                {x.damping_dissipation, y.damping_dissipation}, {x.sliding_dissipation, y.sliding_dissipation}})
-      EXPECT_EQ(std::memcmp(&p, &q, sizeof p), 0) << "step " << s << ": " << p << " against " << q;
+      EXPECT_TRUE(same_bits(p, q)) << "step " << s << ": " << p << " against " << q;
     EXPECT_EQ(cpu.deepest_overlap(), gpu.deepest_overlap());
     if (::testing::Test::HasFailure()) return activity;
     activity.steps_touching += x.elastic_normal != 0.0;

@@ -9,20 +9,14 @@
 
 #include "engine/engine.h"
 #include "io/scene.h"
+#include "opencl_test_support.h"
 #include "opencl/device_verlet_stepper.h"
 
 namespace sphero {
 namespace {
 
-namespace fs = std::filesystem;
-const fs::path kKernels = SPHERO_DATA_DIR "/opencl";
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using opencl_test::kKernels;
+using opencl_test::same_bits;
 
 void expect_same(const Engine& cpu, const Engine& gpu, long step) {
   const World &a = cpu.world(), &b = gpu.world();
