@@ -5,6 +5,10 @@
 // rebuilds, a periodic cell and a wall pushed at an imposed velocity.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "engine/engine.h"
@@ -93,6 +97,63 @@ TEST(OpenClStepper, RunsReadOnlyAtTheEndMatchTheCpu) {
     // the CPU's stability test decides) and at the end.
     EXPECT_LE(t.stepper->host_syncs(), 2 * t.cpu.neighbour_stats().rebuilds + 1);
   }
+}
+
+// An engine stepped on the device from the scene's start.
+Engine device_engine(const std::string& text) {
+  const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
+  World w = build_world(scene);
+  Engine e(w, resolve_engine_settings(scene, w));
+  e.use_stepper(std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels));
+  return e;
+}
+
+// The largest |E − E0| / E0 over `seconds` of a frictionless, undamped gas
+// of cows and hexagons in a box, at time step dt.
+double gas_energy_error(double dt, double seconds) {
+  Engine e = device_engine(fmt::format(
+      "duration = 10\ndt = {}\nlaw = 0 0 linear kn=1e4\nwall = radius=0.2 points=0,24;0,0;24,0;24,24;0,24\n"
+      "grains = shape=cow.shape count=6 generator=random region=1,1,23,11 angle=random speed=3\n"
+      "grains = shape=hexagon.shape count=30 generator=random region=1,12,23,23 angle=random speed=3\n",
+      dt));
+  const double e0 = e.ledger().mechanical();
+  double worst = 0.0;
+  bool touched = false;
+  while (e.time() < seconds) {
+    e.step();
+    worst = std::max(worst, std::abs(e.ledger().mechanical() - e0) / e0);
+    touched |= e.ledger().elastic() > 0.0;
+  }
+  EXPECT_TRUE(touched);
+  return worst;
+}
+
+TEST(OpenClStepper, AnUndampedGasConservesEnergyToSecondOrder) {
+  const double coarse = gas_energy_error(1e-3, 3.0), fine = gas_energy_error(5e-4, 3.0);
+  std::printf("device Verlet: max |dE|/E0 = %.3g (dt = 1e-3), %.3g (dt = 5e-4), ratio %.2f\n", coarse, fine,
+              coarse / fine);
+  EXPECT_LT(coarse, 5e-3);
+  EXPECT_GT(coarse / fine, 3.0);
+}
+
+TEST(OpenClStepper, ACompressedDampedFrictionalPileClosesTheFirstLaw) {
+  // A lid comes down at a constant speed on grains settling under gravity:
+  // its work and gravity's release = ΔE + damping + sliding.
+  Engine e = device_engine(
+      "duration = 10\ndt = 1e-4\ngravity = 0,-10\nwall = radius=0.05 points=0,12;0,0;10,0;10,12\n"
+      "wall = radius=0.05 points=-1,5.2;11,5.2 velocity=0,-2 density=1e-6\n"
+      "law = 0 0 linear kn=1e4 gamma_n=20 kt=5e3 mu=0.4 gamma_t=2\n"
+      "grains = shape=hexagon.shape count=6 generator=random region=0.3,0.3,9.7,5 angle=random\n"
+      "grains = shape=disk.shape count=16 generator=random region=0.3,0.3,9.7,5 speed=0.5\n");
+  e.run(12000);
+  const EnergyLedger& l = e.ledger();
+  std::printf("device first law: W_ext %.5g, dE %.5g, damping %.5g, sliding %.5g, residual %.3g\n", l.external_work,
+              l.mechanical() - l.initial_mechanical, l.damping_dissipation, l.sliding_dissipation,
+              l.first_law_residual());
+  ASSERT_GT(l.external_work, 0.0);
+  ASSERT_GT(l.sliding_dissipation, 0.0);
+  ASSERT_GT(l.damping_dissipation, 0.0);
+  EXPECT_LT(std::abs(l.first_law_residual()), 1e-3 * (l.external_work + l.dissipated()));
 }
 
 }  // namespace
