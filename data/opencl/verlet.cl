@@ -123,13 +123,25 @@ __kernel void take_forces(BODY_ARGS, __global const double* forces) {
   torque[i] = forces[4 * i + 2];
 }
 
+// stability.cpp's looks_unstable for a body whose state is finite: a step
+// longer than its size, a periodic cell's wrap taken out (moved_of).
+bool moved_too_far(const double2 p, const double2 before, const double bound, const int2 periodic,
+                   const double2 cell) {
+  double2 step = p - before;
+  if (!(step.x * step.x + step.y * step.y > bound * bound)) return false;
+  if (periodic.x) step.x -= cell.x * round(step.x / cell.x);
+  if (periodic.y) step.y -= cell.y * round(step.y / cell.y);
+  return sqrt(step.x * step.x + step.y * step.y) > bound;
+}
+
 // Pass 3 (VerletStepper::finish_chunk): the second half kick, the chunk's
 // energy sums in body order (BodyEnergySums: translational, rotational,
 // gravitational, fastest speed², fastest body), and the first body of the
-// chunk that may look unstable (n if none): a value that is not finite,
-// or a raw step longer than its size (the CPU decides the rare cases).
+// chunk that looks unstable (n if none): a step longer than its size, or a
+// value that is not finite (which the CPU's test then examines).
 __kernel void finish_bodies(BODY_ARGS, const double dt, __global const uchar* is_wall,
-                            __global const double* bounding_radius, const int chunk, __global double8* sums) {
+                            __global const double* bounding_radius, const int chunk, __global double8* sums,
+                            const int2 periodic, const double2 cell) {
   const int c = get_global_id(0);
   const int first = c * chunk;
   if (first >= n) return;
@@ -160,9 +172,8 @@ __kernel void finish_bodies(BODY_ARGS, const double dt, __global const uchar* is
     gravitational += potential;
     if (suspect == n) {
       const double sum = p.x + p.y + v.x + v.y + angle[i] + spin[i];
-      const double2 step = p - previous[i];
-      const double bound = 2.0 * bounding_radius[i];
-      if (!isfinite(sum) || (!is_wall[i] && step.x * step.x + step.y * step.y > bound * bound)) suspect = i;
+      if (!isfinite(sum) || (!is_wall[i] && moved_too_far(p, previous[i], 2.0 * bounding_radius[i], periodic, cell)))
+        suspect = i;
     }
   }
   sums[c] = (double8)(translational, rotational, gravitational, fastest_speed2, (double)fastest, (double)suspect, 0.0, 0.0);

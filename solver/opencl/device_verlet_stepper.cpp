@@ -84,6 +84,8 @@ DeviceVerletStepper::DeviceVerletStepper(OpenClDevice device, const World& world
   take_.setArg(24, pass_.forces());
   finish_.setArg(25, is_wall_), finish_.setArg(26, bounding_radius_);
   finish_.setArg(27, static_cast<cl_int>(kBodyChunk)), finish_.setArg(28, sums_);
+  finish_.setArg(29, cl_int2{{world.cell.periodic[0] ? 1 : 0, world.cell.periodic[1] ? 1 : 0}});
+  finish_.setArg(30, cl_double2{{world.cell.size.x, world.cell.size.y}});
   gather_.setArg(25, constrained_index_), gather_.setArg(26, constrained_values_);
 }
 
@@ -235,8 +237,8 @@ void DeviceVerletStepper::finish(EngineCore& core) {
   core.close_body_energy_sums(true);
   core.first_unstable = n_;
   if (suspect == n_) return;
-  // A body looks unstable: the CPU's test, with its rare cases, on the
-  // world brought back.
+  // A body looks unstable (or holds a value that is not finite): the CPU's
+  // test, with its rare cases, on the world brought back.
   sync_host(core);
   for (std::size_t i = suspect; i < n_; ++i)
     if (looks_unstable(core.world, core.previous_position, i)) {
