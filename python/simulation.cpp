@@ -4,16 +4,20 @@
 
 #include <string>
 
+#include "app/opencl_backend.h"
 #include "io/frame_reader.h"
 #include "io/run_output.h"
 
 namespace sphero::python {
 namespace {
 
+// The engine as `sphero run` makes it, on the backend the scene asks for.
 Engine engine_of(const SceneConfig& scene) {
   World world = build_world(scene);
   const EngineSettings settings = resolve_engine_settings(scene, world);
-  return Engine(std::move(world), settings);
+  Engine engine(std::move(world), settings);
+  if (scene.backend == Backend::opencl) app::use_opencl_backend(engine, scene.source);
+  return engine;
 }
 
 // A folder of our own under the system's temporary one, removed on leaving.

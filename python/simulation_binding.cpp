@@ -30,6 +30,9 @@ void run(py::object self, std::optional<double> time, std::optional<long> steps,
     {
       py::gil_scoped_release release;
       s.engine().run(n);
+      // The arrays Python holds are the host's: brought back from a device
+      // (backend = opencl) after every chunk.
+      s.engine().world();
     }
     done += n;
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();

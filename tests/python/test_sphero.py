@@ -58,6 +58,18 @@ def test_a_scene_from_python_objects_is_the_scene_file():
     assert np.array_equal(a.positions, b.positions)
 
 
+def test_the_opencl_backend_steps_the_same_bits():
+    cpu = sphero.Simulation(small_scene())
+    device = sphero.Simulation(sphero.scene(base=os.path.join(DATA, "shapes"), backend="opencl", **SMALL))
+    views = device.positions
+    for sim in (cpu, device):
+        sim.run(steps=300)
+    assert np.array_equal(cpu.positions, device.positions)
+    assert np.array_equal(views, cpu.positions)  # a view taken before stepping follows the run
+    assert cpu.energy() == device.energy()
+    assert np.array_equal(cpu.contacts()["force"], device.contacts()["force"])
+
+
 def test_stepping_matches_sphero_run_to_the_bit(tmp_path):
     run = run_cli(tmp_path, sphero.scene_text(**SMALL))
     sim = sphero.Simulation(small_scene())
