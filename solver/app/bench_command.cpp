@@ -20,14 +20,13 @@
 #include "text/message_text.h"
 #include "app/commands.h"
 #include "app/data_directory.h"
+#include "app/opencl_backend.h"
 #include "app/default_scene.h"
 #include "app/bench_record.h"
 #include "app/rigid_bench.h"
 #include "bench/neighbour_scenes.h"
 #include "bench/standard_scenes.h"
 #include "io/scene.h"
-#include "opencl/device_contact_pass.h"
-#include "opencl/device_verlet_stepper.h"
 
 namespace sphero::app {
 namespace {
@@ -147,8 +146,11 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
   o.backends.clear();
   std::stringstream backends(backends_text);
   for (std::string word; std::getline(backends, word, ',');) {
-    if (word != "cpu" && word != "opencl") throw std::invalid_argument(fmt::format("--backend: expected cpu or opencl, found '{}'", word));
-    o.backends.push_back(word == "opencl" ? Backend::opencl : Backend::cpu);
+    try {
+      o.backends.push_back(backend_from_string(word));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--backend: ") + e.what());
+    }
   }
   if (o.backends.empty()) throw std::invalid_argument("--backend needs cpu, opencl or both");
   if (o.steps < 0 || o.settle_steps < 0 || !(o.seconds > 0.0) || o.verlet < 0.0 || o.repeat < 1)
@@ -215,24 +217,12 @@ NeighbourStrategy strategy_of(const BenchOptions& o, std::size_t variant) {
 Backend backend_of(const BenchOptions& o, std::size_t variant) {
   return o.backends[variant / (o.thread_counts.size() * o.strategies.size())];
 }
-std::string_view name_of(Backend b) { return b == Backend::opencl ? "opencl" : "cpu"; }
 
-// The device in e's place, when the variant asks for it: stepping the
-// bodies where it can, else evaluating the contacts. Returns its contact
-// pass's wall time so far, as a function.
+// The device in e's place, when the variant asks for it (opencl_backend.h);
+// returns its contact pass's wall time so far, as a function.
 std::function<double()> use_backend(Engine& e, Backend backend, const BenchOptions& o) {
   if (backend != Backend::opencl) return {};
-  const std::filesystem::path kernels = std::filesystem::path(o.data) / "opencl";
-  if (DeviceVerletStepper::unsupported(e.world(), e.settings()).empty()) {
-    auto stepper = std::make_unique<DeviceVerletStepper>(OpenClDevice::from_environment(), e.world(), kernels);
-    const DeviceVerletStepper* raw = stepper.get();
-    e.use_stepper(std::move(stepper));
-    return [raw] { return raw->seconds(); };
-  }
-  auto pass = std::make_unique<DeviceContactPass>(OpenClDevice::from_environment(), e.world(), kernels);
-  const DeviceContactPass* raw = pass.get();
-  e.set_contact_backend(std::move(pass));
-  return [raw] { return raw->seconds(); };
+  return use_opencl_backend(e, "sphero bench", std::filesystem::path(o.data) / "opencl").contact_pass_seconds;
 }
 
 std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
@@ -304,7 +294,7 @@ BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o
           {"repeats", fmt::format("{}", o.repeat)},
           {"rebuild_wall_s", fmt::format("{:.4f}", rebuild_wall)},
           {"neighbours", o.csv ? std::string(to_string(strategy_of(o, t))) : fmt::format("\"{}\"", to_string(strategy_of(o, t)))},
-          {"backend", o.csv ? std::string(name_of(backend_of(o, t))) : fmt::format("\"{}\"", name_of(backend_of(o, t)))},
+          {"backend", o.csv ? std::string(to_string(backend_of(o, t))) : fmt::format("\"{}\"", to_string(backend_of(o, t)))},
           {"contact_pass_wall_s", std::isnan(contact_pass_wall) ? missing : fmt::format("{:.4f}", contact_pass_wall)}};
 }
 
@@ -328,8 +318,8 @@ int run_bench_command(const std::vector<std::string>& args) {
       if (!timings[t].identical)
         throw std::runtime_error(fmt::format(
             "{} with {} threads, {} and backend {} differs from {} threads, {} and backend {}: a reproducibility bug",
-            c.kind.name, threads_of(o, t), to_string(strategy_of(o, t)), name_of(backend_of(o, t)), threads_of(o, 0),
-            to_string(strategy_of(o, 0)), name_of(backend_of(o, 0))));
+            c.kind.name, threads_of(o, t), to_string(strategy_of(o, t)), to_string(backend_of(o, t)), threads_of(o, 0),
+            to_string(strategy_of(o, 0)), to_string(backend_of(o, 0))));
     }
   }
   return 0;

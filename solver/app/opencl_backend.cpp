@@ -9,20 +9,24 @@
 
 namespace sphero::app {
 
-std::string use_opencl_backend(Engine& engine, const std::string& source) {
+OpenClBackend use_opencl_backend(Engine& engine, const std::string& source, const std::filesystem::path& kernels) {
   try {
-    const std::filesystem::path kernels = data_directory() / "opencl";
+    const std::filesystem::path folder = kernels.empty() ? data_directory() / "opencl" : kernels;
     OpenClDevice device = OpenClDevice::from_environment();
     const OpenClDeviceInfo info = device.info();
     const std::string where = fmt::format("OpenCL device '{}' (platform '{}', {})", info.name, info.platform, info.version);
     const std::string unsupported = DeviceVerletStepper::unsupported(engine.world(), engine.settings());
     if (unsupported.empty()) {
-      engine.use_stepper(std::make_unique<DeviceVerletStepper>(std::move(device), engine.world(), kernels));
-      return "bodies, contacts and integration on " + where;
+      auto stepper = std::make_unique<DeviceVerletStepper>(std::move(device), engine.world(), folder);
+      const DeviceVerletStepper* raw = stepper.get();
+      engine.use_stepper(std::move(stepper));
+      return {"bodies, contacts and integration on " + where, [raw] { return raw->seconds(); }};
     }
-    engine.set_contact_backend(std::make_unique<DeviceContactPass>(std::move(device), engine.world(), kernels));
-    return fmt::format("contacts on {}; the integration on the CPU (the device does not yet step {})", where,
-                       unsupported);
+    auto pass = std::make_unique<DeviceContactPass>(std::move(device), engine.world(), folder);
+    const DeviceContactPass* raw = pass.get();
+    engine.set_contact_backend(std::move(pass));
+    return {fmt::format("contacts on {}; the integration on the CPU (the device does not yet step {})", where, unsupported),
+            [raw] { return raw->seconds(); }};
   } catch (const std::exception& e) {
     throw SceneError(fmt::format("{}: backend = opencl: {}", source, e.what()));
   }

@@ -224,7 +224,7 @@ std::unique_ptr<Engine> make_engine(const RunOptions& options, const SceneConfig
 // The line of the run's header that says where the contacts are computed.
 std::string backend_line(Engine& engine, const SceneConfig& scene) {
   if (scene.backend != Backend::opencl) return {};
-  return "  backend: " + use_opencl_backend(engine, scene.source) + "\n";
+  return "  backend: " + use_opencl_backend(engine, scene.source).description + "\n";
 }
 
 void prepare_output_directory(const fs::path& out, const RunOptions& options) {

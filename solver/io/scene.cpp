@@ -33,7 +33,7 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"gravity", "gx,gy in m/s² (default 0,0)"},
     {"seed", "random seed of the generators (default 1)"},
     {"threads", "worker threads (default 1); results are bit-identical whatever the number"},
-    {"backend", "cpu | opencl (default cpu): where the soft model's contact pass runs; opencl on the device that "
+    {"backend", "cpu | opencl (default cpu): where a soft-model run computes; opencl on the device that "
                 "OPENCL_PLATFORM and OPENCL_DEVICE choose (docs/OPENCL.md), with the same results to the bit"},
     {"periodic", "none | x | y | xy (default none)"},
     {"cell", "x0,y0,x1,y1: the periodic cell"},
@@ -475,9 +475,11 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
     scene.engine.rigid.events = v->text == "events";
   }
   if (const auto v = values.scalar("backend")) {
-    if (v->text != "cpu" && v->text != "opencl")
-      fail_at(v->at, "backend", fmt::format("expected cpu or opencl, found '{}'", v->text));
-    scene.backend = v->text == "opencl" ? Backend::opencl : Backend::cpu;
+    try {
+      scene.backend = backend_from_string(v->text);
+    } catch (const std::invalid_argument& e) {
+      fail_at(v->at, "backend", e.what());
+    }
     if (rigid && scene.backend == Backend::opencl)
       fail_at(v->at, "backend", "the OpenCL backend runs the soft model only: drop 'backend = opencl' or use model = soft");
   }
@@ -580,6 +582,14 @@ void read_lists(const SceneValues& values, SceneConfig& scene, const std::filesy
 }
 
 }  // namespace
+
+std::string_view to_string(Backend backend) { return backend == Backend::opencl ? "opencl" : "cpu"; }
+
+Backend backend_from_string(std::string_view word) {
+  if (word == "cpu") return Backend::cpu;
+  if (word == "opencl") return Backend::opencl;
+  throw std::invalid_argument(fmt::format("expected cpu or opencl, found '{}'", word));
+}
 
 SceneConfig parse_scene(const std::string& text, const std::string& source, const std::filesystem::path& base,
                         const std::vector<std::string>& overrides) {

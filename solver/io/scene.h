@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/engine.h"
@@ -91,6 +92,9 @@ struct LawSpec {
 // Where a soft-model run's contact pass runs: on the CPU, or on an OpenCL
 // device (docs/OPENCL.md). The same bits either way: not in checkpoints.
 enum class Backend { cpu, opencl };
+std::string_view to_string(Backend backend);
+// Throws std::invalid_argument naming the accepted words.
+Backend backend_from_string(std::string_view word);
 
 struct SceneConfig {
   std::string source;  // the scene file, or "built-in default scene"
