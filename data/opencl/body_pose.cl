@@ -1,6 +1,6 @@
-// Sphero's OpenCL kernels: bodies' orientations and their skeletons'
-// world vertices, with the CPU engine's arithmetic (solver/engine/world.h:
-// orientation_at, vertex_position), so that both give the same bits.
+// A body's orientation from its angle on the device, with the CPU
+// engine's arithmetic (solver/engine/world.h: orientation_at), so that both
+// give the same bits; verlet.cl uses it.
 // No contraction into fused multiply-adds: the CPU build (x86-64 without
 // -march) has none either.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -31,29 +31,4 @@ double2 orientation_at(double angle) {
     case 2: return (double2)(-cosine, -sine);
     default: return (double2)(sine, -cosine);
   }
-}
-
-// One work-item per body. A disk whose skeleton is its centre keeps its
-// orientation: it never enters its vertex (update_orientation).
-__kernel void orient_bodies(const int bodies, __global const double* angle, __global const int* vertex_begin,
-                            __global const int* vertex_count, __global const int* local_shift,
-                            __global const double2* local_vertex, __global double2* orientation) {
-  const int i = get_global_id(0);
-  if (i >= bodies) return;
-  if (vertex_count[i] == 1) {
-    const double2 v = local_vertex[vertex_begin[i] + local_shift[i]];
-    if (v.x == 0.0 && v.y == 0.0) return;
-  }
-  orientation[i] = orientation_at(angle[i]);
-}
-
-// One work-item per skeleton vertex, given the body it belongs to.
-__kernel void place_vertices(const int vertices, __global const int* vertex_body, __global const double2* position,
-                             __global const double2* orientation, __global const int* local_shift,
-                             __global const double2* local_vertex, __global double2* world_vertex) {
-  const int k = get_global_id(0);
-  if (k >= vertices) return;
-  const int body = vertex_body[k];
-  const double2 p = position[body], v = local_vertex[k + local_shift[body]], cs = orientation[body];
-  world_vertex[k] = (double2)(p.x + cs.x * v.x - cs.y * v.y, p.y + cs.y * v.x + cs.x * v.y);
 }
