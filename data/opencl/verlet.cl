@@ -192,3 +192,14 @@ __kernel void gather_constrained(BODY_ARGS, const int count, __global const int*
   r[6] = spin[i];
   r[7] = 0.0;
 }
+
+// The constrained bodies' loads as the host set them at a list rebuild
+// (EngineCore::apply_loads at their wrapped places): force, torque.
+__kernel void set_constrained_loads(BODY_ARGS, const int count, __global const int* which,
+                                    __global const double* values) {
+  const int j = get_global_id(0);
+  if (j >= count) return;
+  const int i = which[j];
+  force[i] = vload2(0, values + 8 * j);
+  torque[i] = values[8 * j + 2];
+}

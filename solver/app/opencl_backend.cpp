@@ -20,7 +20,11 @@ OpenClBackend use_opencl_backend(Engine& engine, const std::string& source, cons
       auto stepper = std::make_unique<DeviceVerletStepper>(std::move(device), engine.world(), folder);
       const DeviceVerletStepper* raw = stepper.get();
       engine.use_stepper(std::move(stepper));
-      return {"bodies, contacts and integration on " + where, [raw] { return raw->seconds(); }};
+      if (DeviceVerletStepper::lists_on_device(engine.neighbour_settings()))
+        return {"bodies, neighbour lists, contacts and integration on " + where, [raw] { return raw->seconds(); }};
+      return {"bodies, contacts and integration on " + where +
+                  "; neighbour lists on the CPU (the device builds them with link cells and contact lists only)",
+              [raw] { return raw->seconds(); }};
     }
     auto pass = std::make_unique<DeviceContactPass>(std::move(device), engine.world(), folder);
     const DeviceContactPass* raw = pass.get();

@@ -104,7 +104,7 @@ EngineSnapshot Engine::snapshot() const {
 }
 
 void Engine::use_stepper(std::unique_ptr<Stepper> stepper) {
-  stepper_->sync_host(core_);
+  stepper_->leave(core_);
   stepper_ = std::move(stepper);
   stepper_->start(core_);
 }

@@ -77,6 +77,7 @@ class Engine {
   double neighbour_rebuild_seconds() const { return core_.neighbours.rebuild_seconds(); }  // wall clock, this engine's
   long neighbour_partial_rebuilds() const { return core_.neighbours.partial_rebuilds(); }  // among neighbour_stats().rebuilds
   double neighbour_verlet_distance() const { return core_.neighbours.verlet_distance(); }
+  const NeighbourSettings& neighbour_settings() const { return core_.neighbours.settings(); }
   // The void-space triangulation (neighbours = triangulation), once a list rebuild has used it.
   const TriangulationNeighbours* neighbour_triangulation() const { return core_.neighbours.triangulation(); }
   const EngineSettings& settings() const { return core_.settings; }

@@ -17,16 +17,14 @@ double percentile(std::vector<double>& v, double q) {
 
 }  // namespace
 
-LinkCells::LinkCells(const World& w, const std::vector<int>& bodies, double skin) : w_(w) {
-  double diameter = 0.0;
-  for (int i : bodies) diameter = std::max(diameter, 2.0 * w.bounding_radius[i]);
-  choose_grid(w, bodies, diameter + skin);
+LinkCells::LinkCells(const World& w, const std::vector<int>& bodies, double skin)
+    : w_(w), grid_(choose_link_grid(w, bodies, skin)) {
   const std::size_t n = w.size(), count = cell_count();
   start_.assign(count + 1, 0);
   members_.resize(bodies.size());
   cell_of_body_.assign(n, -1);
   for (int i : bodies) {
-    cell_of_body_[static_cast<std::size_t>(i)] = cell_along(w, i, 0) + cells_[0] * cell_along(w, i, 1);
+    cell_of_body_[static_cast<std::size_t>(i)] = cell_along(w, i, 0) + grid_.cells[0] * cell_along(w, i, 1);
     ++start_[static_cast<std::size_t>(cell_of_body_[static_cast<std::size_t>(i)]) + 1];
   }
   for (std::size_t c = 0; c < count; ++c) start_[c + 1] += start_[c];
@@ -40,7 +38,12 @@ LinkCells::LinkCells(const World& w, const std::vector<int>& bodies, double skin
 // beyond the grid are clamped to its edge, which keeps the search exact:
 // two grains within one cell width of each other still land in the same
 // or neighbouring cells, whatever the clamping.
-void LinkCells::choose_grid(const World& w, const std::vector<int>& bodies, double side) {
+LinkGrid choose_link_grid(const World& w, const std::vector<int>& bodies, double skin) {
+  double diameter = 0.0;
+  for (int i : bodies) diameter = std::max(diameter, 2.0 * w.bounding_radius[i]);
+  const double side = diameter + skin;
+  LinkGrid grid;
+  auto& [cells, origin, width] = grid;
   Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
   for (int i : bodies) {
     low = {std::min(low.x, w.position[i].x), std::min(low.y, w.position[i].y)};
@@ -62,39 +65,41 @@ void LinkCells::choose_grid(const World& w, const std::vector<int>& bodies, doub
   for (double widen = 1.0;; widen *= 1.25) {
     for (int axis = 0; axis < 2; ++axis) {
       if (w.cell.periodic[axis]) {
-        cells_[axis] = std::max(1, static_cast<int>(std::floor(period(w, axis) / (side * widen))));
-        origin_[axis] = axis == 0 ? w.cell.low.x : w.cell.low.y;
-        width_[axis] = period(w, axis) / cells_[axis];
+        cells[axis] = std::max(1, static_cast<int>(std::floor(period(w, axis) / (side * widen))));
+        origin[axis] = axis == 0 ? w.cell.low.x : w.cell.low.y;
+        width[axis] = period(w, axis) / cells[axis];
       } else {
-        origin_[axis] = axis == 0 ? low.x : low.y;
+        origin[axis] = axis == 0 ? low.x : low.y;
         const double extent = axis == 0 ? high.x - low.x : high.y - low.y;
-        cells_[axis] = static_cast<int>(std::floor(extent / (side * widen))) + 1;
-        width_[axis] = side * widen;
+        cells[axis] = static_cast<int>(std::floor(extent / (side * widen))) + 1;
+        width[axis] = side * widen;
       }
     }
-    if (static_cast<double>(cells_[0]) * cells_[1] <= cap) break;
+    if (static_cast<double>(cells[0]) * cells[1] <= cap) break;
   }
+  return grid;
 }
 
 int LinkCells::cell_along(const World& w, int i, int axis) const {
   const double coordinate = axis == 0 ? w.position[i].x : w.position[i].y;
-  const int c = static_cast<int>(std::floor((coordinate - origin_[axis]) / width_[axis]));
-  return std::clamp(c, 0, cells_[axis] - 1);
+  const int c = static_cast<int>(std::floor((coordinate - grid_.origin[axis]) / grid_.width[axis]));
+  return std::clamp(c, 0, grid_.cells[axis] - 1);
 }
 
 // The 3 × 3 cells around body i, each once (a periodic axis of fewer than
 // three cells wraps onto the same cell twice).
 std::size_t LinkCells::cells_around(int i, std::array<int, 9>& neighbours) const {
   const int own = cell_of_body_[static_cast<std::size_t>(i)];
-  const int cx = own % cells_[0], cy = own / cells_[0];
+  const std::array<int, 2>& cells = grid_.cells;
+  const int cx = own % cells[0], cy = own / cells[0];
   std::size_t count = 0;
   for (int dy = -1; dy <= 1; ++dy)
     for (int dx = -1; dx <= 1; ++dx) {
       int nx = cx + dx, ny = cy + dy;
-      if (w_.cell.periodic[0]) nx = (nx % cells_[0] + cells_[0]) % cells_[0];
-      if (w_.cell.periodic[1]) ny = (ny % cells_[1] + cells_[1]) % cells_[1];
-      if (nx < 0 || ny < 0 || nx >= cells_[0] || ny >= cells_[1]) continue;
-      const int cell = nx + cells_[0] * ny;
+      if (w_.cell.periodic[0]) nx = (nx % cells[0] + cells[0]) % cells[0];
+      if (w_.cell.periodic[1]) ny = (ny % cells[1] + cells[1]) % cells[1];
+      if (nx < 0 || ny < 0 || nx >= cells[0] || ny >= cells[1]) continue;
+      const int cell = nx + cells[0] * ny;
       if (std::find(neighbours.begin(), neighbours.begin() + static_cast<std::ptrdiff_t>(count), cell) ==
           neighbours.begin() + static_cast<std::ptrdiff_t>(count))
         neighbours[count++] = cell;

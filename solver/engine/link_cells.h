@@ -12,12 +12,24 @@
 
 namespace sphero {
 
+// The grid: cells per axis, where cell 0 starts and how wide a cell is.
+struct LinkGrid {
+  std::array<int, 2> cells{};
+  std::array<double, 2> origin{}, width{};
+};
+
+// The grid for `bodies` (their centres as they now lie) and a skin of
+// `skin`: cells of side at least D + skin, D the largest outline diameter.
+LinkGrid choose_link_grid(const World& world, const std::vector<int>& bodies, double skin);
+
 class LinkCells {
  public:
   // Bins `bodies` (their centres as they now lie) for a skin of `skin` (2δ).
   LinkCells(const World& world, const std::vector<int>& bodies, double skin);
 
-  std::size_t cell_count() const { return static_cast<std::size_t>(cells_[0]) * static_cast<std::size_t>(cells_[1]); }
+  std::size_t cell_count() const {
+    return static_cast<std::size_t>(grid_.cells[0]) * static_cast<std::size_t>(grid_.cells[1]);
+  }
 
   // Calls visit(j) for every binned body j in the 3 × 3 cells around body i
   // (i included), cell by cell, each cell once, bodies in index order.
@@ -30,13 +42,11 @@ class LinkCells {
   }
 
  private:
-  void choose_grid(const World& w, const std::vector<int>& bodies, double side);
   int cell_along(const World& w, int i, int axis) const;
   std::size_t cells_around(int i, std::array<int, 9>& neighbours) const;
 
   const World& w_;
-  std::array<int, 2> cells_{};
-  std::array<double, 2> origin_{}, width_{};
+  LinkGrid grid_;
   std::vector<int> start_, members_;  // members of cell c: members_[start_[c] .. start_[c + 1])
   std::vector<int> cell_of_body_;     // -1 for a body not binned
 };

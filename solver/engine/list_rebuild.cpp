@@ -285,6 +285,14 @@ void NeighbourList::wrap_for_listing(World& w, const std::vector<int>* moved) {
     for (std::size_t i = 0; i < w.size(); ++i) wrap(i);
 }
 
+// A whole rebuild lets each body move δ before the next (2δ between two
+// bodies). A partial one: the moved body δ from now, a kept one δ from its
+// own reference, which it may already be δ/2 from — 1.5δ from now (update
+// picks the moved bodies so). Each of a new pair is allowed 1.5δ: the
+// finder's slack for turns assumes an even share. The rigid model's gap
+// comes on top: pairs that close within it stay listed.
+double NeighbourList::skin_for(bool partial) const { return (partial ? 3.0 : 2.0) * delta_ + settings_.gap; }
+
 // `moved` null: every pair is decided anew (a whole rebuild). Otherwise only
 // the pairs of those bodies, none of them a wall (the others' candidates
 // are kept; see update).
@@ -292,6 +300,11 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   const auto started = std::chrono::steady_clock::now();
   const bool partial = moved != nullptr;
   wrap_for_listing(w, moved);
+  if (remote_) {
+    relist_remotely(w, moved, skin_for(partial));
+    finish_relist(started);
+    return;
+  }
   // A whole rebuild brings every vertex up to date, a partial one only
   // those of the bodies its pairs can reach (once the link cells say which).
   if (!partial) {
@@ -299,13 +312,7 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
     mark_seams(w);  // constraints may have changed since the last rebuild
   }
   all_vertices_current_ = !partial;
-  // A whole rebuild lets each body move δ before the next (2δ between two
-  // bodies). A partial one: the moved body δ from now, a kept one δ from
-  // its own reference, which it may already be δ/2 from — 1.5δ from now
-  // (update picks the moved bodies so). Each of a new pair is allowed
-  // 1.5δ: the finder's slack for turns assumes an even share. The rigid
-  // model's gap comes on top: pairs that close within it stay listed.
-  const double skin = (partial ? 3.0 : 2.0) * delta_ + settings_.gap;
+  const double skin = skin_for(partial);
   PairSearch search(w, wraps_, moved, skin, std::max(1, settings_.threads));
   search.make_finders(settings_.contact_lists);
   if (settings_.brute_force) {
@@ -323,11 +330,38 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   else
     finish_whole_rebuild(w, fresh, search.listed_at_half_skin(), search.pairs());
   index_bodies(w.size());
+  finish_relist(started);
+}
+
+void NeighbourList::finish_relist(std::chrono::steady_clock::time_point started) {
   built_ = true;
   steps_since_rebuild_ = 0;
   ++stats_.rebuilds;
   ++generation_;
   rebuild_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+// The remote lister makes the list and keeps it; the books are kept here
+// as for a list made here.
+void NeighbourList::relist_remotely(World& w, const std::vector<int>* moved, double skin) {
+  const RemoteLister::Listing got = remote_->relist(w, *this, wraps_, moved, skin);
+  if (got.link_cells > 0) stats_.link_cells = got.link_cells;
+  candidates_.clear(), states_.clear(), body_start_.clear(), body_candidates_.clear();
+  remote_count_ = got.candidates;
+  copy_stale_ = true;
+  all_vertices_current_ = false;  // the host's world vertices were not touched
+  if (moved) {
+    for (int i : *moved) {
+      reference_position_[static_cast<std::size_t>(i)] = w.position[static_cast<std::size_t>(i)];
+      reference_angle_[static_cast<std::size_t>(i)] = w.angle[static_cast<std::size_t>(i)];
+    }
+    ++partial_rebuilds_;
+    return;
+  }
+  listed_at_half_skin_ = static_cast<double>(got.listed_at_half_skin);
+  reference_position_ = w.position;
+  reference_angle_ = w.angle;
+  stats_.body_pairs = got.body_pairs;
 }
 
 void NeighbourList::prepare(World& w) {

@@ -1,6 +1,8 @@
 #include "engine/neighbour_list.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "engine/capacity.h"
 #include "engine/contact_geometry.h"
@@ -55,7 +57,21 @@ Contact NeighbourList::record(const World& w, std::size_t k) const {
   return c;
 }
 
+void NeighbourList::require_copy(const char* what) const {
+  if (copy_stale_)
+    throw std::logic_error(std::string("NeighbourList::") + what + ": the list is held by its remote lister; fetch it first");
+}
+
+void NeighbourList::adopt(std::vector<Candidate> candidates, std::vector<ContactState> states) {
+  if (candidates.size() != states.size()) throw std::logic_error("NeighbourList::adopt: candidates and states differ in count");
+  candidates_ = std::move(candidates);
+  states_ = std::move(states);
+  copy_stale_ = false;
+  index_bodies(reference_position_.size());
+}
+
 NeighbourListState NeighbourList::state(const World& world) const {
+  require_copy("state");
   NeighbourListState s{{}, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_, listed_at_half_skin_};
   s.contacts.reserve(candidates_.size());
   for (std::size_t k = 0; k < candidates_.size(); ++k) s.contacts.push_back(record(world, k));
@@ -63,6 +79,7 @@ NeighbourListState NeighbourList::state(const World& world) const {
 }
 
 std::vector<Contact> NeighbourList::records(const World& world) const {
+  require_copy("records");
   std::vector<Contact> out;
   out.reserve(candidates_.size());
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
@@ -126,7 +143,7 @@ bool NeighbourList::update(World& world, double largest) {
   }
   ++steps_since_rebuild_;
   const auto steps = static_cast<double>(steps_since_rebuild_);
-  const auto listed = static_cast<double>(candidates_.size());
+  const auto listed = static_cast<double>(size());
   const double smallest_delta = settings_.verlet_distance / 1024.0;
   if (largest > delta_) {
     // Few bodies moved: only their pairs are listed anew (a partial
@@ -164,7 +181,7 @@ bool NeighbourList::update(World& world, double largest) {
 bool NeighbourList::thins_by_rate(double largest, long steps) const {
   const double smallest_delta = settings_.verlet_distance / 1024.0;
   const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 ||
-                             listed_at_half_skin_ < 0.8 * static_cast<double>(candidates_.size());
+                             listed_at_half_skin_ < 0.8 * static_cast<double>(size());
   return settings_.adaptive && steps >= 200 && delta_ > smallest_delta && thinning_pays &&
          200.0 * largest / static_cast<double>(steps) < 0.25 * delta_;
 }
@@ -186,7 +203,7 @@ bool NeighbourList::thinner_list_pays(const World& w, double relisted) const {
   if (!(listed_at_half_skin_ < INFINITY) || w.size() == 0) return false;
   const double rebuild = rebuild_cost(w, relisted);
   const auto life = static_cast<double>(steps_since_rebuild_);
-  const auto listed = static_cast<double>(candidates_.size());
+  const auto listed = static_cast<double>(size());
   return listed_at_half_skin_ + 2.0 * rebuild / life < 0.8 * (listed + rebuild / life);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -18,6 +19,7 @@ namespace sphero {
 
 struct OrderedCandidates;  // candidate_order.h
 class TriangulationNeighbours;  // triangulation_neighbours.h
+class NeighbourList;
 
 struct NeighbourSettings {
   double verlet_distance = 0.0;  // δ: skin thickness per body (the largest, when adaptive)
@@ -72,6 +74,27 @@ struct NeighbourListState {
   double listed_at_half_skin = INFINITY;
 };
 
+// A candidate search done elsewhere (the OpenCL backend's device), which
+// keeps the list it makes: NeighbourList still decides when and how to
+// rebuild, wraps the bodies and keeps the books, and holds a copy of the
+// candidates only once fetched.
+class RemoteLister {
+ public:
+  struct Listing {
+    std::size_t candidates = 0, body_pairs = 0, link_cells = 0;
+    long listed_at_half_skin = 0;
+  };
+  virtual ~RemoteLister() = default;
+  // Lists the candidates as NeighbourList's own rebuild would — whole
+  // (`moved` null) or for the moved bodies' pairs — at the world's
+  // positions (wrapped), with this skin and these wraps; the state of
+  // `list` (whose generation rises by one once this returns) carried over.
+  virtual Listing relist(const World& world, const NeighbourList& list, const std::vector<std::array<int, 2>>& wraps,
+                         const std::vector<int>* moved, double skin) = 0;
+  // The list as it now is, contact states included, into `list` (adopt).
+  virtual void fetch(NeighbourList& list) = 0;
+};
+
 // The candidate list and what is needed to decide when to rebuild it.
 class NeighbourList {
  public:
@@ -117,6 +140,18 @@ class NeighbourList {
   // body_candidates()[body_candidate_start()[b] .. body_candidate_start()[b + 1]).
   const std::vector<int>& body_candidate_start() const { return body_start_; }
   const std::vector<int>& body_candidates() const { return body_candidates_; }
+  // How many candidates the list holds, here or with a remote lister.
+  std::size_t size() const { return copy_stale_ ? remote_count_ : candidates_.size(); }
+
+  // Rebuilds are listed by `remote` from now on (null: here again, after a
+  // fetch); the candidates are then held there, and a copy here is current
+  // only once fetched (copy_stale() false).
+  void list_remotely(RemoteLister* remote) { remote_ = remote; }
+  bool listed_remotely() const { return remote_ != nullptr; }
+  bool copy_stale() const { return copy_stale_; }
+  // The remote lister's list, in canonical order with the states parallel.
+  void adopt(std::vector<Candidate> candidates, std::vector<ContactState> states);
+
   void set_threads(int threads) { settings_.threads = threads; }
   void set_strategy(NeighbourStrategy strategy) { settings_.strategy = strategy; }
   // Builds now what the strategy keeps from rebuild to rebuild (the
@@ -155,6 +190,10 @@ class NeighbourList {
   static constexpr double kPartialWalk = 20.0;
   void rebuild(World& world);
   void relist(World& world, const std::vector<int>* moved);
+  double skin_for(bool partial) const;
+  void relist_remotely(World& world, const std::vector<int>* moved, double skin);
+  void finish_relist(std::chrono::steady_clock::time_point started);
+  void require_copy(const char* what) const;
   void wrap_for_listing(World& world, const std::vector<int>* moved);
   void finish_whole_rebuild(const World& world, OrderedCandidates& fresh, long listed_at_half_skin,
                             std::size_t pairs);
@@ -181,6 +220,9 @@ class NeighbourList {
   double rebuild_seconds_ = 0.0;
   bool all_vertices_current_ = true;
   std::unique_ptr<TriangulationNeighbours> triangulation_;  // strategy = triangulation
+  RemoteLister* remote_ = nullptr;
+  bool copy_stale_ = false;  // the candidates here are not the remote lister's
+  std::size_t remote_count_ = 0;
   // Would half the skin cost less, a trigger relisting `relisted` bodies?
   // The slow-motion rule of update(): the skin halves after a long, slow list.
   bool thins_by_rate(double largest, long steps) const;

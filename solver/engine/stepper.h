@@ -59,6 +59,9 @@ class Stepper {
   virtual void sync_host(EngineCore& /*core*/) {}
   // ...and takes them anew from core after a writer changed them.
   virtual void host_changed(EngineCore& /*core*/) {}
+  // Another stepper takes over: whatever this one lent core (a remote
+  // lister for the neighbour list) is taken back, core brought up to date.
+  virtual void leave(EngineCore& core) { sync_host(core); }
   virtual std::size_t memory_bytes() const { return 0; }
 };
 

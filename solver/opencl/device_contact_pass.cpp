@@ -78,6 +78,9 @@ DeviceContactPass::DeviceContactPass(OpenClDevice device, const World& world, co
   sum_forces_.setArg(2, body_start_);
   sum_forces_.setArg(8, forces_);
   sum_energies_.setArg(1, static_cast<cl_int>(kContactChunk));
+  // Every array exists from the start, so that a builder can read them.
+  reserve_candidates(1);
+  reserve_incidence(1);
 }
 
 void DeviceContactPass::send_bodies(const World& w) {
@@ -95,7 +98,7 @@ void DeviceContactPass::send_bodies(const World& w) {
 // the next; the host's copy of the states is brought up to date after each
 // evaluation (read_back), so a rebuild carries over the current ones.
 bool DeviceContactPass::list_changed(const NeighbourList& list) const {
-  return &list != sent_list_ || list.generation() != sent_generation_ || list.candidates().size() != candidates_;
+  return &list != sent_list_ || list.generation() != sent_generation_ || list.size() != candidates_;
 }
 
 // The candidates' arrays grow (with room to spare) to hold `count`, and
@@ -118,8 +121,16 @@ void DeviceContactPass::reserve_candidates(std::size_t count) {
   sum_energies_.setArg(2, energy_), sum_energies_.setArg(3, overlap_ratio_), sum_energies_.setArg(4, chunk_sums_);
 }
 
+void DeviceContactPass::reserve_incidence(std::size_t count) {
+  if (count <= incidence_capacity_) return;
+  incidence_capacity_ = count + count / 4 + 64;
+  body_candidates_ = buffer_for<int>(device_.context(), incidence_capacity_);
+  sum_forces_.setArg(3, body_candidates_);
+}
+
 // The list's keys, shapes and states, and which candidates each body has.
 void DeviceContactPass::send_list(const NeighbourList& list) {
+  if (list.copy_stale()) throw std::logic_error("DeviceContactPass: the host's copy of the list is not current");
   const std::vector<Candidate>& keys = list.candidates();
   const std::vector<ContactState>& states = list.states();
   candidates_ = keys.size();
@@ -130,7 +141,8 @@ void DeviceContactPass::send_list(const NeighbourList& list) {
   for (std::size_t k = 0; k < candidates_; ++k) {
     const Candidate& a = keys[k];
     const ContactState& s = states[k];
-    key[k] = {{a.vertex_body, a.edge_body, a.vertex, a.feature, a.feature_end, a.kind == ContactKind::vertex_vertex ? 1 : 0}};
+    key[k] = {{a.vertex_body, a.edge_body, a.vertex, a.feature, a.feature_end, a.kind == ContactKind::vertex_vertex ? 1 : 0,
+                a.image[0], a.image[1]}};
     shape[k] = {{a.reach, a.edge_offset.x, a.edge_offset.y, 0.0}};
     double* r = &states_host_[kStateRecord * k];
     r[0] = s.xi.x, r[1] = s.xi.y, r[2] = s.force.x, r[3] = s.force.y, r[4] = s.point.x, r[5] = s.point.y;
@@ -142,11 +154,7 @@ void DeviceContactPass::send_list(const NeighbourList& list) {
   if (candidates_ > 0)
     q.enqueueWriteBuffer(states_, CL_TRUE, 0, kStateRecord * candidates_ * sizeof(double), states_host_.data());
   const std::vector<int>& incident = list.body_candidates();
-  if (incident.size() > incidence_capacity_) {
-    incidence_capacity_ = incident.size() + incident.size() / 4 + 64;
-    body_candidates_ = buffer_for<int>(device_.context(), incidence_capacity_);
-    sum_forces_.setArg(3, body_candidates_);
-  }
+  reserve_incidence(incident.size());
   write(q, body_start_, list.body_candidate_start());
   write(q, body_candidates_, incident);
   sent_list_ = &list;
@@ -154,15 +162,59 @@ void DeviceContactPass::send_list(const NeighbourList& list) {
   ++lists_sent_;
 }
 
-void DeviceContactPass::run_kernels(double dt) {
+void DeviceContactPass::install(const cl::Buffer& keys, const cl::Buffer& shapes, const cl::Buffer& states,
+                                const cl::Buffer& body_start, const cl::Buffer& incident, std::size_t count,
+                                const NeighbourList& list, long generation) {
+  candidates_ = count;
+  chunks_ = (count + kContactChunk - 1) / kContactChunk;
+  reserve_candidates(count);
+  reserve_incidence(2 * count);
   cl::CommandQueue& q = device_.queue();
+  if (count > 0) {
+    q.enqueueCopyBuffer(keys, keys_, 0, 0, count * sizeof(cl_int8));
+    q.enqueueCopyBuffer(shapes, shapes_, 0, 0, count * sizeof(cl_double4));
+    q.enqueueCopyBuffer(states, states_, 0, 0, kStateRecord * count * sizeof(double));
+    q.enqueueCopyBuffer(incident, body_candidates_, 0, 0, 2 * count * sizeof(int));
+  }
+  q.enqueueCopyBuffer(body_start, body_start_, 0, 0, (bodies_ + 1) * sizeof(int));
+  sent_list_ = &list;
+  sent_generation_ = generation;
+  ++lists_sent_;
+}
+
+void DeviceContactPass::read_list(NeighbourList& list) {
+  std::vector<cl_int8> key(candidates_);
+  std::vector<cl_double4> shape(candidates_);
+  cl::CommandQueue& q = device_.queue();
+  read(q, keys_, key, candidates_);
+  read(q, shapes_, shape, candidates_);
+  read(q, states_, states_host_, kStateRecord * candidates_);
+  std::vector<Candidate> candidates(candidates_);
+  std::vector<ContactState> states(candidates_);
+  for (std::size_t k = 0; k < candidates_; ++k) {
+    const cl_int8& a = key[k];
+    Candidate& c = candidates[k];
+    c.vertex_body = a.s[0], c.edge_body = a.s[1], c.vertex = a.s[2], c.feature = a.s[3], c.feature_end = a.s[4];
+    c.kind = a.s[5] != 0 ? ContactKind::vertex_vertex : ContactKind::vertex_edge;
+    c.image = {a.s[6], a.s[7]};
+    c.reach = shape[k].s[0], c.edge_offset = {shape[k].s[1], shape[k].s[2]};
+    const double* r = &states_host_[kStateRecord * k];
+    const int flags = static_cast<int>(r[9]);
+    c.active = (flags & 1) != 0;
+    c.sliding = (flags & 2) != 0;
+    states[k] = {{r[0], r[1]}, {r[2], r[3]}, {r[4], r[5]}, {r[6], r[7]}, r[8]};
+  }
+  list.adopt(std::move(candidates), std::move(states));
+}
+
+void DeviceContactPass::run_kernels(double dt) {
   if (candidates_ == 0) return;
   evaluate_.setArg(12, static_cast<cl_int>(candidates_));
   evaluate_.setArg(13, dt);
-  q.enqueueNDRangeKernel(evaluate_, cl::NullRange, cl::NDRange(candidates_));
+  device_.run(evaluate_, candidates_);
   sum_energies_.setArg(0, static_cast<cl_int>(candidates_));
-  q.enqueueNDRangeKernel(sum_energies_, cl::NullRange, cl::NDRange(chunks_));
-  if (bodies_ > 0) q.enqueueNDRangeKernel(sum_forces_, cl::NullRange, cl::NDRange(bodies_));
+  device_.run(sum_energies_, chunks_);
+  device_.run(sum_forces_, bodies_);
 }
 
 void DeviceContactPass::read_forces(World& w) {
@@ -176,7 +228,12 @@ void DeviceContactPass::read_forces(World& w) {
 }
 
 void DeviceContactPass::read_states(NeighbourList& list) {
-  if (candidates_ == 0 || sent_list_ != &list || list.generation() != sent_generation_) return;
+  if (sent_list_ != &list || list.generation() != sent_generation_) return;
+  if (list.copy_stale()) {
+    read_list(list);
+    return;
+  }
+  if (candidates_ == 0) return;
   read(device_.queue(), states_, states_host_, kStateRecord * candidates_);
   std::vector<Candidate>& keys = list.candidates();
   std::vector<ContactState>& states = list.states();

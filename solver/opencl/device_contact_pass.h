@@ -26,6 +26,24 @@ class DeviceContactPass final : public ContactEvaluator {
   // per body), and so do the contacts' states until read_states.
   ContactEnergySums evaluate_resident(NeighbourList& list, double dt);
   void read_states(NeighbourList& list);
+  // Whether the device holds `list` as it now is (its generation), and
+  // sends it there (the host's copy must be current).
+  bool holds(const NeighbourList& list) const { return !list_changed(list); }
+  void send_list(const NeighbourList& list);
+  // A list built on the device (DeviceListBuilder) becomes the one held,
+  // as `list` will be at `generation`: keys, shapes and states of `count`
+  // candidates, and the per-body index of their incidences.
+  void install(const cl::Buffer& keys, const cl::Buffer& shapes, const cl::Buffer& states,
+               const cl::Buffer& body_start, const cl::Buffer& incident, std::size_t count, const NeighbourList& list,
+               long generation);
+  // The held list, states included, into the host's copy (NeighbourList::adopt).
+  void read_list(NeighbourList& list);
+  // The held list's keys (8 ints each: vertex body, edge body, vertex,
+  // feature, feature end, vertex–vertex, image), shapes (reach, edge
+  // offset, pad) and states (10 doubles each).
+  const cl::Buffer& keys() const { return keys_; }
+  const cl::Buffer& shapes() const { return shapes_; }
+  const cl::Buffer& states() const { return states_; }
   const cl::Buffer& body_records() const { return bodies_buffer_; }
   const cl::Buffer& forces() const { return forces_; }
   std::size_t candidates() const { return candidates_; }  // in the list last evaluated
@@ -40,7 +58,7 @@ class DeviceContactPass final : public ContactEvaluator {
   void send_bodies(const World& w);
   bool list_changed(const NeighbourList& list) const;
   void reserve_candidates(std::size_t count);
-  void send_list(const NeighbourList& list);
+  void reserve_incidence(std::size_t count);
   void run_kernels(double dt);
   void read_forces(World& w);
   ContactEnergySums read_sums();

@@ -50,6 +50,7 @@ DeviceVerletStepper::DeviceVerletStepper(OpenClDevice device, const World& world
       take_(program_, "take_forces"),
       finish_(program_, "finish_bodies"),
       gather_(program_, "gather_constrained"),
+      set_loads_(program_, "set_constrained_loads"),
       n_(world.size()),
       chunks_((world.size() + kBodyChunk - 1) / kBodyChunk) {
   const cl::Context& c = device_.context();
@@ -67,7 +68,7 @@ DeviceVerletStepper::DeviceVerletStepper(OpenClDevice device, const World& world
   constrained_index_ = buffer_for<int>(c, n_), constrained_values_ = buffer_for<double>(c, 8 * n_);
   const cl_double2 gravity = {{world.gravity.x, world.gravity.y}};
   const cl_double2 centre = {{world.attractor.centre.x, world.attractor.centre.y}};
-  for (cl::Kernel* k : {&move_, &pack_, &take_, &finish_, &gather_}) {
+  for (cl::Kernel* k : {&move_, &pack_, &take_, &finish_, &gather_, &set_loads_}) {
     cl_uint at = 0;
     k->setArg(at++, static_cast<cl_int>(n_));
     for (const cl::Buffer& b : {position_, angle_, orientation_, velocity_, spin_, force_, torque_, previous_, mass_,
@@ -87,6 +88,8 @@ DeviceVerletStepper::DeviceVerletStepper(OpenClDevice device, const World& world
   finish_.setArg(29, cl_int2{{world.cell.periodic[0] ? 1 : 0, world.cell.periodic[1] ? 1 : 0}});
   finish_.setArg(30, cl_double2{{world.cell.size.x, world.cell.size.y}});
   gather_.setArg(25, constrained_index_), gather_.setArg(26, constrained_values_);
+  set_loads_.setArg(25, constrained_index_), set_loads_.setArg(26, constrained_values_);
+  builder_ = std::make_unique<DeviceListBuilder>(device_, world, kernels, pass_, position_, orientation_);
 }
 
 template <class T>
@@ -115,6 +118,12 @@ void DeviceVerletStepper::start(EngineCore& core) {
   if (core.world.size() != n_) throw std::invalid_argument("the OpenCL stepper was made for another world");
   if (core.constraints_may_have_changed) core.classify_bodies();
   send_world(core);
+  if (lists_on_device(core.neighbours.settings())) core.neighbours.list_remotely(builder_.get());
+}
+
+void DeviceVerletStepper::leave(EngineCore& core) {
+  sync_host(core);
+  core.neighbours.list_remotely(nullptr);
 }
 
 // Every body's state and properties, the constrained bodies' list and the
@@ -161,7 +170,7 @@ void DeviceVerletStepper::sync_host(EngineCore& core) {
 // Pass 1 on the device; returns the largest motion since the list was built.
 double DeviceVerletStepper::move(const EngineCore& core) {
   move_.setArg(24, core.settings.dt);
-  if (chunks_ > 0) device_.queue().enqueueNDRangeKernel(move_, cl::NullRange, cl::NDRange(chunks_));
+  device_.run(move_, chunks_);
   std::vector<double> largest(chunks_);
   read(motion_max_, largest);
   double out = 0.0;
@@ -169,17 +178,51 @@ double DeviceVerletStepper::move(const EngineCore& core) {
   return out;
 }
 
-// The list as VerletStepper keeps it: rebuilt on the host when the motion
-// asks for it, with the bodies and springs brought back first; the
-// constrained bodies' loads then taken at their (perhaps wrapped) places,
-// and everything sent out again.
+// Positions and angles only: what deciding a rebuild and wrapping read.
+void DeviceVerletStepper::read_pose(EngineCore& core) {
+  read(position_, core.world.position), read(angle_, core.world.angle);
+}
+
+// EngineCore::apply_loads' values for the constrained bodies, onto the device.
+void DeviceVerletStepper::send_constrained_loads(const EngineCore& core) {
+  if (constrained_.empty()) return;
+  const World& w = core.world;
+  std::vector<double> values(8 * constrained_.size(), 0.0);
+  for (std::size_t j = 0; j < constrained_.size(); ++j) {
+    const auto i = static_cast<std::size_t>(constrained_[j]);
+    values[8 * j] = w.force[i].x, values[8 * j + 1] = w.force[i].y, values[8 * j + 2] = w.torque[i];
+  }
+  send(constrained_values_, values);
+  set_loads_.setArg(24, static_cast<cl_int>(constrained_.size()));
+  device_.run(set_loads_, constrained_.size());
+}
+
+// The list as VerletStepper keeps it. Built on the device: the host reads
+// the positions and angles, decides, wraps (the builder sends the wrapped
+// positions) and keeps the books; the constrained bodies' loads are then
+// taken at their (perhaps wrapped) places. Built on the host: the bodies
+// and springs come back first, and everything goes out again after.
 void DeviceVerletStepper::update_list(EngineCore& core, double largest) {
   NeighbourList& list = core.neighbours;
   World& w = core.world;
+  // The strategy may have changed since the run started (Engine::set_neighbour_strategy).
+  if (list.listed_remotely() != lists_on_device(list.settings())) {
+    sync_host(core);
+    list.list_remotely(lists_on_device(list.settings()) ? builder_.get() : nullptr);
+  }
   const bool measure = list.ready(w);
   if (measure && !list.will_change(w, largest)) {
     list.update(w, largest);  // counts the step, touches nothing
     core.vertices_stale = true;
+    return;
+  }
+  if (measure && list.listed_remotely()) {
+    read_pose(core);
+    list.update(w, largest);
+    core.vertices_stale = true;
+    core.apply_loads(true);
+    send_constrained_loads(core);
+    send_reference(list);
     return;
   }
   sync_host(core);
@@ -190,11 +233,10 @@ void DeviceVerletStepper::update_list(EngineCore& core, double largest) {
 }
 
 void DeviceVerletStepper::evaluate_contacts(EngineCore& core) {
-  cl::CommandQueue& q = device_.queue();
-  if (n_ > 0) q.enqueueNDRangeKernel(pack_, cl::NullRange, cl::NDRange(n_));
+  device_.run(pack_, n_);
   const double dt = core.settings.dt;
   const ContactEnergySums sums = pass_.evaluate_resident(core.neighbours, dt);
-  if (pass_.candidates() > 0 && n_ > 0) q.enqueueNDRangeKernel(take_, cl::NullRange, cl::NDRange(n_));
+  if (pass_.candidates() > 0) device_.run(take_, n_);
   if (sums.deepest > core.deepest_overlap) core.deepest_overlap = sums.deepest, core.deepest_overlap_time = core.time + dt;
   core.ledger.elastic_normal = sums.normal_energy;
   core.ledger.elastic_tangential = sums.tangential_energy;
@@ -207,7 +249,7 @@ void DeviceVerletStepper::evaluate_contacts(EngineCore& core) {
 void DeviceVerletStepper::read_constrained(EngineCore& core) {
   if (constrained_.empty()) return;
   gather_.setArg(24, static_cast<cl_int>(constrained_.size()));
-  device_.queue().enqueueNDRangeKernel(gather_, cl::NullRange, cl::NDRange(constrained_.size()));
+  device_.run(gather_, constrained_.size());
   std::vector<double> values(8 * constrained_.size());
   read(constrained_values_, values);
   World& w = core.world;
@@ -221,7 +263,7 @@ void DeviceVerletStepper::read_constrained(EngineCore& core) {
 // Pass 3 on the device; the sums and the stability check's suspect back.
 void DeviceVerletStepper::finish(EngineCore& core) {
   finish_.setArg(24, core.settings.dt);
-  if (chunks_ > 0) device_.queue().enqueueNDRangeKernel(finish_, cl::NullRange, cl::NDRange(chunks_));
+  device_.run(finish_, chunks_);
   chunk_values_.resize(8 * chunks_);
   read(sums_, chunk_values_);
   core.body_sums.assign(chunks_, BodyEnergySums{});

@@ -12,6 +12,9 @@
 namespace sphero {
 namespace {
 
+// Work-items per work-group: a few warps, within every device's limits.
+constexpr std::size_t kWorkGroup = 64;
+
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
@@ -138,6 +141,13 @@ cl::Program build_program(const OpenClDevice& device, const std::filesystem::pat
                                          device.info().name, log));
   }
   return program;
+}
+
+void OpenClDevice::run(cl::Kernel& kernel, std::size_t items) {
+  if (items == 0) return;
+  const auto largest = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
+  const std::size_t group = std::min<std::size_t>(kWorkGroup, largest);
+  queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange((items + group - 1) / group * group), cl::NDRange(group));
 }
 
 }  // namespace sphero

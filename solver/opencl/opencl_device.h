@@ -40,6 +40,11 @@ class OpenClDevice {
   const cl::Context& context() const { return context_; }
   cl::CommandQueue& queue() { return queue_; }
   const cl::Device& device() const { return device_; }
+  // Runs `kernel` over `items` work-items (none: nothing), in work-groups
+  // of a fixed size, the last one padded (every kernel checks its index):
+  // a device that compiles a kernel per work-group size (PoCL) then
+  // compiles each once, whatever the counts.
+  void run(cl::Kernel& kernel, std::size_t items);
 
  private:
   OpenClDevice(OpenClDeviceInfo info, cl::Device device);

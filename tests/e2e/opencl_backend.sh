@@ -11,7 +11,7 @@ sphero=$1; soft=$2; rigid=$3; work=$4
 rm -rf "$work"; mkdir -p "$work"
 "$sphero" run "$soft" --quiet --output "$work/cpu" > /dev/null
 "$sphero" run "$soft" --output "$work/opencl" --backend opencl > "$work/opencl.txt"
-grep -q "backend: bodies, contacts and integration on OpenCL device '" "$work/opencl.txt"
+grep -q "backend: bodies, neighbour lists, contacts and integration on OpenCL device '" "$work/opencl.txt"
 cmp "$work/cpu/energy.csv" "$work/opencl/energy.csv"
 cmp "$work/cpu/final.ckpt" "$work/opencl/final.ckpt"
 frames=0
