@@ -489,30 +489,34 @@ __kernel void fill_buckets(const int count, __global const int8* keys, __global 
   entries[atomic_inc(cursor + min(keys[k].s0, keys[k].s1))] = sort_key(keys[k], (uint)k);
 }
 
-// Heapsort: a bucket can be a wall's thousands of candidates.
-void sift_down(__global ulong4* a, int root, int end) {
-  while (2 * root + 1 < end) {
-    int child = 2 * root + 1;
-    if (child + 1 < end && key_less(a[child], a[child + 1])) ++child;
-    if (!key_less(a[root], a[child])) return;
-    const ulong4 t = a[root];
-    a[root] = a[child], a[child] = t;
-    root = child;
+// Heapsort of a[0 .. m) by LESS, one work-item a segment: a bucket can be
+// a wall's thousands of candidates.
+#define HEAPSORT(name, type, LESS)                                        \
+  void name##_sift_down(__global type* a, int root, int end) {            \
+    while (2 * root + 1 < end) {                                          \
+      int child = 2 * root + 1;                                           \
+      if (child + 1 < end && LESS(a[child], a[child + 1])) ++child;       \
+      if (!LESS(a[root], a[child])) return;                               \
+      const type t = a[root];                                             \
+      a[root] = a[child], a[child] = t;                                   \
+      root = child;                                                       \
+    }                                                                     \
+  }                                                                       \
+  void name(__global type* a, int m) {                                    \
+    for (int root = m / 2 - 1; root >= 0; --root) name##_sift_down(a, root, m); \
+    for (int end = m - 1; end > 0; --end) {                               \
+      const type t = a[0];                                                \
+      a[0] = a[end], a[end] = t;                                          \
+      name##_sift_down(a, 0, end);                                        \
+    }                                                                     \
   }
-}
+#define INT_LESS(x, y) ((x) < (y))
+HEAPSORT(sort_keys, ulong4, key_less)
+HEAPSORT(sort_ints, int, INT_LESS)
 
 __kernel void sort_buckets(const int n, __global const int* start, __global ulong4* entries) {
   const int b = get_global_id(0);
-  if (b >= n) return;
-  __global ulong4* a = entries + start[b];
-  const int m = start[b + 1] - start[b];
-  if (m < 2) return;
-  for (int root = m / 2 - 1; root >= 0; --root) sift_down(a, root, m);
-  for (int end = m - 1; end > 0; --end) {
-    const ulong4 t = a[0];
-    a[0] = a[end], a[end] = t;
-    sift_down(a, 0, end);
-  }
+  if (b < n) sort_keys(entries + start[b], start[b + 1] - start[b]);
 }
 
 // Binary search: the index of the first of the m sorted keys not less than key.
@@ -596,29 +600,9 @@ __kernel void fill_incidence(const int count, __global const int8* keys, __globa
   incident[atomic_inc(cursor + keys[k].s1)] = k;
 }
 
-void sift_down_int(__global int* a, int root, int end) {
-  while (2 * root + 1 < end) {
-    int child = 2 * root + 1;
-    if (child + 1 < end && a[child] < a[child + 1]) ++child;
-    if (!(a[root] < a[child])) return;
-    const int t = a[root];
-    a[root] = a[child], a[child] = t;
-    root = child;
-  }
-}
-
 __kernel void sort_incidence(const int n, __global const int* start, __global int* incident) {
   const int b = get_global_id(0);
-  if (b >= n) return;
-  __global int* a = incident + start[b];
-  const int m = start[b + 1] - start[b];
-  if (m < 2) return;
-  for (int root = m / 2 - 1; root >= 0; --root) sift_down_int(a, root, m);
-  for (int end = m - 1; end > 0; --end) {
-    const int t = a[0];
-    a[0] = a[end], a[end] = t;
-    sift_down_int(a, 0, end);
-  }
+  if (b < n) sort_ints(incident + start[b], start[b + 1] - start[b]);
 }
 
 // ---- Exclusive prefix sums of int arrays, in place: blocks scanned each

@@ -18,19 +18,6 @@ std::vector<double> packed_laws(const World& w) {
   return out;
 }
 
-// A buffer holding a copy of `data` (at least one element: OpenCL refuses
-// empty buffers).
-template <class T>
-cl::Buffer buffer_of(const cl::Context& context, std::vector<T> data) {
-  if (data.empty()) data.resize(1);
-  return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(T), data.data());
-}
-
-template <class T>
-cl::Buffer buffer_for(const cl::Context& context, std::size_t count) {
-  return cl::Buffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(count, 1) * sizeof(T));
-}
-
 template <class T>
 void write(cl::CommandQueue& queue, const cl::Buffer& buffer, const std::vector<T>& data) {
   if (!data.empty()) queue.enqueueWriteBuffer(buffer, CL_TRUE, 0, data.size() * sizeof(T), data.data());

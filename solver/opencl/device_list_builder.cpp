@@ -13,17 +13,6 @@ namespace {
 
 constexpr std::size_t kStateRecord = 10;
 
-template <class T>
-cl::Buffer buffer_of(const cl::Context& context, std::vector<T> data) {
-  if (data.empty()) data.resize(1);
-  return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(T), data.data());
-}
-
-template <class T>
-cl::Buffer buffer_for(const cl::Context& context, std::size_t count) {
-  return cl::Buffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(count, 1) * sizeof(T));
-}
-
 // Sets a kernel's arguments in order.
 template <class... Args>
 void set_args(cl::Kernel& kernel, const Args&... args) {

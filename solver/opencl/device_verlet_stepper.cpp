@@ -8,11 +8,6 @@
 namespace sphero {
 namespace {
 
-template <class T>
-cl::Buffer buffer_for(const cl::Context& context, std::size_t count) {
-  return cl::Buffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(count, 1) * sizeof(T));
-}
-
 // Per body: bit k set where DOF k is held.
 std::vector<std::uint8_t> held_bits(const World& w) {
   std::vector<std::uint8_t> out(w.size());

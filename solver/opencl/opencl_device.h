@@ -5,6 +5,7 @@
 // the handles; errors come out as std::runtime_error naming what to do.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -53,6 +54,18 @@ class OpenClDevice {
   cl::Context context_;
   cl::CommandQueue queue_;
 };
+
+// A device buffer for `count` elements, and one holding a copy of `data`
+// (at least one element each: OpenCL refuses empty buffers).
+template <class T>
+cl::Buffer buffer_for(const cl::Context& context, std::size_t count) {
+  return cl::Buffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(count, 1) * sizeof(T));
+}
+template <class T>
+cl::Buffer buffer_of(const cl::Context& context, std::vector<T> data) {
+  if (data.empty()) data.resize(1);
+  return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(T), data.data());
+}
 
 // A program built from kernel sources on `device`: each file read from
 // `directory` (where the program's kernels are installed), in order, as one
