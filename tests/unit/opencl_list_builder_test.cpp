@@ -182,5 +182,37 @@ TEST(OpenClListBuilder, RebuildsOnTheDeviceCarryTheSpringsOver) {
   EXPECT_EQ(a.verlet_distance, b.verlet_distance);
 }
 
+// A run that changes its neighbour strategy midway: the triangulation's
+// lists are built on the host (the device builds link cells only), then
+// link cells on the device again; the bodies move as the CPU's throughout.
+TEST(OpenClListBuilder, AChangeOfStrategyMovesTheListBetweenHostAndDevice) {
+  const std::string text =
+      "duration = 1\ndt = auto\nperiodic = xy\ncell = 0,0,24,24\n"
+      "law = 0 0 linear kn=1e5 gamma_n=50 kt=5e4 mu=0.3\n"
+      "grains = shape=hexagon.shape count=80 generator=random region=0,0,24,24 angle=random speed=3\n";
+  const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
+  World w = build_world(scene);
+  const EngineSettings s = resolve_engine_settings(scene, w);
+  Engine cpu(w, s), gpu(w, s);
+  auto stepper = std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels);
+  const DeviceVerletStepper* device = stepper.get();
+  gpu.use_stepper(std::move(stepper));
+  const auto run_both = [&](long steps) { cpu.run(steps), gpu.run(steps); };
+  run_both(400);
+  const double on_device = device->list_seconds();
+  EXPECT_GT(on_device, 0.0);
+  for (Engine* e : {&cpu, &gpu}) e->set_neighbour_strategy(NeighbourStrategy::triangulation);
+  const long before = gpu.neighbour_stats().rebuilds;
+  run_both(400);
+  EXPECT_GT(gpu.neighbour_stats().rebuilds, before + 2);
+  EXPECT_EQ(device->list_seconds(), on_device);  // the host built them
+  for (Engine* e : {&cpu, &gpu}) e->set_neighbour_strategy(NeighbourStrategy::cells);
+  run_both(400);
+  EXPECT_GT(device->list_seconds(), on_device);
+  EXPECT_GT(cpu.neighbour_stats().rebuilds, 6);
+  EXPECT_TRUE(opencl_test::same_bits(cpu.world().position, gpu.world().position));
+  EXPECT_TRUE(opencl_test::same_bits(cpu.world().angular_velocity, gpu.world().angular_velocity));
+}
+
 }  // namespace
 }  // namespace sphero
