@@ -70,7 +70,7 @@ void EngineCore::evaluate_forces(double dt, bool unconstrained_loads_set) {
 
 void EngineCore::evaluate_forces_now() {
   if (constraints_may_have_changed) classify_bodies();
-  update_world_vertices(world);
+  update_world_vertices(world, settings.threads);
   vertices_stale = false;
   evaluate_forces(0.0);
   sum_body_energies(false);

@@ -137,8 +137,9 @@ template <class Visit> void PairSearch::in_parallel(std::size_t count, Visit&& v
 // can pair (`involved`) and of every wall.
 void PairSearch::update_vertices_of(std::vector<std::uint8_t>& involved) {
   for (int b : walls_) involved[static_cast<std::size_t>(b)] = 1;
-  for (std::size_t i = 0; i < w_.size(); ++i)
+  ThreadTeam::for_each(threads_, w_.size(), [&](std::size_t i) {
     if (involved[i]) update_body_vertices(w_, i);
+  });
   mark_seams(w_);
   chunks_ = chunk_circles(w_, &involved);
 }
@@ -308,7 +309,7 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   // A whole rebuild brings every vertex up to date, a partial one only
   // those of the bodies its pairs can reach (once the link cells say which).
   if (!partial) {
-    update_world_vertices(w);
+    update_world_vertices(w, std::max(1, settings_.threads));
     mark_seams(w);  // constraints may have changed since the last rebuild
   }
   all_vertices_current_ = !partial;

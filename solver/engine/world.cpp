@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "engine/thread_team.h"
 #include "shapes/mass_properties.h"
 
 namespace sphero {
@@ -222,10 +223,10 @@ void update_body_vertices(World& w, std::size_t i) {
   for (int k = begin; k < end; ++k) w.world_vertex[static_cast<std::size_t>(k)] = vertex_position(w, static_cast<int>(i), k);
 }
 
-void update_world_vertices(World& w) {
+void update_world_vertices(World& w, int threads) {
   w.orientation.resize(w.size(), Vec2{1.0, 0.0});
   w.world_vertex.resize(w.size() == 0 ? 0 : static_cast<std::size_t>(w.vertex_begin.back() + w.vertex_count.back()));
-  for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
+  ThreadTeam::for_each(threads, w.size(), [&w](std::size_t i) { update_body_vertices(w, i); });
 }
 
 void mark_seams(World& w) {

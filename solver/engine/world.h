@@ -204,7 +204,8 @@ World geometry_world(const std::vector<BodySpec>& bodies);
 
 // World coordinates of every vertex from positions and angles (of one body),
 // and the bodies' orientations.
-void update_world_vertices(World& world);
+// With `threads` threads, each placing a contiguous part of the bodies.
+void update_world_vertices(World& world, int threads = 1);
 void update_body_vertices(World& world, std::size_t body);
 // Sets World::seam from the current world vertices, constraints and cell
 // (make_world, every list rebuild, an engine restored from a snapshot).
