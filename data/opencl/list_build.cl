@@ -179,19 +179,21 @@ __kernel void fill_cells(const int count, __global const int* grains, __global c
 #define SEARCH SKELETON, position, radius, bounding_radius, chunk_first, chunk_centre, chunk_radius, skin
 
 // Where a finder puts what it finds: a count (and the count a skin half as
-// thick would keep) and, when writing, the candidates from `at` on — keys
-// (vertex body, edge body, vertex, feature, feature end, vertex–vertex,
-// image) and shapes (reach, edge offset).
+// thick would keep) and, when writing, the first `room` candidates from
+// `at` on — keys (vertex body, edge body, vertex, feature, feature end,
+// vertex–vertex, image) and shapes (reach, edge offset).
 typedef struct {
   int found, halved;
 } Tally;
-#define OUT_ARGS Tally *tally, const int writing, __global int8 *keys, __global double4 *shapes, const int at
-#define OUT tally, writing, keys, shapes, at
+#define OUT_ARGS                                                                                   \
+  Tally *tally, const int writing, __global int8 *keys, __global double4 *shapes, const int at, \
+      const int room
+#define OUT tally, writing, keys, shapes, at, room
 
 void push(SEARCH_ARGS, OUT_ARGS, int vb, int eb, int v, int f, int vertex_vertex, double2 offset, int2 image,
           bool half_too) {
   tally->halved += half_too ? 1 : 0;
-  if (writing) {
+  if (writing && tally->found < room) {
     const int end = vertex_vertex ? f : after(SKELETON, eb, f).k;
     keys[at + tally->found] = (int8)(vb, eb, v, f, end, vertex_vertex, image.x, image.y);
     shapes[at + tally->found] = (double4)(radius[vb] + radius[eb], offset.x, offset.y, 0.0);
@@ -434,26 +436,50 @@ int search_grain(SEARCH_ARGS, PAIR_ARGS, OUT_ARGS, int i) {
   return pairs;
 }
 
-// Pass 1 counts each searched grain's candidates (and pairs, and those a
-// half skin keeps); pass 2, with the counts' prefix sums as offsets, writes
-// them. The same code both times: the same candidates.
-__kernel void count_candidates(const int count, __global const int* searched, SEARCH_ARGS, PAIR_ARGS,
-                               __global int* found, __global int* pairs, __global int* halved) {
+// Pass 1: each searched grain writes its candidates into slots of its own
+// (`room` of them) and counts them all, with its pairs and those a half
+// skin keeps. gather_slots then moves the slots of the grains whose
+// candidates fitted to the counts' prefix sums; write_candidates searches
+// again, whole, the few that did not fit. The same code each time: the same
+// candidates.
+__kernel void find_candidates(const int count, __global const int* searched, SEARCH_ARGS, PAIR_ARGS,
+                              const int room, __global int* found, __global int* pairs, __global int* halved,
+                              __global int8* slot_keys, __global double4* slot_shapes) {
   const int s = get_global_id(0);
   if (s >= count) return;
   Tally tally = {0, 0};
-  Tally* t = &tally;
-  pairs[s] = search_grain(SEARCH, PAIR, t, 0, 0, 0, 0, searched[s]);
+  pairs[s] = search_grain(SEARCH, PAIR, &tally, 1, slot_keys, slot_shapes, s * room, room, searched[s]);
   found[s] = tally.found;
   halved[s] = tally.halved;
 }
 
-__kernel void write_candidates(const int count, __global const int* searched, SEARCH_ARGS, PAIR_ARGS,
-                               __global const int* offset, __global int8* keys, __global double4* shapes) {
+// offset: the prefix sums of the counts; overflowed: 1 where a grain's
+// candidates did not fit its slots.
+__kernel void gather_slots(const int count, const int room, __global const int* offset,
+                           __global const int8* slot_keys, __global const double4* slot_shapes, __global int8* keys,
+                           __global double4* shapes, __global int* overflowed) {
   const int s = get_global_id(0);
   if (s >= count) return;
+  const int m = offset[s + 1] - offset[s];
+  overflowed[s] = m > room ? 1 : 0;
+  if (m > room) return;
+  for (int k = 0; k < m; ++k) keys[offset[s] + k] = slot_keys[s * room + k], shapes[offset[s] + k] = slot_shapes[s * room + k];
+}
+
+// at: the prefix sums of gather_slots' flags; the overflowed grains' indices, in order.
+__kernel void list_overflowed(const int count, __global const int* at, __global int* which) {
+  const int s = get_global_id(0);
+  if (s < count && at[s + 1] > at[s]) which[at[s]] = s;
+}
+
+__kernel void write_candidates(const int count, __global const int* which, __global const int* searched,
+                               SEARCH_ARGS, PAIR_ARGS, __global const int* offset, __global int8* keys,
+                               __global double4* shapes) {
+  const int j = get_global_id(0);
+  if (j >= count) return;
+  const int s = which[j];
   Tally tally = {0, 0};
-  search_grain(SEARCH, PAIR, &tally, 1, keys, shapes, offset[s], searched[s]);
+  search_grain(SEARCH, PAIR, &tally, 1, keys, shapes, offset[s], INT_MAX, searched[s]);
 }
 
 // ---- The canonical order (candidate_order.cpp).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "engine/link_cells.h"
@@ -13,11 +14,14 @@ namespace {
 
 constexpr std::size_t kStateRecord = 10;
 
-// Sets a kernel's arguments in order.
+// Sets a kernel's arguments in order, from argument `at` on.
+template <class... Args>
+void set_args_from(cl::Kernel& kernel, cl_uint at, const Args&... args) {
+  (kernel.setArg(at++, args), ...);
+}
 template <class... Args>
 void set_args(cl::Kernel& kernel, const Args&... args) {
-  cl_uint at = 0;
-  (kernel.setArg(at++, args), ...);
+  set_args_from(kernel, 0, args...);
 }
 
 // skeleton_chunks.h's chunk_circles: where each body's chunks start.
@@ -47,7 +51,9 @@ DeviceListBuilder::DeviceListBuilder(OpenClDevice device, const World& world, co
       chunk_(program_, "chunk_circles"),
       bin_(program_, "bin_grains"),
       fill_cells_(program_, "fill_cells"),
-      count_(program_, "count_candidates"),
+      find_(program_, "find_candidates"),
+      gather_slots_(program_, "gather_slots"),
+      list_overflowed_(program_, "list_overflowed"),
       write_(program_, "write_candidates"),
       count_buckets_(program_, "count_buckets"),
       fill_buckets_(program_, "fill_buckets"),
@@ -162,47 +168,92 @@ std::size_t DeviceListBuilder::bin_grains(const World& w, double skin) {
   return cells;
 }
 
-// Each searched grain's candidates, counted then written at the counts'
-// prefix sums (found_keys_, found_shapes_); returns how many.
-std::size_t DeviceListBuilder::find(const World& w, const std::vector<int>* moved, double skin, Listing& listing) {
+// Which grains a rebuild searches (all, or the moved, flagged as relisted)
+// and the walls' periodic images, onto the device; returns the list.
+const cl::Buffer& DeviceListBuilder::send_search_inputs(const World& w, const std::vector<int>* moved) {
   cl::CommandQueue& q = device_.queue();
-  const std::size_t searched = moved ? moved->size() : grains_.size();
-  if (searched == 0) return 0;
-  const cl::Buffer& which = moved ? room(searched_, searched * sizeof(cl_int)) : grains_buffer_;
-  if (moved) {
-    q.enqueueWriteBuffer(which, CL_TRUE, 0, searched * sizeof(cl_int), moved->data());
-    std::vector<std::uint8_t> relisted(n_, 0);
-    for (int i : *moved) relisted[static_cast<std::size_t>(i)] = 1;
-    q.enqueueWriteBuffer(relisted_, CL_TRUE, 0, n_, relisted.data());
-  }
   std::vector<cl_int2> periods(walls_.size());
   for (std::size_t k = 0; k < walls_.size(); ++k) {
     const auto p = periods_into_cell(w, static_cast<std::size_t>(walls_[k]));
     periods[k] = {{p[0], p[1]}};
   }
-  const cl::Buffer& wall_periods = room(wall_periods_, periods.size() * sizeof(cl_int2));
-  if (!periods.empty()) q.enqueueWriteBuffer(wall_periods, CL_TRUE, 0, periods.size() * sizeof(cl_int2), periods.data());
+  room(wall_periods_, periods.size() * sizeof(cl_int2));
+  if (!periods.empty())
+    q.enqueueWriteBuffer(wall_periods_.buffer, CL_TRUE, 0, periods.size() * sizeof(cl_int2), periods.data());
+  if (!moved) return grains_buffer_;
+  const cl::Buffer& which = room(searched_, moved->size() * sizeof(cl_int));
+  q.enqueueWriteBuffer(which, CL_TRUE, 0, moved->size() * sizeof(cl_int), moved->data());
+  std::vector<std::uint8_t> relisted(n_, 0);
+  for (int i : *moved) relisted[static_cast<std::size_t>(i)] = 1;
+  q.enqueueWriteBuffer(relisted_, CL_TRUE, 0, n_, relisted.data());
+  return which;
+}
+
+// The arguments every search kernel shares (list_build.cl's searched,
+// SEARCH_ARGS and PAIR_ARGS), from argument `at` on; returns the next.
+cl_uint DeviceListBuilder::set_search_args(cl::Kernel& k, cl_uint at, const World& w, const cl::Buffer& which,
+                                           bool partial, double skin) {
+  const auto arg = [&](const auto& value) { k.setArg(at++, value); };
+  for (const cl::Buffer* b : std::initializer_list<const cl::Buffer*>{&which, &world_vertex_, &vertex_begin_,
+                                                                       &vertex_count_, &closed_, &seam_})
+    arg(*b);
+  arg(static_cast<cl_int>(has_seams_));
+  for (const cl::Buffer* b : std::initializer_list<const cl::Buffer*>{&local_bend_, &local_shift_, &position_, &radius_,
+                                                                       &bounding_radius_, &chunk_first_, &chunk_centre_,
+                                                                       &chunk_radius_})
+    arg(*b);
+  arg(skin), arg(cl_int2{{w.cell.periodic[0] ? 1 : 0, w.cell.periodic[1] ? 1 : 0}});
+  arg(cl_double2{{w.cell.size.x, w.cell.size.y}}), arg(wraps_), arg(static_cast<cl_int>(partial ? 1 : 0));
+  arg(relisted_), arg(cells_), arg(cell_of_), arg(cell_start_.buffer), arg(members_.buffer);
+  arg(static_cast<cl_int>(walls_.size())), arg(walls_buffer_), arg(wall_periods_.buffer);
+  return at;
+}
+
+// Each searched grain's candidates, written into slots of its own and
+// counted, then gathered at the counts' prefix sums (found_keys_,
+// found_shapes_); returns how many.
+std::size_t DeviceListBuilder::find(const World& w, const std::vector<int>* moved, double skin, Listing& listing) {
+  const std::size_t searched = moved ? moved->size() : grains_.size();
+  if (searched == 0) return 0;
+  const cl::Buffer& which = send_search_inputs(w, moved);
   const cl::Buffer& found = room(found_count_, (searched + 1) * sizeof(cl_int));
   const cl::Buffer& pairs = room(pair_count_, (searched + 1) * sizeof(cl_int));
   const cl::Buffer& half = room(half_count_, (searched + 1) * sizeof(cl_int));
   for (const cl::Buffer* b : {&found, &pairs, &half}) zero(*b, searched + 1);
-  const auto search_args = [&](cl::Kernel& k, const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c) {
-    set_args(k, static_cast<cl_int>(searched), which, world_vertex_, vertex_begin_, vertex_count_, closed_, seam_,
-             static_cast<cl_int>(has_seams_), local_bend_, local_shift_, position_, radius_, bounding_radius_,
-             chunk_first_, chunk_centre_, chunk_radius_, skin,
-             cl_int2{{w.cell.periodic[0] ? 1 : 0, w.cell.periodic[1] ? 1 : 0}},
-             cl_double2{{w.cell.size.x, w.cell.size.y}}, wraps_, static_cast<cl_int>(moved ? 1 : 0), relisted_,
-             cells_, cell_of_, cell_start_.buffer, members_.buffer, static_cast<cl_int>(walls_.size()), walls_buffer_,
-             wall_periods, a, b, c);
-  };
-  search_args(count_, found, pairs, half);
-  run(count_, searched);
+  find_.setArg(0, static_cast<cl_int>(searched));
+  set_args_from(find_, set_search_args(find_, 1, w, which, moved != nullptr, skin), static_cast<cl_int>(room_), found,
+                pairs, half, room(slot_keys_, searched * room_ * sizeof(cl_int8)),
+                room(slot_shapes_, searched * room_ * sizeof(cl_double4)));
+  run(find_, searched);
   const std::size_t total = scan(found, searched);
   listing.body_pairs = scan(pairs, searched);
   listing.listed_at_half_skin = static_cast<long>(scan(half, searched));
-  search_args(write_, found, room(found_keys_, total * sizeof(cl_int8)), room(found_shapes_, total * sizeof(cl_double4)));
-  run(write_, searched);
+  gather_found(searched, total, [&](cl::Kernel& k) { return set_search_args(k, 2, w, which, moved != nullptr, skin); });
+  room_ = std::clamp<std::size_t>(2 * ((total + searched - 1) / searched) + 4, 4, 64);
   return total;
+}
+
+// The slots of the grains whose candidates fitted, moved to the counts'
+// prefix sums; the few grains that overflowed theirs searched again, whole.
+void DeviceListBuilder::gather_found(std::size_t searched, std::size_t total,
+                                     const std::function<cl_uint(cl::Kernel&)>& search_args) {
+  const cl::Buffer& keys = room(found_keys_, total * sizeof(cl_int8));
+  const cl::Buffer& shapes = room(found_shapes_, total * sizeof(cl_double4));
+  const cl::Buffer& overflow_at = room(overflow_at_, (searched + 1) * sizeof(cl_int));
+  zero(overflow_at, searched + 1);
+  set_args(gather_slots_, static_cast<cl_int>(searched), static_cast<cl_int>(room_), found_count_.buffer,
+           slot_keys_.buffer, slot_shapes_.buffer, keys, shapes, overflow_at);
+  run(gather_slots_, searched);
+  const std::size_t overflowed = scan(overflow_at, searched);
+  searched_again_ += static_cast<long>(overflowed);
+  if (overflowed == 0) return;
+  const cl::Buffer& again = room(overflowed_, overflowed * sizeof(cl_int));
+  set_args(list_overflowed_, static_cast<cl_int>(searched), overflow_at, again);
+  run(list_overflowed_, searched);
+  write_.setArg(0, static_cast<cl_int>(overflowed));
+  write_.setArg(1, again);
+  set_args_from(write_, search_args(write_), found_count_.buffer, keys, shapes);
+  run(write_, overflowed);
 }
 
 // The found candidates in canonical order with their carried-over states
