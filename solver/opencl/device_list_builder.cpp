@@ -34,6 +34,11 @@ std::vector<int> chunk_starts(const World& w) {
   return first;
 }
 
+// Slots per grain for a mean of candidates / grains: twice it, and 4 more.
+std::size_t slots_for(std::size_t candidates, std::size_t grains) {
+  return std::clamp<std::size_t>(2 * ((candidates + grains - 1) / std::max<std::size_t>(grains, 1)) + 4, 4, 64);
+}
+
 std::vector<cl_double2> as_double2(const std::vector<Vec2>& v) {
   std::vector<cl_double2> out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) out[i] = {{v[i].x, v[i].y}};
@@ -229,7 +234,8 @@ std::size_t DeviceListBuilder::find(const World& w, const std::vector<int>* move
   listing.body_pairs = scan(pairs, searched);
   listing.listed_at_half_skin = static_cast<long>(scan(half, searched));
   gather_found(searched, total, [&](cl::Kernel& k) { return set_search_args(k, 2, w, which, moved != nullptr, skin); });
-  room_ = std::clamp<std::size_t>(2 * ((total + searched - 1) / searched) + 4, 4, 64);
+  room_ = slots_for(total, searched);
+  room_measured_ = true;
   return total;
 }
 
@@ -328,6 +334,7 @@ RemoteLister::Listing DeviceListBuilder::relist(const World& w, const NeighbourL
   // checkpoint) goes out first: its states are carried over.
   if (!pass_.holds(list)) pass_.send_list(list);
   const std::size_t previous = pass_.candidates();
+  if (!room_measured_ && previous > 0) room_ = slots_for(previous, grains_.size());
   place_skeletons(w, wraps);
   Listing listing;
   const bool searching = moved ? !moved->empty() : !grains_.empty();

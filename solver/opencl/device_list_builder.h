@@ -66,8 +66,10 @@ class DeviceListBuilder final : public RemoteLister {
   std::vector<int> grains_, walls_;
   int has_seams_ = 0;
   // Slots per searched grain for its candidates: twice the last rebuild's
-  // mean, so that few grains overflow into the second search.
-  std::size_t room_ = 16;
+  // mean (or the list's the device was given), so that few grains overflow
+  // into the second search.
+  std::size_t room_ = 8;
+  bool room_measured_ = false;
   double seconds_ = 0.0;
   long searched_again_ = 0;
   // The world: fixed for the run.
