@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <random>
 
 #include "engine/engine.h"
@@ -183,6 +184,35 @@ TEST(OpenClListBuilder, RebuildsOnTheDeviceCarryTheSpringsOver) {
   EXPECT_EQ(cpu.neighbour_partial_rebuilds(), gpu.neighbour_partial_rebuilds());
   EXPECT_EQ(a.stats.rebuilds, b.stats.rebuilds);
   EXPECT_EQ(a.verlet_distance, b.verlet_distance);
+}
+
+// A list that starts empty: three disks high above a floor, far apart,
+// fall onto it.
+TEST(OpenClListBuilder, AnEmptyListFillsAsTheCpusDoes) {
+  const std::string text =
+      "duration = 3\ndt = 1e-3\ngravity = 0,-10\nlaw = 0 0 linear kn=1e4 gamma_n=5\n"
+      "wall = radius=0.1 points=-1,0;31,0\n"
+      "grains = shape=disk.shape count=1 region=0,20,3,23\ngrains = shape=disk.shape count=1 region=13,20,16,23\n"
+      "grains = shape=disk.shape count=1 region=27,20,30,23\n";
+  const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
+  World w = build_world(scene);
+  const EngineSettings s = resolve_engine_settings(scene, w);
+  Engine cpu(w, s), gpu(w, s);
+  auto stepper = std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels);
+  const DeviceVerletStepper* device = stepper.get();
+  gpu.use_stepper(std::move(stepper));
+  cpu.step(), gpu.step();
+  EXPECT_EQ(gpu.contacts().size(), 0u);
+  std::size_t most = 0;
+  for (int chunk = 0; chunk < 25; ++chunk) {
+    cpu.run(100), gpu.run(100);
+    ASSERT_TRUE(opencl_test::same_bits(cpu.world().position, gpu.world().position)) << "after " << 100 * (chunk + 1);
+    ASSERT_EQ(cpu.contacts().size(), gpu.contacts().size());
+    most = std::max(most, gpu.contacts().size());
+  }
+  EXPECT_GT(most, 0u);  // they reached the floor
+  EXPECT_GT(device->list_seconds(), 0.0);
+  EXPECT_TRUE(opencl_test::same_bits(cpu.ledger().elastic_normal, gpu.ledger().elastic_normal));
 }
 
 // A run that changes its neighbour strategy midway: the triangulation's
