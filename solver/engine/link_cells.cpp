@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/thread_team.h"
+
 namespace sphero {
 namespace {
 
@@ -15,10 +17,40 @@ double percentile(std::vector<double>& v, double q) {
   return v[static_cast<std::size_t>(k)];
 }
 
+// The largest outline diameter and the box around the centres of `bodies`,
+// each member taking a contiguous part (minima and maxima are the same
+// whatever the parts).
+struct Extent {
+  double diameter = 0.0;
+  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+};
+Extent extent_of(const World& w, const std::vector<int>& bodies, int threads) {
+  Extent parts[ThreadTeam::kMaxMembers];
+  int used = 1;
+  ThreadTeam::run(std::max(1, threads), [&](int member, int members) {
+    if (member == 0) used = members;
+    Extent& e = parts[member];
+    const auto [begin, end] = ThreadTeam::part(bodies.size(), member, members);
+    for (std::size_t k = begin; k < end; ++k) {
+      const auto i = static_cast<std::size_t>(bodies[k]);
+      e.diameter = std::max(e.diameter, 2.0 * w.bounding_radius[i]);
+      e.low = {std::min(e.low.x, w.position[i].x), std::min(e.low.y, w.position[i].y)};
+      e.high = {std::max(e.high.x, w.position[i].x), std::max(e.high.y, w.position[i].y)};
+    }
+  });
+  Extent all;
+  for (int m = 0; m < used; ++m) {
+    all.diameter = std::max(all.diameter, parts[m].diameter);
+    all.low = {std::min(all.low.x, parts[m].low.x), std::min(all.low.y, parts[m].low.y)};
+    all.high = {std::max(all.high.x, parts[m].high.x), std::max(all.high.y, parts[m].high.y)};
+  }
+  return all;
+}
+
 }  // namespace
 
-LinkCells::LinkCells(const World& w, const std::vector<int>& bodies, double skin)
-    : w_(w), grid_(choose_link_grid(w, bodies, skin)) {
+LinkCells::LinkCells(const World& w, const std::vector<int>& bodies, double skin, int threads)
+    : w_(w), grid_(choose_link_grid(w, bodies, skin, threads)) {
   const std::size_t n = w.size(), count = cell_count();
   start_.assign(count + 1, 0);
   members_.resize(bodies.size());
@@ -38,17 +70,12 @@ LinkCells::LinkCells(const World& w, const std::vector<int>& bodies, double skin
 // beyond the grid are clamped to its edge, which keeps the search exact:
 // two grains within one cell width of each other still land in the same
 // or neighbouring cells, whatever the clamping.
-LinkGrid choose_link_grid(const World& w, const std::vector<int>& bodies, double skin) {
-  double diameter = 0.0;
-  for (int i : bodies) diameter = std::max(diameter, 2.0 * w.bounding_radius[i]);
-  const double side = diameter + skin;
+LinkGrid choose_link_grid(const World& w, const std::vector<int>& bodies, double skin, int threads) {
+  const Extent bounds = extent_of(w, bodies, threads);
+  const double side = bounds.diameter + skin;
   LinkGrid grid;
   auto& [cells, origin, width] = grid;
-  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
-  for (int i : bodies) {
-    low = {std::min(low.x, w.position[i].x), std::min(low.y, w.position[i].y)};
-    high = {std::max(high.x, w.position[i].x), std::max(high.y, w.position[i].y)};
-  }
+  Vec2 low = bounds.low, high = bounds.high;
   const double cap = 4.0 * static_cast<double>(bodies.size()) + 64.0;
   double spanned = 1.0;
   for (int axis = 0; axis < 2; ++axis)

@@ -20,12 +20,14 @@ struct LinkGrid {
 
 // The grid for `bodies` (their centres as they now lie) and a skin of
 // `skin`: cells of side at least D + skin, D the largest outline diameter.
-LinkGrid choose_link_grid(const World& world, const std::vector<int>& bodies, double skin);
+// The same grid for any number of threads.
+LinkGrid choose_link_grid(const World& world, const std::vector<int>& bodies, double skin, int threads = 1);
 
 class LinkCells {
  public:
-  // Bins `bodies` (their centres as they now lie) for a skin of `skin` (2δ).
-  LinkCells(const World& world, const std::vector<int>& bodies, double skin);
+  // Bins `bodies` (their centres as they now lie) for a skin of `skin` (2δ),
+  // the grid chosen with `threads` threads.
+  LinkCells(const World& world, const std::vector<int>& bodies, double skin, int threads = 1);
 
   std::size_t cell_count() const {
     return static_cast<std::size_t>(grid_.cells[0]) * static_cast<std::size_t>(grid_.cells[1]);

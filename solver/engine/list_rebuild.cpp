@@ -171,7 +171,7 @@ void PairSearch::search_all_pairs() {
 
 std::size_t PairSearch::search_link_cells() {
   if (searched().empty()) return 0;
-  const LinkCells cells(w_, grains_, skin_);
+  const LinkCells cells(w_, grains_, skin_, threads_);
   if (partial_) update_vertices_near_moved(cells);
   in_parallel(searched().size(), [&](FeaturePairFinder& finder, std::size_t index) {
     const int i = searched()[index];
@@ -283,7 +283,7 @@ void NeighbourList::wrap_for_listing(World& w, const std::vector<int>* moved) {
   if (moved)
     for (int i : *moved) wrap(static_cast<std::size_t>(i));
   else
-    for (std::size_t i = 0; i < w.size(); ++i) wrap(i);
+    ThreadTeam::for_each(std::max(1, settings_.threads), w.size(), wrap);
 }
 
 // A whole rebuild lets each body move δ before the next (2δ between two

@@ -222,11 +222,20 @@ double NeighbourList::rebuild_cost(const World& w, double relisted) const {
 
 void NeighbourList::rebuild(World& w) { relist(w, nullptr); }
 
-// The bodies whose motion since their reference exceeds `beyond`, in order.
+// The bodies whose motion since their reference exceeds `beyond`, in order:
+// each member lists those of its contiguous part, and the parts are joined
+// in order.
 std::vector<int> NeighbourList::moved_beyond(const World& w, double beyond) const {
+  std::vector<std::vector<int>> parts(ThreadTeam::kMaxMembers);
+  int used = 1;
+  ThreadTeam::run(std::max(1, settings_.threads), [&](int member, int members) {
+    if (member == 0) used = members;
+    const auto [begin, end] = ThreadTeam::part(w.size(), member, members);
+    for (std::size_t i = begin; i < end; ++i)
+      if (motion_of(w, i) > beyond) parts[static_cast<std::size_t>(member)].push_back(static_cast<int>(i));
+  });
   std::vector<int> moved;
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (motion_of(w, i) > beyond) moved.push_back(static_cast<int>(i));
+  for (int m = 0; m < used; ++m) moved.insert(moved.end(), parts[static_cast<std::size_t>(m)].begin(), parts[static_cast<std::size_t>(m)].end());
   return moved;
 }
 

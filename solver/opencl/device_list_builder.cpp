@@ -153,9 +153,10 @@ void DeviceListBuilder::place_skeletons(const World& w, const std::vector<std::a
   run(chunk_, n_);
 }
 
-// The grains into the link cells of the host's grid; returns the cells.
-std::size_t DeviceListBuilder::bin_grains(const World& w, double skin) {
-  const LinkGrid grid = choose_link_grid(w, grains_, skin);
+// The grains into the link cells of the host's grid (chosen with the
+// host's threads); returns the cells.
+std::size_t DeviceListBuilder::bin_grains(const World& w, double skin, int threads) {
+  const LinkGrid grid = choose_link_grid(w, grains_, skin, threads);
   origin_ = {{grid.origin[0], grid.origin[1]}}, width_ = {{grid.width[0], grid.width[1]}};
   cells_ = {{grid.cells[0], grid.cells[1]}};
   const std::size_t cells = static_cast<std::size_t>(grid.cells[0]) * static_cast<std::size_t>(grid.cells[1]);
@@ -338,7 +339,7 @@ RemoteLister::Listing DeviceListBuilder::relist(const World& w, const NeighbourL
   place_skeletons(w, wraps);
   Listing listing;
   const bool searching = moved ? !moved->empty() : !grains_.empty();
-  if (searching) listing.link_cells = bin_grains(w, skin);
+  if (searching) listing.link_cells = bin_grains(w, skin, std::max(1, list.settings().threads));
   const std::size_t found = searching ? find(w, moved, skin, listing) : 0;
   order(found, previous);
   listing.candidates = moved ? merge_kept(found, previous) : found;

@@ -46,7 +46,7 @@ class DeviceListBuilder final : public RemoteLister {
   void zero(const cl::Buffer& data, std::size_t count);
   void run(cl::Kernel& kernel, std::size_t items);
   void place_skeletons(const World& w, const std::vector<std::array<int, 2>>& wraps);
-  std::size_t bin_grains(const World& w, double skin);
+  std::size_t bin_grains(const World& w, double skin, int threads);
   std::size_t find(const World& w, const std::vector<int>* moved, double skin, Listing& listing);
   const cl::Buffer& send_search_inputs(const World& w, const std::vector<int>* moved);
   cl_uint set_search_args(cl::Kernel& kernel, cl_uint at, const World& w, const cl::Buffer& which, bool partial,
