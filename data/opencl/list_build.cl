@@ -669,8 +669,3 @@ __kernel void list_sort_keys(const int count, __global const int8* keys, __globa
   const int k = get_global_id(0);
   if (k < count) sort_keys[k] = sort_key(keys[k], 0u);
 }
-
-__kernel void set_ints(const int count, __global int* data, const int value) {
-  const int i = get_global_id(0);
-  if (i < count) data[i] = value;
-}
