@@ -8,7 +8,8 @@
 namespace sphero {
 namespace {
 
-constexpr std::size_t kBodyRecord = 12, kBodyForces = 4, kStateRecord = 10, kChunkRecord = 8;
+constexpr std::size_t kBodyRecord = 12, kBodyForces = 4, kChunkRecord = 8;
+constexpr std::size_t kStateRecord = DeviceContactPass::kStateRecord;
 
 // Its parameters as the kernels read them: 7 per pair of materials.
 std::vector<double> packed_laws(const World& w) {
@@ -26,6 +27,14 @@ void write(cl::CommandQueue& queue, const cl::Buffer& buffer, const std::vector<
 template <class T>
 void read(cl::CommandQueue& queue, const cl::Buffer& buffer, std::vector<T>& data, std::size_t count) {
   if (count > 0) queue.enqueueReadBuffer(buffer, CL_TRUE, 0, count * sizeof(T), data.data());
+}
+
+// A state record's flags and contact state (as send_list packs them).
+void unpack_state(const double* r, Candidate& key, ContactState& state) {
+  const int flags = static_cast<int>(r[9]);
+  key.active = (flags & 1) != 0;
+  key.sliding = (flags & 2) != 0;
+  state = {{r[0], r[1]}, {r[2], r[3]}, {r[4], r[5]}, {r[6], r[7]}, r[8]};
 }
 
 }  // namespace
@@ -185,11 +194,7 @@ void DeviceContactPass::read_list(NeighbourList& list) {
     c.kind = a.s[5] != 0 ? ContactKind::vertex_vertex : ContactKind::vertex_edge;
     c.image = {a.s[6], a.s[7]};
     c.reach = shape[k].s[0], c.edge_offset = {shape[k].s[1], shape[k].s[2]};
-    const double* r = &states_host_[kStateRecord * k];
-    const int flags = static_cast<int>(r[9]);
-    c.active = (flags & 1) != 0;
-    c.sliding = (flags & 2) != 0;
-    states[k] = {{r[0], r[1]}, {r[2], r[3]}, {r[4], r[5]}, {r[6], r[7]}, r[8]};
+    unpack_state(&states_host_[kStateRecord * k], c, states[k]);
   }
   list.adopt(std::move(candidates), std::move(states));
 }
@@ -224,13 +229,7 @@ void DeviceContactPass::read_states(NeighbourList& list) {
   read(device_.queue(), states_, states_host_, kStateRecord * candidates_);
   std::vector<Candidate>& keys = list.candidates();
   std::vector<ContactState>& states = list.states();
-  for (std::size_t k = 0; k < candidates_; ++k) {
-    const double* r = &states_host_[kStateRecord * k];
-    const int flags = static_cast<int>(r[9]);
-    keys[k].active = (flags & 1) != 0;
-    keys[k].sliding = (flags & 2) != 0;
-    states[k] = {{r[0], r[1]}, {r[2], r[3]}, {r[4], r[5]}, {r[6], r[7]}, r[8]};
-  }
+  for (std::size_t k = 0; k < candidates_; ++k) unpack_state(&states_host_[kStateRecord * k], keys[k], states[k]);
 }
 
 // The chunks' sums in chunk order, as ContactPass::evaluate adds them.

@@ -17,6 +17,9 @@ namespace sphero {
 
 class DeviceContactPass final : public ContactEvaluator {
  public:
+  // Doubles per candidate in states(): spring, force, point, viscous
+  // force, normal force, flags (1 active, 2 sliding).
+  static constexpr std::size_t kStateRecord = 10;
   // `world` gives the shapes, materials and laws; `kernels` is the folder
   // of the kernel sources.
   DeviceContactPass(OpenClDevice device, const World& world, const std::filesystem::path& kernels);

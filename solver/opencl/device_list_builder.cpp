@@ -12,7 +12,7 @@
 namespace sphero {
 namespace {
 
-constexpr std::size_t kStateRecord = 10;
+constexpr std::size_t kStateRecord = DeviceContactPass::kStateRecord;
 
 // Sets a kernel's arguments in order, from argument `at` on.
 template <class... Args>
@@ -110,10 +110,6 @@ const cl::Buffer& DeviceListBuilder::room(Scratch& s, std::size_t bytes) {
   return s.buffer;
 }
 
-void DeviceListBuilder::run(cl::Kernel& kernel, std::size_t items) {
-  device_.run(kernel, items);
-}
-
 void DeviceListBuilder::zero(const cl::Buffer& data, std::size_t count) {
   if (count > 0) device_.queue().enqueueFillBuffer(data, cl_int{0}, 0, count * sizeof(cl_int));
 }
@@ -126,11 +122,11 @@ std::size_t DeviceListBuilder::scan(const cl::Buffer& data, std::size_t count) {
   const std::size_t blocks = (items + block - 1) / block;
   const cl::Buffer& totals = room(totals_, (blocks + 1) * sizeof(cl_int));
   set_args(scan_blocks_, static_cast<cl_int>(items), data, static_cast<cl_int>(block), totals);
-  run(scan_blocks_, blocks);
+  device_.run(scan_blocks_, blocks);
   set_args(scan_totals_, static_cast<cl_int>(blocks), totals);
-  run(scan_totals_, 1);
+  device_.run(scan_totals_, 1);
   set_args(add_offsets_, static_cast<cl_int>(items), data, static_cast<cl_int>(block), totals);
-  run(add_offsets_, items);
+  device_.run(add_offsets_, items);
   cl_int total = 0;
   device_.queue().enqueueReadBuffer(data, CL_TRUE, count * sizeof(cl_int), sizeof(cl_int), &total);
   return static_cast<std::size_t>(total);
@@ -146,11 +142,11 @@ void DeviceListBuilder::place_skeletons(const World& w, const std::vector<std::a
   q.enqueueWriteBuffer(wraps_, CL_TRUE, 0, n_ * sizeof(cl_int2), wraps.data());
   set_args(place_, static_cast<cl_int>(n_), position_, orientation_, vertex_begin_, vertex_count_, local_shift_,
            local_vertex_, world_vertex_);
-  run(place_, n_);
+  device_.run(place_, n_);
   set_args(chunk_, static_cast<cl_int>(n_), world_vertex_, vertex_begin_, vertex_count_, closed_, seam_,
            static_cast<cl_int>(has_seams_), local_bend_, local_shift_, bounding_radius_, chunk_first_, chunk_centre_,
            chunk_radius_);
-  run(chunk_, n_);
+  device_.run(chunk_, n_);
 }
 
 // The grains into the link cells of the host's grid (chosen with the
@@ -166,11 +162,11 @@ std::size_t DeviceListBuilder::bin_grains(const World& w, double skin, int threa
   zero(start, cells + 1);
   set_args(bin_, static_cast<cl_int>(grains_.size()), grains_buffer_, position_, origin_, width_, cells_, cell_of_,
            start);
-  run(bin_, grains_.size());
+  device_.run(bin_, grains_.size());
   scan(start, cells);
   device_.queue().enqueueCopyBuffer(start, cursor, 0, 0, cells * sizeof(cl_int));
   set_args(fill_cells_, static_cast<cl_int>(grains_.size()), grains_buffer_, cell_of_, cursor, members);
-  run(fill_cells_, grains_.size());
+  device_.run(fill_cells_, grains_.size());
   return cells;
 }
 
@@ -230,7 +226,7 @@ std::size_t DeviceListBuilder::find(const World& w, const std::vector<int>* move
   set_args_from(find_, set_search_args(find_, 1, w, which, moved != nullptr, skin), static_cast<cl_int>(room_), found,
                 pairs, half, room(slot_keys_, searched * room_ * sizeof(cl_int8)),
                 room(slot_shapes_, searched * room_ * sizeof(cl_double4)));
-  run(find_, searched);
+  device_.run(find_, searched);
   const std::size_t total = scan(found, searched);
   listing.body_pairs = scan(pairs, searched);
   listing.listed_at_half_skin = static_cast<long>(scan(half, searched));
@@ -250,17 +246,17 @@ void DeviceListBuilder::gather_found(std::size_t searched, std::size_t total,
   zero(overflow_at, searched + 1);
   set_args(gather_slots_, static_cast<cl_int>(searched), static_cast<cl_int>(room_), found_count_.buffer,
            slot_keys_.buffer, slot_shapes_.buffer, keys, shapes, overflow_at);
-  run(gather_slots_, searched);
+  device_.run(gather_slots_, searched);
   const std::size_t overflowed = scan(overflow_at, searched);
   searched_again_ += static_cast<long>(overflowed);
   if (overflowed == 0) return;
   const cl::Buffer& again = room(overflowed_, overflowed * sizeof(cl_int));
   set_args(list_overflowed_, static_cast<cl_int>(searched), overflow_at, again);
-  run(list_overflowed_, searched);
+  device_.run(list_overflowed_, searched);
   write_.setArg(0, static_cast<cl_int>(overflowed));
   write_.setArg(1, again);
   set_args_from(write_, search_args(write_), found_count_.buffer, keys, shapes);
-  run(write_, overflowed);
+  device_.run(write_, overflowed);
 }
 
 // The found candidates in canonical order with their carried-over states
@@ -272,21 +268,21 @@ void DeviceListBuilder::order(std::size_t found, std::size_t previous) {
   const cl::Buffer& entries = room(entries_, found * sizeof(cl_ulong4));
   zero(start, n_ + 1);
   set_args(count_buckets_, static_cast<cl_int>(found), found_keys_.buffer, start);
-  run(count_buckets_, found);
+  device_.run(count_buckets_, found);
   scan(start, n_);
   if (n_ > 0) q.enqueueCopyBuffer(start, cursor, 0, 0, n_ * sizeof(cl_int));
   set_args(fill_buckets_, static_cast<cl_int>(found), found_keys_.buffer, cursor, entries);
-  run(fill_buckets_, found);
+  device_.run(fill_buckets_, found);
   set_args(sort_buckets_, static_cast<cl_int>(n_), start, entries);
-  run(sort_buckets_, n_);
+  device_.run(sort_buckets_, n_);
   const cl::Buffer& previous_keys = room(previous_keys_, previous * sizeof(cl_ulong4));
   set_args(list_keys_, static_cast<cl_int>(previous), pass_.keys(), previous_keys);
-  run(list_keys_, previous);
+  device_.run(list_keys_, previous);
   set_args(carry_over_, static_cast<cl_int>(found), entries, found_keys_.buffer, found_shapes_.buffer,
            static_cast<cl_int>(previous), previous_keys, pass_.states(), room(fresh_keys_, found * sizeof(cl_int8)),
            room(fresh_shapes_, found * sizeof(cl_double4)), room(fresh_states_, found * kStateRecord * sizeof(double)),
            room(fresh_sort_keys_, found * sizeof(cl_ulong4)));
-  run(carry_over_, found);
+  device_.run(carry_over_, found);
 }
 
 // A partial rebuild: the previous list's candidates of pairs neither of
@@ -296,17 +292,17 @@ std::size_t DeviceListBuilder::merge_kept(std::size_t fresh, std::size_t previou
   const cl::Buffer& kept = room(kept_, (previous + 1) * sizeof(cl_int));
   zero(kept, previous + 1);
   set_args(mark_kept_, static_cast<cl_int>(previous), pass_.keys(), relisted_, kept);
-  run(mark_kept_, previous);
+  device_.run(mark_kept_, previous);
   const std::size_t total = scan(kept, previous) + fresh;
   const cl::Buffer& keys = room(merged_keys_, total * sizeof(cl_int8));
   const cl::Buffer& shapes = room(merged_shapes_, total * sizeof(cl_double4));
   const cl::Buffer& states = room(merged_states_, total * kStateRecord * sizeof(double));
   set_args(merge_kept_, static_cast<cl_int>(previous), kept, pass_.keys(), pass_.shapes(), pass_.states(),
            previous_keys_.buffer, static_cast<cl_int>(fresh), fresh_sort_keys_.buffer, keys, shapes, states);
-  run(merge_kept_, previous);
+  device_.run(merge_kept_, previous);
   set_args(merge_fresh_, static_cast<cl_int>(fresh), fresh_keys_.buffer, fresh_shapes_.buffer, fresh_states_.buffer,
            fresh_sort_keys_.buffer, static_cast<cl_int>(previous), previous_keys_.buffer, kept, keys, shapes, states);
-  run(merge_fresh_, fresh);
+  device_.run(merge_fresh_, fresh);
   return total;
 }
 
@@ -317,13 +313,13 @@ void DeviceListBuilder::index_bodies(const cl::Buffer& keys, std::size_t count) 
   const cl::Buffer& incident = room(incident_, 2 * count * sizeof(cl_int));
   zero(start, n_ + 1);
   set_args(count_incidence_, static_cast<cl_int>(count), keys, start);
-  run(count_incidence_, count);
+  device_.run(count_incidence_, count);
   scan(start, n_);
   if (n_ > 0) device_.queue().enqueueCopyBuffer(start, cursor, 0, 0, n_ * sizeof(cl_int));
   set_args(fill_incidence_, static_cast<cl_int>(count), keys, cursor, incident);
-  run(fill_incidence_, count);
+  device_.run(fill_incidence_, count);
   set_args(sort_incidence_, static_cast<cl_int>(n_), start, incident);
-  run(sort_incidence_, n_);
+  device_.run(sort_incidence_, n_);
 }
 
 RemoteLister::Listing DeviceListBuilder::relist(const World& w, const NeighbourList& list,

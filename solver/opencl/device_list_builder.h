@@ -44,7 +44,6 @@ class DeviceListBuilder final : public RemoteLister {
   const cl::Buffer& room(Scratch& s, std::size_t bytes);
   std::size_t scan(const cl::Buffer& data, std::size_t count);
   void zero(const cl::Buffer& data, std::size_t count);
-  void run(cl::Kernel& kernel, std::size_t items);
   void place_skeletons(const World& w, const std::vector<std::array<int, 2>>& wraps);
   std::size_t bin_grains(const World& w, double skin, int threads);
   std::size_t find(const World& w, const std::vector<int>* moved, double skin, Listing& listing);

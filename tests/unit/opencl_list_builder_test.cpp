@@ -163,11 +163,7 @@ TEST(OpenClListBuilder, RebuildsOnTheDeviceCarryTheSpringsOver) {
       "law = 0 0 linear kn=1e5 gamma_n=100 kt=5e4 gamma_t=5 mu=0.4\n"
       "grains = shape=hexagon.shape count=60 generator=random region=1,1,29,30 angle=random speed=2\n"
       "grains = shape=cow.shape count=8 generator=random region=1,1,29,30 angle=random\n";
-  const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
-  World w = build_world(scene);
-  const EngineSettings s = resolve_engine_settings(scene, w);
-  Engine cpu(w, s), gpu(w, s);
-  gpu.use_stepper(std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels));
+  auto [cpu, gpu, device] = opencl_test::twins(text);
   cpu.run(1500), gpu.run(1500);
   const NeighbourListState a = cpu.snapshot().neighbours, b = gpu.snapshot().neighbours;
   ASSERT_EQ(a.contacts.size(), b.contacts.size());
@@ -194,13 +190,7 @@ TEST(OpenClListBuilder, AnEmptyListFillsAsTheCpusDoes) {
       "wall = radius=0.1 points=-1,0;31,0\n"
       "grains = shape=disk.shape count=1 region=0,20,3,23\ngrains = shape=disk.shape count=1 region=13,20,16,23\n"
       "grains = shape=disk.shape count=1 region=27,20,30,23\n";
-  const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
-  World w = build_world(scene);
-  const EngineSettings s = resolve_engine_settings(scene, w);
-  Engine cpu(w, s), gpu(w, s);
-  auto stepper = std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels);
-  const DeviceVerletStepper* device = stepper.get();
-  gpu.use_stepper(std::move(stepper));
+  auto [cpu, gpu, device] = opencl_test::twins(text);
   cpu.step(), gpu.step();
   EXPECT_EQ(gpu.contacts().size(), 0u);
   std::size_t most = 0;
@@ -223,13 +213,7 @@ TEST(OpenClListBuilder, AChangeOfStrategyMovesTheListBetweenHostAndDevice) {
       "duration = 1\ndt = auto\nperiodic = xy\ncell = 0,0,24,24\n"
       "law = 0 0 linear kn=1e5 gamma_n=50 kt=5e4 mu=0.3\n"
       "grains = shape=hexagon.shape count=80 generator=random region=0,0,24,24 angle=random speed=3\n";
-  const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
-  World w = build_world(scene);
-  const EngineSettings s = resolve_engine_settings(scene, w);
-  Engine cpu(w, s), gpu(w, s);
-  auto stepper = std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels);
-  const DeviceVerletStepper* device = stepper.get();
-  gpu.use_stepper(std::move(stepper));
+  auto [cpu, gpu, device] = opencl_test::twins(text);
   const auto run_both = [&](long steps) { cpu.run(steps), gpu.run(steps); };
   run_both(400);
   const double on_device = device->list_seconds();

@@ -21,6 +21,8 @@ namespace {
 
 using opencl_test::kKernels;
 using opencl_test::same_bits;
+using opencl_test::Twins;
+using opencl_test::twins;
 
 void expect_same(const Engine& cpu, const Engine& gpu, long step) {
   const World &a = cpu.world(), &b = gpu.world();
@@ -44,22 +46,6 @@ void expect_same(const Engine& cpu, const Engine& gpu, long step) {
     EXPECT_EQ(std::memcmp(&c[k].xi, &d[k].xi, sizeof(Vec2)), 0);
   }
   EXPECT_EQ(cpu.snapshot().neighbours.contacts.size(), gpu.snapshot().neighbours.contacts.size());
-}
-
-struct Twins {
-  Engine cpu, gpu;
-  const DeviceVerletStepper* stepper;
-};
-
-Twins twins(const std::string& text) {
-  const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
-  World w = build_world(scene);
-  const EngineSettings s = resolve_engine_settings(scene, w);
-  Engine cpu(w, s), gpu(w, s);
-  auto stepper = std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels);
-  const DeviceVerletStepper* raw = stepper.get();
-  gpu.use_stepper(std::move(stepper));
-  return {std::move(cpu), std::move(gpu), raw};
 }
 
 const std::string kPile =
