@@ -28,7 +28,7 @@ struct Touch {
 // touching: they read only their packed Candidate.
 class ContactSweep {
  public:
-  ContactSweep(World& w, NeighbourList& list, WorkSplit& split, int threads, double dt)
+  ContactSweep(World& w, NeighbourList& list, WorkSplit& split, int threads, double dt, const std::uint8_t* counted)
       : view_(w),
         keys_(list.candidates().data()),
         state_(list.states().data()),
@@ -38,7 +38,8 @@ class ContactSweep {
         torque_(w.torque.data()),
         split_(split),
         alone_(threads == 1),
-        dt_(dt) {}
+        dt_(dt),
+        counted_(counted) {}
 
   // Run `run`'s candidates: first those of earlier runs touching its
   // bodies, then its own chunks, each chunk's sums into chunk_sums.
@@ -103,6 +104,8 @@ class ContactSweep {
     forget_history(key, c);
   }
 
+  bool counts(const Candidate& key) const { return !counted_ || counted_[key.vertex_body]; }
+
   ContactEnergySums evaluate_chunk(std::size_t chunk, int run) {
     ContactEnergySums sums;
     for (std::size_t k = chunk * kContactChunk; k < std::min(count_, (chunk + 1) * kContactChunk); ++k) {
@@ -112,10 +115,10 @@ class ContactSweep {
         // A re-evaluation without a step (dt = 0) leaves the books of an
         // opening contact to the next real step.
         if (dt_ == 0.0 || !key.active) continue;
-        close_opened(key, state_[k], sums);
+        close_opened(key, state_[k], counts(key) ? sums : uncounted_);
         continue;
       }
-      evaluate_touching(key, state_[k], g, run, sums);
+      evaluate_touching(key, state_[k], g, run, counts(key) ? sums : uncounted_);
     }
     return sums;
   }
@@ -167,11 +170,14 @@ class ContactSweep {
   WorkSplit& split_;
   const bool alone_;
   const double dt_;
+  const std::uint8_t* const counted_;
+  ContactEnergySums uncounted_;  // where the sums of candidates not counted go
 };
 
 }  // namespace
 
-ContactEnergySums ContactPass::evaluate(World& w, NeighbourList& list, int threads, double dt) {
+ContactEnergySums ContactPass::evaluate(World& w, NeighbourList& list, int threads, double dt,
+                                        const std::uint8_t* counted) {
   const std::size_t count = list.candidates().size();
   // Energies and dissipation are summed per fixed chunk of candidates, in
   // candidate order, and the chunks' sums in chunk order: the same numbers
@@ -185,7 +191,7 @@ ContactEnergySums ContactPass::evaluate(World& w, NeighbourList& list, int threa
   // order whatever the number of threads. One run per requested thread,
   // whatever the team (a run is never split between two threads).
   ThreadTeam::run(threads, [&](int member, int team) {
-    ContactSweep sweep(w, list, split_, threads, dt);
+    ContactSweep sweep(w, list, split_, threads, dt, counted);
     for (int run = member; run < threads; run += team) {
       if (threads == 1) {
         sweep.sweep(run, chunks, chunk_sums_.data());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "engine/energy_ledger.h"
@@ -20,8 +21,10 @@ class ContactPass {
   // (which already hold the loads). With dt > 0 the tangential springs
   // advance, contacts that opened forget their history and the
   // dissipation over the step is booked; dt = 0 re-evaluates the forces
-  // of the current state only. Returns the sums over all candidates.
-  ContactEnergySums evaluate(World& world, NeighbourList& list, int threads, double dt);
+  // of the current state only. Returns the sums over all candidates, or
+  // with `counted` over those whose vertex body it marks.
+  ContactEnergySums evaluate(World& world, NeighbourList& list, int threads, double dt,
+                             const std::uint8_t* counted = nullptr);
 
   WorkSplit& split() { return split_; }
   std::size_t memory_bytes() const;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -62,6 +63,20 @@ class Engine {
     core_.constraints_may_have_changed = true;
     return core_.world;
   }
+  // The bodies' motion to overwrite between steps with what the rank that
+  // owns them computed (solver/parallel): the state the step itself would
+  // have left with all of their contacts, so nothing is reclassified.
+  World& world_to_refresh() {
+    stepper_->sync_host(core_);
+    return core_.world;
+  }
+  // A rank's part of a world shared by ranks: only the bodies marked (its
+  // own) enter the ledger with their contacts as vertex body, and the
+  // energy check, which needs every rank's ledger, is left to the caller.
+  void count_only(std::vector<std::uint8_t> counted) {
+    core_.counted = std::move(counted);
+    check_energy_ = false;
+  }
   // Every candidate feature pair as a full record, assembled now from the
   // list (the step keeps only what the next step needs): call it per
   // frame, not per contact.
@@ -73,6 +88,12 @@ class Engine {
   // The rigid model's collision counts and times (zero for the soft model).
   CollisionStats collision_stats() const { return stepper_->collision_stats(); }
   const EnergyLedger& ledger() const { return core_.ledger; }
+  // The list as the last step left it (candidates, their states and each
+  // body's incidences); its world coordinates are as world()'s.
+  const NeighbourList& neighbour_list() const {
+    stepper_->sync_host(core_);
+    return core_.neighbours;
+  }
   const NeighbourStats& neighbour_stats() const { return core_.neighbours.stats(); }
   double neighbour_rebuild_seconds() const { return core_.neighbours.rebuild_seconds(); }  // wall clock, this engine's
   long neighbour_partial_rebuilds() const { return core_.neighbours.partial_rebuilds(); }  // among neighbour_stats().rebuilds
@@ -116,6 +137,7 @@ class Engine {
   mutable EngineCore core_;
   std::unique_ptr<Stepper> stepper_;
   double dt_limit_ = 0.0;
+  bool check_energy_ = true;
 };
 
 }  // namespace sphero

@@ -60,7 +60,7 @@ void EngineCore::apply_loads(bool unconstrained_loads_set) {
 void EngineCore::evaluate_forces(double dt, bool unconstrained_loads_set) {
   apply_loads(unconstrained_loads_set);
   const ContactEnergySums sums = contact_backend ? contact_backend->evaluate(world, neighbours, dt)
-                                                 : contacts.evaluate(world, neighbours, settings.threads, dt);
+                                                 : contacts.evaluate(world, neighbours, settings.threads, dt, counted.empty() ? nullptr : counted.data());
   if (sums.deepest > deepest_overlap) deepest_overlap = sums.deepest, deepest_overlap_time = time + dt;
   ledger.elastic_normal = sums.normal_energy;
   ledger.elastic_tangential = sums.tangential_energy;
@@ -81,7 +81,8 @@ void EngineCore::sum_body_energies(bool with_power) {
   const std::size_t n = w.size(), chunks = body_chunks(n);
   body_sums.assign(chunks, BodyEnergySums{});
   ThreadTeam::for_each(settings.threads, chunks, [&](std::size_t c) {
-    for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i) body_sums[c].add(w, i);
+    for (std::size_t i = c * kBodyChunk; i < std::min(n, (c + 1) * kBodyChunk); ++i)
+      if (counts(i)) body_sums[c].add(w, i);
   });
   close_body_energy_sums(with_power);
 }
@@ -106,7 +107,8 @@ void EngineCore::close_body_energy_sums(bool with_power) {
 
 double EngineCore::constraint_power() const {
   double total = 0.0;
-  for (int i : constrained) total += constraint_power_of(world, static_cast<std::size_t>(i));
+  for (int i : constrained)
+    if (counts(static_cast<std::size_t>(i))) total += constraint_power_of(world, static_cast<std::size_t>(i));
   return total;
 }
 

@@ -110,6 +110,10 @@ void check_stability(const World& w, const std::vector<Vec2>& previous, std::siz
     fail(w, i, fmt::format("moved {:g}, more than its own size {:g}, in one step", moved_of(w, previous, i),
                            2.0 * w.bounding_radius[i]), run);
   }
+  if (run.check_energy) check_energy(w, ledger, fastest, run);
+}
+
+void check_energy(const World& w, const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run) {
   // Kinetic + elastic energy can only come from the initial kinetic and
   // elastic energy, released gravitational energy and external work.
   const double supply =

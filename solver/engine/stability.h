@@ -61,6 +61,8 @@ struct StabilityContext {
   // The kinetic energy of vibrating walls now: the drive gives it and
   // takes it back each cycle, so the net external work does not hold it.
   double driven_kinetic = 0.0;
+  // false: the energy check is the caller's (a rank's ledger is a part).
+  bool check_energy = true;
 };
 
 // Throws InstabilityError for the lowest body that looks unstable
@@ -70,5 +72,10 @@ struct StabilityContext {
 constexpr std::size_t kNotChecked = static_cast<std::size_t>(-1);
 void check_stability(const World& w, const std::vector<Vec2>& previous, std::size_t first_unstable,
                      const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run);
+
+// The energy part of check_stability alone: throws InstabilityError when
+// the kinetic and elastic energy exceed a hundred times all the energy the
+// system was given.
+void check_energy(const World& w, const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run);
 
 }  // namespace sphero

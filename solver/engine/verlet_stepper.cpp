@@ -69,7 +69,7 @@ std::size_t VerletStepper::finish_chunk(EngineCore& core, std::size_t c) {
       for (int k = 0; k < 3; ++k)
         if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
     }
-    sums.add(w, i);
+    if (core.counts(i)) sums.add(w, i);
     if (first_bad == n && looks_unstable(w, core.previous_position, i)) first_bad = i;
   }
   core.body_sums[c] = sums;

@@ -1,0 +1,403 @@
+#include "parallel/distributed_engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/candidate_order.h"
+#include "engine/contact_geometry.h"
+#include "engine/world_subset.h"
+#include "parallel/zoltan_partition.h"
+
+namespace sphero {
+namespace {
+
+// What an owner sends of a grain: its motion and the forces of its last
+// evaluation (the next step's first kick reads them).
+struct Motion {
+  Vec2 position;
+  double angle;
+  Vec2 velocity;
+  double angular_velocity;
+  Vec2 force;
+  double torque;
+};
+
+struct OwnedMotion {
+  int body;  // whole-world index
+  Motion motion;
+};
+
+Motion motion_of(const World& w, std::size_t i) {
+  return {w.position[i], w.angle[i], w.velocity[i], w.angular_velocity[i], w.force[i], w.torque[i]};
+}
+
+void set_motion(World& w, std::size_t i, const Motion& m) {
+  w.position[i] = m.position;
+  w.angle[i] = m.angle;
+  w.velocity[i] = m.velocity;
+  w.angular_velocity[i] = m.angular_velocity;
+  w.force[i] = m.force;
+  w.torque[i] = m.torque;
+}
+
+// Contacts in the list's canonical order (the order carry-over searches).
+void sort_canonically(const World& w, std::vector<Contact>& contacts) {
+  std::sort(contacts.begin(), contacts.end(),
+            [&](const Contact& a, const Contact& b) { return sort_key(packed(w, a)) < sort_key(packed(w, b)); });
+}
+
+std::vector<double> ledger_terms(const EnergyLedger& l) {
+  return {l.kinetic_translational, l.kinetic_rotational, l.elastic_normal,      l.elastic_tangential, l.gravitational,
+          l.external_work,         l.damping_dissipation, l.sliding_dissipation, l.initial_mechanical};
+}
+
+EnergyLedger ledger_of(const std::vector<double>& t) {
+  EnergyLedger l;
+  l.kinetic_translational = t[0], l.kinetic_rotational = t[1], l.elastic_normal = t[2], l.elastic_tangential = t[3];
+  l.gravitational = t[4], l.external_work = t[5], l.damping_dissipation = t[6], l.sliding_dissipation = t[7];
+  l.initial_mechanical = t[8];
+  return l;
+}
+
+std::size_t grain_count(const World& w) {
+  return static_cast<std::size_t>(std::count(w.is_wall.begin(), w.is_wall.end(), std::uint8_t{0}));
+}
+
+}  // namespace
+
+std::string distributed_refusal(const World& w, const EngineSettings& s) {
+  if (s.model == Model::rigid) return "the rigid model does not run on several ranks yet: run it without mpirun";
+  if (s.integrator == Integrator::gear)
+    return "integrator = gear does not run on several ranks yet: use integrator = verlet, or run without mpirun";
+  if (w.cell.periodic[0] || w.cell.periodic[1])
+    return "periodic cells do not run on several ranks yet: run the scene without mpirun";
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const BodyConstraint& c = w.constraint[i];
+    if (c.follows_span() || c.vibration.on() || (w.is_wall[i] && !c.holds_all()))
+      return fmt::format("body {} ('{}') is a wall that moves under forces, a pressure plate or a vibrating wall, "
+                         "which do not run on several ranks yet: run the scene without mpirun",
+                         i, w.shape_name[i]);
+  }
+  return {};
+}
+
+DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
+    : ranks_(ranks), whole_(std::move(whole.world)), settings_(whole.settings) {
+  const std::string refusal = distributed_refusal(whole_, settings_);
+  if (!refusal.empty()) throw std::invalid_argument(refusal);
+  const std::size_t grains = grain_count(whole_);
+  if (grains < static_cast<std::size_t>(ranks_.size()))
+    throw std::invalid_argument(fmt::format("the scene has {} grains for {} ranks: run it on at most {} ranks",
+                                            grains, ranks_.size(), std::max<std::size_t>(grains, 1)));
+  for (const Contact& c : whole.neighbours.contacts)
+    if (c.active) contacts_.push_back(c);
+  // Ghosts reach one grain size beyond the subdomain: decompositions then
+  // come when a grain has moved half its size.
+  for (std::size_t i = 0; i < whole_.size(); ++i)
+    if (!whole_.is_wall[i]) margin_ = std::max(margin_, whole_.bounding_radius[i]);
+  margin_ = std::max(margin_, 4.0 * settings_.verlet_distance);
+  // The first owners, for Zoltan to start from: the grains in blocks.
+  std::vector<int> first(whole_.size(), -1);
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < whole_.size(); ++i)
+    if (!whole_.is_wall[i]) first[i] = static_cast<int>(k++ * static_cast<std::size_t>(ranks_.size()) / grains);
+  deepest_overlap_ = whole.deepest_overlap, deepest_overlap_time_ = whole.deepest_overlap_time;
+  // The whole run's ledger starts on rank 0, less the walls' energies,
+  // which are booked here; each rank's engine adds what its own grains and
+  // contacts do from now on.
+  EnergyLedger part = ranks_.root() ? whole.ledger : EnergyLedger{};
+  if (ranks_.root()) {
+    BodyEnergySums walls;
+    for (std::size_t i = 0; i < whole_.size(); ++i)
+      if (whole_.is_wall[i]) walls.add(whole_, i);
+    part.kinetic_translational -= walls.translational;
+    part.kinetic_rotational -= walls.rotational;
+    part.gravitational -= walls.gravitational;
+  }
+  decompose(first, part, whole.time, whole.step, whole.neighbours.verlet_distance);
+  wall_power_ = wall_power();
+}
+
+void DistributedEngine::decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time,
+                                  long step, double verlet_distance) {
+  const int me = ranks_.rank(), p = ranks_.size();
+  std::vector<unsigned long> ids;
+  std::vector<Vec2> points;
+  std::vector<float> weights;
+  for (std::size_t i = 0; i < whole_.size(); ++i)
+    if (previous_owner[i] == me) {
+      ids.push_back(i);
+      points.push_back(whole_.position[i]);
+      weights.push_back(static_cast<float>(whole_.vertex_count[i]));
+    }
+  const std::vector<int> parts = partition_by_rcb(ranks_, ids, points, weights);
+  std::vector<std::array<int, 2>> mine;
+  for (std::size_t k = 0; k < ids.size(); ++k) mine.push_back({static_cast<int>(ids[k]), parts[k]});
+  std::vector<char> bytes;
+  append_bytes(bytes, mine);
+  owner_.assign(whole_.size(), -1);
+  for (const auto& [body, rank] : records_of<std::array<int, 2>>(ranks_.all_gather(bytes)))
+    owner_[static_cast<std::size_t>(body)] = rank;
+
+  const std::vector<SubdomainBox> boxes = subdomain_boxes(whole_, owner_, p);
+  held_ = bodies_held_by(whole_, owner_, boxes, me, margin_);
+  std::vector<int> local_of(whole_.size(), -1);
+  for (std::size_t k = 0; k < held_.size(); ++k) local_of[static_cast<std::size_t>(held_[k])] = static_cast<int>(k);
+  // Who sends whom which ghosts: the same rule on every rank, so no asking.
+  send_.assign(static_cast<std::size_t>(p), {});
+  receive_.assign(static_cast<std::size_t>(p), {});
+  for (int q = 0; q < p; ++q) {
+    if (q == me) continue;
+    for (int b : bodies_held_by(whole_, owner_, boxes, q, margin_))
+      if (owner_[static_cast<std::size_t>(b)] == me) send_[static_cast<std::size_t>(q)].push_back(local_of[static_cast<std::size_t>(b)]);
+  }
+  owned_count_ = 0;
+  walls_.clear();
+  std::vector<std::uint8_t> counted(held_.size(), 0);
+  double power = 0.0;
+  for (std::size_t k = 0; k < held_.size(); ++k) {
+    const auto b = static_cast<std::size_t>(held_[k]);
+    if (owner_[b] >= 0 && owner_[b] != me) receive_[static_cast<std::size_t>(owner_[b])].push_back(static_cast<int>(k));
+    // Walls are held everywhere and booked by this class (walls_part).
+    counted[k] = owner_[b] == me;
+    if (owner_[b] < 0) walls_.push_back(static_cast<int>(k));
+    if (owner_[b] == me) ++owned_count_;
+    if (counted[k]) power += constraint_power_of(whole_, b);
+  }
+
+  World local = world_subset(whole_, held_);
+  update_world_vertices(local);
+  NeighbourListState list;
+  list.contacts = renumber_contacts(contacts_, whole_, local, local_of);
+  sort_canonically(local, list.contacts);
+  // Not built: the first step lists the pairs anew, carrying these
+  // contacts' springs over.
+  list.verlet_distance = verlet_distance;
+  reference_position_ = local.position;
+  reference_angle_ = local.angle;
+  EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0};
+  engine_ = std::make_unique<Engine>(std::move(s));
+  engine_->count_only(std::move(counted));
+  ++decompositions_;
+}
+
+void DistributedEngine::step() {
+  std::string failure;
+  bool unstable = false;
+  try {
+    engine_->step();
+  } catch (const InstabilityError& e) {
+    failure = e.what(), unstable = true;
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  // Every rank learns of a failure on any, and stops with its message.
+  const double first_failed = ranks_.min(failure.empty() ? INFINITY : static_cast<double>(ranks_.rank()));
+  if (std::isfinite(first_failed)) {
+    const int from = static_cast<int>(first_failed);
+    const std::string message = ranks_.broadcast(failure, from);
+    const bool instability = ranks_.max(unstable ? 1.0 : 0.0) > 0.0;
+    if (instability) throw InstabilityError(message);
+    throw std::runtime_error(fmt::format("rank {}: {}", from, message));
+  }
+  refresh_ghosts();
+  settle_wall_forces();
+  const double power = wall_power();
+  wall_work_ += 0.5 * (wall_power_ + power) * settings_.dt;
+  wall_power_ = power;
+  check_energy_of_all(ledger());
+  if (ranks_.max(largest_motion_since_decomposition()) > 0.5 * margin_) {
+    collect();
+    const std::vector<int> previous = owner_;
+    decompose(previous, engine_->ledger(), engine_->time(), engine_->step_count(), engine_->neighbour_verlet_distance());
+  }
+}
+
+// The grains' farthest point's travel since the decomposition.
+double DistributedEngine::largest_motion_since_decomposition() const {
+  const World& w = engine_->world();
+  double largest = 0.0;
+  for (std::size_t k = 0; k < held_.size(); ++k) {
+    if (owner_[static_cast<std::size_t>(held_[k])] != ranks_.rank()) continue;
+    largest = std::max(largest, norm(w.position[k] - reference_position_[k]) +
+                                    w.bounding_radius[k] * std::abs(w.angle[k] - reference_angle_[k]));
+  }
+  return largest;
+}
+
+void DistributedEngine::refresh_ghosts() {
+  World& w = engine_->world_to_refresh();
+  const auto p = static_cast<std::size_t>(ranks_.size());
+  std::vector<std::vector<char>> outgoing(p);
+  for (std::size_t q = 0; q < p; ++q) {
+    std::vector<Motion> motions;
+    motions.reserve(send_[q].size());
+    for (int k : send_[q]) motions.push_back(motion_of(w, static_cast<std::size_t>(k)));
+    append_bytes(outgoing[q], motions);
+  }
+  const std::vector<std::vector<char>> incoming = ranks_.exchange(outgoing);
+  for (std::size_t q = 0; q < p; ++q) {
+    const std::vector<Motion> motions = records_of<Motion>(incoming[q]);
+    if (motions.size() != receive_[q].size())
+      throw std::logic_error(fmt::format("rank {} sent {} ghosts where {} were expected", q, motions.size(), receive_[q].size()));
+    for (std::size_t j = 0; j < motions.size(); ++j) set_motion(w, static_cast<std::size_t>(receive_[q][j]), motions[j]);
+  }
+}
+
+// Every rank's grains' motion and their touching contacts (as vertex
+// body) into whole_ and contacts_, on every rank.
+void DistributedEngine::collect() {
+  const World& w = engine_->world();
+  std::vector<OwnedMotion> mine;
+  mine.reserve(owned_count_);
+  std::vector<int> whole_index(held_.size());
+  for (std::size_t k = 0; k < held_.size(); ++k) {
+    const auto b = static_cast<std::size_t>(held_[k]);
+    whole_index[k] = held_[k];
+    if (owner_[b] == ranks_.rank()) mine.push_back({held_[k], motion_of(w, k)});
+    if (owner_[b] < 0) set_motion(whole_, b, motion_of(w, k));  // walls: the same on every rank
+  }
+  std::vector<char> bytes;
+  append_bytes(bytes, mine);
+  for (const OwnedMotion& m : records_of<OwnedMotion>(ranks_.all_gather(bytes)))
+    set_motion(whole_, static_cast<std::size_t>(m.body), m.motion);
+
+  std::vector<Contact> touching;
+  for (const Contact& c : engine_->contacts())
+    if (c.active && owner_[static_cast<std::size_t>(held_[static_cast<std::size_t>(c.vertex_body)])] == ranks_.rank())
+      touching.push_back(c);
+  std::vector<char> contact_bytes;
+  append_bytes(contact_bytes, renumber_contacts(touching, w, whole_, whole_index));
+  contacts_ = records_of<Contact>(ranks_.all_gather(contact_bytes));
+  deepest_overlap_ = std::max(deepest_overlap_, engine_->deepest_overlap());
+  if (deepest_overlap_ == engine_->deepest_overlap()) deepest_overlap_time_ = engine_->deepest_overlap_time();
+}
+
+EnergyLedger DistributedEngine::ledger() const {
+  EnergyLedger total = ledger_of(ranks_.sum(ledger_terms(engine_->ledger())));
+  const EnergyLedger walls = walls_part();
+  total.kinetic_translational += walls.kinetic_translational;
+  total.kinetic_rotational += walls.kinetic_rotational;
+  total.gravitational += walls.gravitational;
+  total.external_work += walls.external_work;
+  return total;
+}
+
+// The walls' energies and the work of their imposed motion (every rank
+// holds the same walls).
+EnergyLedger DistributedEngine::walls_part() const {
+  const World& w = engine_->world();
+  BodyEnergySums sums;
+  for (int k : walls_) sums.add(w, static_cast<std::size_t>(k));
+  EnergyLedger part;
+  part.kinetic_translational = sums.translational;
+  part.kinetic_rotational = sums.rotational;
+  part.gravitational = sums.gravitational;
+  part.external_work = wall_work_;
+  return part;
+}
+
+double DistributedEngine::wall_power() const {
+  const World& w = engine_->world();
+  double power = 0.0;
+  for (int k : walls_) power += constraint_power_of(w, static_cast<std::size_t>(k));
+  return power;
+}
+
+namespace {
+
+// One touching contact's share of a wall's force and torque, as the
+// contact pass adds it, and where in the whole list's order it comes.
+struct WallShare {
+  int wall;  // whole-world index
+  SortKey key;
+  Vec2 force;
+  double torque;
+};
+
+}  // namespace
+
+// A wall's contacts are spread over the ranks that own the grains touching
+// it: each sends its shares, and every rank adds all of them in the whole
+// list's candidate order to the wall's loads, as the serial pass does.
+void DistributedEngine::settle_wall_forces() {
+  const NeighbourList& list = engine_->neighbour_list();
+  const World& w = engine_->world();
+  const std::vector<int>&start = list.body_candidate_start(), &incident = list.body_candidates();
+  std::vector<WallShare> mine;
+  for (int k : walls_) {
+    for (int j = start[static_cast<std::size_t>(k)]; j < start[static_cast<std::size_t>(k) + 1]; ++j) {
+      const auto c = static_cast<std::size_t>(incident[static_cast<std::size_t>(j)]);
+      const Candidate& key = list.candidates()[c];
+      const bool vertex = key.vertex_body == k;
+      const int other = vertex ? key.edge_body : key.vertex_body;
+      if (!key.active || owner_[static_cast<std::size_t>(held_[static_cast<std::size_t>(other)])] != ranks_.rank()) continue;
+      const ContactState& s = list.states()[c];
+      const Vec2 centre = vertex ? w.position[static_cast<std::size_t>(k)] : w.position[static_cast<std::size_t>(k)] + key.edge_offset;
+      // a − x and a + (−x) are the same number: the serial pass subtracts.
+      const Vec2 f = vertex ? s.force : -s.force;
+      const double t = vertex ? cross(s.point - centre, s.force) : -cross(s.point - centre, s.force);
+      const std::vector<Contact> whole_record = renumber_contacts({record_of_key(key)}, w, whole_, held_);
+      mine.push_back({held_[static_cast<std::size_t>(k)], sort_key(packed(whole_, whole_record[0])), f, t});
+    }
+  }
+  std::vector<char> bytes;
+  append_bytes(bytes, mine);
+  std::vector<WallShare> all = records_of<WallShare>(ranks_.all_gather(bytes));
+  std::sort(all.begin(), all.end(), [](const WallShare& a, const WallShare& b) {
+    return a.wall != b.wall ? a.wall < b.wall : a.key < b.key;
+  });
+  World& out = engine_->world_to_refresh();
+  std::size_t at = 0;
+  for (int k : walls_) {
+    const auto i = static_cast<std::size_t>(k);
+    out.force[i] = body_force(out, i);
+    out.torque[i] = 0.0;
+    for (; at < all.size() && all[at].wall == held_[i]; ++at) {
+      out.force[i] += all[at].force;
+      out.torque[i] += all[at].torque;
+    }
+  }
+}
+
+// The energy check of check_stability, on the ledger of all ranks (the
+// same numbers on every rank, so all stop or none); the fastest grain is
+// looked for only to name it.
+void DistributedEngine::check_energy_of_all(const EnergyLedger& total) {
+  StabilityContext run{engine_->step_count(), engine_->time(), settings_.dt, engine_->time_step_limit(),
+                       settings_.threads,     settings_.model, 0.0,          true};
+  try {
+    check_energy(whole_, total, 0, run);
+  } catch (const InstabilityError&) {
+    collect();
+    std::size_t fastest = 0;
+    for (std::size_t i = 0; i < whole_.size(); ++i)
+      if (norm2(whole_.velocity[i]) > norm2(whole_.velocity[fastest])) fastest = i;
+    check_energy(whole_, total, fastest, run);
+    throw;
+  }
+}
+
+EngineSnapshot DistributedEngine::gather() {
+  collect();
+  const EnergyLedger total = ledger();
+  const double deepest = ranks_.max(deepest_overlap_);
+  const double deepest_time = ranks_.min(deepest_overlap_ == deepest ? deepest_overlap_time_ : INFINITY);
+  EngineSnapshot local = engine_->snapshot();
+  const double power = ranks_.sum(std::vector<double>{local.power})[0];
+  if (!ranks_.root()) return {};
+  World w = whole_;
+  update_world_vertices(w);
+  NeighbourListState list;
+  list.contacts = contacts_;
+  sort_canonically(w, list.contacts);
+  list.stats = local.neighbours.stats;
+  list.verlet_distance = local.neighbours.verlet_distance;
+  return {std::move(w), settings_, std::move(list), total, local.time, local.step, power, {}, {}, {},
+          deepest,      deepest_time};
+}
+
+}  // namespace sphero

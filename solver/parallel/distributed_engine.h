@@ -1,0 +1,83 @@
+// The soft model's engine spread over MPI ranks (docs/PARALLEL.md): each
+// rank steps an Engine over the grains of its subdomain — a box Zoltan's
+// recursive bisection gives it — plus their ghosts (the grains near enough
+// to touch them) and every wall. After each step the owners send their
+// ghosts' motion; when some grain has moved half the ghost margin, the
+// grains are shared out again and travel with their contacts' springs.
+// Every grain's motion is computed as the serial engine computes it: the
+// same forces added in the same candidate order, so the same bits. Walls,
+// which every rank holds, sum their contacts from every rank in that order
+// too; their energy and work are booked once, here.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "parallel/ranks.h"
+#include "parallel/subdomains.h"
+
+namespace sphero {
+
+class DistributedEngine {
+ public:
+  // Every rank passes the same whole snapshot (an engine made from the
+  // scene, or a checkpoint). Throws std::invalid_argument, on every rank,
+  // for what ranks cannot run yet or fewer grains than ranks.
+  DistributedEngine(const Ranks& ranks, EngineSnapshot whole);
+
+  // One step on every rank. An InstabilityError met on any rank is thrown
+  // on every rank, with the message of the lowest rank that met it.
+  void step();
+  // The whole state (for checkpoints and frames) on rank 0, bodies in the
+  // scene's order; an empty world on the other ranks. Collective.
+  EngineSnapshot gather();
+  // The ledger summed over the ranks (the same on every rank). Collective.
+  EnergyLedger ledger() const;
+
+  double time() const { return engine_->time(); }
+  long step_count() const { return engine_->step_count(); }
+  const EngineSettings& settings() const { return engine_->settings(); }
+  double time_step_limit() const { return engine_->time_step_limit(); }
+  std::size_t grains_owned() const { return owned_count_; }
+  std::size_t bodies_held() const { return held_.size(); }
+  long decompositions() const { return decompositions_; }
+  double ghost_margin() const { return margin_; }
+  const Engine& local() const { return *engine_; }
+
+ private:
+  void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step,
+                 double verlet_distance);
+  void collect();
+  void refresh_ghosts();
+  void check_energy_of_all(const EnergyLedger& total);
+  void settle_wall_forces();
+  double wall_power() const;
+  EnergyLedger walls_part() const;
+  double largest_motion_since_decomposition() const;
+
+  Ranks ranks_;
+  World whole_;                    // every body; motion current after collect()
+  EngineSettings settings_;
+  std::vector<Contact> contacts_;  // the touching contacts, whole-world numbering, after collect()
+  std::vector<int> owner_;         // per body: its rank, −1 for walls (every rank holds them)
+  std::vector<int> held_;          // the bodies this rank holds, increasing
+  std::vector<std::vector<int>> send_;     // per rank: the held indices of own grains it holds as ghosts
+  std::vector<std::vector<int>> receive_;  // per rank: the held indices of its grains held here as ghosts
+  std::vector<Vec2> reference_position_;   // held bodies, at the decomposition
+  std::vector<double> reference_angle_;
+  std::unique_ptr<Engine> engine_;
+  std::size_t owned_count_ = 0;
+  double margin_ = 0.0;
+  double deepest_overlap_ = 0.0, deepest_overlap_time_ = 0.0;
+  long decompositions_ = 0;
+  std::vector<int> walls_;         // held indices of the walls (every rank holds them all)
+  double wall_power_ = 0.0;        // of the walls' imposed motion, at the last step's end
+  double wall_work_ = 0.0;         // its work since the start, by the trapezoid
+};
+
+// What stops a scene from running on ranks (an empty string if nothing).
+std::string distributed_refusal(const World& w, const EngineSettings& s);
+
+}  // namespace sphero

@@ -1,0 +1,83 @@
+// The MPI ranks a run is spread over: starting and ending MPI when the
+// program was launched by mpirun, and the few collective operations the
+// distributed engine needs, with byte buffers for its records.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace sphero {
+
+// MPI for the life of the program, when mpirun (or another launcher of
+// OpenMPI, MPICH or PMIx) started it; nothing otherwise, so that a plain
+// `sphero` never pays for MPI's start-up.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  // Whether the environment says a launcher started this process.
+  static bool launched();
+  bool active() const { return active_; }
+
+ private:
+  bool active_ = false;
+};
+
+// MPI_COMM_WORLD as the engine sees it. Every call is collective unless
+// said otherwise; an MPI error stops every rank with its message (MPI's
+// default), never a hang.
+class Ranks {
+ public:
+  Ranks();  // MPI_COMM_WORLD; one rank when MPI is not running
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool root() const { return rank_ == 0; }
+  MPI_Comm comm() const { return comm_; }
+
+  double max(double value) const;
+  double min(double value) const;
+  long sum(long value) const;
+  // Elementwise sums of every rank's values (the same length everywhere).
+  std::vector<double> sum(const std::vector<double>& values) const;
+  // Every rank's bytes, one after the other in rank order, on every rank.
+  std::vector<char> all_gather(const std::vector<char>& bytes) const;
+  // Every rank's bytes in rank order, on rank 0 only (empty elsewhere).
+  std::vector<char> gather(const std::vector<char>& bytes) const;
+  // outgoing[q] to rank q; returns what every rank sent here, in rank order.
+  std::vector<std::vector<char>> exchange(const std::vector<std::vector<char>>& outgoing) const;
+  // `text` from rank `from` to every rank.
+  std::string broadcast(const std::string& text, int from) const;
+  // Ends every rank's run now with `message` printed by this one: the way
+  // out of a failure one rank met alone, where the others would wait.
+  [[noreturn]] void abort(const std::string& message) const;
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_WORLD;
+  int rank_ = 0, size_ = 1;
+  bool running_ = false;
+};
+
+// Plain records to bytes and back (trivially copyable types only).
+template <class T>
+void append_bytes(std::vector<char>& bytes, const std::vector<T>& records) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::size_t at = bytes.size();
+  bytes.resize(at + records.size() * sizeof(T));
+  if (!records.empty()) std::memcpy(bytes.data() + at, records.data(), records.size() * sizeof(T));
+}
+template <class T>
+std::vector<T> records_of(const std::vector<char>& bytes) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::vector<T> records(bytes.size() / sizeof(T));
+  if (!records.empty()) std::memcpy(records.data(), bytes.data(), records.size() * sizeof(T));
+  return records;
+}
+
+}  // namespace sphero
