@@ -12,6 +12,7 @@
 #include "app/commands.h"
 #include "app/data_directory.h"
 #include "app/vtk_messages.h"
+#include "parallel/ranks.h"
 #include "text/message_text.h"
 
 namespace {
@@ -46,7 +47,17 @@ void keep_freed_memory() {
 
 int main(int argc, char** argv) {
   keep_freed_memory();
+  // Under mpirun: MPI for the program's life. Every rank meets the same
+  // errors (they come from the same input), and rank 0 alone reports them.
+  const sphero::MpiSession mpi(argc, argv);
+  const sphero::Ranks ranks;
+  if (!ranks.root()) std::freopen("/dev/null", "w", stderr);
   const std::vector<std::string> args(argv + 1, argv + argc);
+  if (ranks.size() > 1 && (args.empty() || args[0] != "run")) {
+    fmt::print(stderr, "sphero: only `sphero run` runs on several ranks; run `sphero {}` without mpirun\n",
+               args.empty() ? "" : args[0]);
+    return 2;
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;

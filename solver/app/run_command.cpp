@@ -30,6 +30,7 @@
 #include "io/run_output.h"
 #include "io/scene.h"
 #include "packing/spatial_order.h"
+#include "parallel/distributed_engine.h"
 
 namespace sphero::app {
 namespace {
@@ -278,17 +279,17 @@ class ProgressReport {
   ProgressReport(bool quiet, std::size_t grains, long first_step, long total_steps)
       : quiet_(quiet), terminal_(isatty(STDOUT_FILENO)), grains_(grains), first_step_(first_step), total_(total_steps) {}
 
-  void after(const Engine& engine) {
+  void after(const Engine& engine) { after(engine.step_count(), engine.time()); }
+  void after(long step, double time) {
     const auto now = std::chrono::steady_clock::now();
     if (quiet_ || now - last_ <= std::chrono::milliseconds(terminal_ ? 250 : 10000)) return;
     last_ = now;
-    const long step = engine.step_count();
     const double elapsed = std::chrono::duration<double>(now - wall_start_).count();
     const double done = static_cast<double>(step - first_step_);
     const double rate = done / elapsed;
     const double cundall = done * static_cast<double>(grains_) / std::max(1e-9, cpu_seconds() - cpu_start_);
     const std::string line = fmt::format("{:5.1f}%  t = {:.4g} s  {:.0f} steps/s  Cundall {:.3g}  ETA {}",
-                                         100.0 * static_cast<double>(step) / static_cast<double>(total_), engine.time(),
+                                         100.0 * static_cast<double>(step) / static_cast<double>(total_), time,
                                          rate, cundall, clock_text(static_cast<double>(total_ - step) / rate));
     if (terminal_)
       fmt::print("\r{:<78}", line);
@@ -303,6 +304,8 @@ class ProgressReport {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   }
   double cpu_seconds_used() const { return cpu_seconds() - cpu_start_; }
+  void count_cpu_of_ranks(double seconds) { cpu_of_ranks_ = seconds; }
+  double cpu_seconds_of_ranks() const { return cpu_of_ranks_; }
 
  private:
   bool quiet_, terminal_;
@@ -310,6 +313,7 @@ class ProgressReport {
   long first_step_, total_;
   std::chrono::steady_clock::time_point wall_start_ = std::chrono::steady_clock::now(), last_ = wall_start_;
   double cpu_start_ = cpu_seconds();
+  double cpu_of_ranks_ = 0.0;
 };
 
 void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutput& output, const fs::path& out,
@@ -413,6 +417,116 @@ long steps_in(double seconds, double dt, const char* key) {
   return std::lround(steps);
 }
 
+// What rank 0 alone does (files, the terminal): a failure there stops
+// every rank at once, where the others would wait for it in the next step.
+template <class Action>
+void on_root(const Ranks& ranks, Action&& action) {
+  if (!ranks.root()) return;
+  try {
+    action();
+  } catch (const std::exception& e) {
+    ranks.abort(fmt::format("sphero: {}", e.what()));
+  }
+}
+
+// The scene on every rank of mpirun (parallel/distributed_engine.h): the
+// same files as a run on one, written by rank 0 from the gathered state.
+int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World world, const EngineSettings& settings,
+                 std::size_t grains) {
+  const Ranks ranks;
+  std::string refusal = distributed_refusal(world, settings);
+  if (refusal.empty() && scene.backend == Backend::opencl) refusal = "backend = opencl does not run on several ranks: drop mpirun or the key";
+  if (!refusal.empty()) throw SceneError(fmt::format("{}: {}", scene.source, refusal));
+  std::optional<DistributedEngine> engine;
+  {
+    const std::unique_ptr<Engine> serial = make_engine(options, scene, std::move(world), settings);
+    try {
+      engine.emplace(ranks, serial->snapshot());
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
+    }
+  }
+  RunPlan plan;
+  plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
+  plan.frame_every = std::max(1L, steps_in(scene.output_interval, settings.dt, "output_interval"));
+  plan.checkpoint_every =
+      scene.checkpoint_interval > 0.0 ? std::max(1L, steps_in(scene.checkpoint_interval, settings.dt, "checkpoint_interval")) : 0;
+  plan.out = scene.output_directory;
+  const auto header = fmt::format("{} ranks, subdomains by Zoltan's recursive bisection (rank 0 holds {} bodies with "
+                                  "its ghosts)\n",
+                                  ranks.size(), engine->bodies_held());
+  if (options.check) {
+    on_root(ranks, [&] {
+      fmt::print("{}: valid. {} grains, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps on {}", scene.source,
+                 grains, settings.dt, engine->time_step_limit(), settings.verlet_distance, plan.total_steps, header);
+    });
+    return 0;
+  }
+  std::optional<RunOutput> output;
+  std::optional<double> resume_at;
+  if (!options.restart.empty()) resume_at = engine->time();
+  EngineSnapshot last_good = engine->gather();
+  on_root(ranks, [&] {
+    prepare_output_directory(plan.out, options);
+    output.emplace(plan.out, last_good.world, scene.arc_resolution, scene.fields, resume_at);
+    if (!options.quiet)
+      fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n  {}",
+                 scene.source, grains, settings.dt, plan.total_steps, scene.duration,
+                 static_cast<double>(plan.frame_every) * settings.dt, plan.out.string(), header);
+    if (!resume_at) output->write_frame(Engine(last_good));
+  });
+  std::signal(SIGINT, remember_signal);
+  std::signal(SIGTERM, remember_signal);
+  const long first_step = engine->step_count();
+  ProgressReport progress(options.quiet || !ranks.root(), grains, first_step, plan.total_steps);
+  const fs::path checkpoint = plan.out / "checkpoint.ckpt";
+  try {
+    while (engine->step_count() < plan.total_steps) {
+      engine->step();
+      const long step = engine->step_count();
+      // A signal reaches the ranks at different steps: they agree on it.
+      const int signal = static_cast<int>(ranks.max(static_cast<double>(g_signal.load())));
+      const bool frame = step % plan.frame_every == 0 || step == plan.total_steps;
+      const bool save = signal || (plan.checkpoint_every && step % plan.checkpoint_every == 0);
+      if (!frame && !save) {
+        progress.after(step, engine->time());
+        continue;
+      }
+      EngineSnapshot now = engine->gather();
+      on_root(ranks, [&] {
+        if (frame) output->write_frame(Engine(now));
+        if (save) save_checkpoint(checkpoint, now);
+        if (signal)
+          fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  mpirun ... {}\n", signal,
+                     now.time, continue_command(options, plan.out, checkpoint));
+      });
+      if (frame) last_good = std::move(now);
+      if (signal) return 128 + signal;
+      progress.after(step, engine->time());
+    }
+  } catch (const InstabilityError& e) {
+    on_root(ranks, [&] {
+      save_checkpoint(plan.out / "last-good.ckpt", last_good);
+      fmt::print(stderr, "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} in {}/ and last-good.ckpt.\n",
+                 e.what(), last_good.time, output->frames_written() - 1, plan.out.string());
+    });
+    return 3;
+  }
+  const double wall = progress.wall_seconds();
+  progress.count_cpu_of_ranks(ranks.sum(std::vector<double>{progress.cpu_seconds_used()})[0]);
+  const long decompositions = static_cast<long>(ranks.max(static_cast<double>(engine->decompositions())));
+  on_root(ranks, [&] {
+    save_checkpoint(plan.out / "final.ckpt", last_good);
+    progress.finish();
+    const Engine final_state(last_good);
+    print_summary(final_state, scene, *output, plan.out, final_state.step_count() - first_step, grains, wall,
+                  progress.cpu_seconds_of_ranks());
+    fmt::print("  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time)\n",
+               ranks.size(), decompositions);
+  });
+  return 0;
+}
+
 }  // namespace
 
 int run_run_command(const std::vector<std::string>& args) {
@@ -426,12 +540,13 @@ int run_run_command(const std::vector<std::string>& args) {
                                 ? parse_scene(kDefaultSceneText, kDefaultSceneLabel, data_directory() / "scenes", options.overrides)
                                 : read_scene(options.scene_file, options.overrides);
   World world = [&] {
-    ProgressLine line(options.quiet);
+    ProgressLine line(options.quiet || !Ranks().root());
     return build_world(scene, line.callback());
   }();
   const EngineSettings settings = resolve_engine_settings(scene, world);
   std::size_t grains = 0;
   for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
+  if (Ranks().size() > 1) return run_on_ranks(options, scene, std::move(world), settings, grains);
   const std::unique_ptr<Engine> engine = make_engine(options, scene, std::move(world), settings);
   RunPlan plan;
   plan.total_steps = steps_in(scene.duration, settings.dt, "duration");

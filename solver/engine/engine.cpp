@@ -142,7 +142,8 @@ void Engine::step() {
   ++core_.step;
   const StabilityContext context{core_.step,           core_.time,           core_.settings.dt,
                                  dt_limit_,            core_.settings.threads, core_.settings.model,
-                                 kinetic_energy_of(core_.world, core_.vibrating), check_energy_};
+                                 kinetic_energy_of(core_.world, core_.vibrating), check_energy_,
+                                 body_numbers_.empty() ? nullptr : &body_numbers_};
   try {
     check_stability(core_.world, core_.previous_position, core_.first_unstable, core_.ledger, core_.fastest_body,
                     context);

@@ -71,10 +71,12 @@ class Engine {
     return core_.world;
   }
   // A rank's part of a world shared by ranks: only the bodies marked (its
-  // own) enter the ledger with their contacts as vertex body, and the
-  // energy check, which needs every rank's ledger, is left to the caller.
-  void count_only(std::vector<std::uint8_t> counted) {
+  // own) enter the ledger with their contacts as vertex body, the energy
+  // check, which needs every rank's ledger, is left to the caller, and
+  // messages name each body by its number in the whole world.
+  void count_only(std::vector<std::uint8_t> counted, std::vector<int> body_numbers) {
     core_.counted = std::move(counted);
+    body_numbers_ = std::move(body_numbers);
     check_energy_ = false;
   }
   // Every candidate feature pair as a full record, assembled now from the
@@ -138,6 +140,7 @@ class Engine {
   std::unique_ptr<Stepper> stepper_;
   double dt_limit_ = 0.0;
   bool check_energy_ = true;
+  std::vector<int> body_numbers_;  // empty: the bodies are the whole world
 };
 
 }  // namespace sphero

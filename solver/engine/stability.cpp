@@ -51,16 +51,17 @@ bool not_finite(const World& w, std::size_t i) {
 }
 
 [[noreturn]] void fail(const World& w, std::size_t i, const std::string& what, const StabilityContext& run) {
+  const std::size_t named = run.body_numbers ? static_cast<std::size_t>((*run.body_numbers)[i]) : i;
   if (run.model == Model::rigid)
-    throw InstabilityError(fmt::format(
+    throw InstabilityError(named, fmt::format(
         "unstable at step {} (t = {:g}): body {} ('{}') {}. Likely cause: the time step dt = {:g} lets bodies move "
         "through each other between collisions; lower dt",
-        run.step, run.time, i, w.shape_name[i], what, run.dt));
-  throw InstabilityError(fmt::format(
+        run.step, run.time, named, w.shape_name[i], what, run.dt));
+  throw InstabilityError(named, fmt::format(
       "unstable at step {} (t = {:g}): body {} ('{}') {}. Likely cause: the time step dt = {:g} is too large "
       "for the contact stiffness (stable limit about {:g}) or the overlaps grew deeper than the sphero-radius; "
       "lower dt or the velocities",
-      run.step, run.time, i, w.shape_name[i], what, run.dt, run.dt_limit));
+      run.step, run.time, named, w.shape_name[i], what, run.dt, run.dt_limit));
 }
 
 }  // namespace

@@ -17,6 +17,12 @@ namespace sphero {
 class InstabilityError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  InstabilityError(std::size_t body, const std::string& message) : std::runtime_error(message), body_(body) {}
+  // The body the message names (its number in the whole world).
+  std::size_t body() const { return body_; }
+
+ private:
+  std::size_t body_ = static_cast<std::size_t>(-1);
 };
 
 // dt and the Verlet distance positive and finite; throws
@@ -63,6 +69,9 @@ struct StabilityContext {
   double driven_kinetic = 0.0;
   // false: the energy check is the caller's (a rank's ledger is a part).
   bool check_energy = true;
+  // Where the world is a part of a larger one: each body's number there,
+  // which the messages name.
+  const std::vector<int>* body_numbers = nullptr;
 };
 
 // Throws InstabilityError for the lowest body that looks unstable

@@ -180,28 +180,36 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   reference_angle_ = local.angle;
   EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0};
   engine_ = std::make_unique<Engine>(std::move(s));
-  engine_->count_only(std::move(counted));
+  engine_->count_only(std::move(counted), held_);
   ++decompositions_;
 }
 
 void DistributedEngine::step() {
   std::string failure;
-  bool unstable = false;
+  double unstable_body = INFINITY;  // the body an instability names
   try {
     engine_->step();
   } catch (const InstabilityError& e) {
-    failure = e.what(), unstable = true;
+    // (An instability that names no body comes after those that do.)
+    failure = e.what();
+    unstable_body = e.body() == static_cast<std::size_t>(-1) ? 1e300 : static_cast<double>(e.body());
   } catch (const std::exception& e) {
     failure = e.what();
   }
-  // Every rank learns of a failure on any, and stops with its message.
+  // Every rank learns of a failure on any. An instability names the lowest
+  // body that met one, as the serial check does (a ghost meets it with its
+  // owner: the same bits); any other failure, the lowest rank's.
+  const double lowest_body = ranks_.min(unstable_body);
   const double first_failed = ranks_.min(failure.empty() ? INFINITY : static_cast<double>(ranks_.rank()));
+  if (std::isfinite(lowest_body)) {
+    const double from = ranks_.min(unstable_body == lowest_body ? static_cast<double>(ranks_.rank()) : INFINITY);
+    const std::string message = ranks_.broadcast(failure, static_cast<int>(from));
+    if (lowest_body == 1e300) throw InstabilityError(message);
+    throw InstabilityError(static_cast<std::size_t>(lowest_body), message);
+  }
   if (std::isfinite(first_failed)) {
     const int from = static_cast<int>(first_failed);
-    const std::string message = ranks_.broadcast(failure, from);
-    const bool instability = ranks_.max(unstable ? 1.0 : 0.0) > 0.0;
-    if (instability) throw InstabilityError(message);
-    throw std::runtime_error(fmt::format("rank {}: {}", from, message));
+    throw std::runtime_error(fmt::format("rank {}: {}", from, ranks_.broadcast(failure, from)));
   }
   refresh_ghosts();
   settle_wall_forces();

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# ranks_run.sh SPHERO MPIEXEC WORKDIR SCENE: the scene run on 2 and 3 MPI
+# ranks writes the serial run's frames byte for byte and its energy log to
+# 1e-9; a run stopped on 3 ranks continues on 2, and on one without
+# mpirun, to the same last frame; what ranks cannot run is refused once,
+# clearly, on every rank.
+set -euo pipefail
+sphero=$1; mpiexec=$2; work=$3; scene=$4
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+ranks() { local n=$1; shift; timeout 300 "$mpiexec" -np "$n" --oversubscribe "$sphero" "$@"; }
+rm -rf "$work"; mkdir -p "$work"
+"$sphero" run "$scene" --quiet --threads 1 --output "$work/serial" --duration 1 > /dev/null
+for n in 2 3; do
+  ranks $n run "$scene" --quiet --threads 1 --output "$work/ranks$n" --duration 1 > "$work/ranks$n.log"
+  grep -q "ranks: $n, grains shared out" "$work/ranks$n.log"
+  frames=0
+  for f in "$work/serial"/*.vtu "$work/serial"/*.pvd "$work/serial/run.sphero"; do
+    cmp "$f" "$work/ranks$n/$(basename "$f")"
+    frames=$((frames + 1))
+  done
+  # energy.csv: the ranks' parts are summed, so the last bits may differ.
+  paste -d, "$work/serial/energy.csv" "$work/ranks$n/energy.csv" | awk -F, -v half=0 '
+    /^#/ { next }
+    /^time_s/ { half = NF / 2; next }
+    { for (k = 1; k <= half; ++k) { a = $k; b = $(k + half); d = a - b; if (d < 0) d = -d
+        s = (a < 0 ? -a : a) + (b < 0 ? -b : b) + 1
+        if (d > 1e-9 * s) { print "energy.csv row " NR " column " k ": " a " against " b; bad = 1 } } }
+    END { exit bad }'
+  echo "$n ranks: $frames files byte-identical to the serial run's, energy.csv within 1e-9"
+done
+# Stopped on 3 ranks half-way, continued on 2 and on one rank.
+ranks 3 run "$scene" --quiet --threads 1 --output "$work/split" --duration 0.5 > /dev/null
+cp -r "$work/split" "$work/split-serial"
+ranks 2 run "$scene" --quiet --threads 1 --output "$work/split" --duration 1 --restart "$work/split/final.ckpt" > /dev/null
+"$sphero" run "$scene" --quiet --threads 1 --output "$work/split-serial" --duration 1 --restart "$work/split-serial/final.ckpt" > /dev/null
+# (The split runs also wrote a frame where the first part ended.)
+last() { ls "$1"/particles_*.vtu | tail -n 1; }
+cmp "$(last "$work/serial")" "$(last "$work/split")"
+cmp "$(last "$work/serial")" "$(last "$work/split-serial")"
+echo "a run stopped on 3 ranks continues on 2, and on one, to the serial run's last frame"
+# Refusals: said once (rank 0), exit status 1, no hang.
+printf 'duration = 0.1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4\nperiodic = x\ncell = 0,0,8,8\ngrains = shape=%s count=4 region=0.5,0.5,7.5,4\n' \
+  "$("$sphero" --version | sed -n 's/^data: //p')/shapes/disk.shape" > "$work/periodic.ini"
+set +e
+message=$(ranks 2 run "$work/periodic.ini" --quiet --output "$work/periodic" 2>&1); status=$?
+pack=$(ranks 2 pack gas --help 2>&1); pack_status=$?
+set -e
+[ $status -eq 1 ] || { echo "periodic scene on 2 ranks: exit $status: $message"; exit 1; }
+[ "$(grep -c 'periodic cells do not run on several ranks' <<<"$message")" -eq 1 ] || { echo "refusal not said once: $message"; exit 1; }
+[ $pack_status -ne 0 ] && grep -q "only \`sphero run\` runs on several ranks" <<<"$pack" || { echo "pack on ranks: $pack"; exit 1; }
+echo "refusals: a periodic cell and another command, each said once"
+# A run gone unstable on ranks (dt three times the hopper's stable limit)
+# stops as the serial run does: exit status 3, the same message (the same
+# step and body), its last good state kept.
+status=0
+"$sphero" run --quiet --threads 1 --output "$work/unstable-1" --dt 0.003 --allow_large_time_step true \
+  > /dev/null 2> "$work/unstable-1.err" || status=$?
+[ "$status" -eq 3 ] || { echo "serial: exit $status, not 3"; exit 1; }
+status=0
+ranks 2 run --quiet --threads 1 --output "$work/unstable-2" --dt 0.003 --allow_large_time_step true \
+  > /dev/null 2> "$work/unstable-2.err" || status=$?
+[ "$status" -eq 3 ] || { echo "2 ranks: exit $status, not 3"; cat "$work/unstable-2.err"; exit 1; }
+# (mpirun adds its own note of the exit status below.)
+cmp "$work/unstable-1.err" <(sed "s/unstable-2/unstable-1/" "$work/unstable-2.err" | head -n "$(wc -l < "$work/unstable-1.err")")
+cmp "$(last "$work/unstable-1")" "$(last "$work/unstable-2")"
+[ -f "$work/unstable-2/last-good.ckpt" ]
+echo "an unstable run stops on 2 ranks with the serial run's message and last good frame"
