@@ -55,7 +55,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "paraview (>= 5.11), libfmt9, libgmp10, libmpfr6, libboost-program-options1.74.0, libcairo2, libcholmod3, libc6, libstdc++6, python3 (>= 3.11), python3-numpy")
+  "paraview (>= 5.11), libfmt9, libgmp10, libmpfr6, libboost-program-options1.74.0, libcairo2, libcholmod3, ocl-icd-libopencl1, libopenmpi3, libtrilinos-zoltan-13.2, libc6, libstdc++6, python3 (>= 3.11), python3-numpy")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "paraview-dev, libcgal-dev, libsuitesparse-dev, libfmt-dev, libboost-program-options-dev, libcairo2-dev")
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_GROUPING ALL_COMPONENTS_IN_ONE)

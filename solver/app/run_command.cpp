@@ -515,14 +515,18 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
   const double wall = progress.wall_seconds();
   progress.count_cpu_of_ranks(ranks.sum(std::vector<double>{progress.cpu_seconds_used()})[0]);
   const long decompositions = static_cast<long>(ranks.max(static_cast<double>(engine->decompositions())));
+  const RankTimes& t = engine->times();
+  const double most_stepping = ranks.max(t.stepping), most_exchanging = ranks.max(t.exchanging),
+               most_decomposing = ranks.max(t.decomposing);
   on_root(ranks, [&] {
     save_checkpoint(plan.out / "final.ckpt", last_good);
     progress.finish();
     const Engine final_state(last_good);
     print_summary(final_state, scene, *output, plan.out, final_state.step_count() - first_step, grains, wall,
                   progress.cpu_seconds_of_ranks());
-    fmt::print("  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time)\n",
-               ranks.size(), decompositions);
+    fmt::print("  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time); the "
+               "busiest rank's wall time: steps {:.2f} s, exchanges {:.2f} s, sharing out {:.2f} s\n",
+               ranks.size(), decompositions, most_stepping, most_exchanging, most_decomposing);
   });
   return 0;
 }

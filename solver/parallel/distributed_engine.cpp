@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -184,7 +185,16 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   ++decompositions_;
 }
 
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
 void DistributedEngine::step() {
+  auto started = std::chrono::steady_clock::now();
   std::string failure;
   double unstable_body = INFINITY;  // the body an instability names
   try {
@@ -196,6 +206,8 @@ void DistributedEngine::step() {
   } catch (const std::exception& e) {
     failure = e.what();
   }
+  times_.stepping += seconds_since(started);
+  started = std::chrono::steady_clock::now();
   // Every rank learns of a failure on any. An instability names the lowest
   // body that met one, as the serial check does (a ghost meets it with its
   // owner: the same bits); any other failure, the lowest rank's.
@@ -217,10 +229,14 @@ void DistributedEngine::step() {
   wall_work_ += 0.5 * (wall_power_ + power) * settings_.dt;
   wall_power_ = power;
   check_energy_of_all(ledger());
-  if (ranks_.max(largest_motion_since_decomposition()) > 0.5 * margin_) {
+  const bool moved_far = ranks_.max(largest_motion_since_decomposition()) > 0.5 * margin_;
+  times_.exchanging += seconds_since(started);
+  if (moved_far) {
+    started = std::chrono::steady_clock::now();
     collect();
     const std::vector<int> previous = owner_;
     decompose(previous, engine_->ledger(), engine_->time(), engine_->step_count(), engine_->neighbour_verlet_distance());
+    times_.decomposing += seconds_since(started);
   }
 }
 

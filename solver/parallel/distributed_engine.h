@@ -20,6 +20,13 @@
 
 namespace sphero {
 
+// Where a rank's wall-clock time went, since the engine was made.
+struct RankTimes {
+  double stepping = 0.0;     // its engine's steps
+  double exchanging = 0.0;   // ghosts, walls' shares, the agreed checks
+  double decomposing = 0.0;  // sharing the grains out again
+};
+
 class DistributedEngine {
  public:
   // Every rank passes the same whole snapshot (an engine made from the
@@ -45,6 +52,7 @@ class DistributedEngine {
   long decompositions() const { return decompositions_; }
   double ghost_margin() const { return margin_; }
   const Engine& local() const { return *engine_; }
+  const RankTimes& times() const { return times_; }
 
  private:
   void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step,
@@ -75,6 +83,7 @@ class DistributedEngine {
   std::vector<int> walls_;         // held indices of the walls (every rank holds them all)
   double wall_power_ = 0.0;        // of the walls' imposed motion, at the last step's end
   double wall_work_ = 0.0;         // its work since the start, by the trapezoid
+  RankTimes times_;
 };
 
 // What stops a scene from running on ranks (an empty string if nothing).
