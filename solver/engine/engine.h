@@ -111,7 +111,10 @@ class Engine {
   // Every later step by `stepper` (one that keeps the bodies on a device:
   // the same bits), started from the state now.
   void use_stepper(std::unique_ptr<Stepper> stepper);
-  void set_neighbour_strategy(NeighbourStrategy strategy);  // takes effect at the next list rebuild
+  void set_neighbour_strategy(NeighbourStrategy strategy);
+  // The list's rebuilds decided with the other parts of a world spread
+  // over ranks (NeighbourList::agree_with; null: alone).
+  void agree_lists_with(const ListAgreement* agreement) { core_.neighbours.agree_with(agreement); }  // takes effect at the next list rebuild
   void prepare_neighbour_search() { core_.neighbours.prepare(core_.world); }  // see NeighbourList::prepare
   // What the engine holds, by the capacity of its arrays (shape names and
   // contact laws aside): world, neighbour list, scratch, the stepper's history.

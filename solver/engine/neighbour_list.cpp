@@ -141,9 +141,9 @@ bool NeighbourList::update(World& world, double largest) {
     rebuild(world);
     return true;
   }
+  if (agreement_) largest = agreement_->largest(largest);
   ++steps_since_rebuild_;
   const auto steps = static_cast<double>(steps_since_rebuild_);
-  const auto listed = static_cast<double>(size());
   const double smallest_delta = settings_.verlet_distance / 1024.0;
   if (largest > delta_) {
     // Few bodies moved: only their pairs are listed anew (a partial
@@ -151,25 +151,27 @@ bool NeighbourList::update(World& world, double largest) {
     // them, which also keeps the next trigger away.
     std::vector<int> moved;
     if (settings_.partial_rebuilds) moved = moved_beyond(world, 0.5 * delta_);
-    const bool few = !moved.empty() && moved.size() <= world.size() / kPartialShare &&
+    const Counts c = counts(world, moved.size());
+    // (Walls are in every part alike.)
+    const bool few = c.moved > 0.0 && c.moved <= std::floor(c.bodies / kPartialShare) &&
                      std::none_of(moved.begin(), moved.end(), [&](int i) { return world.is_wall[static_cast<std::size_t>(i)]; });
-    const double relisted = few ? static_cast<double>(moved.size()) : static_cast<double>(world.size());
+    const double relisted = few ? c.moved : c.bodies;
     // Mended lists that end within a few steps, each mending walking every
     // body, can cost more than the contacts themselves (many rattlers
     // among many grains): then the skin widens as it would without them.
-    const bool mending_dominates = rebuild_cost(world, relisted) / steps > listed;
+    const bool mending_dominates = rebuild_cost(c, relisted) / steps > c.listed;
     // A list that ended early widens the skin (at the ceiling it cannot,
     // and is mended if few moved); one that lasted may thin it.
     const bool ended_early = settings_.adaptive && steps_since_rebuild_ < 10 && (!few || mending_dominates);
     if (ended_early && delta_ < settings_.verlet_distance) {
       delta_ = std::min(2.0 * delta_, settings_.verlet_distance);
-    } else if (!ended_early && settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(world, relisted)) {
+    } else if (!ended_early && settings_.adaptive && delta_ > smallest_delta && thinner_list_pays(c, relisted)) {
       delta_ = std::max(0.5 * delta_, smallest_delta);
     } else if (few) {
       relist(world, &moved);
       return true;
     }
-  } else if (thins_by_rate(largest, steps_since_rebuild_)) {
+  } else if (thins_by_rate(world, largest, steps_since_rebuild_)) {
     delta_ = std::max(0.5 * delta_, smallest_delta);
   } else {
     return false;
@@ -178,16 +180,29 @@ bool NeighbourList::update(World& world, double largest) {
   return true;
 }
 
-bool NeighbourList::thins_by_rate(double largest, long steps) const {
+// The counts are asked for only when the agreed conditions before them
+// hold: every agreeing part asks at the same steps.
+bool NeighbourList::thins_by_rate(const World& w, double largest, long steps) const {
   const double smallest_delta = settings_.verlet_distance / 1024.0;
-  const bool thinning_pays = delta_ > settings_.verlet_distance / 64.0 ||
-                             listed_at_half_skin_ < 0.8 * static_cast<double>(size());
-  return settings_.adaptive && steps >= 200 && delta_ > smallest_delta && thinning_pays &&
-         200.0 * largest / static_cast<double>(steps) < 0.25 * delta_;
+  if (!(settings_.adaptive && steps >= 200 && delta_ > smallest_delta &&
+        200.0 * largest / static_cast<double>(steps) < 0.25 * delta_))
+    return false;
+  if (delta_ > settings_.verlet_distance / 64.0) return true;
+  const Counts c = counts(w, 0);
+  return c.half_skin < 0.8 * c.listed;
 }
 
 bool NeighbourList::will_change(const World& world, double largest) const {
-  return !ready(world) || largest > delta_ || thins_by_rate(largest, steps_since_rebuild_ + 1);
+  return !ready(world) || largest > delta_ || thins_by_rate(world, largest, steps_since_rebuild_ + 1);
+}
+
+NeighbourList::Counts NeighbourList::counts(const World& w, std::size_t moved) const {
+  // Every body's vertices, stored one body after the other.
+  const double vertices = w.size() == 0 ? 0.0 : w.vertex_begin.back() + w.vertex_count.back();
+  std::vector<double> c{static_cast<double>(size()), static_cast<double>(w.size()), vertices,
+                        static_cast<double>(stats_.body_pairs), listed_at_half_skin_, static_cast<double>(moved)};
+  if (agreement_) c = agreement_->totals(std::move(c));
+  return {c[0], c[1], c[2], c[3], c[4], c[5]};
 }
 
 // Asked when motion ended a list: would half the skin have cost less per
@@ -199,24 +214,21 @@ bool NeighbourList::will_change(const World& world, double largest) const {
 // so never thin by the rate rule, from listing several times the
 // candidates it needs. Only counts, never clocks: the skin decides the
 // list, and the output must not depend on the machine.
-bool NeighbourList::thinner_list_pays(const World& w, double relisted) const {
-  if (!(listed_at_half_skin_ < INFINITY) || w.size() == 0) return false;
-  const double rebuild = rebuild_cost(w, relisted);
+bool NeighbourList::thinner_list_pays(const Counts& c, double relisted) const {
+  if (!(c.half_skin < INFINITY) || c.bodies == 0.0) return false;
+  const double rebuild = rebuild_cost(c, relisted);
   const auto life = static_cast<double>(steps_since_rebuild_);
-  const auto listed = static_cast<double>(size());
-  return listed_at_half_skin_ + 2.0 * rebuild / life < 0.8 * (listed + rebuild / life);
+  return c.half_skin + 2.0 * rebuild / life < 0.8 * (c.listed + rebuild / life);
 }
 
 // In candidate evaluations, a model fitted to measured rebuilds: 100 per
 // grain plus half an evaluation per vertex of both bodies of each listed
 // pair, for the share of bodies relisted; a partial rebuild also walks
 // every body and candidate once.
-double NeighbourList::rebuild_cost(const World& w, double relisted) const {
-  if (w.size() == 0) return 0.0;
-  // Every body's vertices, stored one body after the other.
-  const double vertices = w.vertex_begin.back() + w.vertex_count.back();
-  const auto n = static_cast<double>(w.size());
-  const double search = 100.0 * n + vertices / n * static_cast<double>(stats_.body_pairs);
+double NeighbourList::rebuild_cost(const Counts& c, double relisted) const {
+  if (c.bodies == 0.0) return 0.0;
+  const double n = c.bodies;
+  const double search = 100.0 * n + c.vertices / n * c.body_pairs;
   return relisted < n ? search * relisted / n + kPartialWalk * n : search;
 }
 

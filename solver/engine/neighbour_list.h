@@ -95,6 +95,17 @@ class RemoteLister {
   virtual void fetch(NeighbourList& list) = 0;
 };
 
+// Ranks that each list a part of a world (solver/parallel) decide
+// together when to rebuild, mend or re-skin their lists: from the largest
+// motion of all and from their counts added up, so that every rank
+// rebuilds at the same steps with the same skin.
+class ListAgreement {
+ public:
+  virtual ~ListAgreement() = default;
+  virtual double largest(double local) const = 0;
+  virtual std::vector<double> totals(std::vector<double> local) const = 0;
+};
+
 // The candidate list and what is needed to decide when to rebuild it.
 class NeighbourList {
  public:
@@ -153,6 +164,8 @@ class NeighbourList {
   void adopt(std::vector<Candidate> candidates, std::vector<ContactState> states);
 
   void set_threads(int threads) { settings_.threads = threads; }
+  // Decisions taken with the other parts of the world (null: alone).
+  void agree_with(const ListAgreement* agreement) { agreement_ = agreement; }
   void set_strategy(NeighbourStrategy strategy) { settings_.strategy = strategy; }
   // Builds now what the strategy keeps from rebuild to rebuild (the
   // triangulation), at the bodies' current positions, rather than at the
@@ -223,11 +236,17 @@ class NeighbourList {
   RemoteLister* remote_ = nullptr;
   bool copy_stale_ = false;  // the candidates here are not the remote lister's
   std::size_t remote_count_ = 0;
+  // What the skin's decisions weigh, over all the agreeing parts.
+  struct Counts {
+    double listed = 0.0, bodies = 0.0, vertices = 0.0, body_pairs = 0.0, half_skin = 0.0, moved = 0.0;
+  };
+  Counts counts(const World& w, std::size_t moved) const;
   // Would half the skin cost less, a trigger relisting `relisted` bodies?
   // The slow-motion rule of update(): the skin halves after a long, slow list.
-  bool thins_by_rate(double largest, long steps) const;
-  bool thinner_list_pays(const World& w, double relisted) const;
-  double rebuild_cost(const World& w, double relisted) const;  // in candidate evaluations
+  bool thins_by_rate(const World& w, double largest, long steps) const;
+  bool thinner_list_pays(const Counts& c, double relisted) const;
+  double rebuild_cost(const Counts& c, double relisted) const;  // in candidate evaluations
+  const ListAgreement* agreement_ = nullptr;
 };
 
 }  // namespace sphero

@@ -67,6 +67,18 @@ std::size_t grain_count(const World& w) {
   return static_cast<std::size_t>(std::count(w.is_wall.begin(), w.is_wall.end(), std::uint8_t{0}));
 }
 
+// The ranks' list rebuilds at the same steps with the same skin: the
+// waiting for one rank's rebuild then overlaps the others'.
+class RankAgreement : public ListAgreement {
+ public:
+  explicit RankAgreement(const Ranks& ranks) : ranks_(ranks) {}
+  double largest(double local) const override { return ranks_.max(local); }
+  std::vector<double> totals(std::vector<double> local) const override { return ranks_.sum(local); }
+
+ private:
+  const Ranks& ranks_;
+};
+
 }  // namespace
 
 std::string distributed_refusal(const World& w, const EngineSettings& s) {
@@ -86,7 +98,8 @@ std::string distributed_refusal(const World& w, const EngineSettings& s) {
 }
 
 DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
-    : ranks_(ranks), whole_(std::move(whole.world)), settings_(whole.settings) {
+    : ranks_(ranks), whole_(std::move(whole.world)), settings_(whole.settings),
+      agreement_(std::make_unique<RankAgreement>(ranks_)) {
   const std::string refusal = distributed_refusal(whole_, settings_);
   if (!refusal.empty()) throw std::invalid_argument(refusal);
   const std::size_t grains = grain_count(whole_);
@@ -182,6 +195,7 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0};
   engine_ = std::make_unique<Engine>(std::move(s));
   engine_->count_only(std::move(counted), held_);
+  engine_->agree_lists_with(agreement_.get());
   ++decompositions_;
 }
 

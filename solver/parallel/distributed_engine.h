@@ -33,6 +33,8 @@ class DistributedEngine {
   // scene, or a checkpoint). Throws std::invalid_argument, on every rank,
   // for what ranks cannot run yet or fewer grains than ranks.
   DistributedEngine(const Ranks& ranks, EngineSnapshot whole);
+  DistributedEngine(const DistributedEngine&) = delete;  // its engine agrees through ranks_
+  DistributedEngine& operator=(const DistributedEngine&) = delete;
 
   // One step on every rank. An InstabilityError met on any rank is thrown
   // on every rank, with the message of the lowest rank that met it.
@@ -84,6 +86,7 @@ class DistributedEngine {
   double wall_power_ = 0.0;        // of the walls' imposed motion, at the last step's end
   double wall_work_ = 0.0;         // its work since the start, by the trapezoid
   RankTimes times_;
+  std::unique_ptr<ListAgreement> agreement_;  // the ranks' list rebuilds, agreed
 };
 
 // What stops a scene from running on ranks (an empty string if nothing).
