@@ -104,7 +104,9 @@ class ContactSweep {
     forget_history(key, c);
   }
 
-  bool counts(const Candidate& key) const { return !counted_ || counted_[key.vertex_body]; }
+  bool counts(const Candidate& key) const {
+    return !counted_ || (counted_[home_body(*view_.world, key.vertex_body, key.edge_body)] & homes_contacts);
+  }
 
   ContactEnergySums evaluate_chunk(std::size_t chunk, int run) {
     ContactEnergySums sums;

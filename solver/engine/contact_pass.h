@@ -22,7 +22,7 @@ class ContactPass {
   // advance, contacts that opened forget their history and the
   // dissipation over the step is booked; dt = 0 re-evaluates the forces
   // of the current state only. Returns the sums over all candidates, or
-  // with `counted` over those whose vertex body it marks.
+  // with `counted` (PartCount) over those whose home body it marks.
   ContactEnergySums evaluate(World& world, NeighbourList& list, int threads, double dt,
                              const std::uint8_t* counted = nullptr);
 

@@ -70,10 +70,11 @@ class Engine {
     stepper_->sync_host(core_);
     return core_.world;
   }
-  // A rank's part of a world shared by ranks: only the bodies marked (its
-  // own) enter the ledger with their contacts as vertex body, the energy
-  // check, which needs every rank's ledger, is left to the caller, and
-  // messages name each body by its number in the whole world.
+  // A rank's part of a world shared by ranks: each body counts for what
+  // `counted` says (PartCount, world.h) in the ledger and the list's
+  // counts, the energy check, which needs every rank's ledger, is left to
+  // the caller, and messages name each body by its number in the whole
+  // world.
   void count_only(std::vector<std::uint8_t> counted, std::vector<int> body_numbers) {
     core_.counted = std::move(counted);
     body_numbers_ = std::move(body_numbers);
@@ -114,7 +115,10 @@ class Engine {
   void set_neighbour_strategy(NeighbourStrategy strategy);
   // The list's rebuilds decided with the other parts of a world spread
   // over ranks (NeighbourList::agree_with; null: alone).
-  void agree_lists_with(const ListAgreement* agreement) { core_.neighbours.agree_with(agreement); }  // takes effect at the next list rebuild
+  // Each part counts what count_only's mask gives it.
+  void agree_lists_with(const ListAgreement* agreement) {
+    core_.neighbours.agree_with(agreement, agreement ? &core_.counted : nullptr);
+  }  // takes effect at the next list rebuild
   void prepare_neighbour_search() { core_.neighbours.prepare(core_.world); }  // see NeighbourList::prepare
   // What the engine holds, by the capacity of its arrays (shape names and
   // contact laws aside): world, neighbour list, scratch, the stepper's history.

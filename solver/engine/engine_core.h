@@ -84,11 +84,11 @@ struct EngineCore {
   std::vector<BodyEnergySums> body_sums;  // per body chunk
   std::size_t fastest_body = 0;           // from the sums, for the energy check
   bool vertices_stale = false;            // world.world_vertex behind the positions (snapshot() updates its copy)
-  // Empty, or per body whether its energies, its imposed power and the
-  // contacts it is the vertex body of enter the ledger: a rank's part of a
-  // world shared by ranks counts only what it owns (solver/parallel).
+  // Empty, or per body what it counts for (PartCount, world.h): a rank's
+  // part of a world shared by ranks counts only what it owns
+  // (solver/parallel).
   std::vector<std::uint8_t> counted;
-  bool counts(std::size_t i) const { return counted.empty() || counted[i]; }
+  bool counts(std::size_t i) const { return counted.empty() || (counted[i] & counts_energy); }
 
   // Gravity, the attractor and imposed loads into the bodies' forces (with
   // unconstrained_loads_set, the constrained bodies' only).

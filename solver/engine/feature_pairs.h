@@ -37,6 +37,9 @@ class FeaturePairFinder {
   // Of those found, how many a skin half as thick would still list
   // (NeighbourListState::listed_at_half_skin).
   long listed_at_half_skin = 0;
+  // Non-null: only candidates whose home body it marks (PartCount) are
+  // counted there (a rank's share of a world spread over ranks).
+  const std::uint8_t* counted = nullptr;
 
  private:
   void add_all_feature_pairs(int a, int b, Vec2 shift, std::array<int, 2> image);

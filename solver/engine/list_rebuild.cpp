@@ -23,9 +23,11 @@ double period(const World& w, int axis) { return axis == 0 ? w.cell.size.x : w.c
 // feature pairs.
 class PairSearch {
  public:
+  // counted: null, or the bodies whose decided pairs and listed candidates
+  // (as vertex body) the counts take (NeighbourList::agree_with).
   PairSearch(World& w, const std::vector<std::array<int, 2>>& wraps, const std::vector<int>* moved, double skin,
-             int threads)
-      : w_(w), wraps_(wraps), partial_(moved != nullptr), moved_(moved), skin_(skin), threads_(threads) {
+             int threads, const std::uint8_t* counted)
+      : w_(w), wraps_(wraps), partial_(moved != nullptr), moved_(moved), skin_(skin), threads_(threads), counted_(counted) {
     for (std::size_t i = 0; i < w.size(); ++i) (w.is_wall[i] ? walls_ : grains_).push_back(static_cast<int>(i));
     relisted_.assign(partial_ ? w.size() : 0, 0);
     if (partial_)
@@ -40,7 +42,10 @@ class PairSearch {
   void make_finders(bool contact_lists) {
     if (!partial_) chunks_ = chunk_circles(w_);
     finders_.reserve(static_cast<std::size_t>(threads_));
-    for (int t = 0; t < threads_; ++t) finders_.emplace_back(w_, skin_, contact_lists, &chunks_);
+    for (int t = 0; t < threads_; ++t) {
+      finders_.emplace_back(w_, skin_, contact_lists, &chunks_);
+      finders_.back().counted = counted_;
+    }
   }
   void search_all_pairs();
   std::size_t search_link_cells();  // returns the number of cells
@@ -58,6 +63,7 @@ class PairSearch {
   void update_vertices_of(std::vector<std::uint8_t>& involved);
   void update_vertices_near_moved(const LinkCells& cells);
   template <class Visit> void in_parallel(std::size_t count, Visit&& visit);
+  bool counts(int grain) const { return !counted_ || (counted_[grain] & homes_contacts); }
   std::size_t list_wall_images(FeaturePairFinder& finder, int grain, const std::vector<std::array<int, 2>>& wall_periods);
 
   World& w_;
@@ -66,6 +72,7 @@ class PairSearch {
   const std::vector<int>* moved_;
   double skin_;
   int threads_;
+  const std::uint8_t* counted_;
   std::vector<int> grains_, walls_;
   std::vector<std::uint8_t> relisted_;
   SkeletonChunks chunks_;
@@ -127,7 +134,10 @@ template <class Visit> void PairSearch::in_parallel(std::size_t count, Visit&& v
     FeaturePairFinder& finder = finders_[static_cast<std::size_t>(member)];
     std::size_t mine = 0;  // stored once: neighbouring counters would share a cache line
     for (std::size_t first; (first = next.fetch_add(handful, std::memory_order_relaxed)) < count;)
-      for (std::size_t index = first; index < std::min(count, first + handful); ++index) mine += visit(finder, index);
+      for (std::size_t index = first; index < std::min(count, first + handful); ++index) {
+        const std::size_t found = visit(finder, index);
+        if (counts(searched()[index])) mine += found;
+      }
     found_pairs[static_cast<std::size_t>(member)] = mine;
   });
   for (std::size_t p : found_pairs) pairs_ += p;
@@ -166,7 +176,7 @@ void PairSearch::search_all_pairs() {
   }
   for (int i : searched())
     for (int j : grains_)
-      if (decided_from(i, j)) pairs_ += list_pair(finders_[0], i, j);
+      if (decided_from(i, j) && list_pair(finders_[0], i, j) && counts(i)) ++pairs_;
 }
 
 std::size_t PairSearch::search_link_cells() {
@@ -314,7 +324,7 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   }
   all_vertices_current_ = !partial;
   const double skin = skin_for(partial);
-  PairSearch search(w, wraps_, moved, skin, std::max(1, settings_.threads));
+  PairSearch search(w, wraps_, moved, skin, std::max(1, settings_.threads), counted_ ? counted_->data() : nullptr);
   search.make_finders(settings_.contact_lists);
   if (settings_.brute_force) {
     search.search_all_pairs();

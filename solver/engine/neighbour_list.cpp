@@ -151,7 +151,11 @@ bool NeighbourList::update(World& world, double largest) {
     // them, which also keeps the next trigger away.
     std::vector<int> moved;
     if (settings_.partial_rebuilds) moved = moved_beyond(world, 0.5 * delta_);
-    const Counts c = counts(world, moved.size());
+    std::size_t moved_counted = moved.size();
+    if (counted_)
+      moved_counted = static_cast<std::size_t>(std::count_if(
+          moved.begin(), moved.end(), [&](int i) { return ((*counted_)[static_cast<std::size_t>(i)] & counts_in_list) != 0; }));
+    const Counts c = counts(world, moved_counted);
     // (Walls are in every part alike.)
     const bool few = c.moved > 0.0 && c.moved <= std::floor(c.bodies / kPartialShare) &&
                      std::none_of(moved.begin(), moved.end(), [&](int i) { return world.is_wall[static_cast<std::size_t>(i)]; });
@@ -198,9 +202,19 @@ bool NeighbourList::will_change(const World& world, double largest) const {
 
 NeighbourList::Counts NeighbourList::counts(const World& w, std::size_t moved) const {
   // Every body's vertices, stored one body after the other.
-  const double vertices = w.size() == 0 ? 0.0 : w.vertex_begin.back() + w.vertex_count.back();
-  std::vector<double> c{static_cast<double>(size()), static_cast<double>(w.size()), vertices,
-                        static_cast<double>(stats_.body_pairs), listed_at_half_skin_, static_cast<double>(moved)};
+  double vertices = w.size() == 0 ? 0.0 : w.vertex_begin.back() + w.vertex_count.back();
+  auto listed = static_cast<double>(size()), bodies = static_cast<double>(w.size());
+  if (counted_) {
+    const std::vector<std::uint8_t>& mine = *counted_;
+    listed = static_cast<double>(std::count_if(candidates_.begin(), candidates_.end(), [&](const Candidate& k) {
+      return (mine[static_cast<std::size_t>(home_body(w, k.vertex_body, k.edge_body))] & homes_contacts) != 0;
+    }));
+    bodies = vertices = 0.0;
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (mine[i] & counts_in_list) bodies += 1.0, vertices += w.vertex_count[i];
+  }
+  std::vector<double> c{listed, bodies, vertices, static_cast<double>(stats_.body_pairs), listed_at_half_skin_,
+                        static_cast<double>(moved)};
   if (agreement_) c = agreement_->totals(std::move(c));
   return {c[0], c[1], c[2], c[3], c[4], c[5]};
 }

@@ -97,8 +97,10 @@ class RemoteLister {
 
 // Ranks that each list a part of a world (solver/parallel) decide
 // together when to rebuild, mend or re-skin their lists: from the largest
-// motion of all and from their counts added up, so that every rank
-// rebuilds at the same steps with the same skin.
+// motion of all and from their counts added up. Each counts only the
+// bodies it is given (its own grains, and the walls on one rank), and the
+// candidates and pairs those decide, so the sums are the whole world's
+// counts: every rank rebuilds when, and as, the serial run does.
 class ListAgreement {
  public:
   virtual ~ListAgreement() = default;
@@ -164,8 +166,12 @@ class NeighbourList {
   void adopt(std::vector<Candidate> candidates, std::vector<ContactState> states);
 
   void set_threads(int threads) { settings_.threads = threads; }
-  // Decisions taken with the other parts of the world (null: alone).
-  void agree_with(const ListAgreement* agreement) { agreement_ = agreement; }
+  // Decisions taken with the other parts of the world (null: alone),
+  // counting the bodies `counted` marks (kept by the caller).
+  void agree_with(const ListAgreement* agreement, const std::vector<std::uint8_t>* counted) {
+    agreement_ = agreement;
+    counted_ = counted;
+  }
   void set_strategy(NeighbourStrategy strategy) { settings_.strategy = strategy; }
   // Builds now what the strategy keeps from rebuild to rebuild (the
   // triangulation), at the bodies' current positions, rather than at the
@@ -247,6 +253,7 @@ class NeighbourList {
   bool thinner_list_pays(const Counts& c, double relisted) const;
   double rebuild_cost(const Counts& c, double relisted) const;  // in candidate evaluations
   const ListAgreement* agreement_ = nullptr;
+  const std::vector<std::uint8_t>* counted_ = nullptr;
 };
 
 }  // namespace sphero

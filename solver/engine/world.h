@@ -169,6 +169,14 @@ struct World {
   const RigidLaw& rigid_law_between(int a, int b) const { return rigid_law[material[a] * material_count + material[b]]; }
 };
 
+// Where a world is one part of a larger one (a rank's, solver/parallel),
+// what each body counts for in the sums the parts add up (a mask of these
+// per body; no mask: everything counts).
+enum PartCount : std::uint8_t {
+  counts_energy = 1,   // its energies and imposed power enter this part's ledger
+  homes_contacts = 2,  // the candidates it is home to, and the pairs it decides
+  counts_in_list = 4,  // it counts among the list's bodies
+};
 // The body force on body i: gravity and the attractor (none at its centre).
 // Inline: every body, every step.
 inline Vec2 body_force(const World& w, std::size_t i) {
@@ -179,6 +187,11 @@ inline Vec2 body_force(const World& w, std::size_t i) {
     if (distance > 0.0) f += (w.mass[i] * w.attractor.strength / distance) * to_centre;
   }
   return f;
+}
+// The body a candidate belongs to in those sums: its vertex body, or the
+// edge body where the vertex is a wall's (every part holds every wall).
+inline int home_body(const World& w, int vertex_body, int edge_body) {
+  return w.is_wall[static_cast<std::size_t>(vertex_body)] ? edge_body : vertex_body;
 }
 // The potential energy of body i in the body forces' fields.
 inline double body_potential(const World& w, std::size_t i) {

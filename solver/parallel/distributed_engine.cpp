@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "engine/candidate_order.h"
 #include "engine/contact_geometry.h"
@@ -26,10 +28,22 @@ struct Motion {
   double torque;
 };
 
-struct OwnedMotion {
+// A grain as its owner gathers it: its motion and what its list keeps.
+struct OwnedBody {
   int body;  // whole-world index
   Motion motion;
+  Vec2 reference_position;
+  double reference_angle;
+  std::array<int, 2> wraps;
 };
+
+template <class T>
+std::vector<T> pick(const std::vector<T>& all, const std::vector<int>& bodies) {
+  std::vector<T> out;
+  out.reserve(bodies.size());
+  for (int b : bodies) out.push_back(all[static_cast<std::size_t>(b)]);
+  return out;
+}
 
 Motion motion_of(const World& w, std::size_t i) {
   return {w.position[i], w.angle[i], w.velocity[i], w.angular_velocity[i], w.force[i], w.torque[i]};
@@ -85,8 +99,6 @@ std::string distributed_refusal(const World& w, const EngineSettings& s) {
   if (s.model == Model::rigid) return "the rigid model does not run on several ranks yet: run it without mpirun";
   if (s.integrator == Integrator::gear)
     return "integrator = gear does not run on several ranks yet: use integrator = verlet, or run without mpirun";
-  if (w.cell.periodic[0] || w.cell.periodic[1])
-    return "periodic cells do not run on several ranks yet: run the scene without mpirun";
   for (std::size_t i = 0; i < w.size(); ++i) {
     const BodyConstraint& c = w.constraint[i];
     if (c.follows_span() || c.vibration.on() || (w.is_wall[i] && !c.holds_all()))
@@ -106,8 +118,13 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
   if (grains < static_cast<std::size_t>(ranks_.size()))
     throw std::invalid_argument(fmt::format("the scene has {} grains for {} ranks: run it on at most {} ranks",
                                             grains, ranks_.size(), std::max<std::size_t>(grains, 1)));
-  for (const Contact& c : whole.neighbours.contacts)
-    if (c.active) contacts_.push_back(c);
+  whole_list_ = std::move(whole.neighbours);
+  if (whole_list_.reference_position.size() != whole_.size()) {  // never built: the first step builds it
+    whole_list_.built = false;
+    whole_list_.reference_position = whole_.position;
+    whole_list_.reference_angle = whole_.angle;
+  }
+  whole_list_.wraps.resize(whole_.size(), {0, 0});
   // Ghosts reach one grain size beyond the subdomain: decompositions then
   // come when a grain has moved half its size.
   for (std::size_t i = 0; i < whole_.size(); ++i)
@@ -131,12 +148,12 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
     part.kinetic_rotational -= walls.rotational;
     part.gravitational -= walls.gravitational;
   }
-  decompose(first, part, whole.time, whole.step, whole.neighbours.verlet_distance);
+  decompose(first, part, whole.time, whole.step);
   wall_power_ = wall_power();
 }
 
 void DistributedEngine::decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time,
-                                  long step, double verlet_distance) {
+                                  long step) {
   const int me = ranks_.rank(), p = ranks_.size();
   std::vector<unsigned long> ids;
   std::vector<Vec2> points;
@@ -175,21 +192,30 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   for (std::size_t k = 0; k < held_.size(); ++k) {
     const auto b = static_cast<std::size_t>(held_[k]);
     if (owner_[b] >= 0 && owner_[b] != me) receive_[static_cast<std::size_t>(owner_[b])].push_back(static_cast<int>(k));
-    // Walls are held everywhere and booked by this class (walls_part).
-    counted[k] = owner_[b] == me;
+    // Walls are held everywhere: booked by this class (walls_part), and
+    // counted among the list's bodies on rank 0.
+    if (owner_[b] == me) counted[k] = counts_energy | homes_contacts | counts_in_list;
+    if (owner_[b] < 0 && ranks_.root()) counted[k] = counts_in_list;
     if (owner_[b] < 0) walls_.push_back(static_cast<int>(k));
     if (owner_[b] == me) ++owned_count_;
-    if (counted[k]) power += constraint_power_of(whole_, b);
+    if (counted[k] & counts_energy) power += constraint_power_of(whole_, b);
   }
 
   World local = world_subset(whole_, held_);
   update_world_vertices(local);
-  NeighbourListState list;
-  list.contacts = renumber_contacts(contacts_, whole_, local, local_of);
-  sort_canonically(local, list.contacts);
-  // Not built: the first step lists the pairs anew, carrying these
-  // contacts' springs over.
-  list.verlet_distance = verlet_distance;
+  // The whole list's part among the bodies held here: every candidate of
+  // an own grain is there (its partner is within the ghost margin), so the
+  // list goes on as the serial one does. The counts that only sum up
+  // (half-skin candidates, body pairs) start on rank 0.
+  NeighbourListState list = whole_list_;
+  list.contacts = renumber_contacts(whole_list_.contacts, whole_, local, local_of);
+  list.reference_position = pick(whole_list_.reference_position, held_);
+  list.reference_angle = pick(whole_list_.reference_angle, held_);
+  list.wraps = pick(whole_list_.wraps, held_);
+  if (!ranks_.root()) {
+    if (std::isfinite(list.listed_at_half_skin)) list.listed_at_half_skin = 0.0;
+    list.stats.body_pairs = 0;
+  }
   reference_position_ = local.position;
   reference_angle_ = local.angle;
   EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0};
@@ -249,7 +275,7 @@ void DistributedEngine::step() {
     started = std::chrono::steady_clock::now();
     collect();
     const std::vector<int> previous = owner_;
-    decompose(previous, engine_->ledger(), engine_->time(), engine_->step_count(), engine_->neighbour_verlet_distance());
+    decompose(previous, engine_->ledger(), engine_->time(), engine_->step_count());
     times_.decomposing += seconds_since(started);
   }
 }
@@ -260,7 +286,7 @@ double DistributedEngine::largest_motion_since_decomposition() const {
   double largest = 0.0;
   for (std::size_t k = 0; k < held_.size(); ++k) {
     if (owner_[static_cast<std::size_t>(held_[k])] != ranks_.rank()) continue;
-    largest = std::max(largest, norm(w.position[k] - reference_position_[k]) +
+    largest = std::max(largest, norm(periodic_displacement(w, reference_position_[k], w.position[k])) +
                                     w.bounding_radius[k] * std::abs(w.angle[k] - reference_angle_[k]));
   }
   return largest;
@@ -285,31 +311,54 @@ void DistributedEngine::refresh_ghosts() {
   }
 }
 
-// Every rank's grains' motion and their touching contacts (as vertex
-// body) into whole_ and contacts_, on every rank.
+// Every rank's grains (their motion and what the list keeps of them) and
+// the candidates they are home to, into whole_ and whole_list_, on every
+// rank.
 void DistributedEngine::collect() {
   const World& w = engine_->world();
-  std::vector<OwnedMotion> mine;
+  const NeighbourListState local = engine_->neighbour_list().state(w);
+  const auto reference = [&](std::size_t k) {
+    return std::tuple{local.reference_position.empty() ? w.position[k] : local.reference_position[k],
+                      local.reference_angle.empty() ? w.angle[k] : local.reference_angle[k],
+                      local.wraps.empty() ? std::array<int, 2>{0, 0} : local.wraps[k]};
+  };
+  std::vector<OwnedBody> mine;
   mine.reserve(owned_count_);
-  std::vector<int> whole_index(held_.size());
   for (std::size_t k = 0; k < held_.size(); ++k) {
     const auto b = static_cast<std::size_t>(held_[k]);
-    whole_index[k] = held_[k];
-    if (owner_[b] == ranks_.rank()) mine.push_back({held_[k], motion_of(w, k)});
-    if (owner_[b] < 0) set_motion(whole_, b, motion_of(w, k));  // walls: the same on every rank
+    const auto [position, angle, wraps] = reference(k);
+    if (owner_[b] == ranks_.rank()) mine.push_back({held_[k], motion_of(w, k), position, angle, wraps});
+    if (owner_[b] < 0) {  // walls: the same on every rank
+      set_motion(whole_, b, motion_of(w, k));
+      whole_list_.reference_position[b] = position, whole_list_.reference_angle[b] = angle, whole_list_.wraps[b] = wraps;
+    }
   }
   std::vector<char> bytes;
   append_bytes(bytes, mine);
-  for (const OwnedMotion& m : records_of<OwnedMotion>(ranks_.all_gather(bytes)))
-    set_motion(whole_, static_cast<std::size_t>(m.body), m.motion);
+  for (const OwnedBody& o : records_of<OwnedBody>(ranks_.all_gather(bytes))) {
+    const auto b = static_cast<std::size_t>(o.body);
+    set_motion(whole_, b, o.motion);
+    whole_list_.reference_position[b] = o.reference_position;
+    whole_list_.reference_angle[b] = o.reference_angle;
+    whole_list_.wraps[b] = o.wraps;
+  }
 
-  std::vector<Contact> touching;
-  for (const Contact& c : engine_->contacts())
-    if (c.active && owner_[static_cast<std::size_t>(held_[static_cast<std::size_t>(c.vertex_body)])] == ranks_.rank())
-      touching.push_back(c);
+  std::vector<Contact> homed;
+  for (const Contact& c : local.contacts)
+    if (owner_[static_cast<std::size_t>(held_[static_cast<std::size_t>(home_body(w, c.vertex_body, c.edge_body))])] ==
+        ranks_.rank())
+      homed.push_back(c);
   std::vector<char> contact_bytes;
-  append_bytes(contact_bytes, renumber_contacts(touching, w, whole_, whole_index));
-  contacts_ = records_of<Contact>(ranks_.all_gather(contact_bytes));
+  append_bytes(contact_bytes, renumber_contacts(homed, w, whole_, held_));
+  whole_list_.contacts = records_of<Contact>(ranks_.all_gather(contact_bytes));
+  sort_canonically(whole_, whole_list_.contacts);
+  const std::vector<double> totals = ranks_.sum({local.listed_at_half_skin, static_cast<double>(local.stats.body_pairs)});
+  whole_list_.listed_at_half_skin = totals[0];
+  whole_list_.stats = local.stats;
+  whole_list_.stats.body_pairs = static_cast<std::size_t>(totals[1]);
+  whole_list_.built = local.built;
+  whole_list_.verlet_distance = local.verlet_distance;
+  whole_list_.steps_since_rebuild = local.steps_since_rebuild;
   deepest_overlap_ = std::max(deepest_overlap_, engine_->deepest_overlap());
   if (deepest_overlap_ == engine_->deepest_overlap()) deepest_overlap_time_ = engine_->deepest_overlap_time();
 }
@@ -429,13 +478,7 @@ EngineSnapshot DistributedEngine::gather() {
   if (!ranks_.root()) return {};
   World w = whole_;
   update_world_vertices(w);
-  NeighbourListState list;
-  list.contacts = contacts_;
-  sort_canonically(w, list.contacts);
-  list.stats = local.neighbours.stats;
-  list.verlet_distance = local.neighbours.verlet_distance;
-  return {std::move(w), settings_, std::move(list), total, local.time, local.step, power, {}, {}, {},
-          deepest,      deepest_time};
+  return {std::move(w), settings_, whole_list_, total, local.time, local.step, power, {}, {}, {}, deepest, deepest_time};
 }
 
 }  // namespace sphero

@@ -5,7 +5,11 @@
 // ghosts' motion; when some grain has moved half the ghost margin, the
 // grains are shared out again and travel with their contacts' springs.
 // Every grain's motion is computed as the serial engine computes it: the
-// same forces added in the same candidate order, so the same bits. Walls,
+// same forces added in the same candidate order, so the same bits. The
+// ranks rebuild their lists when and as the serial run does (agreeing on
+// the motion and the counts), and each rank's list is the whole list's
+// part among the bodies it holds, so wraps into a periodic cell come at
+// the serial run's steps too. Walls,
 // which every rank holds, sum their contacts from every rank in that order
 // too; their energy and work are booked once, here.
 #pragma once
@@ -57,8 +61,7 @@ class DistributedEngine {
   const RankTimes& times() const { return times_; }
 
  private:
-  void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step,
-                 double verlet_distance);
+  void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step);
   void collect();
   void refresh_ghosts();
   void check_energy_of_all(const EnergyLedger& total);
@@ -70,7 +73,9 @@ class DistributedEngine {
   Ranks ranks_;
   World whole_;                    // every body; motion current after collect()
   EngineSettings settings_;
-  std::vector<Contact> contacts_;  // the touching contacts, whole-world numbering, after collect()
+  // The whole neighbour list (every candidate, its state, every body's
+  // reference and wraps) in the whole world's numbering, after collect().
+  NeighbourListState whole_list_;
   std::vector<int> owner_;         // per body: its rank, −1 for walls (every rank holds them)
   std::vector<int> held_;          // the bodies this rank holds, increasing
   std::vector<std::vector<int>> send_;     // per rank: the held indices of own grains it holds as ghosts

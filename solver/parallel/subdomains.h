@@ -22,8 +22,15 @@ struct SubdomainBox {
 // Per rank, the box of the grains `owner` gives it (walls have owner −1).
 std::vector<SubdomainBox> subdomain_boxes(const World& w, const std::vector<int>& owner, int ranks);
 
+// From the box to the nearest point of the circle or of its periodic
+// images (the cell's neighbouring copies along each periodic axis).
+double periodic_gap(const World& w, const SubdomainBox& box, Vec2 centre, double radius);
+// to − from, less whole periods along the periodic axes (a wrap is no motion).
+Vec2 periodic_displacement(const World& w, Vec2 from, Vec2 to);
+
 // The bodies rank r holds, in increasing order: every wall, its own grains,
-// and the grains whose bounding circle comes within `margin` of its box.
+// and the grains whose bounding circle, or one of its periodic images,
+// comes within `margin` of its box.
 // While no point of any body moves more than margin / 2, no grain it does
 // not hold can touch one it owns.
 std::vector<int> bodies_held_by(const World& w, const std::vector<int>& owner, const std::vector<SubdomainBox>& boxes,

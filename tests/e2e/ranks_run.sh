@@ -2,8 +2,8 @@
 # ranks_run.sh SPHERO MPIEXEC WORKDIR SCENE: the scene run on 2 and 3 MPI
 # ranks writes the serial run's frames byte for byte and its energy log to
 # 1e-9; a run stopped on 3 ranks continues on 2, and on one without
-# mpirun, to the same last frame; what ranks cannot run is refused once,
-# clearly, on every rank.
+# mpirun, to the same last frame; a periodic cell gives the serial frames;
+# what ranks cannot run is refused once, clearly, on every rank.
 set -euo pipefail
 sphero=$1; mpiexec=$2; work=$3; scene=$4
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -38,17 +38,25 @@ last() { ls "$1"/particles_*.vtu | tail -n 1; }
 cmp "$(last "$work/serial")" "$(last "$work/split")"
 cmp "$(last "$work/serial")" "$(last "$work/split-serial")"
 echo "a run stopped on 3 ranks continues on 2, and on one, to the serial run's last frame"
+# A cell periodic in x: disks cross its side, on 2 ranks as on one.
+data=$("$sphero" --version | sed -n 's/^data: //p')
+printf 'duration = 1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4 kt=5e3 mu=0.4 gamma_n=5\nperiodic = x\ncell = 0,-1,8,20\nwall = radius=0.05 points=-2,0;10,0\ngrains = shape=%s count=40 region=0.5,0.5,7.5,12 speed=3\noutput_interval = 0.25\n' \
+  "$data/shapes/disk.shape" > "$work/periodic.ini"
+"$sphero" run "$work/periodic.ini" --quiet --threads 1 --output "$work/periodic-1" > /dev/null
+ranks 2 run "$work/periodic.ini" --quiet --threads 1 --output "$work/periodic-2" > /dev/null
+for f in "$work/periodic-1"/*.vtu; do cmp "$f" "$work/periodic-2/$(basename "$f")"; done
+echo "a periodic cell on 2 ranks: every frame byte-identical"
 # Refusals: said once (rank 0), exit status 1, no hang.
-printf 'duration = 0.1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4\nperiodic = x\ncell = 0,0,8,8\ngrains = shape=%s count=4 region=0.5,0.5,7.5,4\n' \
-  "$("$sphero" --version | sed -n 's/^data: //p')/shapes/disk.shape" > "$work/periodic.ini"
+printf 'duration = 0.1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4\nwall = radius=0.05 points=0,0;8,0 velocity=0,0 amplitude=0,0.1 frequency=5\ngrains = shape=%s count=4 region=0.5,0.5,7.5,4\n' \
+  "$data/shapes/disk.shape" > "$work/shaken.ini"
 set +e
-message=$(ranks 2 run "$work/periodic.ini" --quiet --output "$work/periodic" 2>&1); status=$?
+message=$(ranks 2 run "$work/shaken.ini" --quiet --output "$work/shaken" 2>&1); status=$?
 pack=$(ranks 2 pack gas --help 2>&1); pack_status=$?
 set -e
-[ $status -eq 1 ] || { echo "periodic scene on 2 ranks: exit $status: $message"; exit 1; }
-[ "$(grep -c 'periodic cells do not run on several ranks' <<<"$message")" -eq 1 ] || { echo "refusal not said once: $message"; exit 1; }
+[ $status -eq 1 ] || { echo "vibrating wall on 2 ranks: exit $status: $message"; exit 1; }
+[ "$(grep -c 'vibrating wall, which do not run on several ranks' <<<"$message")" -eq 1 ] || { echo "refusal not said once: $message"; exit 1; }
 [ $pack_status -ne 0 ] && grep -q "only \`sphero run\` runs on several ranks" <<<"$pack" || { echo "pack on ranks: $pack"; exit 1; }
-echo "refusals: a periodic cell and another command, each said once"
+echo "refusals: a vibrating wall and another command, each said once"
 # A run gone unstable on ranks (dt three times the hopper's stable limit)
 # stops as the serial run does: exit status 3, the same message (the same
 # step and body), its last good state kept.

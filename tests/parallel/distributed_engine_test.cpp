@@ -3,6 +3,8 @@
 // grains fall, collide, change subdomain and are shared out again.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <random>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "engine/engine.h"
 #include "parallel/distributed_engine.h"
+#include "physics/reproducibility.h"
 #include "physics/scenes.h"
 #include "shapes/shape_file.h"
 
@@ -17,9 +20,6 @@ namespace sphero {
 namespace {
 
 using namespace test;
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same_bits(Vec2 a, Vec2 b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y); }
 
 // Cows, hexagons and disks thrown into a closed box under gravity, with
 // friction and damping, a lid driven down and one grain pushed sideways:
@@ -88,6 +88,35 @@ void expect_same_contacts(const std::vector<Contact>& serial, const std::vector<
   }
 }
 
+// The gathered list is the serial one: every candidate (touching or not)
+// with its state, every body's reference and wraps, the skin and the
+// counts its decisions weigh. The ranks rebuilt when and as it did.
+void expect_same_list(const NeighbourListState& serial, const NeighbourListState& spread) {
+  EXPECT_EQ(serial.built, spread.built);
+  EXPECT_TRUE(same_bits(serial.verlet_distance, spread.verlet_distance));
+  EXPECT_EQ(serial.steps_since_rebuild, spread.steps_since_rebuild);
+  EXPECT_EQ(serial.listed_at_half_skin, spread.listed_at_half_skin);
+  EXPECT_EQ(serial.stats.rebuilds, spread.stats.rebuilds);
+  EXPECT_EQ(serial.stats.body_pairs, spread.stats.body_pairs);
+  ASSERT_EQ(serial.contacts.size(), spread.contacts.size());
+  for (std::size_t k = 0; k < serial.contacts.size(); ++k) {
+    const Contact &a = serial.contacts[k], &b = spread.contacts[k];
+    const bool same = a.vertex_body == b.vertex_body && a.edge_body == b.edge_body && a.vertex == b.vertex &&
+                      a.feature == b.feature && a.image == b.image && a.active == b.active && a.sliding == b.sliding &&
+                      same_bits(a.xi, b.xi) && same_bits(a.force, b.force) && same_bits(a.point, b.point);
+    if (!same) {
+      ADD_FAILURE() << "candidate " << k << " differs";
+      return;
+    }
+  }
+  ASSERT_EQ(serial.reference_position.size(), spread.reference_position.size());
+  for (std::size_t i = 0; i < serial.reference_position.size(); ++i) {
+    EXPECT_TRUE(same_bits(serial.reference_position[i], spread.reference_position[i])) << "body " << i;
+    const std::array<int, 2> wraps = serial.wraps.empty() ? std::array<int, 2>{0, 0} : serial.wraps[i];
+    EXPECT_EQ(wraps, spread.wraps[i]) << "body " << i;
+  }
+}
+
 TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
   const Ranks ranks;
   Engine serial(box_of_grains(12), settings_of_box());
@@ -99,6 +128,7 @@ TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
     const EnergyLedger b = spread.ledger();  // collective, as gather()
     if (!ranks.root()) continue;
     expect_same_motion(serial.world(), gathered.world);
+    expect_same_list(serial.snapshot().neighbours, gathered.neighbours);
     const Engine rebuilt(std::move(gathered));
     expect_same_contacts(serial.contacts(), rebuilt.contacts());
     // The energies are sums over the ranks' parts: the same to rounding.
@@ -117,19 +147,39 @@ TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
   }
 }
 
+// Frictional cows, hexagons and disks falling in a cell periodic in x,
+// with a lid driven down and a pushed grain: grains wrap across the cell's
+// side, at the serial run's list rebuilds, and stay the serial bits.
+TEST(DistributedEngine, APeriodicCellWrapsAtTheSerialStepsToTheBit) {
+  const Ranks ranks;
+  Engine serial = falling_mixture(1, Integrator::velocity_verlet, 16, true);
+  DistributedEngine spread(ranks, serial.snapshot());
+  for (int chunk = 0; chunk < 3; ++chunk) {
+    serial.run(2500);
+    for (int k = 0; k < 2500; ++k) spread.step();
+    EngineSnapshot gathered = spread.gather();
+    if (!ranks.root()) continue;
+    expect_same_motion(serial.world(), gathered.world);
+    expect_same_list(serial.snapshot().neighbours, gathered.neighbours);
+  }
+  if (!ranks.root()) return;
+  const NeighbourListState list = serial.snapshot().neighbours;
+  EXPECT_TRUE(std::any_of(list.wraps.begin(), list.wraps.end(), [](const std::array<int, 2>& w) { return w[0] != 0; }))
+      << "no grain crossed the periodic side";
+}
+
 // A scene whose grains are fewer than the ranks, and what ranks cannot
 // run yet, are refused on every rank with words a user can act on.
 TEST(DistributedEngine, RefusesWhatRanksCannotRun) {
   const Ranks ranks;
-  World periodic = box_of_grains(1);
-  periodic.cell.periodic = {true, false};
-  periodic.cell.low = {0, -5};
-  periodic.cell.size = {60, 100};
+  World shaken = box_of_grains(1);
+  shaken.constraint[3].vibration.frequency = 5.0;
+  shaken.constraint[3].vibration.amplitude = {0.0, 0.1};
   try {
-    DistributedEngine e(ranks, Engine(std::move(periodic), settings_of_box()).snapshot());
-    ADD_FAILURE() << "a periodic cell was accepted";
+    DistributedEngine e(ranks, Engine(std::move(shaken), settings_of_box()).snapshot());
+    ADD_FAILURE() << "a vibrating wall was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("periodic cells do not run on several ranks"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("body 3 ('wall') is a wall that moves under forces"), std::string::npos) << e.what();
   }
   EngineSettings gear = settings_of_box();
   gear.integrator = Integrator::gear;
