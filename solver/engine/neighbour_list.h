@@ -134,6 +134,11 @@ class NeighbourList {
   // Where each body was when the list was built (motion_of's reference).
   const std::vector<Vec2>& reference_positions() const { return reference_position_; }
   const std::vector<double>& reference_angles() const { return reference_angle_; }
+  // Periods each body was wrapped by, per axis (empty before a rebuild).
+  const std::vector<std::array<int, 2>>& wraps() const { return wraps_; }
+  bool built() const { return built_; }
+  long steps_since_rebuild() const { return steps_since_rebuild_; }
+  double listed_at_half_skin() const { return listed_at_half_skin_; }
   // How far body i may have moved any of its points since the list was
   // built: translation plus turn times its bounding radius.
   double motion_of(const World& w, std::size_t i) const {

@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <tuple>
 
@@ -58,10 +59,43 @@ void set_motion(World& w, std::size_t i, const Motion& m) {
   w.torque[i] = m.torque;
 }
 
-// Contacts in the list's canonical order (the order carry-over searches).
-void sort_canonically(const World& w, std::vector<Contact>& contacts) {
-  std::sort(contacts.begin(), contacts.end(),
-            [&](const Contact& a, const Contact& b) { return sort_key(packed(w, a)) < sort_key(packed(w, b)); });
+// A candidate of `from` as a candidate of `to`, where its bodies are v and
+// e: the vertex and features follow their bodies' vertices.
+Candidate renumbered(const Candidate& k, const World& from, const World& to, int v, int e) {
+  const auto at = [](const World& w, int body) { return w.vertex_begin[static_cast<std::size_t>(body)]; };
+  Candidate r = k;
+  r.vertex = k.vertex - at(from, k.vertex_body) + at(to, v);
+  r.feature = k.feature - at(from, k.edge_body) + at(to, e);
+  r.feature_end = k.feature_end - at(from, k.edge_body) + at(to, e);
+  r.vertex_body = v;
+  r.edge_body = e;
+  return r;
+}
+
+bool holds_state(const ContactState& s) {
+  static const ContactState none{};
+  return std::memcmp(&s, &none, sizeof s) != 0;
+}
+
+// Runs of candidates each in canonical order, one after the other, merged
+// into one canonical list (the states follow their candidates).
+void merge_runs(std::vector<Candidate>& keys, std::vector<ContactState>& states, const std::vector<std::size_t>& run_ends) {
+  std::vector<SortKey> order(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) order[k] = sort_key(keys[k]);
+  std::vector<std::uint32_t> index(keys.size());
+  for (std::size_t k = 0; k < index.size(); ++k) index[k] = static_cast<std::uint32_t>(k);
+  const auto before = [&](std::uint32_t a, std::uint32_t b) { return order[a] < order[b]; };
+  std::vector<std::size_t> bounds{0};
+  bounds.insert(bounds.end(), run_ends.begin(), run_ends.end());
+  for (std::size_t width = 1; width + 1 < bounds.size(); width *= 2)
+    for (std::size_t r = 0; r + width + 1 < bounds.size(); r += 2 * width)
+      std::inplace_merge(index.begin() + static_cast<long>(bounds[r]), index.begin() + static_cast<long>(bounds[r + width]),
+                         index.begin() + static_cast<long>(bounds[std::min(r + 2 * width, bounds.size() - 1)]), before);
+  std::vector<Candidate> sorted_keys(keys.size());
+  std::vector<ContactState> sorted_states(keys.size());
+  for (std::size_t k = 0; k < index.size(); ++k) sorted_keys[k] = keys[index[k]], sorted_states[k] = states[index[k]];
+  keys = std::move(sorted_keys);
+  states = std::move(sorted_states);
 }
 
 std::vector<double> ledger_terms(const EnergyLedger& l) {
@@ -119,6 +153,11 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
     throw std::invalid_argument(fmt::format("the scene has {} grains for {} ranks: run it on at most {} ranks",
                                             grains, ranks_.size(), std::max<std::size_t>(grains, 1)));
   whole_list_ = std::move(whole.neighbours);
+  for (const Contact& c : whole_list_.contacts) {
+    whole_keys_.push_back(packed(whole_, c));
+    whole_states_.push_back({c.xi, c.force, c.point, c.viscous_force, c.normal_force});
+  }
+  whole_list_.contacts.clear();
   if (whole_list_.reference_position.size() != whole_.size()) {  // never built: the first step builds it
     whole_list_.built = false;
     whole_list_.reference_position = whole_.position;
@@ -208,7 +247,17 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   // list goes on as the serial one does. The counts that only sum up
   // (half-skin candidates, body pairs) start on rank 0.
   NeighbourListState list = whole_list_;
-  list.contacts = renumber_contacts(whole_list_.contacts, whole_, local, local_of);
+  for (std::size_t k = 0; k < whole_keys_.size(); ++k) {
+    const Candidate& key = whole_keys_[k];
+    const int v = local_of[static_cast<std::size_t>(key.vertex_body)], e = local_of[static_cast<std::size_t>(key.edge_body)];
+    if (v < 0 || e < 0) continue;
+    Contact c = record_of_key(renumbered(key, whole_, local, v, e));
+    const ContactState& state = whole_states_[k];
+    c.sliding = key.sliding;
+    c.xi = state.xi, c.force = state.force, c.point = state.point;
+    c.viscous_force = state.viscous_force, c.normal_force = state.normal_force;
+    list.contacts.push_back(c);
+  }
   list.reference_position = pick(whole_list_.reference_position, held_);
   list.reference_angle = pick(whole_list_.reference_angle, held_);
   list.wraps = pick(whole_list_.wraps, held_);
@@ -316,11 +365,11 @@ void DistributedEngine::refresh_ghosts() {
 // rank.
 void DistributedEngine::collect() {
   const World& w = engine_->world();
-  const NeighbourListState local = engine_->neighbour_list().state(w);
+  const NeighbourList& list = engine_->neighbour_list();
   const auto reference = [&](std::size_t k) {
-    return std::tuple{local.reference_position.empty() ? w.position[k] : local.reference_position[k],
-                      local.reference_angle.empty() ? w.angle[k] : local.reference_angle[k],
-                      local.wraps.empty() ? std::array<int, 2>{0, 0} : local.wraps[k]};
+    return std::tuple{list.reference_positions().empty() ? w.position[k] : list.reference_positions()[k],
+                      list.reference_angles().empty() ? w.angle[k] : list.reference_angles()[k],
+                      list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k]};
   };
   std::vector<OwnedBody> mine;
   mine.reserve(owned_count_);
@@ -342,25 +391,50 @@ void DistributedEngine::collect() {
     whole_list_.reference_angle[b] = o.reference_angle;
     whole_list_.wraps[b] = o.wraps;
   }
-
-  std::vector<Contact> homed;
-  for (const Contact& c : local.contacts)
-    if (owner_[static_cast<std::size_t>(held_[static_cast<std::size_t>(home_body(w, c.vertex_body, c.edge_body))])] ==
-        ranks_.rank())
-      homed.push_back(c);
-  std::vector<char> contact_bytes;
-  append_bytes(contact_bytes, renumber_contacts(homed, w, whole_, held_));
-  whole_list_.contacts = records_of<Contact>(ranks_.all_gather(contact_bytes));
-  sort_canonically(whole_, whole_list_.contacts);
-  const std::vector<double> totals = ranks_.sum({local.listed_at_half_skin, static_cast<double>(local.stats.body_pairs)});
+  collect_candidates(list, w);
+  const std::vector<double> totals = ranks_.sum({list.listed_at_half_skin(), static_cast<double>(list.stats().body_pairs)});
   whole_list_.listed_at_half_skin = totals[0];
-  whole_list_.stats = local.stats;
+  whole_list_.stats = list.stats();
   whole_list_.stats.body_pairs = static_cast<std::size_t>(totals[1]);
-  whole_list_.built = local.built;
-  whole_list_.verlet_distance = local.verlet_distance;
-  whole_list_.steps_since_rebuild = local.steps_since_rebuild;
+  whole_list_.built = list.built();
+  whole_list_.verlet_distance = list.verlet_distance();
+  whole_list_.steps_since_rebuild = list.steps_since_rebuild();
   deepest_overlap_ = std::max(deepest_overlap_, engine_->deepest_overlap());
   if (deepest_overlap_ == engine_->deepest_overlap()) deepest_overlap_time_ = engine_->deepest_overlap_time();
+}
+
+// The candidates each rank's grains are home to, in the whole world's
+// numbering, merged into whole_keys_ and whole_states_ on every rank. Only
+// the states that hold something travel (a candidate not touching holds
+// none).
+void DistributedEngine::collect_candidates(const NeighbourList& list, const World& w) {
+  std::vector<Candidate> keys;
+  std::vector<std::uint8_t> stated;
+  std::vector<ContactState> states;
+  for (std::size_t k = 0; k < list.candidates().size(); ++k) {
+    const Candidate& key = list.candidates()[k];
+    const auto home = static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body));
+    if (owner_[static_cast<std::size_t>(held_[home])] != ranks_.rank()) continue;
+    keys.push_back(renumbered(key, w, whole_, held_[static_cast<std::size_t>(key.vertex_body)],
+                              held_[static_cast<std::size_t>(key.edge_body)]));
+    stated.push_back(holds_state(list.states()[k]));
+    if (stated.back()) states.push_back(list.states()[k]);
+  }
+  std::vector<char> key_bytes, stated_bytes, state_bytes, count_bytes;
+  append_bytes(key_bytes, keys);
+  append_bytes(stated_bytes, stated);
+  append_bytes(state_bytes, states);
+  append_bytes(count_bytes, std::vector<std::size_t>{keys.size()});
+  whole_keys_ = records_of<Candidate>(ranks_.all_gather(key_bytes));
+  const std::vector<std::uint8_t> all_stated = records_of<std::uint8_t>(ranks_.all_gather(stated_bytes));
+  const std::vector<ContactState> all_states = records_of<ContactState>(ranks_.all_gather(state_bytes));
+  std::vector<std::size_t> run_ends = records_of<std::size_t>(ranks_.all_gather(count_bytes));
+  for (std::size_t r = 1; r < run_ends.size(); ++r) run_ends[r] += run_ends[r - 1];
+  whole_states_.assign(whole_keys_.size(), ContactState{});
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < whole_keys_.size(); ++k)
+    if (all_stated[k]) whole_states_[k] = all_states[next++];
+  merge_runs(whole_keys_, whole_states_, run_ends);
 }
 
 EnergyLedger DistributedEngine::ledger() const {
@@ -427,8 +501,9 @@ void DistributedEngine::settle_wall_forces() {
       // a − x and a + (−x) are the same number: the serial pass subtracts.
       const Vec2 f = vertex ? s.force : -s.force;
       const double t = vertex ? cross(s.point - centre, s.force) : -cross(s.point - centre, s.force);
-      const std::vector<Contact> whole_record = renumber_contacts({record_of_key(key)}, w, whole_, held_);
-      mine.push_back({held_[static_cast<std::size_t>(k)], sort_key(packed(whole_, whole_record[0])), f, t});
+      const Candidate whole_key = renumbered(key, w, whole_, held_[static_cast<std::size_t>(key.vertex_body)],
+                                             held_[static_cast<std::size_t>(key.edge_body)]);
+      mine.push_back({held_[static_cast<std::size_t>(k)], sort_key(whole_key), f, t});
     }
   }
   std::vector<char> bytes;
@@ -478,7 +553,11 @@ EngineSnapshot DistributedEngine::gather() {
   if (!ranks_.root()) return {};
   World w = whole_;
   update_world_vertices(w);
-  return {std::move(w), settings_, whole_list_, total, local.time, local.step, power, {}, {}, {}, deepest, deepest_time};
+  // The records a serial engine's checkpoint holds, made as it makes them.
+  NeighbourList whole_list(neighbour_settings(settings_), whole_list_, w);
+  whole_list.adopt(whole_keys_, whole_states_);
+  NeighbourListState list = whole_list.state(w);
+  return {std::move(w), settings_, std::move(list), total, local.time, local.step, power, {}, {}, {}, deepest, deepest_time};
 }
 
 }  // namespace sphero

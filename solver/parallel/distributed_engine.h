@@ -63,6 +63,7 @@ class DistributedEngine {
  private:
   void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step);
   void collect();
+  void collect_candidates(const NeighbourList& list, const World& w);
   void refresh_ghosts();
   void check_energy_of_all(const EnergyLedger& total);
   void settle_wall_forces();
@@ -73,8 +74,12 @@ class DistributedEngine {
   Ranks ranks_;
   World whole_;                    // every body; motion current after collect()
   EngineSettings settings_;
-  // The whole neighbour list (every candidate, its state, every body's
-  // reference and wraps) in the whole world's numbering, after collect().
+  // The whole neighbour list in the whole world's numbering, after
+  // collect(): every candidate and its state in canonical order, and (in
+  // whole_list_, whose contacts stay empty) every body's reference and
+  // wraps, the skin and the counts.
+  std::vector<Candidate> whole_keys_;
+  std::vector<ContactState> whole_states_;
   NeighbourListState whole_list_;
   std::vector<int> owner_;         // per body: its rank, −1 for walls (every rank holds them)
   std::vector<int> held_;          // the bodies this rank holds, increasing
