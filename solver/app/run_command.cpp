@@ -478,6 +478,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
   const long first_step = engine->step_count();
+  ranks.max(0.0);  // every rank starts its clock with rank 0, whose first frame is written
   ProgressReport progress(options.quiet || !ranks.root(), grains, first_step, plan.total_steps);
   const fs::path checkpoint = plan.out / "checkpoint.ckpt";
   try {

@@ -12,22 +12,14 @@
 
 #include "engine/candidate_order.h"
 #include "engine/contact_geometry.h"
+#include "engine/dof.h"
 #include "engine/world_subset.h"
 #include "parallel/zoltan_partition.h"
 
 namespace sphero {
 namespace {
 
-// What an owner sends of a grain: its motion and the forces of its last
-// evaluation (the next step's first kick reads them).
-struct Motion {
-  Vec2 position;
-  double angle;
-  Vec2 velocity;
-  double angular_velocity;
-  Vec2 force;
-  double torque;
-};
+using Motion = GrainMotion;
 
 // A grain as its owner gathers it: its motion and what its list keeps.
 struct OwnedBody {
@@ -135,9 +127,9 @@ std::string distributed_refusal(const World& w, const EngineSettings& s) {
     return "integrator = gear does not run on several ranks yet: use integrator = verlet, or run without mpirun";
   for (std::size_t i = 0; i < w.size(); ++i) {
     const BodyConstraint& c = w.constraint[i];
-    if (c.follows_span() || c.vibration.on() || (w.is_wall[i] && !c.holds_all()))
-      return fmt::format("body {} ('{}') is a wall that moves under forces, a pressure plate or a vibrating wall, "
-                         "which do not run on several ranks yet: run the scene without mpirun",
+    if (c.vibration.on())
+      return fmt::format("body {} ('{}') is a vibrating wall, which does not run on several ranks yet: run the scene "
+                         "without mpirun",
                          i, w.shape_name[i]);
   }
   return {};
@@ -226,6 +218,7 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   }
   owned_count_ = 0;
   walls_.clear();
+  free_walls_.clear();
   std::vector<std::uint8_t> counted(held_.size(), 0);
   double power = 0.0;
   for (std::size_t k = 0; k < held_.size(); ++k) {
@@ -236,6 +229,7 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
     if (owner_[b] == me) counted[k] = counts_energy | homes_contacts | counts_in_list;
     if (owner_[b] < 0 && ranks_.root()) counted[k] = counts_in_list;
     if (owner_[b] < 0) walls_.push_back(static_cast<int>(k));
+    if (owner_[b] < 0 && !whole_.constraint[b].holds_all()) free_walls_.push_back(static_cast<int>(k));
     if (owner_[b] == me) ++owned_count_;
     if (counted[k] & counts_energy) power += constraint_power_of(whole_, b);
   }
@@ -284,6 +278,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 void DistributedEngine::step() {
   auto started = std::chrono::steady_clock::now();
+  // The free walls' velocities and settled forces as the step starts: its
+  // second kick is redone with their settled forces at its end.
+  std::vector<Motion> free_walls;
+  for (int k : free_walls_) free_walls.push_back(motion_of(engine_->world(), static_cast<std::size_t>(k)));
   std::string failure;
   double unstable_body = INFINITY;  // the body an instability names
   try {
@@ -314,6 +312,7 @@ void DistributedEngine::step() {
   }
   refresh_ghosts();
   settle_wall_forces();
+  kick_free_walls(free_walls);
   const double power = wall_power();
   wall_work_ += 0.5 * (wall_power_ + power) * settings_.dt;
   wall_power_ = power;
@@ -379,6 +378,7 @@ void DistributedEngine::collect() {
     if (owner_[b] == ranks_.rank()) mine.push_back({held_[k], motion_of(w, k), position, angle, wraps});
     if (owner_[b] < 0) {  // walls: the same on every rank
       set_motion(whole_, b, motion_of(w, k));
+      whole_.constraint[b] = w.constraint[k];
       whole_list_.reference_position[b] = position, whole_list_.reference_angle[b] = angle, whole_list_.wraps[b] = wraps;
     }
   }
@@ -461,6 +461,29 @@ EnergyLedger DistributedEngine::walls_part() const {
   return part;
 }
 
+// A wall free along some axis (a pressure plate) took the step's second
+// kick from the forces of the contacts on this rank alone: it is redone,
+// as velocity Verlet does it, from the velocity and settled forces the step
+// started with and the settled forces it ended with (the same expressions,
+// so the same bits as the serial run's).
+void DistributedEngine::kick_free_walls(const std::vector<Motion>& before) {
+  World& w = engine_->world_to_refresh();
+  const double dt = settings_.dt;
+  for (std::size_t j = 0; j < free_walls_.size(); ++j) {
+    const int b = free_walls_[j];
+    const BodyConstraint& tag = w.constraint[static_cast<std::size_t>(b)];
+    const double start_force[3] = {before[j].force.x, before[j].force.y, before[j].torque};
+    const double start_velocity[3] = {before[j].velocity.x, before[j].velocity.y, before[j].angular_velocity};
+    for (int k = 0; k < 3; ++k) {
+      if (tag.held[k]) continue;
+      double v = start_velocity[k];
+      v += 0.5 * dt * start_force[k] * dof_inverse_mass(w, b, k);
+      v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+      dof_velocity(w, b, k) = v;
+    }
+  }
+}
+
 double DistributedEngine::wall_power() const {
   const World& w = engine_->world();
   double power = 0.0;
@@ -516,8 +539,13 @@ void DistributedEngine::settle_wall_forces() {
   std::size_t at = 0;
   for (int k : walls_) {
     const auto i = static_cast<std::size_t>(k);
+    // The loads first, as EngineCore::apply_loads sets them.
+    const BodyConstraint& tag = out.constraint[i];
     out.force[i] = body_force(out, i);
     out.torque[i] = 0.0;
+    if (!tag.held[dof_x]) out.force[i].x += tag.imposed_force.x;
+    if (!tag.held[dof_y]) out.force[i].y += tag.imposed_force.y;
+    if (!tag.held[dof_rotation]) out.torque[i] += tag.imposed_torque;
     for (; at < all.size() && all[at].wall == held_[i]; ++at) {
       out.force[i] += all[at].force;
       out.torque[i] += all[at].torque;

@@ -24,6 +24,17 @@
 
 namespace sphero {
 
+// What an owner sends of a grain: its motion and the forces of its last
+// evaluation (the next step's first kick reads them).
+struct GrainMotion {
+  Vec2 position;
+  double angle;
+  Vec2 velocity;
+  double angular_velocity;
+  Vec2 force;
+  double torque;
+};
+
 // Where a rank's wall-clock time went, since the engine was made.
 struct RankTimes {
   double stepping = 0.0;     // its engine's steps
@@ -67,6 +78,7 @@ class DistributedEngine {
   void refresh_ghosts();
   void check_energy_of_all(const EnergyLedger& total);
   void settle_wall_forces();
+  void kick_free_walls(const std::vector<GrainMotion>& before);
   double wall_power() const;
   EnergyLedger walls_part() const;
   double largest_motion_since_decomposition() const;
@@ -93,6 +105,7 @@ class DistributedEngine {
   double deepest_overlap_ = 0.0, deepest_overlap_time_ = 0.0;
   long decompositions_ = 0;
   std::vector<int> walls_;         // held indices of the walls (every rank holds them all)
+  std::vector<int> free_walls_;    // those free along some axis (pressure plates)
   double wall_power_ = 0.0;        // of the walls' imposed motion, at the last step's end
   double wall_work_ = 0.0;         // its work since the start, by the trapezoid
   RankTimes times_;

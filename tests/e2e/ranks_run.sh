@@ -54,7 +54,7 @@ message=$(ranks 2 run "$work/shaken.ini" --quiet --output "$work/shaken" 2>&1); 
 pack=$(ranks 2 pack gas --help 2>&1); pack_status=$?
 set -e
 [ $status -eq 1 ] || { echo "vibrating wall on 2 ranks: exit $status: $message"; exit 1; }
-[ "$(grep -c 'vibrating wall, which do not run on several ranks' <<<"$message")" -eq 1 ] || { echo "refusal not said once: $message"; exit 1; }
+[ "$(grep -c 'is a vibrating wall, which does not run on several ranks' <<<"$message")" -eq 1 ] || { echo "refusal not said once: $message"; exit 1; }
 [ $pack_status -ne 0 ] && grep -q "only \`sphero run\` runs on several ranks" <<<"$pack" || { echo "pack on ranks: $pack"; exit 1; }
 echo "refusals: a vibrating wall and another command, each said once"
 # A run gone unstable on ranks (dt three times the hopper's stable limit)
