@@ -5,16 +5,19 @@
 namespace sphero {
 
 double constraint_power_of(const World& w, std::size_t i) {
-  const BodyConstraint& tag = w.constraint[i];
-  const int b = static_cast<int>(i);
+  return constraint_power_of(w.constraint[i], w.force[i], w.torque[i], w.velocity[i], w.angular_velocity[i]);
+}
+
+double constraint_power_of(const BodyConstraint& tag, Vec2 force, double torque, Vec2 velocity, double angular_velocity) {
+  const double forces[3] = {force.x, force.y, torque};
   double power = 0.0;
   for (int k = 0; k < 3; ++k) {
     // A held DOF's reaction is −(everything else on it), moving at u.
-    if (tag.held[k]) power -= dof_force(w, b, k) * tag.imposed_velocity[k];
+    if (tag.held[k]) power -= forces[k] * tag.imposed_velocity[k];
   }
-  if (!tag.held[dof_x]) power += tag.imposed_force.x * w.velocity[i].x;
-  if (!tag.held[dof_y]) power += tag.imposed_force.y * w.velocity[i].y;
-  if (!tag.held[dof_rotation]) power += tag.imposed_torque * w.angular_velocity[i];
+  if (!tag.held[dof_x]) power += tag.imposed_force.x * velocity.x;
+  if (!tag.held[dof_y]) power += tag.imposed_force.y * velocity.y;
+  if (!tag.held[dof_rotation]) power += tag.imposed_torque * angular_velocity;
   return power;
 }
 

@@ -66,6 +66,8 @@ struct ContactEnergySums {
 
 // The power of body i's imposed loads and motions (nothing for a free body).
 double constraint_power_of(const World& w, std::size_t i);
+// The same of a body with this constraint, force, torque and motion.
+double constraint_power_of(const BodyConstraint& tag, Vec2 force, double torque, Vec2 velocity, double angular_velocity);
 
 // The listed bodies' translational kinetic energy, and their potential
 // energy in gravity and the attractor, in list order.

@@ -124,7 +124,10 @@ void Engine::step() {
   if (core_.constraints_may_have_changed) core_.classify_bodies();
   double previous_power = core_.power;
   if (!core_.vibrating.empty()) {
-    core_.ledger.external_work += drive_vibrating_walls(core_.world, core_.vibrating, core_.time, core_.settings.dt);
+    // A part of a world spread over ranks leaves the walls' books (every
+    // rank drives them) to its caller.
+    drive_work_ = drive_vibrating_walls(core_.world, core_.vibrating, core_.time, core_.settings.dt);
+    if (core_.counted.empty()) core_.ledger.external_work += drive_work_;
     // The trapezoid's first power with this step's wall velocities: the
     // work is then the mean of the step's end forces times the walls' chord.
     if (core_.settings.model == Model::soft) previous_power = core_.constraint_power();

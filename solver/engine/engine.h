@@ -131,6 +131,9 @@ class Engine {
   double deepest_overlap() const { return core_.deepest_overlap; }
   double deepest_overlap_time() const { return core_.deepest_overlap_time; }
   double time() const { return core_.time; }
+  // The work the last step's drive did on the vibrating walls' inertia
+  // (in the ledger, unless count_only left the walls to the caller).
+  double drive_work() const { return drive_work_; }
   long step_count() const { return core_.step; }
   double time_step_limit() const { return dt_limit_; }
 
@@ -147,6 +150,7 @@ class Engine {
   std::unique_ptr<Stepper> stepper_;
   double dt_limit_ = 0.0;
   bool check_energy_ = true;
+  double drive_work_ = 0.0;
   std::vector<int> body_numbers_;  // empty: the bodies are the whole world
 };
 

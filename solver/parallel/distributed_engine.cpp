@@ -127,9 +127,9 @@ std::string distributed_refusal(const World& w, const EngineSettings& s) {
     return "integrator = gear does not run on several ranks yet: use integrator = verlet, or run without mpirun";
   for (std::size_t i = 0; i < w.size(); ++i) {
     const BodyConstraint& c = w.constraint[i];
-    if (c.vibration.on())
-      return fmt::format("body {} ('{}') is a vibrating wall, which does not run on several ranks yet: run the scene "
-                         "without mpirun",
+    if (c.vibration.on() && !c.holds_all())
+      return fmt::format("body {} ('{}') vibrates and is free along some axis, which does not run on several ranks "
+                         "yet: run the scene without mpirun",
                          i, w.shape_name[i]);
   }
   return {};
@@ -219,6 +219,7 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   owned_count_ = 0;
   walls_.clear();
   free_walls_.clear();
+  vibrating_walls_.clear();
   std::vector<std::uint8_t> counted(held_.size(), 0);
   double power = 0.0;
   for (std::size_t k = 0; k < held_.size(); ++k) {
@@ -230,6 +231,7 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
     if (owner_[b] < 0 && ranks_.root()) counted[k] = counts_in_list;
     if (owner_[b] < 0) walls_.push_back(static_cast<int>(k));
     if (owner_[b] < 0 && !whole_.constraint[b].holds_all()) free_walls_.push_back(static_cast<int>(k));
+    if (owner_[b] < 0 && whole_.constraint[b].vibration.on()) vibrating_walls_.push_back(static_cast<int>(k));
     if (owner_[b] == me) ++owned_count_;
     if (counted[k] & counts_energy) power += constraint_power_of(whole_, b);
   }
@@ -282,6 +284,13 @@ void DistributedEngine::step() {
   // second kick is redone with their settled forces at its end.
   std::vector<Motion> free_walls;
   for (int k : free_walls_) free_walls.push_back(motion_of(engine_->world(), static_cast<std::size_t>(k)));
+  // With vibrating walls the trapezoid's first power is taken anew with
+  // this step's wall velocities (Engine::step): the walls as they start.
+  std::vector<std::pair<Motion, BodyConstraint>> walls_at_start;
+  if (!vibrating_walls_.empty())
+    for (int k : walls_)
+      walls_at_start.emplace_back(motion_of(engine_->world(), static_cast<std::size_t>(k)),
+                                  engine_->world().constraint[static_cast<std::size_t>(k)]);
   std::string failure;
   double unstable_body = INFINITY;  // the body an instability names
   try {
@@ -314,6 +323,10 @@ void DistributedEngine::step() {
   settle_wall_forces();
   kick_free_walls(free_walls);
   const double power = wall_power();
+  if (!vibrating_walls_.empty()) {
+    wall_work_ += engine_->drive_work();
+    wall_power_ = driven_wall_power(walls_at_start);
+  }
   wall_work_ += 0.5 * (wall_power_ + power) * settings_.dt;
   wall_power_ = power;
   check_energy_of_all(ledger());
@@ -484,6 +497,23 @@ void DistributedEngine::kick_free_walls(const std::vector<Motion>& before) {
   }
 }
 
+// The walls' power as the step started, but with the velocities the
+// drive gave the vibrating walls for it (and their imposed velocities), in
+// wall order as wall_power() adds it.
+double DistributedEngine::driven_wall_power(const std::vector<std::pair<Motion, BodyConstraint>>& at_start) const {
+  const World& w = engine_->world();
+  double power = 0.0;
+  for (std::size_t j = 0; j < walls_.size(); ++j) {
+    const auto k = static_cast<std::size_t>(walls_[j]);
+    const auto& [motion, tag] = at_start[j];
+    const bool driven = tag.vibration.on();
+    power += constraint_power_of(driven ? w.constraint[k] : tag, motion.force, motion.torque,
+                                 driven ? w.velocity[k] : motion.velocity,
+                                 driven ? w.angular_velocity[k] : motion.angular_velocity);
+  }
+  return power;
+}
+
 double DistributedEngine::wall_power() const {
   const World& w = engine_->world();
   double power = 0.0;
@@ -558,7 +588,8 @@ void DistributedEngine::settle_wall_forces() {
 // looked for only to name it.
 void DistributedEngine::check_energy_of_all(const EnergyLedger& total) {
   StabilityContext run{engine_->step_count(), engine_->time(), settings_.dt, engine_->time_step_limit(),
-                       settings_.threads,     settings_.model, 0.0,          true};
+                       settings_.threads,     settings_.model, kinetic_energy_of(engine_->world(), vibrating_walls_),
+                       true};
   try {
     check_energy(whole_, total, 0, run);
   } catch (const InstabilityError&) {

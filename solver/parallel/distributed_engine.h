@@ -80,6 +80,7 @@ class DistributedEngine {
   void settle_wall_forces();
   void kick_free_walls(const std::vector<GrainMotion>& before);
   double wall_power() const;
+  double driven_wall_power(const std::vector<std::pair<GrainMotion, BodyConstraint>>& at_start) const;
   EnergyLedger walls_part() const;
   double largest_motion_since_decomposition() const;
 
@@ -106,6 +107,7 @@ class DistributedEngine {
   long decompositions_ = 0;
   std::vector<int> walls_;         // held indices of the walls (every rank holds them all)
   std::vector<int> free_walls_;    // those free along some axis (pressure plates)
+  std::vector<int> vibrating_walls_;
   double wall_power_ = 0.0;        // of the walls' imposed motion, at the last step's end
   double wall_work_ = 0.0;         // its work since the start, by the trapezoid
   RankTimes times_;

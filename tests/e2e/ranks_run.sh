@@ -47,16 +47,16 @@ ranks 2 run "$work/periodic.ini" --quiet --threads 1 --output "$work/periodic-2"
 for f in "$work/periodic-1"/*.vtu; do cmp "$f" "$work/periodic-2/$(basename "$f")"; done
 echo "a periodic cell on 2 ranks: every frame byte-identical"
 # Refusals: said once (rank 0), exit status 1, no hang.
-printf 'duration = 0.1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4\nwall = radius=0.05 points=0,0;8,0 velocity=0,0 amplitude=0,0.1 frequency=5\ngrains = shape=%s count=4 region=0.5,0.5,7.5,4\n' \
+printf 'duration = 0.1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4\nwall = radius=0.05 points=0,8;8,8 pressure=10 inward=0,-1 amplitude=0.1,0 frequency=5\ngrains = shape=%s count=4 region=0.5,0.5,7.5,4\n' \
   "$data/shapes/disk.shape" > "$work/shaken.ini"
 set +e
 message=$(ranks 2 run "$work/shaken.ini" --quiet --output "$work/shaken" 2>&1); status=$?
 pack=$(ranks 2 pack gas --help 2>&1); pack_status=$?
 set -e
-[ $status -eq 1 ] || { echo "vibrating wall on 2 ranks: exit $status: $message"; exit 1; }
-[ "$(grep -c 'is a vibrating wall, which does not run on several ranks' <<<"$message")" -eq 1 ] || { echo "refusal not said once: $message"; exit 1; }
+[ $status -eq 1 ] || { echo "vibrating pressure plate on 2 ranks: exit $status: $message"; exit 1; }
+[ "$(grep -c 'vibrates and is free along some axis, which does not run on several ranks' <<<"$message")" -eq 1 ] || { echo "refusal not said once: $message"; exit 1; }
 [ $pack_status -ne 0 ] && grep -q "only \`sphero run\` runs on several ranks" <<<"$pack" || { echo "pack on ranks: $pack"; exit 1; }
-echo "refusals: a vibrating wall and another command, each said once"
+echo "refusals: a vibrating pressure plate and another command, each said once"
 # A run gone unstable on ranks (dt three times the hopper's stable limit)
 # stops as the serial run does: exit status 3, the same message (the same
 # step and body), its last good state kept.
