@@ -21,6 +21,11 @@ namespace {
 
 using Motion = GrainMotion;
 
+// The ghost margin, in the largest grain's bounding radii: a grain's
+// diameter, so that the grains are shared out when one has moved a radius
+// (half as often as with one radius, for a few more ghosts: docs/PARALLEL.md).
+constexpr double kMarginInGrains = 2.0;
+
 // A grain as its owner gathers it: its motion and what its list keeps.
 struct OwnedBody {
   int body;  // whole-world index
@@ -156,10 +161,9 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
     whole_list_.reference_angle = whole_.angle;
   }
   whole_list_.wraps.resize(whole_.size(), {0, 0});
-  // Ghosts reach one grain size beyond the subdomain: decompositions then
-  // come when a grain has moved half its size.
+  // Ghosts reach kMarginInGrains radii beyond the subdomain.
   for (std::size_t i = 0; i < whole_.size(); ++i)
-    if (!whole_.is_wall[i]) margin_ = std::max(margin_, whole_.bounding_radius[i]);
+    if (!whole_.is_wall[i]) margin_ = std::max(margin_, kMarginInGrains * whole_.bounding_radius[i]);
   margin_ = std::max(margin_, 4.0 * settings_.verlet_distance);
   // The first owners, for Zoltan to start from: the grains in blocks.
   std::vector<int> first(whole_.size(), -1);
@@ -186,6 +190,11 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
 void DistributedEngine::decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time,
                                   long step) {
   const int me = ranks_.rank(), p = ranks_.size();
+  // A grain's share of a step's work: its vertices (placing them, the
+  // search) and the candidates it is home to (the contact pass).
+  std::vector<float> work(whole_.size(), 0.0f);
+  for (std::size_t i = 0; i < whole_.size(); ++i) work[i] = static_cast<float>(whole_.vertex_count[i]);
+  for (const Candidate& key : whole_keys_) work[static_cast<std::size_t>(home_body(whole_, key.vertex_body, key.edge_body))] += 1.0f;
   std::vector<unsigned long> ids;
   std::vector<Vec2> points;
   std::vector<float> weights;
@@ -193,9 +202,11 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
     if (previous_owner[i] == me) {
       ids.push_back(i);
       points.push_back(whole_.position[i]);
-      weights.push_back(static_cast<float>(whole_.vertex_count[i]));
+      weights.push_back(work[i]);
     }
-  const std::vector<int> parts = partition_by_rcb(ranks_, ids, points, weights);
+  // Bisection rather than the Hilbert curve: its boxes are compact, with
+  // fewer ghosts (docs/PARALLEL.md: 1.3x faster on two ranks).
+  const std::vector<int> parts = partition_bodies(ranks_, ids, points, weights, "RCB");
   std::vector<std::array<int, 2>> mine;
   for (std::size_t k = 0; k < ids.size(); ++k) mine.push_back({static_cast<int>(ids[k]), parts[k]});
   std::vector<char> bytes;

@@ -53,8 +53,8 @@ void check(int code, const char* what) {
 
 }  // namespace
 
-std::vector<int> partition_by_rcb(const Ranks& ranks, const std::vector<unsigned long>& ids,
-                                  const std::vector<Vec2>& points, const std::vector<float>& weights) {
+std::vector<int> partition_bodies(const Ranks& ranks, const std::vector<unsigned long>& ids,
+                                  const std::vector<Vec2>& points, const std::vector<float>& weights, const char* method) {
   std::vector<int> owner(ids.size(), ranks.rank());
   if (ranks.size() == 1) return owner;
   static const bool initialised = [] {
@@ -64,7 +64,7 @@ std::vector<int> partition_by_rcb(const Ranks& ranks, const std::vector<unsigned
   if (!initialised) throw std::runtime_error("Zoltan could not be initialised");
   Zoltan_Struct* zz = Zoltan_Create(ranks.comm());
   Objects objects{&ids, &points, &weights};
-  for (const auto& [key, value] : {std::pair{"LB_METHOD", "RCB"}, {"NUM_GID_ENTRIES", "1"}, {"NUM_LID_ENTRIES", "1"},
+  for (const auto& [key, value] : {std::pair{"LB_METHOD", method}, {"NUM_GID_ENTRIES", "1"}, {"NUM_LID_ENTRIES", "1"},
                                    {"OBJ_WEIGHT_DIM", "1"}, {"RETURN_LISTS", "EXPORT"}, {"DEBUG_LEVEL", "0"},
                                    {"IMBALANCE_TOL", "1.05"}})
     Zoltan_Set_Param(zz, key, value);

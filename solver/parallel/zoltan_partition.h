@@ -13,7 +13,8 @@ namespace sphero {
 // Each rank passes the bodies it holds now (their global ids, centres and
 // weights); returns, for each of them, the rank that owns it next. Throws
 // std::runtime_error with Zoltan's complaint if it fails.
-std::vector<int> partition_by_rcb(const Ranks& ranks, const std::vector<unsigned long>& ids,
-                                  const std::vector<Vec2>& points, const std::vector<float>& weights);
+// method: Zoltan's LB_METHOD, "RCB" or "HSFC" (its Hilbert curve).
+std::vector<int> partition_bodies(const Ranks& ranks, const std::vector<unsigned long>& ids,
+                                  const std::vector<Vec2>& points, const std::vector<float>& weights, const char* method);
 
 }  // namespace sphero
