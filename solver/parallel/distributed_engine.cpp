@@ -26,14 +26,6 @@ using Motion = GrainMotion;
 // (half as often as with one radius, for a few more ghosts: docs/PARALLEL.md).
 constexpr double kMarginInGrains = 2.0;
 
-// A grain as its owner gathers it: its motion and what its list keeps.
-struct OwnedBody {
-  int body;  // whole-world index
-  Motion motion;
-  Vec2 reference_position;
-  double reference_angle;
-  std::array<int, 2> wraps;
-};
 
 template <class T>
 std::vector<T> pick(const std::vector<T>& all, const std::vector<int>& bodies) {
@@ -215,18 +207,20 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   for (const auto& [body, rank] : records_of<std::array<int, 2>>(ranks_.all_gather(bytes)))
     owner_[static_cast<std::size_t>(body)] = rank;
 
-  const std::vector<SubdomainBox> boxes = subdomain_boxes(whole_, owner_, p);
-  held_ = bodies_held_by(whole_, owner_, boxes, me, margin_);
+  boxes_ = subdomain_boxes(whole_, owner_, p);
+  held_ = bodies_held_by(whole_, owner_, boxes_, me, margin_);
+  start_engine(ledger, time, step);
+}
+
+// The engine over held_, from whole_ (current for the bodies held),
+// whole_keys_ and whole_list_; the ghosts to send (the grains owned here
+// within the margin of another rank's box) and to receive.
+void DistributedEngine::start_engine(const EnergyLedger& ledger, double time, long step) {
+  const int me = ranks_.rank(), p = ranks_.size();
   std::vector<int> local_of(whole_.size(), -1);
   for (std::size_t k = 0; k < held_.size(); ++k) local_of[static_cast<std::size_t>(held_[k])] = static_cast<int>(k);
-  // Who sends whom which ghosts: the same rule on every rank, so no asking.
   send_.assign(static_cast<std::size_t>(p), {});
   receive_.assign(static_cast<std::size_t>(p), {});
-  for (int q = 0; q < p; ++q) {
-    if (q == me) continue;
-    for (int b : bodies_held_by(whole_, owner_, boxes, q, margin_))
-      if (owner_[static_cast<std::size_t>(b)] == me) send_[static_cast<std::size_t>(q)].push_back(local_of[static_cast<std::size_t>(b)]);
-  }
   owned_count_ = 0;
   walls_.clear();
   free_walls_.clear();
@@ -236,6 +230,9 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   for (std::size_t k = 0; k < held_.size(); ++k) {
     const auto b = static_cast<std::size_t>(held_[k]);
     if (owner_[b] >= 0 && owner_[b] != me) receive_[static_cast<std::size_t>(owner_[b])].push_back(static_cast<int>(k));
+    if (owner_[b] == me)
+      for (int q : holders_of(b))
+        if (q != me) send_[static_cast<std::size_t>(q)].push_back(static_cast<int>(k));
     // Walls are held everywhere: booked by this class (walls_part), and
     // counted among the list's bodies on rank 0.
     if (owner_[b] == me) counted[k] = counts_energy | homes_contacts | counts_in_list;
@@ -279,6 +276,16 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
   engine_->count_only(std::move(counted), held_);
   engine_->agree_lists_with(agreement_.get());
   ++decompositions_;
+}
+
+// The ranks that hold body b (a grain, at its position in whole_): every
+// rank whose box it comes within the margin of, its owner's among them.
+std::vector<int> DistributedEngine::holders_of(std::size_t b) const {
+  std::vector<int> holders;
+  for (int q = 0; q < ranks_.size(); ++q)
+    if (owner_[b] == q || periodic_gap(whole_, boxes_[static_cast<std::size_t>(q)], whole_.position[b], whole_.bounding_radius[b]) <= margin_)
+      holders.push_back(q);
+  return holders;
 }
 
 namespace {
@@ -345,9 +352,7 @@ void DistributedEngine::step() {
   times_.exchanging += seconds_since(started);
   if (moved_far) {
     started = std::chrono::steady_clock::now();
-    collect();
-    const std::vector<int> previous = owner_;
-    decompose(previous, engine_->ledger(), engine_->time(), engine_->step_count());
+    share_out();
     times_.decomposing += seconds_since(started);
   }
 }
@@ -383,39 +388,37 @@ void DistributedEngine::refresh_ghosts() {
   }
 }
 
-// Every rank's grains (their motion and what the list keeps of them) and
-// the candidates they are home to, into whole_ and whole_list_, on every
-// rank.
-void DistributedEngine::collect() {
+// A grain's motion and what the list keeps of it, for the ranks that will
+// hold it (owner: its rank from now on).
+OwnedBody DistributedEngine::record_of(std::size_t k, int owner) const {
   const World& w = engine_->world();
   const NeighbourList& list = engine_->neighbour_list();
-  const auto reference = [&](std::size_t k) {
-    return std::tuple{list.reference_positions().empty() ? w.position[k] : list.reference_positions()[k],
-                      list.reference_angles().empty() ? w.angle[k] : list.reference_angles()[k],
-                      list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k]};
-  };
-  std::vector<OwnedBody> mine;
-  mine.reserve(owned_count_);
-  for (std::size_t k = 0; k < held_.size(); ++k) {
-    const auto b = static_cast<std::size_t>(held_[k]);
-    const auto [position, angle, wraps] = reference(k);
-    if (owner_[b] == ranks_.rank()) mine.push_back({held_[k], motion_of(w, k), position, angle, wraps});
-    if (owner_[b] < 0) {  // walls: the same on every rank
-      set_motion(whole_, b, motion_of(w, k));
-      whole_.constraint[b] = w.constraint[k];
-      whole_list_.reference_position[b] = position, whole_list_.reference_angle[b] = angle, whole_list_.wraps[b] = wraps;
-    }
+  return {held_[k], owner, motion_of(w, k),
+          list.reference_positions().empty() ? w.position[k] : list.reference_positions()[k],
+          list.reference_angles().empty() ? w.angle[k] : list.reference_angles()[k],
+          list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k]};
+}
+
+void DistributedEngine::take_record(const OwnedBody& o) {
+  const auto b = static_cast<std::size_t>(o.body);
+  set_motion(whole_, b, o.motion);
+  owner_[b] = o.owner;
+  whole_list_.reference_position[b] = o.reference_position;
+  whole_list_.reference_angle[b] = o.reference_angle;
+  whole_list_.wraps[b] = o.wraps;
+}
+
+// The walls (the same on every rank) and the list's scalars from this
+// rank's engine into whole_ and whole_list_; the counts that add up over
+// the ranks added up.
+void DistributedEngine::take_walls_and_list_scalars() {
+  const World& w = engine_->world();
+  const NeighbourList& list = engine_->neighbour_list();
+  for (int k : walls_) {
+    const OwnedBody o = record_of(static_cast<std::size_t>(k), -1);
+    take_record(o);
+    whole_.constraint[static_cast<std::size_t>(o.body)] = w.constraint[static_cast<std::size_t>(k)];
   }
-  std::vector<char> bytes;
-  append_bytes(bytes, mine);
-  for (const OwnedBody& o : records_of<OwnedBody>(ranks_.all_gather(bytes))) {
-    const auto b = static_cast<std::size_t>(o.body);
-    set_motion(whole_, b, o.motion);
-    whole_list_.reference_position[b] = o.reference_position;
-    whole_list_.reference_angle[b] = o.reference_angle;
-    whole_list_.wraps[b] = o.wraps;
-  }
-  collect_candidates(list, w);
   const std::vector<double> totals = ranks_.sum({list.listed_at_half_skin(), static_cast<double>(list.stats().body_pairs)});
   whole_list_.listed_at_half_skin = totals[0];
   whole_list_.stats = list.stats();
@@ -427,38 +430,191 @@ void DistributedEngine::collect() {
   if (deepest_overlap_ == engine_->deepest_overlap()) deepest_overlap_time_ = engine_->deepest_overlap_time();
 }
 
-// The candidates each rank's grains are home to, in the whole world's
-// numbering, merged into whole_keys_ and whole_states_ on every rank. Only
-// the states that hold something travel (a candidate not touching holds
-// none).
-void DistributedEngine::collect_candidates(const NeighbourList& list, const World& w) {
+// A candidate's stream to one rank: packed keys in the whole world's
+// numbering, in canonical order, and only the states that hold something
+// (a candidate not touching holds none).
+struct DistributedEngine::CandidateStream {
   std::vector<Candidate> keys;
   std::vector<std::uint8_t> stated;
   std::vector<ContactState> states;
+  void add(const Candidate& key, const ContactState& state) {
+    keys.push_back(key);
+    stated.push_back(holds_state(state));
+    if (stated.back()) states.push_back(state);
+  }
+};
+
+// Streams from every rank (each in canonical order) into whole_keys_ and
+// whole_states_, merged.
+void DistributedEngine::take_candidate_streams(const std::vector<CandidateStream>& streams) {
+  whole_keys_.clear();
+  whole_states_.clear();
+  std::vector<std::size_t> run_ends;
+  for (const CandidateStream& stream : streams) {
+    std::size_t next = 0;
+    for (std::size_t k = 0; k < stream.keys.size(); ++k) {
+      whole_keys_.push_back(stream.keys[k]);
+      whole_states_.push_back(stream.stated[k] ? stream.states[next++] : ContactState{});
+    }
+    run_ends.push_back(whole_keys_.size());
+  }
+  merge_runs(whole_keys_, whole_states_, run_ends);
+}
+
+// Every rank's grains and the candidates they are home to, on rank 0 (for
+// frames and checkpoints): whole_ and the whole list there.
+void DistributedEngine::collect_on_root() {
+  const World& w = engine_->world();
+  const NeighbourList& list = engine_->neighbour_list();
+  std::vector<OwnedBody> mine;
+  mine.reserve(owned_count_);
+  CandidateStream homed;
+  for (std::size_t k = 0; k < held_.size(); ++k)
+    if (owner_[static_cast<std::size_t>(held_[k])] == ranks_.rank()) mine.push_back(record_of(k, ranks_.rank()));
   for (std::size_t k = 0; k < list.candidates().size(); ++k) {
     const Candidate& key = list.candidates()[k];
     const auto home = static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body));
     if (owner_[static_cast<std::size_t>(held_[home])] != ranks_.rank()) continue;
-    keys.push_back(renumbered(key, w, whole_, held_[static_cast<std::size_t>(key.vertex_body)],
-                              held_[static_cast<std::size_t>(key.edge_body)]));
-    stated.push_back(holds_state(list.states()[k]));
-    if (stated.back()) states.push_back(list.states()[k]);
+    homed.add(renumbered(key, w, whole_, held_[static_cast<std::size_t>(key.vertex_body)],
+                         held_[static_cast<std::size_t>(key.edge_body)]),
+              list.states()[k]);
   }
-  std::vector<char> key_bytes, stated_bytes, state_bytes, count_bytes;
-  append_bytes(key_bytes, keys);
-  append_bytes(stated_bytes, stated);
-  append_bytes(state_bytes, states);
-  append_bytes(count_bytes, std::vector<std::size_t>{keys.size()});
-  whole_keys_ = records_of<Candidate>(ranks_.all_gather(key_bytes));
-  const std::vector<std::uint8_t> all_stated = records_of<std::uint8_t>(ranks_.all_gather(stated_bytes));
-  const std::vector<ContactState> all_states = records_of<ContactState>(ranks_.all_gather(state_bytes));
-  std::vector<std::size_t> run_ends = records_of<std::size_t>(ranks_.all_gather(count_bytes));
-  for (std::size_t r = 1; r < run_ends.size(); ++r) run_ends[r] += run_ends[r - 1];
-  whole_states_.assign(whole_keys_.size(), ContactState{});
-  std::size_t next = 0;
-  for (std::size_t k = 0; k < whole_keys_.size(); ++k)
-    if (all_stated[k]) whole_states_[k] = all_states[next++];
-  merge_runs(whole_keys_, whole_states_, run_ends);
+  std::vector<char> bodies, keys, stated, states, counts;
+  append_bytes(bodies, mine);
+  append_bytes(keys, homed.keys);
+  append_bytes(stated, homed.stated);
+  append_bytes(states, homed.states);
+  append_bytes(counts, std::vector<std::size_t>{homed.keys.size(), homed.states.size()});
+  const std::vector<OwnedBody> all_bodies = records_of<OwnedBody>(ranks_.gather(bodies));
+  const std::vector<Candidate> all_keys = records_of<Candidate>(ranks_.gather(keys));
+  const std::vector<std::uint8_t> all_stated = records_of<std::uint8_t>(ranks_.gather(stated));
+  const std::vector<ContactState> all_states = records_of<ContactState>(ranks_.gather(states));
+  const std::vector<std::size_t> all_counts = records_of<std::size_t>(ranks_.gather(counts));
+  take_walls_and_list_scalars();
+  if (!ranks_.root()) return;
+  for (const OwnedBody& o : all_bodies) take_record(o);
+  std::vector<CandidateStream> streams(static_cast<std::size_t>(ranks_.size()));
+  std::size_t key_at = 0, state_at = 0;
+  for (std::size_t r = 0; r < streams.size(); ++r) {
+    const std::size_t n = all_counts[2 * r], m = all_counts[2 * r + 1];
+    streams[r].keys.assign(all_keys.begin() + static_cast<long>(key_at), all_keys.begin() + static_cast<long>(key_at + n));
+    streams[r].stated.assign(all_stated.begin() + static_cast<long>(key_at), all_stated.begin() + static_cast<long>(key_at + n));
+    streams[r].states.assign(all_states.begin() + static_cast<long>(state_at), all_states.begin() + static_cast<long>(state_at + m));
+    key_at += n, state_at += m;
+  }
+  take_candidate_streams(streams);
+}
+
+// Sharing out again, point to point: Zoltan cuts anew from the present
+// owners; the boxes of the new subdomains are agreed; each owner sends
+// each of its grains, with its list reference and wraps, to the ranks that
+// will hold it, and each candidate its grains are home to to the ranks
+// that will hold both its bodies. Where a rank holds a body is geometry
+// (periodic_gap against the boxes), so every rank works it out alike.
+void DistributedEngine::share_out() {
+  const World& w = engine_->world();
+  const NeighbourList& list = engine_->neighbour_list();
+  const int me = ranks_.rank(), p = ranks_.size();
+  // A grain's share of a step's work: its vertices and its candidates.
+  std::vector<float> work(held_.size(), 0.0f);
+  for (std::size_t k = 0; k < held_.size(); ++k) work[k] = static_cast<float>(w.vertex_count[k]);
+  for (const Candidate& key : list.candidates()) work[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] += 1.0f;
+  std::vector<unsigned long> ids;
+  std::vector<Vec2> points;
+  std::vector<float> weights;
+  std::vector<std::size_t> owned;
+  std::vector<std::uint8_t> owned_here(held_.size(), 0);
+  for (std::size_t k = 0; k < held_.size(); ++k)
+    if (owner_[static_cast<std::size_t>(held_[k])] == me) {
+      owned.push_back(k);
+      owned_here[k] = 1;
+      ids.push_back(static_cast<unsigned long>(held_[k]));
+      points.push_back(w.position[k]);
+      weights.push_back(work[k]);
+    }
+  const std::vector<int> parts = partition_bodies(ranks_, ids, points, weights, "RCB");
+  // The new boxes, from the grains' new owners.
+  std::vector<double> low(2 * static_cast<std::size_t>(p), 1e300), high(2 * static_cast<std::size_t>(p), -1e300);
+  for (std::size_t j = 0; j < owned.size(); ++j) {
+    SubdomainBox box;
+    box.add(w.position[owned[j]], w.bounding_radius[owned[j]]);
+    const auto q = 2 * static_cast<std::size_t>(parts[j]);
+    low[q] = std::min(low[q], box.low.x), low[q + 1] = std::min(low[q + 1], box.low.y);
+    high[q] = std::max(high[q], box.high.x), high[q + 1] = std::max(high[q + 1], box.high.y);
+  }
+  low = ranks_.min(low);
+  high = ranks_.max(high);
+  for (std::size_t q = 0; q < boxes_.size(); ++q) boxes_[q] = {{low[2 * q], low[2 * q + 1]}, {high[2 * q], high[2 * q + 1]}};
+  // Every held grain's holders from now on, at its position here (exact:
+  // a ghost stands where its owner puts it).
+  for (std::size_t k = 0; k < held_.size(); ++k) set_motion(whole_, static_cast<std::size_t>(held_[k]), motion_of(w, k));
+  for (std::size_t j = 0; j < owned.size(); ++j) owner_[static_cast<std::size_t>(held_[owned[j]])] = parts[j];
+  std::vector<std::vector<int>> holders(held_.size());
+  std::vector<int> everyone(static_cast<std::size_t>(p));
+  for (int q = 0; q < p; ++q) everyone[static_cast<std::size_t>(q)] = q;
+  for (std::size_t k = 0; k < held_.size(); ++k) {
+    const auto b = static_cast<std::size_t>(held_[k]);
+    holders[k] = whole_.is_wall[b] ? everyone : holders_of(b);
+  }
+  // A ghost's owner may have changed where this rank cannot see it; its
+  // holders are the geometry's whatever its owner, which is all a
+  // candidate's routing needs.
+  std::vector<std::vector<OwnedBody>> bodies_to(static_cast<std::size_t>(p));
+  for (std::size_t j = 0; j < owned.size(); ++j)
+    for (int q : holders[owned[j]]) bodies_to[static_cast<std::size_t>(q)].push_back(record_of(owned[j], parts[j]));
+  std::vector<CandidateStream> candidates_to(static_cast<std::size_t>(p));
+  for (std::size_t k = 0; k < list.candidates().size(); ++k) {
+    const Candidate& key = list.candidates()[k];
+    const auto home = static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body));
+    if (!owned_here[home]) continue;
+    const auto other = static_cast<std::size_t>(home == static_cast<std::size_t>(key.vertex_body) ? key.edge_body : key.vertex_body);
+    const Candidate whole_key = renumbered(key, w, whole_, held_[static_cast<std::size_t>(key.vertex_body)],
+                                           held_[static_cast<std::size_t>(key.edge_body)]);
+    for (int q : holders[home])
+      if (std::binary_search(holders[other].begin(), holders[other].end(), q))
+        candidates_to[static_cast<std::size_t>(q)].add(whole_key, list.states()[k]);
+  }
+  take_walls_and_list_scalars();
+  const EnergyLedger ledger = engine_->ledger();
+  const double time = engine_->time();
+  const long step = engine_->step_count();
+  receive_shares(bodies_to, candidates_to);
+  start_engine(ledger, time, step);
+}
+
+// What share_out sends, exchanged: held_ becomes the walls and the grains
+// received, whole_ and whole_list_ take their records, whole_keys_ the
+// candidates.
+void DistributedEngine::receive_shares(const std::vector<std::vector<OwnedBody>>& bodies_to,
+                                       const std::vector<CandidateStream>& candidates_to) {
+  const auto p = static_cast<std::size_t>(ranks_.size());
+  std::vector<std::vector<char>> bodies(p), keys(p), stated(p), states(p);
+  for (std::size_t q = 0; q < p; ++q) {
+    append_bytes(bodies[q], bodies_to[q]);
+    append_bytes(keys[q], candidates_to[q].keys);
+    append_bytes(stated[q], candidates_to[q].stated);
+    append_bytes(states[q], candidates_to[q].states);
+  }
+  const std::vector<std::vector<char>> bodies_in = ranks_.exchange(bodies), keys_in = ranks_.exchange(keys),
+                                       stated_in = ranks_.exchange(stated), states_in = ranks_.exchange(states);
+  std::vector<int> held;
+  for (int b : held_)
+    if (whole_.is_wall[static_cast<std::size_t>(b)]) held.push_back(b);
+    else owner_[static_cast<std::size_t>(b)] = -2;  // not known here until received again
+  for (std::size_t q = 0; q < p; ++q)
+    for (const OwnedBody& o : records_of<OwnedBody>(bodies_in[q])) {
+      take_record(o);
+      held.push_back(o.body);
+    }
+  std::sort(held.begin(), held.end());
+  held_ = std::move(held);
+  std::vector<CandidateStream> streams(p);
+  for (std::size_t q = 0; q < p; ++q) {
+    streams[q].keys = records_of<Candidate>(keys_in[q]);
+    streams[q].stated = records_of<std::uint8_t>(stated_in[q]);
+    streams[q].states = records_of<ContactState>(states_in[q]);
+  }
+  take_candidate_streams(streams);
 }
 
 EnergyLedger DistributedEngine::ledger() const {
@@ -604,17 +760,25 @@ void DistributedEngine::check_energy_of_all(const EnergyLedger& total) {
   try {
     check_energy(whole_, total, 0, run);
   } catch (const InstabilityError&) {
-    collect();
-    std::size_t fastest = 0;
-    for (std::size_t i = 0; i < whole_.size(); ++i)
-      if (norm2(whole_.velocity[i]) > norm2(whole_.velocity[fastest])) fastest = i;
-    check_energy(whole_, total, fastest, run);
+    // The fastest grain, the lowest numbered of equals (as the serial sums
+    // find it): each rank's own, then the ranks'.
+    const World& w = engine_->world();
+    std::array<double, 2> mine{-1.0, 0.0};
+    for (std::size_t k = 0; k < held_.size(); ++k)
+      if (owner_[static_cast<std::size_t>(held_[k])] == ranks_.rank() && norm2(w.velocity[k]) > mine[0])
+        mine = {norm2(w.velocity[k]), static_cast<double>(held_[k])};
+    std::vector<char> bytes;
+    append_bytes(bytes, std::vector<std::array<double, 2>>{mine});
+    std::array<double, 2> fastest{-1.0, 0.0};
+    for (const auto& f : records_of<std::array<double, 2>>(ranks_.all_gather(bytes)))
+      if (f[0] > fastest[0] || (f[0] == fastest[0] && f[1] < fastest[1])) fastest = f;
+    check_energy(whole_, total, static_cast<std::size_t>(fastest[1]), run);
     throw;
   }
 }
 
 EngineSnapshot DistributedEngine::gather() {
-  collect();
+  collect_on_root();
   const EnergyLedger total = ledger();
   const double deepest = ranks_.max(deepest_overlap_);
   const double deepest_time = ranks_.min(deepest_overlap_ == deepest ? deepest_overlap_time_ : INFINITY);

@@ -14,6 +14,7 @@
 // too; their energy and work are booked once, here.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,16 @@ struct GrainMotion {
   double angular_velocity;
   Vec2 force;
   double torque;
+};
+
+// A grain as its owner gathers it: its motion and what its list keeps.
+struct OwnedBody {
+  int body;   // whole-world index
+  int owner;  // its rank (after a sharing out, the next one)
+  GrainMotion motion;
+  Vec2 reference_position;
+  double reference_angle;
+  std::array<int, 2> wraps;
 };
 
 // Where a rank's wall-clock time went, since the engine was made.
@@ -73,8 +84,17 @@ class DistributedEngine {
 
  private:
   void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step);
-  void collect();
-  void collect_candidates(const NeighbourList& list, const World& w);
+  struct CandidateStream;
+  void start_engine(const EnergyLedger& ledger, double time, long step);
+  std::vector<int> holders_of(std::size_t body) const;
+  OwnedBody record_of(std::size_t held_index, int owner) const;
+  void take_record(const OwnedBody& record);
+  void take_walls_and_list_scalars();
+  void take_candidate_streams(const std::vector<CandidateStream>& streams);
+  void collect_on_root();
+  void share_out();
+  void receive_shares(const std::vector<std::vector<OwnedBody>>& bodies_to,
+                      const std::vector<CandidateStream>& candidates_to);
   void refresh_ghosts();
   void check_energy_of_all(const EnergyLedger& total);
   void settle_wall_forces();
@@ -94,7 +114,8 @@ class DistributedEngine {
   std::vector<Candidate> whole_keys_;
   std::vector<ContactState> whole_states_;
   NeighbourListState whole_list_;
-  std::vector<int> owner_;         // per body: its rank, −1 for walls (every rank holds them)
+  std::vector<int> owner_;         // per body held: its rank, −1 for walls (every rank holds them); −2 unknown here
+  std::vector<SubdomainBox> boxes_;  // per rank, its subdomain's box
   std::vector<int> held_;          // the bodies this rank holds, increasing
   std::vector<std::vector<int>> send_;     // per rank: the held indices of own grains it holds as ghosts
   std::vector<std::vector<int>> receive_;  // per rank: the held indices of its grains held here as ghosts

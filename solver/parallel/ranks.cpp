@@ -46,6 +46,18 @@ double Ranks::min(double value) const {
   return out;
 }
 
+std::vector<double> Ranks::max(const std::vector<double>& values) const {
+  std::vector<double> out = values;
+  if (running_) MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm_);
+  return out;
+}
+
+std::vector<double> Ranks::min(const std::vector<double>& values) const {
+  std::vector<double> out = values;
+  if (running_) MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MIN, comm_);
+  return out;
+}
+
 long Ranks::sum(long value) const {
   long out = value;
   if (running_) MPI_Allreduce(&value, &out, 1, MPI_LONG, MPI_SUM, comm_);

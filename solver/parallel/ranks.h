@@ -43,6 +43,9 @@ class Ranks {
 
   double max(double value) const;
   double min(double value) const;
+  // Elementwise over every rank's values (the same length everywhere).
+  std::vector<double> max(const std::vector<double>& values) const;
+  std::vector<double> min(const std::vector<double>& values) const;
   long sum(long value) const;
   // Elementwise sums of every rank's values (the same length everywhere).
   std::vector<double> sum(const std::vector<double>& values) const;

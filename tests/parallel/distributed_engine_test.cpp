@@ -194,7 +194,9 @@ TEST(DistributedEngine, ATappedFloorDrivesTheGrainsAsInTheSerialRun) {
     EXPECT_NEAR(a.external_work, b.external_work, 1e-9 * std::abs(a.external_work) + 1e-9);
     EXPECT_NEAR(a.mechanical(), b.mechanical(), 1e-9 * std::abs(a.mechanical()));
   }
-  if (ranks.root()) EXPECT_GT(std::abs(serial.ledger().external_work), 1.0);
+  if (ranks.root()) {
+    EXPECT_GT(std::abs(serial.ledger().external_work), 1.0);
+  }
 }
 
 // Frictional cows, hexagons and disks falling in a cell periodic in x,
