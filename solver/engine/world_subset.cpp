@@ -3,17 +3,6 @@
 #include <stdexcept>
 
 namespace sphero {
-namespace {
-
-template <class T>
-std::vector<T> pick(const std::vector<T>& all, const std::vector<int>& bodies) {
-  std::vector<T> out;
-  out.reserve(bodies.size());
-  for (int b : bodies) out.push_back(all[static_cast<std::size_t>(b)]);
-  return out;
-}
-
-}  // namespace
 
 World world_subset(const World& whole, const std::vector<int>& bodies) {
   std::vector<int> local_of(whole.size(), -1);
@@ -24,27 +13,27 @@ World world_subset(const World& whole, const std::vector<int>& bodies) {
     local_of[static_cast<std::size_t>(b)] = static_cast<int>(k);
   }
   World w;
-  w.position = pick(whole.position, bodies);
-  w.angle = pick(whole.angle, bodies);
-  w.velocity = pick(whole.velocity, bodies);
-  w.angular_velocity = pick(whole.angular_velocity, bodies);
-  w.force = pick(whole.force, bodies);
-  w.torque = pick(whole.torque, bodies);
-  w.mass = pick(whole.mass, bodies);
-  w.inertia = pick(whole.inertia, bodies);
-  w.density = pick(whole.density, bodies);
-  w.inverse_mass = pick(whole.inverse_mass, bodies);
-  w.inverse_inertia = pick(whole.inverse_inertia, bodies);
-  w.radius = pick(whole.radius, bodies);
-  w.bounding_radius = pick(whole.bounding_radius, bodies);
-  w.material = pick(whole.material, bodies);
-  w.is_wall = pick(whole.is_wall, bodies);
-  w.closed = pick(whole.closed, bodies);
-  w.constraint = pick(whole.constraint, bodies);
-  w.shape_name = pick(whole.shape_name, bodies);
-  w.vertex_count = pick(whole.vertex_count, bodies);
-  w.orientation = pick(whole.orientation, bodies);
-  w.seam = pick(whole.seam, bodies);
+  w.position = values_of(whole.position, bodies);
+  w.angle = values_of(whole.angle, bodies);
+  w.velocity = values_of(whole.velocity, bodies);
+  w.angular_velocity = values_of(whole.angular_velocity, bodies);
+  w.force = values_of(whole.force, bodies);
+  w.torque = values_of(whole.torque, bodies);
+  w.mass = values_of(whole.mass, bodies);
+  w.inertia = values_of(whole.inertia, bodies);
+  w.density = values_of(whole.density, bodies);
+  w.inverse_mass = values_of(whole.inverse_mass, bodies);
+  w.inverse_inertia = values_of(whole.inverse_inertia, bodies);
+  w.radius = values_of(whole.radius, bodies);
+  w.bounding_radius = values_of(whole.bounding_radius, bodies);
+  w.material = values_of(whole.material, bodies);
+  w.is_wall = values_of(whole.is_wall, bodies);
+  w.closed = values_of(whole.closed, bodies);
+  w.constraint = values_of(whole.constraint, bodies);
+  w.shape_name = values_of(whole.shape_name, bodies);
+  w.vertex_count = values_of(whole.vertex_count, bodies);
+  w.orientation = values_of(whole.orientation, bodies);
+  w.seam = values_of(whole.seam, bodies);
   for (BodyConstraint& c : w.constraint)
     for (int& s : c.span_bodies)
       if (s >= 0) s = local_of[static_cast<std::size_t>(s)];
@@ -70,24 +59,6 @@ World world_subset(const World& whole, const std::vector<int>& bodies) {
   w.attractor = whole.attractor;
   w.cell = whole.cell;
   return w;
-}
-
-std::vector<Contact> renumber_contacts(const std::vector<Contact>& contacts, const World& from, const World& to,
-                                       const std::vector<int>& local_of) {
-  std::vector<Contact> out;
-  out.reserve(contacts.size());
-  for (const Contact& c : contacts) {
-    const int v = local_of[static_cast<std::size_t>(c.vertex_body)], e = local_of[static_cast<std::size_t>(c.edge_body)];
-    if (v < 0 || e < 0) continue;
-    Contact r = c;
-    r.vertex_body = v;
-    r.edge_body = e;
-    r.vertex = c.vertex - from.vertex_begin[static_cast<std::size_t>(c.vertex_body)] + to.vertex_begin[static_cast<std::size_t>(v)];
-    // The feature (an edge's first vertex, or the other vertex) is the edge body's.
-    r.feature = c.feature - from.vertex_begin[static_cast<std::size_t>(c.edge_body)] + to.vertex_begin[static_cast<std::size_t>(e)];
-    out.push_back(r);
-  }
-  return out;
 }
 
 }  // namespace sphero

@@ -6,7 +6,6 @@
 
 #include <vector>
 
-#include "engine/contact.h"
 #include "engine/world.h"
 
 namespace sphero {
@@ -17,10 +16,13 @@ namespace sphero {
 // body named is not kept).
 World world_subset(const World& whole, const std::vector<int>& bodies);
 
-// Renumbers contact records between the two worlds: `local_of` maps a body
-// of `from` to its index in `to` (−1 where absent). Records with a body not
-// in `to` are dropped; vertex and feature indices follow their bodies.
-std::vector<Contact> renumber_contacts(const std::vector<Contact>& contacts, const World& from, const World& to,
-                                       const std::vector<int>& local_of);
+// Per-body values of the bodies listed, in that order.
+template <class T>
+std::vector<T> values_of(const std::vector<T>& per_body, const std::vector<int>& bodies) {
+  std::vector<T> out;
+  out.reserve(bodies.size());
+  for (int b : bodies) out.push_back(per_body[static_cast<std::size_t>(b)]);
+  return out;
+}
 
 }  // namespace sphero

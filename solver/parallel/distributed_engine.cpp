@@ -27,13 +27,6 @@ using Motion = GrainMotion;
 constexpr double kMarginInGrains = 2.0;
 
 
-template <class T>
-std::vector<T> pick(const std::vector<T>& all, const std::vector<int>& bodies) {
-  std::vector<T> out;
-  out.reserve(bodies.size());
-  for (int b : bodies) out.push_back(all[static_cast<std::size_t>(b)]);
-  return out;
-}
 
 Motion motion_of(const World& w, std::size_t i) {
   return {w.position[i], w.angle[i], w.velocity[i], w.angular_velocity[i], w.force[i], w.torque[i]};
@@ -262,9 +255,9 @@ void DistributedEngine::start_engine(const EnergyLedger& ledger, double time, lo
     c.viscous_force = state.viscous_force, c.normal_force = state.normal_force;
     list.contacts.push_back(c);
   }
-  list.reference_position = pick(whole_list_.reference_position, held_);
-  list.reference_angle = pick(whole_list_.reference_angle, held_);
-  list.wraps = pick(whole_list_.wraps, held_);
+  list.reference_position = values_of(whole_list_.reference_position, held_);
+  list.reference_angle = values_of(whole_list_.reference_angle, held_);
+  list.wraps = values_of(whole_list_.wraps, held_);
   if (!ranks_.root()) {
     if (std::isfinite(list.listed_at_half_skin)) list.listed_at_half_skin = 0.0;
     list.stats.body_pairs = 0;

@@ -34,42 +34,17 @@ Ranks::Ranks() {
   MPI_Comm_size(comm_, &size_);
 }
 
-double Ranks::max(double value) const {
-  double out = value;
-  if (running_) MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  return out;
-}
-
-double Ranks::min(double value) const {
-  double out = value;
-  if (running_) MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MIN, comm_);
-  return out;
-}
-
-std::vector<double> Ranks::max(const std::vector<double>& values) const {
+std::vector<double> Ranks::reduce(const std::vector<double>& values, MPI_Op op) const {
   std::vector<double> out = values;
-  if (running_) MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm_);
+  if (running_) MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, op, comm_);
   return out;
 }
 
-std::vector<double> Ranks::min(const std::vector<double>& values) const {
-  std::vector<double> out = values;
-  if (running_) MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MIN, comm_);
-  return out;
-}
-
-long Ranks::sum(long value) const {
-  long out = value;
-  if (running_) MPI_Allreduce(&value, &out, 1, MPI_LONG, MPI_SUM, comm_);
-  return out;
-}
-
-std::vector<double> Ranks::sum(const std::vector<double>& values) const {
-  std::vector<double> out = values;
-  if (running_)
-    MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, comm_);
-  return out;
-}
+double Ranks::max(double value) const { return reduce({value}, MPI_MAX)[0]; }
+double Ranks::min(double value) const { return reduce({value}, MPI_MIN)[0]; }
+std::vector<double> Ranks::max(const std::vector<double>& values) const { return reduce(values, MPI_MAX); }
+std::vector<double> Ranks::min(const std::vector<double>& values) const { return reduce(values, MPI_MIN); }
+std::vector<double> Ranks::sum(const std::vector<double>& values) const { return reduce(values, MPI_SUM); }
 
 namespace {
 

@@ -46,7 +46,6 @@ class Ranks {
   // Elementwise over every rank's values (the same length everywhere).
   std::vector<double> max(const std::vector<double>& values) const;
   std::vector<double> min(const std::vector<double>& values) const;
-  long sum(long value) const;
   // Elementwise sums of every rank's values (the same length everywhere).
   std::vector<double> sum(const std::vector<double>& values) const;
   // Every rank's bytes, one after the other in rank order, on every rank.
@@ -62,6 +61,8 @@ class Ranks {
   [[noreturn]] void abort(const std::string& message) const;
 
  private:
+  std::vector<double> reduce(const std::vector<double>& values, MPI_Op op) const;
+
   MPI_Comm comm_ = MPI_COMM_WORLD;
   int rank_ = 0, size_ = 1;
   bool running_ = false;

@@ -28,6 +28,10 @@ for n in 2 3; do
     END { exit bad }'
   echo "$n ranks: $frames files byte-identical to the serial run's, energy.csv within 1e-9"
 done
+# Threads within ranks: 2 ranks of 2 threads, the same frames.
+ranks 2 run "$scene" --quiet --threads 2 --output "$work/threads" --duration 1 > /dev/null
+for f in "$work/serial"/*.vtu; do cmp "$f" "$work/threads/$(basename "$f")"; done
+echo "2 ranks of 2 threads: the serial frames"
 # Stopped on 3 ranks half-way, continued on 2 and on one rank.
 ranks 3 run "$scene" --quiet --threads 1 --output "$work/split" --duration 0.5 > /dev/null
 cp -r "$work/split" "$work/split-serial"

@@ -79,7 +79,6 @@ void expect_same_contacts(const std::vector<Contact>& serial, const std::vector<
   for (const Contact& c : spread)
     if (c.active) b.push_back(c);
   ASSERT_EQ(a.size(), b.size());
-  EXPECT_GT(a.size(), 5u);
   for (std::size_t k = 0; k < a.size(); ++k) {
     EXPECT_EQ(a[k].vertex_body, b[k].vertex_body);
     EXPECT_EQ(a[k].edge_body, b[k].edge_body);
@@ -119,13 +118,15 @@ void expect_same_list(const NeighbourListState& serial, const NeighbourListState
   }
 }
 
-TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
-  const Ranks ranks;
-  Engine serial(box_of_grains(12), settings_of_box());
-  DistributedEngine spread(ranks, serial.snapshot());
-  for (int chunk = 0; chunk < 4; ++chunk) {
-    serial.run(5000);
-    for (int k = 0; k < 5000; ++k) spread.step();
+// Steps the serial engine and the engine over the ranks side by side,
+// `chunks` times `steps`, and after each chunk holds the gathered state to
+// the serial one: every body's motion and the whole list to the bit, the
+// touching contacts field for field, the ledger to rounding (its terms are
+// summed over the ranks' parts).
+void step_side_by_side(const Ranks& ranks, Engine& serial, DistributedEngine& spread, int chunks, int steps) {
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    serial.run(steps);
+    for (int k = 0; k < steps; ++k) spread.step();
     EngineSnapshot gathered = spread.gather();
     const EnergyLedger b = spread.ledger();  // collective, as gather()
     if (!ranks.root()) continue;
@@ -133,16 +134,24 @@ TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
     expect_same_list(serial.snapshot().neighbours, gathered.neighbours);
     const Engine rebuilt(std::move(gathered));
     expect_same_contacts(serial.contacts(), rebuilt.contacts());
-    // The energies are sums over the ranks' parts: the same to rounding.
     const EnergyLedger& a = serial.ledger();
     EXPECT_NEAR(a.mechanical(), b.mechanical(), 1e-9 * std::abs(a.mechanical()));
-    EXPECT_NEAR(a.dissipated(), b.dissipated(), 1e-9 * a.dissipated());
-    EXPECT_NEAR(a.external_work, b.external_work, 1e-9 * std::abs(a.external_work));
+    EXPECT_NEAR(a.dissipated(), b.dissipated(), 1e-9 * a.dissipated() + 1e-12);
+    EXPECT_NEAR(a.external_work, b.external_work, 1e-9 * std::abs(a.external_work) + 1e-12);
   }
+}
+
+TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
+  const Ranks ranks;
+  Engine serial(box_of_grains(12), settings_of_box());
+  DistributedEngine spread(ranks, serial.snapshot());
+  step_side_by_side(ranks, serial, spread, 4, 5000);
   // The run was no still life: grains travelled, were shared out anew.
   const World& w = serial.world();
   EXPECT_LT(w.position[3].y, 4.0 * 12 + 3.0 - 1.0);  // the lid came down
   EXPECT_GT(serial.ledger().dissipated(), 1.0);
+  const std::vector<Contact> contacts = serial.contacts();
+  EXPECT_GT(std::count_if(contacts.begin(), contacts.end(), [](const Contact& c) { return c.active; }), 20);
   if (ranks.size() > 1) {
     EXPECT_GT(spread.decompositions(), 2);
     EXPECT_LT(spread.grains_owned(), serial.world().size());
@@ -156,18 +165,7 @@ TEST(DistributedEngine, APressurePlateMovesAsInTheSerialRunToTheBit) {
   Engine serial(box_of_grains(12, true), settings_of_box());
   DistributedEngine spread(ranks, serial.snapshot());
   const double lid_at_start = serial.world().position[3].y;
-  for (int chunk = 0; chunk < 3; ++chunk) {
-    serial.run(4000);
-    for (int k = 0; k < 4000; ++k) spread.step();
-    EngineSnapshot gathered = spread.gather();
-    const EnergyLedger b = spread.ledger();
-    if (!ranks.root()) continue;
-    expect_same_motion(serial.world(), gathered.world);
-    expect_same_list(serial.snapshot().neighbours, gathered.neighbours);
-    const EnergyLedger& a = serial.ledger();
-    EXPECT_NEAR(a.external_work, b.external_work, 1e-9 * std::abs(a.external_work));
-  }
-  if (!ranks.root()) return;
+  step_side_by_side(ranks, serial, spread, 3, 4000);
   EXPECT_LT(serial.world().position[3].y, lid_at_start - 5.0);  // the plate came down onto the grains
   EXPECT_GT(std::abs(serial.ledger().external_work), 1.0);
 }
@@ -183,20 +181,8 @@ TEST(DistributedEngine, ATappedFloorDrivesTheGrainsAsInTheSerialRun) {
   floor.vibration.tap_interval = 0.15;
   Engine serial(std::move(w), settings_of_box());
   DistributedEngine spread(ranks, serial.snapshot());
-  for (int chunk = 0; chunk < 3; ++chunk) {
-    serial.run(4000);
-    for (int k = 0; k < 4000; ++k) spread.step();
-    EngineSnapshot gathered = spread.gather();
-    const EnergyLedger b = spread.ledger();
-    if (!ranks.root()) continue;
-    expect_same_motion(serial.world(), gathered.world);
-    const EnergyLedger& a = serial.ledger();
-    EXPECT_NEAR(a.external_work, b.external_work, 1e-9 * std::abs(a.external_work) + 1e-9);
-    EXPECT_NEAR(a.mechanical(), b.mechanical(), 1e-9 * std::abs(a.mechanical()));
-  }
-  if (ranks.root()) {
-    EXPECT_GT(std::abs(serial.ledger().external_work), 1.0);
-  }
+  step_side_by_side(ranks, serial, spread, 3, 4000);
+  EXPECT_GT(std::abs(serial.ledger().external_work), 1.0);
 }
 
 // Frictional cows, hexagons and disks falling in a cell periodic in x,
@@ -206,15 +192,7 @@ TEST(DistributedEngine, APeriodicCellWrapsAtTheSerialStepsToTheBit) {
   const Ranks ranks;
   Engine serial = falling_mixture(1, Integrator::velocity_verlet, 16, true);
   DistributedEngine spread(ranks, serial.snapshot());
-  for (int chunk = 0; chunk < 3; ++chunk) {
-    serial.run(2500);
-    for (int k = 0; k < 2500; ++k) spread.step();
-    EngineSnapshot gathered = spread.gather();
-    if (!ranks.root()) continue;
-    expect_same_motion(serial.world(), gathered.world);
-    expect_same_list(serial.snapshot().neighbours, gathered.neighbours);
-  }
-  if (!ranks.root()) return;
+  step_side_by_side(ranks, serial, spread, 3, 2500);
   const NeighbourListState list = serial.snapshot().neighbours;
   EXPECT_TRUE(std::any_of(list.wraps.begin(), list.wraps.end(), [](const std::array<int, 2>& w) { return w[0] != 0; }))
       << "no grain crossed the periodic side";
