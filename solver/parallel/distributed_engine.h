@@ -20,31 +20,11 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "parallel/grain_records.h"
 #include "parallel/ranks.h"
 #include "parallel/subdomains.h"
 
 namespace sphero {
-
-// What an owner sends of a grain: its motion and the forces of its last
-// evaluation (the next step's first kick reads them).
-struct GrainMotion {
-  Vec2 position;
-  double angle;
-  Vec2 velocity;
-  double angular_velocity;
-  Vec2 force;
-  double torque;
-};
-
-// A grain as its owner gathers it: its motion and what its list keeps.
-struct OwnedBody {
-  int body;   // whole-world index
-  int owner;  // its rank (after a sharing out, the next one)
-  GrainMotion motion;
-  Vec2 reference_position;
-  double reference_angle;
-  std::array<int, 2> wraps;
-};
 
 // Where a rank's wall-clock time went, since the engine was made.
 struct RankTimes {
@@ -84,7 +64,6 @@ class DistributedEngine {
 
  private:
   void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step);
-  struct CandidateStream;
   void start_engine(const EnergyLedger& ledger, double time, long step);
   std::vector<int> holders_of(std::size_t body) const;
   OwnedBody record_of(std::size_t held_index, int owner) const;

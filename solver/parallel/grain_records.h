@@ -1,0 +1,58 @@
+// What ranks send each other of the grains and the list (parallel/): a
+// grain's motion, a grain with its list reference, the candidates as
+// packed keys with the states that hold something, and the helpers that
+// renumber and merge them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "engine/contact.h"
+#include "engine/world.h"
+
+namespace sphero {
+
+// What an owner sends of a grain: its motion and the forces of its last
+// evaluation (the next step's first kick reads them).
+struct GrainMotion {
+  Vec2 position;
+  double angle;
+  Vec2 velocity;
+  double angular_velocity;
+  Vec2 force;
+  double torque;
+};
+
+// A grain as its owner gathers it: its motion and what its list keeps.
+struct OwnedBody {
+  int body;   // whole-world index
+  int owner;  // its rank (after a sharing out, the next one)
+  GrainMotion motion;
+  Vec2 reference_position;
+  double reference_angle;
+  std::array<int, 2> wraps;
+};
+
+// A candidate's stream to one rank: packed keys in the whole world's
+// numbering, in canonical order, and only the states that hold something
+// (a candidate not touching holds none).
+struct CandidateStream {
+  std::vector<Candidate> keys;
+  std::vector<std::uint8_t> stated;
+  std::vector<ContactState> states;
+  void add(const Candidate& key, const ContactState& state);
+};
+
+GrainMotion motion_of(const World& w, std::size_t i);
+void set_motion(World& w, std::size_t i, const GrainMotion& m);
+// A candidate of `from` as a candidate of `to`, where its bodies are v and
+// e: the vertex and features follow their bodies' vertices.
+Candidate renumbered(const Candidate& k, const World& from, const World& to, int v, int e);
+// Whether a contact state holds anything (a candidate not touching holds none).
+bool holds_state(const ContactState& s);
+// Runs of candidates each in canonical order, one after the other, merged
+// into one canonical list (the states follow their candidates).
+void merge_runs(std::vector<Candidate>& keys, std::vector<ContactState>& states, const std::vector<std::size_t>& run_ends);
+
+}  // namespace sphero

@@ -1,0 +1,135 @@
+// The walls' books on ranks (DistributedEngine, docs/PARALLEL.md): every
+// rank holds every wall; their forces are settled from every rank's
+// contact shares in the serial order, a free wall's kick is redone, and
+// their energies and work are booked once.
+#include <algorithm>
+
+#include "engine/candidate_order.h"
+#include "engine/dof.h"
+#include "parallel/distributed_engine.h"
+
+namespace sphero {
+namespace {
+
+// One touching contact's share of a wall's force and torque, as the
+// contact pass adds it, and where in the whole list's order it comes.
+struct WallShare {
+  int wall;  // whole-world index
+  SortKey key;
+  Vec2 force;
+  double torque;
+};
+
+}  // namespace
+
+// The walls' energies and the work of their imposed motion (every rank
+// holds the same walls).
+EnergyLedger DistributedEngine::walls_part() const {
+  const World& w = engine_->world();
+  BodyEnergySums sums;
+  for (int k : walls_) sums.add(w, static_cast<std::size_t>(k));
+  EnergyLedger part;
+  part.kinetic_translational = sums.translational;
+  part.kinetic_rotational = sums.rotational;
+  part.gravitational = sums.gravitational;
+  part.external_work = wall_work_;
+  return part;
+}
+
+// A wall free along some axis (a pressure plate) took the step's second
+// kick from the forces of the contacts on this rank alone: it is redone,
+// as velocity Verlet does it, from the velocity and settled forces the step
+// started with and the settled forces it ended with (the same expressions,
+// so the same bits as the serial run's).
+void DistributedEngine::kick_free_walls(const std::vector<GrainMotion>& before) {
+  World& w = engine_->world_to_refresh();
+  const double dt = settings_.dt;
+  for (std::size_t j = 0; j < free_walls_.size(); ++j) {
+    const int b = free_walls_[j];
+    const BodyConstraint& tag = w.constraint[static_cast<std::size_t>(b)];
+    const double start_force[3] = {before[j].force.x, before[j].force.y, before[j].torque};
+    const double start_velocity[3] = {before[j].velocity.x, before[j].velocity.y, before[j].angular_velocity};
+    for (int k = 0; k < 3; ++k) {
+      if (tag.held[k]) continue;
+      double v = start_velocity[k];
+      v += 0.5 * dt * start_force[k] * dof_inverse_mass(w, b, k);
+      v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+      dof_velocity(w, b, k) = v;
+    }
+  }
+}
+
+// The walls' power as the step started, but with the velocities the
+// drive gave the vibrating walls for it (and their imposed velocities), in
+// wall order as wall_power() adds it.
+double DistributedEngine::driven_wall_power(const std::vector<std::pair<GrainMotion, BodyConstraint>>& at_start) const {
+  const World& w = engine_->world();
+  double power = 0.0;
+  for (std::size_t j = 0; j < walls_.size(); ++j) {
+    const auto k = static_cast<std::size_t>(walls_[j]);
+    const auto& [motion, tag] = at_start[j];
+    const bool driven = tag.vibration.on();
+    power += constraint_power_of(driven ? w.constraint[k] : tag, motion.force, motion.torque,
+                                 driven ? w.velocity[k] : motion.velocity,
+                                 driven ? w.angular_velocity[k] : motion.angular_velocity);
+  }
+  return power;
+}
+
+double DistributedEngine::wall_power() const {
+  const World& w = engine_->world();
+  double power = 0.0;
+  for (int k : walls_) power += constraint_power_of(w, static_cast<std::size_t>(k));
+  return power;
+}
+
+// A wall's contacts are spread over the ranks that own the grains touching
+// it: each sends its shares, and every rank adds all of them in the whole
+// list's candidate order to the wall's loads, as the serial pass does.
+void DistributedEngine::settle_wall_forces() {
+  const NeighbourList& list = engine_->neighbour_list();
+  const World& w = engine_->world();
+  const std::vector<int>&start = list.body_candidate_start(), &incident = list.body_candidates();
+  std::vector<WallShare> mine;
+  for (int k : walls_) {
+    for (int j = start[static_cast<std::size_t>(k)]; j < start[static_cast<std::size_t>(k) + 1]; ++j) {
+      const auto c = static_cast<std::size_t>(incident[static_cast<std::size_t>(j)]);
+      const Candidate& key = list.candidates()[c];
+      const bool vertex = key.vertex_body == k;
+      const int other = vertex ? key.edge_body : key.vertex_body;
+      if (!key.active || owner_[static_cast<std::size_t>(held_[static_cast<std::size_t>(other)])] != ranks_.rank()) continue;
+      const ContactState& s = list.states()[c];
+      const Vec2 centre = vertex ? w.position[static_cast<std::size_t>(k)] : w.position[static_cast<std::size_t>(k)] + key.edge_offset;
+      // a − x and a + (−x) are the same number: the serial pass subtracts.
+      const Vec2 f = vertex ? s.force : -s.force;
+      const double t = vertex ? cross(s.point - centre, s.force) : -cross(s.point - centre, s.force);
+      const Candidate whole_key = renumbered(key, w, whole_, held_[static_cast<std::size_t>(key.vertex_body)],
+                                             held_[static_cast<std::size_t>(key.edge_body)]);
+      mine.push_back({held_[static_cast<std::size_t>(k)], sort_key(whole_key), f, t});
+    }
+  }
+  std::vector<char> bytes;
+  append_bytes(bytes, mine);
+  std::vector<WallShare> all = records_of<WallShare>(ranks_.all_gather(bytes));
+  std::sort(all.begin(), all.end(), [](const WallShare& a, const WallShare& b) {
+    return a.wall != b.wall ? a.wall < b.wall : a.key < b.key;
+  });
+  World& out = engine_->world_to_refresh();
+  std::size_t at = 0;
+  for (int k : walls_) {
+    const auto i = static_cast<std::size_t>(k);
+    // The loads first, as EngineCore::apply_loads sets them.
+    const BodyConstraint& tag = out.constraint[i];
+    out.force[i] = body_force(out, i);
+    out.torque[i] = 0.0;
+    if (!tag.held[dof_x]) out.force[i].x += tag.imposed_force.x;
+    if (!tag.held[dof_y]) out.force[i].y += tag.imposed_force.y;
+    if (!tag.held[dof_rotation]) out.torque[i] += tag.imposed_torque;
+    for (; at < all.size() && all[at].wall == held_[i]; ++at) {
+      out.force[i] += all[at].force;
+      out.torque[i] += all[at].torque;
+    }
+  }
+}
+
+}  // namespace sphero
