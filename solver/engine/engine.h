@@ -70,6 +70,9 @@ class Engine {
     stepper_->sync_host(core_);
     return core_.world;
   }
+  // A body's integrator history (Stepper::history_of), read and refreshed alike.
+  Stepper::BodyHistory history_of(std::size_t body) const { return stepper_->history_of(body); }
+  void set_history_of(std::size_t body, const Stepper::BodyHistory& h) { stepper_->set_history_of(body, h); }
   // A rank's part of a world shared by ranks: each body counts for what
   // `counted` says (PartCount, world.h) in the ledger and the list's
   // counts, the energy check, which needs every rank's ledger, is left to

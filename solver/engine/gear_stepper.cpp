@@ -87,6 +87,19 @@ void GearStepper::step(EngineCore& core) {
   core.sum_body_energies(true);
 }
 
+Stepper::BodyHistory GearStepper::history_of(std::size_t body) const {
+  if (body >= h_.r2.size()) return {};
+  const auto &r2 = h_.r2[body], &r3 = h_.r3[body], &r4 = h_.r4[body];
+  return {r2[0], r2[1], r2[2], r3[0], r3[1], r3[2], r4[0], r4[1], r4[2]};
+}
+
+void GearStepper::set_history_of(std::size_t body, const BodyHistory& h) {
+  if (body >= h_.r2.size()) return;
+  h_.r2[body] = {h[0], h[1], h[2]};
+  h_.r3[body] = {h[3], h[4], h[5]};
+  h_.r4[body] = {h[6], h[7], h[8]};
+}
+
 std::size_t GearStepper::memory_bytes() const {
   return capacity_bytes(h_.r2) + capacity_bytes(h_.r3) + capacity_bytes(h_.r4);
 }

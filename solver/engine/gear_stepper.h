@@ -14,6 +14,8 @@ class GearStepper final : public Stepper {
   void start(EngineCore& core) override;
   void step(EngineCore& core) override;
   StepperHistory history() const override { return h_; }
+  BodyHistory history_of(std::size_t body) const override;
+  void set_history_of(std::size_t body, const BodyHistory& history) override;
   std::size_t memory_bytes() const override;
 
  private:

@@ -51,6 +51,12 @@ class Stepper {
   // core.previous_position and core.first_unstable for the stability check.
   virtual void step(EngineCore& core) = 0;
   virtual StepperHistory history() const { return {}; }
+  // One body's part of it (Gear's r2, r3, r4 of its three DOFs; zeros for
+  // velocity Verlet), to read, and to overwrite with what the rank that
+  // owns the body computed (solver/parallel).
+  using BodyHistory = std::array<double, 9>;
+  virtual BodyHistory history_of(std::size_t /*body*/) const { return {}; }
+  virtual void set_history_of(std::size_t /*body*/, const BodyHistory& /*history*/) {}
   // Every candidate feature pair as a full record (Engine::contacts()).
   virtual std::vector<Contact> contacts(const EngineCore& core) const { return core.neighbours.records(core.world); }
   virtual CollisionStats collision_stats() const { return {}; }

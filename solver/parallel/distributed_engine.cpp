@@ -49,16 +49,36 @@ class RankAgreement : public ListAgreement {
 
 }  // namespace
 
+void split_history(const std::vector<Stepper::BodyHistory>& per_body, EngineSnapshot& s) {
+  s.r2.resize(per_body.size()), s.r3.resize(per_body.size()), s.r4.resize(per_body.size());
+  for (std::size_t i = 0; i < per_body.size(); ++i) {
+    const Stepper::BodyHistory& h = per_body[i];
+    s.r2[i] = {h[0], h[1], h[2]}, s.r3[i] = {h[3], h[4], h[5]}, s.r4[i] = {h[6], h[7], h[8]};
+  }
+}
+
+std::vector<Stepper::BodyHistory> joined_history(const EngineSnapshot& s, std::size_t bodies) {
+  std::vector<Stepper::BodyHistory> per_body(bodies, Stepper::BodyHistory{});
+  for (std::size_t i = 0; i < std::min(per_body.size(), s.r2.size()); ++i)
+    per_body[i] = {s.r2[i][0], s.r2[i][1], s.r2[i][2], s.r3[i][0], s.r3[i][1], s.r3[i][2], s.r4[i][0], s.r4[i][1], s.r4[i][2]};
+  return per_body;
+}
+
 std::string distributed_refusal(const World& w, const EngineSettings& s) {
   if (s.model == Model::rigid) return "the rigid model does not run on several ranks yet: run it without mpirun";
-  if (s.integrator == Integrator::gear)
-    return "integrator = gear does not run on several ranks yet: use integrator = verlet, or run without mpirun";
   for (std::size_t i = 0; i < w.size(); ++i) {
     const BodyConstraint& c = w.constraint[i];
     if (c.vibration.on() && !c.holds_all())
       return fmt::format("body {} ('{}') vibrates and is free along some axis, which does not run on several ranks "
                          "yet: run the scene without mpirun",
                          i, w.shape_name[i]);
+    // Gear corrects every body with its forces: a pressure plate's, or a
+    // held grain's reaction, would need every rank's contacts first.
+    const bool held_grain = !w.is_wall[i] && (c.held[0] || c.held[1] || c.held[2]);
+    if (s.integrator == Integrator::gear && ((w.is_wall[i] && !c.holds_all()) || held_grain))
+      return fmt::format("body {} ('{}') is {} with integrator = gear, which does not run on several ranks yet: use "
+                         "integrator = verlet, or run without mpirun",
+                         i, w.shape_name[i], held_grain ? "a grain with a held motion" : "a wall free along some axis");
   }
   return {};
 }
@@ -72,6 +92,7 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
   if (grains < static_cast<std::size_t>(ranks_.size()))
     throw std::invalid_argument(fmt::format("the scene has {} grains for {} ranks: run it on at most {} ranks",
                                             grains, ranks_.size(), std::max<std::size_t>(grains, 1)));
+  whole_history_ = joined_history(whole, whole_.size());
   whole_list_ = std::move(whole.neighbours);
   for (const Contact& c : whole_list_.contacts) {
     whole_keys_.push_back(packed(whole_, c));
@@ -191,23 +212,46 @@ double DistributedEngine::largest_motion_since_decomposition() const {
   return largest;
 }
 
-void DistributedEngine::refresh_ghosts() {
-  World& w = engine_->world_to_refresh();
-  const auto p = static_cast<std::size_t>(ranks_.size());
+namespace {
+
+// Owners send their ghosts' records (read(k) of each held index k in
+// send[q]); each rank writes what it receives (write(k, record) for each in
+// receive[q]), both lists in whole-world order.
+template <class Record, class Read, class Write>
+void exchange_ghost_records(const Ranks& ranks, const std::vector<std::vector<int>>& send,
+                            const std::vector<std::vector<int>>& receive, Read read, Write write) {
+  const auto p = static_cast<std::size_t>(ranks.size());
   std::vector<std::vector<char>> outgoing(p);
   for (std::size_t q = 0; q < p; ++q) {
-    std::vector<GrainMotion> motions;
-    motions.reserve(send_[q].size());
-    for (int k : send_[q]) motions.push_back(motion_of(w, static_cast<std::size_t>(k)));
-    append_bytes(outgoing[q], motions);
+    std::vector<Record> records;
+    records.reserve(send[q].size());
+    for (int k : send[q]) records.push_back(read(static_cast<std::size_t>(k)));
+    append_bytes(outgoing[q], records);
   }
-  const std::vector<std::vector<char>> incoming = ranks_.exchange(outgoing);
+  const std::vector<std::vector<char>> incoming = ranks.exchange(outgoing);
   for (std::size_t q = 0; q < p; ++q) {
-    const std::vector<GrainMotion> motions = records_of<GrainMotion>(incoming[q]);
-    if (motions.size() != receive_[q].size())
-      throw std::logic_error(fmt::format("rank {} sent {} ghosts where {} were expected", q, motions.size(), receive_[q].size()));
-    for (std::size_t j = 0; j < motions.size(); ++j) set_motion(w, static_cast<std::size_t>(receive_[q][j]), motions[j]);
+    const std::vector<Record> records = records_of<Record>(incoming[q]);
+    if (records.size() != receive[q].size())
+      throw std::logic_error(fmt::format("rank {} sent {} ghosts where {} were expected", q, records.size(), receive[q].size()));
+    for (std::size_t j = 0; j < records.size(); ++j) write(static_cast<std::size_t>(receive[q][j]), records[j]);
   }
+}
+
+}  // namespace
+
+// The ghosts' motion as their owners computed it; with Gear also their
+// history, and then every rank's forces and energies taken anew at the
+// corrected state (the step took them with the ghosts' own corrections).
+void DistributedEngine::refresh_ghosts() {
+  World& w = engine_->world_to_refresh();
+  exchange_ghost_records<GrainMotion>(
+      ranks_, send_, receive_, [&](std::size_t k) { return motion_of(w, k); },
+      [&](std::size_t k, const GrainMotion& m) { set_motion(w, k, m); });
+  if (settings_.integrator != Integrator::gear) return;
+  exchange_ghost_records<Stepper::BodyHistory>(
+      ranks_, send_, receive_, [&](std::size_t k) { return engine_->history_of(k); },
+      [&](std::size_t k, const Stepper::BodyHistory& h) { engine_->set_history_of(k, h); });
+  engine_->evaluate_forces_now();
 }
 
 EnergyLedger DistributedEngine::ledger() const {
@@ -261,7 +305,9 @@ EngineSnapshot DistributedEngine::gather() {
   NeighbourList whole_list(neighbour_settings(settings_), whole_list_, w);
   whole_list.adopt(whole_keys_, whole_states_);
   NeighbourListState list = whole_list.state(w);
-  return {std::move(w), settings_, std::move(list), total, local.time, local.step, power, {}, {}, {}, deepest, deepest_time};
+  EngineSnapshot out{std::move(w), settings_, std::move(list), total, local.time, local.step, power, {}, {}, {}, deepest, deepest_time};
+  if (settings_.integrator == Integrator::gear) split_history(whole_history_, out);
+  return out;
 }
 
 }  // namespace sphero

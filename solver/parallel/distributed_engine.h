@@ -110,9 +110,14 @@ class DistributedEngine {
   std::vector<int> vibrating_walls_;
   double wall_power_ = 0.0;        // of the walls' imposed motion, at the last step's end
   double wall_work_ = 0.0;         // its work since the start, by the trapezoid
+  std::vector<Stepper::BodyHistory> whole_history_;  // per body, as of collect_on_root or the last sharing out
   RankTimes times_;
   std::unique_ptr<ListAgreement> agreement_;  // the ranks' list rebuilds, agreed
 };
+
+// Per-body integrator histories into a snapshot's Gear arrays, and back.
+void split_history(const std::vector<Stepper::BodyHistory>& per_body, EngineSnapshot& s);
+std::vector<Stepper::BodyHistory> joined_history(const EngineSnapshot& s, std::size_t bodies);
 
 // What stops a scene from running on ranks (an empty string if nothing).
 std::string distributed_refusal(const World& w, const EngineSettings& s);

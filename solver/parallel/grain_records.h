@@ -32,6 +32,7 @@ struct OwnedBody {
   Vec2 reference_position;
   double reference_angle;
   std::array<int, 2> wraps;
+  std::array<double, 9> history;  // the integrator's (Gear's r2, r3, r4; zeros for Verlet)
 };
 
 // A candidate's stream to one rank: packed keys in the whole world's

@@ -106,6 +106,7 @@ void DistributedEngine::start_engine(const EnergyLedger& ledger, double time, lo
   reference_position_ = local.position;
   reference_angle_ = local.angle;
   EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0};
+  if (settings_.integrator == Integrator::gear) split_history(values_of(whole_history_, held_), s);
   engine_ = std::make_unique<Engine>(std::move(s));
   engine_->count_only(std::move(counted), held_);
   engine_->agree_lists_with(agreement_.get());
@@ -130,7 +131,7 @@ OwnedBody DistributedEngine::record_of(std::size_t k, int owner) const {
   return {held_[k], owner, motion_of(w, k),
           list.reference_positions().empty() ? w.position[k] : list.reference_positions()[k],
           list.reference_angles().empty() ? w.angle[k] : list.reference_angles()[k],
-          list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k]};
+          list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k], engine_->history_of(k)};
 }
 
 void DistributedEngine::take_record(const OwnedBody& o) {
@@ -140,6 +141,7 @@ void DistributedEngine::take_record(const OwnedBody& o) {
   whole_list_.reference_position[b] = o.reference_position;
   whole_list_.reference_angle[b] = o.reference_angle;
   whole_list_.wraps[b] = o.wraps;
+  whole_history_[b] = o.history;
 }
 
 // The walls (the same on every rank) and the list's scalars from this
