@@ -3,15 +3,16 @@
 // recursive bisection gives it — plus their ghosts (the grains near enough
 // to touch them) and every wall. After each step the owners send their
 // ghosts' motion; when some grain has moved half the ghost margin, the
-// grains are shared out again and travel with their contacts' springs.
+// grains are shared out again, point to point, with their list references
+// and their contacts' springs.
 // Every grain's motion is computed as the serial engine computes it: the
 // same forces added in the same candidate order, so the same bits. The
 // ranks rebuild their lists when and as the serial run does (agreeing on
 // the motion and the counts), and each rank's list is the whole list's
 // part among the bodies it holds, so wraps into a periodic cell come at
-// the serial run's steps too. Walls,
-// which every rank holds, sum their contacts from every rank in that order
-// too; their energy and work are booked once, here.
+// the serial run's steps too. Walls, which every rank holds, sum their
+// contacts from every rank in that order too (wall_books.cpp); their
+// energy and work are booked once, here.
 #pragma once
 
 #include <array>
@@ -43,7 +44,8 @@ class DistributedEngine {
   DistributedEngine& operator=(const DistributedEngine&) = delete;
 
   // One step on every rank. An InstabilityError met on any rank is thrown
-  // on every rank, with the message of the lowest rank that met it.
+  // on every rank, with the message that names the lowest body (the serial
+  // run's); another failure on any rank is thrown on every rank too.
   void step();
   // The whole state (for checkpoints and frames) on rank 0, bodies in the
   // scene's order; an empty world on the other ranks. Collective.
@@ -84,12 +86,14 @@ class DistributedEngine {
   double largest_motion_since_decomposition() const;
 
   Ranks ranks_;
-  World whole_;                    // every body; motion current after collect()
+  // Every body. Motion current for the bodies held here, and for all on
+  // rank 0 after collect_on_root.
+  World whole_;
   EngineSettings settings_;
-  // The whole neighbour list in the whole world's numbering, after
-  // collect(): every candidate and its state in canonical order, and (in
-  // whole_list_, whose contacts stay empty) every body's reference and
-  // wraps, the skin and the counts.
+  // The neighbour list in the whole world's numbering: the candidates and
+  // states (canonical order) a sharing out brought here, or on rank 0 all
+  // of them after collect_on_root; and (in whole_list_, whose contacts stay
+  // empty) the bodies' references and wraps, the skin and the counts.
   std::vector<Candidate> whole_keys_;
   std::vector<ContactState> whole_states_;
   NeighbourListState whole_list_;
