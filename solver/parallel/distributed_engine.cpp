@@ -168,8 +168,9 @@ void DistributedEngine::step() {
   // Every rank learns of a failure on any. An instability names the lowest
   // body that met one, as the serial check does (a ghost meets it with its
   // owner: the same bits); any other failure, the lowest rank's.
-  const double lowest_body = ranks_.min(unstable_body);
-  const double first_failed = ranks_.min(failure.empty() ? INFINITY : static_cast<double>(ranks_.rank()));
+  const std::vector<double> lowest =
+      ranks_.min({unstable_body, failure.empty() ? INFINITY : static_cast<double>(ranks_.rank())});
+  const double lowest_body = lowest[0], first_failed = lowest[1];
   if (std::isfinite(lowest_body)) {
     const double from = ranks_.min(unstable_body == lowest_body ? static_cast<double>(ranks_.rank()) : INFINITY);
     const std::string message = ranks_.broadcast(failure, static_cast<int>(from));
