@@ -165,9 +165,25 @@ void DistributedEngine::step() {
   }
   times_.stepping += seconds_since(started);
   started = std::chrono::steady_clock::now();
-  // Every rank learns of a failure on any. An instability names the lowest
-  // body that met one, as the serial check does (a ghost meets it with its
-  // owner: the same bits); any other failure, the lowest rank's.
+  stop_on_any_failure(failure, unstable_body);
+  refresh_ghosts();
+  settle_wall_forces();
+  kick_free_walls(free_walls);
+  book_wall_work(walls_at_start);
+  check_energy_of_all(ledger());
+  const bool moved_far = ranks_.max(largest_motion_since_decomposition()) > 0.5 * margin_;
+  times_.exchanging += seconds_since(started);
+  if (moved_far) {
+    started = std::chrono::steady_clock::now();
+    share_out();
+    times_.decomposing += seconds_since(started);
+  }
+}
+
+// Every rank learns of a failure on any. An instability names the lowest
+// body that met one, as the serial check does (a ghost meets it with its
+// owner: the same bits); any other failure, the lowest rank's.
+void DistributedEngine::stop_on_any_failure(const std::string& failure, double unstable_body) const {
   const std::vector<double> lowest =
       ranks_.min({unstable_body, failure.empty() ? INFINITY : static_cast<double>(ranks_.rank())});
   const double lowest_body = lowest[0], first_failed = lowest[1];
@@ -180,24 +196,6 @@ void DistributedEngine::step() {
   if (std::isfinite(first_failed)) {
     const int from = static_cast<int>(first_failed);
     throw std::runtime_error(fmt::format("rank {}: {}", from, ranks_.broadcast(failure, from)));
-  }
-  refresh_ghosts();
-  settle_wall_forces();
-  kick_free_walls(free_walls);
-  const double power = wall_power();
-  if (!vibrating_walls_.empty()) {
-    wall_work_ += engine_->drive_work();
-    wall_power_ = driven_wall_power(walls_at_start);
-  }
-  wall_work_ += 0.5 * (wall_power_ + power) * settings_.dt;
-  wall_power_ = power;
-  check_energy_of_all(ledger());
-  const bool moved_far = ranks_.max(largest_motion_since_decomposition()) > 0.5 * margin_;
-  times_.exchanging += seconds_since(started);
-  if (moved_far) {
-    started = std::chrono::steady_clock::now();
-    share_out();
-    times_.decomposing += seconds_since(started);
   }
 }
 

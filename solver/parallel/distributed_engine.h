@@ -67,15 +67,20 @@ class DistributedEngine {
  private:
   void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step);
   void start_engine(const EnergyLedger& ledger, double time, long step);
+  NeighbourListState list_part(const World& local, const std::vector<int>& local_of) const;
   std::vector<int> holders_of(std::size_t body) const;
   OwnedBody record_of(std::size_t held_index, int owner) const;
   void take_record(const OwnedBody& record);
   void take_walls_and_list_scalars();
   void take_candidate_streams(const std::vector<CandidateStream>& streams);
   void collect_on_root();
+  std::vector<int> next_owners(const std::vector<std::size_t>& owned) const;
+  void agree_on_boxes(const std::vector<std::size_t>& owned, const std::vector<int>& parts);
   void share_out();
   void receive_shares(const std::vector<std::vector<OwnedBody>>& bodies_to,
                       const std::vector<CandidateStream>& candidates_to);
+  void stop_on_any_failure(const std::string& failure, double unstable_body) const;
+  void book_wall_work(const std::vector<std::pair<GrainMotion, BodyConstraint>>& walls_at_start);
   void refresh_ghosts();
   void check_energy_of_all(const EnergyLedger& total);
   void settle_wall_forces();

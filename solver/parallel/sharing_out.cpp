@@ -80,10 +80,23 @@ void DistributedEngine::start_engine(const EnergyLedger& ledger, double time, lo
 
   World local = world_subset(whole_, held_);
   update_world_vertices(local);
-  // The whole list's part among the bodies held here: every candidate of
-  // an own grain is there (its partner is within the ghost margin), so the
-  // list goes on as the serial one does. The counts that only sum up
-  // (half-skin candidates, body pairs) start on rank 0.
+  NeighbourListState list = list_part(local, local_of);
+  reference_position_ = local.position;
+  reference_angle_ = local.angle;
+  EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0};
+  if (settings_.integrator == Integrator::gear) split_history(values_of(whole_history_, held_), s);
+  engine_ = std::make_unique<Engine>(std::move(s));
+  engine_->count_only(std::move(counted), held_);
+  engine_->agree_lists_with(agreement_.get());
+  ++decompositions_;
+}
+
+// The whole list's part among the bodies held here (local, local_of: the
+// held bodies' world and their index in it): every candidate of an own
+// grain is there (its partner is within the ghost margin), so the list
+// goes on as the serial one does. The counts that only sum up (half-skin
+// candidates, body pairs) start on rank 0.
+NeighbourListState DistributedEngine::list_part(const World& local, const std::vector<int>& local_of) const {
   NeighbourListState list = whole_list_;
   for (std::size_t k = 0; k < whole_keys_.size(); ++k) {
     const Candidate& key = whole_keys_[k];
@@ -103,14 +116,7 @@ void DistributedEngine::start_engine(const EnergyLedger& ledger, double time, lo
     if (std::isfinite(list.listed_at_half_skin)) list.listed_at_half_skin = 0.0;
     list.stats.body_pairs = 0;
   }
-  reference_position_ = local.position;
-  reference_angle_ = local.angle;
-  EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0};
-  if (settings_.integrator == Integrator::gear) split_history(values_of(whole_history_, held_), s);
-  engine_ = std::make_unique<Engine>(std::move(s));
-  engine_->count_only(std::move(counted), held_);
-  engine_->agree_lists_with(agreement_.get());
-  ++decompositions_;
+  return list;
 }
 
 // The ranks that hold body b (a grain, at its position in whole_): every
@@ -235,30 +241,30 @@ void DistributedEngine::collect_on_root() {
 // will hold it, and each candidate its grains are home to to the ranks
 // that will hold both its bodies. Where a rank holds a body is geometry
 // (periodic_gap against the boxes), so every rank works it out alike.
-void DistributedEngine::share_out() {
+// The next owners of the grains owned here (held indices `owned`), from
+// Zoltan, weighing each grain by its vertices and its candidates.
+std::vector<int> DistributedEngine::next_owners(const std::vector<std::size_t>& owned) const {
   const World& w = engine_->world();
   const NeighbourList& list = engine_->neighbour_list();
-  const int me = ranks_.rank(), p = ranks_.size();
-  // A grain's share of a step's work: its vertices and its candidates.
   std::vector<float> work(held_.size(), 0.0f);
   for (std::size_t k = 0; k < held_.size(); ++k) work[k] = static_cast<float>(w.vertex_count[k]);
   for (const Candidate& key : list.candidates()) work[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] += 1.0f;
   std::vector<unsigned long> ids;
   std::vector<Vec2> points;
   std::vector<float> weights;
-  std::vector<std::size_t> owned;
-  std::vector<std::uint8_t> owned_here(held_.size(), 0);
-  for (std::size_t k = 0; k < held_.size(); ++k)
-    if (owner_[static_cast<std::size_t>(held_[k])] == me) {
-      owned.push_back(k);
-      owned_here[k] = 1;
-      ids.push_back(static_cast<unsigned long>(held_[k]));
-      points.push_back(w.position[k]);
-      weights.push_back(work[k]);
-    }
-  const std::vector<int> parts = partition_bodies(ranks_, ids, points, weights, "RCB");
-  // The new boxes, from the grains' new owners.
-  std::vector<double> low(2 * static_cast<std::size_t>(p), 1e300), high(2 * static_cast<std::size_t>(p), -1e300);
+  for (std::size_t k : owned) {
+    ids.push_back(static_cast<unsigned long>(held_[k]));
+    points.push_back(w.position[k]);
+    weights.push_back(work[k]);
+  }
+  return partition_bodies(ranks_, ids, points, weights, "RCB");
+}
+
+// Every rank's next box, from where the grains owned here go.
+void DistributedEngine::agree_on_boxes(const std::vector<std::size_t>& owned, const std::vector<int>& parts) {
+  const World& w = engine_->world();
+  const auto p = static_cast<std::size_t>(ranks_.size());
+  std::vector<double> low(2 * p, 1e300), high(2 * p, -1e300);
   for (std::size_t j = 0; j < owned.size(); ++j) {
     SubdomainBox box;
     box.add(w.position[owned[j]], w.bounding_radius[owned[j]]);
@@ -268,7 +274,19 @@ void DistributedEngine::share_out() {
   }
   low = ranks_.min(low);
   high = ranks_.max(high);
-  for (std::size_t q = 0; q < boxes_.size(); ++q) boxes_[q] = {{low[2 * q], low[2 * q + 1]}, {high[2 * q], high[2 * q + 1]}};
+  for (std::size_t q = 0; q < p; ++q) boxes_[q] = {{low[2 * q], low[2 * q + 1]}, {high[2 * q], high[2 * q + 1]}};
+}
+
+void DistributedEngine::share_out() {
+  const World& w = engine_->world();
+  const NeighbourList& list = engine_->neighbour_list();
+  const int me = ranks_.rank(), p = ranks_.size();
+  std::vector<std::size_t> owned;
+  std::vector<std::uint8_t> owned_here(held_.size(), 0);
+  for (std::size_t k = 0; k < held_.size(); ++k)
+    if (owner_[static_cast<std::size_t>(held_[k])] == me) owned.push_back(k), owned_here[k] = 1;
+  const std::vector<int> parts = next_owners(owned);
+  agree_on_boxes(owned, parts);
   // Every held grain's holders from now on, at its position here (exact:
   // a ghost stands where its owner puts it).
   for (std::size_t k = 0; k < held_.size(); ++k) set_motion(whole_, static_cast<std::size_t>(held_[k]), motion_of(w, k));

@@ -76,6 +76,19 @@ double DistributedEngine::driven_wall_power(const std::vector<std::pair<GrainMot
   return power;
 }
 
+// The work of the walls' imposed motions over the step, by the trapezoid
+// (and with vibrating walls the drive's work, and the first power taken
+// anew with this step's wall velocities, as Engine::step does).
+void DistributedEngine::book_wall_work(const std::vector<std::pair<GrainMotion, BodyConstraint>>& walls_at_start) {
+  const double power = wall_power();
+  if (!vibrating_walls_.empty()) {
+    wall_work_ += engine_->drive_work();
+    wall_power_ = driven_wall_power(walls_at_start);
+  }
+  wall_work_ += 0.5 * (wall_power_ + power) * settings_.dt;
+  wall_power_ = power;
+}
+
 double DistributedEngine::wall_power() const {
   const World& w = engine_->world();
   double power = 0.0;
