@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   keep_freed_memory();
   // Under mpirun: MPI for the program's life. Every rank meets the same
   // errors (they come from the same input), and rank 0 alone reports them.
-  const sphero::MpiSession mpi(argc, argv);
+  const sphero::MpiRuntime mpi(argc, argv);
   const sphero::Ranks ranks;
   if (!ranks.root()) std::freopen("/dev/null", "w", stderr);
   const std::vector<std::string> args(argv + 1, argv + argc);

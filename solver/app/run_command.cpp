@@ -304,8 +304,6 @@ class ProgressReport {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   }
   double cpu_seconds_used() const { return cpu_seconds() - cpu_start_; }
-  void count_cpu_of_ranks(double seconds) { cpu_of_ranks_ = seconds; }
-  double cpu_seconds_of_ranks() const { return cpu_of_ranks_; }
 
  private:
   bool quiet_, terminal_;
@@ -313,7 +311,6 @@ class ProgressReport {
   long first_step_, total_;
   std::chrono::steady_clock::time_point wall_start_ = std::chrono::steady_clock::now(), last_ = wall_start_;
   double cpu_start_ = cpu_seconds();
-  double cpu_of_ranks_ = 0.0;
 };
 
 void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutput& output, const fs::path& out,
@@ -417,6 +414,14 @@ long steps_in(double seconds, double dt, const char* key) {
   return std::lround(steps);
 }
 
+// How often the run writes: the steps between frames and between
+// checkpoints (0: none but the last).
+void plan_outputs(RunPlan& plan, const SceneConfig& scene, const EngineSettings& settings) {
+  plan.frame_every = std::max(1L, steps_in(scene.output_interval, settings.dt, "output_interval"));
+  plan.checkpoint_every =
+      scene.checkpoint_interval > 0.0 ? std::max(1L, steps_in(scene.checkpoint_interval, settings.dt, "checkpoint_interval")) : 0;
+}
+
 // What rank 0 alone does (files, the terminal): a failure there stops
 // every rank at once, where the others would wait for it in the next step.
 template <class Action>
@@ -448,10 +453,6 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
   }
   RunPlan plan;
   plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
-  plan.frame_every = std::max(1L, steps_in(scene.output_interval, settings.dt, "output_interval"));
-  plan.checkpoint_every =
-      scene.checkpoint_interval > 0.0 ? std::max(1L, steps_in(scene.checkpoint_interval, settings.dt, "checkpoint_interval")) : 0;
-  plan.out = scene.output_directory;
   const auto header = fmt::format("{} ranks, subdomains by Zoltan's recursive bisection (rank 0 holds {} bodies with "
                                   "its ghosts)\n",
                                   ranks.size(), engine->bodies_held());
@@ -462,6 +463,8 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
     });
     return 0;
   }
+  plan.out = scene.output_directory;
+  plan_outputs(plan, scene, settings);
   std::optional<RunOutput> output;
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = engine->time();
@@ -514,7 +517,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
     return 3;
   }
   const double wall = progress.wall_seconds();
-  progress.count_cpu_of_ranks(ranks.sum(std::vector<double>{progress.cpu_seconds_used()})[0]);
+  const double cpu = ranks.sum(std::vector<double>{progress.cpu_seconds_used()})[0];  // every rank's
   const long decompositions = static_cast<long>(ranks.max(static_cast<double>(engine->decompositions())));
   const RankTimes& t = engine->times();
   const double most_stepping = ranks.max(t.stepping), most_exchanging = ranks.max(t.exchanging),
@@ -523,8 +526,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
     save_checkpoint(plan.out / "final.ckpt", last_good);
     progress.finish();
     const Engine final_state(last_good);
-    print_summary(final_state, scene, *output, plan.out, final_state.step_count() - first_step, grains, wall,
-                  progress.cpu_seconds_of_ranks());
+    print_summary(final_state, scene, *output, plan.out, final_state.step_count() - first_step, grains, wall, cpu);
     fmt::print("  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time); the "
                "busiest rank's wall time: steps {:.2f} s, exchanges {:.2f} s, sharing out {:.2f} s\n",
                ranks.size(), decompositions, most_stepping, most_exchanging, most_decomposing);
@@ -569,9 +571,7 @@ int run_run_command(const std::vector<std::string>& args) {
   RunOutput output(plan.out, engine->world(), scene.arc_resolution, scene.fields, resume_at);
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
-  plan.frame_every = std::max(1L, steps_in(scene.output_interval, settings.dt, "output_interval"));
-  plan.checkpoint_every =
-      scene.checkpoint_interval > 0.0 ? std::max(1L, steps_in(scene.checkpoint_interval, settings.dt, "checkpoint_interval")) : 0;
+  plan_outputs(plan, scene, settings);
   if (!options.quiet)
     fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n{}",
                scene.source, grains, settings.dt, plan.total_steps, scene.duration,

@@ -74,7 +74,6 @@ class DistributedEngine {
   void take_walls_and_list_scalars();
   void take_candidate_streams(const std::vector<CandidateStream>& streams);
   void collect_on_root();
-  std::vector<int> next_owners(const std::vector<std::size_t>& owned) const;
   void agree_on_boxes(const std::vector<std::size_t>& owned, const std::vector<int>& parts);
   void share_out();
   void receive_shares(const std::vector<std::vector<OwnedBody>>& bodies_to,

@@ -6,13 +6,13 @@
 
 namespace sphero {
 
-bool MpiSession::launched() {
+bool MpiRuntime::launched() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
     if (std::getenv(name) != nullptr) return true;
   return false;
 }
 
-MpiSession::MpiSession(int& argc, char**& argv) {
+MpiRuntime::MpiRuntime(int& argc, char**& argv) {
   if (!launched()) return;
   int provided = 0;
   // Only the main thread calls MPI; the engine's own threads never do.
@@ -20,7 +20,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   active_ = true;
 }
 
-MpiSession::~MpiSession() {
+MpiRuntime::~MpiRuntime() {
   if (active_) MPI_Finalize();
 }
 

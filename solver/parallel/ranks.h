@@ -16,12 +16,12 @@ namespace sphero {
 // MPI for the life of the program, when mpirun (or another launcher of
 // OpenMPI, MPICH or PMIx) started it; nothing otherwise, so that a plain
 // `sphero` never pays for MPI's start-up.
-class MpiSession {
+class MpiRuntime {
  public:
-  MpiSession(int& argc, char**& argv);
-  ~MpiSession();
-  MpiSession(const MpiSession&) = delete;
-  MpiSession& operator=(const MpiSession&) = delete;
+  MpiRuntime(int& argc, char**& argv);
+  ~MpiRuntime();
+  MpiRuntime(const MpiRuntime&) = delete;
+  MpiRuntime& operator=(const MpiRuntime&) = delete;
   // Whether the environment says a launcher started this process.
   static bool launched();
   bool active() const { return active_; }

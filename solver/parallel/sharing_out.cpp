@@ -12,27 +12,38 @@
 #include "parallel/zoltan_partition.h"
 
 namespace sphero {
+namespace {
+
+// Zoltan's next owners of the bodies `bodies` of world w (ids: their
+// whole-world numbers), each weighed by its share of a step's work: its
+// vertices (placing them, the search) and the candidates it is home to
+// (the contact pass). Bisection rather than the Hilbert curve: its boxes
+// are compact, with fewer ghosts (docs/PARALLEL.md: 1.3x faster on two
+// ranks).
+std::vector<int> next_owners_of(const Ranks& ranks, const World& w, const std::vector<Candidate>& candidates,
+                                const std::vector<std::size_t>& bodies, const std::vector<unsigned long>& ids) {
+  std::vector<float> work(w.size(), 0.0f);
+  for (std::size_t i = 0; i < w.size(); ++i) work[i] = static_cast<float>(w.vertex_count[i]);
+  for (const Candidate& key : candidates) work[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] += 1.0f;
+  std::vector<Vec2> points;
+  std::vector<float> weights;
+  for (std::size_t i : bodies) {
+    points.push_back(w.position[i]);
+    weights.push_back(work[i]);
+  }
+  return partition_bodies(ranks, ids, points, weights, "RCB");
+}
+
+}  // namespace
 
 void DistributedEngine::decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time,
                                   long step) {
   const int me = ranks_.rank(), p = ranks_.size();
-  // A grain's share of a step's work: its vertices (placing them, the
-  // search) and the candidates it is home to (the contact pass).
-  std::vector<float> work(whole_.size(), 0.0f);
-  for (std::size_t i = 0; i < whole_.size(); ++i) work[i] = static_cast<float>(whole_.vertex_count[i]);
-  for (const Candidate& key : whole_keys_) work[static_cast<std::size_t>(home_body(whole_, key.vertex_body, key.edge_body))] += 1.0f;
+  std::vector<std::size_t> owned;
   std::vector<unsigned long> ids;
-  std::vector<Vec2> points;
-  std::vector<float> weights;
   for (std::size_t i = 0; i < whole_.size(); ++i)
-    if (previous_owner[i] == me) {
-      ids.push_back(i);
-      points.push_back(whole_.position[i]);
-      weights.push_back(work[i]);
-    }
-  // Bisection rather than the Hilbert curve: its boxes are compact, with
-  // fewer ghosts (docs/PARALLEL.md: 1.3x faster on two ranks).
-  const std::vector<int> parts = partition_bodies(ranks_, ids, points, weights, "RCB");
+    if (previous_owner[i] == me) owned.push_back(i), ids.push_back(i);
+  const std::vector<int> parts = next_owners_of(ranks_, whole_, whole_keys_, owned, ids);
   std::vector<std::array<int, 2>> mine;
   for (std::size_t k = 0; k < ids.size(); ++k) mine.push_back({static_cast<int>(ids[k]), parts[k]});
   std::vector<char> bytes;
@@ -241,25 +252,6 @@ void DistributedEngine::collect_on_root() {
 // will hold it, and each candidate its grains are home to to the ranks
 // that will hold both its bodies. Where a rank holds a body is geometry
 // (periodic_gap against the boxes), so every rank works it out alike.
-// The next owners of the grains owned here (held indices `owned`), from
-// Zoltan, weighing each grain by its vertices and its candidates.
-std::vector<int> DistributedEngine::next_owners(const std::vector<std::size_t>& owned) const {
-  const World& w = engine_->world();
-  const NeighbourList& list = engine_->neighbour_list();
-  std::vector<float> work(held_.size(), 0.0f);
-  for (std::size_t k = 0; k < held_.size(); ++k) work[k] = static_cast<float>(w.vertex_count[k]);
-  for (const Candidate& key : list.candidates()) work[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] += 1.0f;
-  std::vector<unsigned long> ids;
-  std::vector<Vec2> points;
-  std::vector<float> weights;
-  for (std::size_t k : owned) {
-    ids.push_back(static_cast<unsigned long>(held_[k]));
-    points.push_back(w.position[k]);
-    weights.push_back(work[k]);
-  }
-  return partition_bodies(ranks_, ids, points, weights, "RCB");
-}
-
 // Every rank's next box, from where the grains owned here go.
 void DistributedEngine::agree_on_boxes(const std::vector<std::size_t>& owned, const std::vector<int>& parts) {
   const World& w = engine_->world();
@@ -285,7 +277,9 @@ void DistributedEngine::share_out() {
   std::vector<std::uint8_t> owned_here(held_.size(), 0);
   for (std::size_t k = 0; k < held_.size(); ++k)
     if (owner_[static_cast<std::size_t>(held_[k])] == me) owned.push_back(k), owned_here[k] = 1;
-  const std::vector<int> parts = next_owners(owned);
+  std::vector<unsigned long> ids;
+  for (std::size_t k : owned) ids.push_back(static_cast<unsigned long>(held_[k]));
+  const std::vector<int> parts = next_owners_of(ranks_, w, list.candidates(), owned, ids);
   agree_on_boxes(owned, parts);
   // Every held grain's holders from now on, at its position here (exact:
   // a ghost stands where its owner puts it).

@@ -6,7 +6,7 @@
 #include "parallel/ranks.h"
 
 int main(int argc, char** argv) {
-  sphero::MpiSession session(argc, argv);
+  sphero::MpiRuntime mpi(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   const sphero::Ranks ranks;
   if (!ranks.root()) {
