@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <csignal>
 #include <ctime>
@@ -176,7 +177,7 @@ void clear_run_files(const fs::path& directory) {
   for (const auto& entry : fs::directory_iterator(directory)) {
     const std::string name = entry.path().filename().string();
     const std::string ext = entry.path().extension().string();
-    const bool ours = ext == ".vtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" || name == "run.sphero" ||
+    const bool ours = ext == ".vtu" || ext == ".pvtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" || name == "run.sphero" ||
                       is_analysis_file(name) || (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
     if (ours && entry.is_regular_file()) fs::remove(entry.path());
   }
@@ -434,8 +435,31 @@ void on_root(const Ranks& ranks, Action&& action) {
   }
 }
 
-// The scene on every rank of mpirun (parallel/distributed_engine.h): the
-// same files as a run on one, written by rank 0 from the gathered state.
+// Every rank writes its piece of the frame (its own grains, the pairs it is
+// home to, on rank 0 the walls); once all have, rank 0 names them in a
+// .pvtu per field, the collections and energy.csv. A rank that cannot
+// write stops every rank with its message.
+void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, const FrameGrids& grids,
+                          RunOutput* output, const std::vector<std::string>& fields, const fs::path& directory,
+                          int frame) {
+  const EnergyLedger ledger = engine.ledger();
+  const double deepest = engine.deepest_overlap();
+  const FramePiece piece{ranks.rank(), ranks.size(), engine.held_bodies(), engine.bodies_written()};
+  std::string failure;
+  std::vector<PieceLayout> layouts;
+  try {
+    layouts = grids.write(engine.local(), piece, fields, directory, frame);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  const double failing = ranks.min(failure.empty() ? INFINITY : static_cast<double>(ranks.rank()));
+  if (std::isfinite(failing)) throw std::runtime_error(ranks.broadcast(failure, static_cast<int>(failing)));
+  if (output) output->add_frame_of_pieces(layouts, ranks.size(), energy_row(engine.local(), piece, ledger, deepest));
+}
+
+// The scene on every rank of mpirun (parallel/distributed_engine.h): frames
+// in pieces, one per rank; checkpoints written by rank 0 from the gathered
+// state.
 int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World world, const EngineSettings& settings,
                  std::size_t grains) {
   const Ranks ranks;
@@ -476,8 +500,14 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
       fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n  {}",
                  scene.source, grains, settings.dt, plan.total_steps, scene.duration,
                  static_cast<double>(plan.frame_every) * settings.dt, plan.out.string(), header);
-    if (!resume_at) output->write_frame(Engine(last_good));
   });
+  std::optional<FrameGrids> rank_grids;
+  if (!output) rank_grids.emplace(engine->whole_world(), scene.arc_resolution);
+  const FrameGrids& grids = output ? output->grids() : *rank_grids;
+  int frame = static_cast<int>(ranks.max(output ? static_cast<double>(output->frames_written()) : 0.0));
+  const auto write_frame = [&] { write_frame_on_ranks(ranks, *engine, grids, output ? &*output : nullptr, scene.fields, plan.out, frame++);
+  };
+  if (!resume_at) write_frame();
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
   const long first_step = engine->step_count();
@@ -490,21 +520,21 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
       const long step = engine->step_count();
       // A signal reaches the ranks at different steps: they agree on it.
       const int signal = static_cast<int>(ranks.max(static_cast<double>(g_signal.load())));
-      const bool frame = step % plan.frame_every == 0 || step == plan.total_steps;
+      const bool frame_now = step % plan.frame_every == 0 || step == plan.total_steps;
       const bool save = signal || (plan.checkpoint_every && step % plan.checkpoint_every == 0);
-      if (!frame && !save) {
+      if (!frame_now && !save) {
         progress.after(step, engine->time());
         continue;
       }
+      if (frame_now) write_frame();
       EngineSnapshot now = engine->gather();
       on_root(ranks, [&] {
-        if (frame) output->write_frame(Engine(now));
         if (save) save_checkpoint(checkpoint, now);
         if (signal)
           fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  mpirun ... {}\n", signal,
                      now.time, continue_command(options, plan.out, checkpoint));
       });
-      if (frame) last_good = std::move(now);
+      if (frame_now) last_good = std::move(now);
       if (signal) return 128 + signal;
       progress.after(step, engine->time());
     }

@@ -14,9 +14,9 @@
 
 namespace sphero {
 
-void write_contact_points_vtu(const std::filesystem::path& path, const Engine& engine) {
+vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const Engine& engine, const FramePiece& piece) {
   const World& w = engine.world();
-  vtkNew<vtkUnstructuredGrid> grid;
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // points of application for analysis, not rounded to float
   auto vertex_body = named_ints("vertex_body", 1), edge_body = named_ints("edge_body", 1);
@@ -26,7 +26,7 @@ void write_contact_points_vtu(const std::filesystem::path& path, const Engine& e
   auto normal_force = named_doubles("normal_force", 1), tangential = named_doubles("tangential_force_vector", 3);
   auto overlap = named_doubles("overlap", 1), offset = named_doubles("edge_offset", 3);
   for (const Contact& c : engine.contacts()) {
-    if (!c.active) continue;
+    if (!c.active || !piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
     const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
     // Where the vertex body is drawn; the offset takes the point to the edge
     // body's own frame (its centre of mass as the particles file gives it).
@@ -34,8 +34,8 @@ void write_contact_points_vtu(const std::filesystem::path& path, const Engine& e
     const Vec2 at = c.point + shift, to_edge_frame = c.edge_offset + shift;
     const vtkIdType id = points->InsertNextPoint(at.x, at.y, 0.0);
     grid->InsertNextCell(VTK_VERTEX, 1, &id);
-    vertex_body->InsertNextValue(c.vertex_body);
-    edge_body->InsertNextValue(c.edge_body);
+    vertex_body->InsertNextValue(piece.number_of(v));
+    edge_body->InsertNextValue(piece.number_of(e));
     vertex->InsertNextValue(c.vertex - w.vertex_begin[v]);
     edge->InsertNextValue(c.feature - w.vertex_begin[e]);
     kind->InsertNextValue(c.kind == ContactKind::vertex_vertex);
@@ -54,8 +54,7 @@ void write_contact_points_vtu(const std::filesystem::path& path, const Engine& e
                                                                       normal, force, normal_force, tangential, overlap,
                                                                       offset})
     grid->GetCellData()->AddArray(a);
-  add_time_value(grid, engine.time());
-  write_vtu_atomically(path, grid);
+  return grid;
 }
 
 std::vector<VertexContactRecord> vertex_contacts_from_grid(vtkUnstructuredGrid* grid) {

@@ -6,17 +6,20 @@
 // or to study the force distribution contact by contact (docs/SCENES.md).
 #pragma once
 
-#include <filesystem>
 #include <vector>
+
+#include <vtkSmartPointer.h>
 
 #include "engine/engine.h"
 #include "io/frame_data.h"
+#include "io/frame_piece.h"
 
 class vtkUnstructuredGrid;
 
 namespace sphero {
 
-void write_contact_points_vtu(const std::filesystem::path& path, const Engine& engine);
+// The frame's grid, whole or a rank's piece of it (bodies numbered as in the run).
+vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const Engine& engine, const FramePiece& piece);
 
 // The records of a grid written so. Throws std::runtime_error naming the
 // missing or misshapen array.

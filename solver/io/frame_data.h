@@ -45,6 +45,7 @@ struct PairRecord {
 struct WallContact {
   Vec2 point;                        // where a grain's vertex contact acts
   Vec2 force;                        // on the wall
+  int grain = -1;                    // the grain touching (−1 where the file does not say)
 };
 struct WallRecord {
   int id = 0;

@@ -11,6 +11,8 @@
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include "io/contact_points_vtu.h"
+#include "io/frame_piece.h"
+#include "io/pvtu_file.h"
 #include "io/grid_check.h"
 #include "text/message_text.h"
 #include "io/packing_frame.h"
@@ -116,12 +118,14 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   if (frame < 0 || frame >= frames)
     throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame, frames - 1));
   const std::string index = fmt::format("{:05d}", frame);
-  const auto particles = read_vtu(run / ("particles_" + index + ".vtu"));
+  const std::string extension = frame_extension(run, frame);
+  const auto file = [&](const char* field) { return run / (frame_stem(field, frame) + extension); };
+  const auto particles = read_vtu(file("particles"));
   vtkSmartPointer<vtkUnstructuredGrid> contacts, walls, state;
-  if (std::filesystem::exists(run / ("contacts_" + index + ".vtu"))) contacts = read_vtu(run / ("contacts_" + index + ".vtu"));
-  if (std::filesystem::exists(run / ("walls_" + index + ".vtu"))) walls = read_vtu(run / ("walls_" + index + ".vtu"));
-  if (std::filesystem::exists(run / ("state_" + index + ".vtu"))) state = read_vtu(run / ("state_" + index + ".vtu"));
-  const auto points_file = run / ("contact_points_" + index + ".vtu");
+  if (std::filesystem::exists(file("contacts"))) contacts = read_vtu(file("contacts"));
+  if (std::filesystem::exists(file("walls"))) walls = read_vtu(file("walls"));
+  if (std::filesystem::exists(file("state"))) state = read_vtu(file("state"));
+  const auto points_file = file("contact_points");
   try {
     FrameData data = frame_from_grids(particles, contacts, walls, state);
     if (std::filesystem::exists(points_file)) data.vertex_contacts = vertex_contacts_from_grid(read_vtu(points_file));
@@ -129,6 +133,12 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("{}: frame {}: {}", run.string(), index, e.what()));
   }
+}
+
+std::string frame_extension(const std::filesystem::path& run, int frame) {
+  const std::vector<CollectionEntry> frames = read_collection(run / "particles.pvd");
+  if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size()) return ".vtu";
+  return std::filesystem::path(frames[static_cast<std::size_t>(frame)].file).extension() == ".pvtu" ? ".pvtu" : ".vtu";
 }
 
 FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
@@ -201,6 +211,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     vtkDataArray* part = cell_array(walls, "part", 1, false, source);
     vtkDataArray* wall_id = cell_array(walls, "id", 1, false, source);
     vtkDataArray* force = cell_array(walls, "force", 3, false, source);
+    vtkDataArray* grain = cell_array(walls, "grain", 1, false, source);
     std::vector<WallContact> touches;
     std::vector<int> touched;
     for (vtkIdType c = 0; c < walls->GetNumberOfCells(); ++c) {
@@ -210,7 +221,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
       if (kind == 0) data.wall_outlines.push_back(cell_points(walls, c));
       if (kind == 2) data.walls.push_back({wall, cell_points(walls, c), f, {}});
       if (kind == 3) {
-        touches.push_back({cell_points(walls, c).front(), f});
+        touches.push_back({cell_points(walls, c).front(), f, grain ? static_cast<int>(grain->GetTuple1(c)) : -1});
         touched.push_back(wall);
       }
     }
@@ -223,22 +234,49 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
 }
 
 void add_particle_fields(const std::filesystem::path& run, int frame, const std::vector<ParticleField>& fields) {
-  const auto file = run / fmt::format("particles_{:05d}.vtu", frame);
-  const auto grid = read_vtu(file);
-  const vtkIdType cells = grid->GetNumberOfCells();
-  for (const ParticleField& f : fields) {
+  const auto file = run / (frame_stem("particles", frame) + frame_extension(run, frame));
+  const std::vector<std::filesystem::path> pieces =
+      file.extension() == ".pvtu" ? pvtu_pieces(file) : std::vector<std::filesystem::path>{file};
+  // The fields' values come in body order (read_frame's); each piece takes
+  // its particles' values by id.
+  std::vector<std::pair<int, std::size_t>> id_to_value;
+  std::vector<vtkSmartPointer<vtkUnstructuredGrid>> grids;
+  for (const auto& piece : pieces) {
+    grids.push_back(read_vtu(piece));
+    vtkDataArray* id = cell_array(grids.back(), "id", 1, true, piece.string());
+    for (vtkIdType c = 0; c < grids.back()->GetNumberOfCells(); ++c)
+      id_to_value.push_back({static_cast<int>(id->GetTuple1(c)), 0});
+  }
+  std::sort(id_to_value.begin(), id_to_value.end());
+  for (std::size_t k = 0; k < id_to_value.size(); ++k) id_to_value[k].second = k;
+  const auto cells = static_cast<vtkIdType>(id_to_value.size());
+  for (const ParticleField& f : fields)
     if (f.components < 1 || static_cast<vtkIdType>(f.values.size()) != cells * f.components)
       throw std::runtime_error(fmt::format("{}: field {} has {} values for {} particles of {} components", file.string(),
                                            f.name, f.values.size(), cells, f.components));
-    auto array = named_doubles(f.name.c_str(), f.components);
-    array->SetNumberOfTuples(cells);
-    for (vtkIdType c = 0; c < cells; ++c)
-      for (int k = 0; k < f.components; ++k)
-        array->SetComponent(c, k, f.values[static_cast<std::size_t>(c * f.components + k)]);
-    grid->GetCellData()->RemoveArray(f.name.c_str());
-    grid->GetCellData()->AddArray(array);
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    vtkUnstructuredGrid* grid = grids[k];
+    vtkDataArray* id = grid->GetCellData()->GetArray("id");
+    for (const ParticleField& f : fields) {
+      auto array = named_doubles(f.name.c_str(), f.components);
+      array->SetNumberOfTuples(grid->GetNumberOfCells());
+      for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
+        const std::pair<int, std::size_t> probe{static_cast<int>(id->GetTuple1(c)), 0};
+        const std::size_t at = std::lower_bound(id_to_value.begin(), id_to_value.end(), probe)->second;
+        for (int j = 0; j < f.components; ++j)
+          array->SetComponent(c, j, f.values[at * static_cast<std::size_t>(f.components) + static_cast<std::size_t>(j)]);
+      }
+      grid->GetCellData()->RemoveArray(f.name.c_str());
+      grid->GetCellData()->AddArray(array);
+    }
+    write_vtu_atomically(pieces[k], grid);
   }
-  write_vtu_atomically(file, grid);
+  if (file.extension() == ".pvtu") {
+    const std::vector<ArrayLayout> layout = layout_of(grids.front());
+    std::vector<std::string> names;
+    for (const auto& piece : pieces) names.push_back(piece.lexically_relative(file.parent_path()).string());
+    write_pvtu_atomically(file, layout, names);
+  }
 }
 
 }  // namespace sphero

@@ -37,7 +37,12 @@ struct EnergyTable {
   std::size_t column(const std::string& name) const;
 };
 EnergyTable read_energy_table(const std::filesystem::path& run_directory);
+// A frame, whole (.vtu) or in pieces (.pvtu, read in the order of a whole
+// frame: io/pvtu_file.h).
 FrameData read_frame(const std::filesystem::path& run_directory, int frame);
+// The extension of a frame's files as particles.pvd names them: ".vtu" for
+// a frame written whole, ".pvtu" for one written in pieces.
+std::string frame_extension(const std::filesystem::path& run_directory, int frame);
 
 // The same from grids already in memory (what ParaView's Sphero reader
 // produces); `contacts`, `walls` and `state` may be null. The state frame

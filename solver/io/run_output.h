@@ -3,11 +3,12 @@
 // network, one line per interacting pair), walls_NNNNN.vtu (wall skeletons
 // and outlines), state_NNNNN.vtu (the exact skeletons and everything needed
 // to restart from them as a packing), contact_points_NNNNN.vtu (every vertex
-// contact), collected with their times in particles.pvd, contacts.pvd,
-// walls.pvd, state.pvd and contact_points.pvd; and energy.csv, one
-// row per frame. Every file is written
-// whole or not at all (temporary name, then rename); a CSV row is appended
-// with one write.
+// contact) (io/frame_grids.h), collected with their times in particles.pvd,
+// contacts.pvd, walls.pvd, state.pvd and contact_points.pvd; and
+// energy.csv, one row per frame. A run on ranks writes each frame as
+// pieces, one per rank, named by particles_NNNNN.pvtu and the others.
+// Every file is written whole or not at all (temporary name, then rename);
+// a CSV row is appended with one write.
 #pragma once
 
 #include <filesystem>
@@ -17,8 +18,25 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "io/frame_grids.h"
 
 namespace sphero {
+
+// A row of energy.csv: the run's energies and work, its deepest overlap,
+// and its walls' forces and positions in the order of their numbers.
+struct EnergyRow {
+  double time = 0.0;
+  long step = 0;
+  EnergyLedger ledger;
+  double deepest_overlap = 0.0;
+  struct Wall {
+    Vec2 force, position;
+  };
+  std::vector<Wall> walls;
+};
+// The row of an engine whose walls are numbered by `piece` as in the run,
+// with the run's `ledger` and `deepest_overlap`.
+EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const EnergyLedger& ledger, double deepest_overlap);
 
 class RunOutput {
  public:
@@ -29,14 +47,19 @@ class RunOutput {
   RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
             std::optional<double> resume_at = std::nullopt);
 
+  // A whole frame of a run on one process.
   void write_frame(const Engine& engine);
+  // A frame whose `pieces` pieces every rank has written (each with
+  // grids().write and its FramePiece), `layouts` being rank 0's: the .pvtu
+  // of each field, the collections and energy.csv's row.
+  void add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int pieces, const EnergyRow& row);
   int frames_written() const { return frame_; }
+  const FrameGrids& grids() const { return grids_; }
+  const std::vector<std::string>& fields() const { return fields_; }
+  const std::filesystem::path& directory() const { return directory_; }
 
  private:
-  void write_particles(const Engine& engine, const std::filesystem::path& file) const;
-  void write_contacts(const Engine& engine, const std::filesystem::path& file) const;
-  void write_walls(const Engine& engine, const std::filesystem::path& file) const;
-  void append_energy_row(const Engine& engine);
+  void append_energy_row(const EnergyRow& row);
   void write_collection(const std::string& name) const;
   // Keeps the frames and energy.csv rows up to `time`; throws where the
   // file's columns are not `header` (written by another version).
@@ -46,9 +69,9 @@ class RunOutput {
 
   std::filesystem::path directory_;
   std::vector<std::string> fields_;
-  std::vector<std::vector<Vec2>> outline_;  // per body, body frame
-  std::vector<double> area_;                // per body
+  FrameGrids grids_;
   std::vector<double> times_;
+  std::vector<std::string> extensions_;  // per frame: ".vtu" whole, ".pvtu" in pieces
   int frame_ = 0;
 };
 

@@ -55,7 +55,7 @@ const std::vector<std::pair<const char*, const char*>> kListKeys{
     {"set_wall", "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B] "
                  "[amplitude=ax,ay frequency=f [tap_interval=T]] [material=M]: "
                  "change wall N (its body number, as energy.csv's wallN), e.g. one that came with a packing"},
-    {"packing", "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu)"},
+    {"packing", "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu, or state_NNNNN.pvtu on ranks)"},
     {"grains", "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
                "[speed=..] [angle=random|DEGREES]"},
 };

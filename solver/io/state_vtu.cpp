@@ -58,10 +58,35 @@ void read_vibration(vtkDataArray* vibration, vtkIdType c, BodyConstraint& constr
   }
 }
 
+// The cells in the order of their ids where these number them 0 to n − 1
+// (the pieces of a run on ranks come in the ranks' order), else as stored
+// (a packing edited elsewhere may renumber or leave bodies out). Bodies are
+// read in this order, which decides whose skeleton bodies of a shape share.
+std::vector<vtkIdType> cells_in_body_order(vtkDataArray* id, vtkIdType cells) {
+  std::vector<vtkIdType> as_stored(static_cast<std::size_t>(cells));
+  for (vtkIdType c = 0; c < cells; ++c) as_stored[static_cast<std::size_t>(c)] = c;
+  if (id == nullptr || id->GetNumberOfComponents() != 1) return as_stored;
+  std::vector<vtkIdType> by_id(static_cast<std::size_t>(cells), -1);
+  for (vtkIdType c = 0; c < cells; ++c) {
+    const double number = id->GetTuple1(c);
+    if (!(number >= 0.0 && number < static_cast<double>(cells))) return as_stored;
+    vtkIdType& slot = by_id[static_cast<std::size_t>(number)];
+    if (slot >= 0) return as_stored;
+    slot = c;
+  }
+  return by_id;
+}
+
 }  // namespace
 
 void write_state_vtu(const std::filesystem::path& path, const World& w, double time) {
-  vtkNew<vtkUnstructuredGrid> grid;
+  const vtkSmartPointer<vtkUnstructuredGrid> grid = state_grid(w, FramePiece{});
+  add_time_value(grid, time);
+  write_vtu_atomically(path, grid);
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece& piece) {
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // skeletons exactly, not rounded to float
   vtkNew<vtkStringArray> shape;
@@ -74,6 +99,7 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
   // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
   auto vibration = named_doubles("vibration", 4);
   for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!piece.writes(i)) continue;
     std::vector<vtkIdType> ids;
     for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k) {
       const Vec2 p = vertex_position(w, static_cast<int>(i), k);
@@ -82,7 +108,7 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
     const int type = ids.size() == 1 ? VTK_VERTEX : (w.closed[i] ? VTK_POLYGON : VTK_POLY_LINE);
     grid->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
     shape->InsertNextValue(w.shape_name[i]);
-    id->InsertNextValue(static_cast<int>(i));
+    id->InsertNextValue(piece.number_of(i));
     material->InsertNextValue(w.material[i]);
     wall->InsertNextValue(w.is_wall[i]);
     const BodyConstraint& c = w.constraint[i];
@@ -107,8 +133,7 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
            shape, id, material, wall, held, radius, centre, angle, velocity, omega, density, imposed_velocity, imposed_force,
            vibration})
     grid->GetCellData()->AddArray(a);
-  add_time_value(grid, time);
-  write_vtu_atomically(path, grid);
+  return grid;
 }
 
 void write_packing_vtu(const std::filesystem::path& path, const std::vector<BodySpec>& bodies) {
@@ -146,7 +171,7 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
   std::vector<BodySpec> bodies;
   RecoveredSkeletons skeletons;
   vtkNew<vtkIdList> ids;
-  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
+  for (const vtkIdType c : cells_in_body_order(data->GetArray("id"), grid->GetNumberOfCells())) {
     grid->GetCellPoints(c, ids);
     const int type = grid->GetCellType(c);
     BodySpec b;

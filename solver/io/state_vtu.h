@@ -9,13 +9,18 @@
 #include <filesystem>
 #include <vector>
 
+#include <vtkSmartPointer.h>
+
 #include "engine/world.h"
+#include "io/frame_piece.h"
 
 class vtkUnstructuredGrid;
 
 namespace sphero {
 
 void write_state_vtu(const std::filesystem::path& path, const World& world, double time);
+// The grid, whole or a rank's piece of it (bodies numbered as in the run).
+vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& world, const FramePiece& piece);
 
 // A packing (bodies without contact laws, e.g. from `sphero pack`) in the
 // same format.

@@ -9,6 +9,7 @@
 
 #include "io/atomic_file.h"
 #include "io/grid_check.h"
+#include "io/pvtu_file.h"
 #include "io/vtu_preflight.h"
 
 namespace sphero {
@@ -52,6 +53,7 @@ void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid
 
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file)) throw std::runtime_error(file.string() + ": missing");
+  if (file.extension() == ".pvtu") return read_pvtu(file);
   check_vtu_before_reading(file);
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName(file.c_str());

@@ -19,7 +19,7 @@ vtkNew<vtkIntArray> named_ints(const char* name, int components);
 // Writes through a temporary file and a rename. Throws std::runtime_error
 // naming the file.
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid);
-// Reads a .vtu; throws std::runtime_error naming the file when it is missing,
+// Reads a .vtu, or the pieces of a .pvtu as one grid (io/pvtu_file.h); throws std::runtime_error naming the file when it is missing,
 // unreadable, or damaged (io/vtu_preflight.h, io/grid_check.h).
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& path);
 // The field array TimeValue, which ParaView reads as the data's time.

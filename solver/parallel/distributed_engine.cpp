@@ -290,6 +290,19 @@ void DistributedEngine::check_energy_of_all(const EnergyLedger& total) {
   }
 }
 
+double DistributedEngine::deepest_overlap() const {
+  return ranks_.max(std::max(deepest_overlap_, engine_->deepest_overlap()));
+}
+
+std::vector<std::uint8_t> DistributedEngine::bodies_written() const {
+  std::vector<std::uint8_t> written(held_.size());
+  for (std::size_t k = 0; k < held_.size(); ++k) {
+    const int owner = owner_[static_cast<std::size_t>(held_[k])];
+    written[k] = owner == ranks_.rank() || (owner == -1 && ranks_.root());
+  }
+  return written;
+}
+
 EngineSnapshot DistributedEngine::gather() {
   collect_on_root();
   const EnergyLedger total = ledger();

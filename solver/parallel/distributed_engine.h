@@ -52,6 +52,8 @@ class DistributedEngine {
   EngineSnapshot gather();
   // The ledger summed over the ranks (the same on every rank). Collective.
   EnergyLedger ledger() const;
+  // The deepest overlap so far over the ranks. Collective.
+  double deepest_overlap() const;
 
   double time() const { return engine_->time(); }
   long step_count() const { return engine_->step_count(); }
@@ -62,6 +64,14 @@ class DistributedEngine {
   long decompositions() const { return decompositions_; }
   double ghost_margin() const { return margin_; }
   const Engine& local() const { return *engine_; }
+  // Per body of local()'s world, its number in the run.
+  const std::vector<int>& held_bodies() const { return held_; }
+  // Per body of local()'s world, 1 where this rank writes it in a frame's
+  // piece: its own grains, and on rank 0 the walls.
+  std::vector<std::uint8_t> bodies_written() const;
+  // Every body of the run; shapes and constraints as at the start, motion
+  // current only for the bodies held here.
+  const World& whole_world() const { return whole_; }
   const RankTimes& times() const { return times_; }
 
  private:

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# ranks_run.sh SPHERO MPIEXEC WORKDIR SCENE: the scene run on 2 and 3 MPI
-# ranks writes the serial run's frames byte for byte and its energy log to
-# 1e-9; a run stopped on 3 ranks continues on 2, and on one without
-# mpirun, to the same last frame; a periodic cell gives the serial frames;
-# what ranks cannot run is refused once, clearly, on every rank.
+# ranks_run.sh SPHERO MPIEXEC WORKDIR SCENE SAME_FRAMES: the scene run on
+# 2 and 3 MPI ranks writes each frame in pieces, one per rank, which read
+# back (SAME_FRAMES) as the serial run's frames bit for bit, and its energy
+# log to 1e-9; `sphero analyze` reads the pieces as the serial frames; a
+# run stopped on 3 ranks continues on 2, and on one without mpirun, to the
+# same last frame; a periodic cell gives the serial frames; what ranks
+# cannot run is refused once, clearly, on every rank.
 set -euo pipefail
-sphero=$1; mpiexec=$2; work=$3; scene=$4
+sphero=$1; mpiexec=$2; work=$3; scene=$4; same=$5
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 ranks() { local n=$1; shift; timeout 300 "$mpiexec" -np "$n" --oversubscribe "$sphero" "$@"; }
 rm -rf "$work"; mkdir -p "$work"
@@ -13,10 +15,13 @@ rm -rf "$work"; mkdir -p "$work"
 for n in 2 3; do
   ranks $n run "$scene" --quiet --threads 1 --output "$work/ranks$n" --duration 1 > "$work/ranks$n.log"
   grep -q "ranks: $n, grains shared out" "$work/ranks$n.log"
-  frames=0
-  for f in "$work/serial"/*.vtu "$work/serial"/*.pvd "$work/serial/run.sphero"; do
-    cmp "$f" "$work/ranks$n/$(basename "$f")"
-    frames=$((frames + 1))
+  "$same" "$work/serial" "$work/ranks$n"
+  cmp "$work/serial/run.sphero" "$work/ranks$n/run.sphero"
+  # One .pvtu per frame and field, naming a piece per rank.
+  for pvd in "$work/serial"/*.pvd; do
+    field=$(basename "$pvd" .pvd)
+    [ "$(grep -c "file=\"${field}_[0-9]*\.pvtu\"" "$work/ranks$n/$field.pvd")" -eq "$(grep -c "<DataSet" "$pvd")" ]
+    [ "$(grep -c "<Piece Source=" "$work/ranks$n/${field}_00000.pvtu")" -eq $n ]
   done
   # energy.csv: the ranks' parts are summed, so the last bits may differ.
   paste -d, "$work/serial/energy.csv" "$work/ranks$n/energy.csv" | awk -F, -v half=0 '
@@ -26,18 +31,34 @@ for n in 2 3; do
         s = (a < 0 ? -a : a) + (b < 0 ? -b : b) + 1
         if (d > 1e-9 * s) { print "energy.csv row " NR " column " k ": " a " against " b; bad = 1 } } }
     END { exit bad }'
-  echo "$n ranks: $frames files byte-identical to the serial run's, energy.csv within 1e-9"
+  echo "$n ranks: frames in $n pieces, read back as the serial run's; energy.csv within 1e-9"
 done
+# The analysis reads the pieces: its per-frame tables are the serial run's
+# (analysis.csv, which copies energy.csv's columns, to its last bits).
+"$sphero" analyze "$work/serial" > /dev/null
+"$sphero" analyze "$work/ranks2" > /dev/null
+for f in "$work/serial"/chains_*.csv "$work/serial"/coordination.csv "$work/serial"/roses.csv "$work/serial"/shapes.csv; do
+  cmp "$f" "$work/ranks2/$(basename "$f")"
+done
+echo "sphero analyze on 2 ranks' pieces: the serial run's tables"
+# A state frame in pieces is a packing: the same bodies as the serial one.
+for from in serial/state_00001.vtu ranks3/state_00001.pvtu; do
+  { printf 'duration = 0.05\noutput_interval = 0.01\npacking = %s\n' "$work/$from"; grep -E '^ *law *=' "$scene"; } \
+    > "$work/from-${from%%/*}.ini"
+  "$sphero" run "$work/from-${from%%/*}.ini" --quiet --threads 1 --output "$work/from-${from%%/*}" > /dev/null
+done
+"$same" "$work/from-serial" "$work/from-ranks3"
+echo "a state frame written in pieces is the serial one as a packing"
 # Gear's integrator on 2 ranks (unless the scene has a pressure plate).
 if "$sphero" run "$scene" --quiet --threads 1 --output "$work/gear-1" --duration 0.5 --integrator gear > /dev/null &&
    ! grep -q "pressure=" "$scene"; then
   ranks 2 run "$scene" --quiet --threads 1 --output "$work/gear-2" --duration 0.5 --integrator gear > /dev/null
-  for f in "$work/gear-1"/*.vtu; do cmp "$f" "$work/gear-2/$(basename "$f")"; done
+  "$same" "$work/gear-1" "$work/gear-2"
   echo "Gear on 2 ranks: the serial frames"
 fi
 # Threads within ranks: 2 ranks of 2 threads, the same frames.
 ranks 2 run "$scene" --quiet --threads 2 --output "$work/threads" --duration 1 > /dev/null
-for f in "$work/serial"/*.vtu; do cmp "$f" "$work/threads/$(basename "$f")"; done
+"$same" "$work/serial" "$work/threads"
 echo "2 ranks of 2 threads: the serial frames"
 # Stopped on 3 ranks half-way, continued on 2 and on one rank.
 ranks 3 run "$scene" --quiet --threads 1 --output "$work/split" --duration 0.5 > /dev/null
@@ -45,9 +66,8 @@ cp -r "$work/split" "$work/split-serial"
 ranks 2 run "$scene" --quiet --threads 1 --output "$work/split" --duration 1 --restart "$work/split/final.ckpt" > /dev/null
 "$sphero" run "$scene" --quiet --threads 1 --output "$work/split-serial" --duration 1 --restart "$work/split-serial/final.ckpt" > /dev/null
 # (The split runs also wrote a frame where the first part ended.)
-last() { ls "$1"/particles_*.vtu | tail -n 1; }
-cmp "$(last "$work/serial")" "$(last "$work/split")"
-cmp "$(last "$work/serial")" "$(last "$work/split-serial")"
+"$same" --last "$work/serial" "$work/split"
+"$same" --last "$work/serial" "$work/split-serial"
 echo "a run stopped on 3 ranks continues on 2, and on one, to the serial run's last frame"
 # A cell periodic in x: disks cross its side, on 2 ranks as on one.
 data=$("$sphero" --version | sed -n 's/^data: //p')
@@ -55,8 +75,8 @@ printf 'duration = 1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4 kt=5
   "$data/shapes/disk.shape" > "$work/periodic.ini"
 "$sphero" run "$work/periodic.ini" --quiet --threads 1 --output "$work/periodic-1" > /dev/null
 ranks 2 run "$work/periodic.ini" --quiet --threads 1 --output "$work/periodic-2" > /dev/null
-for f in "$work/periodic-1"/*.vtu; do cmp "$f" "$work/periodic-2/$(basename "$f")"; done
-echo "a periodic cell on 2 ranks: every frame byte-identical"
+"$same" "$work/periodic-1" "$work/periodic-2"
+echo "a periodic cell on 2 ranks: every frame the serial one"
 # Refusals: said once (rank 0), exit status 1, no hang.
 printf 'duration = 0.1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4\nwall = radius=0.05 points=0,8;8,8 pressure=10 inward=0,-1 amplitude=0.1,0 frequency=5\ngrains = shape=%s count=4 region=0.5,0.5,7.5,4\n' \
   "$data/shapes/disk.shape" > "$work/shaken.ini"
@@ -81,6 +101,6 @@ ranks 2 run --quiet --threads 1 --output "$work/unstable-2" --dt 0.003 --allow_l
 [ "$status" -eq 3 ] || { echo "2 ranks: exit $status, not 3"; cat "$work/unstable-2.err"; exit 1; }
 # (mpirun adds its own note of the exit status below.)
 cmp "$work/unstable-1.err" <(sed "s/unstable-2/unstable-1/" "$work/unstable-2.err" | head -n "$(wc -l < "$work/unstable-1.err")")
-cmp "$(last "$work/unstable-1")" "$(last "$work/unstable-2")"
+"$same" --last "$work/unstable-1" "$work/unstable-2"
 [ -f "$work/unstable-2/last-good.ckpt" ]
 echo "an unstable run stops on 2 ranks with the serial run's message and last good frame"

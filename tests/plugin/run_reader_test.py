@@ -167,4 +167,12 @@ for c in range(fine.GetNumberOfCells()):
     size = math.sqrt(area.GetValue(c))
     assert math.hypot(cx - centre.GetComponent(c, 0), cy - centre.GetComponent(c, 1)) < 1e-3 * size, c
 
+# Without the plugin, ParaView opens the collection itself, a run on ranks'
+# pieces (.pvtu) included: the same particles as the Sphero reader's.
+plain = OpenDataFile(os.path.join(args.run, "particles.pvd"))
+plain.UpdatePipeline(times[-1])
+grid = servermanager.Fetch(plain)
+assert grid.GetNumberOfCells() == particles.GetNumberOfCells(), (grid.GetNumberOfCells(), particles.GetNumberOfCells())
+assert grid.GetCellData().GetArray("stress_compression_positive") is not None
+
 print(f"plugin test passed: {checked} frames, every filter equal to sphero analyze")

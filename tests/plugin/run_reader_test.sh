@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# run_reader_test.sh SPHERO PVPYTHON PLUGIN SHAPES WORKDIR [rigid]: makes a
-# small static, loaded sample (so that it has stresses and force chains),
-# runs it with frames (with the rigid model when asked), analyses it with
+# run_reader_test.sh SPHERO PVPYTHON PLUGIN SHAPES WORKDIR [rigid | ranks
+# MPIEXEC]: makes a small static, loaded sample (so that it has stresses
+# and force chains), runs it with frames (with the rigid model, or on 2 MPI
+# ranks, which write each frame in pieces, when asked), analyses it with
 # sphero analyze --add-fields, and checks the plugin's reader and filters
 # against that in pvpython.
 set -euo pipefail
-sphero=$1; pvpython=$2; plugin=$3; shapes=$4; work=$5; model=${6:-soft}
+sphero=$1; pvpython=$2; plugin=$3; shapes=$4; work=$5; model=${6:-soft}; mpiexec=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 "$sphero" pack gas --box 0,0,12,12 --shape "$shapes/disk.shape" --shape "$shapes/pebble.shape" \
@@ -20,6 +21,12 @@ if [[ $model == rigid ]]; then
 else
   printf 'duration = 0.02\noutput_interval = 0.002\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=50\npacking = dense.vtu\n' > dense.ini
 fi
-"$sphero" run dense.ini --quiet > /dev/null
+if [[ $model == ranks ]]; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 "$mpiexec" -np 2 --oversubscribe \
+    "$sphero" run dense.ini --quiet --threads 1 > /dev/null
+  [ -f sphero-output/particles_00000.pvtu ]
+else
+  "$sphero" run dense.ini --quiet > /dev/null
+fi
 "$sphero" analyze sphero-output --add-fields > /dev/null
 "$pvpython" --no-mpi --force-offscreen-rendering "$here/run_reader_test.py" --plugin "$plugin" --run sphero-output --sphero "$sphero"

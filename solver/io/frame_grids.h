@@ -1,0 +1,45 @@
+// The grids of one frame of a run, whole or one rank's piece
+// (io/frame_piece.h): particles (rounded outlines as polygons with
+// per-particle data), contacts (the force network, one line per
+// interacting pair), walls (skeletons, outlines and the grains' contact
+// points on them), contact points (every vertex contact) and state (the
+// exact skeletons, enough to restart from as a packing).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "io/frame_piece.h"
+#include "io/pvtu_file.h"
+
+namespace sphero {
+
+// Every field a run can write, in the order it writes them.
+inline const std::vector<std::string> kFrameFields = {"particles", "contacts", "walls", "contact_points", "state"};
+
+class FrameGrids {
+ public:
+  // Outlines of each distinct shape of the run's `world` (every body,
+  // numbered as in the run) are drawn once, in its body frame.
+  FrameGrids(const World& world, int arc_resolution);
+
+  // Writes `engine`'s part `piece` of frame `frame` of each of `fields`
+  // into `directory` (FramePiece::file_name), each file whole or not at all;
+  // returns each field's arrays, which a .pvtu names.
+  std::vector<PieceLayout> write(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields,
+                                 const std::filesystem::path& directory, int frame) const;
+
+ private:
+  vtkSmartPointer<vtkUnstructuredGrid> particles(const Engine& engine, const FramePiece& piece) const;
+  vtkSmartPointer<vtkUnstructuredGrid> contacts(const Engine& engine, const FramePiece& piece) const;
+  vtkSmartPointer<vtkUnstructuredGrid> walls(const Engine& engine, const FramePiece& piece) const;
+  vtkSmartPointer<vtkUnstructuredGrid> grid_of(const std::string& field, const Engine& engine,
+                                               const FramePiece& piece) const;
+
+  std::vector<std::vector<Vec2>> outline_;  // per body of the run, body frame
+  std::vector<double> area_;                // per body of the run
+};
+
+}  // namespace sphero

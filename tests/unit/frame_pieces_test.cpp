@@ -1,0 +1,203 @@
+// A frame written in pieces (io/frame_piece.h, io/pvtu_file.h) reads back
+// as the same frame written whole; damaged .pvtu files are refused by name.
+#include <gtest/gtest.h>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkVariant.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/frame_reader.h"
+#include "io/run_output.h"
+#include "io/scene.h"
+#include "io/state_vtu.h"
+#include "io/vtu_file.h"
+
+namespace sphero {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kPieces = 3;
+const std::vector<std::string> kAllFields = {"particles", "contacts", "walls", "contact_points", "state"};
+
+Engine settled_engine() {
+  const SceneConfig scene = parse_scene(
+      "duration = 1\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4 kt=5e3 mu=0.5 gamma_n=2\n"
+      "wall = radius=0.05 points=0,10;0,0;8,0;8,10\n"
+      "grains = shape=peanut.shape count=8 region=0.5,0.5,7.5,5 speed=1\n"
+      "grains = shape=disk.shape count=14 region=0.5,5.5,7.5,9.5\n",
+      "t.ini", SPHERO_DATA_DIR "/shapes");
+  World w = build_world(scene);
+  const EngineSettings s = resolve_engine_settings(scene, w);
+  Engine engine(std::move(w), s);
+  while (engine.time() < 4.0) engine.run(500);  // the grains have landed and touch
+  return engine;
+}
+
+// One per test: ctest runs the tests of this file side by side.
+fs::path fresh_directory(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / (name + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Grains dealt to the pieces in turn (so no piece holds a run of bodies),
+// the walls to piece 0.
+FramePiece piece_of(const World& w, int index) {
+  FramePiece piece{index, kPieces, {}, std::vector<std::uint8_t>(w.size())};
+  for (std::size_t i = 0; i < w.size(); ++i)
+    piece.written[i] = w.is_wall[i] ? index == 0 : static_cast<int>(i % kPieces) == index;
+  return piece;
+}
+
+// The engine's frame written whole into one directory and in pieces into another.
+struct TwoWays {
+  fs::path whole, pieces;
+};
+TwoWays write_both_ways(const Engine& engine) {
+  TwoWays dirs{fresh_directory("sphero_frame_whole"), fresh_directory("sphero_frame_pieces")};
+  RunOutput whole(dirs.whole, engine.world(), 24, kAllFields);
+  whole.write_frame(engine);
+  RunOutput pieces(dirs.pieces, engine.world(), 24, kAllFields);
+  std::vector<PieceLayout> layouts;
+  for (int k = kPieces - 1; k >= 0; --k)
+    layouts = pieces.grids().write(engine, piece_of(engine.world(), k), kAllFields, dirs.pieces, 0);
+  pieces.add_frame_of_pieces(layouts, kPieces, energy_row(engine, FramePiece{}, engine.ledger(), engine.deepest_overlap()));
+  return dirs;
+}
+
+TEST(FramePieces, ReadBackAsTheWholeFrameRecordForRecord) {
+  const Engine engine = settled_engine();
+  const TwoWays dirs = write_both_ways(engine);
+  ASSERT_TRUE(fs::exists(dirs.pieces / "particles_00000.pvtu"));
+  ASSERT_TRUE(fs::exists(dirs.pieces / "particles_00000_2.vtu"));
+  EXPECT_EQ(frame_extension(dirs.pieces, 0), ".pvtu");
+  const FrameData a = read_frame(dirs.whole, 0), b = read_frame(dirs.pieces, 0);
+  ASSERT_EQ(a.particles.size(), 22u);
+  ASSERT_EQ(b.particles.size(), a.particles.size());
+  EXPECT_EQ(b.time, a.time);
+  for (std::size_t k = 0; k < a.particles.size(); ++k) {
+    EXPECT_EQ(b.particles[k].id, a.particles[k].id);
+    EXPECT_EQ(b.particles[k].centre, a.particles[k].centre);
+    EXPECT_EQ(b.particles[k].stress, a.particles[k].stress);
+    EXPECT_EQ(b.particles[k].wall_stress, a.particles[k].wall_stress);
+    EXPECT_EQ(b.particles[k].coordination, a.particles[k].coordination);
+    EXPECT_EQ(b.outlines[k], a.outlines[k]);
+    EXPECT_EQ(b.exact_shapes[k].shape.vertices, a.exact_shapes[k].shape.vertices);
+  }
+  ASSERT_GT(a.pairs.size(), 15u);
+  ASSERT_EQ(b.pairs.size(), a.pairs.size());
+  for (std::size_t k = 0; k < a.pairs.size(); ++k) {
+    EXPECT_EQ(b.pairs[k].body_a, a.pairs[k].body_a);
+    EXPECT_EQ(b.pairs[k].body_b, a.pairs[k].body_b);
+    EXPECT_EQ(b.pairs[k].force, a.pairs[k].force);
+    EXPECT_EQ(b.forces[k].a, a.forces[k].a);
+  }
+  ASSERT_EQ(b.vertex_contacts.size(), a.vertex_contacts.size());
+  for (std::size_t k = 0; k < a.vertex_contacts.size(); ++k) {
+    EXPECT_EQ(b.vertex_contacts[k].vertex_body, a.vertex_contacts[k].vertex_body);
+    EXPECT_EQ(b.vertex_contacts[k].vertex, a.vertex_contacts[k].vertex);
+    EXPECT_EQ(b.vertex_contacts[k].edge, a.vertex_contacts[k].edge);
+    EXPECT_EQ(b.vertex_contacts[k].force, a.vertex_contacts[k].force);
+  }
+  ASSERT_EQ(b.walls.size(), 1u);
+  ASSERT_GT(a.walls[0].contacts.size(), 5u);
+  ASSERT_EQ(b.walls[0].contacts.size(), a.walls[0].contacts.size());
+  for (std::size_t k = 0; k < a.walls[0].contacts.size(); ++k) {
+    EXPECT_EQ(b.walls[0].contacts[k].grain, a.walls[0].contacts[k].grain);
+    EXPECT_EQ(b.walls[0].contacts[k].force, a.walls[0].contacts[k].force);
+  }
+  EXPECT_EQ(b.walls[0].force, a.walls[0].force);
+}
+
+// Every field's pieces make the whole frame's grid: the same points, cells
+// and cell arrays in the same order.
+TEST(FramePieces, PiecesReadBackAsTheWholeGrid) {
+  const Engine engine = settled_engine();
+  const TwoWays dirs = write_both_ways(engine);
+  for (const std::string& field : kAllFields) {
+    const auto whole = read_vtu(dirs.whole / (field + "_00000.vtu"));
+    const auto merged = read_vtu(dirs.pieces / (field + "_00000.pvtu"));
+    ASSERT_GT(whole->GetNumberOfCells(), 0) << field;
+    ASSERT_EQ(merged->GetNumberOfCells(), whole->GetNumberOfCells()) << field;
+    ASSERT_EQ(merged->GetNumberOfPoints(), whole->GetNumberOfPoints()) << field;
+    for (vtkIdType p = 0; p < whole->GetNumberOfPoints(); ++p)
+      for (int k = 0; k < 3; ++k) ASSERT_EQ(merged->GetPoint(p)[k], whole->GetPoint(p)[k]) << field << " point " << p;
+    for (vtkIdType c = 0; c < whole->GetNumberOfCells(); ++c) ASSERT_EQ(merged->GetCellType(c), whole->GetCellType(c));
+    vtkCellData* w = whole->GetCellData();
+    ASSERT_EQ(merged->GetCellData()->GetNumberOfArrays(), w->GetNumberOfArrays()) << field;
+    for (int a = 0; a < w->GetNumberOfArrays(); ++a) {
+      vtkAbstractArray* x = w->GetAbstractArray(a);
+      vtkAbstractArray* y = merged->GetCellData()->GetAbstractArray(x->GetName());
+      ASSERT_NE(y, nullptr) << field << " " << x->GetName();
+      ASSERT_EQ(y->GetNumberOfValues(), x->GetNumberOfValues());
+      for (vtkIdType v = 0; v < x->GetNumberOfValues(); ++v)
+        ASSERT_EQ(y->GetVariantValue(v), x->GetVariantValue(v)) << field << " " << x->GetName() << " " << v;
+    }
+  }
+}
+
+TEST(FramePieces, StateInPiecesIsAPackingInBodyOrder) {
+  const Engine engine = settled_engine();
+  const TwoWays dirs = write_both_ways(engine);
+  const std::vector<BodySpec> a = read_state_vtu(dirs.whole / "state_00000.vtu");
+  const std::vector<BodySpec> b = read_state_vtu(dirs.pieces / "state_00000.pvtu");
+  ASSERT_EQ(b.size(), a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(b[i].position, a[i].position) << i;
+    EXPECT_EQ(b[i].is_wall, a[i].is_wall) << i;
+    EXPECT_EQ(b[i].shape.vertices, a[i].shape.vertices) << i;
+  }
+}
+
+TEST(FramePieces, FieldsAddedByTheAnalysisGoToEachParticlesPiece) {
+  const Engine engine = settled_engine();
+  const TwoWays dirs = write_both_ways(engine);
+  const FrameData frame = read_frame(dirs.pieces, 0);
+  ParticleField twice_id{"twice_id", 1, {}};
+  for (const ParticleRecord& p : frame.particles) twice_id.values.push_back(2.0 * p.id);
+  add_particle_fields(dirs.pieces, 0, {twice_id});
+  const auto grid = read_vtu(dirs.pieces / "particles_00000.pvtu");
+  vtkDataArray* id = grid->GetCellData()->GetArray("id");
+  vtkDataArray* added = grid->GetCellData()->GetArray("twice_id");
+  ASSERT_NE(added, nullptr);
+  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) EXPECT_EQ(added->GetTuple1(c), 2.0 * id->GetTuple1(c));
+}
+
+void expect_refused(const fs::path& pvtu, const std::string& words) {
+  try {
+    read_vtu(pvtu);
+    ADD_FAILURE() << pvtu << " was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(pvtu.filename().string()), std::string::npos) << e.what();
+  }
+}
+
+void write_text(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
+
+TEST(FramePieces, DamagedSummariesAreRefusedByName) {
+  const Engine engine = settled_engine();
+  const fs::path dir = write_both_ways(engine).pieces;
+  const std::string head = "<VTKFile type=\"PUnstructuredGrid\"><PUnstructuredGrid>";
+  write_text(dir / "none.pvtu", head + "</PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "none.pvtu", "names no piece");
+  write_text(dir / "missing.pvtu", head + "<Piece Source=\"particles_00000_7.vtu\"/></PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "missing.pvtu", "particles_00000_7.vtu is missing");
+  write_text(dir / "outside.pvtu", head + "<Piece Source=\"../elsewhere.vtu\"/></PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "outside.pvtu", "is not a .vtu beside the file");
+  write_text(dir / "unclosed.pvtu", head + "<Piece Source=\"particles_00000_0.vtu/></PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "unclosed.pvtu", "without Source");
+  write_text(dir / "mixed.pvtu", head + "<Piece Source=\"particles_00000_0.vtu\"/><Piece Source=\"contacts_00000_1.vtu\"/>"
+                                        "</PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "mixed.pvtu", "do not belong together");
+  write_text(dir / "other.pvtu", "<VTKFile type=\"UnstructuredGrid\"></VTKFile>");
+  expect_refused(dir / "other.pvtu", "not a parallel unstructured grid");
+}
+
+}  // namespace
+}  // namespace sphero
