@@ -463,7 +463,7 @@ void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, c
 int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World world, const EngineSettings& settings,
                  std::size_t grains) {
   const Ranks ranks;
-  std::string refusal = distributed_refusal(world, settings);
+  std::string refusal = distributed_refusal(settings);
   if (refusal.empty() && scene.backend == Backend::opencl) refusal = "backend = opencl does not run on several ranks: drop mpirun or the key";
   if (!refusal.empty()) throw SceneError(fmt::format("{}: {}", scene.source, refusal));
   std::optional<DistributedEngine> engine;

@@ -140,6 +140,8 @@ void Engine::step() {
   stepper_->step(core_);
   if (rigid) core_.ledger.external_work += potential_energy_of(core_.world, core_.constrained) - walls_potential;
   // The work of imposed loads and motions by the trapezoidal rule.
+  work_before_trapezoid_ = core_.ledger.external_work;
+  trapezoid_first_power_ = previous_power;
   core_.ledger.external_work += 0.5 * (previous_power + core_.power) * core_.settings.dt;
   core_.time += core_.settings.dt;
   ++core_.step;
@@ -158,6 +160,12 @@ void Engine::step() {
                     context);
     throw;
   }
+}
+
+void Engine::retake_constraint_power() {
+  core_.power = core_.constraint_power();
+  core_.ledger.external_work = work_before_trapezoid_;
+  core_.ledger.external_work += 0.5 * (trapezoid_first_power_ + core_.power) * core_.settings.dt;
 }
 
 void Engine::evaluate_forces_now() {

@@ -83,6 +83,14 @@ class Engine {
     body_numbers_ = std::move(body_numbers);
     check_energy_ = false;
   }
+  // On a rank's part: what completes the shared bodies' forces before
+  // Gear's corrector (EngineCore::complete_shared_forces).
+  void complete_shared_forces_with(std::function<void()> complete) { core_.complete_shared_forces = std::move(complete); }
+  // On a rank's part, once the forces of the last step's end state are
+  // complete (after the ghosts were corrected): the external power taken
+  // again from them, and the step's work of imposed loads and motions
+  // booked again with it, by the same trapezoid as step().
+  void retake_constraint_power();
   // Every candidate feature pair as a full record, assembled now from the
   // list (the step keeps only what the next step needs): call it per
   // frame, not per contact.
@@ -154,6 +162,8 @@ class Engine {
   double dt_limit_ = 0.0;
   bool check_energy_ = true;
   double drive_work_ = 0.0;
+  // The step's external work before its trapezoid, and the trapezoid's first power.
+  double work_before_trapezoid_ = 0.0, trapezoid_first_power_ = 0.0;
   std::vector<int> body_numbers_;  // empty: the bodies are the whole world
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -84,6 +85,10 @@ struct EngineCore {
   std::vector<BodyEnergySums> body_sums;  // per body chunk
   std::size_t fastest_body = 0;           // from the sums, for the energy check
   bool vertices_stale = false;            // world.world_vertex behind the positions (snapshot() updates its copy)
+  // Set on a rank's part of a world spread over ranks (solver/parallel):
+  // completes the forces of the bodies whose contacts the ranks share (the
+  // walls) before a corrector uses them. Collective: every rank calls it.
+  std::function<void()> complete_shared_forces;
   // Empty, or per body what it counts for (PartCount, world.h): a rank's
   // part of a world shared by ranks counts only what it owns
   // (solver/parallel).

@@ -80,6 +80,7 @@ void GearStepper::step(EngineCore& core) {
   predict(core);
   core.update_lists_or_orientations();
   core.evaluate_forces(core.settings.dt);
+  if (core.complete_shared_forces) core.complete_shared_forces();
   correct(core);
   // Energies belong to the corrected state: re-evaluate the contacts there
   // without advancing their springs (the cost of a second contact pass).

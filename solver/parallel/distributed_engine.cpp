@@ -64,29 +64,15 @@ std::vector<Stepper::BodyHistory> joined_history(const EngineSnapshot& s, std::s
   return per_body;
 }
 
-std::string distributed_refusal(const World& w, const EngineSettings& s) {
+std::string distributed_refusal(const EngineSettings& s) {
   if (s.model == Model::rigid) return "the rigid model does not run on several ranks yet: run it without mpirun";
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    const BodyConstraint& c = w.constraint[i];
-    if (c.vibration.on() && !c.holds_all())
-      return fmt::format("body {} ('{}') vibrates and is free along some axis, which does not run on several ranks "
-                         "yet: run the scene without mpirun",
-                         i, w.shape_name[i]);
-    // Gear corrects every body with its forces: a pressure plate's, or a
-    // held grain's reaction, would need every rank's contacts first.
-    const bool held_grain = !w.is_wall[i] && (c.held[0] || c.held[1] || c.held[2]);
-    if (s.integrator == Integrator::gear && ((w.is_wall[i] && !c.holds_all()) || held_grain))
-      return fmt::format("body {} ('{}') is {} with integrator = gear, which does not run on several ranks yet: use "
-                         "integrator = verlet, or run without mpirun",
-                         i, w.shape_name[i], held_grain ? "a grain with a held motion" : "a wall free along some axis");
-  }
   return {};
 }
 
 DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
     : ranks_(ranks), whole_(std::move(whole.world)), settings_(whole.settings),
       agreement_(std::make_unique<RankAgreement>(ranks_)) {
-  const std::string refusal = distributed_refusal(whole_, settings_);
+  const std::string refusal = distributed_refusal(settings_);
   if (!refusal.empty()) throw std::invalid_argument(refusal);
   const std::size_t grains = grain_count(whole_);
   if (grains < static_cast<std::size_t>(ranks_.size()))
@@ -168,7 +154,7 @@ void DistributedEngine::step() {
   stop_on_any_failure(failure, unstable_body);
   refresh_ghosts();
   settle_wall_forces();
-  kick_free_walls(free_walls);
+  if (settings_.integrator != Integrator::gear) kick_free_walls(free_walls);
   book_wall_work(walls_at_start);
   check_energy_of_all(ledger());
   const bool moved_far = ranks_.max(largest_motion_since_decomposition()) > 0.5 * margin_;
@@ -250,7 +236,10 @@ void DistributedEngine::refresh_ghosts() {
   exchange_ghost_records<Stepper::BodyHistory>(
       ranks_, send_, receive_, [&](std::size_t k) { return engine_->history_of(k); },
       [&](std::size_t k, const Stepper::BodyHistory& h) { engine_->set_history_of(k, h); });
+  // The corrected state's forces, now that the ghosts are corrected, and
+  // the imposed loads' work on this rank's grains with them.
   engine_->evaluate_forces_now();
+  engine_->retake_constraint_power();
 }
 
 EnergyLedger DistributedEngine::ledger() const {

@@ -138,6 +138,6 @@ void split_history(const std::vector<Stepper::BodyHistory>& per_body, EngineSnap
 std::vector<Stepper::BodyHistory> joined_history(const EngineSnapshot& s, std::size_t bodies);
 
 // What stops a scene from running on ranks (an empty string if nothing).
-std::string distributed_refusal(const World& w, const EngineSettings& s);
+std::string distributed_refusal(const EngineSettings& s);
 
 }  // namespace sphero

@@ -99,6 +99,9 @@ void DistributedEngine::start_engine(const EnergyLedger& ledger, double time, lo
   engine_ = std::make_unique<Engine>(std::move(s));
   engine_->count_only(std::move(counted), held_);
   engine_->agree_lists_with(agreement_.get());
+  // Gear corrects a free wall with the forces of every rank's contacts on it.
+  if (settings_.integrator == Integrator::gear && !free_walls_.empty())
+    engine_->complete_shared_forces_with([this] { settle_wall_forces(); });
   ++decompositions_;
 }
 

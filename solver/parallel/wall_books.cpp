@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/candidate_order.h"
+#include "engine/contact_geometry.h"
 #include "engine/dof.h"
 #include "parallel/distributed_engine.h"
 
@@ -60,18 +61,24 @@ void DistributedEngine::kick_free_walls(const std::vector<GrainMotion>& before) 
 }
 
 // The walls' power as the step started, but with the velocities the
-// drive gave the vibrating walls for it (and their imposed velocities), in
-// wall order as wall_power() adds it.
+// drive gave the vibrating walls for it along their held axes (and their
+// imposed velocities), in wall order as wall_power() adds it.
 double DistributedEngine::driven_wall_power(const std::vector<std::pair<GrainMotion, BodyConstraint>>& at_start) const {
   const World& w = engine_->world();
   double power = 0.0;
   for (std::size_t j = 0; j < walls_.size(); ++j) {
     const auto k = static_cast<std::size_t>(walls_[j]);
     const auto& [motion, tag] = at_start[j];
-    const bool driven = tag.vibration.on();
-    power += constraint_power_of(driven ? w.constraint[k] : tag, motion.force, motion.torque,
-                                 driven ? w.velocity[k] : motion.velocity,
-                                 driven ? w.angular_velocity[k] : motion.angular_velocity);
+    if (!tag.vibration.on()) {
+      power += constraint_power_of(tag, motion.force, motion.torque, motion.velocity, motion.angular_velocity);
+      continue;
+    }
+    // Along a free axis (a shaken pressure plate), the velocity it started with.
+    const BodyConstraint& driven = w.constraint[k];
+    const Vec2 v{driven.held[dof_x] ? w.velocity[k].x : motion.velocity.x,
+                 driven.held[dof_y] ? w.velocity[k].y : motion.velocity.y};
+    const double omega = driven.held[dof_rotation] ? w.angular_velocity[k] : motion.angular_velocity;
+    power += constraint_power_of(driven, motion.force, motion.torque, v, omega);
   }
   return power;
 }
@@ -103,6 +110,7 @@ void DistributedEngine::settle_wall_forces() {
   const NeighbourList& list = engine_->neighbour_list();
   const World& w = engine_->world();
   const std::vector<int>&start = list.body_candidate_start(), &incident = list.body_candidates();
+  const WorldView view(w);
   std::vector<WallShare> mine;
   for (int k : walls_) {
     for (int j = start[static_cast<std::size_t>(k)]; j < start[static_cast<std::size_t>(k) + 1]; ++j) {
@@ -111,6 +119,10 @@ void DistributedEngine::settle_wall_forces() {
       const bool vertex = key.vertex_body == k;
       const int other = vertex ? key.edge_body : key.vertex_body;
       if (!key.active || owner_[static_cast<std::size_t>(held_[static_cast<std::size_t>(other)])] != ranks_.rank()) continue;
+      // The pass adds the forces of the contacts touching now: Gear's
+      // re-evaluation of its corrected state leaves one that opened active,
+      // its books to the next step, but adds no force for it.
+      if (!contact_geometry(view, key).touching) continue;
       const ContactState& s = list.states()[c];
       const Vec2 centre = vertex ? w.position[static_cast<std::size_t>(k)] : w.position[static_cast<std::size_t>(k)] + key.edge_offset;
       // a − x and a + (−x) are the same number: the serial pass subtracts.
