@@ -14,8 +14,8 @@
 
 namespace sphero {
 
-vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const Engine& engine, const FramePiece& piece) {
-  const World& w = engine.world();
+vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const World& w, const std::vector<Contact>& contacts,
+                                                         const FramePiece& piece) {
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // points of application for analysis, not rounded to float
@@ -25,7 +25,7 @@ vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const Engine& engine, c
   auto normal = named_doubles("normal", 3), force = named_doubles("force", 3);
   auto normal_force = named_doubles("normal_force", 1), tangential = named_doubles("tangential_force_vector", 3);
   auto overlap = named_doubles("overlap", 1), offset = named_doubles("edge_offset", 3);
-  for (const Contact& c : engine.contacts()) {
+  for (const Contact& c : contacts) {
     if (!c.active || !piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
     const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
     // Where the vertex body is drawn; the offset takes the point to the edge

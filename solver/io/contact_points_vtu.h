@@ -18,8 +18,10 @@ class vtkUnstructuredGrid;
 
 namespace sphero {
 
-// The frame's grid, whole or a rank's piece of it (bodies numbered as in the run).
-vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const Engine& engine, const FramePiece& piece);
+// The frame's grid of these contacts of the world's bodies, whole or a
+// rank's piece of it (bodies numbered as in the run).
+vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const World& world, const std::vector<Contact>& contacts,
+                                                         const FramePiece& piece);
 
 // The records of a grid written so. Throws std::runtime_error naming the
 // missing or misshapen array.

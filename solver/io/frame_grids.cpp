@@ -61,10 +61,11 @@ struct Pair {
   int contacts = 0;
 };
 
-std::map<std::tuple<int, int, int, int>, Pair> pairs_of(const Engine& engine, const FramePiece& piece) {
+std::map<std::tuple<int, int, int, int>, Pair> pairs_of(const World& w, const std::vector<Contact>& contacts,
+                                                        const FramePiece& piece) {
   std::map<std::tuple<int, int, int, int>, Pair> pairs;
-  for (const Contact& c : engine.contacts()) {
-    if (!c.active || !piece.writes_pair(engine.world(), c.vertex_body, c.edge_body)) continue;
+  for (const Contact& c : contacts) {
+    if (!c.active || !piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
     const bool vertex_first = c.vertex_body < c.edge_body;
     const int a = vertex_first ? c.vertex_body : c.edge_body, b = vertex_first ? c.edge_body : c.vertex_body;
     const Vec2 offset = vertex_first ? c.edge_offset : -c.edge_offset;
@@ -97,9 +98,10 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
                                            const std::vector<std::string>& fields,
                                            const std::filesystem::path& directory, int frame) const {
   std::vector<PieceLayout> layouts;
+  const std::vector<Contact> contacts = engine.contacts();
   for (const std::string& field : kFrameFields) {
     if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
-    const vtkSmartPointer<vtkUnstructuredGrid> grid = grid_of(field, engine, piece);
+    const vtkSmartPointer<vtkUnstructuredGrid> grid = grid_of(field, engine, contacts, piece);
     add_time_value(grid, engine.time());
     write_vtu_atomically(directory / piece.file_name(field, frame), grid);
     layouts.push_back({field, layout_of(grid)});
@@ -108,15 +110,17 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
 }
 
 vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::grid_of(const std::string& field, const Engine& engine,
+                                                         const std::vector<Contact>& contacts,
                                                          const FramePiece& piece) const {
-  if (field == "particles") return particles(engine, piece);
-  if (field == "contacts") return contacts(engine, piece);
-  if (field == "walls") return walls(engine, piece);
-  if (field == "contact_points") return contact_points_grid(engine, piece);
+  if (field == "particles") return particles(engine, contacts, piece);
+  if (field == "contacts") return contact_lines(engine, contacts, piece);
+  if (field == "walls") return walls(engine.world(), contacts, piece);
+  if (field == "contact_points") return contact_points_grid(engine.world(), contacts, piece);
   return state_grid(engine.world(), piece);
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine, const FramePiece& piece) const {
+vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine, const std::vector<Contact>& contacts,
+                                                           const FramePiece& piece) const {
   const World& w = engine.world();
   const std::size_t n = w.size();
   // Per-particle stress (Love–Weber, docs/MODEL.md §6), compression positive,
@@ -124,7 +128,6 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
   std::vector<double> areas(n);
   std::vector<bool> grain(n);
   for (std::size_t i = 0; i < n; ++i) areas[i] = area_[static_cast<std::size_t>(piece.number_of(i))], grain[i] = !w.is_wall[i];
-  const std::vector<Contact> contacts = engine.contacts();
   const std::vector<Stress> stress = particle_stresses(w, contacts, areas);
   const std::vector<Stress> between_grains = particle_stresses(w, contacts, areas, grain);
   const std::vector<int> coordination_of = coordination_numbers(w, contacts);
@@ -173,7 +176,9 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
   return grid;
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contacts(const Engine& engine, const FramePiece& piece) const {
+vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contact_lines(const Engine& engine,
+                                                               const std::vector<Contact>& contacts,
+                                                               const FramePiece& piece) const {
   const World& w = engine.world();
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
@@ -196,7 +201,7 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contacts(const Engine& engine, 
   auto percussion = named_doubles("percussion_on_a", 3);
   auto normal_percussion = named_doubles("normal_percussion", 1);
   auto tangential_percussion = named_doubles("tangential_percussion", 1);
-  for (const auto& [key, p] : pairs_of(engine, piece)) {
+  for (const auto& [key, p] : pairs_of(w, contacts, piece)) {
     // A wall's centre of mass says nothing about where it is touched: draw
     // wall contacts from the grain to the mean contact point.
     // The line is in the first body's frame, which a wall's drawing shifts.
@@ -228,8 +233,8 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contacts(const Engine& engine, 
   return grid;
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const Engine& engine, const FramePiece& piece) const {
-  const World& w = engine.world();
+vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const World& w, const std::vector<Contact>& contacts,
+                                                       const FramePiece& piece) const {
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // positions and branch vectors for analysis, not rounded to float
@@ -263,7 +268,7 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const Engine& engine, con
   // Every vertex contact between a grain and a wall, as a vertex cell at its
   // point of application with the force on the wall: what wall stresses
   // are summed from (a grain in a corner touches two faces of one wall).
-  for (const Contact& c : engine.contacts()) {
+  for (const Contact& c : contacts) {
     if (!c.active || w.is_wall[c.vertex_body] == w.is_wall[c.edge_body]) continue;
     if (!piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
     const bool wall_has_vertex = w.is_wall[c.vertex_body];

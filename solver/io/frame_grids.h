@@ -32,11 +32,15 @@ class FrameGrids {
                                  const std::filesystem::path& directory, int frame) const;
 
  private:
-  vtkSmartPointer<vtkUnstructuredGrid> particles(const Engine& engine, const FramePiece& piece) const;
-  vtkSmartPointer<vtkUnstructuredGrid> contacts(const Engine& engine, const FramePiece& piece) const;
-  vtkSmartPointer<vtkUnstructuredGrid> walls(const Engine& engine, const FramePiece& piece) const;
+  // Each from the engine's contacts, assembled once per frame.
+  vtkSmartPointer<vtkUnstructuredGrid> particles(const Engine& engine, const std::vector<Contact>& contacts,
+                                                 const FramePiece& piece) const;
+  vtkSmartPointer<vtkUnstructuredGrid> contact_lines(const Engine& engine, const std::vector<Contact>& contacts,
+                                                     const FramePiece& piece) const;
+  vtkSmartPointer<vtkUnstructuredGrid> walls(const World& w, const std::vector<Contact>& contacts,
+                                             const FramePiece& piece) const;
   vtkSmartPointer<vtkUnstructuredGrid> grid_of(const std::string& field, const Engine& engine,
-                                               const FramePiece& piece) const;
+                                               const std::vector<Contact>& contacts, const FramePiece& piece) const;
 
   std::vector<std::vector<Vec2>> outline_;  // per body of the run, body frame
   std::vector<double> area_;                // per body of the run
