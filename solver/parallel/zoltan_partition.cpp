@@ -64,8 +64,9 @@ std::vector<int> partition_bodies(const Ranks& ranks, const std::vector<unsigned
   if (!initialised) throw std::runtime_error("Zoltan could not be initialised");
   Zoltan_Struct* zz = Zoltan_Create(ranks.comm());
   Objects objects{&ids, &points, &weights};
-  for (const auto& [key, value] : {std::pair{"LB_METHOD", method}, {"NUM_GID_ENTRIES", "1"}, {"NUM_LID_ENTRIES", "1"},
-                                   {"OBJ_WEIGHT_DIM", "1"}, {"RETURN_LISTS", "EXPORT"}, {"DEBUG_LEVEL", "0"},
+  // Quiet first: at its default level Zoltan prints the method it is given.
+  for (const auto& [key, value] : {std::pair{"DEBUG_LEVEL", "0"}, {"LB_METHOD", method}, {"NUM_GID_ENTRIES", "1"},
+                                   {"NUM_LID_ENTRIES", "1"}, {"OBJ_WEIGHT_DIM", "1"}, {"RETURN_LISTS", "EXPORT"},
                                    {"IMBALANCE_TOL", "1.05"}})
     Zoltan_Set_Param(zz, key, value);
   Zoltan_Set_Num_Obj_Fn(zz, count, &objects);

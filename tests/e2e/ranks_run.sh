@@ -93,6 +93,16 @@ set -e
 [ "$(grep -c 'the rigid model does not run on several ranks yet' <<<"$message")" -eq 1 ] || { echo "refusal not said once: $message"; exit 1; }
 [ $pack_status -ne 0 ] && grep -q "only \`sphero run\` runs on several ranks" <<<"$pack" || { echo "pack on ranks: $pack"; exit 1; }
 echo "refusals: a rigid scene and another command, each said once"
+# Rank 0 alone builds the scene: what it cannot build stops every rank,
+# said once, with the serial run's message.
+printf 'duration = 0.1\nlaw = 0 0 linear kn=1e4\npacking = %s/nowhere.vtu\n' "$work" > "$work/nowhere.ini"
+set +e
+serial_message=$("$sphero" run "$work/nowhere.ini" --quiet --output "$work/nowhere-1" 2>&1)
+message=$(ranks 2 run "$work/nowhere.ini" --quiet --output "$work/nowhere-2" 2>&1); status=$?
+set -e
+[ $status -eq 1 ] || { echo "a missing packing on 2 ranks: exit $status: $message"; exit 1; }
+[ "$(grep -cF "$serial_message" <<<"$message")" -eq 1 ] || { echo "not the serial message once: $message"; exit 1; }
+echo "a scene rank 0 cannot build stops every rank with the serial message"
 # A run gone unstable on ranks (dt three times the hopper's stable limit)
 # stops as the serial run does: exit status 3, the same message (the same
 # step and body), its last good state kept.
