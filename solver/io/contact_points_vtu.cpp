@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "io/drawing_shift.h"
+#include "io/grid_check.h"
 #include "io/vtu_file.h"
 
 namespace sphero {
@@ -79,10 +80,10 @@ std::vector<VertexContactRecord> vertex_contacts_from_grid(vtkUnstructuredGrid* 
     double p[3];
     grid->GetPoint(ids->GetId(0), p);
     VertexContactRecord r;
-    r.vertex_body = static_cast<int>(vertex_body->GetTuple1(c));
-    r.edge_body = static_cast<int>(edge_body->GetTuple1(c));
-    r.vertex = static_cast<int>(vertex->GetTuple1(c));
-    r.edge = static_cast<int>(edge->GetTuple1(c));
+    r.vertex_body = cell_int(vertex_body, c);
+    r.edge_body = cell_int(edge_body, c);
+    r.vertex = cell_int(vertex, c);
+    r.edge = cell_int(edge, c);
     r.vertex_to_vertex = kind->GetTuple1(c) != 0.0;
     r.sliding = sliding->GetTuple1(c) != 0.0;
     r.point = {p[0], p[1]};

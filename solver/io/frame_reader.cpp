@@ -171,7 +171,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
   for (vtkIdType c = 0; c < particles->GetNumberOfCells(); ++c) {
     data.outlines.push_back(cell_points(particles, c));
     ParticleRecord p;
-    p.id = static_cast<int>(id->GetTuple1(c));
+    p.id = cell_int(id, c);
     p.centre = {centre->GetComponent(c, 0), centre->GetComponent(c, 1)};
     p.area = area->GetTuple1(c);
     p.radius = radius ? radius->GetTuple1(c) : 0.0;
@@ -179,7 +179,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
       p.stress[static_cast<std::size_t>(k)] = stress->GetComponent(c, k);
       if (wall_stress) p.wall_stress[static_cast<std::size_t>(k)] = wall_stress->GetComponent(c, k);
     }
-    p.coordination = static_cast<int>(coordination->GetTuple1(c));
+    p.coordination = cell_int(coordination, c);
     p.kinetic_energy = kinetic ? kinetic->GetTuple1(c) : 0.0;
     if (shape != nullptr) p.shape = shape->GetValue(c);
     data.particles.push_back(p);
@@ -196,8 +196,8 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     vtkDataArray* normal_force = cell_array(contacts, "normal_force", 1, false, source);
     for (vtkIdType c = 0; c < contacts->GetNumberOfCells(); ++c) {
       const auto ends = cell_points(contacts, c);
-      data.pairs.push_back({body_a ? static_cast<int>(body_a->GetTuple1(c)) : -1,
-                            body_b ? static_cast<int>(body_b->GetTuple1(c)) : -1, ends.back() - ends.front(),
+      data.pairs.push_back({body_a ? cell_int(body_a, c) : -1,
+                            body_b ? cell_int(body_b, c) : -1, ends.back() - ends.front(),
                             normal ? Vec2{normal->GetComponent(c, 0), normal->GetComponent(c, 1)} : Vec2{},
                             force ? Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)} : Vec2{},
                             normal_force ? normal_force->GetTuple1(c) : 0.0});
@@ -215,13 +215,13 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     std::vector<WallContact> touches;
     std::vector<int> touched;
     for (vtkIdType c = 0; c < walls->GetNumberOfCells(); ++c) {
-      const int kind = part ? static_cast<int>(part->GetTuple1(c)) : 2;
-      const int wall = wall_id ? static_cast<int>(wall_id->GetTuple1(c)) : -1;
+      const int kind = part ? cell_int(part, c) : 2;
+      const int wall = wall_id ? cell_int(wall_id, c) : -1;
       const Vec2 f = force ? Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)} : Vec2{};
       if (kind == 0) data.wall_outlines.push_back(cell_points(walls, c));
       if (kind == 2) data.walls.push_back({wall, cell_points(walls, c), f, {}});
       if (kind == 3) {
-        touches.push_back({cell_points(walls, c).front(), f, grain ? static_cast<int>(grain->GetTuple1(c)) : -1});
+        touches.push_back({cell_points(walls, c).front(), f, grain ? cell_int(grain, c) : -1});
         touched.push_back(wall);
       }
     }
@@ -245,7 +245,7 @@ void add_particle_fields(const std::filesystem::path& run, int frame, const std:
     grids.push_back(read_vtu(piece));
     vtkDataArray* id = cell_array(grids.back(), "id", 1, true, piece.string());
     for (vtkIdType c = 0; c < grids.back()->GetNumberOfCells(); ++c)
-      id_to_value.push_back({static_cast<int>(id->GetTuple1(c)), 0});
+      id_to_value.push_back({cell_int(id, c), 0});
   }
   std::sort(id_to_value.begin(), id_to_value.end());
   for (std::size_t k = 0; k < id_to_value.size(); ++k) id_to_value[k].second = k;
@@ -261,7 +261,7 @@ void add_particle_fields(const std::filesystem::path& run, int frame, const std:
       auto array = named_doubles(f.name.c_str(), f.components);
       array->SetNumberOfTuples(grid->GetNumberOfCells());
       for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
-        const std::pair<int, std::size_t> probe{static_cast<int>(id->GetTuple1(c)), 0};
+        const std::pair<int, std::size_t> probe{cell_int(id, c), 0};
         const std::size_t at = std::lower_bound(id_to_value.begin(), id_to_value.end(), probe)->second;
         for (int j = 0; j < f.components; ++j)
           array->SetComponent(c, j, f.values[at * static_cast<std::size_t>(f.components) + static_cast<std::size_t>(j)]);

@@ -79,4 +79,9 @@ vtkDataArray* cell_array(vtkUnstructuredGrid* grid, const char* name, int compon
   return a;
 }
 
+int cell_int(vtkDataArray* array, vtkIdType c) {
+  const double x = array->GetComponent(c, 0);
+  return x > -2147483648.0 && x < 2147483648.0 ? static_cast<int>(x) : -1;
+}
+
 }  // namespace sphero

@@ -22,6 +22,9 @@ void check_grid_structure(vtkUnstructuredGrid* grid, const std::string& source);
 // Every cell has from `fewest` to `most` points.
 void check_cell_sizes(vtkUnstructuredGrid* grid, vtkIdType fewest, vtkIdType most, const std::string& source,
                       const char* what);
+// Cell c's first value of `array` as an int (ids, counts, flags): −1 where
+// a damaged file holds a value no int can (not finite, beyond ±2³¹).
+int cell_int(vtkDataArray* array, vtkIdType c);
 // The cell array `name` with `components` components; null when absent and
 // not `required`.
 vtkDataArray* cell_array(vtkUnstructuredGrid* grid, const char* name, int components, bool required,

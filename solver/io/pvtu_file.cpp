@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -84,7 +86,11 @@ class CellOrder {
     part_ = d->GetArray("part"), grain_ = d->GetArray("grain"), id_ = d->GetArray("id");
   }
   CellKey key(vtkIdType c) const {
-    const auto number = [c](vtkDataArray* a) { return static_cast<long long>(a->GetComponent(c, 0)); };
+    // A damaged file's numbers may be anything: outside ±2⁶² they sort last.
+    const auto number = [c](vtkDataArray* a) {
+      const double x = a->GetComponent(c, 0);
+      return std::abs(x) < 0x1p62 ? static_cast<long long>(x) : std::numeric_limits<long long>::max();
+    };
     if (a_) return pair_key(0, number(a_), number(b_));
     if (part_ && grain_ && id_) return number(part_) == 3 ? pair_key(1, number(id_), number(grain_)) : CellKey{0, 0, 0};
     if (id_) return {0, number(id_), 0};

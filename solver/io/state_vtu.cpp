@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "engine/wall_vibration.h"
+#include "io/grid_check.h"
 #include "io/vtu_file.h"
 
 namespace sphero {
@@ -198,7 +199,7 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
     }
     b.velocity = {velocity->GetComponent(c, 0), velocity->GetComponent(c, 1)};
     b.angular_velocity = omega->GetTuple1(c);
-    b.material = static_cast<int>(material->GetTuple1(c));
+    b.material = cell_int(material, c);
     b.density = density->GetTuple1(c);
     b.is_wall = wall->GetTuple1(c) != 0.0;
     for (int k = 0; k < 3; ++k) {

@@ -1,12 +1,16 @@
 // The checks before VTK reads a .vtu: what Sphero writes passes them, and
 // each kind of damage is refused with its own words before VTK sees it.
 #include <gtest/gtest.h>
+#include <vtkDoubleArray.h>
+#include <vtkNew.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
+#include "io/grid_check.h"
 #include "io/state_vtu.h"
 #include "io/scene.h"
 #include "io/vtu_preflight.h"
@@ -97,6 +101,16 @@ TEST_F(VtuPreflight, CountsAndStructureAreCheckedBeforeAnythingIsAllocated) {
             std::string::npos);
   EXPECT_NE(refusal_after([](std::string& b) { b.resize(b.size() / 2); }).find("the file is damaged"),
             std::string::npos);
+}
+
+// Ids, counts and flags a damaged file holds as numbers no int can hold
+// come back as −1 (which every reader then refuses by name), not as
+// whatever an out-of-range conversion gives.
+TEST(GridCheck, CellIntegersOutOfRangeComeBackAsMinusOne) {
+  vtkNew<vtkDoubleArray> values;
+  for (double x : {3.0, -5.0, 2147483647.0, 1e300, -1e300, 2147483648.0, std::nan("")}) values->InsertNextValue(x);
+  const int expected[] = {3, -5, 2147483647, -1, -1, -1, -1};
+  for (vtkIdType c = 0; c < values->GetNumberOfTuples(); ++c) EXPECT_EQ(cell_int(values, c), expected[c]) << c;
 }
 
 }  // namespace
