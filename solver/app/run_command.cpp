@@ -438,7 +438,8 @@ void on_root(const Ranks& ranks, Action&& action) {
 // Every rank writes its piece of the frame (its own grains, the pairs it is
 // home to, on rank 0 the walls); once all have, rank 0 names them in a
 // .pvtu per field, the collections and energy.csv. A rank that cannot
-// write stops every rank with its message.
+// write its piece stops every rank with its message, and so does rank 0
+// when it cannot write the rest.
 void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, const FrameGrids& grids,
                           RunOutput* output, const std::vector<std::string>& fields, const fs::path& directory,
                           int frame) {
@@ -450,11 +451,12 @@ void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, c
   try {
     layouts = grids.write(engine.local(), piece, fields, directory, frame);
   } catch (const std::exception& e) {
-    failure = e.what();
+    failure = fmt::format("rank {} could not write its piece of frame {}: {}", ranks.rank(), frame, e.what());
   }
   const double failing = ranks.min(failure.empty() ? INFINITY : static_cast<double>(ranks.rank()));
   if (std::isfinite(failing)) throw std::runtime_error(ranks.broadcast(failure, static_cast<int>(failing)));
-  if (output) output->add_frame_of_pieces(layouts, ranks.size(), energy_row(engine.local(), piece, ledger, deepest));
+  const EnergyRow row = energy_row(engine.local(), piece, ledger, deepest);
+  on_root(ranks, [&] { output->add_frame_of_pieces(layouts, ranks.size(), row); });
 }
 
 // The scene on every rank of mpirun (parallel/distributed_engine.h): frames

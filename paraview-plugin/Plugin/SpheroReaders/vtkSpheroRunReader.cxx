@@ -31,7 +31,7 @@
 
 namespace
 {
-// "particles_00012.vtu" -> the frame's suffix "00012.vtu".
+// "particles_00012.vtu" -> the frame's suffix "00012.vtu" (".pvtu" for a run on ranks).
 std::string frame_suffix(const std::string& file)
 {
   return file.substr(file.find('_') + 1);
@@ -43,7 +43,7 @@ struct vtkSpheroRunReader::Run
   std::filesystem::path directory;
   int arc_resolution = 24;
   std::vector<double> times;
-  std::vector<std::string> suffixes;  // per frame, "NNNNN.vtu"
+  std::vector<std::string> suffixes;  // per frame, "NNNNN.vtu" or "NNNNN.pvtu"
   std::vector<std::string> energy_columns;
   std::map<double, std::vector<double>> energy_rows;  // by time
 };
