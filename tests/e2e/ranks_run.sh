@@ -40,7 +40,10 @@ done
 for f in "$work/serial"/chains_*.csv "$work/serial"/coordination.csv "$work/serial"/roses.csv "$work/serial"/shapes.csv; do
   cmp "$f" "$work/ranks2/$(basename "$f")"
 done
-echo "sphero analyze on 2 ranks' pieces: the serial run's tables"
+"$sphero" figure "$work/serial" -o "$work/serial.png" > /dev/null
+"$sphero" figure "$work/ranks2" -o "$work/ranks2.png" > /dev/null
+cmp "$work/serial.png" "$work/ranks2.png"
+echo "sphero analyze and sphero figure on 2 ranks' pieces: the serial run's tables and figure"
 # A state frame in pieces is a packing: the same bodies as the serial one.
 for from in serial/state_00001.vtu ranks3/state_00001.pvtu; do
   { printf 'duration = 0.05\noutput_interval = 0.01\npacking = %s\n' "$work/$from"; grep -E '^ *law *=' "$scene"; } \
