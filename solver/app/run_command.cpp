@@ -459,6 +459,28 @@ void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, c
   on_root(ranks, [&] { output->add_frame_of_pieces(layouts, ranks.size(), row); });
 }
 
+// The end of a run on ranks: rank 0 writes final.ckpt and the summary, with
+// every rank's CPU time and the busiest rank's wall time. Collective.
+void finish_run_on_ranks(const Ranks& ranks, const DistributedEngine& engine, const ProgressReport& progress,
+                         const EngineSnapshot& last_good, const SceneConfig& scene, const RunOutput* output,
+                         const fs::path& out, long first_step, std::size_t grains) {
+  const double wall = progress.wall_seconds();
+  const double cpu = ranks.sum(std::vector<double>{progress.cpu_seconds_used()})[0];  // every rank's
+  const long decompositions = static_cast<long>(ranks.max(static_cast<double>(engine.decompositions())));
+  const RankTimes& t = engine.times();
+  const double most_stepping = ranks.max(t.stepping), most_exchanging = ranks.max(t.exchanging),
+               most_decomposing = ranks.max(t.decomposing);
+  on_root(ranks, [&] {
+    save_checkpoint(out / "final.ckpt", last_good);
+    progress.finish();
+    const Engine final_state(last_good);
+    print_summary(final_state, scene, *output, out, final_state.step_count() - first_step, grains, wall, cpu);
+    fmt::print("  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time); the "
+               "busiest rank's wall time: steps {:.2f} s, exchanges {:.2f} s, sharing out {:.2f} s\n",
+               ranks.size(), decompositions, most_stepping, most_exchanging, most_decomposing);
+  });
+}
+
 // The scene on every rank of mpirun (parallel/distributed_engine.h): frames
 // in pieces, one per rank; checkpoints written by rank 0 from the gathered
 // state.
@@ -507,7 +529,8 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
   if (!output) rank_grids.emplace(engine->whole_world(), scene.arc_resolution);
   const FrameGrids& grids = output ? output->grids() : *rank_grids;
   int frame = static_cast<int>(ranks.max(output ? static_cast<double>(output->frames_written()) : 0.0));
-  const auto write_frame = [&] { write_frame_on_ranks(ranks, *engine, grids, output ? &*output : nullptr, scene.fields, plan.out, frame++);
+  const auto write_frame = [&] {
+    write_frame_on_ranks(ranks, *engine, grids, output ? &*output : nullptr, scene.fields, plan.out, frame++);
   };
   if (!resume_at) write_frame();
   std::signal(SIGINT, remember_signal);
@@ -548,21 +571,8 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
     });
     return 3;
   }
-  const double wall = progress.wall_seconds();
-  const double cpu = ranks.sum(std::vector<double>{progress.cpu_seconds_used()})[0];  // every rank's
-  const long decompositions = static_cast<long>(ranks.max(static_cast<double>(engine->decompositions())));
-  const RankTimes& t = engine->times();
-  const double most_stepping = ranks.max(t.stepping), most_exchanging = ranks.max(t.exchanging),
-               most_decomposing = ranks.max(t.decomposing);
-  on_root(ranks, [&] {
-    save_checkpoint(plan.out / "final.ckpt", last_good);
-    progress.finish();
-    const Engine final_state(last_good);
-    print_summary(final_state, scene, *output, plan.out, final_state.step_count() - first_step, grains, wall, cpu);
-    fmt::print("  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time); the "
-               "busiest rank's wall time: steps {:.2f} s, exchanges {:.2f} s, sharing out {:.2f} s\n",
-               ranks.size(), decompositions, most_stepping, most_exchanging, most_decomposing);
-  });
+  finish_run_on_ranks(ranks, *engine, progress, last_good, scene, output ? &*output : nullptr, plan.out,
+                      first_step, grains);
   return 0;
 }
 

@@ -139,10 +139,9 @@ void Engine::step() {
   const double walls_potential = rigid ? potential_energy_of(core_.world, core_.constrained) : 0.0;
   stepper_->step(core_);
   if (rigid) core_.ledger.external_work += potential_energy_of(core_.world, core_.constrained) - walls_potential;
-  // The work of imposed loads and motions by the trapezoidal rule.
   work_before_trapezoid_ = core_.ledger.external_work;
   trapezoid_first_power_ = previous_power;
-  core_.ledger.external_work += 0.5 * (previous_power + core_.power) * core_.settings.dt;
+  book_constraint_work();
   core_.time += core_.settings.dt;
   ++core_.step;
   const StabilityContext context{core_.step,           core_.time,           core_.settings.dt,
@@ -162,10 +161,14 @@ void Engine::step() {
   }
 }
 
+// The work of imposed loads and motions over the step, by the trapezoidal rule.
+void Engine::book_constraint_work() {
+  core_.ledger.external_work = work_before_trapezoid_ + 0.5 * (trapezoid_first_power_ + core_.power) * core_.settings.dt;
+}
+
 void Engine::retake_constraint_power() {
   core_.power = core_.constraint_power();
-  core_.ledger.external_work = work_before_trapezoid_;
-  core_.ledger.external_work += 0.5 * (trapezoid_first_power_ + core_.power) * core_.settings.dt;
+  book_constraint_work();
 }
 
 void Engine::evaluate_forces_now() {

@@ -154,6 +154,8 @@ class Engine {
   void evaluate_forces_now();
 
  private:
+  void book_constraint_work();
+
   // mutable: a stepper that keeps the bodies on a device brings the
   // host's copy up to date when a const reader asks (Stepper::sync_host);
   // the engine's state is the same either way.
@@ -162,7 +164,8 @@ class Engine {
   double dt_limit_ = 0.0;
   bool check_energy_ = true;
   double drive_work_ = 0.0;
-  // The step's external work before its trapezoid, and the trapezoid's first power.
+  // The step's external work before its trapezoid, and the trapezoid's
+  // first power: book_constraint_work() adds the step's share to the first.
   double work_before_trapezoid_ = 0.0, trapezoid_first_power_ = 0.0;
   std::vector<int> body_numbers_;  // empty: the bodies are the whole world
 };

@@ -41,16 +41,25 @@ std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
   return points;
 }
 
-}  // namespace
-
-int frame_count(const std::filesystem::path& run) {
+// The frames a run's particles.pvd lists; throws std::runtime_error naming
+// the directory when it holds no run, or the file when it lists no frame.
+std::vector<CollectionEntry> run_frames(const std::filesystem::path& run) {
   if (!std::filesystem::exists(run / "particles.pvd"))
     throw std::runtime_error(fmt::format("{}: no particles.pvd; is it the output directory of sphero run?", run.string()));
-  const auto frames = read_collection(run / "particles.pvd").size();
-  if (frames == 0)
+  std::vector<CollectionEntry> frames = read_collection(run / "particles.pvd");
+  if (frames.empty())
     throw std::runtime_error(fmt::format("{}: particles.pvd lists no frames (the run wrote none yet?)", (run / "particles.pvd").string()));
-  return static_cast<int>(frames);
+  return frames;
 }
+
+// A frame's extension as its collection entry names it.
+std::string extension_of(const CollectionEntry& frame) {
+  return std::filesystem::path(frame.file).extension() == ".pvtu" ? ".pvtu" : ".vtu";
+}
+
+}  // namespace
+
+int frame_count(const std::filesystem::path& run) { return static_cast<int>(run_frames(run).size()); }
 
 std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd) {
   std::ifstream in(pvd);
@@ -114,11 +123,12 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
 }
 
 FrameData read_frame(const std::filesystem::path& run, int frame) {
-  const int frames = frame_count(run);
-  if (frame < 0 || frame >= frames)
-    throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame, frames - 1));
+  const std::vector<CollectionEntry> frames = run_frames(run);
+  if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size())
+    throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame,
+                                         frames.size() - 1));
   const std::string index = fmt::format("{:05d}", frame);
-  const std::string extension = frame_extension(run, frame);
+  const std::string extension = extension_of(frames[static_cast<std::size_t>(frame)]);
   const auto file = [&](const char* field) { return run / (frame_stem(field, frame) + extension); };
   const auto particles = read_vtu(file("particles"));
   vtkSmartPointer<vtkUnstructuredGrid> contacts, walls, state;
@@ -138,7 +148,7 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
 std::string frame_extension(const std::filesystem::path& run, int frame) {
   const std::vector<CollectionEntry> frames = read_collection(run / "particles.pvd");
   if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size()) return ".vtu";
-  return std::filesystem::path(frames[static_cast<std::size_t>(frame)].file).extension() == ".pvtu" ? ".pvtu" : ".vtu";
+  return extension_of(frames[static_cast<std::size_t>(frame)]);
 }
 
 FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
