@@ -52,11 +52,6 @@ std::vector<CollectionEntry> run_frames(const std::filesystem::path& run) {
   return frames;
 }
 
-// A frame's extension as its collection entry names it.
-std::string extension_of(const CollectionEntry& frame) {
-  return std::filesystem::path(frame.file).extension() == ".pvtu" ? ".pvtu" : ".vtu";
-}
-
 }  // namespace
 
 int frame_count(const std::filesystem::path& run) { return static_cast<int>(run_frames(run).size()); }
@@ -128,7 +123,7 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
     throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame,
                                          frames.size() - 1));
   const std::string index = fmt::format("{:05d}", frame);
-  const std::string extension = extension_of(frames[static_cast<std::size_t>(frame)]);
+  const std::string extension = frame_extension(frames[static_cast<std::size_t>(frame)]);
   const auto file = [&](const char* field) { return run / (frame_stem(field, frame) + extension); };
   const auto particles = read_vtu(file("particles"));
   vtkSmartPointer<vtkUnstructuredGrid> contacts, walls, state;
@@ -148,7 +143,11 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
 std::string frame_extension(const std::filesystem::path& run, int frame) {
   const std::vector<CollectionEntry> frames = read_collection(run / "particles.pvd");
   if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size()) return ".vtu";
-  return extension_of(frames[static_cast<std::size_t>(frame)]);
+  return frame_extension(frames[static_cast<std::size_t>(frame)]);
+}
+
+std::string frame_extension(const CollectionEntry& frame) {
+  return std::filesystem::path(frame.file).extension() == ".pvtu" ? ".pvtu" : ".vtu";
 }
 
 FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,

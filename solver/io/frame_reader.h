@@ -43,6 +43,8 @@ FrameData read_frame(const std::filesystem::path& run_directory, int frame);
 // The extension of a frame's files as particles.pvd names them: ".vtu" for
 // a frame written whole, ".pvtu" for one written in pieces.
 std::string frame_extension(const std::filesystem::path& run_directory, int frame);
+// The same of a collection's entry.
+std::string frame_extension(const CollectionEntry& frame);
 
 // The same from grids already in memory (what ParaView's Sphero reader
 // produces); `contacts`, `walls` and `state` may be null. The state frame

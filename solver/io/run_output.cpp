@@ -57,7 +57,7 @@ void RunOutput::resume(double time, const std::string& header) {
   for (const CollectionEntry& frame : read_collection(pvd))  // checked: every timestep a finite number
     if (frame.time <= time * (1.0 + 1e-12)) {
       times_.push_back(frame.time);
-      extensions_.push_back(std::filesystem::path(frame.file).extension() == ".pvtu" ? ".pvtu" : ".vtu");
+      extensions_.push_back(frame_extension(frame));
     }
   frame_ = static_cast<int>(times_.size());
   // energy.csv: keep the header and the rows up to the checkpoint.
@@ -90,12 +90,7 @@ bool RunOutput::wants(const std::string& field) const {
 
 void RunOutput::write_frame(const Engine& engine) {
   grids_.write(engine, FramePiece{}, fields_, directory_, frame_);
-  times_.push_back(engine.time());
-  extensions_.push_back(".vtu");
-  ++frame_;
-  for (const std::string& name : kFrameFields)
-    if (wants(name)) write_collection(name);
-  append_energy_row(energy_row(engine, FramePiece{}, engine.ledger(), engine.deepest_overlap()));
+  list_frame(".vtu", energy_row(engine, FramePiece{}, engine.ledger(), engine.deepest_overlap()));
 }
 
 void RunOutput::add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int pieces, const EnergyRow& row) {
@@ -104,8 +99,12 @@ void RunOutput::add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int
     for (int k = 0; k < pieces; ++k) names.push_back(FramePiece{k, pieces, {}, {}}.file_name(layout.field, frame_));
     write_pvtu_atomically(directory_ / (frame_stem(layout.field, frame_) + ".pvtu"), layout.cell_arrays, names);
   }
+  list_frame(".pvtu", row);
+}
+
+void RunOutput::list_frame(const std::string& extension, const EnergyRow& row) {
   times_.push_back(row.time);
-  extensions_.push_back(".pvtu");
+  extensions_.push_back(extension);
   ++frame_;
   for (const std::string& name : kFrameFields)
     if (wants(name)) write_collection(name);

@@ -59,6 +59,9 @@ class RunOutput {
   const std::filesystem::path& directory() const { return directory_; }
 
  private:
+  // The frame just written, its files ending in `extension`, in the
+  // collections and energy.csv.
+  void list_frame(const std::string& extension, const EnergyRow& row);
   void append_energy_row(const EnergyRow& row);
   void write_collection(const std::string& name) const;
   // Keeps the frames and energy.csv rows up to `time`; throws where the
