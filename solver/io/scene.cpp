@@ -27,6 +27,9 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
                  "from collision to collision at their exact instants within each step"},
     {"rigid_gap", "rigid model: outlines closer than this are contact points, m, or 'auto' (default: 0.1% of the "
                   "smallest grain size)"},
+    {"rigid_tolerance", "rigid model: the collision programs' tolerance on their scaled KKT residual, 1e-12 to 1e-4 "
+                        "(default 1e-9); a looser one takes fewer interior-point iterations and keeps momentum and "
+                        "energy less exactly (docs/MODEL.md §7)"},
     {"attractor", "x,y g: a central field of g m/s² towards (x, y) (default none)"},
     {"verlet_distance", "neighbour-list skin per body, m, or 'auto' (default: 5% of the smallest grain size)"},
     {"allow_large_time_step", "true to accept dt above a tenth of the contact period (default false)"},
@@ -467,6 +470,10 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
   if (const auto v = values.scalar("rigid_gap"); v && v->text != "auto") {
     if (!rigid) fail_at(v->at, "rigid_gap", "belongs to the rigid model: add 'model = rigid' or drop it");
     scene.engine.rigid.gap = positive_up_to(*v, "rigid_gap", "rigid_gap", v->text, kMaxCoordinate, "m");
+  }
+  if (const auto v = values.scalar("rigid_tolerance")) {
+    if (!rigid) fail_at(v->at, "rigid_tolerance", "belongs to the rigid model: add 'model = rigid' or drop it");
+    scene.engine.rigid.qp_tolerance = within(*v, "rigid_tolerance", "rigid_tolerance", v->text, {1e-12, 1e-4, ""});
   }
   if (const auto v = values.scalar("stepping")) {
     if (!rigid) fail_at(v->at, "stepping", "belongs to the rigid model: add 'model = rigid' or drop it");

@@ -191,6 +191,33 @@ TEST(Rigid, AHeapDrawnByTheAttractorDissipatesAndKeepsItsOverlapsSmall) {
   for (std::size_t i = 0; i < engine.world().size(); ++i) EXPECT_LT(norm(engine.world().position[i]), 6.0);
 }
 
+TEST(Rigid, ALooserToleranceStopsTheProgramsSoonerAndStillDissipates) {
+  // rigid_tolerance reaches the interior point: its programs stop at the
+  // looser residual, in fewer iterations, and no collision makes energy.
+  CollisionStats stats[2];
+  double residual[2];
+  const double tolerance[2] = {1e-9, 1e-6};
+  for (int k = 0; k < 2; ++k) {
+    EngineSettings s = rigid_settings(2e-3);
+    s.rigid.qp_tolerance = tolerance[k];
+    Engine engine(heap_world(8), s);
+    double dissipated = 0.0;
+    for (int step = 0; step < 600; ++step) {
+      engine.step();
+      EXPECT_GE(engine.ledger().damping_dissipation, dissipated - 1e-12) << "tolerance " << tolerance[k] << ", step " << step;
+      dissipated = engine.ledger().damping_dissipation;
+    }
+    stats[k] = engine.collision_stats();
+    residual[k] = std::abs(engine.ledger().first_law_residual()) / engine.ledger().initial_mechanical;
+    EXPECT_LE(stats[k].largest_kkt_residual, tolerance[k]);
+  }
+  EXPECT_GT(stats[1].largest_kkt_residual, 1e-9) << "the looser programs stopped where the default ones go on";
+  const auto per_program = [](const CollisionStats& c) { return double(c.iterations) / double(c.group_programs); };
+  EXPECT_LT(per_program(stats[1]), 0.9 * per_program(stats[0]));
+  EXPECT_LT(residual[1], 1e-3) << "the first law, relative to the initial energy";
+  EXPECT_LT(residual[0], 1e-3);
+}
+
 TEST(Rigid, TheFirstLawsResidualShrinksWithTheTimeStep) {
   // A disk dropped on a floor, bouncing: ΔK = xᵀb − D exactly at each
   // collision; free flight at u⁺ (symplectic Euler) leaves ½ m g² dt² per step.

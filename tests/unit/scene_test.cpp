@@ -198,7 +198,8 @@ std::string rigid(const std::string& extra = "") {
 }
 
 TEST(Scene, ARigidSceneSetsItsModelLawsGapAndAttractor) {
-  const SceneConfig s = parse_scene(rigid("attractor = 5,2 7.5\nrigid_gap = 0.002\n"), "s.ini", kShapes);
+  const SceneConfig s =
+      parse_scene(rigid("attractor = 5,2 7.5\nrigid_gap = 0.002\nrigid_tolerance = 1e-7\n"), "s.ini", kShapes);
   EXPECT_EQ(s.engine.model, Model::rigid);
   const World w = build_world(s);
   ASSERT_EQ(w.rigid_law.size(), 4u);
@@ -213,10 +214,12 @@ TEST(Scene, ARigidSceneSetsItsModelLawsGapAndAttractor) {
   const EngineSettings e = resolve_engine_settings(s, w);
   EXPECT_EQ(e.rigid.gap, 0.002);
   EXPECT_EQ(e.rigid.overlap_tolerance, 0.002);
+  EXPECT_EQ(e.rigid.qp_tolerance, 1e-7);
   EXPECT_EQ(e.dt, 1e-3);
   // auto: a thousandth of the smallest grain (the library disk, 1 m across).
   const SceneConfig automatic = parse_scene(rigid(), "s.ini", kShapes);
   EXPECT_NEAR(resolve_engine_settings(automatic, build_world(automatic)).rigid.gap, 1e-3, 1e-15);
+  EXPECT_EQ(resolve_engine_settings(automatic, build_world(automatic)).rigid.qp_tolerance, 1e-9);
   // A soft scene has no rigid laws, and the attractor works there too.
   const SceneConfig soft = parse_scene(minimal("attractor = 1,1 3\n"), "s.ini", kShapes);
   const World ws = build_world(soft);
