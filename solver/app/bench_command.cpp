@@ -23,6 +23,7 @@
 #include "app/opencl_backend.h"
 #include "app/default_scene.h"
 #include "app/bench_record.h"
+#include "engine/thread_team.h"
 #include "app/rigid_bench.h"
 #include "bench/neighbour_scenes.h"
 #include "bench/standard_scenes.h"
@@ -91,6 +92,7 @@ struct SettledCase {
 // What a case's record needs from its fastest trial.
 struct Timing {
   double wall = INFINITY, cpu = 0.0, verlet_distance = 0.0, rebuild_wall = 0.0, contact_pass_wall = NAN;
+  double shared_jobs_wall = 0.0, waiting_wall = 0.0;  // in jobs shared among the threads, and waiting there
   long rebuilds = 0, partial_rebuilds = 0, pairs = 0;
   std::size_t bytes = 0;
   bool identical = true;
@@ -238,7 +240,8 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
       const long rebuilds = e.neighbour_stats().rebuilds, pairs = e.neighbour_stats().feature_pairs_evaluated;
       const long partial_rebuilds = e.neighbour_partial_rebuilds();
       const double rebuild_seconds = e.neighbour_rebuild_seconds();
-      const double cpu0 = cpu_now(), wall0 = wall_now();
+      const double cpu0 = cpu_now(), wall0 = wall_now(), shared0 = ThreadTeam::seconds_in_shared_jobs(),
+                   waiting0 = ThreadTeam::seconds_waiting_in_shared_jobs();
       if (c.timed_steps > 0) {
         e.run(c.timed_steps);
       } else {  // the first trial fixes the steps for all
@@ -260,6 +263,8 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
         best.verlet_distance = e.neighbour_verlet_distance();
         best.rebuild_wall = e.neighbour_rebuild_seconds() - rebuild_seconds;
         best.contact_pass_wall = device_seconds ? device_seconds() : NAN;
+        best.shared_jobs_wall = ThreadTeam::seconds_in_shared_jobs() - shared0;
+        best.waiting_wall = ThreadTeam::seconds_waiting_in_shared_jobs() - waiting0;
         best.bytes = e.memory_bytes();
       }
     }
@@ -269,8 +274,8 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
 BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o, const std::vector<Timing>& timings,
                  std::size_t t) {
   const std::string missing = o.csv ? "" : "null";  // a field not measured
-  const auto& [wall, cpu, verlet_distance, rebuild_wall, contact_pass_wall, rebuilds, partial_rebuilds, pairs, bytes,
-               identical] = timings[t];
+  const auto& [wall, cpu, verlet_distance, rebuild_wall, contact_pass_wall, shared_jobs_wall, waiting_wall, rebuilds, partial_rebuilds,
+               pairs, bytes, identical] = timings[t];
   const double particle_steps = static_cast<double>(s.grains) * static_cast<double>(s.timed_steps);
   return {{"scene", fmt::format("\"{}\"", c.kind.name)},
           {"n", fmt::format("{}", s.grains)},
@@ -298,7 +303,13 @@ BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o
           {"contact_pass_wall_s", std::isnan(contact_pass_wall) ? missing : fmt::format("{:.4f}", contact_pass_wall)},
           // The rest of the device's step: integration, the energy sums, the host's books.
           {"integration_wall_s",
-           std::isnan(contact_pass_wall) ? missing : fmt::format("{:.4f}", wall - rebuild_wall - contact_pass_wall)}};
+           std::isnan(contact_pass_wall) ? missing : fmt::format("{:.4f}", wall - rebuild_wall - contact_pass_wall)},
+          // The shares of the wall time on one thread while the others wait
+          // (with it, Amdahl's law bounds the speed-up on more cores), and
+          // that the threads wait within the shared passes (hand-offs, an
+          // uneven split).
+          {"serial_share", threads_of(o, t) < 2 ? missing : fmt::format("{:.4f}", std::max(0.0, 1.0 - shared_jobs_wall / wall))},
+          {"wait_share", threads_of(o, t) < 2 ? missing : fmt::format("{:.4f}", waiting_wall / wall)}};
 }
 
 }  // namespace

@@ -22,6 +22,15 @@ namespace {
 // far shorter than anything a person would see as a busy core.
 constexpr auto kSpin = std::chrono::microseconds(200);
 
+// The calling thread's time in shared jobs, and the members' mean wait
+// within them (ThreadTeam::seconds_in_shared_jobs, seconds_waiting_in_shared_jobs).
+thread_local double shared_job_seconds = 0.0;
+thread_local double shared_job_wait_seconds = 0.0;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 class Team {
  public:
   static Team& instance() {
@@ -35,6 +44,7 @@ class Team {
       call(context, 0, 1);
       return;
     }
+    const auto started = std::chrono::steady_clock::now();
     const int members = std::min(threads, ThreadTeam::kMaxMembers);
     while (static_cast<int>(workers_.size()) < members - 1) workers_.push_back(std::make_unique<Worker>(*this));
     // More members than cores: a member must not spin while another waits
@@ -47,16 +57,22 @@ class Team {
     pending_.store(members - 1, std::memory_order_relaxed);
     for (int m = 1; m < members; ++m) workers_[static_cast<std::size_t>(m - 1)]->start(spin);
     std::exception_ptr own;
+    const auto own_start = std::chrono::steady_clock::now();
     try {
       call(context, 0, members);
     } catch (...) {
       own = std::current_exception();
     }
+    double busy = seconds_since(own_start);
     for (long k = 0; pending_.load(std::memory_order_acquire) != 0; ++k)
       if (spin && k < (1L << 22))
         ThreadTeam::pause();
       else
         std::this_thread::yield();
+    const double job = seconds_since(started);
+    for (int m = 1; m < members; ++m) busy += workers_[static_cast<std::size_t>(m - 1)]->busy_seconds;
+    shared_job_seconds += job;
+    shared_job_wait_seconds += job - busy / members;
     if (own) std::rethrow_exception(own);
     if (failure_) std::rethrow_exception(failure_);
   }
@@ -75,6 +91,7 @@ class Team {
     std::atomic<std::uint32_t> jobs{0};
     std::atomic<bool> asleep{false};
     std::atomic<bool> spin{true};
+    double busy_seconds = 0.0;  // in its last call; read by the caller once the job is done
     std::thread thread;
 
     explicit Worker(Team& team) : thread([this, &team, member = team.workers_.size() + 1] {
@@ -110,12 +127,14 @@ class Team {
       self.wait(seen);
       seen = self.jobs.load(std::memory_order_acquire);
       if (quit_.load(std::memory_order_acquire)) return;
+      const auto start = std::chrono::steady_clock::now();
       try {
         call_(context_, member, members_);
       } catch (...) {
         std::lock_guard<std::mutex> lock(failure_lock_);
         if (!failure_) failure_ = std::current_exception();
       }
+      self.busy_seconds = seconds_since(start);
       pending_.fetch_sub(1, std::memory_order_acq_rel);
     }
   }
@@ -148,6 +167,9 @@ int ThreadTeam::usable_cores() {
 #endif
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
+
+double ThreadTeam::seconds_in_shared_jobs() { return shared_job_seconds; }
+double ThreadTeam::seconds_waiting_in_shared_jobs() { return shared_job_wait_seconds; }
 
 void ThreadTeam::run_erased(int threads, void (*call)(void*, int, int), void* context) {
   Team::instance().run(threads, call, context);

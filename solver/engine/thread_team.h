@@ -101,6 +101,15 @@ class ThreadTeam {
   // tells it, else the machine's count), at least 1.
   static int usable_cores();
 
+  // Wall time the calling thread has spent in jobs shared among two or
+  // more members, since it started: the rest of its time ran on it alone
+  // (what limits the speed-up on many cores, docs/PERFORMANCE.md).
+  static double seconds_in_shared_jobs();
+  // Of that time, how long the members waited on average, idle within a
+  // job: for the job to reach them (the hand-off) and for the slowest of
+  // them (an uneven split).
+  static double seconds_waiting_in_shared_jobs();
+
   // [begin, end) of member's share of count items.
   static std::pair<std::size_t, std::size_t> part(std::size_t count, int member, int members) {
     return {count * static_cast<std::size_t>(member) / static_cast<std::size_t>(members),

@@ -181,6 +181,30 @@ TEST(ThreadTeam, AJobStartedInsideAJobRunsAlone) {
   EXPECT_EQ(inner_calls.load(), 1);
 }
 
+// The bench's serial and wait shares: only the time of jobs shared among
+// members counts, on the thread that started them, and the members' mean
+// idle time within them.
+TEST(ThreadTeam, CountsTheTimeInSharedJobsOnTheCallingThread) {
+  using namespace std::chrono_literals;
+  const double before = ThreadTeam::seconds_in_shared_jobs();
+  const double waited_before = ThreadTeam::seconds_waiting_in_shared_jobs();
+  ThreadTeam::run(1, [&](int, int) { std::this_thread::sleep_for(30ms); });
+  EXPECT_EQ(ThreadTeam::seconds_in_shared_jobs(), before) << "a job on one thread is serial time";
+  ThreadTeam::run(2, [&](int member, int) {
+    if (member == 0) std::this_thread::sleep_for(30ms);
+  });
+  const double shared = ThreadTeam::seconds_in_shared_jobs() - before;
+  EXPECT_GE(shared, 0.029);
+  EXPECT_LT(shared, 10.0);
+  // Member 1 waited while member 0 slept: half the job on average.
+  const double waited = ThreadTeam::seconds_waiting_in_shared_jobs() - waited_before;
+  EXPECT_GE(waited, 0.0145);
+  EXPECT_LE(waited, shared);
+  double on_other_thread = -1.0;
+  std::thread([&] { on_other_thread = ThreadTeam::seconds_in_shared_jobs(); }).join();
+  EXPECT_EQ(on_other_thread, 0.0) << "each thread counts its own jobs";
+}
+
 // Members that went to sleep (nothing to do for a while) wake for the next job.
 TEST(ThreadTeam, MembersWakeAfterAPause) {
   for (int round = 0; round < 3; ++round) {
