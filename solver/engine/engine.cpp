@@ -185,6 +185,12 @@ void Engine::evaluate_forces_now() {
   core_.sum_body_energies(false);
 }
 
+void Engine::evaluate_last_pass_again() {
+  stepper_->sync_host(core_);
+  core_.evaluate_last_pass_again();
+  stepper_->host_changed(core_);
+}
+
 void Engine::run(long steps) {
   for (long k = 0; k < steps; ++k) step();
 }

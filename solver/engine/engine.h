@@ -152,6 +152,10 @@ class Engine {
   // anything (tangential springs untouched): for tests and output. The
   // rigid model keeps its last percussions and takes only the energies anew.
   void evaluate_forces_now();
+  // The soft model's last contact pass of the step made again, in its
+  // place (its deepest overlap forgotten first): for a part of a world
+  // spread over ranks, once the ghosts that pass read are corrected.
+  void evaluate_last_pass_again();
 
  private:
   void book_constraint_work();

@@ -58,22 +58,32 @@ void EngineCore::apply_loads(bool unconstrained_loads_set) {
 }
 
 void EngineCore::evaluate_forces(double dt, bool unconstrained_loads_set) {
+  evaluate_forces_at(dt, time + dt, unconstrained_loads_set);
+}
+
+void EngineCore::evaluate_forces_at(double dt, double state_time, bool unconstrained_loads_set) {
   apply_loads(unconstrained_loads_set);
   const ContactEnergySums sums = contact_backend ? contact_backend->evaluate(world, neighbours, dt)
                                                  : contacts.evaluate(world, neighbours, settings.threads, dt, counted.empty() ? nullptr : counted.data());
-  if (sums.deepest > deepest_overlap) deepest_overlap = sums.deepest, deepest_overlap_time = time + dt;
+  deepest_before_pass = deepest_overlap, deepest_time_before_pass = deepest_overlap_time;
+  if (sums.deepest > deepest_overlap) deepest_overlap = sums.deepest, deepest_overlap_time = state_time;
   ledger.elastic_normal = sums.normal_energy;
   ledger.elastic_tangential = sums.tangential_energy;
   ledger.damping_dissipation += sums.damping;
   ledger.sliding_dissipation += sums.sliding;
 }
 
-void EngineCore::evaluate_forces_now() {
+void EngineCore::evaluate_forces_now(double state_ahead) {
   if (constraints_may_have_changed) classify_bodies();
   update_world_vertices(world, settings.threads);
   vertices_stale = false;
-  evaluate_forces(0.0);
+  evaluate_forces_at(0.0, time + state_ahead);
   sum_body_energies(false);
+}
+
+void EngineCore::evaluate_last_pass_again() {
+  deepest_overlap = deepest_before_pass, deepest_overlap_time = deepest_time_before_pass;
+  evaluate_forces_now();
 }
 
 void EngineCore::sum_body_energies(bool with_power) {

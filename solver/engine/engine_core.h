@@ -31,9 +31,17 @@ struct EngineCore {
   // elastic energies and dissipation (see ContactPass::evaluate for dt).
   // With unconstrained_loads_set, the unconstrained bodies' gravity is
   // already in their force (a stepper's pass over them set it).
+  // The deepest overlap met is stamped with the state's time, time + dt.
   void evaluate_forces(double dt, bool unconstrained_loads_set = false);
-  // Forces and every energy of the current state, springs untouched.
-  void evaluate_forces_now();
+  // The same for a state at state_time.
+  void evaluate_forces_at(double dt, double state_time, bool unconstrained_loads_set = false);
+  // Forces and every energy of the current state, springs untouched; the
+  // state stands state_ahead past `time` (Gear's corrected state, within
+  // its step).
+  void evaluate_forces_now(double state_ahead = 0.0);
+  // The last contact pass made again in the current state, in its place:
+  // the deepest overlap that pass met is forgotten first.
+  void evaluate_last_pass_again();
   // The kinetic and gravitational energies (and, with_power, the external
   // power of the constrained bodies), summed per chunk in chunk order.
   void sum_body_energies(bool with_power);
@@ -69,6 +77,8 @@ struct EngineCore {
   long step = 0;
   double power = 0.0;  // external power at the end of the last step
   double deepest_overlap = 0.0, deepest_overlap_time = 0.0;
+  // As they stood before the last contact pass (evaluate_last_pass_again).
+  double deepest_before_pass = 0.0, deepest_time_before_pass = 0.0;
 
   // Per body: nothing held, no imposed force or torque — the hot loops then
   // skip its constraint record.

@@ -82,9 +82,10 @@ void GearStepper::step(EngineCore& core) {
   core.evaluate_forces(core.settings.dt);
   if (core.complete_shared_forces) core.complete_shared_forces();
   correct(core);
-  // Energies belong to the corrected state: re-evaluate the contacts there
-  // without advancing their springs (the cost of a second contact pass).
-  core.evaluate_forces_now();
+  // Energies belong to the corrected state, at the step's end: re-evaluate
+  // the contacts there without advancing their springs (the cost of a
+  // second contact pass).
+  core.evaluate_forces_now(core.settings.dt);
   core.sum_body_energies(true);
 }
 

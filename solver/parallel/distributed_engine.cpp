@@ -236,9 +236,10 @@ void DistributedEngine::refresh_ghosts() {
   exchange_ghost_records<Stepper::BodyHistory>(
       ranks_, send_, receive_, [&](std::size_t k) { return engine_->history_of(k); },
       [&](std::size_t k, const Stepper::BodyHistory& h) { engine_->set_history_of(k, h); });
-  // The corrected state's forces, now that the ghosts are corrected, and
-  // the imposed loads' work on this rank's grains with them.
-  engine_->evaluate_forces_now();
+  // The corrected state's forces, now that the ghosts are corrected (the
+  // step's own pass read them as predicted), and the imposed loads' work
+  // on this rank's grains with them.
+  engine_->evaluate_last_pass_again();
   engine_->retake_constraint_power();
 }
 

@@ -299,6 +299,50 @@ TEST(Diagnostics, DeepestOverlapIsTheUndampedOscillatorsAmplitude) {
   EXPECT_NEAR(e.deepest_overlap_time(), 0.1 + 0.25 * 2 * kPi * std::sqrt(reduced / kn), 2e-5);
 }
 
+TEST(Diagnostics, GearStampsTheDeepestOverlapWithTheStepsEnd) {
+  // Both of Gear's passes (the predicted state and the corrected one) look
+  // at the state at the step's end: a new deepest overlap bears that time.
+  std::vector<BodySpec> bodies{disk({0, 0}, 0.5, {1, 0}), disk({1.2, 0}, 0.5, {-1, 0})};
+  EngineSettings s;
+  s.dt = 1e-4;
+  s.verlet_distance = 0.02;
+  s.integrator = Integrator::gear;
+  Engine e(world_of(bodies, linear_law(1e4)), s);
+  int deeper = 0;
+  while (e.time() < 0.3) {
+    const double before = e.deepest_overlap();
+    e.step();
+    if (e.deepest_overlap() == before) continue;
+    ++deeper;
+    EXPECT_EQ(e.deepest_overlap_time(), e.time()) << "step " << e.step_count();
+  }
+  EXPECT_GT(deeper, 10);
+}
+
+TEST(Diagnostics, ThePassMadeAgainReplacesTheLastOnesDeepestOverlap) {
+  // A part of a world on ranks makes Gear's last pass again once its ghosts
+  // are corrected: what the first attempt met is forgotten, what the
+  // deepest overlap was before it is kept.
+  std::vector<BodySpec> bodies{disk({0, 0}, 0.5, {1, 0}), disk({1.2, 0}, 0.5, {-1, 0})};
+  EngineSettings s;
+  s.dt = 1e-4;
+  s.verlet_distance = 0.02;
+  s.integrator = Integrator::gear;
+  Engine e(world_of(bodies, linear_law(1e4)), s);
+  e.run(1500);
+  const double deepest = e.deepest_overlap(), at = e.deepest_overlap_time();
+  ASSERT_GT(deepest, 0.0);
+  World& w = e.world_to_refresh();
+  const Vec2 was = w.position[1];
+  w.position[1].x = w.position[0].x + 0.5;  // far deeper than the collision went
+  e.evaluate_forces_now();
+  EXPECT_GT(e.deepest_overlap(), 0.4);
+  w.position[1] = was;
+  e.evaluate_last_pass_again();
+  EXPECT_EQ(e.deepest_overlap(), deepest);
+  EXPECT_EQ(e.deepest_overlap_time(), at);
+}
+
 TEST(FirstLaw, CompressedFrictionalDampedAssemblyClosesTheBalance) {
   // 24 disks under gravity in a box whose lid comes down at constant speed:
   // work of the lid + gravity's release = ΔE + damping + sliding.
