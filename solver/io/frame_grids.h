@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <string>
+#include <cstdint>
 #include <vector>
 
 #include "engine/engine.h"
@@ -42,8 +43,14 @@ class FrameGrids {
   vtkSmartPointer<vtkUnstructuredGrid> grid_of(const std::string& field, const Engine& engine,
                                                const std::vector<Contact>& contacts, const FramePiece& piece) const;
 
-  std::vector<std::vector<Vec2>> outline_;  // per body of the run, body frame
-  std::vector<double> area_;                // per body of the run
+  struct DrawnShape {
+    std::vector<Vec2> outline;  // body frame
+    double area = 0.0;
+  };
+  const DrawnShape& shape_of(std::size_t body) const { return shapes_[shape_index_[body]]; }
+
+  std::vector<DrawnShape> shapes_;          // one per distinct shape
+  std::vector<std::uint32_t> shape_index_;  // per body of the run, its shape in shapes_
 };
 
 }  // namespace sphero

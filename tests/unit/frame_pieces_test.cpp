@@ -141,6 +141,33 @@ TEST(FramePieces, PiecesReadBackAsTheWholeGrid) {
   }
 }
 
+// Bodies of one shape share one drawing: each grain is drawn with its own
+// shape's outline and area (peanuts and disks, in pieces and whole).
+TEST(FramePieces, EachGrainIsDrawnWithItsOwnShape) {
+  const Engine engine = settled_engine();
+  const World& w = engine.world();
+  const TwoWays dirs = write_both_ways(engine);
+  for (const fs::path& file : {dirs.whole / "particles_00000.vtu", dirs.pieces / "particles_00000.pvtu"}) {
+    const auto grid = read_vtu(file);
+    vtkDataArray* id = grid->GetCellData()->GetArray("id");
+    vtkDataArray* area = grid->GetCellData()->GetArray("area");
+    ASSERT_NE(id, nullptr);
+    ASSERT_NE(area, nullptr);
+    ASSERT_EQ(grid->GetNumberOfCells(), 22);
+    for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
+      const auto i = static_cast<std::size_t>(id->GetTuple1(c));
+      EXPECT_NEAR(area->GetTuple1(c), w.mass[i] / w.density[i], 1e-9 * w.mass[i] / w.density[i]) << file << " grain " << i;
+      vtkIdType count = 0;
+      const vtkIdType* points = nullptr;
+      grid->GetCellPoints(c, count, points);
+      for (vtkIdType k = 0; k < count; ++k) {
+        const double* p = grid->GetPoint(points[k]);
+        EXPECT_LE(norm(Vec2{p[0], p[1]} - w.position[i]), w.bounding_radius[i] * (1 + 1e-9)) << file << " grain " << i;
+      }
+    }
+  }
+}
+
 TEST(FramePieces, StateInPiecesIsAPackingInBodyOrder) {
   const Engine engine = settled_engine();
   const TwoWays dirs = write_both_ways(engine);
