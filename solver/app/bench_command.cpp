@@ -274,8 +274,8 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
 BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o, const std::vector<Timing>& timings,
                  std::size_t t) {
   const std::string missing = o.csv ? "" : "null";  // a field not measured
-  const auto& [wall, cpu, verlet_distance, rebuild_wall, contact_pass_wall, shared_jobs_wall, waiting_wall, rebuilds, partial_rebuilds,
-               pairs, bytes, identical] = timings[t];
+  const auto& [wall, cpu, verlet_distance, rebuild_wall, contact_pass_wall, shared_jobs_wall, waiting_wall, rebuilds,
+               partial_rebuilds, pairs, bytes, identical] = timings[t];
   const double particle_steps = static_cast<double>(s.grains) * static_cast<double>(s.timed_steps);
   return {{"scene", fmt::format("\"{}\"", c.kind.name)},
           {"n", fmt::format("{}", s.grains)},
@@ -308,7 +308,8 @@ BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o
           // (with it, Amdahl's law bounds the speed-up on more cores), and
           // that the threads wait within the shared passes (hand-offs, an
           // uneven split).
-          {"serial_share", threads_of(o, t) < 2 ? missing : fmt::format("{:.4f}", std::max(0.0, 1.0 - shared_jobs_wall / wall))},
+          {"serial_share",
+           threads_of(o, t) < 2 ? missing : fmt::format("{:.4f}", std::max(0.0, 1.0 - shared_jobs_wall / wall))},
           {"wait_share", threads_of(o, t) < 2 ? missing : fmt::format("{:.4f}", waiting_wall / wall)}};
 }
 

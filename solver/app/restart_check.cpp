@@ -94,8 +94,8 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
   if (s.rigid.gap != scene_settings.rigid.gap)
     refuse(fmt::format("the contact gap is {:g} m there, {:g} m here (rigid_gap)", s.rigid.gap, scene_settings.rigid.gap));
   if (s.rigid.qp_tolerance != scene_settings.rigid.qp_tolerance)
-    refuse(fmt::format("the collision programs' tolerance is {:g} there, {:g} here (rigid_tolerance)", s.rigid.qp_tolerance,
-                       scene_settings.rigid.qp_tolerance));
+    refuse(fmt::format("the collision programs' tolerance is {:g} there, {:g} here (rigid_tolerance)",
+                       s.rigid.qp_tolerance, scene_settings.rigid.qp_tolerance));
   if (!(w.attractor.centre == scene_world.attractor.centre) || w.attractor.strength != scene_world.attractor.strength)
     refuse("the attractor differs (attractor)");
 }
