@@ -74,6 +74,7 @@ struct BenchOptions {
   bool large = false, csv = false, contact_lists = true, full_rebuilds = false;
   std::vector<NeighbourStrategy> strategies{NeighbourStrategy::cells};
   std::vector<Backend> backends{Backend::cpu};
+  std::vector<double> rigid_tolerances{1e-9};
   std::string data = data_directory().string();
 };
 
@@ -101,7 +102,7 @@ struct Timing {
 std::optional<int> parse_bench_options(const std::vector<std::string>& args, BenchOptions& o) {
   namespace po = boost::program_options;
   std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", neighbours_text = "cells",
-              backends_text = "cpu";
+              backends_text = "cpu", tolerances_text = "1e-9";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, hopper, or all; also polygon3, rigid, and the neighbour-search scenes disks-dense1, disks-dense10, disks-dense30, disks-gas1, disks-gas10, disks-gas30 and the same with hexagons- (sizes spread over 1:1, 1:10 or 1:30, packed or as a gas, in a box without gravity; not settled). hopper: the built-in default scene of `sphero run` (200 cows, not settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps. rigid: the rigid model's heap of --n hexagons, timed over its 1000-step collapse unless --steps (records of its own: time per step and contact, iterations, the program's share)")(
@@ -110,6 +111,7 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
       "neighbours", po::value(&neighbours_text), "neighbour strategies, comma-separated: cells, triangulation (default cells); each is timed with each thread count in turn, and the results are compared for identity")(
       "backend", po::value(&backends_text), "where the contact pass runs, comma-separated: cpu, opencl (default cpu; docs/OPENCL.md); each with each strategy and thread count, and the results compared for identity")(
+      "rigid-tolerance", po::value(&tolerances_text), "the rigid heap's rigid_tolerance, comma-separated, 1e-12 to 1e-4 (default 1e-9): each timed in turn")(
       "steps", po::value(&o.steps), "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&o.seconds), "timing per case when --steps is not given (default 2)")(
       "repeat", po::value(&o.repeat), "time each case this many times, the thread counts in turn, and report the fastest (default 1)")(
@@ -155,6 +157,20 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
     }
   }
   if (o.backends.empty()) throw std::invalid_argument("--backend needs cpu, opencl or both");
+  o.rigid_tolerances.clear();
+  std::stringstream tolerances(tolerances_text);
+  for (std::string word; std::getline(tolerances, word, ',');) {
+    std::size_t used = 0;
+    double tolerance = NAN;
+    try {
+      tolerance = std::stod(word, &used);
+    } catch (const std::exception&) {
+    }
+    if (used != word.size() || !(tolerance >= 1e-12 && tolerance <= 1e-4))
+      throw std::invalid_argument(fmt::format("--rigid-tolerance: '{}' is not a tolerance from 1e-12 to 1e-4", word));
+    o.rigid_tolerances.push_back(tolerance);
+  }
+  if (o.rigid_tolerances.empty()) throw std::invalid_argument("--rigid-tolerance needs a tolerance from 1e-12 to 1e-4");
   if (o.steps < 0 || o.settle_steps < 0 || !(o.seconds > 0.0) || o.verlet < 0.0 || o.repeat < 1)
     throw std::invalid_argument("--steps, --settle-steps, --seconds, --repeat and --verlet-distance must be positive");
   // A benchmark measures; a typo's 10^11 steps would run for days.
@@ -323,7 +339,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     for (int n : o.sizes) cases.push_back({k, n});
   if (o.large) cases.push_back({bench::scene_named("hexagons"), 1000000});
   if (o.hopper) cases.push_back({{kHopper, kHopperVertices}, 0});
-  if (o.rigid) run_rigid_bench({o.sizes, o.steps, o.csv, o.data});
+  if (o.rigid) run_rigid_bench({o.sizes, o.steps, o.rigid_tolerances, o.csv, o.data});
   bool header_printed = false;
   for (const Case& c : cases) {
     SettledCase settled = settle(c, o);

@@ -17,52 +17,57 @@ constexpr long kHeapSteps = 1000;
 
 // The heap's scene text for N hexagons: the square's side grows as √N and
 // the field with it, so that every N collapses in the same simulated time.
-std::string heap_scene_text(int grains, const std::string& shape_file) {
+std::string heap_scene_text(int grains, const std::string& shape_file, double tolerance) {
   const double half_side = 40.0 * std::sqrt(grains / 1000.0), field = 10.0 * half_side / 40.0;
   return fmt::format(
       "model = rigid\nduration = 2\ndt = 2e-3\nattractor = 0,0 {}\nlaw = 0 0 rigid restitution=0.2 xi_t=0.5\n"
-      "grains = shape={} count={} generator=random region={},{},{},{} angle=random\n",
-      field, shape_file, grains, -half_side, -half_side, half_side, half_side);
+      "grains = shape={} count={} generator=random region={},{},{},{} angle=random\nrigid_tolerance = {}\n",
+      field, shape_file, grains, -half_side, -half_side, half_side, half_side, tolerance);
+}
+
+// The heap of n hexagons under one tolerance, timed over its steps.
+BenchRecord heap_record(const RigidBenchOptions& o, int n, double tolerance) {
+  const std::string shape = (std::filesystem::path(o.data) / "shapes" / "hexagon.shape").string();
+  const SceneConfig scene = parse_scene(heap_scene_text(n, shape, tolerance), "rigid heap", ".");
+  World world = build_world(scene);
+  const EngineSettings settings = resolve_engine_settings(scene, world);
+  Engine engine(std::move(world), settings);
+  const long steps = o.steps > 0 ? o.steps : kHeapSteps;
+  const double cpu0 = cpu_now(), wall0 = wall_now();
+  engine.run(steps);
+  const double cpu = cpu_now() - cpu0, wall = wall_now() - wall0;
+  const CollisionStats c = engine.collision_stats();
+  const auto per = [](double a, double b) { return b > 0.0 ? a / b : 0.0; };
+  return {{"scene", "\"rigid-heap\""},
+          {"n", fmt::format("{}", n)},
+          {"rigid_tolerance", fmt::format("{:g}", tolerance)},
+          {"steps", fmt::format("{}", steps)},
+          {"wall_s", fmt::format("{:.3f}", wall)},
+          {"cpu_s", fmt::format("{:.3f}", cpu)},
+          {"ms_per_step", fmt::format("{:.3f}", 1e3 * per(cpu, static_cast<double>(steps)))},
+          {"contacts_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.contacts), static_cast<double>(steps)))},
+          {"us_per_contact", fmt::format("{:.2f}", 1e6 * per(cpu, static_cast<double>(c.contacts)))},
+          {"groups_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.groups), static_cast<double>(steps)))},
+          {"largest_group", fmt::format("{}", c.largest_group)},
+          {"programs_per_step",
+           fmt::format("{:.2f}", per(static_cast<double>(c.group_programs), static_cast<double>(steps)))},
+          {"iterations_per_program",
+           fmt::format("{:.2f}", per(static_cast<double>(c.iterations), static_cast<double>(c.group_programs)))},
+          {"detection_share", fmt::format("{:.3f}", per(c.seconds_detecting, wall))},
+          {"program_share", fmt::format("{:.3f}", per(c.seconds_solving, wall))},
+          {"correction_share", fmt::format("{:.3f}", per(c.seconds_correcting, wall))},
+          {"corrections", fmt::format("{}", c.corrections)},
+          {"largest_kkt_residual", fmt::format("{:.2g}", c.largest_kkt_residual)},
+          {"deepest_overlap", fmt::format("{:.3g}", engine.deepest_overlap())},
+          {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))}};
 }
 
 }  // namespace
 
 void run_rigid_bench(const RigidBenchOptions& o) {
   bool header_printed = false;
-  for (int n : o.sizes) {
-    const std::string shape = (std::filesystem::path(o.data) / "shapes" / "hexagon.shape").string();
-    const SceneConfig scene = parse_scene(heap_scene_text(n, shape), "rigid heap", ".");
-    World world = build_world(scene);
-    const EngineSettings settings = resolve_engine_settings(scene, world);
-    Engine engine(std::move(world), settings);
-    const long steps = o.steps > 0 ? o.steps : kHeapSteps;
-    const double cpu0 = cpu_now(), wall0 = wall_now();
-    engine.run(steps);
-    const double cpu = cpu_now() - cpu0, wall = wall_now() - wall0;
-    const CollisionStats c = engine.collision_stats();
-    const auto per = [](double a, double b) { return b > 0.0 ? a / b : 0.0; };
-    const BenchRecord record{
-        {"scene", "\"rigid-heap\""},
-        {"n", fmt::format("{}", n)},
-        {"steps", fmt::format("{}", steps)},
-        {"wall_s", fmt::format("{:.3f}", wall)},
-        {"cpu_s", fmt::format("{:.3f}", cpu)},
-        {"ms_per_step", fmt::format("{:.3f}", 1e3 * per(cpu, static_cast<double>(steps)))},
-        {"contacts_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.contacts), static_cast<double>(steps)))},
-        {"us_per_contact", fmt::format("{:.2f}", 1e6 * per(cpu, static_cast<double>(c.contacts)))},
-        {"groups_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.groups), static_cast<double>(steps)))},
-        {"largest_group", fmt::format("{}", c.largest_group)},
-        {"programs_per_step", fmt::format("{:.2f}", per(static_cast<double>(c.group_programs), static_cast<double>(steps)))},
-        {"iterations_per_program", fmt::format("{:.2f}", per(static_cast<double>(c.iterations), static_cast<double>(c.group_programs)))},
-        {"detection_share", fmt::format("{:.3f}", per(c.seconds_detecting, wall))},
-        {"program_share", fmt::format("{:.3f}", per(c.seconds_solving, wall))},
-        {"correction_share", fmt::format("{:.3f}", per(c.seconds_correcting, wall))},
-        {"corrections", fmt::format("{}", c.corrections)},
-        {"largest_kkt_residual", fmt::format("{:.2g}", c.largest_kkt_residual)},
-        {"deepest_overlap", fmt::format("{:.3g}", engine.deepest_overlap())},
-        {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))}};
-    print_bench_record(record, o.csv, header_printed);
-  }
+  for (int n : o.sizes)
+    for (double tolerance : o.tolerances) print_bench_record(heap_record(o, n, tolerance), o.csv, header_printed);
 }
 
 }  // namespace sphero::app

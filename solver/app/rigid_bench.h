@@ -14,11 +14,12 @@ namespace sphero::app {
 struct RigidBenchOptions {
   std::vector<int> sizes;
   long steps = 0;  // 0: the whole collapse (1000 steps)
+  std::vector<double> tolerances{1e-9};  // rigid_tolerance: each timed in turn
   bool csv = false;
   std::string data;  // the data directory (shapes/hexagon.shape)
 };
 
-// One record per size, JSON lines or CSV (a header of its own).
+// One record per size and tolerance, JSON lines or CSV (a header of its own).
 void run_rigid_bench(const RigidBenchOptions& options);
 
 }  // namespace sphero::app
