@@ -8,26 +8,11 @@
 #include <fstream>
 #include <string>
 
-#include "io/contact_points_vtu.h"
-#include "io/frame_reader.h"
-#include "io/state_vtu.h"
-#include "io/vtu_file.h"
+#include "read_grid_every_way.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string file = "/tmp/sphero-fuzz-" + std::to_string(getpid()) + ".vtu";
   std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  try {
-    const auto grid = sphero::read_vtu(file);
-    try {
-      (void)sphero::frame_from_grids(grid, grid, grid, grid);
-    } catch (const std::exception&) {
-    }
-    try {
-      (void)sphero::vertex_contacts_from_grid(grid);
-    } catch (const std::exception&) {
-    }
-    (void)sphero::bodies_from_state_grid(grid, file);
-  } catch (const std::exception&) {
-  }
+  read_grid_every_way(file);
   return 0;
 }

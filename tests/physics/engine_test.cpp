@@ -299,15 +299,20 @@ TEST(Diagnostics, DeepestOverlapIsTheUndampedOscillatorsAmplitude) {
   EXPECT_NEAR(e.deepest_overlap_time(), 0.1 + 0.25 * 2 * kPi * std::sqrt(reduced / kn), 2e-5);
 }
 
-TEST(Diagnostics, GearStampsTheDeepestOverlapWithTheStepsEnd) {
-  // Both of Gear's passes (the predicted state and the corrected one) look
-  // at the state at the step's end: a new deepest overlap bears that time.
+// Two disks meeting head-on at relative speed 2, stepped by Gear.
+Engine disks_meeting_with_gear() {
   std::vector<BodySpec> bodies{disk({0, 0}, 0.5, {1, 0}), disk({1.2, 0}, 0.5, {-1, 0})};
   EngineSettings s;
   s.dt = 1e-4;
   s.verlet_distance = 0.02;
   s.integrator = Integrator::gear;
-  Engine e(world_of(bodies, linear_law(1e4)), s);
+  return Engine(world_of(bodies, linear_law(1e4)), s);
+}
+
+TEST(Diagnostics, GearStampsTheDeepestOverlapWithTheStepsEnd) {
+  // Both of Gear's passes (the predicted state and the corrected one) look
+  // at the state at the step's end: a new deepest overlap bears that time.
+  Engine e = disks_meeting_with_gear();
   int deeper = 0;
   while (e.time() < 0.3) {
     const double before = e.deepest_overlap();
@@ -323,12 +328,7 @@ TEST(Diagnostics, ThePassMadeAgainReplacesTheLastOnesDeepestOverlap) {
   // A part of a world on ranks makes Gear's last pass again once its ghosts
   // are corrected: what the first attempt met is forgotten, what the
   // deepest overlap was before it is kept.
-  std::vector<BodySpec> bodies{disk({0, 0}, 0.5, {1, 0}), disk({1.2, 0}, 0.5, {-1, 0})};
-  EngineSettings s;
-  s.dt = 1e-4;
-  s.verlet_distance = 0.02;
-  s.integrator = Integrator::gear;
-  Engine e(world_of(bodies, linear_law(1e4)), s);
+  Engine e = disks_meeting_with_gear();
   e.run(1500);
   const double deepest = e.deepest_overlap(), at = e.deepest_overlap_time();
   ASSERT_GT(deepest, 0.0);
