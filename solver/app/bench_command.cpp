@@ -47,6 +47,20 @@ std::vector<int> integers(const std::string& option, const std::string& text, in
   return out;
 }
 
+// --rigid-tolerance's comma-separated list, each within rigid_tolerance's range.
+std::vector<double> tolerances(const std::string& text) {
+  std::vector<double> out;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    const double value = parse_finite(part).value_or(0.0);
+    if (!(value >= 1e-12 && value <= 1e-4))
+      throw std::invalid_argument(fmt::format("--rigid-tolerance: '{}' is not a tolerance from 1e-12 to 1e-4", part));
+    out.push_back(value);
+  }
+  if (out.empty()) throw std::invalid_argument("--rigid-tolerance needs a tolerance from 1e-12 to 1e-4");
+  return out;
+}
+
 // The moving benchmark: `sphero run`'s built-in default scene.
 constexpr const char* kHopper = "hopper";
 constexpr int kHopperVertices = 62;
@@ -157,20 +171,7 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
     }
   }
   if (o.backends.empty()) throw std::invalid_argument("--backend needs cpu, opencl or both");
-  o.rigid_tolerances.clear();
-  std::stringstream tolerances(tolerances_text);
-  for (std::string word; std::getline(tolerances, word, ',');) {
-    std::size_t used = 0;
-    double tolerance = NAN;
-    try {
-      tolerance = std::stod(word, &used);
-    } catch (const std::exception&) {
-    }
-    if (used != word.size() || !(tolerance >= 1e-12 && tolerance <= 1e-4))
-      throw std::invalid_argument(fmt::format("--rigid-tolerance: '{}' is not a tolerance from 1e-12 to 1e-4", word));
-    o.rigid_tolerances.push_back(tolerance);
-  }
-  if (o.rigid_tolerances.empty()) throw std::invalid_argument("--rigid-tolerance needs a tolerance from 1e-12 to 1e-4");
+  o.rigid_tolerances = tolerances(tolerances_text);
   if (o.steps < 0 || o.settle_steps < 0 || !(o.seconds > 0.0) || o.verlet < 0.0 || o.repeat < 1)
     throw std::invalid_argument("--steps, --settle-steps, --seconds, --repeat and --verlet-distance must be positive");
   // A benchmark measures; a typo's 10^11 steps would run for days.
