@@ -204,16 +204,17 @@ Response evaluate_contact(__global const double* law, double delta, double2 n, d
 
 // Per candidate. In: its key (vertex body, edge body, vertex, feature,
 // feature end, kind: 1 = vertex–vertex), its reach and edge offset, and
-// its state of 10 doubles (ξ, force, point, viscous force, normal force,
-// flags: 1 active + 2 sliding), which it updates. Out, for the sums: the
-// force on the vertex body and both bodies' torques (zero where not
-// touching), its energy terms (the increments of damping and sliding
-// dissipation, the normal and tangential energy), and the overlap over the
-// reach (-1 where not touching).
+// its state of 12 doubles (ξ, force, point, viscous force, normal force,
+// flags: 1 active + 2 sliding, the damping and sliding dissipated since it
+// closed), which it updates. Out, for the sums: the force on the vertex
+// body and both bodies' torques (zero where not touching), its energy
+// terms (the increments of damping and sliding dissipation, the normal and
+// tangential energy), the overlap over the reach (-1 where not touching),
+// and what a contact that opens had dissipated over its life.
 __kernel void evaluate_contacts(WORLD_ARGS, const int count, const double dt, __global const int8* keys,
                                 __global const double4* shapes, __global double* states,
                                 __global double2* force_on_vertex, __global double2* torques, __global double4* energy,
-                                __global double* overlap_ratio) {
+                                __global double* overlap_ratio, __global double2* opened_totals) {
   const int k = get_global_id(0);
   if (k >= count) return;
   const int8 key = keys[k];
@@ -224,11 +225,12 @@ __kernel void evaluate_contacts(WORLD_ARGS, const int count, const double dt, __
   __global const double* law = laws + 7 * (material[v] * material_count + material[e]);
   const double kt = law[3];
   const double2 zero = (double2)(0.0, 0.0);
-  __global double* state = states + 10 * k;
+  __global double* state = states + 12 * k;
   force_on_vertex[k] = zero;
   torques[k] = zero;
   overlap_ratio[k] = -1.0;
   energy[k] = (double4)(0.0, 0.0, 0.0, 0.0);
+  opened_totals[k] = zero;
   const bool was_active = ((int)state[9] & 1) != 0;
   if (!g.touching) {
     if (dt == 0.0 || !was_active) return;
@@ -238,7 +240,11 @@ __kernel void evaluate_contacts(WORLD_ARGS, const int count, const double dt, __
     const double damping = -(0.5 * dot2(vload2(3, state), step));
     const double sliding = kt > 0.0 ? -0.5 * dot2(scaled(-kt, spring), step) + 0.5 * kt * norm2_of(spring) : 0.0;
     energy[k] = (double4)(damping, sliding, 0.0, 0.0);
-    for (int i = 0; i < 10; ++i) state[i] = 0.0;
+    double damping_total = state[10], sliding_total = state[11];
+    damping_total += damping;
+    if (kt > 0.0) sliding_total += sliding;
+    opened_totals[k] = (double2)(damping_total, sliding_total);
+    for (int i = 0; i < 12; ++i) state[i] = 0.0;
     return;
   }
   // contact_pass.cpp's respond and evaluate_touching.
@@ -252,9 +258,12 @@ __kernel void evaluate_contacts(WORLD_ARGS, const int count, const double dt, __
   if (dt > 0.0) {
     const double2 step = scaled(dt, relative);
     damping = -(0.5 * dot2(vload2(3, state) + viscous, step));
-    if (kt > 0.0)
+    state[10] += damping;
+    if (kt > 0.0) {
       sliding = -(0.5 * dot2(scaled(-kt, old_spring) + (double2)(r.spring_x, r.spring_y), step) +
                   (r.tangential_energy - 0.5 * kt * norm2_of(old_spring)));
+      state[11] += sliding;
+    }
     vstore2(spring, 0, state);
   }
   energy[k] = (double4)(damping, sliding, r.normal_energy, r.tangential_energy);
@@ -311,4 +320,19 @@ __kernel void sum_chunk_energies(const int count, const int chunk, __global cons
     if (overlap_ratio[k] >= 0.0) d = largest(d, overlap_ratio[k]);
   }
   sums[c] = (double8)(s, d, 0.0, 0.0, 0.0);
+}
+
+// Per chunk of `chunk` candidates: the closed contacts' dissipation (damping,
+// sliding) summed exactly, EXACT_WIDTH longs each, into exact.
+__kernel void sum_chunk_closed(const int count, const int chunk, __global const double2* opened_totals,
+                               __global long* exact) {
+  const int c = get_global_id(0);
+  const int first = c * chunk;
+  if (first >= count) return;
+  const int end = min(count, first + chunk);
+  long damping[EXACT_WIDTH], sliding[EXACT_WIDTH];
+  exact_clear(damping), exact_clear(sliding);
+  for (int k = first; k < end; ++k) exact_add(damping, opened_totals[k].x), exact_add(sliding, opened_totals[k].y);
+  __global long* out = exact + (long)c * 2 * EXACT_WIDTH;
+  exact_store(damping, out), exact_store(sliding, out + EXACT_WIDTH);
 }

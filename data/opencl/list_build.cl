@@ -558,7 +558,7 @@ int lower_bound(__global const ulong4* sorted, int m, ulong4 key) {
 
 // The found candidates in canonical order, each with the state (and
 // flags) of its equal in the previous list where there is one.
-#define STATE_RECORD 10
+#define STATE_RECORD 12
 __kernel void order_and_carry_over(const int count, __global const ulong4* entries, __global const int8* found_keys,
                                    __global const double4* found_shapes, const int previous_count,
                                    __global const ulong4* previous_sort_keys, __global const double* previous_states,

@@ -46,6 +46,8 @@ struct Contact {
   Vec2 tangential_spring_force;
   Vec2 viscous_force;
   double tangential_energy = 0.0;
+  // Dissipated by this contact since it closed (ContactState).
+  double damping_total = 0.0, sliding_total = 0.0;
 };
 
 // What the force pass reads of every candidate, packed (56 bytes): most
@@ -79,18 +81,30 @@ inline Contact record_of_key(const Candidate& key) {
   return c;
 }
 
-// What a touching candidate carries to the next step (72 bytes, written
+// What a touching candidate carries to the next step (88 bytes, written
 // for every touching contact every step, so nothing here can be
 // recomputed): the tangential spring, the force and where it acts, the
-// viscous force (the ledger books its work over the next step) and the
-// normal force (output). The spring's force and energy are −k_t ξ and
-// ½ k_t |ξ|², to the bit.
+// viscous force (the ledger books its work over the next step), the
+// normal force (output), and what the contact has dissipated since it
+// closed, added step by step in the same order on any thread or rank (the
+// ledger adds every contact's exactly, docs/MODEL.md §2). The spring's
+// force and energy are −k_t ξ and ½ k_t |ξ|², to the bit.
 struct ContactState {
   Vec2 xi;
   Vec2 force;  // on the vertex body; the edge body gets −force
   Vec2 point;
   Vec2 viscous_force;
   double normal_force = 0.0;
+  double damping_total = 0.0, sliding_total = 0.0;
 };
+
+// A record's state, and a state into a record.
+inline ContactState state_of(const Contact& c) {
+  return {c.xi, c.force, c.point, c.viscous_force, c.normal_force, c.damping_total, c.sliding_total};
+}
+inline void set_state(Contact& c, const ContactState& s) {
+  c.xi = s.xi, c.force = s.force, c.point = s.point, c.viscous_force = s.viscous_force;
+  c.normal_force = s.normal_force, c.damping_total = s.damping_total, c.sliding_total = s.sliding_total;
+}
 
 }  // namespace sphero

@@ -14,7 +14,7 @@ namespace sphero {
 class ContactEvaluator {
  public:
   virtual ~ContactEvaluator() = default;
-  virtual ContactEnergySums evaluate(World& world, NeighbourList& list, double dt) = 0;
+  virtual StepContactSums evaluate(World& world, NeighbourList& list, double dt) = 0;
 };
 
 }  // namespace sphero

@@ -70,6 +70,13 @@ struct ContactResponse {
 // turned into the current tangent plane, advanced by the relative
 // tangential velocity times dt, and capped by Coulomb.
 // Inline: the force loop calls it for every touching contact every step.
+// The energy stored in the normal spring (and cohesion) at overlap delta.
+inline double normal_energy_of(const ContactLaw& law, double delta) {
+  const double energy = law.normal == NormalLaw::linear ? 0.5 * law.kn * delta * delta
+                                                        : 0.4 * law.kn * delta * delta * std::sqrt(delta);
+  return energy - law.cohesion * delta;
+}
+
 inline ContactResponse evaluate_contact(const ContactLaw& law, const ContactKinematics& c, Vec2& xi, double dt) {
   ContactResponse out;
   const Vec2 n = c.normal;
@@ -81,14 +88,11 @@ inline ContactResponse evaluate_contact(const ContactLaw& law, const ContactKine
   double elastic = 0.0;
   if (law.normal == NormalLaw::linear) {
     elastic = law.kn * delta;
-    out.normal_energy = 0.5 * law.kn * delta * delta;
   } else {
-    const double root = std::sqrt(delta);
-    elastic = law.kn * delta * root;
-    out.normal_energy = 0.4 * law.kn * delta * delta * root;
+    elastic = law.kn * delta * std::sqrt(delta);
   }
   elastic -= law.cohesion;
-  out.normal_energy -= law.cohesion * delta;
+  out.normal_energy = normal_energy_of(law, delta);
   const double viscous = law.gamma_n * delta_rate;
   out.normal_force = elastic + viscous;
   out.viscous_force = -viscous * n;

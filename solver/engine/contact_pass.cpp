@@ -28,7 +28,8 @@ struct Touch {
 // touching: they read only their packed Candidate.
 class ContactSweep {
  public:
-  ContactSweep(World& w, NeighbourList& list, WorkSplit& split, int threads, double dt, const std::uint8_t* counted)
+  ContactSweep(World& w, NeighbourList& list, WorkSplit& split, int threads, double dt, const std::uint8_t* counted,
+               ClosedContacts& closed)
       : view_(w),
         keys_(list.candidates().data()),
         state_(list.states().data()),
@@ -39,7 +40,8 @@ class ContactSweep {
         split_(split),
         alone_(threads == 1),
         dt_(dt),
-        counted_(counted) {}
+        counted_(counted),
+        closed_(closed) {}
 
   // Run `run`'s candidates: first those of earlier runs touching its
   // bodies, then its own chunks, each chunk's sums into chunk_sums.
@@ -94,13 +96,21 @@ class ContactSweep {
   }
 
   // Closing the books of a contact that just opened: its last forces acted
-  // over this step, and its spring's energy is let go.
+  // over this step, and its spring's energy is let go. What it dissipated
+  // over its life goes to the closed contacts' exact sums (if counted).
   void close_opened(Candidate& key, ContactState& c, ContactEnergySums& sums) const {
     const int v = key.vertex_body, e = key.edge_body;
     const ContactLaw& law = view_.law_between(v, e);
     const Vec2 step = dt_ * (view_.velocity_at(v, c.point, {}) - view_.velocity_at(e, c.point, key.edge_offset));
-    sums.damping -= 0.5 * dot(c.viscous_force, step);
-    if (law.kt > 0.0) sums.sliding += -0.5 * dot(-law.kt * c.xi, step) + 0.5 * law.kt * norm2(c.xi);
+    const double damping = -0.5 * dot(c.viscous_force, step);
+    sums.damping += damping;
+    c.damping_total += damping;
+    if (law.kt > 0.0) {
+      const double sliding = -0.5 * dot(-law.kt * c.xi, step) + 0.5 * law.kt * norm2(c.xi);
+      sums.sliding += sliding;
+      c.sliding_total += sliding;
+    }
+    if (&sums != &uncounted_) closed_.damping.add(c.damping_total), closed_.sliding.add(c.sliding_total);
     forget_history(key, c);
   }
 
@@ -140,11 +150,16 @@ class ContactSweep {
     const ContactResponse& r = t.response;
     if (dt_ > 0.0) {
       const Vec2 step = dt_ * t.relative;
-      sums.damping -= 0.5 * dot(c.viscous_force + r.viscous_force, step);
+      const double damping = -0.5 * dot(c.viscous_force + r.viscous_force, step);
+      sums.damping += damping;
+      c.damping_total += damping;
       // The spring's force and energy before this step: −k_t ξ, ½ k_t |ξ|².
-      if (law.kt > 0.0)
-        sums.sliding -= 0.5 * dot(-law.kt * c.xi + r.tangential_spring_force, step) +
-                        (r.tangential_energy - 0.5 * law.kt * norm2(c.xi));
+      if (law.kt > 0.0) {
+        const double sliding = -(0.5 * dot(-law.kt * c.xi + r.tangential_spring_force, step) +
+                                 (r.tangential_energy - 0.5 * law.kt * norm2(c.xi)));
+        sums.sliding += sliding;
+        c.sliding_total += sliding;
+      }
       c.xi = spring;
     }
     sums.normal_energy += r.normal_energy;
@@ -174,12 +189,13 @@ class ContactSweep {
   const double dt_;
   const std::uint8_t* const counted_;
   ContactEnergySums uncounted_;  // where the sums of candidates not counted go
+  ClosedContacts& closed_;       // this member's
 };
 
 }  // namespace
 
-ContactEnergySums ContactPass::evaluate(World& w, NeighbourList& list, int threads, double dt,
-                                        const std::uint8_t* counted) {
+StepContactSums ContactPass::evaluate(World& w, NeighbourList& list, int threads, double dt,
+                                      const std::uint8_t* counted) {
   const std::size_t count = list.candidates().size();
   // Energies and dissipation are summed per fixed chunk of candidates, in
   // candidate order, and the chunks' sums in chunk order: the same numbers
@@ -188,12 +204,13 @@ ContactEnergySums ContactPass::evaluate(World& w, NeighbourList& list, int threa
   const std::size_t chunks = (count + kContactChunk - 1) / kContactChunk;
   chunk_sums_.assign(chunks, ContactEnergySums{});
   if (threads > 1 && !split_.fits(threads, list, chunks, w.size())) split_.make(threads, list, chunks, w.size());
+  closed_by_member_.assign(static_cast<std::size_t>(std::max(threads, 1)), ClosedContacts{});
   // Each run adds to each body it owns (WorkSplit::owner) the forces of
   // that body's candidates in candidate order: the same sums in the same
   // order whatever the number of threads. One run per requested thread,
   // whatever the team (a run is never split between two threads).
   ThreadTeam::run(threads, [&](int member, int team) {
-    ContactSweep sweep(w, list, split_, threads, dt, counted);
+    ContactSweep sweep(w, list, split_, threads, dt, counted, closed_by_member_[static_cast<std::size_t>(member)]);
     for (int run = member; run < threads; run += team) {
       if (threads == 1) {
         sweep.sweep(run, chunks, chunk_sums_.data());
@@ -204,14 +221,17 @@ ContactEnergySums ContactPass::evaluate(World& w, NeighbourList& list, int threa
       split_.add_contact_time(run, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     }
   });
-  ContactEnergySums total;
-  for (const ContactEnergySums& s : chunk_sums_) total.add(s);
+  StepContactSums total;
+  for (const ContactEnergySums& s : chunk_sums_) total.running.add(s);
+  for (const ClosedContacts& c : closed_by_member_) total.closed.add(c);
   list.stats().feature_pairs_evaluated += static_cast<long>(count);
   // Only now, with the pass done: a new split copies the springs.
   if (threads > 1) split_.balance(list);
   return total;
 }
 
-std::size_t ContactPass::memory_bytes() const { return split_.memory_bytes() + capacity_bytes(chunk_sums_); }
+std::size_t ContactPass::memory_bytes() const {
+  return split_.memory_bytes() + capacity_bytes(chunk_sums_) + capacity_bytes(closed_by_member_);
+}
 
 }  // namespace sphero

@@ -23,7 +23,7 @@ class ContactPass {
   // dissipation over the step is booked; dt = 0 re-evaluates the forces
   // of the current state only. Returns the sums over all candidates, or
   // with `counted` (PartCount) over those whose home body it marks.
-  ContactEnergySums evaluate(World& world, NeighbourList& list, int threads, double dt,
+  StepContactSums evaluate(World& world, NeighbourList& list, int threads, double dt,
                              const std::uint8_t* counted = nullptr);
 
   WorkSplit& split() { return split_; }
@@ -32,6 +32,7 @@ class ContactPass {
  private:
   WorkSplit split_;
   std::vector<ContactEnergySums> chunk_sums_;
+  std::vector<ClosedContacts> closed_by_member_;  // per member of the team
 };
 
 }  // namespace sphero

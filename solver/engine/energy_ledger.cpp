@@ -4,6 +4,65 @@
 
 namespace sphero {
 
+namespace {
+
+// The ledger's exact sums, in one order for carried() and of_carried().
+template <class Ledger, class Visit> void each_sum(Ledger& l, Visit&& visit) {
+  visit(l.kinetic_translational), visit(l.kinetic_rotational), visit(l.gravitational), visit(l.elastic_normal);
+  visit(l.elastic_tangential), visit(l.damping), visit(l.sliding), visit(l.external_work);
+}
+
+}  // namespace
+
+void ExactLedger::add(const ExactLedger& o) {
+  kinetic_translational.add(o.kinetic_translational);
+  kinetic_rotational.add(o.kinetic_rotational);
+  gravitational.add(o.gravitational);
+  elastic_normal.add(o.elastic_normal);
+  elastic_tangential.add(o.elastic_tangential);
+  damping.add(o.damping);
+  sliding.add(o.sliding);
+  external_work.add(o.external_work);
+}
+
+void ExactLedger::round_into(EnergyLedger& l) const {
+  l.kinetic_translational = kinetic_translational.value();
+  l.kinetic_rotational = kinetic_rotational.value();
+  l.gravitational = gravitational.value();
+  l.elastic_normal = elastic_normal.value();
+  l.elastic_tangential = elastic_tangential.value();
+  l.damping_dissipation = damping.value();
+  l.sliding_dissipation = sliding.value();
+  l.external_work = external_work.value();
+}
+
+std::vector<std::int64_t> ExactLedger::carried() const {
+  std::vector<std::int64_t> out;
+  each_sum(*this, [&](const ExactSum& s) {
+    const std::vector<std::int64_t> c = s.carried();
+    out.insert(out.end(), c.begin(), c.end());
+  });
+  return out;
+}
+
+ExactLedger ExactLedger::of_carried(const std::vector<std::int64_t>& carried) {
+  ExactLedger l;
+  std::size_t at = 0;
+  each_sum(l, [&](ExactSum& s) {
+    s = ExactSum::of_carried(carried.data() + at);
+    at += ExactSum::kCarried;
+  });
+  return l;
+}
+
+LedgerBooks books_of(const EnergyLedger& l) {
+  LedgerBooks b;
+  b.closed.damping = ExactSum(l.damping_dissipation);
+  b.closed.sliding = ExactSum(l.sliding_dissipation);
+  b.external_work = ExactSum(l.external_work);
+  return b;
+}
+
 double constraint_power_of(const World& w, std::size_t i) {
   return constraint_power_of(w.constraint[i], w.force[i], w.torque[i], w.velocity[i], w.angular_velocity[i]);
 }

@@ -1,12 +1,15 @@
-// The energy ledger (docs/MODEL.md §2, "Energy"), and the partial sums it
-// is made of: per fixed chunk of bodies and of candidates, added in chunk
-// order, so that the totals are the same bits whatever the threads.
+// The energy ledger (docs/MODEL.md §2, "Energy"): the running one a step
+// keeps (per fixed chunk of bodies and of candidates, added in chunk
+// order: the same bits whatever the threads), and its exact sums, which
+// are the same bits whatever the threads or ranks that added their terms.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
+#include "engine/exact_sum.h"
 #include "engine/world.h"
 
 namespace sphero {
@@ -63,6 +66,52 @@ struct ContactEnergySums {
     deepest = std::max(deepest, o.deepest);
   }
 };
+
+// What the contacts that closed over a step had dissipated over their
+// lives (ContactState's totals), summed exactly.
+struct ClosedContacts {
+  ExactSum damping, sliding;
+  void add(const ClosedContacts& o) {
+    damping.add(o.damping);
+    sliding.add(o.sliding);
+  }
+};
+
+// A contact pass's sums: the running ones, and its closed contacts'.
+struct StepContactSums {
+  ContactEnergySums running;
+  ClosedContacts closed;
+};
+
+// What the ledger keeps exactly from step to step: the dissipation of the
+// contacts closed so far (and, in the rigid model, of the collisions), and
+// the work of imposed loads and motions.
+struct LedgerBooks {
+  ClosedContacts closed;
+  ExactSum external_work;
+};
+
+// Every term of the ledger as an exact sum (EngineCore::exact_ledger),
+// rounded into an EnergyLedger.
+struct ExactLedger {
+  ExactSum kinetic_translational, kinetic_rotational, gravitational, elastic_normal, elastic_tangential;
+  ExactSum damping, sliding, external_work;
+  void add(const ExactLedger& o);
+  void add_body(const World& w, std::size_t i) {  // its kinetic and potential energies
+    kinetic_translational.add(0.5 * w.mass[i] * norm2(w.velocity[i]));
+    kinetic_rotational.add(0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i]);
+    gravitational.add(body_potential(w, i));
+  }
+  // The rounded values into the ledger (initial_mechanical untouched).
+  void round_into(EnergyLedger& l) const;
+  // Every sum's ExactSum::carried(), one after the other, and back.
+  std::vector<std::int64_t> carried() const;
+  static ExactLedger of_carried(const std::vector<std::int64_t>& carried);
+};
+
+// The books of a ledger kept only as doubles (a checkpoint written before
+// the books were): its totals as they stand.
+LedgerBooks books_of(const EnergyLedger& l);
 
 // The power of body i's imposed loads and motions (nothing for a free body).
 double constraint_power_of(const World& w, std::size_t i);

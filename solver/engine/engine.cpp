@@ -71,13 +71,21 @@ Engine::Engine(World world, EngineSettings settings)
   if (soft) core_.evaluate_forces(0.0);
   stepper_->start(core_);
   core_.sum_body_energies(soft);
-  core_.ledger.initial_mechanical = core_.ledger.mechanical();
+  core_.ledger.initial_mechanical = ledger().mechanical();
+}
+
+EnergyLedger Engine::ledger() const {
+  stepper_->sync_host(core_);
+  EnergyLedger l = core_.ledger;
+  core_.exact_ledger().round_into(l);
+  return l;
 }
 
 Engine::Engine(EngineSnapshot s)
     : core_(std::move(s.world), s.settings, std::move(s.neighbours)),
       stepper_(make_stepper(s.settings, {std::move(s.r2), std::move(s.r3), std::move(s.r4)})) {
   core_.ledger = s.ledger;
+  core_.books = s.books ? *s.books : books_of(s.ledger);
   core_.time = s.time;
   core_.step = s.step;
   core_.power = s.power;
@@ -91,12 +99,16 @@ Engine::Engine(EngineSnapshot s)
   mark_seams(w);
   dt_limit_ = step_limit_of(w, core_.settings);
   core_.classify_bodies();
+  // Each body's power at the step's end, as the stepper took it (the state
+  // holds the forces and velocities it was taken from).
+  if (core_.settings.model == Model::soft) core_.take_constraint_powers();
 }
 
 EngineSnapshot Engine::snapshot() const {
   stepper_->sync_host(core_);
   EngineSnapshot s{core_.world, core_.settings, core_.neighbours.state(core_.world), core_.ledger, core_.time,
-                   core_.step, core_.power, {}, {}, {}, core_.deepest_overlap, core_.deepest_overlap_time};
+                   core_.step, core_.power, {}, {}, {}, core_.deepest_overlap, core_.deepest_overlap_time, core_.books};
+  s.ledger = ledger();
   if (core_.vertices_stale) update_world_vertices(s.world);
   StepperHistory history = stepper_->history();
   s.r2 = std::move(history.r2), s.r3 = std::move(history.r3), s.r4 = std::move(history.r4);
@@ -121,16 +133,21 @@ void Engine::set_neighbour_strategy(NeighbourStrategy strategy) {
 }
 
 void Engine::step() {
-  if (core_.constraints_may_have_changed) core_.classify_bodies();
-  double previous_power = core_.power;
+  const bool soft = core_.settings.model == Model::soft;
+  if (core_.constraints_may_have_changed) {
+    // The trapezoid then starts from the new constraints' power.
+    core_.classify_bodies();
+    if (soft) core_.take_constraint_powers();
+  }
+  std::vector<double> previous_powers = core_.constraint_powers;
   if (!core_.vibrating.empty()) {
     // A part of a world spread over ranks leaves the walls' books (every
     // rank drives them) to its caller.
     drive_work_ = drive_vibrating_walls(core_.world, core_.vibrating, core_.time, core_.settings.dt);
-    if (core_.counted.empty()) core_.ledger.external_work += drive_work_;
+    if (core_.counted.empty()) core_.book_work(drive_work_);
     // The trapezoid's first power with this step's wall velocities: the
     // work is then the mean of the step's end forces times the walls' chord.
-    if (core_.settings.model == Model::soft) previous_power = core_.constraint_power();
+    if (soft) previous_powers = core_.constraint_powers_now();
   }
   core_.first_unstable = kNotChecked;
   // The rigid model's walls feel no forces, so whatever moves them also
@@ -138,9 +155,9 @@ void Engine::step() {
   const bool rigid = core_.settings.model == Model::rigid;
   const double walls_potential = rigid ? potential_energy_of(core_.world, core_.constrained) : 0.0;
   stepper_->step(core_);
-  if (rigid) core_.ledger.external_work += potential_energy_of(core_.world, core_.constrained) - walls_potential;
-  work_before_trapezoid_ = core_.ledger.external_work;
-  trapezoid_first_power_ = previous_power;
+  if (rigid) core_.book_work(potential_energy_of(core_.world, core_.constrained) - walls_potential);
+  work_before_trapezoid_ = core_.books.external_work;
+  trapezoid_first_powers_ = std::move(previous_powers);
   book_constraint_work();
   core_.time += core_.settings.dt;
   ++core_.step;
@@ -161,13 +178,19 @@ void Engine::step() {
   }
 }
 
-// The work of imposed loads and motions over the step, by the trapezoidal rule.
+// The work of imposed loads and motions over the step, by the trapezoidal
+// rule, body by body (so that ranks book the same terms).
 void Engine::book_constraint_work() {
-  core_.ledger.external_work = work_before_trapezoid_ + 0.5 * (trapezoid_first_power_ + core_.power) * core_.settings.dt;
+  ExactSum& work = core_.books.external_work;
+  work = work_before_trapezoid_;
+  const std::vector<double>& end = core_.constraint_powers;
+  for (std::size_t j = 0; j < end.size() && j < trapezoid_first_powers_.size(); ++j)
+    work.add(0.5 * (trapezoid_first_powers_[j] + end[j]) * core_.settings.dt);
+  core_.ledger.external_work = work.value();
 }
 
 void Engine::retake_constraint_power() {
-  core_.power = core_.constraint_power();
+  core_.take_constraint_powers();
   book_constraint_work();
 }
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/contact.h"
@@ -33,6 +34,9 @@ struct EngineSnapshot {
   double power = 0.0;
   std::vector<std::array<double, 3>> r2, r3, r4;  // Gear's history (StepperHistory)
   double deepest_overlap = 0.0, deepest_overlap_time = 0.0;
+  // What the ledger keeps exactly from step to step; where absent (a
+  // checkpoint written before it was kept), the ledger's values start it.
+  std::optional<LedgerBooks> books;
 };
 
 class Engine {
@@ -82,6 +86,7 @@ class Engine {
     core_.counted = std::move(counted);
     body_numbers_ = std::move(body_numbers);
     check_energy_ = false;
+    if (core_.settings.model == Model::soft) core_.take_constraint_powers();  // of the bodies counted
   }
   // On a rank's part: what completes the shared bodies' forces before
   // Gear's corrector (EngineCore::complete_shared_forces).
@@ -101,7 +106,18 @@ class Engine {
   }
   // The rigid model's collision counts and times (zero for the soft model).
   CollisionStats collision_stats() const { return stepper_->collision_stats(); }
-  const EnergyLedger& ledger() const { return core_.ledger; }
+  // The energy ledger of the current state, every term summed exactly, so
+  // the same bits whatever the threads or ranks (a pass over the bodies and
+  // candidates: call it when a row is wanted, not every step).
+  EnergyLedger ledger() const;
+  ExactLedger exact_ledger() const {
+    stepper_->sync_host(core_);
+    return core_.exact_ledger();
+  }
+  // The ledger a step keeps running (its sums per chunk; the energy
+  // check's), and what it keeps exactly.
+  const EnergyLedger& running_ledger() const { return core_.ledger; }
+  const LedgerBooks& books() const { return core_.books; }
   // The list as the last step left it (candidates, their states and each
   // body's incidences); its world coordinates are as world()'s.
   const NeighbourList& neighbour_list() const {
@@ -170,7 +186,8 @@ class Engine {
   double drive_work_ = 0.0;
   // The step's external work before its trapezoid, and the trapezoid's
   // first power: book_constraint_work() adds the step's share to the first.
-  double work_before_trapezoid_ = 0.0, trapezoid_first_power_ = 0.0;
+  ExactSum work_before_trapezoid_;
+  std::vector<double> trapezoid_first_powers_;  // per constrained body
   std::vector<int> body_numbers_;  // empty: the bodies are the whole world
 };
 

@@ -1,6 +1,8 @@
 #include "engine/engine_core.h"
 
 #include "engine/capacity.h"
+#include "engine/contact_geometry.h"
+#include "engine/contact_law.h"
 #include "engine/thread_team.h"
 
 namespace sphero {
@@ -26,6 +28,7 @@ void EngineCore::classify_bodies() {
                        tag.imposed_torque == 0.0 && !tag.follows_span();
     if (!unconstrained[i]) constrained.push_back(static_cast<int>(i));
   }
+  constraint_powers.assign(constrained.size(), 0.0);
   constraints_may_have_changed = false;
 }
 
@@ -63,14 +66,63 @@ void EngineCore::evaluate_forces(double dt, bool unconstrained_loads_set) {
 
 void EngineCore::evaluate_forces_at(double dt, double state_time, bool unconstrained_loads_set) {
   apply_loads(unconstrained_loads_set);
-  const ContactEnergySums sums = contact_backend ? contact_backend->evaluate(world, neighbours, dt)
-                                                 : contacts.evaluate(world, neighbours, settings.threads, dt, counted.empty() ? nullptr : counted.data());
+  const StepContactSums step_sums =
+      contact_backend ? contact_backend->evaluate(world, neighbours, dt)
+                      : contacts.evaluate(world, neighbours, settings.threads, dt, counted.empty() ? nullptr : counted.data());
+  book_contact_sums(step_sums, state_time);
+}
+
+void EngineCore::book_contact_sums(const StepContactSums& step_sums, double state_time) {
+  const ContactEnergySums& sums = step_sums.running;
   deepest_before_pass = deepest_overlap, deepest_time_before_pass = deepest_overlap_time;
   if (sums.deepest > deepest_overlap) deepest_overlap = sums.deepest, deepest_overlap_time = state_time;
   ledger.elastic_normal = sums.normal_energy;
   ledger.elastic_tangential = sums.tangential_energy;
   ledger.damping_dissipation += sums.damping;
   ledger.sliding_dissipation += sums.sliding;
+  books.closed.add(step_sums.closed);
+}
+
+void EngineCore::book_dissipation(double dissipated) {
+  ledger.damping_dissipation += dissipated;
+  books.closed.damping.add(dissipated);
+}
+
+void EngineCore::book_work(double work) {
+  books.external_work.add(work);
+  ledger.external_work = books.external_work.value();
+}
+
+// Every term summed exactly: the bodies' energies, the elastic energy of
+// the touching contacts (in the state as it is: the arithmetic of
+// evaluate_contact), what every contact dissipated so far and the closed
+// ones before them, and the work booked. Only what this part counts.
+ExactLedger EngineCore::exact_ledger() const {
+  const World& w = world;
+  ExactLedger e;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (counts(i)) e.add_body(w, i);
+  const std::vector<Candidate>& keys = neighbours.candidates();
+  const std::vector<ContactState>& states = neighbours.states();
+  const WorldView view(w);
+  const bool soft = settings.model == Model::soft;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const Candidate& key = keys[k];
+    if (!counted.empty() && !(counted[home_body(w, key.vertex_body, key.edge_body)] & homes_contacts)) continue;
+    const ContactState& s = states[k];
+    e.damping.add(s.damping_total);
+    e.sliding.add(s.sliding_total);
+    if (!soft || !key.active) continue;
+    const ContactGeometry g = contact_geometry(view, key);
+    if (!g.touching) continue;
+    const ContactLaw& law = w.law_between(key.vertex_body, key.edge_body);
+    e.elastic_normal.add(normal_energy_of(law, g.overlap));
+    if (law.kt > 0.0) e.elastic_tangential.add(0.5 * law.kt * norm2(s.xi));
+  }
+  e.damping.add(books.closed.damping);
+  e.sliding.add(books.closed.sliding);
+  e.external_work = books.external_work;
+  return e;
 }
 
 void EngineCore::evaluate_forces_now(double state_ahead) {
@@ -101,25 +153,37 @@ void EngineCore::sum_body_energies(bool with_power) {
 // filled them), and the external power of the constrained bodies in body
 // order.
 void EngineCore::close_body_energy_sums(bool with_power) {
-  double translational = 0.0, rotational = 0.0, gravitational = 0.0, total_power = 0.0, fastest_speed2 = -1.0;
+  double translational = 0.0, rotational = 0.0, gravitational = 0.0, fastest_speed2 = -1.0;
   for (const BodyEnergySums& b : body_sums) {
     translational += b.translational;
     rotational += b.rotational;
     gravitational += b.gravitational;
     if (b.fastest_speed2 > fastest_speed2) fastest_speed2 = b.fastest_speed2, fastest_body = b.fastest;
   }
-  if (with_power) total_power = constraint_power();
   ledger.kinetic_translational = translational;
   ledger.kinetic_rotational = rotational;
   ledger.gravitational = gravitational;
-  if (with_power) power = total_power;
+  if (with_power) take_constraint_powers();
 }
 
-double EngineCore::constraint_power() const {
-  double total = 0.0;
-  for (int i : constrained)
-    if (counts(static_cast<std::size_t>(i))) total += constraint_power_of(world, static_cast<std::size_t>(i));
-  return total;
+std::vector<double> EngineCore::constraint_powers_now() const {
+  std::vector<double> powers(constrained.size(), 0.0);
+  for (std::size_t j = 0; j < constrained.size(); ++j) {
+    const auto i = static_cast<std::size_t>(constrained[j]);
+    if (counts(i)) powers[j] = constraint_power_of(world, i);
+  }
+  return powers;
+}
+
+void EngineCore::take_constraint_powers() {
+  constraint_powers = constraint_powers_now();
+  power = 0.0;
+  for (double p : constraint_powers) power += p;
+}
+
+void EngineCore::clear_constraint_powers() {
+  constraint_powers.assign(constrained.size(), 0.0);
+  power = 0.0;
 }
 
 void EngineCore::update_lists_or_orientations() {

@@ -50,8 +50,22 @@ struct EngineCore {
   // Sorts the bodies into unconstrained and constrained, and finds the
   // plates whose force follows their span and the vibrating walls.
   void classify_bodies();
-  // The external power of the constrained bodies now, in body order.
-  double constraint_power() const;
+  // The external power of the constrained bodies now, per body (in
+  // `constrained`'s order, zero for those not counted).
+  std::vector<double> constraint_powers_now() const;
+  // constraint_powers, and power (their sum in that order), from the
+  // bodies as they are now; or zero.
+  void take_constraint_powers();
+  void clear_constraint_powers();
+  // A contact pass's sums (of a state at state_time) into the ledger.
+  void book_contact_sums(const StepContactSums& sums, double state_time);
+  // A rigid collision's dissipation, and work of imposed loads and
+  // motions, into the ledger and its books.
+  void book_dissipation(double dissipated);
+  void book_work(double work);
+  // Every term of the ledger of the current state, summed exactly (what
+  // this part counts); a pass over the bodies and candidates.
+  ExactLedger exact_ledger() const;
 
   // The threads the passes over bodies use: one below kParallelBodies,
   // where a pass is too short to share out.
@@ -72,10 +86,14 @@ struct EngineCore {
   ContactPass contacts;
   // When set, evaluates the contacts in the CPU pass's place (another backend).
   std::unique_ptr<ContactEvaluator> contact_backend;
+  // The running ledger, summed per chunk every step (the energy check's);
+  // exact_ledger() is the one the run books.
   EnergyLedger ledger;
+  LedgerBooks books;
   double time = 0.0;
   long step = 0;
   double power = 0.0;  // external power at the end of the last step
+  std::vector<double> constraint_powers;  // the same per constrained body (each one's trapezoid is booked exactly)
   double deepest_overlap = 0.0, deepest_overlap_time = 0.0;
   // As they stood before the last contact pass (evaluate_last_pass_again).
   double deepest_before_pass = 0.0, deepest_time_before_pass = 0.0;

@@ -235,8 +235,8 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
     slot_[i] = -1;
     if (std::find(moved.begin(), moved.end(), members[m]) == moved.end()) moved.push_back(members[m]);
   }
-  core.ledger.damping_dissipation += result.dissipated;
-  core.ledger.external_work += result.wall_work;
+  core.book_dissipation(result.dissipated);
+  core.book_work(result.wall_work);
   std::vector<Candidate>& candidates = core.neighbours.candidates();
   std::vector<ContactState>& states = core.neighbours.states();
   for (std::size_t k = 0; k < contacts.size(); ++k) {
@@ -317,7 +317,7 @@ void EventStepper::step(EngineCore& core) {
   ++stats_.steps;
   core.update_lists_or_orientations();
   core.sum_body_energies(false);
-  core.power = 0.0;
+  core.clear_constraint_powers();
   core.first_unstable = kNotChecked;
 }
 

@@ -30,7 +30,7 @@ NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState stat
   states_.reserve(state.contacts.size());
   for (const Contact& c : state.contacts) {
     candidates_.push_back(packed(world, c));
-    states_.push_back({c.xi, c.force, c.point, c.viscous_force, c.normal_force});
+    states_.push_back(state_of(c));
   }
   index_bodies(world.size());
 }
@@ -40,6 +40,7 @@ Contact NeighbourList::record(const World& w, std::size_t k) const {
   const ContactState& s = states_[k];
   Contact c = record_of_key(key);
   c.xi = s.xi;
+  c.damping_total = s.damping_total, c.sliding_total = s.sliding_total;
   if (!key.active) return c;
   c.sliding = key.sliding;
   c.point = s.point;

@@ -300,13 +300,13 @@ void RigidStepper::step(EngineCore& core) {
   for (std::size_t i = 0; i < w.size(); ++i)
     if (!w.is_wall[i] && slot_[i] < 0) w.velocity[i] += dt * w.inverse_mass[i] * w.force[i];
   store_percussions(core, near, contacts, result);
-  core.ledger.damping_dissipation += result.dissipated;
-  core.ledger.external_work += result.wall_work;
+  core.book_dissipation(result.dissipated);
+  core.book_work(result.wall_work);
 
   move_bodies(core);
   core.update_lists_or_orientations();
   core.sum_body_energies(false);
-  core.power = 0.0;
+  core.clear_constraint_powers();
   core.first_unstable = kNotChecked;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <ostream>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "io/atomic_file.h"
 #include "io/snapshot_check.h"
@@ -25,8 +27,10 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // unknown: its skin thins no further than 1/64 until the next rebuild);
 // 6: a checksum of everything before it closes the file; 7: the model,
 // the rigid model's settings and laws, the attractor; 8: the rigid
-// model's stepping; 9: walls' vibrations.
-constexpr std::uint32_t kVersion = 9;
+// model's stepping; 9: walls' vibrations; 10: the ledger's books and each
+// contact's dissipation (a version 9 file continues from the ledger's
+// rounded values).
+constexpr std::uint32_t kVersion = 10;
 
 // FNV-1a, 64 bits: any flipped bit changes it.
 std::uint64_t checksum(std::string_view bytes) {
@@ -177,6 +181,44 @@ void describe(Io& io, PeriodicCell& c) {
   io.value(c.periodic), io.value(c.low), io.value(c.size);
 }
 
+// What the ledger keeps exactly (LedgerBooks, as ExactSum::parts) and what
+// each contact has dissipated since it closed, so that a continued run
+// books the same bits as one never stopped. Read back, they must add up to
+// the ledger's dissipation and work.
+template <class Io>
+void ledger_books(Io& io, EngineSnapshot& s) {
+  std::vector<Contact>& contacts = s.neighbours.contacts;
+  if constexpr (std::is_same_v<Io, Writer>) {
+    const LedgerBooks b = s.books ? *s.books : books_of(s.ledger);
+    for (const ExactSum* total : {&b.closed.damping, &b.closed.sliding, &b.external_work}) io.vector(total->parts());
+    std::vector<std::array<double, 2>> totals;
+    for (const Contact& c : contacts) totals.push_back({c.damping_total, c.sliding_total});
+    io.vector(totals);
+  } else {
+    LedgerBooks b;
+    for (ExactSum* total : {&b.closed.damping, &b.closed.sliding, &b.external_work}) {
+      std::vector<double> parts;
+      io.vector(parts);
+      if (parts.size() > ExactSum::kLimbs) io.fail("a ledger sum in more parts than a sum has");
+      *total = ExactSum::of_parts(parts);
+    }
+    std::vector<std::array<double, 2>> totals;
+    io.vector(totals);
+    if (totals.size() != contacts.size()) io.fail("dissipation totals for another number of contacts");
+    ExactSum damping = b.closed.damping, sliding = b.closed.sliding;
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+      contacts[k].damping_total = totals[k][0], contacts[k].sliding_total = totals[k][1];
+      damping.add(totals[k][0]), sliding.add(totals[k][1]);
+    }
+    const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+    const EnergyLedger& l = s.ledger;
+    if (!same(damping.value(), l.damping_dissipation) || !same(sliding.value(), l.sliding_dissipation) ||
+        !same(b.external_work.value(), l.external_work))
+      io.fail("ledger sums that do not add up to its dissipation and work");
+    s.books = b;
+  }
+}
+
 // One list of fields for both directions keeps reading and writing in step.
 template <class Io>
 void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
@@ -259,6 +301,7 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
       Vibration& v = c.vibration;
       io.value(v.amplitude), io.value(v.frequency), io.value(v.tap_interval), io.value(v.steady_velocity);
     }
+  if (version >= 10) ledger_books(io, s);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "opencl/device_contact_pass.h"
 
 #include <chrono>
+#include <cstdint>
 #include <stdexcept>
 
 #include "engine/work_split.h"
@@ -9,6 +10,9 @@ namespace sphero {
 namespace {
 
 constexpr std::size_t kBodyRecord = 12, kBodyForces = 4, kChunkRecord = 8;
+// The closed contacts' exact sums (damping, sliding), ExactSum::kCarried
+// integers each.
+constexpr std::size_t kClosedWidth = 2 * ExactSum::kCarried;
 constexpr std::size_t kStateRecord = DeviceContactPass::kStateRecord;
 
 // Its parameters as the kernels read them: 7 per pair of materials.
@@ -34,17 +38,19 @@ void unpack_state(const double* r, Candidate& key, ContactState& state) {
   const int flags = static_cast<int>(r[9]);
   key.active = (flags & 1) != 0;
   key.sliding = (flags & 2) != 0;
-  state = {{r[0], r[1]}, {r[2], r[3]}, {r[4], r[5]}, {r[6], r[7]}, r[8]};
+  state = {{r[0], r[1]}, {r[2], r[3]}, {r[4], r[5]}, {r[6], r[7]}, r[8], r[10], r[11]};
 }
 
 }  // namespace
 
 DeviceContactPass::DeviceContactPass(OpenClDevice device, const World& world, const std::filesystem::path& kernels)
     : device_(std::move(device)),
-      program_(build_program(device_, kernels, {"contact_pass.cl"})),
+      program_(build_program(device_, kernels, {"exact_sum.cl", "contact_pass.cl"})),
       evaluate_(program_, "evaluate_contacts"),
       sum_forces_(program_, "sum_body_forces"),
       sum_energies_(program_, "sum_chunk_energies"),
+      sum_closed_(program_, "sum_chunk_closed"),
+      add_exact_(program_, "add_exact_chunks"),
       bodies_(world.size()),
       body_records_(kBodyRecord * world.size()),
       forces_host_(kBodyForces * world.size()) {
@@ -74,6 +80,9 @@ DeviceContactPass::DeviceContactPass(OpenClDevice device, const World& world, co
   sum_forces_.setArg(2, body_start_);
   sum_forces_.setArg(8, forces_);
   sum_energies_.setArg(1, static_cast<cl_int>(kContactChunk));
+  sum_closed_.setArg(1, static_cast<cl_int>(kContactChunk));
+  total_closed_ = buffer_for<std::int64_t>(c, kClosedWidth);
+  add_exact_.setArg(1, static_cast<cl_int>(kClosedWidth)), add_exact_.setArg(3, total_closed_);
   // Every array exists from the start, so that a builder can read them.
   reserve_candidates(1);
   reserve_incidence(1);
@@ -109,9 +118,13 @@ void DeviceContactPass::reserve_candidates(std::size_t count) {
   torques_ = buffer_for<cl_double2>(c, n), energy_ = buffer_for<cl_double4>(c, n);
   overlap_ratio_ = buffer_for<double>(c, n), chunk_sums_ = buffer_for<double>(c, kChunkRecord * chunks);
   states_host_.resize(kStateRecord * n), sums_host_.resize(kChunkRecord * chunks);
+  opened_totals_ = buffer_for<cl_double2>(c, n), chunk_closed_ = buffer_for<std::int64_t>(c, kClosedWidth * chunks);
   cl_uint at = 14;
-  for (const cl::Buffer& b : {keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_})
+  for (const cl::Buffer& b : {keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_,
+                              opened_totals_})
     evaluate_.setArg(at++, b);
+  sum_closed_.setArg(2, opened_totals_), sum_closed_.setArg(3, chunk_closed_);
+  add_exact_.setArg(2, chunk_closed_);
   at = 4;
   for (const cl::Buffer& b : {keys_, force_on_vertex_, torques_, overlap_ratio_}) sum_forces_.setArg(at++, b);
   sum_energies_.setArg(2, energy_), sum_energies_.setArg(3, overlap_ratio_), sum_energies_.setArg(4, chunk_sums_);
@@ -144,6 +157,7 @@ void DeviceContactPass::send_list(const NeighbourList& list) {
     r[0] = s.xi.x, r[1] = s.xi.y, r[2] = s.force.x, r[3] = s.force.y, r[4] = s.point.x, r[5] = s.point.y;
     r[6] = s.viscous_force.x, r[7] = s.viscous_force.y, r[8] = s.normal_force;
     r[9] = (a.active ? 1.0 : 0.0) + (a.sliding ? 2.0 : 0.0);
+    r[10] = s.damping_total, r[11] = s.sliding_total;
   }
   cl::CommandQueue& q = device_.queue();
   write(q, keys_, key), write(q, shapes_, shape);
@@ -206,6 +220,10 @@ void DeviceContactPass::run_kernels(double dt) {
   device_.run(evaluate_, candidates_);
   sum_energies_.setArg(0, static_cast<cl_int>(candidates_));
   device_.run(sum_energies_, chunks_);
+  sum_closed_.setArg(0, static_cast<cl_int>(candidates_));
+  device_.run(sum_closed_, chunks_);
+  add_exact_.setArg(0, static_cast<cl_int>(chunks_));
+  device_.run(add_exact_, kClosedWidth);
   device_.run(sum_forces_, bodies_);
 }
 
@@ -232,35 +250,42 @@ void DeviceContactPass::read_states(NeighbourList& list) {
   for (std::size_t k = 0; k < candidates_; ++k) unpack_state(&states_host_[kStateRecord * k], keys[k], states[k]);
 }
 
-// The chunks' sums in chunk order, as ContactPass::evaluate adds them.
-ContactEnergySums DeviceContactPass::read_sums() {
-  ContactEnergySums total;
+// The chunks' sums in chunk order, as ContactPass::evaluate adds them, and
+// the closed contacts' exact sums, added on the device.
+StepContactSums DeviceContactPass::read_sums() {
+  StepContactSums total;
+  if (candidates_ == 0) return total;
   read(device_.queue(), chunk_sums_, sums_host_, kChunkRecord * chunks_);
   for (std::size_t c = 0; c < chunks_; ++c) {
     const double* s = &sums_host_[kChunkRecord * c];
-    total.add({s[0], s[1], s[2], s[3], s[4]});
+    total.running.add({s[0], s[1], s[2], s[3], s[4]});
   }
+  std::vector<std::int64_t> limbs(kClosedWidth);
+  read(device_.queue(), total_closed_, limbs, kClosedWidth);
+  const auto terms = static_cast<std::int64_t>(candidates_);
+  total.closed.damping = ExactSum::of_limbs(&limbs[0], terms);
+  total.closed.sliding = ExactSum::of_limbs(&limbs[ExactSum::kCarried], terms);
   return total;
 }
 
-ContactEnergySums DeviceContactPass::evaluate(World& world, NeighbourList& list, double dt) {
+StepContactSums DeviceContactPass::evaluate(World& world, NeighbourList& list, double dt) {
   const auto start = std::chrono::steady_clock::now();
   send_bodies(world);
   if (list_changed(list)) send_list(list);
   run_kernels(dt);
   read_forces(world);
   read_states(list);
-  const ContactEnergySums total = read_sums();
+  const StepContactSums total = read_sums();
   list.stats().feature_pairs_evaluated += static_cast<long>(candidates_);
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return total;
 }
 
-ContactEnergySums DeviceContactPass::evaluate_resident(NeighbourList& list, double dt) {
+StepContactSums DeviceContactPass::evaluate_resident(NeighbourList& list, double dt) {
   const auto start = std::chrono::steady_clock::now();
   if (list_changed(list)) send_list(list);
   run_kernels(dt);
-  const ContactEnergySums total = read_sums();
+  const StepContactSums total = read_sums();
   list.stats().feature_pairs_evaluated += static_cast<long>(candidates_);
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return total;

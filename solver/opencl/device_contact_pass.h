@@ -19,15 +19,15 @@ class DeviceContactPass final : public ContactEvaluator {
  public:
   // Doubles per candidate in states(): spring, force, point, viscous
   // force, normal force, flags (1 active, 2 sliding).
-  static constexpr std::size_t kStateRecord = 10;
+  static constexpr std::size_t kStateRecord = 12;
   // `world` gives the shapes, materials and laws; `kernels` is the folder
   // of the kernel sources.
   DeviceContactPass(OpenClDevice device, const World& world, const std::filesystem::path& kernels);
-  ContactEnergySums evaluate(World& world, NeighbourList& list, double dt) override;
+  StepContactSums evaluate(World& world, NeighbourList& list, double dt) override;
   // The same with the bodies' records already on the device (body_records,
   // filled by a device stepper): the forces stay there (forces(), 4 doubles
   // per body), and so do the contacts' states until read_states.
-  ContactEnergySums evaluate_resident(NeighbourList& list, double dt);
+  StepContactSums evaluate_resident(NeighbourList& list, double dt);
   void read_states(NeighbourList& list);
   // Whether the device holds `list` as it now is (its generation), and
   // sends it there (the host's copy must be current).
@@ -64,11 +64,11 @@ class DeviceContactPass final : public ContactEvaluator {
   void reserve_incidence(std::size_t count);
   void run_kernels(double dt);
   void read_forces(World& w);
-  ContactEnergySums read_sums();
+  StepContactSums read_sums();
 
   OpenClDevice device_;
   cl::Program program_;
-  cl::Kernel evaluate_, sum_forces_, sum_energies_;
+  cl::Kernel evaluate_, sum_forces_, sum_energies_, sum_closed_, add_exact_;
   std::size_t bodies_ = 0, candidates_ = 0, chunks_ = 0;
   double seconds_ = 0.0;
   long lists_sent_ = 0;
@@ -83,7 +83,8 @@ class DeviceContactPass final : public ContactEvaluator {
   // The list: keys, shapes and states kept on the device between rebuilds.
   std::size_t candidate_capacity_ = 0, incidence_capacity_ = 0;
   std::vector<double> states_host_, sums_host_;
-  cl::Buffer keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_, chunk_sums_, body_candidates_;
+  cl::Buffer keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_, chunk_sums_, body_candidates_,
+      opened_totals_, chunk_closed_, total_closed_;
 };
 
 }  // namespace sphero

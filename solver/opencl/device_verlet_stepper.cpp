@@ -230,13 +230,9 @@ void DeviceVerletStepper::update_list(EngineCore& core, double largest) {
 void DeviceVerletStepper::evaluate_contacts(EngineCore& core) {
   device_.run(pack_, n_);
   const double dt = core.settings.dt;
-  const ContactEnergySums sums = pass_.evaluate_resident(core.neighbours, dt);
+  const StepContactSums sums = pass_.evaluate_resident(core.neighbours, dt);
   if (pass_.candidates() > 0) device_.run(take_, n_);
-  if (sums.deepest > core.deepest_overlap) core.deepest_overlap = sums.deepest, core.deepest_overlap_time = core.time + dt;
-  core.ledger.elastic_normal = sums.normal_energy;
-  core.ledger.elastic_tangential = sums.tangential_energy;
-  core.ledger.damping_dissipation += sums.damping;
-  core.ledger.sliding_dissipation += sums.sliding;
+  core.book_contact_sums(sums, core.time + dt);
 }
 
 // The constrained bodies' forces and velocities, into the host's world, for

@@ -19,16 +19,22 @@ namespace {
 constexpr double kMarginInGrains = 2.0;
 
 std::vector<double> ledger_terms(const EnergyLedger& l) {
-  return {l.kinetic_translational, l.kinetic_rotational, l.elastic_normal,      l.elastic_tangential, l.gravitational,
-          l.external_work,         l.damping_dissipation, l.sliding_dissipation, l.initial_mechanical};
+  return {l.kinetic_translational, l.kinetic_rotational, l.elastic_normal, l.elastic_tangential, l.gravitational,
+          l.external_work, l.initial_mechanical};
 }
 
 EnergyLedger ledger_of(const std::vector<double>& t) {
   EnergyLedger l;
   l.kinetic_translational = t[0], l.kinetic_rotational = t[1], l.elastic_normal = t[2], l.elastic_tangential = t[3];
-  l.gravitational = t[4], l.external_work = t[5], l.damping_dissipation = t[6], l.sliding_dissipation = t[7];
-  l.initial_mechanical = t[8];
+  l.gravitational = t[4], l.external_work = t[5], l.initial_mechanical = t[6];
   return l;
+}
+
+// Books as the sums of an ExactLedger, to be added over the ranks.
+ExactLedger as_sums(const LedgerBooks& b) {
+  ExactLedger e;
+  e.damping = b.closed.damping, e.sliding = b.closed.sliding, e.external_work = b.external_work;
+  return e;
 }
 
 std::size_t grain_count(const World& w) {
@@ -82,7 +88,7 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
   whole_list_ = std::move(whole.neighbours);
   for (const Contact& c : whole_list_.contacts) {
     whole_keys_.push_back(packed(whole_, c));
-    whole_states_.push_back({c.xi, c.force, c.point, c.viscous_force, c.normal_force});
+    whole_states_.push_back(state_of(c));
   }
   whole_list_.contacts.clear();
   if (whole_list_.reference_position.size() != whole_.size()) {  // never built: the first step builds it
@@ -105,6 +111,7 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
   // which are booked here; each rank's engine adds what its own grains and
   // contacts do from now on.
   EnergyLedger part = ranks_.root() ? whole.ledger : EnergyLedger{};
+  const LedgerBooks books = ranks_.root() ? (whole.books ? *whole.books : books_of(whole.ledger)) : LedgerBooks{};
   if (ranks_.root()) {
     BodyEnergySums walls;
     for (std::size_t i = 0; i < whole_.size(); ++i)
@@ -113,8 +120,8 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
     part.kinetic_rotational -= walls.rotational;
     part.gravitational -= walls.gravitational;
   }
-  decompose(first, part, whole.time, whole.step);
-  wall_power_ = wall_power();
+  decompose(first, part, books, whole.time, whole.step);
+  wall_powers_ = wall_powers();
 }
 
 namespace {
@@ -156,7 +163,7 @@ void DistributedEngine::step() {
   settle_wall_forces();
   if (settings_.integrator != Integrator::gear) kick_free_walls(free_walls);
   book_wall_work(walls_at_start);
-  check_energy_of_all(ledger());
+  check_energy_of_all(running_ledger());
   const bool moved_far = ranks_.max(largest_motion_since_decomposition()) > 0.5 * margin_;
   times_.exchanging += seconds_since(started);
   if (moved_far) {
@@ -243,13 +250,26 @@ void DistributedEngine::refresh_ghosts() {
   engine_->retake_constraint_power();
 }
 
+// The ranks' exact sums are added as integers, so the totals are the
+// serial run's bits (the initial energy is held by rank 0 alone).
 EnergyLedger DistributedEngine::ledger() const {
-  EnergyLedger total = ledger_of(ranks_.sum(ledger_terms(engine_->ledger())));
-  const EnergyLedger walls = walls_part();
-  total.kinetic_translational += walls.kinetic_translational;
-  total.kinetic_rotational += walls.kinetic_rotational;
+  ExactLedger total = ExactLedger::of_carried(ranks_.sum(engine_->exact_ledger().carried()));
+  for (int k : walls_) total.add_body(engine_->world(), static_cast<std::size_t>(k));
+  total.external_work.add(wall_work_);
+  EnergyLedger l;
+  l.initial_mechanical = ranks_.sum(std::vector<double>{engine_->running_ledger().initial_mechanical})[0];
+  total.round_into(l);
+  return l;
+}
+
+// The ranks' running ledgers added (the energy check's, every step).
+EnergyLedger DistributedEngine::running_ledger() const {
+  EnergyLedger total = ledger_of(ranks_.sum(ledger_terms(engine_->running_ledger())));
+  const BodyEnergySums walls = walls_energies();
+  total.kinetic_translational += walls.translational;
+  total.kinetic_rotational += walls.rotational;
   total.gravitational += walls.gravitational;
-  total.external_work += walls.external_work;
+  total.external_work += wall_work_.value();
   return total;
 }
 
@@ -296,6 +316,11 @@ std::vector<std::uint8_t> DistributedEngine::bodies_written() const {
 EngineSnapshot DistributedEngine::gather() {
   collect_on_root();
   const EnergyLedger total = ledger();
+  const ExactLedger books_sum = ExactLedger::of_carried(ranks_.sum(as_sums(engine_->books()).carried()));
+  LedgerBooks books;
+  books.closed.damping = books_sum.damping, books.closed.sliding = books_sum.sliding;
+  books.external_work = books_sum.external_work;
+  books.external_work.add(wall_work_);
   const double deepest = ranks_.max(deepest_overlap_);
   const double deepest_time = ranks_.min(deepest_overlap_ == deepest ? deepest_overlap_time_ : INFINITY);
   EngineSnapshot local = engine_->snapshot();
@@ -307,7 +332,8 @@ EngineSnapshot DistributedEngine::gather() {
   NeighbourList whole_list(neighbour_settings(settings_), whole_list_, w);
   whole_list.adopt(whole_keys_, whole_states_);
   NeighbourListState list = whole_list.state(w);
-  EngineSnapshot out{std::move(w), settings_, std::move(list), total, local.time, local.step, power, {}, {}, {}, deepest, deepest_time};
+  EngineSnapshot out{std::move(w), settings_,    std::move(list), total,        local.time, local.step, power, {},
+                     {},           {},           deepest,         deepest_time, books};
   if (settings_.integrator == Integrator::gear) split_history(whole_history_, out);
   return out;
 }

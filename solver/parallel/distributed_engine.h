@@ -75,8 +75,9 @@ class DistributedEngine {
   const RankTimes& times() const { return times_; }
 
  private:
-  void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time, long step);
-  void start_engine(const EnergyLedger& ledger, double time, long step);
+  void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, const LedgerBooks& books,
+                 double time, long step);
+  void start_engine(const EnergyLedger& ledger, const LedgerBooks& books, double time, long step);
   NeighbourListState list_part(const World& local, const std::vector<int>& local_of) const;
   std::vector<int> holders_of(std::size_t body) const;
   OwnedBody record_of(std::size_t held_index, int owner) const;
@@ -94,9 +95,12 @@ class DistributedEngine {
   void check_energy_of_all(const EnergyLedger& total);
   void settle_wall_forces();
   void kick_free_walls(const std::vector<GrainMotion>& before);
-  double wall_power() const;
-  double driven_wall_power(const std::vector<std::pair<GrainMotion, BodyConstraint>>& at_start) const;
-  EnergyLedger walls_part() const;
+  // Each wall's power, in walls_'s order (as the serial engine books them).
+  std::vector<double> wall_powers() const;
+  std::vector<double> driven_wall_powers(const std::vector<std::pair<GrainMotion, BodyConstraint>>& at_start) const;
+  BodyEnergySums walls_energies() const;
+  // The running ledgers of the ranks and the walls, added (collective).
+  EnergyLedger running_ledger() const;
   double largest_motion_since_decomposition() const;
 
   Ranks ranks_;
@@ -126,8 +130,8 @@ class DistributedEngine {
   std::vector<int> walls_;         // held indices of the walls (every rank holds them all)
   std::vector<int> free_walls_;    // those free along some axis (pressure plates)
   std::vector<int> vibrating_walls_;
-  double wall_power_ = 0.0;        // of the walls' imposed motion, at the last step's end
-  double wall_work_ = 0.0;         // its work since the start, by the trapezoid
+  std::vector<double> wall_powers_;  // of the walls' imposed motions, at the last step's end
+  ExactSum wall_work_;               // their work since the start, by the trapezoid
   std::vector<Stepper::BodyHistory> whole_history_;  // per body, as of collect_on_root or the last sharing out
   RankTimes times_;
   std::unique_ptr<ListAgreement> agreement_;  // the ranks' list rebuilds, agreed

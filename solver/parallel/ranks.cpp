@@ -46,6 +46,12 @@ std::vector<double> Ranks::max(const std::vector<double>& values) const { return
 std::vector<double> Ranks::min(const std::vector<double>& values) const { return reduce(values, MPI_MIN); }
 std::vector<double> Ranks::sum(const std::vector<double>& values) const { return reduce(values, MPI_SUM); }
 
+std::vector<std::int64_t> Ranks::sum(const std::vector<std::int64_t>& values) const {
+  std::vector<std::int64_t> out = values;
+  if (running_) MPI_Allreduce(values.data(), out.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_SUM, comm_);
+  return out;
+}
+
 namespace {
 
 std::vector<int> displacements(const std::vector<int>& counts) {

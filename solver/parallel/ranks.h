@@ -48,6 +48,7 @@ class Ranks {
   std::vector<double> min(const std::vector<double>& values) const;
   // Elementwise sums of every rank's values (the same length everywhere).
   std::vector<double> sum(const std::vector<double>& values) const;
+  std::vector<std::int64_t> sum(const std::vector<std::int64_t>& values) const;
   // Every rank's bytes, one after the other in rank order, on every rank.
   std::vector<char> all_gather(const std::vector<char>& bytes) const;
   // Every rank's bytes in rank order, on rank 0 only (empty elsewhere).

@@ -36,8 +36,8 @@ std::vector<int> next_owners_of(const Ranks& ranks, const World& w, const std::v
 
 }  // namespace
 
-void DistributedEngine::decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, double time,
-                                  long step) {
+void DistributedEngine::decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger,
+                                  const LedgerBooks& books, double time, long step) {
   const int me = ranks_.rank(), p = ranks_.size();
   std::vector<std::size_t> owned;
   std::vector<unsigned long> ids;
@@ -54,13 +54,13 @@ void DistributedEngine::decompose(const std::vector<int>& previous_owner, const 
 
   boxes_ = subdomain_boxes(whole_, owner_, p);
   held_ = bodies_held_by(whole_, owner_, boxes_, me, margin_);
-  start_engine(ledger, time, step);
+  start_engine(ledger, books, time, step);
 }
 
 // The engine over held_, from whole_ (current for the bodies held),
 // whole_keys_ and whole_list_; the ghosts to send (the grains owned here
 // within the margin of another rank's box) and to receive.
-void DistributedEngine::start_engine(const EnergyLedger& ledger, double time, long step) {
+void DistributedEngine::start_engine(const EnergyLedger& ledger, const LedgerBooks& books, double time, long step) {
   const int me = ranks_.rank(), p = ranks_.size();
   std::vector<int> local_of(whole_.size(), -1);
   for (std::size_t k = 0; k < held_.size(); ++k) local_of[static_cast<std::size_t>(held_[k])] = static_cast<int>(k);
@@ -94,7 +94,7 @@ void DistributedEngine::start_engine(const EnergyLedger& ledger, double time, lo
   NeighbourListState list = list_part(local, local_of);
   reference_position_ = local.position;
   reference_angle_ = local.angle;
-  EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0};
+  EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0, books};
   if (settings_.integrator == Integrator::gear) split_history(values_of(whole_history_, held_), s);
   engine_ = std::make_unique<Engine>(std::move(s));
   engine_->count_only(std::move(counted), held_);
@@ -117,10 +117,8 @@ NeighbourListState DistributedEngine::list_part(const World& local, const std::v
     const int v = local_of[static_cast<std::size_t>(key.vertex_body)], e = local_of[static_cast<std::size_t>(key.edge_body)];
     if (v < 0 || e < 0) continue;
     Contact c = record_of_key(renumbered(key, whole_, local, v, e));
-    const ContactState& state = whole_states_[k];
     c.sliding = key.sliding;
-    c.xi = state.xi, c.force = state.force, c.point = state.point;
-    c.viscous_force = state.viscous_force, c.normal_force = state.normal_force;
+    set_state(c, whole_states_[k]);
     list.contacts.push_back(c);
   }
   list.reference_position = values_of(whole_list_.reference_position, held_);
@@ -175,7 +173,7 @@ void DistributedEngine::take_walls_and_list_scalars() {
     take_record(o);
     whole_.constraint[static_cast<std::size_t>(o.body)] = w.constraint[static_cast<std::size_t>(k)];
   }
-  const std::vector<double> totals = ranks_.sum({list.listed_at_half_skin(), static_cast<double>(list.stats().body_pairs)});
+  const std::vector<double> totals = ranks_.sum(std::vector<double>{list.listed_at_half_skin(), static_cast<double>(list.stats().body_pairs)});
   whole_list_.listed_at_half_skin = totals[0];
   whole_list_.stats = list.stats();
   whole_list_.stats.body_pairs = static_cast<std::size_t>(totals[1]);
@@ -314,11 +312,12 @@ void DistributedEngine::share_out() {
         candidates_to[static_cast<std::size_t>(q)].add(whole_key, list.states()[k]);
   }
   take_walls_and_list_scalars();
-  const EnergyLedger ledger = engine_->ledger();
+  const EnergyLedger ledger = engine_->running_ledger();
+  const LedgerBooks books = engine_->books();
   const double time = engine_->time();
   const long step = engine_->step_count();
   receive_shares(bodies_to, candidates_to);
-  start_engine(ledger, time, step);
+  start_engine(ledger, books, time, step);
 }
 
 // What share_out sends, exchanged: held_ becomes the walls and the grains

@@ -23,18 +23,12 @@ struct WallShare {
 
 }  // namespace
 
-// The walls' energies and the work of their imposed motion (every rank
-// holds the same walls).
-EnergyLedger DistributedEngine::walls_part() const {
+// The walls' energies (every rank holds the same walls).
+BodyEnergySums DistributedEngine::walls_energies() const {
   const World& w = engine_->world();
   BodyEnergySums sums;
   for (int k : walls_) sums.add(w, static_cast<std::size_t>(k));
-  EnergyLedger part;
-  part.kinetic_translational = sums.translational;
-  part.kinetic_rotational = sums.rotational;
-  part.gravitational = sums.gravitational;
-  part.external_work = wall_work_;
-  return part;
+  return sums;
 }
 
 // A wall free along some axis (a pressure plate) took the step's second
@@ -62,15 +56,16 @@ void DistributedEngine::kick_free_walls(const std::vector<GrainMotion>& before) 
 
 // The walls' power as the step started, but with the velocities the
 // drive gave the vibrating walls for it along their held axes (and their
-// imposed velocities), in wall order as wall_power() adds it.
-double DistributedEngine::driven_wall_power(const std::vector<std::pair<GrainMotion, BodyConstraint>>& at_start) const {
+// imposed velocities), in wall order as wall_powers() gives them.
+std::vector<double> DistributedEngine::driven_wall_powers(
+    const std::vector<std::pair<GrainMotion, BodyConstraint>>& at_start) const {
   const World& w = engine_->world();
-  double power = 0.0;
+  std::vector<double> powers;
   for (std::size_t j = 0; j < walls_.size(); ++j) {
     const auto k = static_cast<std::size_t>(walls_[j]);
     const auto& [motion, tag] = at_start[j];
     if (!tag.vibration.on()) {
-      power += constraint_power_of(tag, motion.force, motion.torque, motion.velocity, motion.angular_velocity);
+      powers.push_back(constraint_power_of(tag, motion.force, motion.torque, motion.velocity, motion.angular_velocity));
       continue;
     }
     // Along a free axis (a shaken pressure plate), the velocity it started with.
@@ -78,29 +73,29 @@ double DistributedEngine::driven_wall_power(const std::vector<std::pair<GrainMot
     const Vec2 v{driven.held[dof_x] ? w.velocity[k].x : motion.velocity.x,
                  driven.held[dof_y] ? w.velocity[k].y : motion.velocity.y};
     const double omega = driven.held[dof_rotation] ? w.angular_velocity[k] : motion.angular_velocity;
-    power += constraint_power_of(driven, motion.force, motion.torque, v, omega);
+    powers.push_back(constraint_power_of(driven, motion.force, motion.torque, v, omega));
   }
-  return power;
+  return powers;
 }
 
 // The work of the walls' imposed motions over the step, by the trapezoid
 // (and with vibrating walls the drive's work, and the first power taken
 // anew with this step's wall velocities, as Engine::step does).
 void DistributedEngine::book_wall_work(const std::vector<std::pair<GrainMotion, BodyConstraint>>& walls_at_start) {
-  const double power = wall_power();
+  std::vector<double> powers = wall_powers();
   if (!vibrating_walls_.empty()) {
-    wall_work_ += engine_->drive_work();
-    wall_power_ = driven_wall_power(walls_at_start);
+    wall_work_.add(engine_->drive_work());
+    wall_powers_ = driven_wall_powers(walls_at_start);
   }
-  wall_work_ += 0.5 * (wall_power_ + power) * settings_.dt;
-  wall_power_ = power;
+  for (std::size_t j = 0; j < powers.size(); ++j) wall_work_.add(0.5 * (wall_powers_[j] + powers[j]) * settings_.dt);
+  wall_powers_ = std::move(powers);
 }
 
-double DistributedEngine::wall_power() const {
+std::vector<double> DistributedEngine::wall_powers() const {
   const World& w = engine_->world();
-  double power = 0.0;
-  for (int k : walls_) power += constraint_power_of(w, static_cast<std::size_t>(k));
-  return power;
+  std::vector<double> powers;
+  for (int k : walls_) powers.push_back(constraint_power_of(w, static_cast<std::size_t>(k)));
+  return powers;
 }
 
 // A wall's contacts are spread over the ranks that own the grains touching
