@@ -165,14 +165,15 @@ void Engine::step() {
                                  dt_limit_,            core_.settings.threads, core_.settings.model,
                                  kinetic_energy_of(core_.world, core_.vibrating), check_energy_,
                                  body_numbers_.empty() ? nullptr : &body_numbers_};
+  const EnergyLedger checked =
+      check_energy_ && near_energy_bound(core_.ledger, context.driven_kinetic) ? ledger() : core_.ledger;
   try {
-    check_stability(core_.world, core_.previous_position, core_.first_unstable, core_.ledger, core_.fastest_body,
-                    context);
+    check_stability(core_.world, core_.previous_position, core_.first_unstable, checked, core_.fastest_body, context);
   } catch (const InstabilityError&) {
     // The message describes the body as it is: a stepper that keeps the
     // bodies elsewhere brings them back, and the check says it again.
     stepper_->sync_host(core_);
-    check_stability(core_.world, core_.previous_position, core_.first_unstable, core_.ledger, core_.fastest_body,
+    check_stability(core_.world, core_.previous_position, core_.first_unstable, checked, core_.fastest_body,
                     context);
     throw;
   }

@@ -114,16 +114,31 @@ void check_stability(const World& w, const std::vector<Vec2>& previous, std::siz
   if (run.check_energy) check_energy(w, ledger, fastest, run);
 }
 
+namespace {
+
+// Kinetic + elastic energy can only come from the initial kinetic and
+// elastic energy, released gravitational energy and external work.
+double energy_supply(const EnergyLedger& l, double driven_kinetic) {
+  return l.initial_mechanical - l.gravitational + std::abs(l.external_work) + driven_kinetic;
+}
+
+bool holds_more_than(const EnergyLedger& l, double driven_kinetic, double times) {
+  const double held = l.kinetic() + l.elastic();
+  return held > times * std::abs(energy_supply(l, driven_kinetic)) + 1e-300 &&
+         held > 1e-12 * std::abs(l.initial_mechanical) + 1e-300;
+}
+
+}  // namespace
+
 void check_energy(const World& w, const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run) {
-  // Kinetic + elastic energy can only come from the initial kinetic and
-  // elastic energy, released gravitational energy and external work.
-  const double supply =
-      ledger.initial_mechanical - ledger.gravitational + std::abs(ledger.external_work) + run.driven_kinetic;
-  const double held = ledger.kinetic() + ledger.elastic();
-  if (held > 100.0 * std::abs(supply) + 1e-300 && held > 1e-12 * std::abs(ledger.initial_mechanical) + 1e-300)
+  if (holds_more_than(ledger, run.driven_kinetic, 100.0))
     fail(w, fastest, fmt::format("is the fastest body while the kinetic + elastic energy {:g} exceeds a hundred times "
                                  "all the energy the system was given ({:g})",
-                                 held, supply), run);
+                                 ledger.kinetic() + ledger.elastic(), energy_supply(ledger, run.driven_kinetic)), run);
+}
+
+bool near_energy_bound(const EnergyLedger& ledger, double driven_kinetic) {
+  return holds_more_than(ledger, driven_kinetic, 50.0);
 }
 
 }  // namespace sphero

@@ -87,4 +87,10 @@ void check_stability(const World& w, const std::vector<Vec2>& previous, std::siz
 // system was given.
 void check_energy(const World& w, const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run);
 
+// Whether the kinetic and elastic energy come within half of the energy
+// check's bound: a run then checks its exact ledger (Engine::ledger), so
+// that the decision is the same on any number of threads or ranks (the
+// running sums are only the same to rounding).
+bool near_energy_bound(const EnergyLedger& ledger, double driven_kinetic);
+
 }  // namespace sphero

@@ -51,6 +51,24 @@ TEST(Instability, AForcedHugeTimeStepStopsWithAMessage) {
   }
 }
 
+// The energy check's bound is a hundred times the energy given; from half
+// of it on, a run checks its exact ledger instead of its running sums.
+TEST(Instability, TheEnergyCheckLooksAtTheExactLedgerNearItsBound) {
+  EnergyLedger l;
+  l.initial_mechanical = 1.0;
+  l.gravitational = 0.0;
+  l.kinetic_translational = 40.0;
+  EXPECT_FALSE(near_energy_bound(l, 0.0));
+  l.kinetic_translational = 60.0;
+  EXPECT_TRUE(near_energy_bound(l, 0.0));
+  EXPECT_FALSE(near_energy_bound(l, 1.0));  // the vibrating walls' energy counts as given
+  const World w = world_of({disk({0, 0}, 0.5)}, linear_law(1e4));
+  StabilityContext run;
+  EXPECT_NO_THROW(check_energy(w, l, 0, run));
+  l.elastic_normal = 41.0;  // 101 held for 1 given
+  EXPECT_THROW(check_energy(w, l, 0, run), InstabilityError);
+}
+
 TEST(TimeStep, TheDefaultIsAFifthOfTheLargestAccepted) {
   const World w = world_of({disk({0, 0}, 0.5), disk({2, 0}, 0.5)}, linear_law(1e4));
   EngineSettings s;
