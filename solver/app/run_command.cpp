@@ -379,6 +379,7 @@ int step_to_the_end(Engine& engine, RunOutput& output, const RunPlan& plan, cons
       engine.step();
       const long step = engine.step_count();
       if (step % plan.frame_every == 0 || step == plan.total_steps) {
+        last_good = {};  // not two whole states at once
         last_good = engine.snapshot();
         frames.write(engine, last_good);
       }
@@ -492,9 +493,13 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
   if (!refusal.empty()) throw SceneError(fmt::format("{}: {}", scene.source, refusal));
   std::optional<DistributedEngine> engine;
   {
-    const std::unique_ptr<Engine> serial = make_engine(options, scene, std::move(world), settings);
+    // The serial engine goes before the ranks' parts are made: only its
+    // state is needed, and its list is the largest thing it holds.
+    std::unique_ptr<Engine> serial = make_engine(options, scene, std::move(world), settings);
+    EngineSnapshot whole = serial->snapshot();
+    serial.reset();
     try {
-      engine.emplace(ranks, serial->snapshot());
+      engine.emplace(ranks, std::move(whole));
     } catch (const std::invalid_argument& e) {
       throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
     }
@@ -552,6 +557,9 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
         continue;
       }
       if (frame_now) write_frame();
+      // The state now will replace the last good one: rank 0 need not hold
+      // two whole states at once.
+      if (frame_now) last_good = {};
       EngineSnapshot now = engine->gather();
       on_root(ranks, [&] {
         if (save) save_checkpoint(checkpoint, now);
