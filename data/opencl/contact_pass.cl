@@ -206,7 +206,7 @@ Response evaluate_contact(__global const double* law, double delta, double2 n, d
 // feature end, kind: 1 = vertex–vertex), its reach and edge offset, and
 // its state of 12 doubles (ξ, force, point, viscous force, normal force,
 // flags: 1 active + 2 sliding, the damping and sliding dissipated since it
-// closed), which it updates. Out, for the sums: the force on the vertex
+// began to touch), which it updates. Out, for the sums: the force on the vertex
 // body and both bodies' torques (zero where not touching), its energy
 // terms (the increments of damping and sliding dissipation, the normal and
 // tangential energy), the overlap over the reach (-1 where not touching),
@@ -322,9 +322,9 @@ __kernel void sum_chunk_energies(const int count, const int chunk, __global cons
   sums[c] = (double8)(s, d, 0.0, 0.0, 0.0);
 }
 
-// Per chunk of `chunk` candidates: the closed contacts' dissipation (damping,
+// Per chunk of `chunk` candidates: the ended contacts' dissipation (damping,
 // sliding) summed exactly, EXACT_WIDTH longs each, into exact.
-__kernel void sum_chunk_closed(const int count, const int chunk, __global const double2* opened_totals,
+__kernel void sum_chunk_ended(const int count, const int chunk, __global const double2* opened_totals,
                                __global long* exact) {
   const int c = get_global_id(0);
   const int first = c * chunk;

@@ -46,7 +46,7 @@ struct Contact {
   Vec2 tangential_spring_force;
   Vec2 viscous_force;
   double tangential_energy = 0.0;
-  // Dissipated by this contact since it closed (ContactState).
+  // Dissipated by this contact since it began to touch (ContactState).
   double damping_total = 0.0, sliding_total = 0.0;
 };
 
@@ -86,7 +86,7 @@ inline Contact record_of_key(const Candidate& key) {
 // recomputed): the tangential spring, the force and where it acts, the
 // viscous force (the ledger books its work over the next step), the
 // normal force (output), and what the contact has dissipated since it
-// closed, added step by step in the same order on any thread or rank (the
+// began to touch, added step by step in the same order on any thread or rank (the
 // ledger adds every contact's exactly, docs/MODEL.md §2). The spring's
 // force and energy are −k_t ξ and ½ k_t |ξ|², to the bit.
 struct ContactState {

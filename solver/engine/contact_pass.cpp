@@ -29,7 +29,7 @@ struct Touch {
 class ContactSweep {
  public:
   ContactSweep(World& w, NeighbourList& list, WorkSplit& split, int threads, double dt, const std::uint8_t* counted,
-               ClosedContacts& closed)
+               EndedContacts& ended)
       : view_(w),
         keys_(list.candidates().data()),
         state_(list.states().data()),
@@ -41,7 +41,7 @@ class ContactSweep {
         alone_(threads == 1),
         dt_(dt),
         counted_(counted),
-        closed_(closed) {}
+        ended_(ended) {}
 
   // Run `run`'s candidates: first those of earlier runs touching its
   // bodies, then its own chunks, each chunk's sums into chunk_sums.
@@ -97,7 +97,7 @@ class ContactSweep {
 
   // Closing the books of a contact that just opened: its last forces acted
   // over this step, and its spring's energy is let go. What it dissipated
-  // over its life goes to the closed contacts' exact sums (if counted).
+  // over its life goes to the ended contacts' exact sums (if counted).
   void close_opened(Candidate& key, ContactState& c, ContactEnergySums& sums) const {
     const int v = key.vertex_body, e = key.edge_body;
     const ContactLaw& law = view_.law_between(v, e);
@@ -110,7 +110,7 @@ class ContactSweep {
       sums.sliding += sliding;
       c.sliding_total += sliding;
     }
-    if (&sums != &uncounted_) closed_.damping.add(c.damping_total), closed_.sliding.add(c.sliding_total);
+    if (&sums != &uncounted_) ended_.damping.add(c.damping_total), ended_.sliding.add(c.sliding_total);
     forget_history(key, c);
   }
 
@@ -189,7 +189,7 @@ class ContactSweep {
   const double dt_;
   const std::uint8_t* const counted_;
   ContactEnergySums uncounted_;  // where the sums of candidates not counted go
-  ClosedContacts& closed_;       // this member's
+  EndedContacts& ended_;        // this member's
 };
 
 }  // namespace
@@ -204,13 +204,13 @@ StepContactSums ContactPass::evaluate(World& w, NeighbourList& list, int threads
   const std::size_t chunks = (count + kContactChunk - 1) / kContactChunk;
   chunk_sums_.assign(chunks, ContactEnergySums{});
   if (threads > 1 && !split_.fits(threads, list, chunks, w.size())) split_.make(threads, list, chunks, w.size());
-  closed_by_member_.assign(static_cast<std::size_t>(std::max(threads, 1)), ClosedContacts{});
+  ended_by_member_.assign(static_cast<std::size_t>(std::max(threads, 1)), EndedContacts{});
   // Each run adds to each body it owns (WorkSplit::owner) the forces of
   // that body's candidates in candidate order: the same sums in the same
   // order whatever the number of threads. One run per requested thread,
   // whatever the team (a run is never split between two threads).
   ThreadTeam::run(threads, [&](int member, int team) {
-    ContactSweep sweep(w, list, split_, threads, dt, counted, closed_by_member_[static_cast<std::size_t>(member)]);
+    ContactSweep sweep(w, list, split_, threads, dt, counted, ended_by_member_[static_cast<std::size_t>(member)]);
     for (int run = member; run < threads; run += team) {
       if (threads == 1) {
         sweep.sweep(run, chunks, chunk_sums_.data());
@@ -223,7 +223,7 @@ StepContactSums ContactPass::evaluate(World& w, NeighbourList& list, int threads
   });
   StepContactSums total;
   for (const ContactEnergySums& s : chunk_sums_) total.running.add(s);
-  for (const ClosedContacts& c : closed_by_member_) total.closed.add(c);
+  for (const EndedContacts& c : ended_by_member_) total.ended.add(c);
   list.stats().feature_pairs_evaluated += static_cast<long>(count);
   // Only now, with the pass done: a new split copies the springs.
   if (threads > 1) split_.balance(list);
@@ -231,7 +231,7 @@ StepContactSums ContactPass::evaluate(World& w, NeighbourList& list, int threads
 }
 
 std::size_t ContactPass::memory_bytes() const {
-  return split_.memory_bytes() + capacity_bytes(chunk_sums_) + capacity_bytes(closed_by_member_);
+  return split_.memory_bytes() + capacity_bytes(chunk_sums_) + capacity_bytes(ended_by_member_);
 }
 
 }  // namespace sphero

@@ -32,7 +32,7 @@ class ContactPass {
  private:
   WorkSplit split_;
   std::vector<ContactEnergySums> chunk_sums_;
-  std::vector<ClosedContacts> closed_by_member_;  // per member of the team
+  std::vector<EndedContacts> ended_by_member_;  // per member of the team
 };
 
 }  // namespace sphero

@@ -57,8 +57,8 @@ ExactLedger ExactLedger::of_carried(const std::vector<std::int64_t>& carried) {
 
 LedgerBooks books_of(const EnergyLedger& l) {
   LedgerBooks b;
-  b.closed.damping = ExactSum(l.damping_dissipation);
-  b.closed.sliding = ExactSum(l.sliding_dissipation);
+  b.ended.damping = ExactSum(l.damping_dissipation);
+  b.ended.sliding = ExactSum(l.sliding_dissipation);
   b.external_work = ExactSum(l.external_work);
   return b;
 }

@@ -67,27 +67,27 @@ struct ContactEnergySums {
   }
 };
 
-// What the contacts that closed over a step had dissipated over their
+// What the contacts that ended (opened) over a step had dissipated over their
 // lives (ContactState's totals), summed exactly.
-struct ClosedContacts {
+struct EndedContacts {
   ExactSum damping, sliding;
-  void add(const ClosedContacts& o) {
+  void add(const EndedContacts& o) {
     damping.add(o.damping);
     sliding.add(o.sliding);
   }
 };
 
-// A contact pass's sums: the running ones, and its closed contacts'.
+// A contact pass's sums: the running ones, and its ended contacts'.
 struct StepContactSums {
   ContactEnergySums running;
-  ClosedContacts closed;
+  EndedContacts ended;
 };
 
 // What the ledger keeps exactly from step to step: the dissipation of the
-// contacts closed so far (and, in the rigid model, of the collisions), and
+// contacts ended so far (and, in the rigid model, of the collisions), and
 // the work of imposed loads and motions.
 struct LedgerBooks {
-  ClosedContacts closed;
+  EndedContacts ended;
   ExactSum external_work;
 };
 

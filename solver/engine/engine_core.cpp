@@ -80,12 +80,12 @@ void EngineCore::book_contact_sums(const StepContactSums& step_sums, double stat
   ledger.elastic_tangential = sums.tangential_energy;
   ledger.damping_dissipation += sums.damping;
   ledger.sliding_dissipation += sums.sliding;
-  books.closed.add(step_sums.closed);
+  books.ended.add(step_sums.ended);
 }
 
 void EngineCore::book_dissipation(double dissipated) {
   ledger.damping_dissipation += dissipated;
-  books.closed.damping.add(dissipated);
+  books.ended.damping.add(dissipated);
 }
 
 void EngineCore::book_work(double work) {
@@ -95,7 +95,7 @@ void EngineCore::book_work(double work) {
 
 // Every term summed exactly: the bodies' energies, the elastic energy of
 // the touching contacts (in the state as it is: the arithmetic of
-// evaluate_contact), what every contact dissipated so far and the closed
+// evaluate_contact), what every contact dissipated so far and the ended
 // ones before them, and the work booked. Only what this part counts.
 ExactLedger EngineCore::exact_ledger() const {
   const World& w = world;
@@ -119,8 +119,8 @@ ExactLedger EngineCore::exact_ledger() const {
     e.elastic_normal.add(normal_energy_of(law, g.overlap));
     if (law.kt > 0.0) e.elastic_tangential.add(0.5 * law.kt * norm2(s.xi));
   }
-  e.damping.add(books.closed.damping);
-  e.sliding.add(books.closed.sliding);
+  e.damping.add(books.ended.damping);
+  e.sliding.add(books.ended.sliding);
   e.external_work = books.external_work;
   return e;
 }

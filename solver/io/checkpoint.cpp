@@ -182,7 +182,7 @@ void describe(Io& io, PeriodicCell& c) {
 }
 
 // What the ledger keeps exactly (LedgerBooks, as ExactSum::parts) and what
-// each contact has dissipated since it closed, so that a continued run
+// each contact has dissipated since it began to touch, so that a continued run
 // books the same bits as one never stopped. Read back, they must add up to
 // the ledger's dissipation and work.
 template <class Io>
@@ -190,13 +190,13 @@ void ledger_books(Io& io, EngineSnapshot& s) {
   std::vector<Contact>& contacts = s.neighbours.contacts;
   if constexpr (std::is_same_v<Io, Writer>) {
     const LedgerBooks b = s.books ? *s.books : books_of(s.ledger);
-    for (const ExactSum* total : {&b.closed.damping, &b.closed.sliding, &b.external_work}) io.vector(total->parts());
+    for (const ExactSum* total : {&b.ended.damping, &b.ended.sliding, &b.external_work}) io.vector(total->parts());
     std::vector<std::array<double, 2>> totals;
     for (const Contact& c : contacts) totals.push_back({c.damping_total, c.sliding_total});
     io.vector(totals);
   } else {
     LedgerBooks b;
-    for (ExactSum* total : {&b.closed.damping, &b.closed.sliding, &b.external_work}) {
+    for (ExactSum* total : {&b.ended.damping, &b.ended.sliding, &b.external_work}) {
       std::vector<double> parts;
       io.vector(parts);
       if (parts.size() > ExactSum::kLimbs) io.fail("a ledger sum in more parts than a sum has");
@@ -205,7 +205,7 @@ void ledger_books(Io& io, EngineSnapshot& s) {
     std::vector<std::array<double, 2>> totals;
     io.vector(totals);
     if (totals.size() != contacts.size()) io.fail("dissipation totals for another number of contacts");
-    ExactSum damping = b.closed.damping, sliding = b.closed.sliding;
+    ExactSum damping = b.ended.damping, sliding = b.ended.sliding;
     for (std::size_t k = 0; k < contacts.size(); ++k) {
       contacts[k].damping_total = totals[k][0], contacts[k].sliding_total = totals[k][1];
       damping.add(totals[k][0]), sliding.add(totals[k][1]);

@@ -10,9 +10,9 @@ namespace sphero {
 namespace {
 
 constexpr std::size_t kBodyRecord = 12, kBodyForces = 4, kChunkRecord = 8;
-// The closed contacts' exact sums (damping, sliding), ExactSum::kCarried
+// The ended contacts' exact sums (damping, sliding), ExactSum::kCarried
 // integers each.
-constexpr std::size_t kClosedWidth = 2 * ExactSum::kCarried;
+constexpr std::size_t kEndedWidth = 2 * ExactSum::kCarried;
 constexpr std::size_t kStateRecord = DeviceContactPass::kStateRecord;
 
 // Its parameters as the kernels read them: 7 per pair of materials.
@@ -49,7 +49,7 @@ DeviceContactPass::DeviceContactPass(OpenClDevice device, const World& world, co
       evaluate_(program_, "evaluate_contacts"),
       sum_forces_(program_, "sum_body_forces"),
       sum_energies_(program_, "sum_chunk_energies"),
-      sum_closed_(program_, "sum_chunk_closed"),
+      sum_ended_(program_, "sum_chunk_ended"),
       add_exact_(program_, "add_exact_chunks"),
       bodies_(world.size()),
       body_records_(kBodyRecord * world.size()),
@@ -80,9 +80,9 @@ DeviceContactPass::DeviceContactPass(OpenClDevice device, const World& world, co
   sum_forces_.setArg(2, body_start_);
   sum_forces_.setArg(8, forces_);
   sum_energies_.setArg(1, static_cast<cl_int>(kContactChunk));
-  sum_closed_.setArg(1, static_cast<cl_int>(kContactChunk));
-  total_closed_ = buffer_for<std::int64_t>(c, kClosedWidth);
-  add_exact_.setArg(1, static_cast<cl_int>(kClosedWidth)), add_exact_.setArg(3, total_closed_);
+  sum_ended_.setArg(1, static_cast<cl_int>(kContactChunk));
+  total_ended_ = buffer_for<std::int64_t>(c, kEndedWidth);
+  add_exact_.setArg(1, static_cast<cl_int>(kEndedWidth)), add_exact_.setArg(3, total_ended_);
   // Every array exists from the start, so that a builder can read them.
   reserve_candidates(1);
   reserve_incidence(1);
@@ -118,13 +118,13 @@ void DeviceContactPass::reserve_candidates(std::size_t count) {
   torques_ = buffer_for<cl_double2>(c, n), energy_ = buffer_for<cl_double4>(c, n);
   overlap_ratio_ = buffer_for<double>(c, n), chunk_sums_ = buffer_for<double>(c, kChunkRecord * chunks);
   states_host_.resize(kStateRecord * n), sums_host_.resize(kChunkRecord * chunks);
-  opened_totals_ = buffer_for<cl_double2>(c, n), chunk_closed_ = buffer_for<std::int64_t>(c, kClosedWidth * chunks);
+  opened_totals_ = buffer_for<cl_double2>(c, n), chunk_ended_ = buffer_for<std::int64_t>(c, kEndedWidth * chunks);
   cl_uint at = 14;
   for (const cl::Buffer& b : {keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_,
                               opened_totals_})
     evaluate_.setArg(at++, b);
-  sum_closed_.setArg(2, opened_totals_), sum_closed_.setArg(3, chunk_closed_);
-  add_exact_.setArg(2, chunk_closed_);
+  sum_ended_.setArg(2, opened_totals_), sum_ended_.setArg(3, chunk_ended_);
+  add_exact_.setArg(2, chunk_ended_);
   at = 4;
   for (const cl::Buffer& b : {keys_, force_on_vertex_, torques_, overlap_ratio_}) sum_forces_.setArg(at++, b);
   sum_energies_.setArg(2, energy_), sum_energies_.setArg(3, overlap_ratio_), sum_energies_.setArg(4, chunk_sums_);
@@ -220,10 +220,10 @@ void DeviceContactPass::run_kernels(double dt) {
   device_.run(evaluate_, candidates_);
   sum_energies_.setArg(0, static_cast<cl_int>(candidates_));
   device_.run(sum_energies_, chunks_);
-  sum_closed_.setArg(0, static_cast<cl_int>(candidates_));
-  device_.run(sum_closed_, chunks_);
+  sum_ended_.setArg(0, static_cast<cl_int>(candidates_));
+  device_.run(sum_ended_, chunks_);
   add_exact_.setArg(0, static_cast<cl_int>(chunks_));
-  device_.run(add_exact_, kClosedWidth);
+  device_.run(add_exact_, kEndedWidth);
   device_.run(sum_forces_, bodies_);
 }
 
@@ -251,7 +251,7 @@ void DeviceContactPass::read_states(NeighbourList& list) {
 }
 
 // The chunks' sums in chunk order, as ContactPass::evaluate adds them, and
-// the closed contacts' exact sums, added on the device.
+// the ended contacts' exact sums, added on the device.
 StepContactSums DeviceContactPass::read_sums() {
   StepContactSums total;
   if (candidates_ == 0) return total;
@@ -260,11 +260,11 @@ StepContactSums DeviceContactPass::read_sums() {
     const double* s = &sums_host_[kChunkRecord * c];
     total.running.add({s[0], s[1], s[2], s[3], s[4]});
   }
-  std::vector<std::int64_t> limbs(kClosedWidth);
-  read(device_.queue(), total_closed_, limbs, kClosedWidth);
+  std::vector<std::int64_t> limbs(kEndedWidth);
+  read(device_.queue(), total_ended_, limbs, kEndedWidth);
   const auto terms = static_cast<std::int64_t>(candidates_);
-  total.closed.damping = ExactSum::of_limbs(&limbs[0], terms);
-  total.closed.sliding = ExactSum::of_limbs(&limbs[ExactSum::kCarried], terms);
+  total.ended.damping = ExactSum::of_limbs(&limbs[0], terms);
+  total.ended.sliding = ExactSum::of_limbs(&limbs[ExactSum::kCarried], terms);
   return total;
 }
 

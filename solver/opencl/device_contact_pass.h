@@ -68,7 +68,7 @@ class DeviceContactPass final : public ContactEvaluator {
 
   OpenClDevice device_;
   cl::Program program_;
-  cl::Kernel evaluate_, sum_forces_, sum_energies_, sum_closed_, add_exact_;
+  cl::Kernel evaluate_, sum_forces_, sum_energies_, sum_ended_, add_exact_;
   std::size_t bodies_ = 0, candidates_ = 0, chunks_ = 0;
   double seconds_ = 0.0;
   long lists_sent_ = 0;
@@ -84,7 +84,7 @@ class DeviceContactPass final : public ContactEvaluator {
   std::size_t candidate_capacity_ = 0, incidence_capacity_ = 0;
   std::vector<double> states_host_, sums_host_;
   cl::Buffer keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_, chunk_sums_, body_candidates_,
-      opened_totals_, chunk_closed_, total_closed_;
+      opened_totals_, chunk_ended_, total_ended_;
 };
 
 }  // namespace sphero

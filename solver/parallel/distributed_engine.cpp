@@ -33,7 +33,7 @@ EnergyLedger ledger_of(const std::vector<double>& t) {
 // Books as the sums of an ExactLedger, to be added over the ranks.
 ExactLedger as_sums(const LedgerBooks& b) {
   ExactLedger e;
-  e.damping = b.closed.damping, e.sliding = b.closed.sliding, e.external_work = b.external_work;
+  e.damping = b.ended.damping, e.sliding = b.ended.sliding, e.external_work = b.external_work;
   return e;
 }
 
@@ -322,7 +322,7 @@ EngineSnapshot DistributedEngine::gather() {
   const EnergyLedger total = ledger();
   const ExactLedger books_sum = ExactLedger::of_carried(ranks_.sum(as_sums(engine_->books()).carried()));
   LedgerBooks books;
-  books.closed.damping = books_sum.damping, books.closed.sliding = books_sum.sliding;
+  books.ended.damping = books_sum.damping, books.ended.sliding = books_sum.sliding;
   books.external_work = books_sum.external_work;
   books.external_work.add(wall_work_);
   const double deepest = ranks_.max(deepest_overlap_);
