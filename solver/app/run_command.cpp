@@ -67,7 +67,7 @@ class FrameWriter {
   // `snapshot` is `engine`'s state now.
   void write(const Engine& engine, const EngineSnapshot& snapshot) {
     if (!thread_.joinable()) {
-      output_.write_frame(engine);
+      output_.write_frame(engine, snapshot.ledger);  // its exact sums, taken once
       return;
     }
     std::unique_lock<std::mutex> lock(mutex_);
@@ -97,8 +97,9 @@ class FrameWriter {
       lock.unlock();
       std::exception_ptr failure;
       try {
+        const EnergyLedger ledger = state.ledger;
         const Engine copy(std::move(state));
-        output_.write_frame(copy);
+        output_.write_frame(copy, ledger);
       } catch (...) {
         failure = std::current_exception();
       }
@@ -440,12 +441,11 @@ void on_root(const Ranks& ranks, Action&& action) {
 // home to, on rank 0 the walls); once all have, rank 0 names them in a
 // .pvtu per field, the collections and energy.csv. A rank that cannot
 // write its piece stops every rank with its message, and so does rank 0
-// when it cannot write the rest.
+// when it cannot write the rest. Its energy row is `gathered`'s (the state
+// now, DistributedEngine::gather, on rank 0).
 void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, const FrameGrids& grids,
                           RunOutput* output, const std::vector<std::string>& fields, const fs::path& directory,
-                          int frame) {
-  const EnergyLedger ledger = engine.ledger();
-  const double deepest = engine.deepest_overlap();
+                          int frame, const EngineSnapshot& gathered) {
   const FramePiece piece{ranks.rank(), ranks.size(), engine.held_bodies(), engine.bodies_written()};
   std::string failure;
   std::vector<PieceLayout> layouts;
@@ -456,8 +456,10 @@ void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, c
   }
   const double failing = ranks.min(failure.empty() ? INFINITY : static_cast<double>(ranks.rank()));
   if (std::isfinite(failing)) throw std::runtime_error(ranks.broadcast(failure, static_cast<int>(failing)));
-  const EnergyRow row = energy_row(engine.local(), piece, ledger, deepest);
-  on_root(ranks, [&] { output->add_frame_of_pieces(layouts, ranks.size(), row); });
+  on_root(ranks, [&] {
+    const EnergyRow row = energy_row(engine.local(), piece, gathered.ledger, gathered.deepest_overlap);
+    output->add_frame_of_pieces(layouts, ranks.size(), row);
+  });
 }
 
 // The end of a run on ranks: rank 0 writes final.ckpt and the summary, with
@@ -491,18 +493,14 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
   std::string refusal = distributed_refusal(settings);
   if (refusal.empty() && scene.backend == Backend::opencl) refusal = "backend = opencl does not run on several ranks: drop mpirun or the key";
   if (!refusal.empty()) throw SceneError(fmt::format("{}: {}", scene.source, refusal));
+  // The serial engine that makes the state is gone (with this statement)
+  // before the ranks' parts are made: its list is the largest thing it holds.
+  EngineSnapshot whole = make_engine(options, scene, std::move(world), settings)->snapshot();
   std::optional<DistributedEngine> engine;
-  {
-    // The serial engine goes before the ranks' parts are made: only its
-    // state is needed, and its list is the largest thing it holds.
-    std::unique_ptr<Engine> serial = make_engine(options, scene, std::move(world), settings);
-    EngineSnapshot whole = serial->snapshot();
-    serial.reset();
-    try {
-      engine.emplace(ranks, std::move(whole));
-    } catch (const std::invalid_argument& e) {
-      throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
-    }
+  try {
+    engine.emplace(ranks, std::move(whole));
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
   RunPlan plan;
   plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
@@ -534,10 +532,10 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
   if (!output) rank_grids.emplace(engine->whole_world(), scene.arc_resolution);
   const FrameGrids& grids = output ? output->grids() : *rank_grids;
   int frame = static_cast<int>(ranks.max(output ? static_cast<double>(output->frames_written()) : 0.0));
-  const auto write_frame = [&] {
-    write_frame_on_ranks(ranks, *engine, grids, output ? &*output : nullptr, scene.fields, plan.out, frame++);
+  const auto write_frame = [&](const EngineSnapshot& gathered) {
+    write_frame_on_ranks(ranks, *engine, grids, output ? &*output : nullptr, scene.fields, plan.out, frame++, gathered);
   };
-  if (!resume_at) write_frame();
+  if (!resume_at) write_frame(last_good);
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
   const long first_step = engine->step_count();
@@ -556,11 +554,11 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
         progress.after(step, engine->time());
         continue;
       }
-      if (frame_now) write_frame();
       // The state now will replace the last good one: rank 0 need not hold
       // two whole states at once.
       if (frame_now) last_good = {};
       EngineSnapshot now = engine->gather();
+      if (frame_now) write_frame(now);
       on_root(ranks, [&] {
         if (save) save_checkpoint(checkpoint, now);
         if (signal)

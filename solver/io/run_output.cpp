@@ -88,9 +88,11 @@ bool RunOutput::wants(const std::string& field) const {
   return std::find(fields_.begin(), fields_.end(), field) != fields_.end();
 }
 
-void RunOutput::write_frame(const Engine& engine) {
+void RunOutput::write_frame(const Engine& engine) { write_frame(engine, engine.ledger()); }
+
+void RunOutput::write_frame(const Engine& engine, const EnergyLedger& ledger) {
   grids_.write(engine, FramePiece{}, fields_, directory_, frame_);
-  list_frame(".vtu", energy_row(engine, FramePiece{}, engine.ledger(), engine.deepest_overlap()));
+  list_frame(".vtu", energy_row(engine, FramePiece{}, ledger, engine.deepest_overlap()));
 }
 
 void RunOutput::add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int pieces, const EnergyRow& row) {

@@ -47,8 +47,10 @@ class RunOutput {
   RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
             std::optional<double> resume_at = std::nullopt);
 
-  // A whole frame of a run on one process.
+  // A whole frame of a run on one process; its energy row books `ledger`,
+  // the engine's (Engine::ledger) when a caller holds it already.
   void write_frame(const Engine& engine);
+  void write_frame(const Engine& engine, const EnergyLedger& ledger);
   // A frame whose `pieces` pieces every rank has written (each with
   // grids().write and its FramePiece), `layouts` being rank 0's: the .pvtu
   // of each field, the collections and energy.csv's row.
