@@ -115,7 +115,7 @@ class ContactSweep {
   }
 
   bool counts(const Candidate& key) const {
-    return !counted_ || (counted_[home_body(*view_.world, key.vertex_body, key.edge_body)] & homes_contacts);
+    return counts_pair(counted_, *view_.world, key.vertex_body, key.edge_body);
   }
 
   ContactEnergySums evaluate_chunk(std::size_t chunk, int run) {

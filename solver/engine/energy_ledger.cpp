@@ -82,7 +82,7 @@ double constraint_power_of(const BodyConstraint& tag, Vec2 force, double torque,
 
 double kinetic_energy_of(const World& w, const std::vector<int>& bodies) {
   double energy = 0.0;
-  for (int b : bodies) energy += 0.5 * w.mass[static_cast<std::size_t>(b)] * norm2(w.velocity[static_cast<std::size_t>(b)]);
+  for (int b : bodies) energy += translational_energy(w, static_cast<std::size_t>(b));
   return energy;
 }
 

@@ -48,8 +48,8 @@ struct BodyEnergySums {
   void add(const World& w, std::size_t i) {  // inline: every body, every step
     const double speed2 = norm2(w.velocity[i]);
     if (speed2 > fastest_speed2) fastest_speed2 = speed2, fastest = i;
-    translational += 0.5 * w.mass[i] * speed2;
-    rotational += 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
+    translational += translational_energy(w, i);
+    rotational += rotational_energy(w, i);
     gravitational += body_potential(w, i);
   }
 };
@@ -98,8 +98,8 @@ struct ExactLedger {
   ExactSum damping, sliding, external_work;
   void add(const ExactLedger& o);
   void add_body(const World& w, std::size_t i) {  // its kinetic and potential energies
-    kinetic_translational.add(0.5 * w.mass[i] * norm2(w.velocity[i]));
-    kinetic_rotational.add(0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i]);
+    kinetic_translational.add(translational_energy(w, i));
+    kinetic_rotational.add(rotational_energy(w, i));
     gravitational.add(body_potential(w, i));
   }
   // The rounded values into the ledger (initial_mechanical untouched).

@@ -108,7 +108,7 @@ ExactLedger EngineCore::exact_ledger() const {
   const bool soft = settings.model == Model::soft;
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const Candidate& key = keys[k];
-    if (!counted.empty() && !(counted[home_body(w, key.vertex_body, key.edge_body)] & homes_contacts)) continue;
+    if (!counts_pair(counted.empty() ? nullptr : counted.data(), w, key.vertex_body, key.edge_body)) continue;
     const ContactState& s = states[k];
     e.damping.add(s.damping_total);
     e.sliding.add(s.sliding_total);

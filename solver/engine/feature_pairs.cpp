@@ -184,7 +184,7 @@ bool FeaturePairFinder::within_half_skin(double apart, double cutoff) const {
 
 void FeaturePairFinder::push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image,
           bool within_half_skin_too) {
-  if (!counted || (counted[home_body(w, vb, eb)] & homes_contacts)) listed_at_half_skin += within_half_skin_too;
+  if (counts_pair(counted, w, vb, eb)) listed_at_half_skin += within_half_skin_too;
   Candidate c;
   c.vertex_body = vb;
   c.edge_body = eb;

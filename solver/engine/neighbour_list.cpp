@@ -208,7 +208,7 @@ NeighbourList::Counts NeighbourList::counts(const World& w, std::size_t moved) c
   if (counted_) {
     const std::vector<std::uint8_t>& mine = *counted_;
     listed = static_cast<double>(std::count_if(candidates_.begin(), candidates_.end(), [&](const Candidate& k) {
-      return (mine[static_cast<std::size_t>(home_body(w, k.vertex_body, k.edge_body))] & homes_contacts) != 0;
+      return counts_pair(mine.data(), w, k.vertex_body, k.edge_body);
     }));
     bodies = vertices = 0.0;
     for (std::size_t i = 0; i < w.size(); ++i)

@@ -193,6 +193,16 @@ inline Vec2 body_force(const World& w, std::size_t i) {
 inline int home_body(const World& w, int vertex_body, int edge_body) {
   return w.is_wall[static_cast<std::size_t>(vertex_body)] ? edge_body : vertex_body;
 }
+// Whether a part's mask (PartCount per body; null for the whole world)
+// counts the candidates of this pair: those its home body is home to.
+inline bool counts_pair(const std::uint8_t* counted, const World& w, int vertex_body, int edge_body) {
+  return !counted || (counted[home_body(w, vertex_body, edge_body)] & homes_contacts) != 0;
+}
+// Body i's kinetic energies, as every sum of them takes them.
+inline double translational_energy(const World& w, std::size_t i) { return 0.5 * w.mass[i] * norm2(w.velocity[i]); }
+inline double rotational_energy(const World& w, std::size_t i) {
+  return 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
+}
 // The potential energy of body i in the body forces' fields.
 inline double body_potential(const World& w, std::size_t i) {
   double v = -w.mass[i] * dot(w.gravity, w.position[i]);
