@@ -14,17 +14,6 @@ template <class Ledger, class Visit> void each_sum(Ledger& l, Visit&& visit) {
 
 }  // namespace
 
-void ExactLedger::add(const ExactLedger& o) {
-  kinetic_translational.add(o.kinetic_translational);
-  kinetic_rotational.add(o.kinetic_rotational);
-  gravitational.add(o.gravitational);
-  elastic_normal.add(o.elastic_normal);
-  elastic_tangential.add(o.elastic_tangential);
-  damping.add(o.damping);
-  sliding.add(o.sliding);
-  external_work.add(o.external_work);
-}
-
 void ExactLedger::round_into(EnergyLedger& l) const {
   l.kinetic_translational = kinetic_translational.value();
   l.kinetic_rotational = kinetic_rotational.value();
@@ -53,6 +42,10 @@ ExactLedger ExactLedger::of_carried(const std::vector<std::int64_t>& carried) {
     at += ExactSum::kCarried;
   });
   return l;
+}
+
+void add_trapezoid_work(ExactSum& work, const std::vector<double>& first, const std::vector<double>& end, double dt) {
+  for (std::size_t j = 0; j < end.size() && j < first.size(); ++j) work.add(0.5 * (first[j] + end[j]) * dt);
 }
 
 LedgerBooks books_of(const EnergyLedger& l) {

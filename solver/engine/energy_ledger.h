@@ -96,7 +96,6 @@ struct LedgerBooks {
 struct ExactLedger {
   ExactSum kinetic_translational, kinetic_rotational, gravitational, elastic_normal, elastic_tangential;
   ExactSum damping, sliding, external_work;
-  void add(const ExactLedger& o);
   void add_body(const World& w, std::size_t i) {  // its kinetic and potential energies
     kinetic_translational.add(translational_energy(w, i));
     kinetic_rotational.add(rotational_energy(w, i));
@@ -112,6 +111,11 @@ struct ExactLedger {
 // The books of a ledger kept only as doubles (a checkpoint written before
 // the books were): its totals as they stand.
 LedgerBooks books_of(const EnergyLedger& l);
+
+// The work of imposed loads and motions over a step, body by body, by the
+// trapezoidal rule from each body's power as the step started and ended
+// (the same terms wherever a body is booked).
+void add_trapezoid_work(ExactSum& work, const std::vector<double>& first, const std::vector<double>& end, double dt);
 
 // The power of body i's imposed loads and motions (nothing for a free body).
 double constraint_power_of(const World& w, std::size_t i);

@@ -184,9 +184,7 @@ void Engine::step() {
 void Engine::book_constraint_work() {
   ExactSum& work = core_.books.external_work;
   work = work_before_trapezoid_;
-  const std::vector<double>& end = core_.constraint_powers;
-  for (std::size_t j = 0; j < end.size() && j < trapezoid_first_powers_.size(); ++j)
-    work.add(0.5 * (trapezoid_first_powers_[j] + end[j]) * core_.settings.dt);
+  add_trapezoid_work(work, trapezoid_first_powers_, core_.constraint_powers, core_.settings.dt);
   core_.ledger.external_work = work.value();
 }
 

@@ -87,7 +87,7 @@ void DistributedEngine::book_wall_work(const std::vector<std::pair<GrainMotion, 
     wall_work_.add(engine_->drive_work());
     wall_powers_ = driven_wall_powers(walls_at_start);
   }
-  for (std::size_t j = 0; j < powers.size(); ++j) wall_work_.add(0.5 * (wall_powers_[j] + powers[j]) * settings_.dt);
+  add_trapezoid_work(wall_work_, wall_powers_, powers, settings_.dt);
   wall_powers_ = std::move(powers);
 }
 
