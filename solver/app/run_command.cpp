@@ -487,21 +487,55 @@ void finish_run_on_ranks(const Ranks& ranks, const DistributedEngine& engine, co
 // The scene on every rank of mpirun (parallel/distributed_engine.h): frames
 // in pieces, one per rank; checkpoints written by rank 0 from the gathered
 // state.
-int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World world, const EngineSettings& settings,
-                 std::size_t grains) {
+// Rank 0 alone builds the scene's state (or reads the checkpoint): the
+// other ranks receive their parts of it. A failure there stops every rank
+// with rank 0's message.
+EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options, const SceneConfig& scene) {
+  EngineSnapshot whole;
+  std::exception_ptr failed;
+  std::string failure;
+  if (ranks.root()) {
+    try {
+      World world = [&] {
+        ProgressLine line(options.quiet);
+        return build_world(scene, line.callback());
+      }();
+      const EngineSettings settings = resolve_engine_settings(scene, world);
+      std::string refusal = distributed_refusal(settings);
+      if (refusal.empty() && scene.backend == Backend::opencl) refusal = "backend = opencl does not run on several ranks: drop mpirun or the key";
+      if (!refusal.empty()) throw SceneError(fmt::format("{}: {}", scene.source, refusal));
+      // The serial engine that makes the state is gone (with this
+      // statement) before the ranks' parts are made: its list is the
+      // largest thing it holds.
+      whole = make_engine(options, scene, std::move(world), settings)->snapshot();
+    } catch (const std::exception& e) {
+      failed = std::current_exception();
+      failure = e.what();
+      if (failure.empty()) failure = "rank 0 could not make the run's state";
+    }
+  }
+  failure = ranks.broadcast(failure, 0);
+  if (failed) std::rethrow_exception(failed);
+  if (!failure.empty()) throw std::runtime_error(failure);
+  return whole;
+}
+
+// The scene on every rank of mpirun (parallel/distributed_engine.h): frames
+// in pieces, one per rank; checkpoints written by rank 0 from the gathered
+// state.
+int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   const Ranks ranks;
-  std::string refusal = distributed_refusal(settings);
-  if (refusal.empty() && scene.backend == Backend::opencl) refusal = "backend = opencl does not run on several ranks: drop mpirun or the key";
-  if (!refusal.empty()) throw SceneError(fmt::format("{}: {}", scene.source, refusal));
-  // The serial engine that makes the state is gone (with this statement)
-  // before the ranks' parts are made: its list is the largest thing it holds.
-  EngineSnapshot whole = make_engine(options, scene, std::move(world), settings)->snapshot();
+  EngineSnapshot whole = whole_state_on_root(ranks, options, scene);
+  std::size_t grains = 0;
+  for (std::size_t i = 0; i < whole.world.size(); ++i) grains += !whole.world.is_wall[i];
+  grains = static_cast<std::size_t>(ranks.max(static_cast<double>(grains)));
   std::optional<DistributedEngine> engine;
   try {
     engine.emplace(ranks, std::move(whole));
   } catch (const std::invalid_argument& e) {
     throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
+  const EngineSettings& settings = engine->settings();
   RunPlan plan;
   plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
   const auto header = fmt::format("{} ranks, subdomains by Zoltan's recursive bisection (rank 0 holds {} bodies with "
@@ -528,12 +562,17 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene, World worl
                  scene.source, grains, settings.dt, plan.total_steps, scene.duration,
                  static_cast<double>(plan.frame_every) * settings.dt, plan.out.string(), header);
   });
-  std::optional<FrameGrids> rank_grids;
-  if (!output) rank_grids.emplace(engine->whole_world(), scene.arc_resolution);
-  const FrameGrids& grids = output ? output->grids() : *rank_grids;
   int frame = static_cast<int>(ranks.max(output ? static_cast<double>(output->frames_written()) : 0.0));
+  // The outlines of the bodies held here, drawn anew when they change.
+  std::optional<FrameGrids> grids;
+  long grids_drawn_at = -1;
   const auto write_frame = [&](const EngineSnapshot& gathered) {
-    write_frame_on_ranks(ranks, *engine, grids, output ? &*output : nullptr, scene.fields, plan.out, frame++, gathered);
+    if (grids_drawn_at != engine->decompositions()) {
+      grids.emplace(engine->local().world(), scene.arc_resolution);
+      grids_drawn_at = engine->decompositions();
+    }
+    write_frame_on_ranks(ranks, *engine, *grids, output ? &*output : nullptr, scene.fields, plan.out, frame++,
+                         gathered);
   };
   if (!resume_at) write_frame(last_good);
   std::signal(SIGINT, remember_signal);
@@ -594,14 +633,14 @@ int run_run_command(const std::vector<std::string>& args) {
   const SceneConfig scene = options.scene_file.empty()
                                 ? parse_scene(kDefaultSceneText, kDefaultSceneLabel, data_directory() / "scenes", options.overrides)
                                 : read_scene(options.scene_file, options.overrides);
+  if (Ranks().size() > 1) return run_on_ranks(options, scene);
   World world = [&] {
-    ProgressLine line(options.quiet || !Ranks().root());
+    ProgressLine line(options.quiet);
     return build_world(scene, line.callback());
   }();
   const EngineSettings settings = resolve_engine_settings(scene, world);
   std::size_t grains = 0;
   for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
-  if (Ranks().size() > 1) return run_on_ranks(options, scene, std::move(world), settings, grains);
   const std::unique_ptr<Engine> engine = make_engine(options, scene, std::move(world), settings);
   RunPlan plan;
   plan.total_steps = steps_in(scene.duration, settings.dt, "duration");

@@ -130,8 +130,12 @@ bool holds_more_than(const EnergyLedger& l, double driven_kinetic, double times)
 
 }  // namespace
 
+bool beyond_energy_bound(const EnergyLedger& ledger, double driven_kinetic) {
+  return holds_more_than(ledger, driven_kinetic, 100.0);
+}
+
 void check_energy(const World& w, const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run) {
-  if (holds_more_than(ledger, run.driven_kinetic, 100.0))
+  if (beyond_energy_bound(ledger, run.driven_kinetic))
     fail(w, fastest, fmt::format("is the fastest body while the kinetic + elastic energy {:g} exceeds a hundred times "
                                  "all the energy the system was given ({:g})",
                                  ledger.kinetic() + ledger.elastic(), energy_supply(ledger, run.driven_kinetic)), run);

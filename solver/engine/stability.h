@@ -92,5 +92,7 @@ void check_energy(const World& w, const EnergyLedger& ledger, std::size_t fastes
 // that the decision is the same on any number of threads or ranks (the
 // running sums are only the same to rounding).
 bool near_energy_bound(const EnergyLedger& ledger, double driven_kinetic);
+// Whether check_energy would stop the run on this ledger.
+bool beyond_energy_bound(const EnergyLedger& ledger, double driven_kinetic);
 
 }  // namespace sphero

@@ -132,7 +132,7 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
   // and the walls' share of it, so that analysis can leave wall contacts out.
   std::vector<double> areas(n);
   std::vector<bool> grain(n);
-  for (std::size_t i = 0; i < n; ++i) areas[i] = shape_of(static_cast<std::size_t>(piece.number_of(i))).area, grain[i] = !w.is_wall[i];
+  for (std::size_t i = 0; i < n; ++i) areas[i] = shape_of(i).area, grain[i] = !w.is_wall[i];
   const std::vector<Stress> stress = particle_stresses(w, contacts, areas);
   const std::vector<Stress> between_grains = particle_stresses(w, contacts, areas, grain);
   const std::vector<int> coordination_of = coordination_numbers(w, contacts);
@@ -156,7 +156,7 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
     if (w.is_wall[i] || !piece.writes(i)) continue;
     const auto number = static_cast<std::size_t>(piece.number_of(i));
     std::vector<vtkIdType> ids;
-    for (Vec2 p : shape_of(number).outline) {
+    for (Vec2 p : shape_of(i).outline) {
       const Vec2 q = to_world(w, i, p);
       ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
     }
@@ -172,7 +172,7 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
     sigma->InsertNextTuple4(stress[i].xx, stress[i].xy, stress[i].yx, stress[i].yy);
     sigma_walls->InsertNextTuple4(stress[i].xx - between_grains[i].xx, stress[i].xy - between_grains[i].xy,
                                   stress[i].yx - between_grains[i].yx, stress[i].yy - between_grains[i].yy);
-    area->InsertNextValue(shape_of(number).area);
+    area->InsertNextValue(shape_of(i).area);
     centre->InsertNextTuple3(w.position[i].x, w.position[i].y, 0.0);
     radius->InsertNextValue(w.radius[i]);
   }
@@ -253,7 +253,7 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const World& w, const std
     for (int which : {0, 2}) {
       std::vector<vtkIdType> ids;
       if (which == 0) {
-        for (Vec2 p : shape_of(static_cast<std::size_t>(piece.number_of(i))).outline) {
+        for (Vec2 p : shape_of(i).outline) {
           const Vec2 q = to_world(w, i, p) + shift;
           ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
         }

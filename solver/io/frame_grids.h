@@ -22,8 +22,9 @@ inline const std::vector<std::string> kFrameFields = {"particles", "contacts", "
 
 class FrameGrids {
  public:
-  // Outlines of each distinct shape of the run's `world` (every body,
-  // numbered as in the run) are drawn once, in its body frame.
+  // Outlines of each distinct shape of `world` (the engine's world that
+  // write() is given: the run's, or a rank's part) are drawn once, in its
+  // body frame.
   FrameGrids(const World& world, int arc_resolution);
 
   // Writes `engine`'s part `piece` of frame `frame` of each of `fields`
@@ -50,7 +51,7 @@ class FrameGrids {
   const DrawnShape& shape_of(std::size_t body) const { return shapes_[shape_index_[body]]; }
 
   std::vector<DrawnShape> shapes_;          // one per distinct shape
-  std::vector<std::uint32_t> shape_index_;  // per body of the run, its shape in shapes_
+  std::vector<std::uint32_t> shape_index_;  // per body of the world, its shape in shapes_
 };
 
 }  // namespace sphero

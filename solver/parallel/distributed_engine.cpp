@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "engine/contact_geometry.h"
@@ -35,6 +36,18 @@ ExactLedger as_sums(const LedgerBooks& b) {
   ExactLedger e;
   e.damping = b.ended.damping, e.sliding = b.ended.sliding, e.external_work = b.external_work;
   return e;
+}
+
+// Rank 0's value of a plain record, on every rank.
+template <class T>
+T bytes_from_root(const Ranks& ranks, const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::string bytes(sizeof(T), '\0');
+  std::memcpy(bytes.data(), &value, sizeof(T));
+  bytes = ranks.broadcast(bytes, 0);
+  T out;
+  std::memcpy(&out, bytes.data(), sizeof(T));
+  return out;
 }
 
 std::size_t grain_count(const World& w) {
@@ -76,37 +89,22 @@ std::string distributed_refusal(const EngineSettings& s) {
 }
 
 DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
-    : ranks_(ranks), whole_(std::move(whole.world)), settings_(whole.settings),
-      agreement_(std::make_unique<RankAgreement>(ranks_)) {
+    : ranks_(ranks), agreement_(std::make_unique<RankAgreement>(ranks_)) {
+  settings_ = bytes_from_root(ranks_, whole.settings);
   const std::string refusal = distributed_refusal(settings_);
   if (!refusal.empty()) throw std::invalid_argument(refusal);
-  const std::size_t grains = grain_count(whole_);
+  const auto grains = static_cast<std::size_t>(ranks_.max(ranks_.root() ? static_cast<double>(grain_count(whole.world)) : 0.0));
   if (grains < static_cast<std::size_t>(ranks_.size()))
     throw std::invalid_argument(fmt::format("the scene has {} grains for {} ranks: run it on at most {} ranks",
                                             grains, ranks_.size(), std::max<std::size_t>(grains, 1)));
-  whole_history_ = joined_history(whole, whole_.size());
-  whole_list_ = std::move(whole.neighbours);
-  for (const Contact& c : whole_list_.contacts) {
-    whole_keys_.push_back(packed(whole_, c));
-    whole_states_.push_back(state_of(c));
-  }
-  whole_list_.contacts.clear();
-  if (whole_list_.reference_position.size() != whole_.size()) {  // never built: the first step builds it
-    whole_list_.built = false;
-    whole_list_.reference_position = whole_.position;
-    whole_list_.reference_angle = whole_.angle;
-  }
-  whole_list_.wraps.resize(whole_.size(), {0, 0});
   // Ghosts reach kMarginInGrains radii beyond the subdomain.
-  for (std::size_t i = 0; i < whole_.size(); ++i)
-    if (!whole_.is_wall[i]) margin_ = std::max(margin_, kMarginInGrains * whole_.bounding_radius[i]);
-  margin_ = std::max(margin_, 4.0 * settings_.verlet_distance);
-  // The first owners, for Zoltan to start from: the grains in blocks.
-  std::vector<int> first(whole_.size(), -1);
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < whole_.size(); ++i)
-    if (!whole_.is_wall[i]) first[i] = static_cast<int>(k++ * static_cast<std::size_t>(ranks_.size()) / grains);
-  deepest_overlap_ = whole.deepest_overlap, deepest_overlap_time_ = whole.deepest_overlap_time;
+  double margin = 0.0;
+  if (ranks_.root())
+    for (std::size_t i = 0; i < whole.world.size(); ++i)
+      if (!whole.world.is_wall[i]) margin = std::max(margin, kMarginInGrains * whole.world.bounding_radius[i]);
+  margin_ = std::max(ranks_.max(margin), 4.0 * settings_.verlet_distance);
+  deepest_overlap_ = ranks_.max(ranks_.root() ? whole.deepest_overlap : -INFINITY);
+  deepest_overlap_time_ = ranks_.max(ranks_.root() ? whole.deepest_overlap_time : -INFINITY);
   // The whole run's ledger starts on rank 0, less the walls' energies,
   // which are booked here; each rank's engine adds what its own grains and
   // contacts do from now on.
@@ -114,14 +112,66 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
   const LedgerBooks books = ranks_.root() ? (whole.books ? *whole.books : books_of(whole.ledger)) : LedgerBooks{};
   if (ranks_.root()) {
     BodyEnergySums walls;
-    for (std::size_t i = 0; i < whole_.size(); ++i)
-      if (whole_.is_wall[i]) walls.add(whole_, i);
+    for (std::size_t i = 0; i < whole.world.size(); ++i)
+      if (whole.world.is_wall[i]) walls.add(whole.world, i);
     part.kinetic_translational -= walls.translational;
     part.kinetic_rotational -= walls.rotational;
     part.gravitational -= walls.gravitational;
   }
-  decompose(first, part, books, whole.time, whole.step);
+  share_first(whole, part, books);
   wall_powers_ = wall_powers();
+}
+
+// Rank 0 owns every grain until its first sharing out, from the whole
+// state; it sends the walls, the laws and the list's counts to every rank.
+void DistributedEngine::share_first(EngineSnapshot& whole, const EnergyLedger& ledger, const LedgerBooks& books) {
+  NeighbourListState& list = whole.neighbours;
+  World& w = whole.world;
+  ListScalars scalars;
+  if (ranks_.root()) {
+    if (list.reference_position.size() != w.size()) {  // never built: the first step builds it
+      list.built = false;
+      list.reference_position = w.position;
+      list.reference_angle = w.angle;
+    }
+    list.wraps.resize(w.size(), {0, 0});
+    scalars = {list.stats, list.built, list.verlet_distance, list.steps_since_rebuild, list.listed_at_half_skin};
+  }
+  list_scalars_ = bytes_from_root(ranks_, scalars);
+  std::vector<int> numbers, owner;
+  std::vector<Candidate> candidates;
+  std::vector<ContactState> states;
+  if (ranks_.root()) {
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      numbers.push_back(static_cast<int>(i));
+      owner.push_back(w.is_wall[i] ? -1 : 0);
+    }
+    candidates.reserve(list.contacts.size());
+    states.reserve(list.contacts.size());
+    for (const Contact& c : list.contacts) {
+      candidates.push_back(packed(w, c));
+      states.push_back(state_of(c));
+    }
+    release(list.contacts);
+  }
+  const World nothing;  // what the other ranks send from
+  std::vector<Stepper::BodyHistory> history = ranks_.root() ? joined_history(whole, w.size()) : std::vector<Stepper::BodyHistory>{};
+  Parcels parcels = pack({ranks_.root() ? w : nothing, numbers, owner, candidates, states, [&](std::size_t k, int to) {
+                            return OwnedBody{static_cast<int>(k), to, motion_of(w, k), list.reference_position[k],
+                                             list.reference_angle[k], list.wraps[k], history[k]};
+                          }});
+  release(candidates);
+  release(states);
+  // The laws and fields, which only rank 0 has.
+  const std::vector<char> laws = shared_bytes(w);
+  const std::string from_root = ranks_.broadcast(std::string(laws.begin(), laws.end()), 0);
+  const std::array<double, 2> clock = bytes_from_root(ranks_, std::array<double, 2>{whole.time, static_cast<double>(whole.step)});
+  unpack(std::move(parcels), {}, world_of_shared(std::vector<char>(from_root.begin(), from_root.end())), ledger, books,
+         clock[0], static_cast<long>(clock[1]));
+  if (!ranks_.root()) return;
+  catalogue_ = std::move(w);
+  catalogue_list_ = std::move(list);
+  catalogue_history_ = std::move(history);
 }
 
 namespace {
@@ -201,7 +251,7 @@ double DistributedEngine::largest_motion_since_decomposition() const {
   const World& w = engine_->world();
   double largest = 0.0;
   for (std::size_t k = 0; k < held_.size(); ++k) {
-    if (owner_[static_cast<std::size_t>(held_[k])] != ranks_.rank()) continue;
+    if (owner_[k] != ranks_.rank()) continue;
     largest = std::max(largest, norm(periodic_displacement(w, reference_position_[k], w.position[k])) +
                                     w.bounding_radius[k] * std::abs(w.angle[k] - reference_angle_[k]));
   }
@@ -224,7 +274,7 @@ void exchange_ghost_records(const Ranks& ranks, const std::vector<std::vector<in
     for (int k : send[q]) records.push_back(read(static_cast<std::size_t>(k)));
     append_bytes(outgoing[q], records);
   }
-  const std::vector<std::vector<char>> incoming = ranks.exchange(outgoing);
+  const std::vector<std::vector<char>> incoming = ranks.exchange(std::move(outgoing));
   for (std::size_t q = 0; q < p; ++q) {
     const std::vector<Record> records = records_of<Record>(incoming[q]);
     if (records.size() != receive[q].size())
@@ -283,25 +333,32 @@ EnergyLedger DistributedEngine::running_ledger() const {
 void DistributedEngine::check_energy_of_all(const EnergyLedger& total) {
   StabilityContext run{engine_->step_count(), engine_->time(), settings_.dt, engine_->time_step_limit(),
                        settings_.threads,     settings_.model, kinetic_energy_of(engine_->world(), vibrating_walls_),
-                       true};
-  try {
-    check_energy(whole_, total, 0, run);
-  } catch (const InstabilityError&) {
-    // The fastest grain, the lowest numbered of equals (as the serial sums
-    // find it): each rank's own, then the ranks'.
-    const World& w = engine_->world();
-    std::array<double, 2> mine{-1.0, 0.0};
-    for (std::size_t k = 0; k < held_.size(); ++k)
-      if (owner_[static_cast<std::size_t>(held_[k])] == ranks_.rank() && norm2(w.velocity[k]) > mine[0])
-        mine = {norm2(w.velocity[k]), static_cast<double>(held_[k])};
-    std::vector<char> bytes;
-    append_bytes(bytes, std::vector<std::array<double, 2>>{mine});
-    std::array<double, 2> fastest{-1.0, 0.0};
-    for (const auto& f : records_of<std::array<double, 2>>(ranks_.all_gather(bytes)))
-      if (f[0] > fastest[0] || (f[0] == fastest[0] && f[1] < fastest[1])) fastest = f;
-    check_energy(whole_, total, static_cast<std::size_t>(fastest[1]), run);
-    throw;
+                       true,                  &held_};
+  if (!beyond_energy_bound(total, run.driven_kinetic)) return;
+  // The fastest grain, the lowest numbered of equals (as the serial sums
+  // find it): each rank's own, then the ranks'; its owner words the message.
+  const World& w = engine_->world();
+  std::array<double, 2> mine{-1.0, 0.0};
+  std::size_t my_fastest = 0;
+  for (std::size_t k = 0; k < held_.size(); ++k)
+    if (owner_[k] == ranks_.rank() && norm2(w.velocity[k]) > mine[0])
+      mine = {norm2(w.velocity[k]), static_cast<double>(held_[k])}, my_fastest = k;
+  std::vector<char> bytes;
+  append_bytes(bytes, std::vector<std::array<double, 2>>{mine});
+  std::array<double, 2> fastest{-1.0, 0.0};
+  int from = 0;
+  const std::vector<std::array<double, 2>> all = records_of<std::array<double, 2>>(ranks_.all_gather(bytes));
+  for (std::size_t q = 0; q < all.size(); ++q)
+    if (all[q][0] > fastest[0] || (all[q][0] == fastest[0] && all[q][1] < fastest[1])) fastest = all[q], from = static_cast<int>(q);
+  std::string message;
+  if (ranks_.rank() == from) {
+    try {
+      check_energy(w, total, my_fastest, run);
+    } catch (const InstabilityError& e) {
+      message = e.what();
+    }
   }
+  throw InstabilityError(static_cast<std::size_t>(fastest[1]), ranks_.broadcast(message, from));
 }
 
 double DistributedEngine::deepest_overlap() const {
@@ -311,7 +368,7 @@ double DistributedEngine::deepest_overlap() const {
 std::vector<std::uint8_t> DistributedEngine::bodies_written() const {
   std::vector<std::uint8_t> written(held_.size());
   for (std::size_t k = 0; k < held_.size(); ++k) {
-    const int owner = owner_[static_cast<std::size_t>(held_[k])];
+    const int owner = owner_[k];
     written[k] = owner == ranks_.rank() || (owner == -1 && ranks_.root());
   }
   return written;
@@ -330,15 +387,26 @@ EngineSnapshot DistributedEngine::gather() {
   EngineSnapshot local = engine_->snapshot();
   const double power = ranks_.sum(std::vector<double>{local.power})[0];
   if (!ranks_.root()) return {};
-  World w = whole_;
+  World w = catalogue_;
   update_world_vertices(w);
   // The records a serial engine's checkpoint holds, made as it makes them.
-  NeighbourList whole_list(neighbour_settings(settings_), whole_list_, w);
-  whole_list.adopt(whole_keys_, whole_states_);
+  NeighbourListState scalars = catalogue_list_;
+  scalars.stats = list_scalars_.stats;
+  scalars.built = list_scalars_.built;
+  scalars.verlet_distance = list_scalars_.verlet_distance;
+  scalars.steps_since_rebuild = list_scalars_.steps_since_rebuild;
+  scalars.listed_at_half_skin = list_scalars_.listed_at_half_skin;
+  NeighbourList whole_list(neighbour_settings(settings_), scalars, w);
+  std::vector<Candidate> keys;
+  keys.reserve(keys_.size());
+  for (const Candidate& key : keys_) keys.push_back(localized(key, w, key.vertex_body, key.edge_body));
+  whole_list.adopt(keys, key_states_);
+  release(keys_);
+  release(key_states_);
   NeighbourListState list = whole_list.state(w);
   EngineSnapshot out{std::move(w), settings_,    std::move(list), total,        local.time, local.step, power, {},
                      {},           {},           deepest,         deepest_time, books};
-  if (settings_.integrator == Integrator::gear) split_history(whole_history_, out);
+  if (settings_.integrator == Integrator::gear) split_history(catalogue_history_, out);
   return out;
 }
 

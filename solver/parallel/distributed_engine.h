@@ -1,10 +1,13 @@
 // The soft model's engine spread over MPI ranks (docs/PARALLEL.md): each
 // rank steps an Engine over the grains of its subdomain — a box Zoltan's
 // recursive bisection gives it — plus their ghosts (the grains near enough
-// to touch them) and every wall. After each step the owners send their
-// ghosts' motion; when some grain has moved half the ghost margin, the
-// grains are shared out again, point to point, with their list references
-// and their contacts' springs.
+// to touch them) and every wall, and keeps nothing of the other grains.
+// Rank 0 makes the run's state and shares it out; after each step the
+// owners send their ghosts' motion; when some grain has moved half the
+// ghost margin, the grains are shared out again, point to point, each with
+// all of itself (parallel/body_records.h), its list references and its
+// contacts' springs. Rank 0 also keeps every body's properties, to put
+// the whole state together for checkpoints.
 // Every grain's motion is computed as the serial engine computes it: the
 // same forces added in the same candidate order, so the same bits. The
 // ranks rebuild their lists when and as the serial run does (agreeing on
@@ -16,11 +19,14 @@
 #pragma once
 
 #include <array>
+#include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/engine.h"
+#include "parallel/body_records.h"
 #include "parallel/grain_records.h"
 #include "parallel/ranks.h"
 #include "parallel/subdomains.h"
@@ -36,9 +42,10 @@ struct RankTimes {
 
 class DistributedEngine {
  public:
-  // Every rank passes the same whole snapshot (an engine made from the
-  // scene, or a checkpoint). Throws std::invalid_argument, on every rank,
-  // for what ranks cannot run yet or fewer grains than ranks.
+  // Rank 0 passes the whole state (an engine made from the scene, or a
+  // checkpoint); the other ranks' snapshots are not read. Throws
+  // std::invalid_argument, on every rank, for what ranks cannot run yet or
+  // fewer grains than ranks.
   DistributedEngine(const Ranks& ranks, EngineSnapshot whole);
   DistributedEngine(const DistributedEngine&) = delete;  // its engine agrees through ranks_
   DistributedEngine& operator=(const DistributedEngine&) = delete;
@@ -69,26 +76,49 @@ class DistributedEngine {
   // Per body of local()'s world, 1 where this rank writes it in a frame's
   // piece: its own grains, and on rank 0 the walls.
   std::vector<std::uint8_t> bodies_written() const;
-  // Every body of the run; shapes and constraints as at the start, motion
-  // current only for the bodies held here.
-  const World& whole_world() const { return whole_; }
   const RankTimes& times() const { return times_; }
 
  private:
-  void decompose(const std::vector<int>& previous_owner, const EnergyLedger& ledger, const LedgerBooks& books,
-                 double time, long step);
-  void start_engine(const EnergyLedger& ledger, const LedgerBooks& books, double time, long step);
-  NeighbourListState list_part(const World& local, const std::vector<int>& local_of) const;
-  std::vector<int> holders_of(std::size_t body) const;
+  // What a sharing out sends from: a world whose bodies are numbered
+  // `numbers` in the run, their owners (−1 for walls), candidates and
+  // states in its numbering, and each body's motion and list record.
+  struct Sharing {
+    const World& world;
+    const std::vector<int>& numbers;
+    const std::vector<int>& owner;
+    const std::vector<Candidate>& candidates;
+    const std::vector<ContactState>& states;
+    std::function<OwnedBody(std::size_t, int)> record;
+  };
+  // The list's counts and settings, which every rank's list starts from.
+  struct ListScalars {
+    NeighbourStats stats;
+    bool built = false;
+    double verlet_distance = 0.0;
+    long steps_since_rebuild = 0;
+    double listed_at_half_skin = INFINITY;
+  };
+
+  // What a sharing out sends each rank, as bytes.
+  struct Parcels {
+    std::vector<std::vector<char>> bodies, keys, stated, states;
+  };
+
+  void share_first(EngineSnapshot& whole, const EnergyLedger& ledger, const LedgerBooks& books);
+  Parcels pack(const Sharing& from);
+  void unpack(Parcels parcels, std::vector<BodyRecord> kept, const World& shared, const EnergyLedger& ledger,
+              const LedgerBooks& books, double time, long step);
+  void start_engine(std::vector<BodyRecord> records, const World& shared, const EnergyLedger& ledger,
+                    const LedgerBooks& books, double time, long step);
+  NeighbourListState list_part(const World& local, const std::vector<BodyRecord>& records) const;
+  std::vector<int> holders_of(const World& w, std::size_t k, int owner) const;
   OwnedBody record_of(std::size_t held_index, int owner) const;
   void take_record(const OwnedBody& record);
   void take_walls_and_list_scalars();
   void take_candidate_streams(const std::vector<CandidateStream>& streams);
   void collect_on_root();
-  void agree_on_boxes(const std::vector<std::size_t>& owned, const std::vector<int>& parts);
+  void agree_on_boxes(const World& w, const std::vector<std::size_t>& owned, const std::vector<int>& parts);
   void share_out();
-  void receive_shares(const std::vector<std::vector<OwnedBody>>& bodies_to,
-                      const std::vector<CandidateStream>& candidates_to);
   void stop_on_any_failure(const std::string& failure, double unstable_body) const;
   void book_wall_work(const std::vector<std::pair<GrainMotion, BodyConstraint>>& walls_at_start);
   void refresh_ghosts();
@@ -104,20 +134,22 @@ class DistributedEngine {
   double largest_motion_since_decomposition() const;
 
   Ranks ranks_;
-  // Every body. Motion current for the bodies held here, and for all on
-  // rank 0 after collect_on_root.
-  World whole_;
   EngineSettings settings_;
-  // The neighbour list in the whole world's numbering: the candidates and
-  // states (canonical order) a sharing out brought here, or on rank 0 all
-  // of them after collect_on_root; and (in whole_list_, whose contacts stay
-  // empty) the bodies' references and wraps, the skin and the counts.
-  std::vector<Candidate> whole_keys_;
-  std::vector<ContactState> whole_states_;
-  NeighbourListState whole_list_;
-  std::vector<int> owner_;         // per body held: its rank, −1 for walls (every rank holds them); −2 unknown here
+  // On rank 0, every body of the run (empty elsewhere): properties as at
+  // the start, the walls' constraints and every body's motion, list
+  // references and history as of the last gathering (collect_on_root).
+  World catalogue_;
+  NeighbourListState catalogue_list_;  // its references and wraps; no contacts
+  std::vector<Stepper::BodyHistory> catalogue_history_;
+  // The candidates and states (canonical order, portable: parallel/grain_
+  // records.h) a sharing out brought here, or on rank 0 all of them after
+  // collect_on_root.
+  std::vector<Candidate> keys_;
+  std::vector<ContactState> key_states_;
+  ListScalars list_scalars_;
+  std::vector<int> owner_;           // per body held: its rank, −1 for walls (every rank holds them)
   std::vector<SubdomainBox> boxes_;  // per rank, its subdomain's box
-  std::vector<int> held_;          // the bodies this rank holds, increasing
+  std::vector<int> held_;            // the bodies this rank holds (their numbers in the run), increasing
   std::vector<std::vector<int>> send_;     // per rank: the held indices of own grains it holds as ghosts
   std::vector<std::vector<int>> receive_;  // per rank: the held indices of its grains held here as ghosts
   std::vector<Vec2> reference_position_;   // held bodies, at the decomposition
@@ -132,7 +164,6 @@ class DistributedEngine {
   std::vector<int> vibrating_walls_;
   std::vector<double> wall_powers_;  // of the walls' imposed motions, at the last step's end
   ExactSum wall_work_;               // their work since the start, by the trapezoid
-  std::vector<Stepper::BodyHistory> whole_history_;  // per body, as of collect_on_root or the last sharing out
   RankTimes times_;
   std::unique_ptr<ListAgreement> agreement_;  // the ranks' list rebuilds, agreed
 };

@@ -20,12 +20,22 @@ void set_motion(World& w, std::size_t i, const GrainMotion& m) {
   w.torque[i] = m.torque;
 }
 
-Candidate renumbered(const Candidate& k, const World& from, const World& to, int v, int e) {
-  const auto at = [](const World& w, int body) { return w.vertex_begin[static_cast<std::size_t>(body)]; };
+Candidate portable(const Candidate& k, const World& w, const std::vector<int>& numbers) {
+  const auto first = [&w](int body) { return w.vertex_begin[static_cast<std::size_t>(body)]; };
   Candidate r = k;
-  r.vertex = k.vertex - at(from, k.vertex_body) + at(to, v);
-  r.feature = k.feature - at(from, k.edge_body) + at(to, e);
-  r.feature_end = k.feature_end - at(from, k.edge_body) + at(to, e);
+  r.vertex = k.vertex - first(k.vertex_body);
+  r.feature = k.feature - first(k.edge_body);
+  r.feature_end = k.feature_end - first(k.edge_body);
+  r.vertex_body = numbers[static_cast<std::size_t>(k.vertex_body)];
+  r.edge_body = numbers[static_cast<std::size_t>(k.edge_body)];
+  return r;
+}
+
+Candidate localized(const Candidate& k, const World& w, int v, int e) {
+  Candidate r = k;
+  r.vertex = k.vertex + w.vertex_begin[static_cast<std::size_t>(v)];
+  r.feature = k.feature + w.vertex_begin[static_cast<std::size_t>(e)];
+  r.feature_end = k.feature_end + w.vertex_begin[static_cast<std::size_t>(e)];
   r.vertex_body = v;
   r.edge_body = e;
   return r;

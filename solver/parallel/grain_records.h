@@ -35,8 +35,7 @@ struct OwnedBody {
   std::array<double, 9> history;  // the integrator's (Gear's r2, r3, r4; zeros for Verlet)
 };
 
-// A candidate's stream to one rank: packed keys in the whole world's
-// numbering, in canonical order, and only the states that hold something
+// A candidate's stream to one rank: portable keys in canonical order, and only the states that hold something
 // (a candidate not touching holds none).
 struct CandidateStream {
   std::vector<Candidate> keys;
@@ -47,9 +46,14 @@ struct CandidateStream {
 
 GrainMotion motion_of(const World& w, std::size_t i);
 void set_motion(World& w, std::size_t i, const GrainMotion& m);
-// A candidate of `from` as a candidate of `to`, where its bodies are v and
-// e: the vertex and features follow their bodies' vertices.
-Candidate renumbered(const Candidate& k, const World& from, const World& to, int v, int e);
+// A candidate of world w (whose bodies are numbered `numbers` in the run)
+// as ranks pass it on: its bodies by their numbers in the run, its vertex
+// and features counted from their bodies' first vertices. Within a pair of
+// bodies that keeps the canonical order (candidate_order.h), which
+// compares vertices only of the same body.
+Candidate portable(const Candidate& k, const World& w, const std::vector<int>& numbers);
+// A portable candidate as a candidate of world w, where its bodies are v and e.
+Candidate localized(const Candidate& k, const World& w, int v, int e);
 // Whether a contact state holds anything (a candidate not touching holds none).
 bool holds_state(const ContactState& s);
 // Runs of candidates each in canonical order, one after the other, merged

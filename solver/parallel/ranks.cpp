@@ -1,6 +1,8 @@
 #include "parallel/ranks.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
 
@@ -54,56 +56,126 @@ std::vector<std::int64_t> Ranks::sum(const std::vector<std::int64_t>& values) co
 
 namespace {
 
-std::vector<int> displacements(const std::vector<int>& counts) {
-  std::vector<int> at(counts.size(), 0);
-  std::partial_sum(counts.begin(), counts.end() - 1, at.begin() + 1);
-  return at;
+// The largest of every rank's value.
+std::uint64_t largest_of(MPI_Comm comm, std::uint64_t mine) {
+  std::uint64_t largest = 0;
+  MPI_Allreduce(&mine, &largest, 1, MPI_UINT64_T, MPI_MAX, comm);
+  return largest;
+}
+
+// The unit byte buffers travel in: a byte, or where the largest buffer of
+// any rank (which every rank must pass alike) would overflow an int count,
+// a contiguous run of bytes (each rank's part padded to whole units).
+class ByteUnit {
+ public:
+  // largest_count: the bytes one MPI count may stand for (counts are ints).
+  ByteUnit(std::uint64_t largest, std::uint64_t largest_count) {
+    bytes_ = std::max<std::uint64_t>(1, (largest + largest_count - 1) / largest_count);
+    if (bytes_ == 1) return;
+    MPI_Type_contiguous(static_cast<int>(bytes_), MPI_CHAR, &type_);
+    MPI_Type_commit(&type_);
+  }
+  ~ByteUnit() {
+    if (bytes_ > 1) MPI_Type_free(&type_);
+  }
+  ByteUnit(const ByteUnit&) = delete;
+  ByteUnit& operator=(const ByteUnit&) = delete;
+  MPI_Datatype type() const { return type_; }
+  std::size_t padded(std::uint64_t bytes) const { return static_cast<std::size_t>((bytes + bytes_ - 1) / bytes_ * bytes_); }
+  int count(std::uint64_t bytes) const { return static_cast<int>(padded(bytes) / bytes_); }
+
+ private:
+  std::uint64_t bytes_ = 1;
+  MPI_Datatype type_ = MPI_CHAR;
+};
+
+// Per rank, its part's place (in units) in a buffer of the parts one after
+// the other, and the count of units of each.
+struct Layout {
+  std::vector<int> counts, at;
+  std::vector<std::size_t> byte_at;  // where each part starts, in bytes
+  std::size_t bytes = 0;              // the whole buffer
+};
+
+Layout layout_of(const ByteUnit& unit, const std::vector<std::uint64_t>& sizes) {
+  Layout l;
+  int units = 0;
+  for (std::uint64_t size : sizes) {
+    l.counts.push_back(unit.count(size));
+    l.at.push_back(units);
+    l.byte_at.push_back(l.bytes);
+    units += l.counts.back();
+    l.bytes += unit.padded(size);
+  }
+  return l;
+}
+
+std::uint64_t total(const std::vector<std::uint64_t>& sizes) { return std::accumulate(sizes.begin(), sizes.end(), std::uint64_t{0}); }
+
+// The parts of `buffer` (laid out by `l`) cut back to their sizes.
+std::vector<std::vector<char>> parts_of(const std::vector<char>& buffer, const Layout& l, const std::vector<std::uint64_t>& sizes) {
+  std::vector<std::vector<char>> parts(sizes.size());
+  for (std::size_t q = 0; q < sizes.size(); ++q)
+    parts[q].assign(buffer.begin() + static_cast<long>(l.byte_at[q]), buffer.begin() + static_cast<long>(l.byte_at[q] + sizes[q]));
+  return parts;
+}
+
+std::vector<char> joined(const std::vector<std::vector<char>>& parts) {
+  std::vector<char> out;
+  for (const std::vector<char>& part : parts) out.insert(out.end(), part.begin(), part.end());
+  return out;
 }
 
 }  // namespace
 
 std::vector<char> Ranks::all_gather(const std::vector<char>& bytes) const {
   if (!running_) return bytes;
-  const int mine = static_cast<int>(bytes.size());
-  std::vector<int> counts(static_cast<std::size_t>(size_));
-  MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
-  const std::vector<int> at = displacements(counts);
-  std::vector<char> out(static_cast<std::size_t>(at.back() + counts.back()));
-  MPI_Allgatherv(bytes.data(), mine, MPI_CHAR, out.data(), counts.data(), at.data(), MPI_CHAR, comm_);
-  return out;
+  const std::uint64_t mine = bytes.size();
+  std::vector<std::uint64_t> sizes(static_cast<std::size_t>(size_));
+  MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, comm_);
+  const ByteUnit unit(total(sizes), largest_count_);  // every rank has every size
+  const Layout l = layout_of(unit, sizes);
+  std::vector<char> padded = bytes, out(l.bytes);
+  padded.resize(unit.padded(mine));
+  MPI_Allgatherv(padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), comm_);
+  return joined(parts_of(out, l, sizes));
 }
 
 std::vector<char> Ranks::gather(const std::vector<char>& bytes) const {
   if (!running_) return bytes;
-  const int mine = static_cast<int>(bytes.size());
-  std::vector<int> counts(static_cast<std::size_t>(size_));
-  MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
-  std::vector<char> out;
-  std::vector<int> at;
+  const std::uint64_t mine = bytes.size();
+  std::vector<std::uint64_t> sizes(static_cast<std::size_t>(size_));
+  MPI_Gather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, 0, comm_);
+  const ByteUnit unit(largest_of(comm_, root() ? total(sizes) : mine), largest_count_);
+  std::vector<char> padded = bytes, out;
+  padded.resize(unit.padded(mine));
+  Layout l;
   if (root()) {
-    at = displacements(counts);
-    out.resize(static_cast<std::size_t>(at.back() + counts.back()));
+    l = layout_of(unit, sizes);
+    out.resize(l.bytes);
   }
-  MPI_Gatherv(bytes.data(), mine, MPI_CHAR, out.data(), counts.data(), at.data(), MPI_CHAR, 0, comm_);
-  return out;
+  MPI_Gatherv(padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), 0, comm_);
+  return root() ? joined(parts_of(out, l, sizes)) : std::vector<char>{};
 }
 
-std::vector<std::vector<char>> Ranks::exchange(const std::vector<std::vector<char>>& outgoing) const {
+std::vector<std::vector<char>> Ranks::exchange(std::vector<std::vector<char>> outgoing) const {
   if (!running_) return outgoing;
   const auto p = static_cast<std::size_t>(size_);
-  std::vector<int> send_counts(p), receive_counts(p);
-  for (std::size_t q = 0; q < p; ++q) send_counts[q] = static_cast<int>(outgoing[q].size());
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, comm_);
-  std::vector<char> send;
-  for (const std::vector<char>& part : outgoing) send.insert(send.end(), part.begin(), part.end());
-  const std::vector<int> send_at = displacements(send_counts), receive_at = displacements(receive_counts);
-  std::vector<char> received(static_cast<std::size_t>(receive_at.back() + receive_counts.back()));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_CHAR, received.data(), receive_counts.data(),
-                receive_at.data(), MPI_CHAR, comm_);
-  std::vector<std::vector<char>> incoming(p);
-  for (std::size_t q = 0; q < p; ++q)
-    incoming[q].assign(received.begin() + receive_at[q], received.begin() + receive_at[q] + receive_counts[q]);
-  return incoming;
+  std::vector<std::uint64_t> send_sizes(p), receive_sizes(p);
+  for (std::size_t q = 0; q < p; ++q) send_sizes[q] = outgoing[q].size();
+  MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T, comm_);
+  const ByteUnit unit(largest_of(comm_, std::max(total(send_sizes), total(receive_sizes))), largest_count_);
+  const Layout out = layout_of(unit, send_sizes), in = layout_of(unit, receive_sizes);
+  std::vector<char> send(out.bytes);
+  for (std::size_t q = 0; q < p; ++q) {
+    std::copy(outgoing[q].begin(), outgoing[q].end(), send.begin() + static_cast<long>(out.byte_at[q]));
+    release(outgoing[q]);  // each part goes as soon as it is copied: the buffers of a sharing out are large
+  }
+  std::vector<char> received(in.bytes);
+  MPI_Alltoallv(send.data(), out.counts.data(), out.at.data(), unit.type(), received.data(), in.counts.data(),
+                in.at.data(), unit.type(), comm_);
+  release(send);
+  return parts_of(received, in, receive_sizes);
 }
 
 std::string Ranks::broadcast(const std::string& text, int from) const {

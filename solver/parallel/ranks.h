@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -53,8 +54,14 @@ class Ranks {
   std::vector<char> all_gather(const std::vector<char>& bytes) const;
   // Every rank's bytes in rank order, on rank 0 only (empty elsewhere).
   std::vector<char> gather(const std::vector<char>& bytes) const;
-  // outgoing[q] to rank q; returns what every rank sent here, in rank order.
-  std::vector<std::vector<char>> exchange(const std::vector<std::vector<char>>& outgoing) const;
+  // outgoing[q] to rank q; returns what every rank sent here, in rank
+  // order. (Taken by value: each part is let go once sent.) Buffers of any
+  // size: beyond what an int counts, they travel in larger units.
+  std::vector<std::vector<char>> exchange(std::vector<std::vector<char>> outgoing) const;
+  // The bytes one MPI count stands for at most (2^30): larger buffers
+  // travel in units of several bytes. Lowered by tests, to take that path
+  // with small buffers.
+  void limit_count_to(std::uint64_t bytes) { largest_count_ = bytes; }
   // `text` from rank `from` to every rank.
   std::string broadcast(const std::string& text, int from) const;
   // Ends every rank's run now with `message` printed by this one: the way
@@ -66,8 +73,15 @@ class Ranks {
 
   MPI_Comm comm_ = MPI_COMM_WORLD;
   int rank_ = 0, size_ = 1;
+  std::uint64_t largest_count_ = std::uint64_t{1} << 30;
   bool running_ = false;
 };
+
+// Lets a vector's memory go now (clear() and `= {}` keep its capacity).
+template <class T>
+void release(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
 
 // Plain records to bytes and back (trivially copyable types only).
 template <class T>

@@ -18,13 +18,6 @@ double SubdomainBox::gap_to(Vec2 centre, double radius) const {
   return std::hypot(dx, dy) - radius;
 }
 
-std::vector<SubdomainBox> subdomain_boxes(const World& w, const std::vector<int>& owner, int ranks) {
-  std::vector<SubdomainBox> boxes(static_cast<std::size_t>(ranks));
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (owner[i] >= 0) boxes[static_cast<std::size_t>(owner[i])].add(w.position[i], w.bounding_radius[i]);
-  return boxes;
-}
-
 double periodic_gap(const World& w, const SubdomainBox& box, Vec2 centre, double radius) {
   double gap = box.gap_to(centre, radius);
   for (int ix = -1; ix <= 1; ++ix) {
@@ -42,16 +35,6 @@ Vec2 periodic_displacement(const World& w, Vec2 from, Vec2 to) {
   if (w.cell.periodic[0]) d.x -= w.cell.size.x * std::round(d.x / w.cell.size.x);
   if (w.cell.periodic[1]) d.y -= w.cell.size.y * std::round(d.y / w.cell.size.y);
   return d;
-}
-
-std::vector<int> bodies_held_by(const World& w, const std::vector<int>& owner, const std::vector<SubdomainBox>& boxes,
-                                int r, double margin) {
-  const SubdomainBox& box = boxes[static_cast<std::size_t>(r)];
-  std::vector<int> held;
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (owner[i] < 0 || owner[i] == r || periodic_gap(w, box, w.position[i], w.bounding_radius[i]) <= margin)
-      held.push_back(static_cast<int>(i));
-  return held;
 }
 
 }  // namespace sphero

@@ -1,7 +1,9 @@
-// Which bodies each rank holds: the grains it owns, every wall, and the
-// grains near enough to its own to touch them before the next
-// decomposition (its ghosts). Plain geometry on the whole world, the same
-// on every rank, so that ranks agree on who sends what without asking.
+// The geometry of subdomains: a rank holds the grains it owns, every wall,
+// and the grains whose bounding circle, or one of its periodic images,
+// comes within the ghost margin of its box (its ghosts). While no point of
+// any body moves more than half the margin, no grain it does not hold can
+// touch one it owns. Plain geometry against boxes every rank agrees on, so
+// that owners and holders agree on who sends what without asking.
 #pragma once
 
 #include <vector>
@@ -19,21 +21,10 @@ struct SubdomainBox {
   double gap_to(Vec2 centre, double radius) const;
 };
 
-// Per rank, the box of the grains `owner` gives it (walls have owner −1).
-std::vector<SubdomainBox> subdomain_boxes(const World& w, const std::vector<int>& owner, int ranks);
-
 // From the box to the nearest point of the circle or of its periodic
 // images (the cell's neighbouring copies along each periodic axis).
 double periodic_gap(const World& w, const SubdomainBox& box, Vec2 centre, double radius);
 // to − from, less whole periods along the periodic axes (a wrap is no motion).
 Vec2 periodic_displacement(const World& w, Vec2 from, Vec2 to);
-
-// The bodies rank r holds, in increasing order: every wall, its own grains,
-// and the grains whose bounding circle, or one of its periodic images,
-// comes within `margin` of its box.
-// While no point of any body moves more than margin / 2, no grain it does
-// not hold can touch one it owns.
-std::vector<int> bodies_held_by(const World& w, const std::vector<int>& owner, const std::vector<SubdomainBox>& boxes,
-                                int r, double margin);
 
 }  // namespace sphero

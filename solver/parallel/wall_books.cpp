@@ -113,7 +113,7 @@ void DistributedEngine::settle_wall_forces() {
       const Candidate& key = list.candidates()[c];
       const bool vertex = key.vertex_body == k;
       const int other = vertex ? key.edge_body : key.vertex_body;
-      if (!key.active || owner_[static_cast<std::size_t>(held_[static_cast<std::size_t>(other)])] != ranks_.rank()) continue;
+      if (!key.active || owner_[static_cast<std::size_t>(other)] != ranks_.rank()) continue;
       // The pass adds the forces of the contacts touching now: Gear's
       // re-evaluation of its corrected state leaves one that opened active,
       // its books to the next step, but adds no force for it.
@@ -123,9 +123,7 @@ void DistributedEngine::settle_wall_forces() {
       // a − x and a + (−x) are the same number: the serial pass subtracts.
       const Vec2 f = vertex ? s.force : -s.force;
       const double t = vertex ? cross(s.point - centre, s.force) : -cross(s.point - centre, s.force);
-      const Candidate whole_key = renumbered(key, w, whole_, held_[static_cast<std::size_t>(key.vertex_body)],
-                                             held_[static_cast<std::size_t>(key.edge_body)]);
-      mine.push_back({held_[static_cast<std::size_t>(k)], sort_key(whole_key), f, t});
+      mine.push_back({held_[static_cast<std::size_t>(k)], sort_key(portable(key, w, held_)), f, t});
     }
   }
   std::vector<char> bytes;

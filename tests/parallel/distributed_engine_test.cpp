@@ -125,6 +125,9 @@ void expect_same_list(const NeighbourListState& serial, const NeighbourListState
 // touching contacts field for field, the deepest overlap and its time to
 // the bit, and every term of the ledger to the bit (the ranks' exact sums
 // added).
+// What a run on ranks starts from: the whole state on rank 0 alone.
+EngineSnapshot on_root(const Ranks& ranks, EngineSnapshot whole) { return ranks.root() ? std::move(whole) : EngineSnapshot{}; }
+
 void step_side_by_side(const Ranks& ranks, Engine& serial, DistributedEngine& spread, int chunks, int steps) {
   for (int chunk = 0; chunk < chunks; ++chunk) {
     serial.run(steps);
@@ -154,7 +157,7 @@ void step_side_by_side(const Ranks& ranks, Engine& serial, DistributedEngine& sp
 TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
   const Ranks ranks;
   Engine serial(box_of_grains(12), settings_of_box());
-  DistributedEngine spread(ranks, serial.snapshot());
+  DistributedEngine spread(ranks, on_root(ranks, serial.snapshot()));
   step_side_by_side(ranks, serial, spread, 4, 5000);
   // The run was no still life: grains travelled, were shared out anew.
   const World& w = serial.world();
@@ -173,7 +176,7 @@ TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
 TEST(DistributedEngine, APressurePlateMovesAsInTheSerialRunToTheBit) {
   const Ranks ranks;
   Engine serial(box_of_grains(12, true), settings_of_box());
-  DistributedEngine spread(ranks, serial.snapshot());
+  DistributedEngine spread(ranks, on_root(ranks, serial.snapshot()));
   const double lid_at_start = serial.world().position[3].y;
   step_side_by_side(ranks, serial, spread, 3, 4000);
   EXPECT_LT(serial.world().position[3].y, lid_at_start - 5.0);  // the plate came down onto the grains
@@ -190,7 +193,7 @@ TEST(DistributedEngine, ATappedFloorDrivesTheGrainsAsInTheSerialRun) {
   floor.vibration.amplitude = {0.0, 0.2};
   floor.vibration.tap_interval = 0.15;
   Engine serial(std::move(w), settings_of_box());
-  DistributedEngine spread(ranks, serial.snapshot());
+  DistributedEngine spread(ranks, on_root(ranks, serial.snapshot()));
   step_side_by_side(ranks, serial, spread, 3, 4000);
   EXPECT_GT(std::abs(serial.ledger().external_work), 1.0);
 }
@@ -201,7 +204,7 @@ TEST(DistributedEngine, ATappedFloorDrivesTheGrainsAsInTheSerialRun) {
 TEST(DistributedEngine, APeriodicCellWrapsAtTheSerialStepsToTheBit) {
   const Ranks ranks;
   Engine serial = falling_mixture(1, Integrator::velocity_verlet, 16, true);
-  DistributedEngine spread(ranks, serial.snapshot());
+  DistributedEngine spread(ranks, on_root(ranks, serial.snapshot()));
   step_side_by_side(ranks, serial, spread, 3, 2500);
   const NeighbourListState list = serial.snapshot().neighbours;
   EXPECT_TRUE(std::any_of(list.wraps.begin(), list.wraps.end(), [](const std::array<int, 2>& w) { return w[0] != 0; }))
@@ -216,7 +219,7 @@ TEST(DistributedEngine, GearKeepsTheSerialBits) {
   EngineSettings gear = settings_of_box();
   gear.integrator = Integrator::gear;
   Engine serial(box_of_grains(12), gear);
-  DistributedEngine spread(ranks, serial.snapshot());
+  DistributedEngine spread(ranks, on_root(ranks, serial.snapshot()));
   step_side_by_side(ranks, serial, spread, 3, 3000);
   if (ranks.size() > 1) {
     EXPECT_GT(spread.decompositions(), 1);
@@ -237,7 +240,7 @@ TEST(DistributedEngine, GearsDeepestOverlapIsTheSerialOne) {
   EngineSettings gear = settings_of_box();
   gear.integrator = Integrator::gear;
   Engine serial(world_of(bodies, linear_law(1e4, 5.0), {0.0, 0.0}), gear);
-  DistributedEngine spread(ranks, serial.snapshot());
+  DistributedEngine spread(ranks, on_root(ranks, serial.snapshot()));
   step_side_by_side(ranks, serial, spread, 2, 1500);
   EXPECT_GT(serial.deepest_overlap(), 0.01) << "the disks met";
 }
@@ -256,7 +259,7 @@ TEST(DistributedEngine, GearMovesAPressurePlateAndHeldGrainsAsInTheSerialRun) {
   }
   w.constraint[60].held[dof_x] = true;  // slides down a vertical line
   Engine serial(std::move(w), gear);
-  DistributedEngine spread(ranks, serial.snapshot());
+  DistributedEngine spread(ranks, on_root(ranks, serial.snapshot()));
   const double lid_at_start = serial.world().position[3].y;
   // The work to rounding: the held grains' reactions from the corrected
   // ghosts, not from the ghosts each rank corrected with its own forces.
@@ -277,7 +280,7 @@ TEST(DistributedEngine, AShakenPressurePlateMovesAsInTheSerialRun) {
     w.constraint[3].vibration.frequency = 5.0;
     w.constraint[3].vibration.amplitude = {0.3, 0.0};
     Engine serial(std::move(w), s);
-    DistributedEngine spread(ranks, serial.snapshot());
+    DistributedEngine spread(ranks, on_root(ranks, serial.snapshot()));
     step_side_by_side(ranks, serial, spread, 2, 3000);
     EXPECT_GT(std::abs(serial.ledger().external_work), 1.0);
   }
@@ -294,7 +297,7 @@ TEST(DistributedEngine, RefusesWhatRanksCannotRun) {
   if (ranks.size() > 1) {
     World two = world_of({disk({1, 1}, 0.5)}, linear_law(1e5));
     try {
-      DistributedEngine e(ranks, Engine(std::move(two), settings_of_box()).snapshot());
+      DistributedEngine e(ranks, on_root(ranks, Engine(std::move(two), settings_of_box()).snapshot()));
       ADD_FAILURE() << "one grain was spread over " << ranks.size() << " ranks";
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("grains for"), std::string::npos) << e.what();
