@@ -56,16 +56,10 @@ std::vector<std::int64_t> Ranks::sum(const std::vector<std::int64_t>& values) co
 
 namespace {
 
-// The largest of every rank's value.
-std::uint64_t largest_of(MPI_Comm comm, std::uint64_t mine) {
-  std::uint64_t largest = 0;
-  MPI_Allreduce(&mine, &largest, 1, MPI_UINT64_T, MPI_MAX, comm);
-  return largest;
-}
-
 // The unit byte buffers travel in: a byte, or where the largest buffer of
-// any rank (which every rank must pass alike) would overflow an int count,
-// a contiguous run of bytes (each rank's part padded to whole units).
+// any rank (which every rank must work out alike) would overflow an int
+// count, a contiguous run of bytes (each rank's part padded to whole
+// units).
 class ByteUnit {
  public:
   // largest_count: the bytes one MPI count may stand for (counts are ints).
@@ -145,15 +139,14 @@ std::vector<char> Ranks::gather(const std::vector<char>& bytes) const {
   if (!running_) return bytes;
   const std::uint64_t mine = bytes.size();
   std::vector<std::uint64_t> sizes(static_cast<std::size_t>(size_));
-  MPI_Gather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, 0, comm_);
-  const ByteUnit unit(largest_of(comm_, root() ? total(sizes) : mine), largest_count_);
+  // Every rank learns every size (one collective, as a gather of the sizes
+  // would be), so that all agree on the unit without asking again.
+  MPI_Allgather(&mine, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, comm_);
+  const ByteUnit unit(total(sizes), largest_count_);
   std::vector<char> padded = bytes, out;
   padded.resize(unit.padded(mine));
-  Layout l;
-  if (root()) {
-    l = layout_of(unit, sizes);
-    out.resize(l.bytes);
-  }
+  const Layout l = layout_of(unit, sizes);
+  if (root()) out.resize(l.bytes);
   MPI_Gatherv(padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), 0, comm_);
   return root() ? joined(parts_of(out, l, sizes)) : std::vector<char>{};
 }
@@ -161,10 +154,20 @@ std::vector<char> Ranks::gather(const std::vector<char>& bytes) const {
 std::vector<std::vector<char>> Ranks::exchange(std::vector<std::vector<char>> outgoing) const {
   if (!running_) return outgoing;
   const auto p = static_cast<std::size_t>(size_);
-  std::vector<std::uint64_t> send_sizes(p), receive_sizes(p);
+  // Every rank learns what every rank sends every other (one collective,
+  // as the exchange of sizes alone would be), so that all agree on the unit
+  // from the largest total any rank sends or receives.
+  std::vector<std::uint64_t> send_sizes(p), sizes(p * p), receive_sizes(p);
   for (std::size_t q = 0; q < p; ++q) send_sizes[q] = outgoing[q].size();
-  MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T, comm_);
-  const ByteUnit unit(largest_of(comm_, std::max(total(send_sizes), total(receive_sizes))), largest_count_);
+  MPI_Allgather(send_sizes.data(), static_cast<int>(p), MPI_UINT64_T, sizes.data(), static_cast<int>(p), MPI_UINT64_T, comm_);
+  std::uint64_t largest = 0;
+  for (std::size_t r = 0; r < p; ++r) {
+    std::uint64_t sent = 0, received = 0;
+    for (std::size_t q = 0; q < p; ++q) sent += sizes[r * p + q], received += sizes[q * p + r];
+    largest = std::max({largest, sent, received});
+  }
+  for (std::size_t q = 0; q < p; ++q) receive_sizes[q] = sizes[q * p + static_cast<std::size_t>(rank_)];
+  const ByteUnit unit(largest, largest_count_);
   const Layout out = layout_of(unit, send_sizes), in = layout_of(unit, receive_sizes);
   std::vector<char> send(out.bytes);
   for (std::size_t q = 0; q < p; ++q) {
