@@ -51,12 +51,11 @@ class RunOutput {
   // the engine's (Engine::ledger) when a caller holds it already.
   void write_frame(const Engine& engine);
   void write_frame(const Engine& engine, const EnergyLedger& ledger);
-  // A frame whose `pieces` pieces every rank has written (each with
-  // grids().write and its FramePiece), `layouts` being rank 0's: the .pvtu
-  // of each field, the collections and energy.csv's row.
+  // A frame whose `pieces` pieces every rank has written (each with the
+  // FrameGrids of the bodies it holds and its FramePiece), `layouts` being
+  // rank 0's: the .pvtu of each field, the collections and energy.csv's row.
   void add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int pieces, const EnergyRow& row);
   int frames_written() const { return frame_; }
-  const FrameGrids& grids() const { return grids_; }
   const std::vector<std::string>& fields() const { return fields_; }
   const std::filesystem::path& directory() const { return directory_; }
 
