@@ -14,7 +14,7 @@ namespace sphero {
 
 RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
                      std::vector<std::string> fields, std::optional<double> resume_at)
-    : directory_(std::move(directory)), fields_(std::move(fields)), grids_(w, arc_resolution) {
+    : directory_(std::move(directory)), fields_(std::move(fields)), arc_resolution_(arc_resolution) {
   // The manifest ParaView's Sphero reader opens: what the run holds.
   std::string manifest = fmt::format(
       "# Sphero run: open this file in ParaView (Sphero plugin) to see the run as one time-aware source\n"
@@ -91,7 +91,8 @@ bool RunOutput::wants(const std::string& field) const {
 void RunOutput::write_frame(const Engine& engine) { write_frame(engine, engine.ledger()); }
 
 void RunOutput::write_frame(const Engine& engine, const EnergyLedger& ledger) {
-  grids_.write(engine, FramePiece{}, fields_, directory_, frame_);
+  if (!grids_) grids_.emplace(engine.world(), arc_resolution_);
+  grids_->write(engine, FramePiece{}, fields_, directory_, frame_);
   list_frame(".vtu", energy_row(engine, FramePiece{}, ledger, engine.deepest_overlap()));
 }
 

@@ -41,7 +41,9 @@ EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const Energy
 class RunOutput {
  public:
   // `fields` chooses among particles, contacts, walls, state. The directory must
-  // exist. Outlines of each distinct shape are drawn once, in its body frame.
+  // exist. Outlines of each distinct shape are drawn once, in its body frame,
+  // at the first whole frame (a run on ranks, whose ranks draw their own,
+  // never draws them here).
   // With `resume_at`, continues the frames and energy.csv of an earlier run
   // from the checkpoint taken at that time.
   RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
@@ -73,7 +75,8 @@ class RunOutput {
 
   std::filesystem::path directory_;
   std::vector<std::string> fields_;
-  FrameGrids grids_;
+  int arc_resolution_;
+  std::optional<FrameGrids> grids_;
   std::vector<double> times_;
   std::vector<std::string> extensions_;  // per frame: ".vtu" whole, ".pvtu" in pieces
   int frame_ = 0;
