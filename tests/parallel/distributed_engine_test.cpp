@@ -168,6 +168,12 @@ TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
   if (ranks.size() > 1) {
     EXPECT_GT(spread.decompositions(), 2);
     EXPECT_LT(spread.grains_owned(), serial.world().size());
+    // A rank holds its grains, their ghosts and the walls, not the run:
+    // the bodies it holds are the ones its world has, numbered in the run.
+    const std::size_t walls = 4;
+    EXPECT_LT(spread.bodies_held(), walls + 2 * spread.grains_owned());
+    EXPECT_EQ(spread.local().world().size(), spread.bodies_held());
+    EXPECT_TRUE(std::is_sorted(spread.held_bodies().begin(), spread.held_bodies().end()));
   }
 }
 

@@ -63,9 +63,10 @@ TwoWays write_both_ways(const Engine& engine) {
   RunOutput whole(dirs.whole, engine.world(), 24, kAllFields);
   whole.write_frame(engine);
   RunOutput pieces(dirs.pieces, engine.world(), 24, kAllFields);
+  const FrameGrids grids(engine.world(), 24);
   std::vector<PieceLayout> layouts;
   for (int k = kPieces - 1; k >= 0; --k)
-    layouts = pieces.grids().write(engine, piece_of(engine.world(), k), kAllFields, dirs.pieces, 0);
+    layouts = grids.write(engine, piece_of(engine.world(), k), kAllFields, dirs.pieces, 0);
   pieces.add_frame_of_pieces(layouts, kPieces, energy_row(engine, FramePiece{}, engine.ledger(), engine.deepest_overlap()));
   return dirs;
 }
