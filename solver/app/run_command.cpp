@@ -526,9 +526,6 @@ EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options
 int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   const Ranks ranks;
   EngineSnapshot whole = whole_state_on_root(ranks, options, scene);
-  std::size_t grains = 0;
-  for (std::size_t i = 0; i < whole.world.size(); ++i) grains += !whole.world.is_wall[i];
-  grains = static_cast<std::size_t>(ranks.max(static_cast<double>(grains)));
   std::optional<DistributedEngine> engine;
   try {
     engine.emplace(ranks, std::move(whole));
@@ -536,6 +533,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
     throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
   const EngineSettings& settings = engine->settings();
+  const std::size_t grains = engine->grains();
   RunPlan plan;
   plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
   const auto header = fmt::format("{} ranks, subdomains by Zoltan's recursive bisection (rank 0 holds {} bodies with "

@@ -35,6 +35,11 @@ class ByteReader {
 
 }  // namespace
 
+int index_of_number(const std::vector<int>& numbers, int number) {
+  const auto found = std::lower_bound(numbers.begin(), numbers.end(), number);
+  return found != numbers.end() && *found == number ? static_cast<int>(found - numbers.begin()) : -1;
+}
+
 BodyRecord body_record(const World& w, std::size_t k, const std::vector<int>& numbers, const OwnedBody& owned) {
   BodyRecord r;
   BodyFacts& f = r.facts;
@@ -150,11 +155,8 @@ World world_of_records(const std::vector<BodyRecord>& records, const World& shar
     set_motion(w, w.size() - 1, f.owned.motion);
   }
   for (BodyConstraint& c : w.constraint)
-    for (int& s : c.span_bodies) {
-      if (s < 0) continue;
-      const auto found = std::lower_bound(numbers.begin(), numbers.end(), s);
-      s = found != numbers.end() && *found == s ? static_cast<int>(found - numbers.begin()) : -1;
-    }
+    for (int& s : c.span_bodies)
+      if (s >= 0) s = index_of_number(numbers, s);
   share_local_vertices(w, per_body);
   return w;
 }

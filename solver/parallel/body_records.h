@@ -31,6 +31,9 @@ struct BodyRecord {
   std::vector<Vec2> local_vertices;  // vertex_count, in the body's frame
 };
 
+// Where body `number` is among the increasing `numbers`, or −1.
+int index_of_number(const std::vector<int>& numbers, int number);
+
 // Body k of world w (whose bodies are numbered `numbers` in the run), with
 // `owned` for its motion and list record.
 BodyRecord body_record(const World& w, std::size_t k, const std::vector<int>& numbers, const OwnedBody& owned);

@@ -93,10 +93,10 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
   settings_ = bytes_from_root(ranks_, whole.settings);
   const std::string refusal = distributed_refusal(settings_);
   if (!refusal.empty()) throw std::invalid_argument(refusal);
-  const auto grains = static_cast<std::size_t>(ranks_.max(ranks_.root() ? static_cast<double>(grain_count(whole.world)) : 0.0));
-  if (grains < static_cast<std::size_t>(ranks_.size()))
+  grains_ = static_cast<std::size_t>(ranks_.max(ranks_.root() ? static_cast<double>(grain_count(whole.world)) : 0.0));
+  if (grains_ < static_cast<std::size_t>(ranks_.size()))
     throw std::invalid_argument(fmt::format("the scene has {} grains for {} ranks: run it on at most {} ranks",
-                                            grains, ranks_.size(), std::max<std::size_t>(grains, 1)));
+                                            grains_, ranks_.size(), std::max<std::size_t>(grains_, 1)));
   // Ghosts reach kMarginInGrains radii beyond the subdomain.
   double margin = 0.0;
   if (ranks_.root())
@@ -135,7 +135,7 @@ void DistributedEngine::share_first(EngineSnapshot& whole, const EnergyLedger& l
       list.reference_angle = w.angle;
     }
     list.wraps.resize(w.size(), {0, 0});
-    scalars = {list.stats, list.built, list.verlet_distance, list.steps_since_rebuild, list.listed_at_half_skin};
+    scalars = ListScalars::of(list);
   }
   list_scalars_ = bytes_from_root(ranks_, scalars);
   std::vector<int> numbers, owner;
@@ -390,17 +390,12 @@ EngineSnapshot DistributedEngine::gather() {
   World w = catalogue_;
   update_world_vertices(w);
   // The records a serial engine's checkpoint holds, made as it makes them.
-  NeighbourListState scalars = catalogue_list_;
-  scalars.stats = list_scalars_.stats;
-  scalars.built = list_scalars_.built;
-  scalars.verlet_distance = list_scalars_.verlet_distance;
-  scalars.steps_since_rebuild = list_scalars_.steps_since_rebuild;
-  scalars.listed_at_half_skin = list_scalars_.listed_at_half_skin;
-  NeighbourList whole_list(neighbour_settings(settings_), scalars, w);
-  std::vector<Candidate> keys;
-  keys.reserve(keys_.size());
-  for (const Candidate& key : keys_) keys.push_back(localized(key, w, key.vertex_body, key.edge_body));
-  whole_list.adopt(keys, key_states_);
+  list_scalars_.set_in(catalogue_list_);
+  NeighbourList whole_list(neighbour_settings(settings_), catalogue_list_, w);
+  // The candidates collected here go to the list (the next sharing out
+  // brings its own): numbered in the whole world, in place.
+  for (Candidate& key : keys_) key = localized(key, w, key.vertex_body, key.edge_body);
+  whole_list.adopt(std::move(keys_), std::move(key_states_));
   release(keys_);
   release(key_states_);
   NeighbourListState list = whole_list.state(w);

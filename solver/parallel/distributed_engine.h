@@ -66,6 +66,7 @@ class DistributedEngine {
   long step_count() const { return engine_->step_count(); }
   const EngineSettings& settings() const { return engine_->settings(); }
   double time_step_limit() const { return engine_->time_step_limit(); }
+  std::size_t grains() const { return grains_; }  // in the whole run
   std::size_t grains_owned() const { return owned_count_; }
   std::size_t bodies_held() const { return held_.size(); }
   long decompositions() const { return decompositions_; }
@@ -97,6 +98,13 @@ class DistributedEngine {
     double verlet_distance = 0.0;
     long steps_since_rebuild = 0;
     double listed_at_half_skin = INFINITY;
+    static ListScalars of(const NeighbourListState& list) {
+      return {list.stats, list.built, list.verlet_distance, list.steps_since_rebuild, list.listed_at_half_skin};
+    }
+    void set_in(NeighbourListState& list) const {
+      list.stats = stats, list.built = built, list.verlet_distance = verlet_distance;
+      list.steps_since_rebuild = steps_since_rebuild, list.listed_at_half_skin = listed_at_half_skin;
+    }
   };
 
   // What a sharing out sends each rank, as bytes.
@@ -155,6 +163,7 @@ class DistributedEngine {
   std::vector<Vec2> reference_position_;   // held bodies, at the decomposition
   std::vector<double> reference_angle_;
   std::unique_ptr<Engine> engine_;
+  std::size_t grains_ = 0;
   std::size_t owned_count_ = 0;
   double margin_ = 0.0;
   double deepest_overlap_ = 0.0, deepest_overlap_time_ = 0.0;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 
 namespace sphero {
@@ -114,10 +115,16 @@ std::vector<std::vector<char>> parts_of(const std::vector<char>& buffer, const L
   return parts;
 }
 
-std::vector<char> joined(const std::vector<std::vector<char>>& parts) {
-  std::vector<char> out;
-  for (const std::vector<char>& part : parts) out.insert(out.end(), part.begin(), part.end());
-  return out;
+// The parts of `buffer` (laid out by `l`) one after the other, their
+// padding taken out in place.
+std::vector<char> compacted(std::vector<char> buffer, const Layout& l, const std::vector<std::uint64_t>& sizes) {
+  std::size_t at = 0;
+  for (std::size_t q = 0; q < sizes.size(); ++q) {
+    if (sizes[q] > 0) std::memmove(buffer.data() + at, buffer.data() + l.byte_at[q], sizes[q]);  // at ≤ byte_at[q]
+    at += sizes[q];
+  }
+  buffer.resize(at);
+  return buffer;
 }
 
 }  // namespace
@@ -132,7 +139,7 @@ std::vector<char> Ranks::all_gather(const std::vector<char>& bytes) const {
   std::vector<char> padded = bytes, out(l.bytes);
   padded.resize(unit.padded(mine));
   MPI_Allgatherv(padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), comm_);
-  return joined(parts_of(out, l, sizes));
+  return compacted(std::move(out), l, sizes);
 }
 
 std::vector<char> Ranks::gather(const std::vector<char>& bytes) const {
@@ -148,7 +155,7 @@ std::vector<char> Ranks::gather(const std::vector<char>& bytes) const {
   const Layout l = layout_of(unit, sizes);
   if (root()) out.resize(l.bytes);
   MPI_Gatherv(padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), 0, comm_);
-  return root() ? joined(parts_of(out, l, sizes)) : std::vector<char>{};
+  return root() ? compacted(std::move(out), l, sizes) : std::vector<char>{};
 }
 
 std::vector<std::vector<char>> Ranks::exchange(std::vector<std::vector<char>> outgoing) const {

@@ -33,12 +33,6 @@ std::vector<int> next_owners_of(const Ranks& ranks, const World& w, const std::v
   return partition_bodies(ranks, ids, points, weights, "RCB");
 }
 
-// Where body `number` is among the increasing `numbers`, or −1.
-int index_of(const std::vector<int>& numbers, int number) {
-  const auto found = std::lower_bound(numbers.begin(), numbers.end(), number);
-  return found != numbers.end() && *found == number ? static_cast<int>(found - numbers.begin()) : -1;
-}
-
 }  // namespace
 
 // Sharing out: Zoltan cuts anew from the present owners; the boxes of the
@@ -178,15 +172,11 @@ void DistributedEngine::start_engine(std::vector<BodyRecord> records, const Worl
 // candidates, body pairs) start on rank 0.
 NeighbourListState DistributedEngine::list_part(const World& local, const std::vector<BodyRecord>& records) const {
   NeighbourListState list;
-  list.stats = list_scalars_.stats;
-  list.built = list_scalars_.built;
-  list.verlet_distance = list_scalars_.verlet_distance;
-  list.steps_since_rebuild = list_scalars_.steps_since_rebuild;
-  list.listed_at_half_skin = list_scalars_.listed_at_half_skin;
+  list_scalars_.set_in(list);
   list.contacts.reserve(keys_.size());
   for (std::size_t k = 0; k < keys_.size(); ++k) {
     const Candidate& key = keys_[k];
-    const int v = index_of(held_, key.vertex_body), e = index_of(held_, key.edge_body);
+    const int v = index_of_number(held_, key.vertex_body), e = index_of_number(held_, key.edge_body);
     if (v < 0 || e < 0) continue;
     Contact c = record_of_key(localized(key, local, v, e));
     c.sliding = key.sliding;
