@@ -315,9 +315,20 @@ class ProgressReport {
   double cpu_start_ = cpu_seconds();
 };
 
-void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutput& output, const fs::path& out,
-                   long steps, std::size_t grains, double wall, double cpu) {
-  const EnergyLedger& l = engine.ledger();
+// What a run's summary says of its state at the end, however it ran.
+struct RunTotals {
+  double time;
+  EnergyLedger ledger;
+  double deepest_overlap, deepest_overlap_time;
+  static RunTotals of(const Engine& e) { return {e.time(), e.ledger(), e.deepest_overlap(), e.deepest_overlap_time()}; }
+  static RunTotals of(const EngineSnapshot& s) { return {s.time, s.ledger, s.deepest_overlap, s.deepest_overlap_time}; }
+};
+
+// `engine`, where the run has one (not on ranks), adds what its model and
+// neighbour strategy counted.
+void print_summary(const RunTotals& totals, const Engine* engine, const SceneConfig& scene, const RunOutput& output,
+                   const fs::path& out, long steps, std::size_t grains, double wall, double cpu) {
+  const EnergyLedger& l = totals.ledger;
   std::string collections;  // the .pvd files the scene's fields asked for
   for (const std::string& field : scene.fields) collections += (collections.empty() ? "" : ", ") + field + ".pvd";
   fmt::print(
@@ -327,12 +338,12 @@ void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutp
       "  contacts: deepest overlap {:.3g} of the two sphero-radii (t = {:g} s)\n"
       "  output: {}/run.sphero, {} ({} frames), energy.csv, final.ckpt\n"
       "  open in ParaView: {}/run.sphero with the Sphero plugin (README), or particles.pvd without it\n",
-      engine.time(), steps, wall, static_cast<double>(steps) * static_cast<double>(grains) / std::max(cpu, 1e-9),
+      totals.time, steps, wall, static_cast<double>(steps) * static_cast<double>(grains) / std::max(cpu, 1e-9),
       l.mechanical(), l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(),
-      engine.deepest_overlap(), engine.deepest_overlap_time(), out.string(), collections, output.frames_written(),
+      totals.deepest_overlap, totals.deepest_overlap_time, out.string(), collections, output.frames_written(),
       out.string());
-  if (engine.settings().model == Model::rigid) {
-    const CollisionStats c = engine.collision_stats();
+  if (engine && engine->settings().model == Model::rigid) {
+    const CollisionStats c = engine->collision_stats();
     const auto per = [](long count, long of) { return of > 0 ? static_cast<double>(count) / static_cast<double>(of) : 0.0; };
     fmt::print(
         "  collisions: {} steps with contacts, {:.1f} contacts in {:.1f} groups each (the largest {} bodies), {:.1f} "
@@ -341,23 +352,23 @@ void print_summary(const Engine& engine, const SceneConfig& scene, const RunOutp
         c.programs, per(c.contacts, c.programs), per(c.groups, c.programs), c.largest_group,
         per(c.iterations, c.group_programs),
         c.largest_kkt_residual, c.corrections, c.seconds_detecting, c.seconds_solving, c.seconds_correcting);
-    if (engine.settings().rigid.events)
+    if (engine->settings().rigid.events)
       fmt::print("  events: {} collisions met at their instants; {} of the {} steps handed to the time-stepping (resting "
                  "contacts)\n",
                  c.events, c.handed_over, steps);
   }
-  if (const TriangulationNeighbours* t = engine.neighbour_triangulation()) {
+  if (const TriangulationNeighbours* t = engine ? engine->neighbour_triangulation() : nullptr) {
     const TriangulationStats s = t->stats();
     fmt::print("  neighbours: void-space triangulation, {} list rebuilds moved it by {} flips; built from scratch {} "
                "times ({} of them when a move could not go on)\n",
                s.moves, s.flips, s.builds, s.rebuilds);
   }
-  if (engine.deepest_overlap() >= 0.9)
+  if (totals.deepest_overlap >= 0.9)
     fmt::print(stderr,
                "sphero run: warning: at t = {:g} s two skeletons met or crossed (an overlap of {:.3g} times the sum of "
                "the sphero-radii): the contact normal can flip there and energy is not conserved. Overlaps scale as "
                "v sqrt(m / kn): stiffen kn or slow the grains.\n",
-               engine.deepest_overlap_time(), engine.deepest_overlap());
+               totals.deepest_overlap_time, totals.deepest_overlap);
 }
 
 // What the step loop needs of the run.
@@ -437,15 +448,40 @@ void on_root(const Ranks& ranks, Action&& action) {
   }
 }
 
+// A rank's share of a state of the run: what the whole run shares (the
+// same on every rank) and this rank's part, as a checkpoint holds it.
+struct StateShare {
+  EngineSnapshot header;
+  std::vector<char> part;
+};
+
+// Collective.
+StateShare share_of_state_now(DistributedEngine& engine) {
+  EngineSnapshot header = engine.header();
+  return {std::move(header), checkpoint_part_bytes(engine.part())};
+}
+
+// The checkpoint in parts of every rank's share: rank 0 writes it, taking
+// the other ranks' parts one at a time, so that no rank holds the whole
+// state. Collective; a checkpoint rank 0 cannot write stops every rank
+// with its message.
+void save_checkpoint_on_ranks(const Ranks& ranks, const fs::path& path, const StateShare& share) {
+  ranks.send_to_root(share.part);
+  on_root(ranks, [&] {
+    save_checkpoint_in_parts(path, share.header, ranks.size(),
+                             [&](int k) { return k == 0 ? share.part : ranks.receive_from(k); });
+  });
+}
+
 // Every rank writes its piece of the frame (its own grains, the pairs it is
 // home to, on rank 0 the walls); once all have, rank 0 names them in a
 // .pvtu per field, the collections and energy.csv. A rank that cannot
 // write its piece stops every rank with its message, and so does rank 0
-// when it cannot write the rest. Its energy row is `gathered`'s (the state
-// now, DistributedEngine::gather, on rank 0).
+// when it cannot write the rest. Its energy row books the ledger and the
+// deepest overlap of `run` (DistributedEngine::header, the state now).
 void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, const FrameGrids& grids,
                           RunOutput* output, const std::vector<std::string>& fields, const fs::path& directory,
-                          int frame, const EngineSnapshot& gathered) {
+                          int frame, const EngineSnapshot& run) {
   const FramePiece piece{ranks.rank(), ranks.size(), engine.held_bodies(), engine.bodies_written()};
   std::string failure;
   std::vector<PieceLayout> layouts;
@@ -457,7 +493,7 @@ void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, c
   const double failing = ranks.min(failure.empty() ? INFINITY : static_cast<double>(ranks.rank()));
   if (std::isfinite(failing)) throw std::runtime_error(ranks.broadcast(failure, static_cast<int>(failing)));
   on_root(ranks, [&] {
-    const EnergyRow row = energy_row(engine.local(), piece, gathered.ledger, gathered.deepest_overlap);
+    const EnergyRow row = energy_row(engine.local(), piece, run.ledger, run.deepest_overlap);
     output->add_frame_of_pieces(layouts, ranks.size(), row);
   });
 }
@@ -465,7 +501,7 @@ void write_frame_on_ranks(const Ranks& ranks, const DistributedEngine& engine, c
 // The end of a run on ranks: rank 0 writes final.ckpt and the summary, with
 // every rank's CPU time and the busiest rank's wall time. Collective.
 void finish_run_on_ranks(const Ranks& ranks, const DistributedEngine& engine, const ProgressReport& progress,
-                         const EngineSnapshot& last_good, const SceneConfig& scene, const RunOutput* output,
+                         const StateShare& last_good, const SceneConfig& scene, const RunOutput* output,
                          const fs::path& out, long first_step, std::size_t grains) {
   const double wall = progress.wall_seconds();
   const double cpu = ranks.sum(std::vector<double>{progress.cpu_seconds_used()})[0];  // every rank's
@@ -473,20 +509,17 @@ void finish_run_on_ranks(const Ranks& ranks, const DistributedEngine& engine, co
   const RankTimes& t = engine.times();
   const double most_stepping = ranks.max(t.stepping), most_exchanging = ranks.max(t.exchanging),
                most_decomposing = ranks.max(t.decomposing);
+  save_checkpoint_on_ranks(ranks, out / "final.ckpt", last_good);
   on_root(ranks, [&] {
-    save_checkpoint(out / "final.ckpt", last_good);
     progress.finish();
-    const Engine final_state(last_good);
-    print_summary(final_state, scene, *output, out, final_state.step_count() - first_step, grains, wall, cpu);
+    print_summary(RunTotals::of(last_good.header), nullptr, scene, *output, out, last_good.header.step - first_step,
+                  grains, wall, cpu);
     fmt::print("  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time); the "
                "busiest rank's wall time: steps {:.2f} s, exchanges {:.2f} s, sharing out {:.2f} s\n",
                ranks.size(), decompositions, most_stepping, most_exchanging, most_decomposing);
   });
 }
 
-// The scene on every rank of mpirun (parallel/distributed_engine.h): frames
-// in pieces, one per rank; checkpoints written by rank 0 from the gathered
-// state.
 // Rank 0 alone builds the scene's state (or reads the checkpoint): the
 // other ranks receive their parts of it. A failure there stops every rank
 // with rank 0's message.
@@ -521,8 +554,8 @@ EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options
 }
 
 // The scene on every rank of mpirun (parallel/distributed_engine.h): frames
-// in pieces, one per rank; checkpoints written by rank 0 from the gathered
-// state.
+// and checkpoints in pieces, one per rank. Each rank keeps its share of the
+// last good state.
 int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   const Ranks ranks;
   EngineSnapshot whole = whole_state_on_root(ranks, options, scene);
@@ -551,10 +584,10 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   std::optional<RunOutput> output;
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = engine->time();
-  EngineSnapshot last_good = engine->gather();
+  StateShare last_good = share_of_state_now(*engine);
   on_root(ranks, [&] {
     prepare_output_directory(plan.out, options);
-    output.emplace(plan.out, last_good.world, scene.arc_resolution, scene.fields, resume_at);
+    output.emplace(plan.out, engine->wall_numbers(), scene.arc_resolution, scene.fields, resume_at);
     if (!options.quiet)
       fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n  {}",
                  scene.source, grains, settings.dt, plan.total_steps, scene.duration,
@@ -564,15 +597,14 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   // The outlines of the bodies held here, drawn anew when they change.
   std::optional<FrameGrids> grids;
   long grids_drawn_at = -1;
-  const auto write_frame = [&](const EngineSnapshot& gathered) {
+  const auto write_frame = [&](const EngineSnapshot& run) {
     if (grids_drawn_at != engine->decompositions()) {
       grids.emplace(engine->local().world(), scene.arc_resolution);
       grids_drawn_at = engine->decompositions();
     }
-    write_frame_on_ranks(ranks, *engine, *grids, output ? &*output : nullptr, scene.fields, plan.out, frame++,
-                         gathered);
+    write_frame_on_ranks(ranks, *engine, *grids, output ? &*output : nullptr, scene.fields, plan.out, frame++, run);
   };
-  if (!resume_at) write_frame(last_good);
+  if (!resume_at) write_frame(last_good.header);
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
   const long first_step = engine->step_count();
@@ -591,26 +623,26 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
         progress.after(step, engine->time());
         continue;
       }
-      // The state now will replace the last good one: rank 0 need not hold
-      // two whole states at once.
+      // The state now will replace the last good one: a rank need not hold
+      // two shares at once.
       if (frame_now) last_good = {};
-      EngineSnapshot now = engine->gather();
-      if (frame_now) write_frame(now);
+      StateShare now = share_of_state_now(*engine);
+      if (frame_now) write_frame(now.header);
+      if (save) save_checkpoint_on_ranks(ranks, checkpoint, now);
       on_root(ranks, [&] {
-        if (save) save_checkpoint(checkpoint, now);
         if (signal)
           fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  mpirun ... {}\n", signal,
-                     now.time, continue_command(options, plan.out, checkpoint));
+                     now.header.time, continue_command(options, plan.out, checkpoint));
       });
       if (frame_now) last_good = std::move(now);
       if (signal) return 128 + signal;
       progress.after(step, engine->time());
     }
   } catch (const InstabilityError& e) {
+    save_checkpoint_on_ranks(ranks, plan.out / "last-good.ckpt", last_good);
     on_root(ranks, [&] {
-      save_checkpoint(plan.out / "last-good.ckpt", last_good);
       fmt::print(stderr, "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} in {}/ and last-good.ckpt.\n",
-                 e.what(), last_good.time, output->frames_written() - 1, plan.out.string());
+                 e.what(), last_good.header.time, output->frames_written() - 1, plan.out.string());
     });
     return 3;
   }
@@ -668,7 +700,8 @@ int run_run_command(const std::vector<std::string>& args) {
   save_checkpoint(plan.out / "final.ckpt", engine->snapshot());
   const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
   progress.finish();
-  print_summary(*engine, scene, output, plan.out, engine->step_count() - first_step, grains, wall, cpu);
+  print_summary(RunTotals::of(*engine), engine.get(), scene, output, plan.out, engine->step_count() - first_step, grains,
+                wall, cpu);
   return 0;
 }
 

@@ -23,9 +23,7 @@ void EngineCore::classify_bodies() {
   unconstrained.resize(w.size());
   constrained.clear();
   for (std::size_t i = 0; i < w.size(); ++i) {
-    const BodyConstraint& tag = w.constraint[i];
-    unconstrained[i] = !tag.held[0] && !tag.held[1] && !tag.held[2] && tag.imposed_force == Vec2{} &&
-                       tag.imposed_torque == 0.0 && !tag.follows_span();
+    unconstrained[i] = !w.constraint[i].imposes_anything();
     if (!unconstrained[i]) constrained.push_back(static_cast<int>(i));
   }
   constraint_powers.assign(constrained.size(), 0.0);

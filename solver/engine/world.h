@@ -58,6 +58,11 @@ struct BodyConstraint {
     return {vibration.steady_velocity.x, vibration.steady_velocity.y, imposed_velocity[2]};
   }
   bool follows_span() const { return span_bodies[0] >= 0; }
+  // Whether the body's motion or loads are imposed at all: the bodies whose
+  // external power the engine sums.
+  bool imposes_anything() const {
+    return held[0] || held[1] || held[2] || !(imposed_force == Vec2{}) || imposed_torque != 0.0 || follows_span();
+  }
 };
 
 // A servo-free constant-pressure wall (plate): pushed along `inward`

@@ -17,6 +17,7 @@
 
 #include "io/atomic_file.h"
 #include "io/snapshot_check.h"
+#include "parallel/state_parts.h"
 
 namespace sphero {
 namespace {
@@ -29,12 +30,17 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // the rigid model's settings and laws, the attractor; 8: the rigid
 // model's stepping; 9: walls' vibrations; 10: the ledger's books and each
 // contact's dissipation (a version 9 file continues from the ledger's
-// rounded values).
-constexpr std::uint32_t kVersion = 10;
+// rounded values); 11: checkpoints in parts (kPartsMagic).
+constexpr std::uint32_t kVersion = 11;
+// A checkpoint in parts: the header's fields (a snapshot of no bodies),
+// the number of parts, each part (its size, then its bodies and
+// candidates), the version again and the checksum of everything before.
+constexpr char kPartsMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'P', 'T'};
 
-// FNV-1a, 64 bits: any flipped bit changes it.
-std::uint64_t checksum(std::string_view bytes) {
-  std::uint64_t h = 14695981039346656037ull;
+// FNV-1a, 64 bits: any flipped bit changes it. `h` carries a sum over
+// bytes given in pieces.
+constexpr std::uint64_t kChecksumStart = 14695981039346656037ull;
+std::uint64_t checksum(std::string_view bytes, std::uint64_t h = kChecksumStart) {
   for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
   return h;
 }
@@ -47,6 +53,8 @@ template <class Io> void describe(Io& io, ContactLaw& l);
 template <class Io> void describe(Io& io, Contact& c);
 template <class Io> void describe(Io& io, EngineSettings& s);
 template <class Io> void describe(Io& io, PeriodicCell& c);
+template <class Io> void describe(Io& io, BodyFacts& f);
+template <class Io> void describe(Io& io, Candidate& c);
 
 template <class T, class Io>
 concept Described = requires(Io& io, T& t) { describe(io, t); };
@@ -137,6 +145,7 @@ class Reader {
   [[noreturn]] void fail(const std::string& what) const {
     throw CheckpointError(source_ + ": not a usable Sphero checkpoint (" + what + ")");
   }
+  std::uint64_t left() const { return remaining(); }
 
  private:
   void check() const {
@@ -180,6 +189,28 @@ template <class Io>
 void describe(Io& io, PeriodicCell& c) {
   io.value(c.periodic), io.value(c.low), io.value(c.size);
 }
+template <class Io>
+void describe(Io& io, BodyFacts& f) {
+  OwnedBody& o = f.owned;
+  io.value(o.body), io.value(o.owner);
+  GrainMotion& m = o.motion;
+  io.value(m.position), io.value(m.angle), io.value(m.velocity), io.value(m.angular_velocity);
+  io.value(m.force), io.value(m.torque);
+  io.value(o.reference_position), io.value(o.reference_angle), io.value(o.wraps), io.value(o.history);
+  for (double* x : {&f.mass, &f.inertia, &f.density, &f.inverse_mass, &f.inverse_inertia, &f.radius, &f.bounding_radius})
+    io.value(*x);
+  io.value(f.material), io.value(f.is_wall), io.value(f.closed);
+  describe(io, f.constraint);
+  Vibration& v = f.constraint.vibration;
+  io.value(v.amplitude), io.value(v.frequency), io.value(v.tap_interval), io.value(v.steady_velocity);
+  io.value(f.vertex_count), io.value(f.orientation), io.value(f.seam);
+}
+template <class Io>
+void describe(Io& io, Candidate& c) {
+  io.value(c.vertex_body), io.value(c.edge_body), io.value(c.vertex), io.value(c.feature), io.value(c.kind);
+  io.value(c.active), io.value(c.sliding), io.value(c.feature_end), io.value(c.image), io.value(c.reach);
+  io.value(c.edge_offset);
+}
 
 // What the ledger keeps exactly (LedgerBooks, as ExactSum::parts) and what
 // each contact has dissipated since it began to touch, so that a continued run
@@ -205,18 +236,24 @@ void ledger_books(Io& io, EngineSnapshot& s) {
     std::vector<std::array<double, 2>> totals;
     io.vector(totals);
     if (totals.size() != contacts.size()) io.fail("dissipation totals for another number of contacts");
-    ExactSum damping = b.ended.damping, sliding = b.ended.sliding;
-    for (std::size_t k = 0; k < contacts.size(); ++k) {
+    for (std::size_t k = 0; k < contacts.size(); ++k)
       contacts[k].damping_total = totals[k][0], contacts[k].sliding_total = totals[k][1];
-      damping.add(totals[k][0]), sliding.add(totals[k][1]);
-    }
-    const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
-    const EnergyLedger& l = s.ledger;
-    if (!same(damping.value(), l.damping_dissipation) || !same(sliding.value(), l.sliding_dissipation) ||
-        !same(b.external_work.value(), l.external_work))
-      io.fail("ledger sums that do not add up to its dissipation and work");
     s.books = b;
   }
+}
+
+// The books and what the contacts have dissipated add up to the ledger's
+// dissipation and work (a header's contacts are in its parts: checked once
+// they are put together).
+void check_books(const Reader& io, const EngineSnapshot& s) {
+  if (!s.books) return;
+  ExactSum damping = s.books->ended.damping, sliding = s.books->ended.sliding;
+  for (const Contact& c : s.neighbours.contacts) damping.add(c.damping_total), sliding.add(c.sliding_total);
+  const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+  const EnergyLedger& l = s.ledger;
+  if (!same(damping.value(), l.damping_dissipation) || !same(sliding.value(), l.sliding_dissipation) ||
+      !same(s.books->external_work.value(), l.external_work))
+    io.fail("ledger sums that do not add up to its dissipation and work");
 }
 
 // One list of fields for both directions keeps reading and writing in step.
@@ -304,7 +341,109 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   if (version >= 10) ledger_books(io, s);
 }
 
+// A part's bodies and candidates, in either direction.
+template <class Io>
+void part_fields(Io& io, StatePart& part) {
+  std::uint64_t bodies = part.bodies.size();
+  io.value(bodies);
+  if constexpr (std::is_same_v<Io, Reader>) {
+    if (bodies > io.left()) io.fail("more bodies in a part than the rest of the file holds");
+    part.bodies.resize(bodies);
+  }
+  for (BodyRecord& r : part.bodies) {
+    describe(io, r.facts);
+    io.string(r.shape_name);
+    io.vector(r.local_vertices);
+    if constexpr (std::is_same_v<Io, Reader>)
+      if (r.facts.vertex_count < 1 || r.local_vertices.size() != static_cast<std::size_t>(r.facts.vertex_count))
+        io.fail("a body whose skeleton is not its vertex count");
+  }
+  CandidateStream& c = part.candidates;
+  io.vector(c.keys);
+  io.vector(c.stated);
+  io.vector(c.states);
+}
+
+// Bytes to a stream, each also into the file's checksum.
+class SummingOut {
+ public:
+  explicit SummingOut(std::ostream& out) : out_(out) {}
+  void put(const char* bytes, std::size_t size) {
+    sum_ = checksum(std::string_view(bytes, size), sum_);
+    out_.write(bytes, static_cast<std::streamsize>(size));
+  }
+  template <class T>
+  void put_value(const T& v) {
+    put(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  std::uint64_t sum() const { return sum_; }
+
+ private:
+  std::ostream& out_;
+  std::uint64_t sum_ = kChecksumStart;
+};
+
+// The parts after a parts checkpoint's header, put together with it.
+EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot header) {
+  std::uint64_t count = 0;
+  reader.value(count);
+  if (count < 1 || count > reader.left()) reader.fail("an impossible number of parts");
+  std::vector<StatePart> parts(count);
+  for (StatePart& part : parts) {
+    std::uint64_t size = 0;
+    reader.value(size);
+    if (size > reader.left()) reader.fail("a part longer than the rest of the file");
+    const auto start = body.tellg();
+    part_fields(reader, part);
+    if (static_cast<std::uint64_t>(body.tellg() - start) != size) reader.fail("a part whose size is not its content's");
+  }
+  try {
+    return assemble_state(std::move(header), std::move(parts), [](const EngineSnapshot& bodies) { check_snapshot(bodies); });
+  } catch (const std::invalid_argument& e) {
+    reader.fail(e.what());
+  }
+}
+
 }  // namespace
+
+std::vector<char> checkpoint_part_bytes(const StatePart& part) {
+  std::ostringstream out;
+  Writer writer(out);
+  part_fields(writer, const_cast<StatePart&>(part));  // the writer only reads
+  const std::string bytes = std::move(out).str();
+  return {bytes.begin(), bytes.end()};
+}
+
+void write_checkpoint_in_parts(std::ostream& out, const EngineSnapshot& header, int parts,
+                               const std::function<std::vector<char>(int)>& part_bytes) {
+  std::ostringstream head;
+  head.write(kPartsMagic, sizeof kPartsMagic);
+  Writer writer(head);
+  writer.value(kVersion);
+  fields(writer, const_cast<EngineSnapshot&>(header), kVersion);  // the writer only reads
+  writer.value(static_cast<std::uint64_t>(parts));
+  SummingOut summing(out);
+  const std::string head_bytes = std::move(head).str();
+  summing.put(head_bytes.data(), head_bytes.size());
+  for (int k = 0; k < parts; ++k) {
+    const std::vector<char> bytes = part_bytes(k);
+    summing.put_value(static_cast<std::uint64_t>(bytes.size()));
+    summing.put(bytes.data(), bytes.size());
+  }
+  summing.put_value(kVersion);
+  const std::uint64_t sum = summing.sum();
+  out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
+}
+
+void save_checkpoint_in_parts(const std::filesystem::path& path, const EngineSnapshot& header, int parts,
+                              const std::function<std::vector<char>(int)>& part_bytes) {
+  write_atomically(path, [&](const std::filesystem::path& temporary) {
+    std::ofstream out(temporary, std::ios::binary);
+    write_checkpoint_in_parts(out, header, parts, part_bytes);
+    out.close();
+    if (!out) throw std::runtime_error(path.string() + ": could not write the checkpoint (disk full?)");
+  });
+}
 
 void write_checkpoint(std::ostream& out, const EngineSnapshot& snapshot) {
   std::ostringstream body;
@@ -325,10 +464,11 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   char magic[sizeof kMagic] = {};
   body.read(magic, sizeof magic);
   Reader reader(body, source_name);
-  if (!body || std::memcmp(magic, kMagic, sizeof kMagic) != 0) reader.fail("wrong header");
+  const bool in_parts = body && std::memcmp(magic, kPartsMagic, sizeof kPartsMagic) == 0;
+  if (!body || (!in_parts && std::memcmp(magic, kMagic, sizeof kMagic) != 0)) reader.fail("wrong header");
   std::uint32_t version = 0;
   reader.value(version);
-  if (version > kVersion || version < 4)
+  if (version > kVersion || version < (in_parts ? 11 : 4))
     reader.fail("version " + std::to_string(version) + ", this Sphero reads 4 to " + std::to_string(kVersion));
   if (version >= 6) {
     std::uint64_t stored = 0;
@@ -339,14 +479,20 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   }
   EngineSnapshot snapshot;
   fields(reader, snapshot, version);
-  std::uint32_t trailer = 0;
-  reader.value(trailer);
-  if (trailer != version) reader.fail("a damaged end");
   try {
-    check_snapshot(snapshot);
+    if (in_parts) {
+      if (snapshot.world.size() != 0 || !snapshot.neighbours.contacts.empty()) reader.fail("bodies in the header of its parts");
+      snapshot = read_parts(reader, body, std::move(snapshot));
+    } else {
+      check_snapshot(snapshot);
+    }
   } catch (const std::invalid_argument& e) {
     reader.fail(e.what());
   }
+  std::uint32_t trailer = 0;
+  reader.value(trailer);
+  if (trailer != version) reader.fail("a damaged end");
+  check_books(reader, snapshot);
   return snapshot;
 }
 

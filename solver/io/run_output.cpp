@@ -12,7 +12,22 @@
 
 namespace sphero {
 
+namespace {
+
+std::vector<int> wall_numbers_of(const World& w) {
+  std::vector<int> walls;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (w.is_wall[i]) walls.push_back(static_cast<int>(i));
+  return walls;
+}
+
+}  // namespace
+
 RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
+                     std::vector<std::string> fields, std::optional<double> resume_at)
+    : RunOutput(std::move(directory), wall_numbers_of(w), arc_resolution, std::move(fields), resume_at) {}
+
+RunOutput::RunOutput(std::filesystem::path directory, const std::vector<int>& walls, int arc_resolution,
                      std::vector<std::string> fields, std::optional<double> resume_at)
     : directory_(std::move(directory)), fields_(std::move(fields)), arc_resolution_(arc_resolution) {
   // The manifest ParaView's Sphero reader opens: what the run holds.
@@ -26,23 +41,22 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
   }
   write_text_atomically(directory_ / "run.sphero", manifest + "\n");
   if (resume_at) {
-    resume(*resume_at, energy_header(w));
+    resume(*resume_at, energy_header(walls));
     return;
   }
   std::ofstream csv(directory_ / "energy.csv");
   csv << "# energies in J (per unit thickness), time in s, forces in N (per unit thickness), positions in m; "
          "deepest_overlap_so_far: the run's deepest overlap up to that time, over the contact's two sphero-radii\n";
-  csv << energy_header(w) << "\n";
+  csv << energy_header(walls) << "\n";
   if (!csv) throw std::runtime_error((directory_ / "energy.csv").string() + ": cannot write");
 }
 
-std::string RunOutput::energy_header(const World& w) {
+std::string RunOutput::energy_header(const std::vector<int>& walls) {
   std::string header =
       "time_s,step,kinetic_translational_J,kinetic_rotational_J,elastic_normal_J,elastic_tangential_J,"
       "gravitational_J,mechanical_J,external_work_J,damping_dissipation_J,sliding_dissipation_J,"
       "first_law_residual_J,deepest_overlap_so_far";
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (w.is_wall[i]) header += fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
+  for (int i : walls) header += fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
   return header;
 }
 

@@ -48,6 +48,10 @@ class RunOutput {
   // from the checkpoint taken at that time.
   RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
             std::optional<double> resume_at = std::nullopt);
+  // The same for a run whose walls are the bodies numbered `walls`
+  // (increasing): all energy.csv needs of the world.
+  RunOutput(std::filesystem::path directory, const std::vector<int>& walls, int arc_resolution,
+            std::vector<std::string> fields, std::optional<double> resume_at = std::nullopt);
 
   // A whole frame of a run on one process; its energy row books `ledger`,
   // the engine's (Engine::ledger) when a caller holds it already.
@@ -70,7 +74,7 @@ class RunOutput {
   // Keeps the frames and energy.csv rows up to `time`; throws where the
   // file's columns are not `header` (written by another version).
   void resume(double time, const std::string& header);
-  static std::string energy_header(const World& w);
+  static std::string energy_header(const std::vector<int>& walls);
   bool wants(const std::string& field) const;
 
   std::filesystem::path directory_;

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "parallel/ranks.h"
+#include "parallel/byte_records.h"
 
 namespace sphero {
 namespace {

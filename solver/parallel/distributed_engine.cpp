@@ -68,21 +68,6 @@ class RankAgreement : public ListAgreement {
 
 }  // namespace
 
-void split_history(const std::vector<Stepper::BodyHistory>& per_body, EngineSnapshot& s) {
-  s.r2.resize(per_body.size()), s.r3.resize(per_body.size()), s.r4.resize(per_body.size());
-  for (std::size_t i = 0; i < per_body.size(); ++i) {
-    const Stepper::BodyHistory& h = per_body[i];
-    s.r2[i] = {h[0], h[1], h[2]}, s.r3[i] = {h[3], h[4], h[5]}, s.r4[i] = {h[6], h[7], h[8]};
-  }
-}
-
-std::vector<Stepper::BodyHistory> joined_history(const EngineSnapshot& s, std::size_t bodies) {
-  std::vector<Stepper::BodyHistory> per_body(bodies, Stepper::BodyHistory{});
-  for (std::size_t i = 0; i < std::min(per_body.size(), s.r2.size()); ++i)
-    per_body[i] = {s.r2[i][0], s.r2[i][1], s.r2[i][2], s.r3[i][0], s.r3[i][1], s.r3[i][2], s.r4[i][0], s.r4[i][1], s.r4[i][2]};
-  return per_body;
-}
-
 std::string distributed_refusal(const EngineSettings& s) {
   if (s.model == Model::rigid) return "the rigid model does not run on several ranks yet: run it without mpirun";
   return {};
@@ -168,10 +153,6 @@ void DistributedEngine::share_first(EngineSnapshot& whole, const EnergyLedger& l
   const std::array<double, 2> clock = bytes_from_root(ranks_, std::array<double, 2>{whole.time, static_cast<double>(whole.step)});
   unpack(std::move(parcels), {}, world_of_shared(std::vector<char>(from_root.begin(), from_root.end())), ledger, books,
          clock[0], static_cast<long>(clock[1]));
-  if (!ranks_.root()) return;
-  catalogue_ = std::move(w);
-  catalogue_list_ = std::move(list);
-  catalogue_history_ = std::move(history);
 }
 
 namespace {
@@ -374,8 +355,14 @@ std::vector<std::uint8_t> DistributedEngine::bodies_written() const {
   return written;
 }
 
-EngineSnapshot DistributedEngine::gather() {
-  collect_on_root();
+std::vector<int> DistributedEngine::wall_numbers() const {
+  std::vector<int> numbers;
+  for (int k : walls_) numbers.push_back(held_[static_cast<std::size_t>(k)]);
+  return numbers;
+}
+
+EngineSnapshot DistributedEngine::header() {
+  take_list_scalars();
   const EnergyLedger total = ledger();
   const ExactLedger books_sum = ExactLedger::of_carried(ranks_.sum(as_sums(engine_->books()).carried()));
   LedgerBooks books;
@@ -384,25 +371,90 @@ EngineSnapshot DistributedEngine::gather() {
   books.external_work.add(wall_work_);
   const double deepest = ranks_.max(deepest_overlap_);
   const double deepest_time = ranks_.min(deepest_overlap_ == deepest ? deepest_overlap_time_ : INFINITY);
-  EngineSnapshot local = engine_->snapshot();
-  const double power = ranks_.sum(std::vector<double>{local.power})[0];
-  if (!ranks_.root()) return {};
-  World w = catalogue_;
-  update_world_vertices(w);
-  // The records a serial engine's checkpoint holds, made as it makes them.
-  list_scalars_.set_in(catalogue_list_);
-  NeighbourList whole_list(neighbour_settings(settings_), catalogue_list_, w);
-  // The candidates collected here go to the list (the next sharing out
-  // brings its own): numbered in the whole world, in place.
-  for (Candidate& key : keys_) key = localized(key, w, key.vertex_body, key.edge_body);
-  whole_list.adopt(std::move(keys_), std::move(key_states_));
-  release(keys_);
-  release(key_states_);
-  NeighbourListState list = whole_list.state(w);
-  EngineSnapshot out{std::move(w), settings_,    std::move(list), total,        local.time, local.step, power, {},
-                     {},           {},           deepest,         deepest_time, books};
-  if (settings_.integrator == Integrator::gear) split_history(catalogue_history_, out);
+  const double power = power_in_body_order();
+  EngineSnapshot out{world_of_shared(shared_bytes(engine_->world())),
+                     settings_,
+                     {},
+                     total,
+                     engine_->time(),
+                     engine_->step_count(),
+                     power,
+                     {},
+                     {},
+                     {},
+                     deepest,
+                     deepest_time,
+                     books};
+  list_scalars_.set_in(out.neighbours);
   return out;
+}
+
+// Each constrained body's power goes to rank 0, where they are added in
+// the order of the bodies' numbers, as the serial engine adds them.
+double DistributedEngine::power_in_body_order() const {
+  const World& w = engine_->world();
+  std::vector<std::array<double, 2>> mine;  // number, power
+  if (ranks_.root())
+    for (std::size_t j = 0; j < walls_.size(); ++j)
+      if (w.constraint[static_cast<std::size_t>(walls_[j])].imposes_anything())
+        mine.push_back({static_cast<double>(held_[static_cast<std::size_t>(walls_[j])]), wall_powers_[j]});
+  for (std::size_t k = 0; k < held_.size(); ++k)
+    if (owner_[k] == ranks_.rank() && w.constraint[k].imposes_anything())
+      mine.push_back({static_cast<double>(held_[k]), constraint_power_of(w, k)});
+  std::vector<char> bytes;
+  append_bytes(bytes, mine);
+  std::vector<std::array<double, 2>> all = records_of<std::array<double, 2>>(ranks_.gather(bytes));
+  std::sort(all.begin(), all.end());
+  double power = 0.0;
+  for (const auto& body : all) power += body[1];
+  return power;
+}
+
+StatePart DistributedEngine::part() const {
+  const World& w = engine_->world();
+  const NeighbourList& list = engine_->neighbour_list();
+  const int me = ranks_.rank();
+  StatePart out;
+  for (std::size_t k = 0; k < held_.size(); ++k)
+    if (owner_[k] == me || (owner_[k] < 0 && ranks_.root()))
+      out.bodies.push_back(body_record(w, k, held_, record_of(k, owner_[k])));
+  for (std::size_t k = 0; k < list.candidates().size(); ++k) {
+    const Candidate& key = list.candidates()[k];
+    if (owner_[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] == me)
+      out.candidates.add(portable(key, w, held_), list.states()[k]);
+  }
+  return out;
+}
+
+// Every rank's part travels to rank 0 as bytes, where the parts are put
+// together.
+EngineSnapshot DistributedEngine::gather() {
+  EngineSnapshot whole = header();
+  StatePart mine = part();
+  std::vector<char> bodies, keys, stated, states, counts;
+  append_records(bodies, mine.bodies);
+  append_bytes(keys, mine.candidates.keys);
+  append_bytes(stated, mine.candidates.stated);
+  append_bytes(states, mine.candidates.states);
+  append_bytes(counts, std::vector<std::size_t>{mine.candidates.keys.size(), mine.candidates.states.size()});
+  mine = StatePart{};
+  std::vector<StatePart> parts(static_cast<std::size_t>(ranks_.size()));
+  parts[0].bodies = body_records_of(ranks_.gather(bodies));
+  const std::vector<Candidate> all_keys = records_of<Candidate>(ranks_.gather(keys));
+  const std::vector<std::uint8_t> all_stated = records_of<std::uint8_t>(ranks_.gather(stated));
+  const std::vector<ContactState> all_states = records_of<ContactState>(ranks_.gather(states));
+  const std::vector<std::size_t> all_counts = records_of<std::size_t>(ranks_.gather(counts));
+  if (!ranks_.root()) return {};
+  std::size_t key_at = 0, state_at = 0;
+  for (std::size_t r = 0; r < parts.size(); ++r) {
+    const std::size_t n = all_counts[2 * r], m = all_counts[2 * r + 1];
+    CandidateStream& stream = parts[r].candidates;
+    stream.keys.assign(all_keys.begin() + static_cast<long>(key_at), all_keys.begin() + static_cast<long>(key_at + n));
+    stream.stated.assign(all_stated.begin() + static_cast<long>(key_at), all_stated.begin() + static_cast<long>(key_at + n));
+    stream.states.assign(all_states.begin() + static_cast<long>(state_at), all_states.begin() + static_cast<long>(state_at + m));
+    key_at += n, state_at += m;
+  }
+  return assemble_state(std::move(whole), std::move(parts));
 }
 
 }  // namespace sphero

@@ -6,8 +6,8 @@
 // owners send their ghosts' motion; when some grain has moved half the
 // ghost margin, the grains are shared out again, point to point, each with
 // all of itself (parallel/body_records.h), its list references and its
-// contacts' springs. Rank 0 also keeps every body's properties, to put
-// the whole state together for checkpoints.
+// contacts' springs. For checkpoints each rank gives its part of the
+// state (parallel/state_parts.h): no rank holds the whole state.
 // Every grain's motion is computed as the serial engine computes it: the
 // same forces added in the same candidate order, so the same bits. The
 // ranks rebuild their lists when and as the serial run does (agreeing on
@@ -29,6 +29,7 @@
 #include "parallel/body_records.h"
 #include "parallel/grain_records.h"
 #include "parallel/ranks.h"
+#include "parallel/state_parts.h"
 #include "parallel/subdomains.h"
 
 namespace sphero {
@@ -54,8 +55,14 @@ class DistributedEngine {
   // on every rank, with the message that names the lowest body (the serial
   // run's); another failure on any rank is thrown on every rank too.
   void step();
-  // The whole state (for checkpoints and frames) on rank 0, bodies in the
-  // scene's order; an empty world on the other ranks. Collective.
+  // What the whole run shares now (state_parts.h), the same on every
+  // rank but its power, which rank 0 alone adds up. Collective.
+  EngineSnapshot header();
+  // This rank's part of the state now: its own grains, on rank 0 the
+  // walls too, and the candidates they are home to.
+  StatePart part() const;
+  // The whole state on rank 0, bodies in the scene's order; an empty world
+  // on the other ranks. Collective.
   EngineSnapshot gather();
   // The ledger summed over the ranks (the same on every rank). Collective.
   EnergyLedger ledger() const;
@@ -74,6 +81,8 @@ class DistributedEngine {
   const Engine& local() const { return *engine_; }
   // Per body of local()'s world, its number in the run.
   const std::vector<int>& held_bodies() const { return held_; }
+  // The walls' numbers in the run, increasing (every rank holds them).
+  std::vector<int> wall_numbers() const;
   // Per body of local()'s world, 1 where this rank writes it in a frame's
   // piece: its own grains, and on rank 0 the walls.
   std::vector<std::uint8_t> bodies_written() const;
@@ -91,22 +100,6 @@ class DistributedEngine {
     const std::vector<ContactState>& states;
     std::function<OwnedBody(std::size_t, int)> record;
   };
-  // The list's counts and settings, which every rank's list starts from.
-  struct ListScalars {
-    NeighbourStats stats;
-    bool built = false;
-    double verlet_distance = 0.0;
-    long steps_since_rebuild = 0;
-    double listed_at_half_skin = INFINITY;
-    static ListScalars of(const NeighbourListState& list) {
-      return {list.stats, list.built, list.verlet_distance, list.steps_since_rebuild, list.listed_at_half_skin};
-    }
-    void set_in(NeighbourListState& list) const {
-      list.stats = stats, list.built = built, list.verlet_distance = verlet_distance;
-      list.steps_since_rebuild = steps_since_rebuild, list.listed_at_half_skin = listed_at_half_skin;
-    }
-  };
-
   // What a sharing out sends each rank, as bytes.
   struct Parcels {
     std::vector<std::vector<char>> bodies, keys, stated, states;
@@ -121,10 +114,8 @@ class DistributedEngine {
   NeighbourListState list_part(const World& local, const std::vector<BodyRecord>& records) const;
   std::vector<int> holders_of(const World& w, std::size_t k, int owner) const;
   OwnedBody record_of(std::size_t held_index, int owner) const;
-  void take_record(const OwnedBody& record);
-  void take_walls_and_list_scalars();
+  void take_list_scalars();
   void take_candidate_streams(const std::vector<CandidateStream>& streams);
-  void collect_on_root();
   void agree_on_boxes(const World& w, const std::vector<std::size_t>& owned, const std::vector<int>& parts);
   void share_out();
   void stop_on_any_failure(const std::string& failure, double unstable_body) const;
@@ -140,18 +131,12 @@ class DistributedEngine {
   // The running ledgers of the ranks and the walls, added (collective).
   EnergyLedger running_ledger() const;
   double largest_motion_since_decomposition() const;
+  double power_in_body_order() const;
 
   Ranks ranks_;
   EngineSettings settings_;
-  // On rank 0, every body of the run (empty elsewhere): properties as at
-  // the start, the walls' constraints and every body's motion, list
-  // references and history as of the last gathering (collect_on_root).
-  World catalogue_;
-  NeighbourListState catalogue_list_;  // its references and wraps; no contacts
-  std::vector<Stepper::BodyHistory> catalogue_history_;
   // The candidates and states (canonical order, portable: parallel/grain_
-  // records.h) a sharing out brought here, or on rank 0 all of them after
-  // collect_on_root.
+  // records.h) a sharing out brought here.
   std::vector<Candidate> keys_;
   std::vector<ContactState> key_states_;
   ListScalars list_scalars_;
@@ -176,10 +161,6 @@ class DistributedEngine {
   RankTimes times_;
   std::unique_ptr<ListAgreement> agreement_;  // the ranks' list rebuilds, agreed
 };
-
-// Per-body integrator histories into a snapshot's Gear arrays, and back.
-void split_history(const std::vector<Stepper::BodyHistory>& per_body, EngineSnapshot& s);
-std::vector<Stepper::BodyHistory> joined_history(const EngineSnapshot& s, std::size_t bodies);
 
 // What stops a scene from running on ranks (an empty string if nothing).
 std::string distributed_refusal(const EngineSettings& s);

@@ -188,6 +188,33 @@ std::vector<std::vector<char>> Ranks::exchange(std::vector<std::vector<char>> ou
   return parts_of(received, in, receive_sizes);
 }
 
+namespace {
+constexpr int kPartTag = 7;  // the messages of send_to_root, apart from any other point-to-point traffic
+}
+
+// The size, then the bytes in pieces an int counts.
+void Ranks::send_to_root(const std::vector<char>& bytes) const {
+  if (!running_ || root()) return;
+  const std::uint64_t size = bytes.size();
+  MPI_Send(&size, 1, MPI_UINT64_T, 0, kPartTag, comm_);
+  for (std::uint64_t at = 0; at < size; at += largest_count_) {
+    const std::uint64_t piece = std::min<std::uint64_t>(largest_count_, size - at);
+    MPI_Send(bytes.data() + at, static_cast<int>(piece), MPI_BYTE, 0, kPartTag, comm_);
+  }
+}
+
+std::vector<char> Ranks::receive_from(int rank) const {
+  if (!running_ || !root() || rank <= 0 || rank >= size_) return {};
+  std::uint64_t size = 0;
+  MPI_Recv(&size, 1, MPI_UINT64_T, rank, kPartTag, comm_, MPI_STATUS_IGNORE);
+  std::vector<char> bytes(size);
+  for (std::uint64_t at = 0; at < size; at += largest_count_) {
+    const std::uint64_t piece = std::min<std::uint64_t>(largest_count_, size - at);
+    MPI_Recv(bytes.data() + at, static_cast<int>(piece), MPI_BYTE, rank, kPartTag, comm_, MPI_STATUS_IGNORE);
+  }
+  return bytes;
+}
+
 std::string Ranks::broadcast(const std::string& text, int from) const {
   if (!running_) return text;
   int length = static_cast<int>(text.size());

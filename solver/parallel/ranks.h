@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "parallel/byte_records.h"
+
 namespace sphero {
 
 // MPI for the life of the program, when mpirun (or another launcher of
@@ -62,6 +64,12 @@ class Ranks {
   // travel in units of several bytes. Lowered by tests, to take that path
   // with small buffers.
   void limit_count_to(std::uint64_t bytes) { largest_count_ = bytes; }
+  // Point to point, not collective: a rank other than 0 sends its bytes to
+  // rank 0, which takes them from each rank in the order it chooses, so
+  // that it holds one rank's bytes at a time. Any size, in pieces an int
+  // counts.
+  void send_to_root(const std::vector<char>& bytes) const;
+  std::vector<char> receive_from(int rank) const;
   // `text` from rank `from` to every rank.
   std::string broadcast(const std::string& text, int from) const;
   // Ends every rank's run now with `message` printed by this one: the way
@@ -76,27 +84,5 @@ class Ranks {
   std::uint64_t largest_count_ = std::uint64_t{1} << 30;
   bool running_ = false;
 };
-
-// Lets a vector's memory go now (clear() and `= {}` keep its capacity).
-template <class T>
-void release(std::vector<T>& v) {
-  std::vector<T>().swap(v);
-}
-
-// Plain records to bytes and back (trivially copyable types only).
-template <class T>
-void append_bytes(std::vector<char>& bytes, const std::vector<T>& records) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  const std::size_t at = bytes.size();
-  bytes.resize(at + records.size() * sizeof(T));
-  if (!records.empty()) std::memcpy(bytes.data() + at, records.data(), records.size() * sizeof(T));
-}
-template <class T>
-std::vector<T> records_of(const std::vector<char>& bytes) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  std::vector<T> records(bytes.size() / sizeof(T));
-  if (!records.empty()) std::memcpy(records.data(), bytes.data(), records.size() * sizeof(T));
-  return records;
-}
 
 }  // namespace sphero

@@ -1,7 +1,6 @@
 // Sharing the grains out over the ranks (DistributedEngine, docs/PARALLEL.md):
 // the first sharing out from rank 0's whole state, each later one point to
-// point, the engine made anew over the bodies a rank holds, and the whole
-// state gathered on rank 0 for output.
+// point, and the engine made anew over the bodies a rank holds.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -169,7 +168,7 @@ void DistributedEngine::start_engine(std::vector<BodyRecord> records, const Worl
 // The whole list's part among the bodies held here: every candidate of an
 // own grain is there (its partner is within the ghost margin), so the list
 // goes on as the serial one does. The counts that only sum up (half-skin
-// candidates, body pairs) start on rank 0.
+// candidates, body pairs, the work counters) start on rank 0.
 NeighbourListState DistributedEngine::list_part(const World& local, const std::vector<BodyRecord>& records) const {
   NeighbourListState list;
   list_scalars_.set_in(list);
@@ -191,6 +190,8 @@ NeighbourListState DistributedEngine::list_part(const World& local, const std::v
   if (!ranks_.root()) {
     if (std::isfinite(list.listed_at_half_skin)) list.listed_at_half_skin = 0.0;
     list.stats.body_pairs = 0;
+    list.stats.feature_pairs_evaluated = 0;
+    list.stats.link_cells = 0;
   }
   return list;
 }
@@ -216,36 +217,26 @@ OwnedBody DistributedEngine::record_of(std::size_t k, int owner) const {
           list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k], engine_->history_of(k)};
 }
 
-// On rank 0: a body's record into the catalogue.
-void DistributedEngine::take_record(const OwnedBody& o) {
-  const auto b = static_cast<std::size_t>(o.body);
-  set_motion(catalogue_, b, o.motion);
-  catalogue_list_.reference_position[b] = o.reference_position;
-  catalogue_list_.reference_angle[b] = o.reference_angle;
-  catalogue_list_.wraps[b] = o.wraps;
-  catalogue_history_[b] = o.history;
-}
-
 // The list's scalars from this rank's engine, the counts that add up over
-// the ranks added up; on rank 0 the walls (the same on every rank) into
-// the catalogue.
-void DistributedEngine::take_walls_and_list_scalars() {
-  const World& w = engine_->world();
+// the ranks added up, and the deepest overlap so far. The work counters
+// (feature pairs evaluated, link cells) count every rank's work: more than
+// a serial run's, by the ghosts' share.
+void DistributedEngine::take_list_scalars() {
   const NeighbourList& list = engine_->neighbour_list();
-  const std::vector<double> totals = ranks_.sum(std::vector<double>{list.listed_at_half_skin(), static_cast<double>(list.stats().body_pairs)});
+  const NeighbourStats& stats = list.stats();
+  const std::vector<double> totals = ranks_.sum(std::vector<double>{
+      list.listed_at_half_skin(), static_cast<double>(stats.body_pairs),
+      static_cast<double>(stats.feature_pairs_evaluated), static_cast<double>(stats.link_cells)});
   list_scalars_.listed_at_half_skin = totals[0];
-  list_scalars_.stats = list.stats();
+  list_scalars_.stats = stats;
   list_scalars_.stats.body_pairs = static_cast<std::size_t>(totals[1]);
+  list_scalars_.stats.feature_pairs_evaluated = static_cast<long>(totals[2]);
+  list_scalars_.stats.link_cells = static_cast<std::size_t>(totals[3]);
   list_scalars_.built = list.built();
   list_scalars_.verlet_distance = list.verlet_distance();
   list_scalars_.steps_since_rebuild = list.steps_since_rebuild();
   deepest_overlap_ = std::max(deepest_overlap_, engine_->deepest_overlap());
   if (deepest_overlap_ == engine_->deepest_overlap()) deepest_overlap_time_ = engine_->deepest_overlap_time();
-  if (!ranks_.root()) return;
-  for (int k : walls_) {
-    take_record(record_of(static_cast<std::size_t>(k), -1));
-    catalogue_.constraint[static_cast<std::size_t>(held_[static_cast<std::size_t>(k)])] = w.constraint[static_cast<std::size_t>(k)];
-  }
 }
 
 // Streams from every rank (each in canonical order) into keys_ and
@@ -263,48 +254,6 @@ void DistributedEngine::take_candidate_streams(const std::vector<CandidateStream
     run_ends.push_back(keys_.size());
   }
   merge_runs(keys_, key_states_, run_ends);
-}
-
-// Every rank's grains and the candidates they are home to, on rank 0 (for
-// frames and checkpoints): the catalogue and keys_ there.
-void DistributedEngine::collect_on_root() {
-  const World& w = engine_->world();
-  const NeighbourList& list = engine_->neighbour_list();
-  std::vector<OwnedBody> mine;
-  mine.reserve(owned_count_);
-  CandidateStream homed;
-  for (std::size_t k = 0; k < held_.size(); ++k)
-    if (owner_[k] == ranks_.rank()) mine.push_back(record_of(k, ranks_.rank()));
-  for (std::size_t k = 0; k < list.candidates().size(); ++k) {
-    const Candidate& key = list.candidates()[k];
-    const auto home = static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body));
-    if (owner_[home] != ranks_.rank()) continue;
-    homed.add(portable(key, w, held_), list.states()[k]);
-  }
-  std::vector<char> bodies, keys, stated, states, counts;
-  append_bytes(bodies, mine);
-  append_bytes(keys, homed.keys);
-  append_bytes(stated, homed.stated);
-  append_bytes(states, homed.states);
-  append_bytes(counts, std::vector<std::size_t>{homed.keys.size(), homed.states.size()});
-  const std::vector<OwnedBody> all_bodies = records_of<OwnedBody>(ranks_.gather(bodies));
-  const std::vector<Candidate> all_keys = records_of<Candidate>(ranks_.gather(keys));
-  const std::vector<std::uint8_t> all_stated = records_of<std::uint8_t>(ranks_.gather(stated));
-  const std::vector<ContactState> all_states = records_of<ContactState>(ranks_.gather(states));
-  const std::vector<std::size_t> all_counts = records_of<std::size_t>(ranks_.gather(counts));
-  take_walls_and_list_scalars();
-  if (!ranks_.root()) return;
-  for (const OwnedBody& o : all_bodies) take_record(o);
-  std::vector<CandidateStream> streams(static_cast<std::size_t>(ranks_.size()));
-  std::size_t key_at = 0, state_at = 0;
-  for (std::size_t r = 0; r < streams.size(); ++r) {
-    const std::size_t n = all_counts[2 * r], m = all_counts[2 * r + 1];
-    streams[r].keys.assign(all_keys.begin() + static_cast<long>(key_at), all_keys.begin() + static_cast<long>(key_at + n));
-    streams[r].stated.assign(all_stated.begin() + static_cast<long>(key_at), all_stated.begin() + static_cast<long>(key_at + n));
-    streams[r].states.assign(all_states.begin() + static_cast<long>(state_at), all_states.begin() + static_cast<long>(state_at + m));
-    key_at += n, state_at += m;
-  }
-  take_candidate_streams(streams);
 }
 
 // Every rank's next box, from where the grains owned here (bodies `owned`
@@ -328,7 +277,7 @@ void DistributedEngine::agree_on_boxes(const World& w, const std::vector<std::si
 // Sharing out again, from this rank's engine, which goes before the next
 // is made: each rank keeps its walls.
 void DistributedEngine::share_out() {
-  take_walls_and_list_scalars();
+  take_list_scalars();
   const World& w = engine_->world();
   const NeighbourList& list = engine_->neighbour_list();
   std::vector<BodyRecord> walls;

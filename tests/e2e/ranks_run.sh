@@ -2,7 +2,8 @@
 # ranks_run.sh SPHERO MPIEXEC WORKDIR SCENE SAME_FRAMES: the scene run on
 # 2 and 3 MPI ranks writes each frame in pieces, one per rank, which read
 # back (SAME_FRAMES) as the serial run's frames bit for bit, and its energy
-# log byte for byte; `sphero analyze` reads the pieces as the serial frames; a
+# log byte for byte, and its checkpoint in parts the same bytes each time;
+# `sphero analyze` reads the pieces as the serial frames; a
 # run stopped on 3 ranks continues on 2, and on one without mpirun, to the
 # same last frame; a periodic cell gives the serial frames; what ranks
 # cannot run is refused once, clearly, on every rank.
@@ -26,6 +27,11 @@ for n in 2 3; do
   cmp "$work/serial/energy.csv" "$work/ranks$n/energy.csv"
   echo "$n ranks: frames in $n pieces, read back as the serial run's; energy.csv byte for byte"
 done
+# The checkpoint in parts: the same run writes the same bytes.
+ranks 2 run "$scene" --quiet --threads 1 --output "$work/ranks2-again" --duration 1 > /dev/null
+[ "$(head -c 8 "$work/ranks2/final.ckpt")" = SPHEROPT ]
+cmp "$work/ranks2/final.ckpt" "$work/ranks2-again/final.ckpt"
+echo "a checkpoint in parts: the same bytes from the same run"
 # The analysis reads the pieces: every table is the serial run's.
 "$sphero" analyze "$work/serial" > /dev/null
 "$sphero" analyze "$work/ranks2" > /dev/null

@@ -7,11 +7,13 @@
 #include <array>
 #include <cstring>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/dof.h"
 #include "engine/engine.h"
+#include "io/checkpoint.h"
 #include "parallel/distributed_engine.h"
 #include "physics/reproducibility.h"
 #include "physics/scenes.h"
@@ -128,13 +130,43 @@ void expect_same_list(const NeighbourListState& serial, const NeighbourListState
 // What a run on ranks starts from: the whole state on rank 0 alone.
 EngineSnapshot on_root(const Ranks& ranks, EngineSnapshot whole) { return ranks.root() ? std::move(whole) : EngineSnapshot{}; }
 
+std::string whole_bytes(const EngineSnapshot& s) {
+  std::ostringstream out;
+  write_checkpoint(out, s);
+  return out.str();
+}
+
+// The checkpoint the ranks write in parts (as `sphero run` does), on rank 0.
+std::string checkpoint_in_parts(const Ranks& ranks, DistributedEngine& spread) {
+  const EngineSnapshot header = spread.header();
+  const std::vector<char> mine = checkpoint_part_bytes(spread.part());
+  ranks.send_to_root(mine);
+  if (!ranks.root()) return {};
+  std::ostringstream out;
+  write_checkpoint_in_parts(out, header, ranks.size(), [&](int k) { return k == 0 ? mine : ranks.receive_from(k); });
+  return out.str();
+}
+
 void step_side_by_side(const Ranks& ranks, Engine& serial, DistributedEngine& spread, int chunks, int steps) {
   for (int chunk = 0; chunk < chunks; ++chunk) {
     serial.run(steps);
     for (int k = 0; k < steps; ++k) spread.step();
     EngineSnapshot gathered = spread.gather();
     const EnergyLedger b = spread.ledger();  // collective, as gather()
+    const std::string in_parts = checkpoint_in_parts(ranks, spread);
     if (!ranks.root()) continue;
+    // Read back, the ranks' checkpoint is the serial engine's, byte for
+    // byte, but for two counters of the work done, which count every
+    // rank's (docs/PARALLEL.md).
+    std::istringstream parts(in_parts);
+    EngineSnapshot read_back = read_checkpoint(parts, "ranks.ckpt");
+    const EngineSnapshot serial_state = serial.snapshot();
+    read_back.neighbours.stats.feature_pairs_evaluated = serial_state.neighbours.stats.feature_pairs_evaluated;
+    read_back.neighbours.stats.link_cells = serial_state.neighbours.stats.link_cells;
+    const std::string read = whole_bytes(read_back), expected = whole_bytes(serial_state);
+    const auto differ = std::mismatch(read.begin(), read.end(), expected.begin(), expected.end());
+    EXPECT_TRUE(read == expected) << "the checkpoints' sizes " << read.size() << " and " << expected.size()
+                                  << ", first difference at byte " << (differ.first - read.begin());
     expect_same_motion(serial.world(), gathered.world);
     expect_same_list(serial.snapshot().neighbours, gathered.neighbours);
     EXPECT_EQ(serial.deepest_overlap(), gathered.deepest_overlap);

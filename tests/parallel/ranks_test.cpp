@@ -47,5 +47,23 @@ TEST(Ranks, BuffersArriveWholeWhateverTheUnit) {
   }
 }
 
+// Point to point: rank 0 takes each other rank's bytes in the order it
+// chooses (here the last rank first), whole in pieces of any size.
+TEST(Ranks, RankZeroTakesEachRanksBytesInTheOrderItChooses) {
+  for (const std::uint64_t limit : {std::uint64_t{1} << 30, std::uint64_t{7}, std::uint64_t{1}}) {
+    SCOPED_TRACE(limit);
+    Ranks ranks;
+    ranks.limit_count_to(limit);
+    ranks.send_to_root(bytes_from(ranks.rank(), -1));
+    if (ranks.root()) {
+      for (int q = ranks.size() - 1; q > 0; --q) EXPECT_EQ(ranks.receive_from(q), bytes_from(q, -1)) << "from rank " << q;
+    }
+    ranks.send_to_root({});  // nothing, too
+    if (ranks.root()) {
+      for (int q = 1; q < ranks.size(); ++q) EXPECT_TRUE(ranks.receive_from(q).empty());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sphero

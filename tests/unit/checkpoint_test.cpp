@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "engine/engine.h"
 #include "io/checkpoint.h"
+#include "parallel/state_parts.h"
 #include "physics/scenes.h"
 #include "shapes/mass_properties.h"
 
@@ -197,6 +199,90 @@ TEST(Checkpoint, DamagedFilesAreRefusedWithTheirName) {
     EXPECT_NE(std::string(err.what()).find("notes.txt: not a usable Sphero checkpoint"), std::string::npos);
   }
   EXPECT_THROW(load_checkpoint("/no/such.ckpt"), CheckpointError);
+}
+
+// The bytes of a whole checkpoint of `s`.
+std::string whole_bytes(const EngineSnapshot& s) {
+  std::ostringstream out;
+  write_checkpoint(out, s);
+  return out.str();
+}
+
+// A checkpoint in `parts` parts of `s`, body i in part (i + shift) % parts,
+// as ranks would write it; `mend` may spoil the parts first.
+std::string bytes_in_parts(const EngineSnapshot& s, int parts, int shift,
+                           const std::function<void(std::vector<StatePart>&)>& mend = {}) {
+  std::vector<int> part_of_body(s.world.size());
+  for (std::size_t i = 0; i < part_of_body.size(); ++i) part_of_body[i] = static_cast<int>((i + static_cast<std::size_t>(shift)) % static_cast<std::size_t>(parts));
+  std::vector<StatePart> cut = cut_into_parts(s, part_of_body, parts);
+  if (mend) mend(cut);
+  std::ostringstream out;
+  write_checkpoint_in_parts(out, header_of(s), parts, [&](int k) { return checkpoint_part_bytes(cut[static_cast<std::size_t>(k)]); });
+  return out.str();
+}
+
+TEST(Checkpoint, AStateWrittenInPartsReadsBackAsTheWholeState) {
+  for (Integrator integrator : {Integrator::velocity_verlet, Integrator::gear}) {
+    SCOPED_TRACE(std::string(to_string(integrator)));
+    Engine pile = frictional_pile(integrator);
+    pile.run(8000);  // settled: most grains touch
+    const EngineSnapshot s = pile.snapshot();
+    std::size_t springs = 0;
+    for (const Contact& c : s.neighbours.contacts) springs += c.active && norm(c.xi) > 0.0;
+    ASSERT_GT(springs, 10u);  // contacts with a state to carry, and candidates without
+    ASSERT_LT(springs, s.neighbours.contacts.size());
+    const std::string whole = whole_bytes(s);
+    for (int parts : {1, 2, 3, 7})
+      for (int shift : {0, 1}) {
+        SCOPED_TRACE(std::to_string(parts) + " parts, shift " + std::to_string(shift));
+        const std::string bytes = bytes_in_parts(s, parts, shift);
+        EXPECT_EQ(bytes, bytes_in_parts(s, parts, shift));  // the same state, the same bytes
+        std::istringstream in(bytes);
+        EXPECT_EQ(whole_bytes(read_checkpoint(in, "parts.ckpt")), whole);
+      }
+    // And the run goes on from it as from the whole file.
+    std::istringstream in(bytes_in_parts(s, 3, 1));
+    Engine restarted(read_checkpoint(in, "parts.ckpt"));
+    restarted.run(500);
+    pile.run(500);
+    expect_identical(pile, restarted);
+  }
+}
+
+TEST(Checkpoint, PartsThatDoNotMakeOneStateAreRefusedWithTheFileName) {
+  Engine pile = frictional_pile(Integrator::velocity_verlet);
+  pile.run(2000);
+  const EngineSnapshot s = pile.snapshot();
+  const auto refusal = [](const std::string& bytes) -> std::string {
+    std::istringstream in(bytes);
+    try {
+      read_checkpoint(in, "parts.ckpt");
+    } catch (const CheckpointError& e) {
+      return e.what();
+    }
+    return "read";
+  };
+  const auto says = [&](const std::string& bytes, const std::string& what) {
+    const std::string message = refusal(bytes);
+    EXPECT_NE(message.find("parts.ckpt: not a usable Sphero checkpoint"), std::string::npos) << message;
+    EXPECT_NE(message.find(what), std::string::npos) << message;
+  };
+  says(bytes_in_parts(s, 3, 0, [](std::vector<StatePart>& p) { p[1].bodies.erase(p[1].bodies.begin() + 2); }), "lack body 7");
+  says(bytes_in_parts(s, 3, 0, [](std::vector<StatePart>& p) { p[2].bodies.push_back(p[1].bodies[0]); }), "twice");
+  says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) {
+         CandidateStream& c = p[0].candidates;
+         ASSERT_GE(c.keys.size(), 2u);
+         std::swap(c.keys[0], c.keys[1]);
+       }),
+       "canonical order");
+  says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) { p[0].candidates.keys[0].vertex_body = 99; }), "not there");
+  says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) { p[1].candidates.stated.pop_back(); }), "do not match");
+  says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) { p[1].bodies[0].facts.material = 5; }), "material");
+  const std::string good = bytes_in_parts(s, 2, 0);
+  says(good.substr(0, good.size() - 100), "");
+  std::string flipped = good;
+  flipped[flipped.size() / 2] ^= 0x10;
+  says(flipped, "checksum");
 }
 
 }  // namespace
