@@ -59,13 +59,25 @@ template <class Io> void describe(Io& io, Candidate& c);
 template <class T, class Io>
 concept Described = requires(Io& io, T& t) { describe(io, t); };
 
+// Where a writer's bytes go: appended to a buffer, or only counted (to
+// size the buffer first).
+struct Appending {
+  std::vector<char>& bytes;
+  void put(const char* from, std::size_t size) { bytes.insert(bytes.end(), from, from + size); }
+};
+struct Counting {
+  std::uint64_t bytes = 0;
+  void put(const char*, std::size_t size) { bytes += size; }
+};
+
+template <class Sink>
 class Writer {
  public:
-  explicit Writer(std::ostream& out) : out_(out) {}
+  explicit Writer(Sink& sink) : sink_(sink) {}
   template <class T>
   void value(const T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
-    out_.write(reinterpret_cast<const char*>(&v), sizeof(T));
+    sink_.put(reinterpret_cast<const char*>(&v), sizeof(T));
   }
   template <class T>
   void vector(const std::vector<T>& v) {
@@ -73,18 +85,18 @@ class Writer {
     if constexpr (Described<T, Writer>) {
       for (const T& item : v) describe(*this, const_cast<T&>(item));
     } else if constexpr (std::is_trivially_copyable_v<T>) {
-      out_.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T)));
+      sink_.put(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
     } else {
       for (const T& item : v) string(item);
     }
   }
   void string(const std::string& s) {
     value<std::uint64_t>(s.size());
-    out_.write(s.data(), static_cast<std::streamsize>(s.size()));
+    sink_.put(s.data(), s.size());
   }
 
  private:
-  std::ostream& out_;
+  Sink& sink_;
 };
 
 class Reader {
@@ -161,6 +173,10 @@ class Reader {
   std::streamoff size_ = 0;
 };
 
+// Whether a description runs as a writer (of bytes, or of their count).
+template <class Io>
+constexpr bool kWrites = !std::is_same_v<Io, Reader>;
+
 template <class Io>
 void describe(Io& io, BodyConstraint& c) {
   for (int k = 0; k < 3; ++k) io.value(c.held[k]), io.value(c.imposed_velocity[k]);
@@ -219,7 +235,7 @@ void describe(Io& io, Candidate& c) {
 template <class Io>
 void ledger_books(Io& io, EngineSnapshot& s) {
   std::vector<Contact>& contacts = s.neighbours.contacts;
-  if constexpr (std::is_same_v<Io, Writer>) {
+  if constexpr (kWrites<Io>) {
     const LedgerBooks b = s.books ? *s.books : books_of(s.ledger);
     for (const ExactSum* total : {&b.ended.damping, &b.ended.sliding, &b.external_work}) io.vector(total->parts());
     std::vector<std::array<double, 2>> totals;
@@ -282,7 +298,7 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   io.vector(w.vertex_count);
   // Body-frame vertices per body, as before they were shared (the file
   // format stays; reading shares them again).
-  if constexpr (std::is_same_v<Io, Writer>) {
+  if constexpr (kWrites<Io>) {
     std::vector<Vec2> per_body;
     for (std::size_t i = 0; i < w.size(); ++i) {
       const std::vector<Vec2> local = local_skeleton(w, i);
@@ -406,25 +422,31 @@ EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot hea
 
 }  // namespace
 
+// Counted first, so that the bytes are made in a buffer of their size: a
+// rank keeps them as its share of the last good state.
 std::vector<char> checkpoint_part_bytes(const StatePart& part) {
-  std::ostringstream out;
-  Writer writer(out);
-  part_fields(writer, const_cast<StatePart&>(part));  // the writer only reads
-  const std::string bytes = std::move(out).str();
-  return {bytes.begin(), bytes.end()};
+  StatePart& fields_of = const_cast<StatePart&>(part);  // the writers only read
+  Counting counting;
+  Writer counter(counting);
+  part_fields(counter, fields_of);
+  std::vector<char> bytes;
+  bytes.reserve(counting.bytes);
+  Appending appending{bytes};
+  Writer writer(appending);
+  part_fields(writer, fields_of);
+  return bytes;
 }
 
 void write_checkpoint_in_parts(std::ostream& out, const EngineSnapshot& header, int parts,
                                const std::function<std::vector<char>(int)>& part_bytes) {
-  std::ostringstream head;
-  head.write(kPartsMagic, sizeof kPartsMagic);
-  Writer writer(head);
+  std::vector<char> head(kPartsMagic, kPartsMagic + sizeof kPartsMagic);
+  Appending appending{head};
+  Writer writer(appending);
   writer.value(kVersion);
   fields(writer, const_cast<EngineSnapshot&>(header), kVersion);  // the writer only reads
   writer.value(static_cast<std::uint64_t>(parts));
   SummingOut summing(out);
-  const std::string head_bytes = std::move(head).str();
-  summing.put(head_bytes.data(), head_bytes.size());
+  summing.put(head.data(), head.size());
   for (int k = 0; k < parts; ++k) {
     const std::vector<char> bytes = part_bytes(k);
     summing.put_value(static_cast<std::uint64_t>(bytes.size()));
@@ -446,14 +468,13 @@ void save_checkpoint_in_parts(const std::filesystem::path& path, const EngineSna
 }
 
 void write_checkpoint(std::ostream& out, const EngineSnapshot& snapshot) {
-  std::ostringstream body;
-  body.write(kMagic, sizeof kMagic);
-  Writer writer(body);
+  std::vector<char> bytes(kMagic, kMagic + sizeof kMagic);
+  Appending appending{bytes};
+  Writer writer(appending);
   writer.value(kVersion);
   fields(writer, const_cast<EngineSnapshot&>(snapshot), kVersion);  // the writer only reads
   writer.value(kVersion);  // trailer: a truncated file is caught
-  const std::string bytes = std::move(body).str();
-  const std::uint64_t sum = checksum(bytes);
+  const std::uint64_t sum = checksum(std::string_view(bytes.data(), bytes.size()));
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
 }
