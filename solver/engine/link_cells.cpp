@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "engine/thread_team.h"
 
@@ -88,29 +89,41 @@ LinkGrid choose_link_grid(const World& w, const std::vector<int>& bodies, double
     low = {percentile(xs, 0.01), percentile(ys, 0.01)};
     high = {percentile(xs, 0.99), percentile(ys, 0.99)};
   }
-  // Still too many (a sparse cloud): wider cells, which stay correct.
+  // Still too many (a sparse cloud): wider cells, which stay correct. The
+  // counts are taken as doubles until they fit: grains far apart (1e95 m
+  // in a damaged checkpoint) would count more cells than an int holds.
   for (double widen = 1.0;; widen *= 1.25) {
+    std::array<double, 2> count{};
     for (int axis = 0; axis < 2; ++axis) {
+      // An extent beyond a double (grains near ±1e308) is the largest one.
+      const double extent = std::min(axis == 0 ? high.x - low.x : high.y - low.y, std::numeric_limits<double>::max());
+      count[axis] = w.cell.periodic[axis] ? std::floor(period(w, axis) / (side * widen))
+                                          : std::floor(extent / (side * widen)) + 1.0;
+      if (!(count[axis] >= 1.0)) count[axis] = 1.0;  // NaN too: grains a failing step left at NaN
+    }
+    if (!(count[0] * count[1] <= cap)) continue;
+    for (int axis = 0; axis < 2; ++axis) {
+      cells[axis] = static_cast<int>(count[axis]);
       if (w.cell.periodic[axis]) {
-        cells[axis] = std::max(1, static_cast<int>(std::floor(period(w, axis) / (side * widen))));
         origin[axis] = axis == 0 ? w.cell.low.x : w.cell.low.y;
         width[axis] = period(w, axis) / cells[axis];
       } else {
         origin[axis] = axis == 0 ? low.x : low.y;
-        const double extent = axis == 0 ? high.x - low.x : high.y - low.y;
-        cells[axis] = static_cast<int>(std::floor(extent / (side * widen))) + 1;
         width[axis] = side * widen;
       }
     }
-    if (static_cast<double>(cells[0]) * cells[1] <= cap) break;
+    return grid;
   }
-  return grid;
 }
 
 int LinkCells::cell_along(const World& w, int i, int axis) const {
   const double coordinate = axis == 0 ? w.position[i].x : w.position[i].y;
-  const int c = static_cast<int>(std::floor((coordinate - grid_.origin[axis]) / grid_.width[axis]));
-  return std::clamp(c, 0, grid_.cells[axis] - 1);
+  // Clamped before it becomes an int: a grain far beyond the grid is
+  // further than an int counts cells, and one a failing step left at NaN
+  // (the stability check stops the run after the step) counts none.
+  const double c = std::floor((coordinate - grid_.origin[axis]) / grid_.width[axis]);
+  if (!(c > 0.0)) return 0;
+  return static_cast<int>(std::min(c, static_cast<double>(grid_.cells[axis] - 1)));
 }
 
 // The 3 × 3 cells around body i, each once (a periodic axis of fewer than

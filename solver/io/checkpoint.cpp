@@ -414,7 +414,10 @@ EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot hea
     if (static_cast<std::uint64_t>(body.tellg() - start) != size) reader.fail("a part whose size is not its content's");
   }
   try {
-    return assemble_state(std::move(header), std::move(parts), [](const EngineSnapshot& bodies) { check_snapshot(bodies); });
+    EngineSnapshot whole =
+        assemble_state(std::move(header), std::move(parts), [](const EngineSnapshot& bodies) { check_snapshot(bodies); });
+    check_snapshot(whole);  // and its contacts, as a whole checkpoint's
+    return whole;
   } catch (const std::invalid_argument& e) {
     reader.fail(e.what());
   }

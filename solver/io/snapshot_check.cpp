@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/skeleton_walk.h"
 #include "engine/wall_vibration.h"
 
 namespace sphero {
@@ -13,6 +14,10 @@ namespace {
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
+
+// A count of periods crossed that the candidates' order can hold (±2²²:
+// beyond any run).
+bool few_periods(int periods) { return periods > -(1 << 22) && periods < (1 << 22); }
 
 template <class T>
 void per_body(const std::vector<T>& v, std::size_t n, const char* name) {
@@ -38,9 +43,24 @@ void check_bodies(const World& w) {
                 static_cast<std::size_t>(w.vertex_begin[i]) + static_cast<std::size_t>(w.vertex_count[i]) <=
                     w.world_vertex.size(),
             fmt::format("body {}: its vertices lie outside the vertex arrays", i));
+    for (double x : {w.mass[i], w.inertia[i], w.density[i], w.inverse_mass[i], w.inverse_inertia[i]})
+      require(std::isfinite(x) && x >= 0.0, fmt::format("body {}: a mass or inertia that is not one", i));
     require(is_finite(w.position[i]) && std::isfinite(w.angle[i]) && is_finite(w.velocity[i]) &&
                 std::isfinite(w.angular_velocity[i]) && std::isfinite(w.radius[i]) && w.radius[i] >= 0.0,
             fmt::format("body {}: a state that is not finite", i));
+    require(std::isfinite(w.bounding_radius[i]) && w.bounding_radius[i] >= w.radius[i],
+            fmt::format("body {}: a bounding radius within its sphero-radius", i));
+    // A run keeps its grains within a period or so of a periodic cell; the
+    // count of periods must fit the wraps' integers.
+    for (int axis = 0; axis < 2; ++axis)
+      if (w.cell.periodic[axis] && !w.is_wall[i]) {
+        const double from_cell = (axis == 0 ? w.position[i].x - w.cell.low.x : w.position[i].y - w.cell.low.y) /
+                                 (axis == 0 ? w.cell.size.x : w.cell.size.y);
+        require(std::abs(from_cell) < 1e6, fmt::format("body {}: a million periods away from the periodic cell", i));
+      }
+    const auto [a, b] = w.constraint[i].span_bodies;
+    const auto body = [n](int k) { return k >= 0 && static_cast<std::size_t>(k) < n; };
+    require((a == -1 && b == -1) || (body(a) && body(b)), fmt::format("body {}: it spans bodies that are not there", i));
     try {
       check_vibration(w.constraint[i]);
     } catch (const std::invalid_argument& e) {
@@ -63,6 +83,12 @@ void check_contacts(const World& w, const std::vector<Contact>& contacts) {
             fmt::format("contact {}: a vertex or edge not of its body", k));
     require(c.kind == ContactKind::vertex_edge || c.kind == ContactKind::vertex_vertex,
             fmt::format("contact {}: an unknown kind", k));
+    if (c.kind == ContactKind::vertex_edge) {
+      const int end = after(w, c.edge_body, c.feature).k;
+      require(end >= 0 && within(c.edge_body, end), fmt::format("contact {}: an edge from the free end of a path", k));
+    }
+    require(few_periods(c.image[0]) && few_periods(c.image[1]),
+            fmt::format("contact {}: an image millions of periods away", k));
   }
 }
 
@@ -89,12 +115,21 @@ void check_rigid(const EngineSnapshot& s) {
 }  // namespace
 
 void check_snapshot(const EngineSnapshot& s) {
+  const PeriodicCell& cell = s.world.cell;
+  require(is_finite(cell.low) && is_finite(cell.size) && (!cell.periodic[0] || cell.size.x > 0.0) &&
+              (!cell.periodic[1] || cell.size.y > 0.0),
+          "a periodic cell of no size");
   check_bodies(s.world);
   check_contacts(s.world, s.neighbours.contacts);
   const std::size_t n = s.world.position.size();
   const auto& l = s.neighbours;
   require(!l.built || (l.reference_position.size() == n && l.reference_angle.size() == n && l.wraps.size() == n),
           "the neighbour list's references do not match the bodies");
+  for (const std::array<int, 2>& wraps : l.wraps)
+    require(few_periods(wraps[0]) && few_periods(wraps[1]), "a body wrapped millions of periods");
+  require(std::isfinite(s.settings.verlet_distance) && s.settings.verlet_distance >= 0.0 &&
+              std::isfinite(l.verlet_distance) && l.verlet_distance >= 0.0,
+          "a Verlet distance that is not one");
   for (const auto* history : {&s.r2, &s.r3, &s.r4})
     require(history->empty() || history->size() == n, "the integrator's history does not match the bodies");
   require(std::isfinite(s.settings.dt) && s.settings.dt > 0.0, "a time step that is not positive");

@@ -3,6 +3,8 @@
 // periodic cell and however far a grain has escaped.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
 #include <random>
 #include <set>
 #include <utility>
@@ -72,6 +74,33 @@ TEST(LinkCells, AGrainFarAwayKeepsTheGridSmallAndThePairsExact) {
   for (std::size_t i = 0; i < w.size(); ++i) all.push_back(static_cast<int>(i));
   EXPECT_LE(LinkCells(w, all, 0.1).cell_count(), 4u * all.size() + 64u);
   expect_every_close_pair_is_near(w, 0.1);
+}
+
+// Grains a failing step threw beyond what an int counts in cells (the
+// stability check stops the run only after the step), or left at NaN: the
+// grid is still built, small, and the other pairs exact.
+TEST(LinkCells, GrainsBeyondAnyCountOrAtNaNStillMakeASmallGrid) {
+  std::vector<BodySpec> bodies = random_disks(300, 15.0, 9);
+  bodies.push_back(disk({1.0e95, -3.0e5}, 0.3));
+  bodies.push_back(disk({-1.0e300, 2.0e300}, 0.3));
+  World w = world_of(bodies, linear_law(1e3));
+  std::vector<int> all;
+  for (std::size_t i = 0; i < w.size(); ++i) all.push_back(static_cast<int>(i));
+  EXPECT_LE(LinkCells(w, all, 0.1).cell_count(), 4u * all.size() + 64u);
+  expect_every_close_pair_is_near(w, 0.1);
+  w.position.back() = {NAN, NAN};
+  EXPECT_LE(LinkCells(w, all, 0.1).cell_count(), 4u * all.size() + 64u);
+}
+
+TEST(LinkCells, AGrainFarBeyondAPeriodicCellCountsABoundedNumberOfPeriods) {
+  PeriodicCell cell;
+  cell.periodic = {true, true};
+  cell.size = {20, 20};
+  World w = world_of(random_disks(10, 20.0, 11), linear_law(1e3), {}, cell);
+  w.position[0] = {1.0e95, -1.0e95};
+  EXPECT_EQ(periods_into_cell(w, 0), (std::array<int, 2>{-(1 << 22), 1 << 22}));
+  w.position[0] = {NAN, 25.0};
+  EXPECT_EQ(periods_into_cell(w, 0), (std::array<int, 2>{0, -1}));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // bit for bit.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -199,6 +200,63 @@ TEST(Checkpoint, DamagedFilesAreRefusedWithTheirName) {
     EXPECT_NE(std::string(err.what()).find("notes.txt: not a usable Sphero checkpoint"), std::string::npos);
   }
   EXPECT_THROW(load_checkpoint("/no/such.ckpt"), CheckpointError);
+}
+
+// A file made to pass the checksum is checked for what the engine would
+// trust: each damage below is refused by name, where the engine would have
+// read outside its arrays or counted cells and periods beyond an int.
+TEST(Checkpoint, ContentMadeToPassTheChecksumIsRefusedByName) {
+  Engine pile = frictional_pile(Integrator::velocity_verlet);
+  pile.run(8000);
+  const EngineSnapshot good = pile.snapshot();
+  ASSERT_FALSE(good.neighbours.contacts.empty());
+  const auto refusal = [&](const std::function<void(EngineSnapshot&)>& damage) -> std::string {
+    EngineSnapshot s = good;
+    damage(s);
+    std::stringstream bytes;
+    write_checkpoint(bytes, s);  // with its checksum put right
+    try {
+      read_checkpoint(bytes, "made.ckpt");
+    } catch (const CheckpointError& e) {
+      return e.what();
+    }
+    return "read";
+  };
+  const auto says = [&](const std::function<void(EngineSnapshot&)>& damage, const std::string& what) {
+    const std::string message = refusal(damage);
+    EXPECT_NE(message.find("made.ckpt: not a usable Sphero checkpoint"), std::string::npos) << message;
+    EXPECT_NE(message.find(what), std::string::npos) << message;
+  };
+  EXPECT_EQ(refusal([](EngineSnapshot&) {}), "read");
+  says([](EngineSnapshot& s) { s.world.constraint[3].span_bodies = {1, 99}; }, "spans bodies that are not there");
+  says([](EngineSnapshot& s) { s.world.mass[4] = -1.0; }, "a mass or inertia that is not one");
+  says([](EngineSnapshot& s) { s.world.bounding_radius[4] = 0.5 * s.world.radius[4]; }, "bounding radius");
+  says([](EngineSnapshot& s) { s.settings.verlet_distance = NAN; }, "Verlet distance");
+  says([](EngineSnapshot& s) { s.neighbours.wraps[5] = {-(1 << 30), 0}; }, "wrapped millions of periods");
+  says([](EngineSnapshot& s) { s.neighbours.contacts[0].image = {1 << 23, 0}; }, "millions of periods away");
+  // An edge from the last vertex of the box, an open path: no edge starts there.
+  says(
+      [](EngineSnapshot& s) {
+        Contact& c = s.neighbours.contacts[0];
+        c.kind = ContactKind::vertex_edge;
+        c.edge_body = 0;
+        c.feature = s.world.vertex_begin[0] + s.world.vertex_count[0] - 1;
+        if (c.vertex_body == 0) c.vertex_body = 1, c.vertex = s.world.vertex_begin[1];
+      },
+      "an edge from the free end of a path");
+  says(
+      [](EngineSnapshot& s) {
+        s.world.cell.periodic = {true, false};
+        s.world.cell.size = {0.0, 0.0};
+      },
+      "a periodic cell of no size");
+  says(
+      [](EngineSnapshot& s) {
+        s.world.cell.periodic = {true, false};
+        s.world.cell.size = {6.0, 0.0};
+        s.world.position[7].x = 1e95;
+      },
+      "a million periods away");
 }
 
 // The bytes of a whole checkpoint of `s`.
