@@ -202,6 +202,31 @@ TEST(Checkpoint, DamagedFilesAreRefusedWithTheirName) {
   EXPECT_THROW(load_checkpoint("/no/such.ckpt"), CheckpointError);
 }
 
+// The bytes of a whole checkpoint of `s`.
+std::string whole_bytes(const EngineSnapshot& s) {
+  std::ostringstream out;
+  write_checkpoint(out, s);
+  return out.str();
+}
+
+// What reading `bytes` says: the refusal's message, or "read".
+std::string refusal_of(const std::string& bytes) {
+  std::istringstream in(bytes);
+  try {
+    read_checkpoint(in, "made.ckpt");
+  } catch (const CheckpointError& e) {
+    return e.what();
+  }
+  return "read";
+}
+
+// `bytes` are refused by the file's name, saying `what`.
+void expect_refused(const std::string& bytes, const std::string& what) {
+  const std::string message = refusal_of(bytes);
+  EXPECT_NE(message.find("made.ckpt: not a usable Sphero checkpoint"), std::string::npos) << message;
+  EXPECT_NE(message.find(what), std::string::npos) << message;
+}
+
 // A file made to pass the checksum is checked for what the engine would
 // trust: each damage below is refused by name, where the engine would have
 // read outside its arrays or counted cells and periods beyond an int.
@@ -210,24 +235,16 @@ TEST(Checkpoint, ContentMadeToPassTheChecksumIsRefusedByName) {
   pile.run(8000);
   const EngineSnapshot good = pile.snapshot();
   ASSERT_FALSE(good.neighbours.contacts.empty());
-  const auto refusal = [&](const std::function<void(EngineSnapshot&)>& damage) -> std::string {
+  // The snapshot damaged, written whole with its checksum put right.
+  const auto damaged = [&](const std::function<void(EngineSnapshot&)>& damage) {
     EngineSnapshot s = good;
     damage(s);
-    std::stringstream bytes;
-    write_checkpoint(bytes, s);  // with its checksum put right
-    try {
-      read_checkpoint(bytes, "made.ckpt");
-    } catch (const CheckpointError& e) {
-      return e.what();
-    }
-    return "read";
+    return whole_bytes(s);
   };
   const auto says = [&](const std::function<void(EngineSnapshot&)>& damage, const std::string& what) {
-    const std::string message = refusal(damage);
-    EXPECT_NE(message.find("made.ckpt: not a usable Sphero checkpoint"), std::string::npos) << message;
-    EXPECT_NE(message.find(what), std::string::npos) << message;
+    expect_refused(damaged(damage), what);
   };
-  EXPECT_EQ(refusal([](EngineSnapshot&) {}), "read");
+  EXPECT_EQ(refusal_of(damaged([](EngineSnapshot&) {})), "read");
   says([](EngineSnapshot& s) { s.world.constraint[3].span_bodies = {1, 99}; }, "spans bodies that are not there");
   says([](EngineSnapshot& s) { s.world.mass[4] = -1.0; }, "a mass or inertia that is not one");
   says([](EngineSnapshot& s) { s.world.bounding_radius[4] = 0.5 * s.world.radius[4]; }, "bounding radius");
@@ -257,13 +274,6 @@ TEST(Checkpoint, ContentMadeToPassTheChecksumIsRefusedByName) {
         s.world.position[7].x = 1e95;
       },
       "a million periods away");
-}
-
-// The bytes of a whole checkpoint of `s`.
-std::string whole_bytes(const EngineSnapshot& s) {
-  std::ostringstream out;
-  write_checkpoint(out, s);
-  return out.str();
 }
 
 // A checkpoint in `parts` parts of `s`, body i in part (i + shift) % parts,
@@ -296,35 +306,22 @@ TEST(Checkpoint, AStateWrittenInPartsReadsBackAsTheWholeState) {
         const std::string bytes = bytes_in_parts(s, parts, shift);
         EXPECT_EQ(bytes, bytes_in_parts(s, parts, shift));  // the same state, the same bytes
         std::istringstream in(bytes);
-        EXPECT_EQ(whole_bytes(read_checkpoint(in, "parts.ckpt")), whole);
+        EXPECT_EQ(whole_bytes(read_checkpoint(in, "made.ckpt")), whole);
       }
     // And the run goes on from it as from the whole file.
     std::istringstream in(bytes_in_parts(s, 3, 1));
-    Engine restarted(read_checkpoint(in, "parts.ckpt"));
+    Engine restarted(read_checkpoint(in, "made.ckpt"));
     restarted.run(500);
     pile.run(500);
     expect_identical(pile, restarted);
   }
 }
 
-TEST(Checkpoint, PartsThatDoNotMakeOneStateAreRefusedWithTheFileName) {
+TEST(Checkpoint, PartsThatDoNotMakeOneStateAreRefusedByName) {
   Engine pile = frictional_pile(Integrator::velocity_verlet);
   pile.run(2000);
   const EngineSnapshot s = pile.snapshot();
-  const auto refusal = [](const std::string& bytes) -> std::string {
-    std::istringstream in(bytes);
-    try {
-      read_checkpoint(in, "parts.ckpt");
-    } catch (const CheckpointError& e) {
-      return e.what();
-    }
-    return "read";
-  };
-  const auto says = [&](const std::string& bytes, const std::string& what) {
-    const std::string message = refusal(bytes);
-    EXPECT_NE(message.find("parts.ckpt: not a usable Sphero checkpoint"), std::string::npos) << message;
-    EXPECT_NE(message.find(what), std::string::npos) << message;
-  };
+  const auto says = expect_refused;
   says(bytes_in_parts(s, 3, 0, [](std::vector<StatePart>& p) { p[1].bodies.erase(p[1].bodies.begin() + 2); }), "lack body 7");
   says(bytes_in_parts(s, 3, 0, [](std::vector<StatePart>& p) { p[2].bodies.push_back(p[1].bodies[0]); }), "twice");
   says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) {
