@@ -540,7 +540,7 @@ EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options
       // The serial engine that makes the state is gone (with this
       // statement) before the ranks' parts are made: its list is the
       // largest thing it holds.
-      whole = make_engine(options, scene, std::move(world), settings)->snapshot();
+      whole = Engine::snapshot_of(make_engine(options, scene, std::move(world), settings));
     } catch (const std::exception& e) {
       failed = std::current_exception();
       failure = e.what();

@@ -104,6 +104,21 @@ Engine::Engine(EngineSnapshot s)
   if (core_.settings.model == Model::soft) core_.take_constraint_powers();
 }
 
+EngineSnapshot Engine::snapshot_of(std::unique_ptr<Engine> engine) {
+  Engine& e = *engine;
+  e.stepper_->sync_host(e.core_);
+  EngineCore& core = e.core_;
+  NeighbourListState list = core.neighbours.state(core.world);
+  const EnergyLedger ledger = e.ledger();
+  StepperHistory history = e.stepper_->history();
+  if (core.vertices_stale) update_world_vertices(core.world);
+  EngineSnapshot s{std::move(core.world), core.settings,     std::move(list),    ledger,
+                   core.time,             core.step,         core.power,         std::move(history.r2),
+                   std::move(history.r3), std::move(history.r4), core.deepest_overlap, core.deepest_overlap_time,
+                   core.books};
+  return s;
+}
+
 EngineSnapshot Engine::snapshot() const {
   stepper_->sync_host(core_);
   EngineSnapshot s{core_.world, core_.settings, core_.neighbours.state(core_.world), core_.ledger, core_.time,

@@ -45,6 +45,9 @@ class Engine {
   // Continues a run exactly where the snapshot was taken.
   explicit Engine(EngineSnapshot snapshot);
   EngineSnapshot snapshot() const;
+  // The same state, the engine spent: its world is moved out, not copied,
+  // so that a caller that wants only the state holds the world once.
+  static EngineSnapshot snapshot_of(std::unique_ptr<Engine> engine);
 
   // One step. After an InstabilityError the bodies are as the failed step
   // left them: keep a snapshot of the last good state.

@@ -151,6 +151,12 @@ void DistributedEngine::share_first(EngineSnapshot& whole, const EnergyLedger& l
   const std::vector<char> laws = shared_bytes(w);
   const std::string from_root = ranks_.broadcast(std::string(laws.begin(), laws.end()), 0);
   const std::array<double, 2> clock = bytes_from_root(ranks_, std::array<double, 2>{whole.time, static_cast<double>(whole.step)});
+  // Everything of the whole state is in the parcels now: rank 0 lets it go
+  // before it makes its own part's engine.
+  whole = EngineSnapshot{};
+  release(history);
+  release(numbers);
+  release(owner);
   unpack(std::move(parcels), {}, world_of_shared(std::vector<char>(from_root.begin(), from_root.end())), ledger, books,
          clock[0], static_cast<long>(clock[1]));
 }

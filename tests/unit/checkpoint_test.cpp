@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 
 #include "engine/engine.h"
@@ -225,6 +226,15 @@ void expect_refused(const std::string& bytes, const std::string& what) {
   const std::string message = refusal_of(bytes);
   EXPECT_NE(message.find("made.ckpt: not a usable Sphero checkpoint"), std::string::npos) << message;
   EXPECT_NE(message.find(what), std::string::npos) << message;
+}
+
+TEST(Checkpoint, AnEngineSpentOnItsSnapshotGivesTheSameState) {
+  for (Integrator integrator : {Integrator::velocity_verlet, Integrator::gear}) {
+    auto pile = std::make_unique<Engine>(frictional_pile(integrator));
+    pile->run(3000);
+    const std::string kept = whole_bytes(pile->snapshot());
+    EXPECT_EQ(whole_bytes(Engine::snapshot_of(std::move(pile))), kept);
+  }
 }
 
 // A file made to pass the checksum is checked for what the engine would
