@@ -458,7 +458,9 @@ struct StateShare {
 // Collective.
 StateShare share_of_state_now(DistributedEngine& engine) {
   EngineSnapshot header = engine.header();
-  return {std::move(header), checkpoint_part_bytes(engine.part())};
+  const CandidateStream candidates = engine.part_candidates();
+  const auto each_body = [&](const std::function<void(const BodyRecord&)>& take) { engine.for_each_part_body(take); };
+  return {std::move(header), checkpoint_part_bytes(engine.part_bodies(), each_body, candidates)};
 }
 
 // The checkpoint in parts of every rank's share: rank 0 writes it, taking

@@ -358,26 +358,45 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
 }
 
 // A part's bodies and candidates, in either direction.
+// A part's body, in either direction.
 template <class Io>
-void part_fields(Io& io, StatePart& part) {
-  std::uint64_t bodies = part.bodies.size();
-  io.value(bodies);
-  if constexpr (std::is_same_v<Io, Reader>) {
-    if (bodies > io.left()) io.fail("more bodies in a part than the rest of the file holds");
-    part.bodies.resize(bodies);
-  }
-  for (BodyRecord& r : part.bodies) {
-    describe(io, r.facts);
-    io.string(r.shape_name);
-    io.vector(r.local_vertices);
-    if constexpr (std::is_same_v<Io, Reader>)
-      if (r.facts.vertex_count < 1 || r.local_vertices.size() != static_cast<std::size_t>(r.facts.vertex_count))
-        io.fail("a body whose skeleton is not its vertex count");
-  }
-  CandidateStream& c = part.candidates;
+void body_fields(Io& io, BodyRecord& r) {
+  describe(io, r.facts);
+  io.string(r.shape_name);
+  io.vector(r.local_vertices);
+  if constexpr (std::is_same_v<Io, Reader>)
+    if (r.facts.vertex_count < 1 || r.local_vertices.size() != static_cast<std::size_t>(r.facts.vertex_count))
+      io.fail("a body whose skeleton is not its vertex count");
+}
+
+template <class Io>
+void candidate_fields(Io& io, CandidateStream& c) {
   io.vector(c.keys);
   io.vector(c.stated);
   io.vector(c.states);
+}
+
+// A part read whole.
+void read_part(Reader& io, StatePart& part) {
+  std::uint64_t bodies = 0;
+  io.value(bodies);
+  if (bodies > io.left()) io.fail("more bodies in a part than the rest of the file holds");
+  part.bodies.resize(bodies);
+  for (BodyRecord& r : part.bodies) body_fields(io, r);
+  candidate_fields(io, part.candidates);
+}
+
+// A part written body by body, as the same fields.
+template <class Io>
+void write_part(Io& io, std::size_t bodies, const PartBodies& each_body, const CandidateStream& candidates) {
+  io.value(static_cast<std::uint64_t>(bodies));
+  std::size_t written = 0;
+  each_body([&](const BodyRecord& r) {
+    body_fields(io, const_cast<BodyRecord&>(r));  // the writer only reads
+    ++written;
+  });
+  if (written != bodies) throw std::logic_error("checkpoint_part_bytes: a part with another number of bodies than said");
+  candidate_fields(io, const_cast<CandidateStream&>(candidates));
 }
 
 // Bytes to a stream, each also into the file's checksum.
@@ -410,7 +429,7 @@ EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot hea
     reader.value(size);
     if (size > reader.left()) reader.fail("a part longer than the rest of the file");
     const auto start = body.tellg();
-    part_fields(reader, part);
+    read_part(reader, part);
     if (static_cast<std::uint64_t>(body.tellg() - start) != size) reader.fail("a part whose size is not its content's");
   }
   try {
@@ -427,17 +446,25 @@ EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot hea
 
 // Counted first, so that the bytes are made in a buffer of their size: a
 // rank keeps them as its share of the last good state.
-std::vector<char> checkpoint_part_bytes(const StatePart& part) {
-  StatePart& fields_of = const_cast<StatePart&>(part);  // the writers only read
+std::vector<char> checkpoint_part_bytes(std::size_t bodies, const PartBodies& each_body, const CandidateStream& candidates) {
   Counting counting;
   Writer counter(counting);
-  part_fields(counter, fields_of);
+  write_part(counter, bodies, each_body, candidates);
   std::vector<char> bytes;
   bytes.reserve(counting.bytes);
   Appending appending{bytes};
   Writer writer(appending);
-  part_fields(writer, fields_of);
+  write_part(writer, bodies, each_body, candidates);
   return bytes;
+}
+
+std::vector<char> checkpoint_part_bytes(const StatePart& part) {
+  return checkpoint_part_bytes(
+      part.bodies.size(),
+      [&](const std::function<void(const BodyRecord&)>& take) {
+        for (const BodyRecord& r : part.bodies) take(r);
+      },
+      part.candidates);
 }
 
 void write_checkpoint_in_parts(std::ostream& out, const EngineSnapshot& header, int parts,

@@ -14,6 +14,8 @@
 
 namespace sphero {
 
+struct BodyRecord;
+struct CandidateStream;
 struct StatePart;
 
 // Any unreadable, truncated or foreign checkpoint.
@@ -34,6 +36,12 @@ EngineSnapshot load_checkpoint(const std::filesystem::path& path);
 // bytes (checkpoint_part_bytes of that part) as part_bytes(k) gives them,
 // in turn. The same state in the same parts gives the same bytes.
 std::vector<char> checkpoint_part_bytes(const StatePart& part);
+// The same bytes from a part's `bodies` bodies given one at a time (each
+// call of each_body passes every body, in order, to its argument; it is
+// called twice), so that a rank need not hold its records and their bytes
+// at once.
+using PartBodies = std::function<void(const std::function<void(const BodyRecord&)>&)>;
+std::vector<char> checkpoint_part_bytes(std::size_t bodies, const PartBodies& each_body, const CandidateStream& candidates);
 void write_checkpoint_in_parts(std::ostream& out, const EngineSnapshot& header, int parts,
                                const std::function<std::vector<char>(int)>& part_bytes);
 void save_checkpoint_in_parts(const std::filesystem::path& path, const EngineSnapshot& header, int parts,

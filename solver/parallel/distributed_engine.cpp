@@ -416,19 +416,40 @@ double DistributedEngine::power_in_body_order() const {
   return power;
 }
 
-StatePart DistributedEngine::part() const {
+// Its own grains, and on rank 0 the walls.
+bool DistributedEngine::in_part(std::size_t k) const {
+  return owner_[k] == ranks_.rank() || (owner_[k] < 0 && ranks_.root());
+}
+
+std::size_t DistributedEngine::part_bodies() const {
+  std::size_t count = 0;
+  for (std::size_t k = 0; k < held_.size(); ++k) count += in_part(k);
+  return count;
+}
+
+void DistributedEngine::for_each_part_body(const std::function<void(const BodyRecord&)>& take) const {
+  const World& w = engine_->world();
+  for (std::size_t k = 0; k < held_.size(); ++k)
+    if (in_part(k)) take(body_record(w, k, held_, record_of(k, owner_[k])));
+}
+
+CandidateStream DistributedEngine::part_candidates() const {
   const World& w = engine_->world();
   const NeighbourList& list = engine_->neighbour_list();
-  const int me = ranks_.rank();
-  StatePart out;
-  for (std::size_t k = 0; k < held_.size(); ++k)
-    if (owner_[k] == me || (owner_[k] < 0 && ranks_.root()))
-      out.bodies.push_back(body_record(w, k, held_, record_of(k, owner_[k])));
+  CandidateStream out;
   for (std::size_t k = 0; k < list.candidates().size(); ++k) {
     const Candidate& key = list.candidates()[k];
-    if (owner_[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] == me)
-      out.candidates.add(portable(key, w, held_), list.states()[k]);
+    if (owner_[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] == ranks_.rank())
+      out.add(portable(key, w, held_), list.states()[k]);
   }
+  return out;
+}
+
+StatePart DistributedEngine::part() const {
+  StatePart out;
+  out.bodies.reserve(part_bodies());
+  for_each_part_body([&](const BodyRecord& r) { out.bodies.push_back(r); });
+  out.candidates = part_candidates();
   return out;
 }
 

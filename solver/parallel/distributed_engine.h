@@ -59,8 +59,12 @@ class DistributedEngine {
   // rank but its power, which rank 0 alone adds up. Collective.
   EngineSnapshot header();
   // This rank's part of the state now: its own grains, on rank 0 the
-  // walls too, and the candidates they are home to.
+  // walls too, and the candidates they are home to; whole, or its bodies'
+  // records one at a time (part_bodies of them, in order of their numbers).
   StatePart part() const;
+  std::size_t part_bodies() const;
+  void for_each_part_body(const std::function<void(const BodyRecord&)>& take) const;
+  CandidateStream part_candidates() const;
   // The whole state on rank 0, bodies in the scene's order; an empty world
   // on the other ranks. Collective.
   EngineSnapshot gather();
@@ -132,6 +136,7 @@ class DistributedEngine {
   EnergyLedger running_ledger() const;
   double largest_motion_since_decomposition() const;
   double power_in_body_order() const;
+  bool in_part(std::size_t held_index) const;
 
   Ranks ranks_;
   EngineSettings settings_;
