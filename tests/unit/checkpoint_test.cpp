@@ -237,6 +237,17 @@ TEST(Checkpoint, AnEngineSpentOnItsSnapshotGivesTheSameState) {
   }
 }
 
+// Files written by earlier Sphero runs (format 9 and 10, a vibrating wall,
+// a rigid heap, a checkpoint in parts) still read and step: the checks of a
+// file's content refuse nothing a run writes.
+TEST(Checkpoint, FilesRunsWroteStillReadAndStep) {
+  for (const char* name : {"tiny.ckpt", "tiny_format10.ckpt", "tiny_vibrating.ckpt", "tiny_rigid.ckpt", "tiny_in_parts.ckpt"}) {
+    SCOPED_TRACE(name);
+    Engine e(load_checkpoint(std::filesystem::path(SPHERO_SOURCE_DIR) / "tests/fuzz/corpus/checkpoint" / name));
+    e.step();
+  }
+}
+
 // A file made to pass the checksum is checked for what the engine would
 // trust: each damage below is refused by name, where the engine would have
 // read outside its arrays or counted cells and periods beyond an int.
