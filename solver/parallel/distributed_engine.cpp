@@ -453,35 +453,4 @@ StatePart DistributedEngine::part() const {
   return out;
 }
 
-// Every rank's part travels to rank 0 as bytes, where the parts are put
-// together.
-EngineSnapshot DistributedEngine::gather() {
-  EngineSnapshot whole = header();
-  StatePart mine = part();
-  std::vector<char> bodies, keys, stated, states, counts;
-  append_records(bodies, mine.bodies);
-  append_bytes(keys, mine.candidates.keys);
-  append_bytes(stated, mine.candidates.stated);
-  append_bytes(states, mine.candidates.states);
-  append_bytes(counts, std::vector<std::size_t>{mine.candidates.keys.size(), mine.candidates.states.size()});
-  mine = StatePart{};
-  std::vector<StatePart> parts(static_cast<std::size_t>(ranks_.size()));
-  parts[0].bodies = body_records_of(ranks_.gather(bodies));
-  const std::vector<Candidate> all_keys = records_of<Candidate>(ranks_.gather(keys));
-  const std::vector<std::uint8_t> all_stated = records_of<std::uint8_t>(ranks_.gather(stated));
-  const std::vector<ContactState> all_states = records_of<ContactState>(ranks_.gather(states));
-  const std::vector<std::size_t> all_counts = records_of<std::size_t>(ranks_.gather(counts));
-  if (!ranks_.root()) return {};
-  std::size_t key_at = 0, state_at = 0;
-  for (std::size_t r = 0; r < parts.size(); ++r) {
-    const std::size_t n = all_counts[2 * r], m = all_counts[2 * r + 1];
-    CandidateStream& stream = parts[r].candidates;
-    stream.keys.assign(all_keys.begin() + static_cast<long>(key_at), all_keys.begin() + static_cast<long>(key_at + n));
-    stream.stated.assign(all_stated.begin() + static_cast<long>(key_at), all_stated.begin() + static_cast<long>(key_at + n));
-    stream.states.assign(all_states.begin() + static_cast<long>(state_at), all_states.begin() + static_cast<long>(state_at + m));
-    key_at += n, state_at += m;
-  }
-  return assemble_state(std::move(whole), std::move(parts));
-}
-
 }  // namespace sphero

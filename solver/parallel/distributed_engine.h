@@ -65,9 +65,6 @@ class DistributedEngine {
   std::size_t part_bodies() const;
   void for_each_part_body(const std::function<void(const BodyRecord&)>& take) const;
   CandidateStream part_candidates() const;
-  // The whole state on rank 0, bodies in the scene's order; an empty world
-  // on the other ranks. Collective.
-  EngineSnapshot gather();
   // The ledger summed over the ranks (the same on every rank). Collective.
   EnergyLedger ledger() const;
   // The deepest overlap so far over the ranks. Collective.
