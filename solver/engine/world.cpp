@@ -252,12 +252,11 @@ void mark_seams(World& w) {
 }
 
 std::array<int, 2> periods_into_cell(const World& w, std::size_t i) {
-  // Counted as a double and bounded before it becomes an int: a grain that
-  // a failing step threw far away, or left at NaN, counts at most ±2²² periods
-  // (the stability check stops the run after the step).
+  // Counted as a double and bounded before it becomes an int (the
+  // stability check stops a failing run only after the step).
   const auto periods_back = [](double from_low, double period) {
-    const double n = std::floor(from_low / period);
-    return std::isnan(n) ? 0 : -static_cast<int>(std::clamp(n, -4194304.0, 4194304.0));
+    const double n = std::floor(from_low / period), most = kMostPeriods;
+    return std::isnan(n) ? 0 : -static_cast<int>(std::clamp(n, -most, most));
   };
   std::array<int, 2> periods{0, 0};
   if (w.cell.periodic[0]) periods[0] = periods_back(w.position[i].x - w.cell.low.x, w.cell.size.x);

@@ -342,6 +342,9 @@ void wrap_into_cell(World& world);
 // Whole periods, per axis, that bring body i's centre into the periodic cell
 // (0 along an axis that is not periodic). Walls are not wrapped: a shear
 // plate that travelled along x is met through the image this points to.
+// A grain a failing step threw further (or left at NaN) counts at most
+// kMostPeriods (0 for NaN), which the candidates' canonical order holds.
 std::array<int, 2> periods_into_cell(const World& world, std::size_t i);
+constexpr int kMostPeriods = 1 << 22;
 
 }  // namespace sphero

@@ -53,6 +53,7 @@ template <class Io> void describe(Io& io, ContactLaw& l);
 template <class Io> void describe(Io& io, Contact& c);
 template <class Io> void describe(Io& io, EngineSettings& s);
 template <class Io> void describe(Io& io, PeriodicCell& c);
+template <class Io> void describe(Io& io, Vibration& v);
 template <class Io> void describe(Io& io, BodyFacts& f);
 template <class Io> void describe(Io& io, Candidate& c);
 
@@ -205,6 +206,11 @@ template <class Io>
 void describe(Io& io, PeriodicCell& c) {
   io.value(c.periodic), io.value(c.low), io.value(c.size);
 }
+// Apart from the constraint's other fields: format 9 added it after them.
+template <class Io>
+void describe(Io& io, Vibration& v) {
+  io.value(v.amplitude), io.value(v.frequency), io.value(v.tap_interval), io.value(v.steady_velocity);
+}
 template <class Io>
 void describe(Io& io, BodyFacts& f) {
   OwnedBody& o = f.owned;
@@ -217,8 +223,7 @@ void describe(Io& io, BodyFacts& f) {
     io.value(*x);
   io.value(f.material), io.value(f.is_wall), io.value(f.closed);
   describe(io, f.constraint);
-  Vibration& v = f.constraint.vibration;
-  io.value(v.amplitude), io.value(v.frequency), io.value(v.tap_interval), io.value(v.steady_velocity);
+  describe(io, f.constraint.vibration);
   io.value(f.vertex_count), io.value(f.orientation), io.value(f.seam);
 }
 template <class Io>
@@ -350,10 +355,7 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   }
   if (version >= 8) io.value(s.settings.rigid.events);
   if (version >= 9)
-    for (BodyConstraint& c : w.constraint) {
-      Vibration& v = c.vibration;
-      io.value(v.amplitude), io.value(v.frequency), io.value(v.tap_interval), io.value(v.steady_velocity);
-    }
+    for (BodyConstraint& c : w.constraint) describe(io, c.vibration);
   if (version >= 10) ledger_books(io, s);
 }
 

@@ -15,9 +15,9 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
-// A count of periods crossed that the candidates' order can hold (±2²²:
-// beyond any run).
-bool few_periods(int periods) { return periods > -(1 << 22) && periods < (1 << 22); }
+// A count of periods crossed that the candidates' order can hold (beyond
+// any run).
+bool few_periods(int periods) { return periods > -kMostPeriods && periods < kMostPeriods; }
 
 template <class T>
 void per_body(const std::vector<T>& v, std::size_t n, const char* name) {

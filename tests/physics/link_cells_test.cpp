@@ -98,7 +98,7 @@ TEST(LinkCells, AGrainFarBeyondAPeriodicCellCountsABoundedNumberOfPeriods) {
   cell.size = {20, 20};
   World w = world_of(random_disks(10, 20.0, 11), linear_law(1e3), {}, cell);
   w.position[0] = {1.0e95, -1.0e95};
-  EXPECT_EQ(periods_into_cell(w, 0), (std::array<int, 2>{-(1 << 22), 1 << 22}));
+  EXPECT_EQ(periods_into_cell(w, 0), (std::array<int, 2>{-(1 << 22), 1 << 22}));  // kMostPeriods
   w.position[0] = {NAN, 25.0};
   EXPECT_EQ(periods_into_cell(w, 0), (std::array<int, 2>{0, -1}));
 }
