@@ -127,7 +127,8 @@ constexpr const char* kRunUsage =
     "\n"
     "  SCENE.ini          the scene (default: the built-in hopper of cows, data/scenes/hopper.ini)\n"
     "  --check            validate the scene and its layout, run nothing\n"
-    "  --restart FILE     continue from a checkpoint written by an earlier run of the same scene\n"
+    "  --restart FILE     continue from a checkpoint written by an earlier run of the same scene: in that run's\n"
+    "                     folder, or, with an --output folder holding no run, afresh there from the checkpoint\n"
     "  --overwrite        reuse an output directory that already holds files\n"
     "  --quiet            no progress, only errors and the summary\n"
     "  --KEY VALUE        override any scene key, e.g. --gravity 0,-9.81 --duration 5\n"
@@ -596,6 +597,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
                  static_cast<double>(plan.frame_every) * settings.dt, plan.out.string(), header);
   });
   int frame = static_cast<int>(ranks.max(output ? static_cast<double>(output->frames_written()) : 0.0));
+  const bool continues = ranks.max(output && output->continues() ? 1.0 : 0.0) > 0.0;
   // The outlines of the bodies held here, drawn anew when they change.
   std::optional<FrameGrids> grids;
   long grids_drawn_at = -1;
@@ -606,7 +608,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
     }
     write_frame_on_ranks(ranks, *engine, *grids, output ? &*output : nullptr, scene.fields, plan.out, frame++, run);
   };
-  if (!resume_at) write_frame(last_good.header);
+  if (!continues) write_frame(last_good.header);
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
   const long first_step = engine->step_count();
@@ -695,7 +697,7 @@ int run_run_command(const std::vector<std::string>& args) {
     fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n{}",
                scene.source, grains, settings.dt, plan.total_steps, scene.duration,
                static_cast<double>(plan.frame_every) * settings.dt, plan.out.string(), note);
-  if (!resume_at) output.write_frame(*engine);
+  if (!output.continues()) output.write_frame(*engine);
   const long first_step = engine->step_count();
   ProgressReport progress(options.quiet, grains, first_step, plan.total_steps);
   if (const int stopped = step_to_the_end(*engine, output, plan, options, settings, progress)) return stopped;

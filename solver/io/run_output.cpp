@@ -30,6 +30,7 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
 RunOutput::RunOutput(std::filesystem::path directory, const std::vector<int>& walls, int arc_resolution,
                      std::vector<std::string> fields, std::optional<double> resume_at)
     : directory_(std::move(directory)), fields_(std::move(fields)), arc_resolution_(arc_resolution) {
+  continues_ = resume_at && holds_a_run();  // before anything is written: it may refuse the folder
   // The manifest ParaView's Sphero reader opens: what the run holds.
   std::string manifest = fmt::format(
       "# Sphero run: open this file in ParaView (Sphero plugin) to see the run as one time-aware source\n"
@@ -40,7 +41,7 @@ RunOutput::RunOutput(std::filesystem::path directory, const std::vector<int>& wa
     manifest += fields_[k];
   }
   write_text_atomically(directory_ / "run.sphero", manifest + "\n");
-  if (resume_at) {
+  if (continues_) {
     resume(*resume_at, energy_header(walls));
     return;
   }
@@ -60,15 +61,30 @@ std::string RunOutput::energy_header(const std::vector<int>& walls) {
   return header;
 }
 
-void RunOutput::resume(double time, const std::string& header) {
-  // Frames up to the checkpoint's time stay; later ones (written after the
-  // checkpoint by the interrupted run) are superseded.
+std::filesystem::path RunOutput::frames_collection() const {
   std::string collection = "walls";
   for (const char* name : {"state", "contacts", "particles"})
     if (wants(name)) collection = name;
-  const auto pvd = directory_ / (collection + ".pvd");
-  if (!std::filesystem::exists(pvd)) throw std::runtime_error(pvd.string() + ": cannot read the frames of the run to continue");
-  for (const CollectionEntry& frame : read_collection(pvd))  // checked: every timestep a finite number
+  return directory_ / (collection + ".pvd");
+}
+
+bool RunOutput::holds_a_run() const {
+  const auto pvd = frames_collection(), energy = directory_ / "energy.csv";
+  const bool frames = std::filesystem::exists(pvd), log = std::filesystem::exists(energy);
+  const auto part_only = [](const std::filesystem::path& missing, const char* beside) {
+    return std::runtime_error(fmt::format("{}: missing, beside the {} of the run to continue; continue in the run's own "
+                                          "folder, or into a new --output folder",
+                                          missing.string(), beside));
+  };
+  if (frames && !log) throw part_only(energy, "frames");
+  if (log && !frames) throw part_only(pvd, "energy.csv");
+  return frames;
+}
+
+void RunOutput::resume(double time, const std::string& header) {
+  // Frames up to the checkpoint's time stay; later ones (written after the
+  // checkpoint by the interrupted run) are superseded.
+  for (const CollectionEntry& frame : read_collection(frames_collection()))  // checked: every timestep a finite number
     if (frame.time <= time * (1.0 + 1e-12)) {
       times_.push_back(frame.time);
       extensions_.push_back(frame_extension(frame));

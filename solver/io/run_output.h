@@ -45,7 +45,8 @@ class RunOutput {
   // at the first whole frame (a run on ranks, whose ranks draw their own,
   // never draws them here).
   // With `resume_at`, continues the frames and energy.csv of an earlier run
-  // from the checkpoint taken at that time.
+  // from the checkpoint taken at that time, or, in a folder holding no run
+  // (a branch of that run), starts them afresh at that time.
   RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
             std::optional<double> resume_at = std::nullopt);
   // The same for a run whose walls are the bodies numbered `walls`
@@ -62,6 +63,10 @@ class RunOutput {
   // rank 0's: the .pvtu of each field, the collections and energy.csv's row.
   void add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int pieces, const EnergyRow& row);
   int frames_written() const { return frame_; }
+  // Whether an earlier run's frames were found and are continued (those up
+  // to the checkpoint's time kept). False for a new run and for a branch,
+  // which the caller starts with a frame of the state it starts from.
+  bool continues() const { return continues_; }
   const std::vector<std::string>& fields() const { return fields_; }
   const std::filesystem::path& directory() const { return directory_; }
 
@@ -71,6 +76,12 @@ class RunOutput {
   void list_frame(const std::string& extension, const EnergyRow& row);
   void append_energy_row(const EnergyRow& row);
   void write_collection(const std::string& name) const;
+  // The collection whose frames a continued run keeps: the last of
+  // particles, contacts, state the run writes, else walls.
+  std::filesystem::path frames_collection() const;
+  // Whether the directory holds the frames of an earlier run to continue;
+  // throws where it holds part of a run only.
+  bool holds_a_run() const;
   // Keeps the frames and energy.csv rows up to `time`; throws where the
   // file's columns are not `header` (written by another version).
   void resume(double time, const std::string& header);
@@ -84,6 +95,7 @@ class RunOutput {
   std::vector<double> times_;
   std::vector<std::string> extensions_;  // per frame: ".vtu" whole, ".pvtu" in pieces
   int frame_ = 0;
+  bool continues_ = false;
 };
 
 }  // namespace sphero

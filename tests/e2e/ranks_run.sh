@@ -65,6 +65,7 @@ echo "2 ranks of 2 threads: the serial frames and energy.csv"
 ranks 3 run "$scene" --quiet --threads 1 --output "$work/split" --duration 0.5 > /dev/null
 break_step=$(tail -n 1 "$work/split/energy.csv" | cut -d, -f2)
 cp -r "$work/split" "$work/split-serial"
+cp "$work/split/final.ckpt" "$work/split-serial/checkpoint-at-break.ckpt"
 ranks 2 run "$scene" --quiet --threads 1 --output "$work/split" --duration 1 --restart "$work/split/final.ckpt" > /dev/null
 "$sphero" run "$scene" --quiet --threads 1 --output "$work/split-serial" --duration 1 --restart "$work/split-serial/final.ckpt" > /dev/null
 # (The split runs also wrote a frame where the first part ended.)
@@ -74,6 +75,14 @@ for split in split split-serial; do
   cmp <(grep -v "^[^,]*,$break_step," "$work/serial/energy.csv") <(grep -v "^[^,]*,$break_step," "$work/$split/energy.csv")
 done
 echo "a run stopped on 3 ranks continues on 2, and on one, to the serial run's last frame and energy.csv"
+# Continued on 2 ranks into a new folder (a branch): from its first frame,
+# at the checkpoint's time, to the serial run's last, and the same rows.
+ranks 2 run "$scene" --quiet --threads 1 --output "$work/branch" --duration 1 --restart "$work/split-serial/checkpoint-at-break.ckpt" > /dev/null
+"$same" --last "$work/serial" "$work/branch"
+[ "$(grep -c '<DataSet' "$work/branch/particles.pvd")" -eq "$(grep -c "^[0-9]" "$work/branch/energy.csv")" ]
+cmp <(grep "^[0-9]" "$work/serial/energy.csv" | awk -F, -v s="$break_step" '$2 > s') \
+    <(grep "^[0-9]" "$work/branch/energy.csv" | tail -n +2)
+echo "continued on 2 ranks into a new folder: frames from the checkpoint on, to the serial run's last"
 # A cell periodic in x: disks cross its side, on 2 ranks as on one.
 data=$("$sphero" --version | sed -n 's/^data: //p')
 printf 'duration = 1\ndt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e4 kt=5e3 mu=0.4 gamma_n=5\nperiodic = x\ncell = 0,-1,8,20\nwall = radius=0.05 points=-2,0;10,0\ngrains = shape=%s count=40 region=0.5,0.5,7.5,12 speed=3\noutput_interval = 0.25\n' \

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# restart_into_new_folder.sh SPHERO SCENE WORKDIR: a checkpoint continued
+# into a folder that holds no run (a branch) ends where the straight run
+# ends, byte for byte, with frames and energy rows from the checkpoint's
+# time on, and leaves the run it came from untouched; a folder holding only
+# part of a run is refused by name.
+set -euo pipefail
+sphero=$1; scene=$2; work=$3
+rm -rf "$work"; mkdir -p "$work"
+"$sphero" run "$scene" --quiet --output "$work/straight" --duration 0.5 > /dev/null
+"$sphero" run "$scene" --quiet --output "$work/first" --duration 0.25 > /dev/null
+before=$(cat "$work"/first/* | cksum)
+break_line=$(tail -n 1 "$work/first/energy.csv")
+break_step=$(echo "$break_line" | cut -d, -f2)
+"$sphero" run "$scene" --quiet --output "$work/branch" --duration 0.5 --restart "$work/first/final.ckpt" > /dev/null
+cmp "$work/straight/final.ckpt" "$work/branch/final.ckpt"
+[ "$(cat "$work"/first/* | cksum)" = "$before" ] || { echo "the run continued from was changed"; exit 1; }
+# The branch's log: the same header, its first row the checkpoint's state
+# (the first run's last row), then the straight run's rows after it.
+cmp <(grep -v '^[0-9]' "$work/straight/energy.csv") <(grep -v '^[0-9]' "$work/branch/energy.csv")
+[ "$(grep '^[0-9]' "$work/branch/energy.csv" | head -n 1)" = "$break_line" ] ||
+  { echo "the branch's first energy row is not the checkpoint's state"; exit 1; }
+cmp <(grep '^[0-9]' "$work/straight/energy.csv" | awk -F, -v s="$break_step" '$2 > s') \
+    <(grep '^[0-9]' "$work/branch/energy.csv" | tail -n +2)
+# Its frames: the first at the checkpoint's time, the last the straight run's.
+first_time=$(grep -o 'timestep="[^"]*"' "$work/branch/particles.pvd" | head -n 1 | cut -d'"' -f2)
+break_time=$(echo "$break_line" | cut -d, -f1)
+awk -v a="$first_time" -v b="$break_time" 'BEGIN { exit !(a - b < 1e-12 && b - a < 1e-12) }' ||
+  { echo "the branch's first frame is at $first_time, not at the checkpoint's $break_time"; exit 1; }
+cmp "$(ls "$work/straight"/particles_*.vtu | tail -n 1)" "$(ls "$work/branch"/particles_*.vtu | tail -n 1)"
+# A folder with an energy log but no frames is part of a run: refused, untouched.
+mkdir -p "$work/part"; cp "$work/first/energy.csv" "$work/part/"
+set +e
+message=$("$sphero" run "$scene" --quiet --output "$work/part" --duration 0.5 --restart "$work/first/final.ckpt" 2>&1)
+status=$?
+set -e
+[ "$status" = 1 ] && [[ "$message" == *"particles.pvd: missing, beside the energy.csv of the run to continue"* ]] ||
+  { echo "a folder holding part of a run: status $status, '$message'"; exit 1; }
+[ "$(ls "$work/part")" = "energy.csv" ] || { echo "the refused folder was written to"; exit 1; }
+echo "restart into a new folder: the straight run's end, its frames and rows from the checkpoint on"
