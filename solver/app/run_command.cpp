@@ -231,7 +231,25 @@ std::string backend_line(Engine& engine, const SceneConfig& scene) {
   return "  backend: " + use_opencl_backend(engine, scene.source).description + "\n";
 }
 
+// Whether the folder holds the run that wrote the checkpoint `restart`,
+// which it continues: the checkpoint lies in it.
+bool holds_the_checkpoints_run(const fs::path& out, const fs::path& restart) {
+  std::error_code unknown;
+  const fs::path folder = restart.has_parent_path() ? restart.parent_path() : fs::path(".");
+  return fs::equivalent(folder, out, unknown);
+}
+
 void prepare_output_directory(const fs::path& out, const RunOptions& options) {
+  const bool holds_a_run = fs::exists(out / "energy.csv") || fs::exists(out / "run.sphero");
+  if (!options.restart.empty() && holds_a_run && !holds_the_checkpoints_run(out, options.restart)) {
+    // Continuing here would splice the checkpoint's run into another one.
+    if (!options.overwrite)
+      throw SceneError(fmt::format("the output directory '{}' holds another run than the one that wrote '{}' (a "
+                                   "checkpoint continues in the folder it was written to): branch it into a new "
+                                   "folder with --output DIR, or pass --overwrite to replace that run",
+                                   out.string(), options.restart));
+    clear_run_files(out);
+  }
   if (options.restart.empty() && fs::exists(out) && !fs::is_empty(out)) {
     if (!options.overwrite)
       throw SceneError(fmt::format("the output directory '{}' already holds files; choose another with --output DIR "

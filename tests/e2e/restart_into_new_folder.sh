@@ -3,7 +3,7 @@
 # into a folder that holds no run (a branch) ends where the straight run
 # ends, byte for byte, with frames and energy rows from the checkpoint's
 # time on, and leaves the run it came from untouched; a folder holding only
-# part of a run is refused by name.
+# part of a run, or another run, is refused by name.
 set -euo pipefail
 sphero=$1; scene=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
@@ -28,13 +28,28 @@ break_time=$(echo "$break_line" | cut -d, -f1)
 awk -v a="$first_time" -v b="$break_time" 'BEGIN { exit !(a - b < 1e-12 && b - a < 1e-12) }' ||
   { echo "the branch's first frame is at $first_time, not at the checkpoint's $break_time"; exit 1; }
 cmp "$(ls "$work/straight"/particles_*.vtu | tail -n 1)" "$(ls "$work/branch"/particles_*.vtu | tail -n 1)"
-# A folder with an energy log but no frames is part of a run: refused, untouched.
-mkdir -p "$work/part"; cp "$work/first/energy.csv" "$work/part/"
+# A run's folder that lost its frames (the energy log and checkpoint left)
+# is part of a run: refused, untouched.
+mkdir -p "$work/part"; cp "$work/first/energy.csv" "$work/first/final.ckpt" "$work/part/"
 set +e
-message=$("$sphero" run "$scene" --quiet --output "$work/part" --duration 0.5 --restart "$work/first/final.ckpt" 2>&1)
+message=$("$sphero" run "$scene" --quiet --output "$work/part" --duration 0.5 --restart "$work/part/final.ckpt" 2>&1)
 status=$?
 set -e
 [ "$status" = 1 ] && [[ "$message" == *"particles.pvd: missing, beside the energy.csv of the run to continue"* ]] ||
   { echo "a folder holding part of a run: status $status, '$message'"; exit 1; }
-[ "$(ls "$work/part")" = "energy.csv" ] || { echo "the refused folder was written to"; exit 1; }
-echo "restart into a new folder: the straight run's end, its frames and rows from the checkpoint on"
+[ "$(ls "$work/part" | tr '\n' ' ')" = "energy.csv final.ckpt " ] || { echo "the refused folder was written to"; exit 1; }
+# A folder holding another run: refused and untouched, or, with
+# --overwrite, that run replaced by the branch.
+"$sphero" run "$scene" --quiet --output "$work/other" --duration 0.1 > /dev/null
+other=$(cat "$work"/other/* | cksum)
+set +e
+message=$("$sphero" run "$scene" --quiet --output "$work/other" --duration 0.5 --restart "$work/first/final.ckpt" 2>&1)
+status=$?
+set -e
+[ "$status" = 1 ] && [[ "$message" == *"holds another run than the one that wrote"*"branch it into a new folder"* ]] ||
+  { echo "another run's folder: status $status, '$message'"; exit 1; }
+[ "$(cat "$work"/other/* | cksum)" = "$other" ] || { echo "the other run was changed"; exit 1; }
+"$sphero" run "$scene" --quiet --output "$work/other" --duration 0.5 --restart "$work/first/final.ckpt" --overwrite > /dev/null
+cmp "$work/straight/final.ckpt" "$work/other/final.ckpt"
+cmp "$work/branch/energy.csv" "$work/other/energy.csv"
+echo "restart into a new folder: the straight run's end, its frames and rows from the checkpoint on; another run's folder refused, or replaced with --overwrite"
