@@ -74,6 +74,7 @@ constexpr int kMostLloydSteps = 10'000;
 
 // 'X Y' lines, each site finite, inside the box and given once.
 std::vector<Vec2> read_sites(const std::string& file, const Box& box) {
+  if (std::filesystem::is_directory(file)) throw std::invalid_argument(file + ": a folder, not a sites file");
   std::ifstream in(file);
   if (!in) throw std::invalid_argument(file + ": cannot open the sites file");
   std::vector<Vec2> sites;

@@ -42,6 +42,7 @@ std::vector<std::string> split_commas(const std::string& line) {
 
 // Lines starting with '#' are comments; the first other line names the columns.
 Table read_table(const std::string& file) {
+  if (std::filesystem::is_directory(file)) throw std::runtime_error(fmt::format("{}: a folder, not a table", file));
   std::ifstream in(file);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot open the table", file));
   Table t;

@@ -559,6 +559,8 @@ void save_checkpoint(const std::filesystem::path& path, const EngineSnapshot& sn
 }
 
 EngineSnapshot load_checkpoint(const std::filesystem::path& path) {
+  if (std::filesystem::is_directory(path))
+    throw CheckpointError(path.string() + ": a folder, not a checkpoint (give a run's final.ckpt or checkpoint.ckpt)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CheckpointError(path.string() + ": cannot open the checkpoint (does it exist?)");
   return read_checkpoint(in, path.string());

@@ -40,6 +40,7 @@ std::string type_word(int vtk_type) {
 }
 
 std::string whole_text(const std::filesystem::path& file) {
+  if (std::filesystem::is_directory(file)) throw std::runtime_error(file.string() + ": a folder, not a .pvtu file");
   std::error_code error;
   const auto size = std::filesystem::file_size(file, error);
   if (error) throw std::runtime_error(file.string() + ": missing");

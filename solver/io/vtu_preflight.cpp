@@ -83,6 +83,7 @@ struct VtuText {
 
 VtuText read_text(const std::filesystem::path& file) {
   VtuText text;
+  if (std::filesystem::is_directory(file)) refuse(file.string(), "a folder, not a .vtu file");
   std::ifstream in(file, std::ios::binary);
   if (!in) refuse(file.string(), "cannot open the file");
   in.seekg(0, std::ios::end);
