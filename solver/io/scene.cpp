@@ -557,7 +557,10 @@ void read_periodic_cell(const SceneValues& values, SceneConfig& scene) {
 }
 
 void read_output_keys(const SceneValues& values, SceneConfig& scene) {
-  if (const auto v = values.scalar("output")) scene.output_directory = v->text;
+  if (const auto v = values.scalar("output")) {
+    if (v->text.empty()) fail_at(v->at, "output", "an empty folder name; give the folder the run writes into");
+    scene.output_directory = v->text;
+  }
   scene.output_interval = scene.duration / 100.0;
   if (const auto v = values.scalar("output_interval")) scene.output_interval = positive(*v, "output_interval", v->text);
   if (const auto v = values.scalar("arc_resolution")) {
