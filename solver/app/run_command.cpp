@@ -152,11 +152,14 @@ RunOptions parse_arguments(const std::vector<std::string>& args) {
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (a == "--restart") {
-      if (k + 1 >= args.size()) throw SceneError("command line: --restart needs a checkpoint file");
+      if (k + 1 >= args.size() || args[k + 1].empty())
+        throw SceneError("command line: --restart needs a checkpoint file");
       o.restart = args[++k];
     } else if (a.rfind("--", 0) == 0) {
       o.overrides.push_back(a);
       if (k + 1 < args.size() && a.find('=') == std::string::npos) o.overrides.push_back(args[++k]);
+    } else if (a.empty()) {
+      throw SceneError("command line: an empty scene file name (leave it out for the built-in scene)");
     } else if (o.scene_file.empty()) {
       o.scene_file = a;
     } else {

@@ -68,4 +68,11 @@ start=$(date +%s)
 "$sphero" run many.ini --check > many.txt 2>&1 || { echo "FAIL many-random: $(tail -1 many.txt)"; failures=$((failures + 1)); }
 echo "300 000 random disks checked in $(( $(date +%s) - start )) s"
 
+# Empty names, which the catalogue's space-split arguments cannot give: no
+# silent fall-back to the built-in scene or to a new run.
+scene small.ini "grains = shape=$disk count=3 region=0,0,5,5"
+expect empty-scene-name "an empty scene file name" "$sphero" run "" --check
+expect empty-restart-name "--restart needs a checkpoint file" "$sphero" run small.ini --restart "" --output empty-restart
+expect empty-output-name "output: an empty folder name" "$sphero" run small.ini --output ""
+
 finish && echo "bad inputs refused"
