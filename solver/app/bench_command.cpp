@@ -154,6 +154,7 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
         o.kinds.push_back({name, 1});
       else
         o.kinds.push_back(bench::scene_named(name));
+    if (o.kinds.empty() && !o.hopper && !o.rigid) throw std::invalid_argument("--scene: give at least one scene, or all");
   }
   o.sizes = integers("n", n_text, 10'000'000);
   o.thread_counts = integers("threads", threads_text, 256);

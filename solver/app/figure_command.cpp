@@ -275,6 +275,7 @@ int run_figure_command(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR|PACKING.vtu [options]\n", vm))
     return *stop;
+  if (vm.count("output") && output.empty()) throw std::invalid_argument("-o: an empty file name; give the figure's file");
   if (names_a_packing_file(run))
     return packing_figure(run, kind, vm.count("plot") > 0, analysis_options(vm),
                           frame_figure_options(width > 0 ? width : 1600, title, view), output);

@@ -74,5 +74,7 @@ scene small.ini "grains = shape=$disk count=3 region=0,0,5,5"
 expect empty-scene-name "an empty scene file name" "$sphero" run "" --check
 expect empty-restart-name "--restart needs a checkpoint file" "$sphero" run small.ini --restart "" --output empty-restart
 expect empty-output-name "output: an empty folder name" "$sphero" run small.ini --output ""
+expect empty-figure-name "-o: an empty file name" "$sphero" figure . -o ""
+expect empty-bench-scene "--scene: give at least one scene, or all" "$sphero" bench --scene "" --n 100
 
 finish && echo "bad inputs refused"
