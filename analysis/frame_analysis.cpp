@@ -67,7 +67,8 @@ std::vector<WallFaceStress> wall_face_stresses(const FrameData& frame, double re
 
 Stress particle_stress(const ParticleRecord& p, bool exclude_walls) {
   Stress sigma{p.stress[0], p.stress[1], p.stress[2], p.stress[3]};
-  if (exclude_walls) sigma += Stress{p.wall_stress[0], p.wall_stress[1], p.wall_stress[2], p.wall_stress[3]}.scaled(-1.0);
+  if (exclude_walls)
+    sigma += Stress{p.wall_stress[0], p.wall_stress[1], p.wall_stress[2], p.wall_stress[3]}.scaled(-1.0);
   return sigma;
 }
 
@@ -116,14 +117,16 @@ Window window_of(const std::vector<std::pair<Vec2, Vec2>>& boxes, const Analysis
   s.width = std::max(0.0, high.x - low.x);
   s.height = std::max(0.0, high.y - low.y);
   Window window = options.window;
-  if (window.kind == Window::Kind::bounding_box) window = {Window::Kind::rectangle, low.x, low.y, high.x, high.y, {}, 0.0};
+  if (window.kind == Window::Kind::bounding_box)
+    window = {Window::Kind::rectangle, low.x, low.y, high.x, high.y, {}, 0.0};
   if (!(window.area() > 0.0)) throw std::invalid_argument("the analysis window has no area");
   return window;
 }
 
 // The particles' exact area inside the window: whole where their box is
 // inside, clipped where it straddles the window's edge.
-double solid_area_inside(const FrameData& frame, const Window& window, const std::vector<std::pair<Vec2, Vec2>>& boxes) {
+double solid_area_inside(const FrameData& frame, const Window& window,
+                         const std::vector<std::pair<Vec2, Vec2>>& boxes) {
   OutlineCache outlines(16);  // its loops are exact; the polygons it also makes are not used
   double solid = 0.0;
   for (std::size_t i = 0; i < frame.particles.size(); ++i) {
@@ -131,9 +134,9 @@ double solid_area_inside(const FrameData& frame, const Window& window, const std
     const Vec2 corners[4] = {low, {high.x, low.y}, high, {low.x, high.y}};
     bool all_in = true;
     for (Vec2 c : corners) all_in = all_in && window.contains(c);
-    const Vec2 nearest = window.kind == Window::Kind::circle
-                             ? Vec2{std::clamp(window.centre.x, low.x, high.x), std::clamp(window.centre.y, low.y, high.y)}
-                             : Vec2{};
+    const Vec2 nearest = window.kind == Window::Kind::circle ? Vec2{std::clamp(window.centre.x, low.x, high.x),
+                                                                    std::clamp(window.centre.y, low.y, high.y)}
+                                                             : Vec2{};
     const bool all_out = window.kind == Window::Kind::circle
                              ? !window.contains(nearest)
                              : high.x < window.x0 || low.x > window.x1 || high.y < window.y0 || low.y > window.y1;
@@ -164,7 +167,8 @@ double particle_sums(const FrameData& frame, const AnalysisOptions& options, con
     s.stress += sigma.scaled(p.area);
     solid += p.area;
     ++s.particles;
-    if (with_z.size() <= static_cast<std::size_t>(p.coordination)) with_z.resize(static_cast<std::size_t>(p.coordination) + 1);
+    if (with_z.size() <= static_cast<std::size_t>(p.coordination))
+      with_z.resize(static_cast<std::size_t>(p.coordination) + 1);
     ++with_z[static_cast<std::size_t>(p.coordination)];
     if (p.coordination < 2) ++s.rattlers;
     if (!(options.exclude_rattlers && p.coordination < 2)) contacts += p.coordination;
@@ -180,7 +184,8 @@ double particle_sums(const FrameData& frame, const AnalysisOptions& options, con
   s.void_ratio = solid > 0.0 ? (window.area() - solid) / solid : INFINITY;
   const int counted = options.exclude_rattlers ? s.particles - s.rattlers : s.particles;
   s.coordination = counted > 0 ? contacts / counted : 0.0;
-  for (int n : with_z) s.coordination_distribution.push_back(s.particles > 0 ? static_cast<double>(n) / s.particles : 0.0);
+  for (int n : with_z)
+    s.coordination_distribution.push_back(s.particles > 0 ? static_cast<double>(n) / s.particles : 0.0);
   return frame.particles.empty() ? 1.0 : sizes / static_cast<double>(frame.particles.size());
 }
 
@@ -232,7 +237,8 @@ void local_packing_sums(const FrameData& frame, const Window& window, double spa
   }
   spacing *= frame.particles.empty() ? 1.0 : sizes / static_cast<double>(frame.particles.size());
   s.local_packing_fraction =
-      local_packing_fractions(frame.outlines, area, spacing, std::isfinite(half_width) ? half_width : 0.0).packing_fraction;
+      local_packing_fractions(frame.outlines, area, spacing, std::isfinite(half_width) ? half_width : 0.0)
+          .packing_fraction;
   double sum = 0.0;
   for (std::size_t i = 0; i < frame.particles.size(); ++i)
     if (window.contains(frame.particles[i].centre)) sum += s.local_packing_fraction[i];

@@ -16,13 +16,13 @@
 namespace sphero::analysis {
 
 struct AnalysisOptions {
-  Window window;                  // bounding_box: the box around the particles' outlines
-  bool exclude_rattlers = false;  // particles with < 2 contacts out of the coordination number
-  bool exclude_walls = false;     // wall contacts out of the particles' stresses
+  Window window;                    // bounding_box: the box around the particles' outlines
+  bool exclude_rattlers = false;    // particles with < 2 contacts out of the coordination number
+  bool exclude_walls = false;       // wall contacts out of the particles' stresses
   bool packing_by_centres = false;  // count whole particles whose centre is in the window, not their exact part
-  bool local_packing = false;     // the set-Voronoi tessellation (the costly part)
+  bool local_packing = false;       // the set-Voronoi tessellation (the costly part)
   double voronoi_spacing = kLocalPackingSpacing;  // its samples' spacing over the mean particle size
-  int rose_bins = 18;             // over [0°, 180°)
+  int rose_bins = 18;                             // over [0°, 180°)
   double chain_tolerance_degrees = 45.0;
   ChainLinks chain_links = ChainLinks::ahead_and_behind;
 };
@@ -31,11 +31,11 @@ struct AnalysisOptions {
 // carries: the forces of the vertex contacts nearest to that face, over the
 // length of the face the sample covers (its outlines projected on the face).
 struct WallFaceStress {
-  int wall = 0, face = 0;        // body id, segment index along the skeleton
-  Vec2 force;                    // on the face
-  double length = 0.0;           // covered length
-  double normal_stress = 0.0;    // compression positive
-  double shear_stress = 0.0;     // along the face's direction (first to second point)
+  int wall = 0, face = 0;      // body id, segment index along the skeleton
+  Vec2 force;                  // on the face
+  double length = 0.0;         // covered length
+  double normal_stress = 0.0;  // compression positive
+  double shear_stress = 0.0;   // along the face's direction (first to second point)
 };
 
 // The grains of one shape whose centre is in the window: how many, their
@@ -50,14 +50,14 @@ struct ShapeGroup {
 
 struct FrameSummary {
   double time = 0.0;
-  Stress stress;                 // compression positive
+  Stress stress;  // compression positive
   double pressure = 0.0, deviator = 0.0;
   double packing_fraction = 0.0, void_ratio = 0.0;
   // Whether they count each particle's exact part inside the window (the
   // frame holds exact outlines), or whole particles by their centres.
   bool packing_exact = false;
   double width = 0.0, height = 0.0;  // of the box around the outlines (for strains)
-  double coordination = 0.0;     // mean contacts per particle in the window
+  double coordination = 0.0;         // mean contacts per particle in the window
   int particles = 0, rattlers = 0;
   // Fraction of the window's particles with z contacts, z = 0, 1, ...
   std::vector<double> coordination_distribution;
@@ -74,7 +74,7 @@ struct FrameSummary {
   // frame, and the mean over the window's particles.
   std::vector<double> local_packing_fraction;
   double mean_local_packing_fraction = 0.0;
-  ChainStatistics chains;        // chain_of is per particle of the frame
+  ChainStatistics chains;          // chain_of is per particle of the frame
   std::vector<ShapeGroup> shapes;  // by name, in alphabetical order (none where the frame names no shapes)
 };
 

@@ -19,7 +19,8 @@ void BM_Step(benchmark::State& state) {
   for (auto _ : state) engine.step();
   state.SetLabel(kind.name);
   // Particle-steps per second of CPU time (the benchmark measures CPU time).
-  state.counters["cundall"] = benchmark::Counter(static_cast<double>(o.particles), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["cundall"] =
+      benchmark::Counter(static_cast<double>(o.particles), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["rebuilds"] = static_cast<double>(engine.neighbour_stats().rebuilds - rebuilds);
   state.counters["pairs_per_particle_step"] =
       static_cast<double>(engine.neighbour_stats().feature_pairs_evaluated - pairs) /

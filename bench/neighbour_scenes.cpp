@@ -33,7 +33,8 @@ std::vector<int> class_counts(int particles, const std::vector<double>& diameter
 Shape hexagon(double radius) {
   const double r = 0.2 * radius, circumradius = radius - r;
   std::vector<Vec2> v;
-  for (int k = 0; k < 6; ++k) v.push_back(circumradius * Vec2{std::cos(k * std::numbers::pi / 3), std::sin(k * std::numbers::pi / 3)});
+  for (int k = 0; k < 6; ++k)
+    v.push_back(circumradius * Vec2{std::cos(k * std::numbers::pi / 3), std::sin(k * std::numbers::pi / 3)});
   return make_shape("hexagon", SkeletonKind::polygon, v, r);
 }
 
@@ -54,8 +55,9 @@ const std::vector<NeighbourSceneKind>& neighbour_scenes() {
     for (bool hexagons : {false, true})
       for (bool gas : {false, true})
         for (int ratio : {1, 10, 30})
-          all.push_back({std::string(hexagons ? "hexagons" : "disks") + (gas ? "-gas" : "-dense") + std::to_string(ratio),
-                         hexagons, static_cast<double>(ratio), gas});
+          all.push_back(
+              {std::string(hexagons ? "hexagons" : "disks") + (gas ? "-gas" : "-dense") + std::to_string(ratio),
+               hexagons, static_cast<double>(ratio), gas});
     return all;
   }();
   return kinds;
@@ -96,7 +98,8 @@ Engine neighbour_scene(const NeighbourSceneKind& kind, int particles, int thread
     }
   }
   list_grains_along_curve(bodies);  // as `sphero pack sort` lists a packing: neighbours near in memory
-  const double small_mass = mass_properties(kind.hexagons ? hexagon(0.5) : make_shape("disk", SkeletonKind::point, {{0, 0}}, 0.5)).area;
+  const double small_mass =
+      mass_properties(kind.hexagons ? hexagon(0.5) : make_shape("disk", SkeletonKind::point, {{0, 0}}, 0.5)).area;
   ContactLaw law;
   law.kn = 1e3;
   law.gamma_n = 0.1 * 2.0 * std::sqrt(small_mass * law.kn);

@@ -14,10 +14,10 @@
 namespace sphero::bench {
 
 struct NeighbourSceneKind {
-  std::string name;     // disks-dense1 … hexagons-gas30
-  bool hexagons;        // rounded hexagons (r = 10% of the size), else disks
-  double size_ratio;    // largest to smallest outline diameter
-  bool gas;             // 8% of the box covered, moving fast; else 45%, creeping
+  std::string name;   // disks-dense1 … hexagons-gas30
+  bool hexagons;      // rounded hexagons (r = 10% of the size), else disks
+  double size_ratio;  // largest to smallest outline diameter
+  bool gas;           // 8% of the box covered, moving fast; else 45%, creeping
 };
 
 const std::vector<NeighbourSceneKind>& neighbour_scenes();

@@ -38,7 +38,7 @@ Shape shape_of(const SceneKind& kind, const std::string& data_dir) {
 }  // namespace
 
 const std::vector<SceneKind>& standard_scenes() {
-  static const std::vector<SceneKind> scenes{{"disks", 1},      {"hexagons", 6},   {"polygon6", 6},  {"polygon16", 16},
+  static const std::vector<SceneKind> scenes{{"disks", 1},      {"hexagons", 6},   {"polygon6", 6}, {"polygon16", 16},
                                              {"polygon32", 32}, {"polygon64", 64}, {"cows", 62}};
   return scenes;
 }

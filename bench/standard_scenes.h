@@ -12,8 +12,8 @@
 namespace sphero::bench {
 
 struct SceneKind {
-  std::string name;     // disks, hexagons, polygon6 … polygon64, cows
-  int vertices = 1;     // skeleton vertices per particle
+  std::string name;  // disks, hexagons, polygon6 … polygon64, cows
+  int vertices = 1;  // skeleton vertices per particle
 };
 
 // disks, hexagons (r = 10% of the size), regular polygons of 6, 16, 32 and
@@ -26,7 +26,7 @@ struct SceneOptions {
   int particles = 1000;
   int threads = 1;
   double verlet_distance = 0.0;  // 0: automatic (from the settling's motion)
-  long settle_steps = 0;         // 0: until at rest (grains slower than 1% of sqrt(g size), the skin steady), 100 000 at most
+  long settle_steps = 0;  // 0: until at rest (grains slower than 1% of sqrt(g size), the skin steady), 100 000 at most
 };
 
 // Grains settled at once; larger scenes repeat a settled block.

@@ -88,38 +88,47 @@ py::dict analyze(const FrameData& frame, const std::optional<std::vector<double>
 void bind_analysis(py::module_& m) {
   py::class_<FrameData>(m, "Frame", "One frame of a run (or of a live simulation), as the analysis reads it.")
       .def_readonly("time", &FrameData::time)
-      .def_property_readonly("ids", [](const FrameData& f) {
-        std::vector<int> ids;
-        for (const ParticleRecord& p : f.particles) ids.push_back(p.id);
-        return copy_values(ids);
-      })
-      .def_property_readonly("centres", [](const FrameData& f) {
-        std::vector<Vec2> c;
-        for (const ParticleRecord& p : f.particles) c.push_back(p.centre);
-        return copy_points(c);
-      })
-      .def_property_readonly("areas", [](const FrameData& f) {
-        std::vector<double> a;
-        for (const ParticleRecord& p : f.particles) a.push_back(p.area);
-        return copy_values(a);
-      })
-      .def_property_readonly("stresses", [](const FrameData& f) {
-        py::array_t<double> a({static_cast<py::ssize_t>(f.particles.size()), py::ssize_t{4}});
-        auto out = a.mutable_unchecked<2>();
-        for (std::size_t i = 0; i < f.particles.size(); ++i)
-          for (py::ssize_t k = 0; k < 4; ++k) out(static_cast<py::ssize_t>(i), k) = f.particles[i].stress[static_cast<std::size_t>(k)];
-        return a;
-      }, "Per particle xx, xy, yx, yy (Love–Weber, compression positive).")
-      .def_property_readonly("coordination", [](const FrameData& f) {
-        std::vector<int> z;
-        for (const ParticleRecord& p : f.particles) z.push_back(p.coordination);
-        return copy_values(z);
-      })
+      .def_property_readonly("ids",
+                             [](const FrameData& f) {
+                               std::vector<int> ids;
+                               for (const ParticleRecord& p : f.particles) ids.push_back(p.id);
+                               return copy_values(ids);
+                             })
+      .def_property_readonly("centres",
+                             [](const FrameData& f) {
+                               std::vector<Vec2> c;
+                               for (const ParticleRecord& p : f.particles) c.push_back(p.centre);
+                               return copy_points(c);
+                             })
+      .def_property_readonly("areas",
+                             [](const FrameData& f) {
+                               std::vector<double> a;
+                               for (const ParticleRecord& p : f.particles) a.push_back(p.area);
+                               return copy_values(a);
+                             })
+      .def_property_readonly(
+          "stresses",
+          [](const FrameData& f) {
+            py::array_t<double> a({static_cast<py::ssize_t>(f.particles.size()), py::ssize_t{4}});
+            auto out = a.mutable_unchecked<2>();
+            for (std::size_t i = 0; i < f.particles.size(); ++i)
+              for (py::ssize_t k = 0; k < 4; ++k)
+                out(static_cast<py::ssize_t>(i), k) = f.particles[i].stress[static_cast<std::size_t>(k)];
+            return a;
+          },
+          "Per particle xx, xy, yx, yy (Love–Weber, compression positive).")
+      .def_property_readonly("coordination",
+                             [](const FrameData& f) {
+                               std::vector<int> z;
+                               for (const ParticleRecord& p : f.particles) z.push_back(p.coordination);
+                               return copy_values(z);
+                             })
       .def_property_readonly("vertex_contacts", [](const FrameData& f) { return f.vertex_contacts.size(); });
   m.def("frame_count", &frame_count, py::arg("run_directory"));
   m.def("read_frame", &read_frame, py::arg("run_directory"), py::arg("frame"));
-  const auto doc = "The frame's analysis as `sphero analyze` gives it (docs/ANALYSIS.md): a dict of the analysis.csv "
-                   "columns and the per-particle local packing fractions and chain indices.";
+  const auto doc =
+      "The frame's analysis as `sphero analyze` gives it (docs/ANALYSIS.md): a dict of the analysis.csv "
+      "columns and the per-particle local packing fractions and chain indices.";
   m.def("analyze", &analyze, py::arg("frame"), py::kw_only(), py::arg("window") = py::none(),
         py::arg("circle") = py::none(), py::arg("exclude_rattlers") = false, py::arg("exclude_walls") = false,
         py::arg("local_packing") = true, py::arg("packing_by_centres") = false, py::arg("chain_angle") = 45.0,
@@ -127,8 +136,9 @@ void bind_analysis(py::module_& m) {
   m.def(
       "analyze",
       [](const Simulation& s, const std::optional<std::vector<double>>& window,
-         const std::optional<std::vector<double>>& circle, bool exclude_rattlers, bool exclude_walls, bool local_packing,
-         bool packing_by_centres, double chain_angle, const std::string& chain_links, double voronoi_spacing) {
+         const std::optional<std::vector<double>>& circle, bool exclude_rattlers, bool exclude_walls,
+         bool local_packing, bool packing_by_centres, double chain_angle, const std::string& chain_links,
+         double voronoi_spacing) {
         return analyze(s.frame(), window, circle, exclude_rattlers, exclude_walls, local_packing, packing_by_centres,
                        chain_angle, chain_links, voronoi_spacing);
       },

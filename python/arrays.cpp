@@ -23,7 +23,8 @@ py::array_t<double> view_points(const std::vector<Vec2>& points, py::handle owne
 }
 
 py::array_t<double> view_values(const std::vector<double>& values, py::handle owner) {
-  return read_only(py::array_t<double>({static_cast<py::ssize_t>(values.size())}, {sizeof(double)}, values.data(), owner));
+  return read_only(
+      py::array_t<double>({static_cast<py::ssize_t>(values.size())}, {sizeof(double)}, values.data(), owner));
 }
 
 py::array_t<double> copy_points(const std::vector<Vec2>& points) {

@@ -21,7 +21,9 @@ void bind_commands(py::module_& m) {
           else if (name == "figure") status = app::run_figure_command(args);
           else if (name == "run") status = app::run_run_command(args);
           else if (name == "shape") status = app::run_shape_command(args);
-          else throw std::invalid_argument("command: unknown command '" + name + "'; use pack, analyze, figure, run or shape");
+          else
+            throw std::invalid_argument("command: unknown command '" + name +
+                                        "'; use pack, analyze, figure, run or shape");
         }
         if (status != 0) throw std::runtime_error("sphero " + name + " stopped with status " + std::to_string(status));
       },

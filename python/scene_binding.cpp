@@ -20,8 +20,7 @@ void bind_scene(py::module_& m) {
           "Parses scene text; shape and packing paths are relative to `base`.")
       .def_readonly("duration", &SceneConfig::duration)
       .def_readonly("output_interval", &SceneConfig::output_interval)
-      .def_property_readonly("output_directory",
-                             [](const SceneConfig& s) { return s.output_directory.string(); });
+      .def_property_readonly("output_directory", [](const SceneConfig& s) { return s.output_directory.string(); });
 }
 
 }  // namespace sphero::python

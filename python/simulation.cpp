@@ -40,7 +40,8 @@ Simulation::Simulation(const SceneConfig& scene) : engine_(engine_of(scene)), ar
 
 FrameData Simulation::frame() const {
   const TemporaryFolder folder;
-  RunOutput(folder.path, engine_.world(), arc_resolution_, {"particles", "contacts", "walls", "state", "contact_points"})
+  RunOutput(
+      folder.path, engine_.world(), arc_resolution_, {"particles", "contacts", "walls", "state", "contact_points"})
       .write_frame(engine_);
   return read_frame(folder.path, 0);
 }

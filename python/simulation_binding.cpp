@@ -87,7 +87,9 @@ py::dict energy_of(const Engine& engine) {
 }  // namespace
 
 void bind_simulation(py::module_& m) {
-  py::class_<Simulation>(m, "Simulation", "A scene stepped by the engine (soft or rigid model, as the scene says), as `sphero run` steps it.")
+  py::class_<Simulation>(
+      m, "Simulation",
+      "A scene stepped by the engine (soft or rigid model, as the scene says), as `sphero run` steps it.")
       .def(py::init<const SceneConfig&>(), py::arg("scene"))
       .def("run", &run, py::arg("time") = py::none(), py::arg("steps") = py::none(), py::arg("callback") = py::none(),
            py::arg("every") = 1000,
@@ -96,25 +98,32 @@ void bind_simulation(py::module_& m) {
       .def_property_readonly("step_count", [](const Simulation& s) { return s.engine().step_count(); })
       .def_property_readonly("dt", [](const Simulation& s) { return s.engine().settings().dt; })
       .def_property_readonly("bodies", [](const Simulation& s) { return s.engine().world().size(); })
-      .def_property_readonly("positions",
-                             [](py::object self) { return view_points(self.cast<Simulation&>().engine().world().position, self); },
-                             "Centres of mass, N × 2 (a read-only view, current until the next run).")
-      .def_property_readonly("velocities",
-                             [](py::object self) { return view_points(self.cast<Simulation&>().engine().world().velocity, self); })
-      .def_property_readonly("angles",
-                             [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().angle, self); })
-      .def_property_readonly("angular_velocities", [](py::object self) {
-        return view_values(self.cast<Simulation&>().engine().world().angular_velocity, self);
-      })
-      .def_property_readonly("masses", [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().mass, self); })
-      .def_property_readonly("is_wall", [](const Simulation& s) {
-        const auto& w = s.engine().world().is_wall;
-        return copy_values(std::vector<std::uint8_t>(w.begin(), w.end())).attr("astype")("bool");
-      })
-      .def("contacts", [](const Simulation& s) { return contacts_of(s.engine()); },
-           "Every touching vertex contact: bodies, features, point of application, normal, force on the vertex "
-           "body, normal force, overlap, sliding.")
-      .def("energy", [](const Simulation& s) { return energy_of(s.engine()); }, "The energy ledger, J per unit thickness.")
+      .def_property_readonly(
+          "positions",
+          [](py::object self) { return view_points(self.cast<Simulation&>().engine().world().position, self); },
+          "Centres of mass, N × 2 (a read-only view, current until the next run).")
+      .def_property_readonly(
+          "velocities",
+          [](py::object self) { return view_points(self.cast<Simulation&>().engine().world().velocity, self); })
+      .def_property_readonly(
+          "angles", [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().angle, self); })
+      .def_property_readonly(
+          "angular_velocities",
+          [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().angular_velocity, self); })
+      .def_property_readonly(
+          "masses", [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().mass, self); })
+      .def_property_readonly("is_wall",
+                             [](const Simulation& s) {
+                               const auto& w = s.engine().world().is_wall;
+                               return copy_values(std::vector<std::uint8_t>(w.begin(), w.end())).attr("astype")("bool");
+                             })
+      .def(
+          "contacts", [](const Simulation& s) { return contacts_of(s.engine()); },
+          "Every touching vertex contact: bodies, features, point of application, normal, force on the vertex "
+          "body, normal force, overlap, sliding.")
+      .def(
+          "energy", [](const Simulation& s) { return energy_of(s.engine()); },
+          "The energy ledger, J per unit thickness.")
       .def("frame", &Simulation::frame, "The current state as a run's frame, for sphero.analyze.");
 }
 

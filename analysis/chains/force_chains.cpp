@@ -129,7 +129,8 @@ ChainStatistics find_force_chains(const std::vector<Stress>& stress, const std::
   if (n == 0) return out;
   std::vector<double> major(static_cast<std::size_t>(n));
   double mean = 0.0;
-  for (int i = 0; i < n; ++i) mean += major[static_cast<std::size_t>(i)] = stress[static_cast<std::size_t>(i)].principal()[0];
+  for (int i = 0; i < n; ++i)
+    mean += major[static_cast<std::size_t>(i)] = stress[static_cast<std::size_t>(i)].principal()[0];
   mean /= n;
   const std::vector<Link> links = possible_links(stress, major, mean, contacts, tolerance_degrees);
   std::vector<ForceChain> found = walk_chains(links, kept_ends(links, n, rule), n);

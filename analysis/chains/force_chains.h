@@ -27,7 +27,7 @@ struct ForceChain {
 
 struct ChainStatistics {
   std::vector<ForceChain> chains;
-  std::vector<int> chain_of;        // per particle: its chain's index, −1 if none
+  std::vector<int> chain_of;  // per particle: its chain's index, −1 if none
   double fraction_in_chains = 0.0;
   double mean_orientation_degrees = 0.0;  // of the chains' end-to-end directions, in [0, 180)
 };

@@ -14,7 +14,8 @@
 
 namespace sphero::analysis {
 
-void render_figure(const std::filesystem::path& file, int width, int height, const std::function<void(cairo_t*)>& draw) {
+void render_figure(const std::filesystem::path& file, int width, int height,
+                   const std::function<void(cairo_t*)>& draw) {
   if (width < 100 || width > 20000 || height < 50 || height > 20000)
     throw std::runtime_error("the figure's size must be between 100 and 20000 (width) and 50 and 20000 (height)");
   const std::string ext = file.extension().string();
@@ -22,12 +23,9 @@ void render_figure(const std::filesystem::path& file, int width, int height, con
     throw std::runtime_error(file.string() + ": unknown figure format; use .png, .svg or .pdf");
   write_atomically(file, [&](const std::filesystem::path& temporary) {
     cairo_surface_t* surface = nullptr;
-    if (ext == ".png")
-      surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
-    else if (ext == ".svg")
-      surface = cairo_svg_surface_create(temporary.c_str(), width, height);
-    else
-      surface = cairo_pdf_surface_create(temporary.c_str(), width, height);
+    if (ext == ".png") surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+    else if (ext == ".svg") surface = cairo_svg_surface_create(temporary.c_str(), width, height);
+    else surface = cairo_pdf_surface_create(temporary.c_str(), width, height);
     std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> owner(surface, cairo_surface_destroy);
     cairo_t* cr = cairo_create(surface);
     cairo_set_source_rgb(cr, 1, 1, 1);
@@ -85,7 +83,8 @@ void draw_text(cairo_t* cr, double x, double y, const std::string& text, double 
 }
 
 void draw_lines(cairo_t* cr, double x, double first_y, double line_height, const std::vector<std::string>& lines) {
-  for (std::size_t k = 0; k < lines.size(); ++k) draw_text(cr, x, first_y + line_height * static_cast<double>(k), lines[k]);
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    draw_text(cr, x, first_y + line_height * static_cast<double>(k), lines[k]);
 }
 
 namespace {

@@ -38,7 +38,8 @@ std::vector<double> axis_ticks(double low, double high, bool log) {
   for (double t = std::ceil(low - 1e-9); t <= high + 1e-9; t += 1.0) decades.push_back(t);
   if (decades.size() >= 3) return decades;
   // Less than two decades: 1, 2 and 5 times the powers of ten in range.
-  for (const std::vector<double>& mantissas : {std::vector<double>{1, 2, 5}, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
+  for (const std::vector<double>& mantissas :
+       {std::vector<double>{1, 2, 5}, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
     steps.clear();
     for (double k = std::floor(low); k <= std::ceil(high); k += 1.0)
       for (double m : mantissas)
@@ -99,8 +100,8 @@ ChartFrame chart_frame(const Chart& chart, const std::filesystem::path& file, in
   if (f.x1 - f.x0 <= 1e-12 * std::max(1.0, std::abs(f.x0))) f.x0 -= 0.5, f.x1 += 0.5;
   if (f.y1 - f.y0 <= 1e-12 * std::max(1.0, std::abs(f.y0)))
     f.y0 -= 0.5 * std::max(1.0, std::abs(f.y0)), f.y1 += 0.5 * std::max(1.0, std::abs(f.y1));
-  const bool markers = std::any_of(chart.curves.begin(), chart.curves.end(),
-                                   [](const Curve& c) { return c.style == Curve::Style::markers; });
+  const bool markers = std::any_of(
+      chart.curves.begin(), chart.curves.end(), [](const Curve& c) { return c.style == Curve::Style::markers; });
   if (chart.x_log || markers) {  // markers at the ends of the axis stay whole
     const double x_pad = 0.03 * (f.x1 - f.x0);
     f.x0 -= x_pad, f.x1 += x_pad;
@@ -178,10 +179,8 @@ void draw_line(cairo_t* cr, const Curve& c, const ChartFrame& f) {
       pen_down = false;
       continue;
     }
-    if (pen_down)
-      cairo_line_to(cr, f.px(c.x[k]), f.py(c.y[k]));
-    else
-      cairo_move_to(cr, f.px(c.x[k]), f.py(c.y[k]));
+    if (pen_down) cairo_line_to(cr, f.px(c.x[k]), f.py(c.y[k]));
+    else cairo_move_to(cr, f.px(c.x[k]), f.py(c.y[k]));
     pen_down = true;
   }
   cairo_stroke(cr);
@@ -196,12 +195,9 @@ void draw_curves(cairo_t* cr, const Chart& chart, const ChartFrame& f) {
     const Curve& c = chart.curves[i];
     set_series_colour(cr, static_cast<int>(i));
     set_style(cr, c.style, f.scale);
-    if (c.style == Curve::Style::bars)
-      draw_bars(cr, c, f);
-    else if (c.style == Curve::Style::markers)
-      draw_markers(cr, c, f);
-    else
-      draw_line(cr, c, f);
+    if (c.style == Curve::Style::bars) draw_bars(cr, c, f);
+    else if (c.style == Curve::Style::markers) draw_markers(cr, c, f);
+    else draw_line(cr, c, f);
   }
   cairo_restore(cr);
 }
@@ -336,10 +332,8 @@ void draw_rose(const Rose& rose, const std::filesystem::path& file, int width) {
         for (std::size_t k = 0; k < bins; ++k) {
           const double r = radius * (std::isfinite(c.y[k]) ? c.y[k] : 0.0) / top;
           const double a0 = half * std::numbers::pi + static_cast<double>(k) * w, a1 = a0 + w;
-          if (half == 0 && k == 0)
-            cairo_move_to(cr, cx + r * std::cos(a0), cy - r * std::sin(a0));
-          else
-            cairo_line_to(cr, cx + r * std::cos(a0), cy - r * std::sin(a0));
+          if (half == 0 && k == 0) cairo_move_to(cr, cx + r * std::cos(a0), cy - r * std::sin(a0));
+          else cairo_line_to(cr, cx + r * std::cos(a0), cy - r * std::sin(a0));
           cairo_arc_negative(cr, cx, cy, r, -a0, -a1);
         }
       cairo_close_path(cr);

@@ -20,7 +20,7 @@ struct Curve {
 struct Chart {
   std::string title, x_label, y_label;
   std::vector<Curve> curves;
-  bool y_from_zero = false;  // include 0 in the y range (linear y only)
+  bool y_from_zero = false;           // include 0 in the y range (linear y only)
   bool x_log = false, y_log = false;  // logarithmic axes: non-positive values are left out
 };
 

@@ -40,7 +40,9 @@ struct Heading {
   std::vector<std::string> caption;
   std::vector<LegendEntry> legend;
   int rows = 0;
-  double height(double margin) const { return margin + line_height * static_cast<double>(caption.size()) + row_height * rows; }
+  double height(double margin) const {
+    return margin + line_height * static_cast<double>(caption.size()) + row_height * rows;
+  }
 };
 
 constexpr std::array<double, 3> sticking_colour{0.55, 0.0, 0.0}, sliding_colour{0.85, 0.45, 0.05},
@@ -134,7 +136,9 @@ void draw_forces(cairo_t* cr, const FrameData& f, const View& v, const FigureOpt
     const ForceSegment& s = f.forces[k];
     if (strongest <= 0.0 || s.magnitude <= 0.0) continue;
     cairo_set_line_width(cr, force_line_width(s.magnitude, strongest, widest_px));
-    set_colour(cr, k < o.in_chain.size() && o.in_chain[k] ? chain_colour : s.sliding ? sliding_colour : sticking_colour);
+    set_colour(cr, k < o.in_chain.size() && o.in_chain[k] ? chain_colour
+                   : s.sliding                            ? sliding_colour
+                                                          : sticking_colour);
     for (const auto& [a, b] : contact_pieces(f, centres, k)) {
       cairo_move_to(cr, v.x(a), v.y(a));
       cairo_line_to(cr, v.x(b), v.y(b));
@@ -171,10 +175,8 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
   const bool filled = !o.fill.empty();
   for (std::size_t i = 0; i < f.outlines.size(); ++i) {
     trace(cr, v, f.outlines[i], true);
-    if (filled && i < o.fill.size())
-      set_map_colour(cr, (o.fill[i] - o.fill_low) / (o.fill_high - o.fill_low));
-    else
-      cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
+    if (filled && i < o.fill.size()) set_map_colour(cr, (o.fill[i] - o.fill_low) / (o.fill_high - o.fill_low));
+    else cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
     cairo_fill_preserve(cr);
     cairo_set_source_rgb(cr, 0.62, 0.62, 0.62);
     cairo_set_line_width(cr, 0.5);

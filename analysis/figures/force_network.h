@@ -17,9 +17,9 @@
 namespace sphero::analysis {
 
 struct FigureOptions {
-  int width = 1600;             // pixels (PNG) or points (SVG, PDF); the height follows the aspect
-  double widest_line = 0.0;     // in data units; 0: a third of the mean particle size
-  std::string title;            // drawn at the top left; empty for none
+  int width = 1600;          // pixels (PNG) or points (SVG, PDF); the height follows the aspect
+  double widest_line = 0.0;  // in data units; 0: a third of the mean particle size
+  std::string title;         // drawn at the top left; empty for none
   // Per force segment of the frame: part of a force chain (drawn in blue).
   // Empty for no highlighting.
   std::vector<bool> in_chain;
@@ -45,7 +45,8 @@ ParticleCentres particle_centres(const FrameData& frame);
 // reaches an image of the second body, not where that body is drawn), two
 // halves, each from its grain's centre to the middle of the line through
 // the nearest image.
-std::vector<std::pair<Vec2, Vec2>> contact_pieces(const FrameData& frame, const ParticleCentres& centres, std::size_t k);
+std::vector<std::pair<Vec2, Vec2>> contact_pieces(const FrameData& frame, const ParticleCentres& centres,
+                                                  std::size_t k);
 
 // Throws std::runtime_error for an unknown extension or an unwritable file;
 // never leaves a partial file.

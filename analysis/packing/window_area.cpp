@@ -68,9 +68,7 @@ Curve curve_of(const BoundaryPiece& piece, Vec2 middle) {
 class Clip {
  public:
   explicit Clip(const Window& w)
-      : circle_(w.kind == Window::Kind::circle),
-        half_{0.5 * (w.x1 - w.x0), 0.5 * (w.y1 - w.y0)},
-        radius_(w.radius) {}
+      : circle_(w.kind == Window::Kind::circle), half_{0.5 * (w.x1 - w.x0), 0.5 * (w.y1 - w.y0)}, radius_(w.radius) {}
 
   bool contains(Vec2 p) const {
     return circle_ ? norm2(p) <= radius_ * radius_ : std::abs(p.x) <= half_.x && std::abs(p.y) <= half_.y;

@@ -20,7 +20,8 @@ std::vector<double> numbers(const std::string& option, const std::string& text, 
     if (!value) throw std::invalid_argument(fmt::format("--{}: '{}' is not a number", option, part));
     out.push_back(*value);
   }
-  if (out.size() != count) throw std::invalid_argument(fmt::format("--{}: expected {} comma-separated numbers", option, count));
+  if (out.size() != count)
+    throw std::invalid_argument(fmt::format("--{}: expected {} comma-separated numbers", option, count));
   return out;
 }
 
@@ -28,14 +29,17 @@ std::vector<double> numbers(const std::string& option, const std::string& text, 
 
 void add_analysis_options(boost::program_options::options_description& options) {
   namespace po = boost::program_options;
-  options.add_options()("window", po::value<std::string>(), "X0,Y0,X1,Y1: average over a rectangular window (default: the box around the particles)")(
+  options.add_options()("window", po::value<std::string>(),
+                        "X0,Y0,X1,Y1: average over a rectangular window (default: the box around the particles)")(
       "circle", po::value<std::string>(), "X,Y,R: average over a circular window")(
       "frames", po::value<std::string>(), "A:B, the frames to use (default all)")(
       "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number")(
       "exclude-walls", "leave contacts with walls out of the particles' stresses")(
-      "packing-by-centres", "packing fraction and void ratio from whole particles whose centre is in the window "
-                            "(default: each particle's exact part inside it, where the frame has exact outlines)")(
-      "chain-angle", po::value<double>()->default_value(45.0), "force chains: tolerance angle in degrees (Peters et al.)")(
+      "packing-by-centres",
+      "packing fraction and void ratio from whole particles whose centre is in the window "
+      "(default: each particle's exact part inside it, where the frame has exact outlines)")(
+      "chain-angle", po::value<double>()->default_value(45.0),
+      "force chains: tolerance angle in degrees (Peters et al.)")(
       "chain-links", po::value<std::string>()->default_value("ahead-and-behind"),
       "force chains: the links a particle keeps, ahead-and-behind (Peters et al.: the best-aligned neighbour on each "
       "side along its major stress direction) or two-best-aligned (the two best-aligned, on either side)")(

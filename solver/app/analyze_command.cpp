@@ -6,16 +6,16 @@
 // void ratio, local packing and coordination.
 #include <fmt/format.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
 #include <array>
-#include <future>
-#include <thread>
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "analysis/energy/energy_statistics.h"
 #include "analysis/frame_analysis.h"
@@ -45,8 +45,9 @@ std::map<double, std::array<double, 3>> energy_rows(const std::filesystem::path&
 }
 
 std::string chains_csv(const FrameData& data, const analysis::FrameSummary& s) {
-  std::string csv = "# force chains after Peters et al. (2005); particles by body id, end to end\n"
-                    "chain,particles,length_m,mean_major_stress_N_per_m,orientation_deg,ids\n";
+  std::string csv =
+      "# force chains after Peters et al. (2005); particles by body id, end to end\n"
+      "chain,particles,length_m,mean_major_stress_N_per_m,orientation_deg,ids\n";
   for (std::size_t k = 0; k < s.chains.chains.size(); ++k) {
     const auto& c = s.chains.chains[k];
     std::string ids;
@@ -54,7 +55,8 @@ std::string chains_csv(const FrameData& data, const analysis::FrameSummary& s) {
       if (!ids.empty()) ids += ' ';
       ids += std::to_string(data.particles[static_cast<std::size_t>(p)].id);
     }
-    csv += fmt::format("{},{},{},{},{},{}\n", k, c.particles.size(), c.length, c.mean_stress, analysis::axis_degrees(c.orientation), ids);
+    csv += fmt::format("{},{},{},{},{},{}\n", k, c.particles.size(), c.length, c.mean_stress,
+                       analysis::axis_degrees(c.orientation), ids);
   }
   return csv;
 }
@@ -62,7 +64,8 @@ std::string chains_csv(const FrameData& data, const analysis::FrameSummary& s) {
 // Per particle of the frame: the fields --add-fields writes back.
 std::vector<ParticleField> particle_fields(const FrameData& data, const analysis::FrameSummary& s, bool exclude_walls) {
   ParticleField local{"local_packing_fraction", 1, s.local_packing_fraction};
-  ParticleField chain{"chain_id", 1, {}}, p{"pressure", 1, {}}, q{"deviator_stress", 1, {}}, major{"major_stress_direction", 3, {}};
+  ParticleField chain{"chain_id", 1, {}}, p{"pressure", 1, {}}, q{"deviator_stress", 1, {}},
+      major{"major_stress_direction", 3, {}};
   for (std::size_t i = 0; i < data.particles.size(); ++i) {
     const Stress sigma = analysis::particle_stress(data.particles[i], exclude_walls);
     chain.values.push_back(s.chains.chain_of[i]);
@@ -89,7 +92,8 @@ class AnalysisTables {
   void add(int frame, const analysis::FrameSummary& s, const std::map<double, std::array<double, 3>>& energies,
            bool first) {
     if (first)
-      for (const auto& w : s.walls) columns_ += fmt::format(",wall{0}_face{1}_sigma_n,wall{0}_face{1}_tau", w.wall, w.face);
+      for (const auto& w : s.walls)
+        columns_ += fmt::format(",wall{0}_face{1}_sigma_n,wall{0}_face{1}_tau", w.wall, w.face);
     all_exact_ = all_exact_ && s.packing_exact;
     const auto row = energies.find(s.time);
     const double ratio = row != energies.end() && row->second[0] > 0.0 ? row->second[1] / row->second[0] : NAN;
@@ -105,8 +109,8 @@ class AnalysisTables {
     for (std::size_t z = 0; z < s.coordination_distribution.size(); ++z)
       coordination_ += fmt::format("{},{},{},{}\n", frame, s.time, z, s.coordination_distribution[z]);
     for (const analysis::ShapeGroup& g : s.shapes)
-      shapes_ += fmt::format("{},{},{},{},{},{},{}\n", frame, s.time, g.shape, g.grains, g.area, g.mean_centre.x,
-                             g.mean_centre.y);
+      shapes_ += fmt::format(
+          "{},{},{},{},{},{},{}\n", frame, s.time, g.shape, g.grains, g.area, g.mean_centre.x, g.mean_centre.y);
     for (std::size_t k = 0; k < s.normal_density.size(); ++k)
       roses_ += fmt::format("{},{},{},{},{}\n", frame, s.time, (static_cast<double>(k) + 0.5) * 180.0 / o_.rose_bins,
                             s.normal_density[k], s.mean_normal_force[k]);
@@ -158,12 +162,13 @@ void write_histogram_table(const std::filesystem::path& file, std::string table,
 void write_kinetic_energy_histogram(const std::filesystem::path& dir, const std::vector<std::vector<double>>& kinetic,
                                     int bins) {
   const analysis::EnergyHistogram h = analysis::kinetic_energy_histogram(kinetic, bins, 5.0);
-  write_histogram_table(dir / kKineticEnergyHistogram,
-                        fmt::format("# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame "
-                                    "({} samples);\n# maxwell_boltzmann: (3/2)^(3/2) eps^(1/2) exp(-3 eps / 2) / "
-                                    "Gamma(3/2), three quadratic degrees of freedom\neps,density,maxwell_boltzmann\n",
-                                    h.samples),
-                        h.bin_width, h.density, h.predicted);
+  write_histogram_table(
+      dir / kKineticEnergyHistogram,
+      fmt::format("# per-particle kinetic energy over the analysed frames, eps = E / <E> of each frame "
+                  "({} samples);\n# maxwell_boltzmann: (3/2)^(3/2) eps^(1/2) exp(-3 eps / 2) / "
+                  "Gamma(3/2), three quadratic degrees of freedom\neps,density,maxwell_boltzmann\n",
+                  h.samples),
+      h.bin_width, h.density, h.predicted);
 }
 
 struct AnalysedFrame {
@@ -229,12 +234,13 @@ int analyze_packing(const std::string& file, analysis::AnalysisOptions o, double
                           o.local_packing ? s.local_packing_fraction[k] : NAN, frame.particles[k].coordination);
   const std::string table = std::filesystem::path(file).replace_extension().string() + "-grains.csv";
   write_text_atomically(table, grains);
-  fmt::print("sphero analyze: {} ({} grains in the window, {} walls)\n  packing fraction {:.6f}, void ratio {:.6f}{}\n"
-             "  coordination {:.4f} ({} rattlers with fewer than 2 contacts; outlines within {:.3g} m count as "
-             "touching)\n  per grain: {}\n",
-             file, s.particles, frame.walls.size(), s.packing_fraction, s.void_ratio,
-             o.local_packing ? fmt::format(", mean local packing fraction {:.6f}", s.mean_local_packing_fraction) : "",
-             s.coordination, s.rattlers, gap, table);
+  fmt::print(
+      "sphero analyze: {} ({} grains in the window, {} walls)\n  packing fraction {:.6f}, void ratio {:.6f}{}\n"
+      "  coordination {:.4f} ({} rattlers with fewer than 2 contacts; outlines within {:.3g} m count as "
+      "touching)\n  per grain: {}\n",
+      file, s.particles, frame.walls.size(), s.packing_fraction, s.void_ratio,
+      o.local_packing ? fmt::format(", mean local packing fraction {:.6f}", s.mean_local_packing_fraction) : "",
+      s.coordination, s.rattlers, gap, table);
   return 0;
 }
 
@@ -247,15 +253,17 @@ int run_analyze_command(const std::vector<std::string>& args) {
   options.add_options()("help,h", "show this help");
   add_analysis_options(options);
   options.add_options()("no-local-packing", "skip the set-Voronoi tessellation (local packing fraction)")(
-      "add-fields", "write per-particle local_packing_fraction, chain_id, pressure, deviator_stress and "
-                    "major_stress_direction into each analysed particles_NNNNN.vtu")(
+      "add-fields",
+      "write per-particle local_packing_fraction, chain_id, pressure, deviator_stress and "
+      "major_stress_direction into each analysed particles_NNNNN.vtu")(
       "histogram-bins", po::value<int>()->default_value(100),
       "bins of the kinetic-energy and contact-force histograms over [0, 5)")(
       "threads", po::value<int>()->default_value(0), "frames analysed at once (default 0: one per core)")(
       "touch-gap", po::value<double>()->default_value(1e-6),
       "a packing file: outlines closer than this fraction of the mean grain size count as touching");
   po::variables_map vm;
-  if (const auto stop = parse_command_line(args, options, run, true, "analyze", "usage: sphero analyze RUN_DIR|PACKING.vtu [options]\n", vm))
+  if (const auto stop = parse_command_line(
+          args, options, run, true, "analyze", "usage: sphero analyze RUN_DIR|PACKING.vtu [options]\n", vm))
     return *stop;
   analysis::AnalysisOptions o = analysis_options(vm);
   o.local_packing = !vm.count("no-local-packing");

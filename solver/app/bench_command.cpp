@@ -7,27 +7,27 @@
 // stdout.
 #include <fmt/format.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
-#include <cmath>
+#include <boost/program_options.hpp>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <functional>
 #include <optional>
 #include <sstream>
 
+#include "app/bench_record.h"
 #include "app/command_line.h"
-#include "text/message_text.h"
 #include "app/commands.h"
 #include "app/data_directory.h"
-#include "app/opencl_backend.h"
 #include "app/default_scene.h"
-#include "app/bench_record.h"
-#include "engine/thread_team.h"
+#include "app/opencl_backend.h"
 #include "app/rigid_bench.h"
 #include "bench/neighbour_scenes.h"
 #include "bench/standard_scenes.h"
+#include "engine/thread_team.h"
 #include "io/scene.h"
+#include "text/message_text.h"
 
 namespace sphero::app {
 namespace {
@@ -69,13 +69,11 @@ constexpr int kHopperVertices = 62;
 std::pair<Engine, long> hopper_engine(double verlet_distance) {
   std::vector<std::string> overrides;
   if (verlet_distance > 0.0) overrides = {"--verlet_distance", fmt::format("{}", verlet_distance)};
-  const SceneConfig scene = parse_scene(kDefaultSceneText, kDefaultSceneLabel,
-                                        data_directory() / "scenes", overrides);
+  const SceneConfig scene = parse_scene(kDefaultSceneText, kDefaultSceneLabel, data_directory() / "scenes", overrides);
   World world = build_world(scene);
   const EngineSettings settings = resolve_engine_settings(scene, world);
   return {Engine(std::move(world), settings), std::lround(scene.duration / settings.dt)};
 }
-
 
 // What the command line asked for.
 struct BenchOptions {
@@ -119,25 +117,42 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
               backends_text = "cpu", tolerances_text = "1e-9";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
-      "scene", po::value(&scenes_text), "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, hopper, or all; also polygon3, rigid, and the neighbour-search scenes disks-dense1, disks-dense10, disks-dense30, disks-gas1, disks-gas10, disks-gas30 and the same with hexagons- (sizes spread over 1:1, 1:10 or 1:30, packed or as a gas, in a box without gravity; not settled). hopper: the built-in default scene of `sphero run` (200 cows, not settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps. rigid: the rigid model's heap of --n hexagons, timed over its 1000-step collapse unless --steps (records of its own: time per step and contact, iterations, the program's share)")(
+      "scene", po::value(&scenes_text),
+      "comma-separated: disks, hexagons, polygon6, polygon16, polygon32, polygon64, cows, hopper, or all; also "
+      "polygon3, rigid, and the neighbour-search scenes disks-dense1, disks-dense10, disks-dense30, disks-gas1, "
+      "disks-gas10, disks-gas30 and the same with hexagons- (sizes spread over 1:1, 1:10 or 1:30, packed or as a gas, "
+      "in a box without gravity; not settled). hopper: the built-in default scene of `sphero run` (200 cows, not "
+      "settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps. rigid: the rigid model's heap "
+      "of --n hexagons, timed over its 1000-step collapse unless --steps (records of its own: time per step and "
+      "contact, iterations, the program's share)")(
       "n", po::value(&n_text), "particle counts (default 1000,10000,100000)")(
       "large", "also 10^6 hexagons (a few GB of memory while the scene is built; minutes)")(
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
-      "neighbours", po::value(&neighbours_text), "neighbour strategies, comma-separated: cells, triangulation (default cells); each is timed with each thread count in turn, and the results are compared for identity")(
-      "backend", po::value(&backends_text), "where the contact pass runs, comma-separated: cpu, opencl (default cpu; docs/OPENCL.md); each with each strategy and thread count, and the results compared for identity")(
-      "rigid-tolerance", po::value(&tolerances_text), "the rigid heap's rigid_tolerance, comma-separated, 1e-12 to 1e-4 (default 1e-9): each timed in turn")(
-      "steps", po::value(&o.steps), "timed steps per case (default: as many as --seconds takes with the first thread count)")(
+      "neighbours", po::value(&neighbours_text),
+      "neighbour strategies, comma-separated: cells, triangulation (default cells); each is timed with each thread "
+      "count in turn, and the results are compared for identity")(
+      "backend", po::value(&backends_text),
+      "where the contact pass runs, comma-separated: cpu, opencl (default cpu; docs/OPENCL.md); each with each "
+      "strategy and thread count, and the results compared for identity")(
+      "rigid-tolerance", po::value(&tolerances_text),
+      "the rigid heap's rigid_tolerance, comma-separated, 1e-12 to 1e-4 (default 1e-9): each timed in turn")(
+      "steps", po::value(&o.steps),
+      "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&o.seconds), "timing per case when --steps is not given (default 2)")(
-      "repeat", po::value(&o.repeat), "time each case this many times, the thread counts in turn, and report the fastest (default 1)")(
+      "repeat", po::value(&o.repeat),
+      "time each case this many times, the thread counts in turn, and report the fastest (default 1)")(
       "verlet-distance", po::value(&o.verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
-      "settle-steps", po::value(&o.settle_steps), "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and continues it)")(
-      "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
+      "settle-steps", po::value(&o.settle_steps),
+      "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and "
+      "continues it)")("csv", "print CSV (a header, then a row per case) instead of JSON lines")(
       "no-contact-lists", "time without contact lists: every vertex pair of neighbouring particles, each step")(
-      "full-rebuilds", "rebuild every expired list whole, not only the pairs of the few bodies that moved (the cost partial rebuilds save)")(
-      "data", po::value(&o.data), "the data directory holding shapes/cow.shape");
+      "full-rebuilds",
+      "rebuild every expired list whole, not only the pairs of the few bodies that moved (the cost partial rebuilds "
+      "save)")("data", po::value(&o.data), "the data directory holding shapes/cow.shape");
   po::variables_map vm;
   std::string unused;
-  if (const auto stop = parse_command_line(args, options, unused, false, "bench", "usage: sphero bench [options]\n", vm))
+  if (const auto stop =
+          parse_command_line(args, options, unused, false, "bench", "usage: sphero bench [options]\n", vm))
     return stop;
   if (!unused.empty()) throw std::invalid_argument(fmt::format("unexpected argument '{}'", unused));
   if (scenes_text == "all") {
@@ -146,21 +161,19 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
   } else {
     std::stringstream in(scenes_text);
     for (std::string name; std::getline(in, name, ',');)
-      if (name == kHopper)
-        o.hopper = true;
-      else if (name == "rigid")
-        o.rigid = true;
-      else if (bench::neighbour_scene_named(name))
-        o.kinds.push_back({name, 1});
-      else
-        o.kinds.push_back(bench::scene_named(name));
-    if (o.kinds.empty() && !o.hopper && !o.rigid) throw std::invalid_argument("--scene: give at least one scene, or all");
+      if (name == kHopper) o.hopper = true;
+      else if (name == "rigid") o.rigid = true;
+      else if (bench::neighbour_scene_named(name)) o.kinds.push_back({name, 1});
+      else o.kinds.push_back(bench::scene_named(name));
+    if (o.kinds.empty() && !o.hopper && !o.rigid)
+      throw std::invalid_argument("--scene: give at least one scene, or all");
   }
   o.sizes = integers("n", n_text, 10'000'000);
   o.thread_counts = integers("threads", threads_text, 256);
   o.strategies.clear();
   std::stringstream strategies(neighbours_text);
-  for (std::string word; std::getline(strategies, word, ',');) o.strategies.push_back(neighbour_strategy_from_string(word));
+  for (std::string word; std::getline(strategies, word, ',');)
+    o.strategies.push_back(neighbour_strategy_from_string(word));
   if (o.strategies.empty()) throw std::invalid_argument("--neighbours needs cells, triangulation or both");
   o.backends.clear();
   std::stringstream backends(backends_text);
@@ -269,10 +282,8 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
       }
       const double trial_cpu = cpu_now() - cpu0, trial_wall = wall_now() - wall0;
       Timing& best = timings[t];
-      if (first_positions.empty())
-        first_positions = e.world().position;
-      else
-        best.identical = best.identical && first_positions == e.world().position;
+      if (first_positions.empty()) first_positions = e.world().position;
+      else best.identical = best.identical && first_positions == e.world().position;
       if (trial_wall < best.wall) {
         best.wall = trial_wall, best.cpu = trial_cpu;
         best.rebuilds = e.neighbour_stats().rebuilds - rebuilds;
@@ -290,7 +301,7 @@ std::vector<Timing> time_case(SettledCase& c, const BenchOptions& o) {
 }
 
 BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o, const std::vector<Timing>& timings,
-                 std::size_t t) {
+                      std::size_t t) {
   const std::string missing = o.csv ? "" : "null";  // a field not measured
   const auto& [wall, cpu, verlet_distance, rebuild_wall, contact_pass_wall, shared_jobs_wall, waiting_wall, rebuilds,
                partial_rebuilds, pairs, bytes, identical] = timings[t];
@@ -316,8 +327,10 @@ BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o
           {"settled_speed", std::isnan(s.residual_speed) ? missing : fmt::format("{:.2g}", s.residual_speed)},
           {"repeats", fmt::format("{}", o.repeat)},
           {"rebuild_wall_s", fmt::format("{:.4f}", rebuild_wall)},
-          {"neighbours", o.csv ? std::string(to_string(strategy_of(o, t))) : fmt::format("\"{}\"", to_string(strategy_of(o, t)))},
-          {"backend", o.csv ? std::string(to_string(backend_of(o, t))) : fmt::format("\"{}\"", to_string(backend_of(o, t)))},
+          {"neighbours",
+           o.csv ? std::string(to_string(strategy_of(o, t))) : fmt::format("\"{}\"", to_string(strategy_of(o, t)))},
+          {"backend",
+           o.csv ? std::string(to_string(backend_of(o, t))) : fmt::format("\"{}\"", to_string(backend_of(o, t)))},
           {"contact_pass_wall_s", std::isnan(contact_pass_wall) ? missing : fmt::format("{:.4f}", contact_pass_wall)},
           // The rest of the device's step: integration, the energy sums, the host's books.
           {"integration_wall_s",

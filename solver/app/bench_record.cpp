@@ -33,8 +33,6 @@ void print_bench_record(const BenchRecord& record, bool csv, bool& header_printe
 
 double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
-double wall_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double wall_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 }  // namespace sphero::app

@@ -39,8 +39,9 @@ bool names_a_packing_file(const std::string& argument) {
   const std::filesystem::path path(argument);
   if (path.extension() != ".vtu" && path.extension() != ".pvtu") return false;
   if (!std::filesystem::is_regular_file(path))
-    throw std::invalid_argument(argument + ": no such packing or state file (a .vtu that sphero pack or sphero run "
-                                           "wrote, or a .pvtu of a run on ranks)");
+    throw std::invalid_argument(argument +
+                                ": no such packing or state file (a .vtu that sphero pack or sphero run "
+                                "wrote, or a .pvtu of a run on ranks)");
   return true;
 }
 

@@ -6,8 +6,8 @@
 // their local packing fraction.
 #include <fmt/format.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -30,8 +30,8 @@ namespace {
 
 using analysis::Curve;
 
-const std::set<std::string> kinds{"network",  "packing-map", "rose",        "stress-strain",
-                                  "void-ratio", "energy",    "ke-histogram"};
+const std::set<std::string> kinds{
+    "network", "packing-map", "rose", "stress-strain", "void-ratio", "energy", "ke-histogram"};
 
 // Force network, with the links of force chains highlighted.
 void network_figure(const FrameData& data, const analysis::AnalysisOptions& o, analysis::FigureOptions figure,
@@ -42,7 +42,8 @@ void network_figure(const FrameData& data, const analysis::AnalysisOptions& o, a
     for (std::size_t k = 0; k + 1 < chain.particles.size(); ++k)
       links.insert(std::minmax(data.particles[static_cast<std::size_t>(chain.particles[k])].id,
                                data.particles[static_cast<std::size_t>(chain.particles[k + 1])].id));
-  for (const PairRecord& pair : data.pairs) figure.in_chain.push_back(links.count(std::minmax(pair.body_a, pair.body_b)) > 0);
+  for (const PairRecord& pair : data.pairs)
+    figure.in_chain.push_back(links.count(std::minmax(pair.body_a, pair.body_b)) > 0);
   analysis::draw_force_network(data, output, figure);
 }
 
@@ -119,7 +120,8 @@ void series_figure(const std::string& kind, const std::string& run, const std::v
   const std::string window = o.window.kind == analysis::Window::Kind::bounding_box ? "sample" : "window";
   const bool stress = kind == "stress-strain";
   if (stress) {
-    chart.title = fmt::format("{}{}{} stress (Love–Weber, compression positive)", title, title.empty() ? "" : " — ", window);
+    chart.title =
+        fmt::format("{}{}{} stress (Love–Weber, compression positive)", title, title.empty() ? "" : " — ", window);
     chart.y_label = compared.empty() ? "stress (N/m)" : "σ_yy (N/m)";
     chart.curves = {{"σ_yy", s.x, s.syy, Curve::Style::line},
                     {"σ_xx", s.x, s.sxx, Curve::Style::line},
@@ -200,8 +202,8 @@ void histogram_figure(const std::string& run, FrameRange frames, const std::stri
     mb.push_back(analysis::maxwell_boltzmann_three_dof(fine.back()));
   }
   analysis::Chart chart;
-  chart.title = fmt::format("{}{}kinetic energy per particle, frames {}–{} ({} samples)", title, title.empty() ? "" : " — ",
-                            frames.first, frames.last, h.samples);
+  chart.title = fmt::format("{}{}kinetic energy per particle, frames {}–{} ({} samples)", title,
+                            title.empty() ? "" : " — ", frames.first, frames.last, h.samples);
   chart.x_label = "ε = E_k / ⟨E_k⟩";
   chart.y_label = "probability density";
   chart.curves = {{"simulation", eps, h.density, Curve::Style::bars},
@@ -227,9 +229,10 @@ int packing_figure(const std::string& file, std::string kind, bool kind_given, c
                    analysis::FigureOptions figure, std::string output) {
   if (!kind_given) kind = "sizes";
   if (kind != "sizes" && kind != "packing-map" && kind != "network")
-    throw std::invalid_argument(fmt::format("--plot {}: a packing file has one frame and no contacts; use sizes (the "
-                                            "default), packing-map or network",
-                                            kind));
+    throw std::invalid_argument(
+        fmt::format("--plot {}: a packing file has one frame and no contacts; use sizes (the "
+                    "default), packing-map or network",
+                    kind));
   const FrameData data = packing_frame(read_state_vtu(file), kPackingArcResolution);
   if (data.particles.empty()) throw std::invalid_argument(file + ": holds walls but no grains to draw");
   if (output.empty()) output = (std::filesystem::path(file).replace_extension().string() + "-" + kind + ".png");
@@ -266,23 +269,27 @@ int run_figure_command(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/<plot>.png)")(
       "width", po::value(&width), "width in pixels (PNG) or points (default 1600 for frames, 1200 for plots)")(
       "title", po::value(&title), "a title before the caption")(
-      "view", po::value(&view), "network, packing-map: 'all' (default) or 'grains' (frame the grains, cutting off walls "
-                               "that reach far beyond them)")(
+      "view", po::value(&view),
+      "network, packing-map: 'all' (default) or 'grains' (frame the grains, cutting off walls "
+      "that reach far beyond them)")(
       "compare", po::value(&compared),
       "stress-strain, void-ratio: another run (repeatable) whose sigma_yy or e is drawn beside RUN_DIR's, each "
       "labelled by its directory's name");
   add_analysis_options(options);
   po::variables_map vm;
-  if (const auto stop = parse_command_line(args, options, run, true, "figure", "usage: sphero figure RUN_DIR|PACKING.vtu [options]\n", vm))
+  if (const auto stop = parse_command_line(
+          args, options, run, true, "figure", "usage: sphero figure RUN_DIR|PACKING.vtu [options]\n", vm))
     return *stop;
-  if (vm.count("output") && output.empty()) throw std::invalid_argument("-o: an empty file name; give the figure's file");
+  if (vm.count("output") && output.empty())
+    throw std::invalid_argument("-o: an empty file name; give the figure's file");
   if (names_a_packing_file(run))
     return packing_figure(run, kind, vm.count("plot") > 0, analysis_options(vm),
                           frame_figure_options(width > 0 ? width : 1600, title, view), output);
   if (!kinds.count(kind))
-    throw std::invalid_argument(fmt::format("--plot: unknown plot '{}'; use network, packing-map, rose, stress-strain, "
-                                            "void-ratio, energy or ke-histogram",
-                                            kind));
+    throw std::invalid_argument(
+        fmt::format("--plot: unknown plot '{}'; use network, packing-map, rose, stress-strain, "
+                    "void-ratio, energy or ke-histogram",
+                    kind));
   if (x_axis != "strain" && x_axis != "time") throw std::invalid_argument("--x: use 'strain' or 'time'");
   const analysis::AnalysisOptions o = analysis_options(vm);
   const int frames = frame_count(run);
@@ -296,7 +303,8 @@ int run_figure_command(const std::vector<std::string>& args) {
   const bool of_a_frame = kind == "network" || kind == "packing-map" || kind == "rose";
   if (width == 0) width = of_a_frame && kind != "rose" ? 1600 : 1200;
   if (output.empty())
-    output = (std::filesystem::path(run) / ((kind == "network" ? std::string("force-network") : kind) + ".png")).string();
+    output =
+        (std::filesystem::path(run) / ((kind == "network" ? std::string("force-network") : kind) + ".png")).string();
   if (of_a_frame) {
     const FrameData data = read_frame(run, frame);
     const analysis::FigureOptions figure = frame_figure_options(width, title, view);

@@ -77,8 +77,9 @@ int main(int argc, char** argv) {
     if (args[0] == "analyze") return sphero::app::run_analyze_command(rest);
     if (args[0] == "bench") return sphero::app::run_bench_command(rest);
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "sphero: out of memory: the input asks for more than this machine has (a count, a size or a "
-                       "resolution too large?)\n");
+    fmt::print(stderr,
+               "sphero: out of memory: the input asks for more than this machine has (a count, a size or a "
+               "resolution too large?)\n");
     return 1;
   } catch (const std::exception& e) {
     // Messages quote user text: keep them one printable line of reason.

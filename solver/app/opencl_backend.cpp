@@ -14,7 +14,8 @@ OpenClBackend use_opencl_backend(Engine& engine, const std::string& source, cons
     const std::filesystem::path folder = kernels.empty() ? data_directory() / "opencl" : kernels;
     OpenClDevice device = OpenClDevice::from_environment();
     const OpenClDeviceInfo info = device.info();
-    const std::string where = fmt::format("OpenCL device '{}' (platform '{}', {})", info.name, info.platform, info.version);
+    const std::string where =
+        fmt::format("OpenCL device '{}' (platform '{}', {})", info.name, info.platform, info.version);
     const std::string unsupported = DeviceVerletStepper::unsupported(engine.world(), engine.settings());
     if (unsupported.empty()) {
       auto stepper = std::make_unique<DeviceVerletStepper>(std::move(device), engine.world(), folder);
@@ -29,8 +30,9 @@ OpenClBackend use_opencl_backend(Engine& engine, const std::string& source, cons
     auto pass = std::make_unique<DeviceContactPass>(std::move(device), engine.world(), folder);
     const DeviceContactPass* raw = pass.get();
     engine.set_contact_backend(std::move(pass));
-    return {fmt::format("contacts on {}; the integration on the CPU (the device does not yet step {})", where, unsupported),
-            [raw] { return raw->seconds(); }};
+    return {
+        fmt::format("contacts on {}; the integration on the CPU (the device does not yet step {})", where, unsupported),
+        [raw] { return raw->seconds(); }};
   } catch (const std::exception& e) {
     throw SceneError(fmt::format("{}: backend = opencl: {}", source, e.what()));
   }

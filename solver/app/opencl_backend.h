@@ -12,7 +12,7 @@
 namespace sphero::app {
 
 struct OpenClBackend {
-  std::string description;                     // where the run computes, for the run's header
+  std::string description;                       // where the run computes, for the run's header
   std::function<double()> contact_pass_seconds;  // the device's contact pass so far (wall time)
 };
 

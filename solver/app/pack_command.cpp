@@ -2,8 +2,8 @@
 // writes it as a state file that `sphero run` reads (`packing = FILE`).
 #include <fmt/format.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -88,12 +88,14 @@ std::vector<Vec2> read_sites(const std::string& file, const Box& box) {
     if (words.empty()) continue;
     const auto x = words.size() == 2 ? parse_finite(words[0]) : std::nullopt;
     const auto y = words.size() == 2 ? parse_finite(words[1]) : std::nullopt;
-    if (!x || !y) throw std::invalid_argument(fmt::format("{}:{}: expected two finite numbers 'X Y'", file, line_number));
+    if (!x || !y)
+      throw std::invalid_argument(fmt::format("{}:{}: expected two finite numbers 'X Y'", file, line_number));
     if (*x < box.low.x || *x > box.high.x || *y < box.low.y || *y > box.high.y)
-      throw std::invalid_argument(fmt::format("{}:{}: the site ({}, {}) lies outside the box", file, line_number, *x, *y));
+      throw std::invalid_argument(
+          fmt::format("{}:{}: the site ({}, {}) lies outside the box", file, line_number, *x, *y));
     if (const auto [at, fresh] = line_of.emplace(std::pair{*x, *y}, line_number); !fresh)
-      throw std::invalid_argument(fmt::format("{}:{}: the site ({}, {}) repeats line {}", file, line_number, *x, *y,
-                                              at->second));
+      throw std::invalid_argument(
+          fmt::format("{}:{}: the site ({}, {}) repeats line {}", file, line_number, *x, *y, at->second));
     if (static_cast<long long>(sites.size()) == kMostGrains)
       throw std::invalid_argument(fmt::format("{}: more than {} sites", file, kMostGrains));
     sites.push_back({*x, *y});
@@ -118,7 +120,8 @@ int run_voronoi(const po::variables_map& vm, const std::string& output) {
   o.seed = vm["seed"].as<std::uint64_t>();
   o.lloyd_steps = vm["lloyd"].as<int>();
   if (o.lloyd_steps < 0 || o.lloyd_steps > kMostLloydSteps)
-    throw std::invalid_argument(fmt::format("--lloyd: {} steps; give 0 to {} (a few suffice)", o.lloyd_steps, kMostLloydSteps));
+    throw std::invalid_argument(
+        fmt::format("--lloyd: {} steps; give 0 to {} (a few suffice)", o.lloyd_steps, kMostLloydSteps));
   o.size_spread = vm["size-spread"].as<double>();
   if (vm.count("radius")) o.radius = vm["radius"].as<double>();
   if (vm.count("roundness")) o.roundness = vm["roundness"].as<double>();
@@ -183,11 +186,12 @@ int run_gas(const po::variables_map& vm, const std::string& output) {
     momentum += m * b.velocity;
     mass += m;
   }
-  fmt::print("gas: {} grains at packing fraction {:g}, size spread {:g}, each at speed {:g} in a random direction\n"
-             "  total momentum ({:.4g}, {:.4g}), i.e. a drift of {:.3g} (random directions do not cancel exactly)\n"
-             "  written to {}\n",
-             gas.bodies.size(), gas.packing_fraction, o.spread, o.speed, momentum.x, momentum.y, norm(momentum) / mass,
-             output);
+  fmt::print(
+      "gas: {} grains at packing fraction {:g}, size spread {:g}, each at speed {:g} in a random direction\n"
+      "  total momentum ({:.4g}, {:.4g}), i.e. a drift of {:.3g} (random directions do not cancel exactly)\n"
+      "  written to {}\n",
+      gas.bodies.size(), gas.packing_fraction, o.spread, o.speed, momentum.x, momentum.y, norm(momentum) / mass,
+      output);
   return 0;
 }
 
@@ -197,12 +201,14 @@ int run_lattice(const po::variables_map& vm, const std::string& output) {
   o.columns = vm["columns"].as<int>();
   o.rows = vm["rows"].as<int>();
   if (o.columns < 1 || o.rows < 1 || static_cast<long long>(o.columns) * o.rows > kMostGrains)
-    throw std::invalid_argument(fmt::format("--columns {} --rows {}: give at least 1 of each and at most {} grains",
-                                            o.columns, o.rows, kMostGrains));
+    throw std::invalid_argument(fmt::format(
+        "--columns {} --rows {}: give at least 1 of each and at most {} grains", o.columns, o.rows, kMostGrains));
   o.spacing = vm["spacing"].as<double>();
   if (!(o.spacing > 0.0 && o.spacing * std::max(o.columns, o.rows) <= kMaxCoordinate))
-    throw std::invalid_argument(fmt::format("--spacing {:g}: give a positive spacing that keeps the lattice within "
-                                            "±{:g}", o.spacing, kMaxCoordinate));
+    throw std::invalid_argument(
+        fmt::format("--spacing {:g}: give a positive spacing that keeps the lattice within "
+                    "±{:g}",
+                    o.spacing, kMaxCoordinate));
   o.hexagonal = vm.count("hexagonal") > 0;
   if (vm.count("origin")) o.origin = parse_vec2("origin", vm["origin"].as<std::string>());
   const auto bodies = lattice_packing(o);
@@ -295,12 +301,14 @@ int run_sort(const po::variables_map& vm, const std::string& output) {
   const double step_after = step();
   write_packing_vtu(output, bodies);
   const std::size_t walls = bodies.size() - sizes.size();
-  fmt::print("sorted {} grains along a Hilbert curve: consecutive grains lay a median {:.3g} grain sizes apart, now "
-             "{:.3g}{}\n  written to {}\n",
-             sizes.size(), step_before, step_after,
-             walls == 0 ? std::string() : walls == 1 ? " (its wall keeps its body number)"
-                                                    : fmt::format(" (its {} walls keep their body numbers)", walls),
-             output);
+  fmt::print(
+      "sorted {} grains along a Hilbert curve: consecutive grains lay a median {:.3g} grain sizes apart, now "
+      "{:.3g}{}\n  written to {}\n",
+      sizes.size(), step_before, step_after,
+      walls == 0   ? std::string()
+      : walls == 1 ? " (its wall keeps its body number)"
+                   : fmt::format(" (its {} walls keep their body numbers)", walls),
+      output);
   return 0;
 }
 
@@ -343,7 +351,8 @@ int run_pack_command(const std::vector<std::string>& args) {
       "gap", po::value<double>(), "Δ: erosion beyond r (default 0: touching)")(
       "packing-fraction", po::value<double>(), "target packing fraction")(
       "periodic", "periodic tessellation (voronoi)")(
-      "size-spread", po::value<double>()->default_value(0.0), "cell size spread in [0, 1): power cells (voronoi)")("lloyd", po::value<int>()->default_value(0), "Lloyd steps")(
+      "size-spread", po::value<double>()->default_value(0.0), "cell size spread in [0, 1): power cells (voronoi)")(
+      "lloyd", po::value<int>()->default_value(0), "Lloyd steps")(
       "seed", po::value<std::uint64_t>()->default_value(1), "random seed")(
       "shape", po::value<std::vector<std::string>>(), "shape file (gas: FILE[:FRACTION], repeatable)")(
       "spread", po::value<double>()->default_value(0.0), "(A_max − A_min)/(A_max + A_min) of the areas (gas)")(
@@ -371,15 +380,18 @@ int run_pack_command(const std::vector<std::string>& args) {
               << kPackUsage;
     return 2;
   }
-  if (output.empty()) throw std::invalid_argument(fmt::format("sphero pack {}: give the output file with -o OUT.vtu", method));
+  if (output.empty())
+    throw std::invalid_argument(fmt::format("sphero pack {}: give the output file with -o OUT.vtu", method));
   if (std::filesystem::path(output).extension() != ".vtu")
-    throw std::invalid_argument(fmt::format("-o {}: a packing is a .vtu file (a scene's packing = reads it); name it OUT.vtu", output));
+    throw std::invalid_argument(
+        fmt::format("-o {}: a packing is a .vtu file (a scene's packing = reads it); name it OUT.vtu", output));
   const int status = run_method(method, vm, output, require);
   // How to look at what it wrote.
   if (status == 0)
-    fmt::print("  look at it: sphero figure {} (grains coloured by size; --plot packing-map for the local "
-               "packing fraction)\n",
-               output);
+    fmt::print(
+        "  look at it: sphero figure {} (grains coloured by size; --plot packing-map for the local "
+        "packing fraction)\n",
+        output);
   return status;
 }
 

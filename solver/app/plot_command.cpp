@@ -4,8 +4,8 @@
 // against N, one curve per scene. Same charts as `sphero figure`.
 #include <fmt/format.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -57,16 +57,14 @@ Table read_table(const std::string& file) {
     }
     t.rows.push_back(split_commas(line));
     if (t.rows.back().size() != t.columns.size())
-      throw std::runtime_error(fmt::format("{}:{}: {} values where the header names {} columns", file, number,
-                                           t.rows.back().size(), t.columns.size()));
+      throw std::runtime_error(fmt::format(
+          "{}:{}: {} values where the header names {} columns", file, number, t.rows.back().size(), t.columns.size()));
   }
   if (t.columns.empty()) throw std::runtime_error(fmt::format("{}: no header line", file));
   return t;
 }
 
-double value_of(const std::string& text) {
-  return parse_number(text).value_or(NAN);
-}
+double value_of(const std::string& text) { return parse_number(text).value_or(NAN); }
 
 }  // namespace
 
@@ -85,15 +83,17 @@ int run_plot_command(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default: beside the table, TABLE.png)")(
       "width", po::value(&width), "width in pixels (PNG) or points (default 1200)");
   po::variables_map vm;
-  if (const auto stop = parse_command_line(args, options, file, true, "plot",
-                                           "usage: sphero plot TABLE.csv --x COLUMN --y COLUMN[,COLUMN...] [options]\n", vm))
+  if (const auto stop =
+          parse_command_line(args, options, file, true, "plot",
+                             "usage: sphero plot TABLE.csv --x COLUMN --y COLUMN[,COLUMN...] [options]\n", vm))
     return *stop;
   if (x_column.empty() || y_text.empty()) throw std::invalid_argument("--x and --y name the columns to plot");
   const std::map<std::string, analysis::Curve::Style> styles{{"line", analysis::Curve::Style::line},
                                                              {"dashed", analysis::Curve::Style::dashed},
                                                              {"markers", analysis::Curve::Style::markers},
                                                              {"bars", analysis::Curve::Style::bars}};
-  if (!styles.count(style)) throw std::invalid_argument(fmt::format("--style: unknown style '{}'; use line, dashed, markers or bars", style));
+  if (!styles.count(style))
+    throw std::invalid_argument(fmt::format("--style: unknown style '{}'; use line, dashed, markers or bars", style));
   if (width < 100 || width > 20000) throw std::invalid_argument("--width: expected 100 to 20000");
   const Table table = read_table(file);
   const int x = table.column(x_column, file);

@@ -31,10 +31,8 @@ void ProgressLine::show(std::string_view stage, std::size_t done, std::size_t to
   const std::string line = total > 1 ? fmt::format("  {}: {} of {} ({:.0f}%)", stage, done, total,
                                                    100.0 * static_cast<double>(done) / static_cast<double>(total))
                                      : fmt::format("  {} ...", stage);
-  if (terminal_)
-    fmt::print("\r{:<78}", line);
-  else
-    fmt::print("{}\n", line);
+  if (terminal_) fmt::print("\r{:<78}", line);
+  else fmt::print("{}\n", line);
   std::fflush(stdout);
 }
 

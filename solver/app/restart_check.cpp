@@ -18,7 +18,9 @@ bool same_law(const ContactLaw& a, const ContactLaw& b) {
 // The first body whose kind, material, density or shape differs, and how.
 std::string body_difference(const World& a, const World& b) {
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a.is_wall[i] != b.is_wall[i]) return fmt::format("body {} is a {} there, a {} here", i, a.is_wall[i] ? "wall" : "grain", b.is_wall[i] ? "wall" : "grain");
+    if (a.is_wall[i] != b.is_wall[i])
+      return fmt::format(
+          "body {} is a {} there, a {} here", i, a.is_wall[i] ? "wall" : "grain", b.is_wall[i] ? "wall" : "grain");
     if (a.material[i] != b.material[i])
       return fmt::format("body {} is of material {} there, {} here", i, a.material[i], b.material[i]);
     if (!close(a.density[i], b.density[i]))
@@ -27,7 +29,8 @@ std::string body_difference(const World& a, const World& b) {
     bool same = sa.size() == sb.size() && close(a.radius[i], b.radius[i]);
     for (std::size_t k = 0; same && k < sa.size(); ++k)
       same = norm(sa[k] - sb[k]) <= 1e-9 * (a.bounding_radius[i] + 1e-300);
-    if (!same) return fmt::format("body {} is a '{}' there, a '{}' here (its shape)", i, a.shape_name[i], b.shape_name[i]);
+    if (!same)
+      return fmt::format("body {} is a '{}' there, a '{}' here (its shape)", i, a.shape_name[i], b.shape_name[i]);
   }
   return {};
 }
@@ -54,10 +57,11 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
                    const std::string& checkpoint_name, const std::string& scene_name) {
   const World& w = checkpoint.world;
   const auto refuse = [&](const std::string& what) {
-    throw std::runtime_error(fmt::format("{}: cannot continue under {}: {}. A restart changes only duration, output, "
-                                         "intervals and threads; start a new run from the checkpoint's last state "
-                                         "file (packing = state_NNNNN.vtu) to change the rest",
-                                         checkpoint_name, scene_name, what));
+    throw std::runtime_error(
+        fmt::format("{}: cannot continue under {}: {}. A restart changes only duration, output, "
+                    "intervals and threads; start a new run from the checkpoint's last state "
+                    "file (packing = state_NNNNN.vtu) to change the rest",
+                    checkpoint_name, scene_name, what));
   };
   if (w.size() != scene_world.size())
     refuse(fmt::format("it holds {} bodies, the scene makes {}", w.size(), scene_world.size()));
@@ -69,7 +73,8 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
   if (w.material_count != scene_world.material_count) refuse("the materials differ (law)");
   for (std::size_t k = 0; k < w.law.size(); ++k)
     if (!same_law(w.law[k], scene_world.law[k]))
-      refuse(fmt::format("the law between materials {} and {} differs (law)", k / static_cast<std::size_t>(w.material_count),
+      refuse(fmt::format("the law between materials {} and {} differs (law)",
+                         k / static_cast<std::size_t>(w.material_count),
                          k % static_cast<std::size_t>(w.material_count)));
   if (w.cell.periodic != scene_world.cell.periodic || !(w.cell.low == scene_world.cell.low) ||
       !(w.cell.size == scene_world.cell.size))
@@ -85,14 +90,17 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
     if (a.restitution != b.restitution || a.normal_dissipation != b.normal_dissipation ||
         a.tangential_dissipation != b.tangential_dissipation)
       refuse(fmt::format("the rigid law between materials {} and {} differs (law)",
-                         k / static_cast<std::size_t>(w.material_count), k % static_cast<std::size_t>(w.material_count)));
+                         k / static_cast<std::size_t>(w.material_count),
+                         k % static_cast<std::size_t>(w.material_count)));
   }
   if (s.rigid.events != scene_settings.rigid.events)
-    refuse(fmt::format("it was stepped {}, the scene asks for stepping = {} (stepping)",
-                       s.rigid.events ? "from collision to collision (stepping = events)" : "by one collision program a step",
-                       scene_settings.rigid.events ? "events" : "steps"));
+    refuse(fmt::format(
+        "it was stepped {}, the scene asks for stepping = {} (stepping)",
+        s.rigid.events ? "from collision to collision (stepping = events)" : "by one collision program a step",
+        scene_settings.rigid.events ? "events" : "steps"));
   if (s.rigid.gap != scene_settings.rigid.gap)
-    refuse(fmt::format("the contact gap is {:g} m there, {:g} m here (rigid_gap)", s.rigid.gap, scene_settings.rigid.gap));
+    refuse(
+        fmt::format("the contact gap is {:g} m there, {:g} m here (rigid_gap)", s.rigid.gap, scene_settings.rigid.gap));
   if (s.rigid.qp_tolerance != scene_settings.rigid.qp_tolerance)
     refuse(fmt::format("the collision programs' tolerance is {:g} there, {:g} here (rigid_tolerance)",
                        s.rigid.qp_tolerance, scene_settings.rigid.qp_tolerance));

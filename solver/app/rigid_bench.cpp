@@ -38,28 +38,29 @@ BenchRecord heap_record(const RigidBenchOptions& o, int n, double tolerance) {
   const double cpu = cpu_now() - cpu0, wall = wall_now() - wall0;
   const CollisionStats c = engine.collision_stats();
   const auto per = [](double a, double b) { return b > 0.0 ? a / b : 0.0; };
-  return {{"scene", "\"rigid-heap\""},
-          {"n", fmt::format("{}", n)},
-          {"rigid_tolerance", fmt::format("{:g}", tolerance)},
-          {"steps", fmt::format("{}", steps)},
-          {"wall_s", fmt::format("{:.3f}", wall)},
-          {"cpu_s", fmt::format("{:.3f}", cpu)},
-          {"ms_per_step", fmt::format("{:.3f}", 1e3 * per(cpu, static_cast<double>(steps)))},
-          {"contacts_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.contacts), static_cast<double>(steps)))},
-          {"us_per_contact", fmt::format("{:.2f}", 1e6 * per(cpu, static_cast<double>(c.contacts)))},
-          {"groups_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.groups), static_cast<double>(steps)))},
-          {"largest_group", fmt::format("{}", c.largest_group)},
-          {"programs_per_step",
-           fmt::format("{:.2f}", per(static_cast<double>(c.group_programs), static_cast<double>(steps)))},
-          {"iterations_per_program",
-           fmt::format("{:.2f}", per(static_cast<double>(c.iterations), static_cast<double>(c.group_programs)))},
-          {"detection_share", fmt::format("{:.3f}", per(c.seconds_detecting, wall))},
-          {"program_share", fmt::format("{:.3f}", per(c.seconds_solving, wall))},
-          {"correction_share", fmt::format("{:.3f}", per(c.seconds_correcting, wall))},
-          {"corrections", fmt::format("{}", c.corrections)},
-          {"largest_kkt_residual", fmt::format("{:.2g}", c.largest_kkt_residual)},
-          {"deepest_overlap", fmt::format("{:.3g}", engine.deepest_overlap())},
-          {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))}};
+  return {
+      {"scene", "\"rigid-heap\""},
+      {"n", fmt::format("{}", n)},
+      {"rigid_tolerance", fmt::format("{:g}", tolerance)},
+      {"steps", fmt::format("{}", steps)},
+      {"wall_s", fmt::format("{:.3f}", wall)},
+      {"cpu_s", fmt::format("{:.3f}", cpu)},
+      {"ms_per_step", fmt::format("{:.3f}", 1e3 * per(cpu, static_cast<double>(steps)))},
+      {"contacts_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.contacts), static_cast<double>(steps)))},
+      {"us_per_contact", fmt::format("{:.2f}", 1e6 * per(cpu, static_cast<double>(c.contacts)))},
+      {"groups_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.groups), static_cast<double>(steps)))},
+      {"largest_group", fmt::format("{}", c.largest_group)},
+      {"programs_per_step",
+       fmt::format("{:.2f}", per(static_cast<double>(c.group_programs), static_cast<double>(steps)))},
+      {"iterations_per_program",
+       fmt::format("{:.2f}", per(static_cast<double>(c.iterations), static_cast<double>(c.group_programs)))},
+      {"detection_share", fmt::format("{:.3f}", per(c.seconds_detecting, wall))},
+      {"program_share", fmt::format("{:.3f}", per(c.seconds_solving, wall))},
+      {"correction_share", fmt::format("{:.3f}", per(c.seconds_correcting, wall))},
+      {"corrections", fmt::format("{}", c.corrections)},
+      {"largest_kkt_residual", fmt::format("{:.2g}", c.largest_kkt_residual)},
+      {"deepest_overlap", fmt::format("{:.3g}", engine.deepest_overlap())},
+      {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))}};
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace sphero::app {
 
 struct RigidBenchOptions {
   std::vector<int> sizes;
-  long steps = 0;  // 0: the whole collapse (1000 steps)
+  long steps = 0;                        // 0: the whole collapse (1000 steps)
   std::vector<double> tolerances{1e-9};  // rigid_tolerance: each timed in turn
   bool csv = false;
   std::string data;  // the data directory (shapes/hexagon.shape)

@@ -19,12 +19,12 @@
 #include <thread>
 
 #include "app/analysis_files.h"
-#include "app/progress_line.h"
 #include "app/commands.h"
 #include "app/data_directory.h"
-#include "app/opencl_backend.h"
-#include "app/restart_check.h"
 #include "app/default_scene.h"
+#include "app/opencl_backend.h"
+#include "app/progress_line.h"
+#include "app/restart_check.h"
 #include "engine/thread_team.h"
 #include "engine/triangulation_neighbours.h"
 #include "io/checkpoint.h"
@@ -182,8 +182,9 @@ void clear_run_files(const fs::path& directory) {
   for (const auto& entry : fs::directory_iterator(directory)) {
     const std::string name = entry.path().filename().string();
     const std::string ext = entry.path().extension().string();
-    const bool ours = ext == ".vtu" || ext == ".pvtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" || name == "run.sphero" ||
-                      is_analysis_file(name) || (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
+    const bool ours = ext == ".vtu" || ext == ".pvtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" ||
+                      name == "run.sphero" || is_analysis_file(name) ||
+                      (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
     if (ours && entry.is_regular_file()) fs::remove(entry.path());
   }
 }
@@ -223,7 +224,7 @@ std::unique_ptr<Engine> make_engine(const RunOptions& options, const SceneConfig
   } catch (const std::invalid_argument& e) {
     throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
-  engine->set_threads(settings.threads);  // not in the checkpoint: it never changes the results
+  engine->set_threads(settings.threads);                // not in the checkpoint: it never changes the results
   engine->set_neighbour_strategy(settings.neighbours);  // nor this
   return engine;
 }
@@ -247,28 +248,32 @@ void prepare_output_directory(const fs::path& out, const RunOptions& options) {
   if (!options.restart.empty() && holds_a_run && !holds_the_checkpoints_run(out, options.restart)) {
     // Continuing here would splice the checkpoint's run into another one.
     if (!options.overwrite)
-      throw SceneError(fmt::format("the output directory '{}' holds another run than the one that wrote '{}' (a "
-                                   "checkpoint continues in the folder it was written to): branch it into a new "
-                                   "folder with --output DIR, or pass --overwrite to replace that run",
-                                   out.string(), options.restart));
+      throw SceneError(
+          fmt::format("the output directory '{}' holds another run than the one that wrote '{}' (a "
+                      "checkpoint continues in the folder it was written to): branch it into a new "
+                      "folder with --output DIR, or pass --overwrite to replace that run",
+                      out.string(), options.restart));
     clear_run_files(out);
   }
   if (options.restart.empty() && fs::exists(out) && !fs::is_empty(out)) {
     if (!options.overwrite)
-      throw SceneError(fmt::format("the output directory '{}' already holds files; choose another with --output DIR "
-                                   "or pass --overwrite",
-                                   out.string()));
+      throw SceneError(
+          fmt::format("the output directory '{}' already holds files; choose another with --output DIR "
+                      "or pass --overwrite",
+                      out.string()));
     clear_run_files(out);
   }
   std::error_code cannot;
   fs::create_directories(out, cannot);
-  if (cannot) throw SceneError(fmt::format("the output directory '{}' cannot be created: {}", out.string(), cannot.message()));
+  if (cannot)
+    throw SceneError(fmt::format("the output directory '{}' cannot be created: {}", out.string(), cannot.message()));
 }
 
 // A word as the shell reads it back.
 std::string shell_word(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@") ==
-                           std::string::npos)
+  if (!word.empty() &&
+      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@") ==
+          std::string::npos)
     return word;
   std::string quoted = "'";
   for (char c : word) {
@@ -301,7 +306,11 @@ std::string continue_command(const RunOptions& options, const fs::path& out, con
 class ProgressReport {
  public:
   ProgressReport(bool quiet, std::size_t grains, long first_step, long total_steps)
-      : quiet_(quiet), terminal_(isatty(STDOUT_FILENO)), grains_(grains), first_step_(first_step), total_(total_steps) {}
+      : quiet_(quiet),
+        terminal_(isatty(STDOUT_FILENO)),
+        grains_(grains),
+        first_step_(first_step),
+        total_(total_steps) {}
 
   void after(const Engine& engine) { after(engine.step_count(), engine.time()); }
   void after(long step, double time) {
@@ -313,12 +322,10 @@ class ProgressReport {
     const double rate = done / elapsed;
     const double cundall = done * static_cast<double>(grains_) / std::max(1e-9, cpu_seconds() - cpu_start_);
     const std::string line = fmt::format("{:5.1f}%  t = {:.4g} s  {:.0f} steps/s  Cundall {:.3g}  ETA {}",
-                                         100.0 * static_cast<double>(step) / static_cast<double>(total_), time,
-                                         rate, cundall, clock_text(static_cast<double>(total_ - step) / rate));
-    if (terminal_)
-      fmt::print("\r{:<78}", line);
-    else
-      fmt::print("{}\n", line);
+                                         100.0 * static_cast<double>(step) / static_cast<double>(total_), time, rate,
+                                         cundall, clock_text(static_cast<double>(total_ - step) / rate));
+    if (terminal_) fmt::print("\r{:<78}", line);
+    else fmt::print("{}\n", line);
     std::fflush(stdout);
   }
   void finish() const {
@@ -366,24 +373,28 @@ void print_summary(const RunTotals& totals, const Engine* engine, const SceneCon
       out.string());
   if (engine && engine->settings().model == Model::rigid) {
     const CollisionStats c = engine->collision_stats();
-    const auto per = [](long count, long of) { return of > 0 ? static_cast<double>(count) / static_cast<double>(of) : 0.0; };
+    const auto per = [](long count, long of) {
+      return of > 0 ? static_cast<double>(count) / static_cast<double>(of) : 0.0;
+    };
     fmt::print(
         "  collisions: {} steps with contacts, {:.1f} contacts in {:.1f} groups each (the largest {} bodies), {:.1f} "
         "interior-point iterations per program, largest KKT residual {:.2g}, {} position corrections; time: contacts "
         "and assembly {:.2f} s, programs {:.2f} s, corrections {:.2f} s\n",
         c.programs, per(c.contacts, c.programs), per(c.groups, c.programs), c.largest_group,
-        per(c.iterations, c.group_programs),
-        c.largest_kkt_residual, c.corrections, c.seconds_detecting, c.seconds_solving, c.seconds_correcting);
+        per(c.iterations, c.group_programs), c.largest_kkt_residual, c.corrections, c.seconds_detecting,
+        c.seconds_solving, c.seconds_correcting);
     if (engine->settings().rigid.events)
-      fmt::print("  events: {} collisions met at their instants; {} of the {} steps handed to the time-stepping (resting "
-                 "contacts)\n",
-                 c.events, c.handed_over, steps);
+      fmt::print(
+          "  events: {} collisions met at their instants; {} of the {} steps handed to the time-stepping (resting "
+          "contacts)\n",
+          c.events, c.handed_over, steps);
   }
   if (const TriangulationNeighbours* t = engine ? engine->neighbour_triangulation() : nullptr) {
     const TriangulationStats s = t->stats();
-    fmt::print("  neighbours: void-space triangulation, {} list rebuilds moved it by {} flips; built from scratch {} "
-               "times ({} of them when a move could not go on)\n",
-               s.moves, s.flips, s.builds, s.rebuilds);
+    fmt::print(
+        "  neighbours: void-space triangulation, {} list rebuilds moved it by {} flips; built from scratch {} "
+        "times ({} of them when a move could not go on)\n",
+        s.moves, s.flips, s.builds, s.rebuilds);
   }
   if (totals.deepest_overlap >= 0.9)
     fmt::print(stderr,
@@ -444,9 +455,10 @@ long steps_in(double seconds, double dt, const char* key) {
   constexpr double kMostSteps = 1e12;
   const double steps = seconds / dt;
   if (!(steps >= 0.0 && steps <= kMostSteps))
-    throw std::invalid_argument(fmt::format("{} = {:g} s with dt = {:g} s is {:g} steps; a run takes at most {:g} "
-                                            "(shorten {} or lengthen dt)",
-                                            key, seconds, dt, steps, kMostSteps, key));
+    throw std::invalid_argument(
+        fmt::format("{} = {:g} s with dt = {:g} s is {:g} steps; a run takes at most {:g} "
+                    "(shorten {} or lengthen dt)",
+                    key, seconds, dt, steps, kMostSteps, key));
   return std::lround(steps);
 }
 
@@ -454,8 +466,9 @@ long steps_in(double seconds, double dt, const char* key) {
 // checkpoints (0: none but the last).
 void plan_outputs(RunPlan& plan, const SceneConfig& scene, const EngineSettings& settings) {
   plan.frame_every = std::max(1L, steps_in(scene.output_interval, settings.dt, "output_interval"));
-  plan.checkpoint_every =
-      scene.checkpoint_interval > 0.0 ? std::max(1L, steps_in(scene.checkpoint_interval, settings.dt, "checkpoint_interval")) : 0;
+  plan.checkpoint_every = scene.checkpoint_interval > 0.0
+                              ? std::max(1L, steps_in(scene.checkpoint_interval, settings.dt, "checkpoint_interval"))
+                              : 0;
 }
 
 // What rank 0 alone does (files, the terminal): a failure there stops
@@ -492,8 +505,8 @@ StateShare share_of_state_now(DistributedEngine& engine) {
 void save_checkpoint_on_ranks(const Ranks& ranks, const fs::path& path, const StateShare& share) {
   ranks.send_to_root(share.part);
   on_root(ranks, [&] {
-    save_checkpoint_in_parts(path, share.header, ranks.size(),
-                             [&](int k) { return k == 0 ? share.part : ranks.receive_from(k); });
+    save_checkpoint_in_parts(
+        path, share.header, ranks.size(), [&](int k) { return k == 0 ? share.part : ranks.receive_from(k); });
   });
 }
 
@@ -538,9 +551,10 @@ void finish_run_on_ranks(const Ranks& ranks, const DistributedEngine& engine, co
     progress.finish();
     print_summary(RunTotals::of(last_good.header), nullptr, scene, *output, out, last_good.header.step - first_step,
                   grains, wall, cpu);
-    fmt::print("  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time); the "
-               "busiest rank's wall time: steps {:.2f} s, exchanges {:.2f} s, sharing out {:.2f} s\n",
-               ranks.size(), decompositions, most_stepping, most_exchanging, most_decomposing);
+    fmt::print(
+        "  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time); the "
+        "busiest rank's wall time: steps {:.2f} s, exchanges {:.2f} s, sharing out {:.2f} s\n",
+        ranks.size(), decompositions, most_stepping, most_exchanging, most_decomposing);
   });
 }
 
@@ -559,7 +573,8 @@ EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options
       }();
       const EngineSettings settings = resolve_engine_settings(scene, world);
       std::string refusal = distributed_refusal(settings);
-      if (refusal.empty() && scene.backend == Backend::opencl) refusal = "backend = opencl does not run on several ranks: drop mpirun or the key";
+      if (refusal.empty() && scene.backend == Backend::opencl)
+        refusal = "backend = opencl does not run on several ranks: drop mpirun or the key";
       if (!refusal.empty()) throw SceneError(fmt::format("{}: {}", scene.source, refusal));
       // The serial engine that makes the state is gone (with this
       // statement) before the ranks' parts are made: its list is the
@@ -593,9 +608,10 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   const std::size_t grains = engine->grains();
   RunPlan plan;
   plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
-  const auto header = fmt::format("{} ranks, subdomains by Zoltan's recursive bisection (rank 0 holds {} bodies with "
-                                  "its ghosts)\n",
-                                  ranks.size(), engine->bodies_held());
+  const auto header = fmt::format(
+      "{} ranks, subdomains by Zoltan's recursive bisection (rank 0 holds {} bodies with "
+      "its ghosts)\n",
+      ranks.size(), engine->bodies_held());
   if (options.check) {
     on_root(ranks, [&] {
       fmt::print("{}: valid. {} grains, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps on {}", scene.source,
@@ -656,8 +672,8 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
       if (save) save_checkpoint_on_ranks(ranks, checkpoint, now);
       on_root(ranks, [&] {
         if (signal)
-          fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  mpirun ... {}\n", signal,
-                     now.header.time, continue_command(options, plan.out, checkpoint));
+          fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  mpirun ... {}\n",
+                     signal, now.header.time, continue_command(options, plan.out, checkpoint));
       });
       if (frame_now) last_good = std::move(now);
       if (signal) return 128 + signal;
@@ -671,8 +687,8 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
     });
     return 3;
   }
-  finish_run_on_ranks(ranks, *engine, progress, last_good, scene, output ? &*output : nullptr, plan.out,
-                      first_step, grains);
+  finish_run_on_ranks(
+      ranks, *engine, progress, last_good, scene, output ? &*output : nullptr, plan.out, first_step, grains);
   return 0;
 }
 
@@ -685,9 +701,9 @@ int run_run_command(const std::vector<std::string>& args) {
       return 0;
     }
   const RunOptions options = parse_arguments(args);
-  const SceneConfig scene = options.scene_file.empty()
-                                ? parse_scene(kDefaultSceneText, kDefaultSceneLabel, data_directory() / "scenes", options.overrides)
-                                : read_scene(options.scene_file, options.overrides);
+  const SceneConfig scene = options.scene_file.empty() ? parse_scene(kDefaultSceneText, kDefaultSceneLabel,
+                                                                     data_directory() / "scenes", options.overrides)
+                                                       : read_scene(options.scene_file, options.overrides);
   if (Ranks().size() > 1) return run_on_ranks(options, scene);
   World world = [&] {
     ProgressLine line(options.quiet);
@@ -725,8 +741,8 @@ int run_run_command(const std::vector<std::string>& args) {
   save_checkpoint(plan.out / "final.ckpt", engine->snapshot());
   const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
   progress.finish();
-  print_summary(RunTotals::of(*engine), engine.get(), scene, output, plan.out, engine->step_count() - first_step, grains,
-                wall, cpu);
+  print_summary(RunTotals::of(*engine), engine.get(), scene, output, plan.out, engine->step_count() - first_step,
+                grains, wall, cpu);
   return 0;
 }
 

@@ -30,14 +30,15 @@ std::vector<Shape> read_all(const std::vector<std::string>& files) {
 double tidy(double value, double scale) { return std::abs(value) < 1e-12 * scale ? 0.0 : value; }
 
 void print_table(const std::vector<Shape>& shapes, double density) {
-  fmt::print("{:<14} {:<8} {:>5} {:>8} {:>11} {:>10} {:>10} {:>11} {:>11} {:>9} {:<6} {}\n", "name", "kind",
-             "verts", "radius", "area", "com_x", "com_y", "mass", "inertia", "R", "convex", "method");
+  fmt::print("{:<14} {:<8} {:>5} {:>8} {:>11} {:>10} {:>10} {:>11} {:>11} {:>9} {:<6} {}\n", "name", "kind", "verts",
+             "radius", "area", "com_x", "com_y", "mass", "inertia", "R", "convex", "method");
   for (const Shape& shape : shapes) {
     const bool convex = shape.has_convex_skeleton();
     const MassProperties p = mass_properties(shape);
     fmt::print("{:<14} {:<8} {:>5} {:>8.4g} {:>11.6g} {:>10.4g} {:>10.4g} {:>11.6g} {:>11.6g} {:>9.6g} {:<6} {}\n",
                shape.name, to_string(shape.kind), shape.vertices.size(), shape.radius, p.area,
-               tidy(p.centroid.x, p.bounding_radius), tidy(p.centroid.y, p.bounding_radius), p.mass(density), p.inertia(density), p.bounding_radius, convex ? "yes" : "no",
+               tidy(p.centroid.x, p.bounding_radius), tidy(p.centroid.y, p.bounding_radius), p.mass(density),
+               p.inertia(density), p.bounding_radius, convex ? "yes" : "no",
                convex ? "analytic" : "exact (CGAL offset + Green)");
   }
   fmt::print(

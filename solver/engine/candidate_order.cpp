@@ -11,11 +11,14 @@ SortKey sort_key(const Candidate& c) {
   const int sign = vertex_first ? 1 : -1;
   // Images count periods crossed (±2²³ is beyond any run); biased so that
   // unsigned order is signed order.
-  const auto biased = [](int v) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(v) + (1 << 23)) & 0xFFFFFF; };
-  return {(static_cast<std::uint64_t>(low) << 32) | high,
-          (biased(sign * c.image[0]) << 40) | (biased(sign * c.image[1]) << 16) |
-              (static_cast<std::uint64_t>(c.kind) << 1) | (vertex_first ? 0u : 1u),
-          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.vertex)) << 32) | static_cast<std::uint32_t>(c.feature)};
+  const auto biased = [](int v) {
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(v) + (1 << 23)) & 0xFFFFFF;
+  };
+  return {
+      (static_cast<std::uint64_t>(low) << 32) | high,
+      (biased(sign * c.image[0]) << 40) | (biased(sign * c.image[1]) << 16) |
+          (static_cast<std::uint64_t>(c.kind) << 1) | (vertex_first ? 0u : 1u),
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.vertex)) << 32) | static_cast<std::uint32_t>(c.feature)};
 }
 
 namespace {
@@ -26,7 +29,9 @@ namespace {
 std::vector<std::pair<SortKey, std::uint32_t>> canonical_order(const std::vector<Candidate>& found, std::size_t n) {
   std::vector<std::pair<SortKey, std::uint32_t>> order(found.size());
   std::vector<std::uint32_t> bucket(n + 1, 0);
-  const auto lower_body = [](const Candidate& c) { return static_cast<std::size_t>(std::min(c.vertex_body, c.edge_body)); };
+  const auto lower_body = [](const Candidate& c) {
+    return static_cast<std::size_t>(std::min(c.vertex_body, c.edge_body));
+  };
   for (const Candidate& c : found) ++bucket[lower_body(c) + 1];
   for (std::size_t b = 0; b < n; ++b) bucket[b + 1] += bucket[b];
   std::vector<std::uint32_t> fill(bucket.begin(), bucket.end() - 1);
@@ -46,7 +51,8 @@ OrderedCandidates order_and_carry_over(const std::vector<Candidate>& found, std:
   OrderedCandidates out;
   out.candidates.resize(found.size());
   out.keys.resize(found.size());
-  for (std::size_t k = 0; k < order.size(); ++k) out.candidates[k] = found[order[k].second], out.keys[k] = order[k].first;
+  for (std::size_t k = 0; k < order.size(); ++k)
+    out.candidates[k] = found[order[k].second], out.keys[k] = order[k].first;
   // Both lists are in canonical order: one merge walk.
   out.states.resize(found.size());
   std::size_t o = 0;

@@ -6,6 +6,9 @@
 
 namespace sphero {
 
-template <class T> std::size_t capacity_bytes(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+template <class T>
+std::size_t capacity_bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
 
 }  // namespace sphero

@@ -17,10 +17,8 @@ Sides sides_of(const World& w, const GapContact& g) {
     s.body = g.edge_body;
     s.body_shift = g.edge_offset;
     s.normal = g.normal;
-    if (vertex_wall)
-      s.wall = g.vertex_body;
-    else
-      s.other = g.vertex_body;
+    if (vertex_wall) s.wall = g.vertex_body;
+    else s.other = g.vertex_body;
   }
   return s;
 }

@@ -15,7 +15,7 @@ namespace sphero {
 struct Sides {
   int body = -1, other = -1;  // world indices; -1: a wall's side
   Vec2 body_shift, other_shift, normal;
-  int wall = -1;              // the wall's world index, if one
+  int wall = -1;  // the wall's world index, if one
   Vec2 wall_shift;
 };
 

@@ -36,9 +36,9 @@ struct Contact {
   bool active = false;
   bool sliding = false;
   double overlap = 0.0;
-  Vec2 normal;          // unit, from the vertex towards the edge
-  Vec2 point;           // point of application R (vertex body's coordinates)
-  Vec2 force;           // on the vertex body; the edge body gets −force
+  Vec2 normal;  // unit, from the vertex towards the edge
+  Vec2 point;   // point of application R (vertex body's coordinates)
+  Vec2 force;   // on the vertex body; the edge body gets −force
   double normal_force = 0.0;
   // The parts of the force whose work is dissipation, and the tangential
   // spring's energy, from the last evaluation: the energy ledger books the
@@ -62,7 +62,7 @@ struct Candidate {
   bool sliding = false;  // ... and sliding (Coulomb)
   int feature_end = 0;   // the edge's second vertex (vertex–edge)
   std::array<int, 2> image{0, 0};
-  double reach = 0.0;    // sum of the two sphero-radii
+  double reach = 0.0;  // sum of the two sphero-radii
   Vec2 edge_offset;
 };
 

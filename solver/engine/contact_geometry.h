@@ -75,7 +75,8 @@ bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool b
     y = w.vertex(c.edge_body, c.feature) + c.edge_offset;
     if (norm2(y - x) > reject_beyond) return g;
     // A lone point's cone is the whole plane.
-    if (w.vertex_count[c.edge_body] > 1 && !detail::in_exterior_cone(*w.world, c.edge_body, c.feature, c.edge_offset, y, x))
+    if (w.vertex_count[c.edge_body] > 1 &&
+        !detail::in_exterior_cone(*w.world, c.edge_body, c.feature, c.edge_offset, y, x))
       return g;
   }
   const double d = norm(y - x);
@@ -88,7 +89,9 @@ bool on_inner_side_beyond_end(const World& w, const Candidate& c, Vec2 x, bool b
   g.normal = (y - x) / d;
   return g;
 }
-inline ContactGeometry contact_geometry(const World& w, const Candidate& c) { return contact_geometry(WorldView(w), c); }
+inline ContactGeometry contact_geometry(const World& w, const Candidate& c) {
+  return contact_geometry(WorldView(w), c);
+}
 
 // A record's key and flags, packed for the force pass.
 Candidate packed(const World& world, const Contact& contact);

@@ -48,21 +48,21 @@ void validate(const ContactLaw& law);
 // What one contact needs from the step: its geometry and the relative
 // velocity at the point of application.
 struct ContactKinematics {
-  double overlap = 0.0;      // δ > 0
-  Vec2 normal;               // unit, from the vertex towards the edge
-  Vec2 relative_velocity;    // velocity of the vertex's body minus the edge's body, at R
+  double overlap = 0.0;    // δ > 0
+  Vec2 normal;             // unit, from the vertex towards the edge
+  Vec2 relative_velocity;  // velocity of the vertex's body minus the edge's body, at R
 };
 
 // The force on the vertex's body (the edge's body gets the opposite), split
 // so that the engine can book the work of each part, and the energy stored.
 struct ContactResponse {
-  Vec2 force_on_vertex_body;      // = normal spring + tangential spring + viscous
-  double normal_force = 0.0;      // scalar along −n, positive when repulsive (viscous part included)
-  Vec2 tangential_spring_force;   // −k_t ξ, capped by Coulomb
-  Vec2 viscous_force;             // normal dashpot + tangential damping (while sticking)
+  Vec2 force_on_vertex_body;     // = normal spring + tangential spring + viscous
+  double normal_force = 0.0;     // scalar along −n, positive when repulsive (viscous part included)
+  Vec2 tangential_spring_force;  // −k_t ξ, capped by Coulomb
+  Vec2 viscous_force;            // normal dashpot + tangential damping (while sticking)
   bool sliding = false;
-  double normal_energy = 0.0;     // stored in the normal spring (and cohesion)
-  double tangential_energy = 0.0; // ½ k_t |ξ|² after this step
+  double normal_energy = 0.0;      // stored in the normal spring (and cohesion)
+  double tangential_energy = 0.0;  // ½ k_t |ξ|² after this step
 };
 
 // `xi` is the contact's tangential spring (relative tangential
@@ -72,8 +72,8 @@ struct ContactResponse {
 // Inline: the force loop calls it for every touching contact every step.
 // The energy stored in the normal spring (and cohesion) at overlap delta.
 inline double normal_energy_of(const ContactLaw& law, double delta) {
-  const double energy = law.normal == NormalLaw::linear ? 0.5 * law.kn * delta * delta
-                                                        : 0.4 * law.kn * delta * delta * std::sqrt(delta);
+  const double energy =
+      law.normal == NormalLaw::linear ? 0.5 * law.kn * delta * delta : 0.4 * law.kn * delta * delta * std::sqrt(delta);
   return energy - law.cohesion * delta;
 }
 

@@ -189,7 +189,7 @@ class ContactSweep {
   const double dt_;
   const std::uint8_t* const counted_;
   ContactEnergySums uncounted_;  // where the sums of candidates not counted go
-  EndedContacts& ended_;        // this member's
+  EndedContacts& ended_;         // this member's
 };
 
 }  // namespace

@@ -24,7 +24,7 @@ class ContactPass {
   // of the current state only. Returns the sums over all candidates, or
   // with `counted` (PartCount) over those whose home body it marks.
   StepContactSums evaluate(World& world, NeighbourList& list, int threads, double dt,
-                             const std::uint8_t* counted = nullptr);
+                           const std::uint8_t* counted = nullptr);
 
   WorkSplit& split() { return split_; }
   std::size_t memory_bytes() const;

@@ -7,7 +7,8 @@ namespace sphero {
 namespace {
 
 // The ledger's exact sums, in one order for carried() and of_carried().
-template <class Ledger, class Visit> void each_sum(Ledger& l, Visit&& visit) {
+template <class Ledger, class Visit>
+void each_sum(Ledger& l, Visit&& visit) {
   visit(l.kinetic_translational), visit(l.kinetic_rotational), visit(l.gravitational), visit(l.elastic_normal);
   visit(l.elastic_tangential), visit(l.damping), visit(l.sliding), visit(l.external_work);
 }
@@ -60,7 +61,8 @@ double constraint_power_of(const World& w, std::size_t i) {
   return constraint_power_of(w.constraint[i], w.force[i], w.torque[i], w.velocity[i], w.angular_velocity[i]);
 }
 
-double constraint_power_of(const BodyConstraint& tag, Vec2 force, double torque, Vec2 velocity, double angular_velocity) {
+double constraint_power_of(const BodyConstraint& tag, Vec2 force, double torque, Vec2 velocity,
+                           double angular_velocity) {
   const double forces[3] = {force.x, force.y, torque};
   double power = 0.0;
   for (int k = 0; k < 3; ++k) {

@@ -21,13 +21,13 @@ struct EnergyLedger {
   double kinetic_rotational = 0.0;
   double elastic_normal = 0.0;
   double elastic_tangential = 0.0;
-  double gravitational = 0.0;       // −Σ m g·x, and the attractor's Σ m g_a |x − c|
+  double gravitational = 0.0;  // −Σ m g·x, and the attractor's Σ m g_a |x − c|
   // external_work: imposed forces and motions; in the rigid model, moving
   // walls' percussions. damping_dissipation: viscous; in the rigid model,
   // what the collisions dissipate (docs/MODEL.md §7).
-  double external_work = 0.0;       // imposed forces and imposed motions, since the start
-  double damping_dissipation = 0.0; // viscous, since the start
-  double sliding_dissipation = 0.0; // Coulomb sliding, since the start
+  double external_work = 0.0;        // imposed forces and imposed motions, since the start
+  double damping_dissipation = 0.0;  // viscous, since the start
+  double sliding_dissipation = 0.0;  // Coulomb sliding, since the start
   double initial_mechanical = 0.0;
 
   double kinetic() const { return kinetic_translational + kinetic_rotational; }
@@ -120,7 +120,8 @@ void add_trapezoid_work(ExactSum& work, const std::vector<double>& first, const 
 // The power of body i's imposed loads and motions (nothing for a free body).
 double constraint_power_of(const World& w, std::size_t i);
 // The same of a body with this constraint, force, torque and motion.
-double constraint_power_of(const BodyConstraint& tag, Vec2 force, double torque, Vec2 velocity, double angular_velocity);
+double constraint_power_of(const BodyConstraint& tag, Vec2 force, double torque, Vec2 velocity,
+                           double angular_velocity);
 
 // The listed bodies' translational kinetic energy, and their potential
 // energy in gravity and the attractor, in list order.

@@ -112,17 +112,37 @@ EngineSnapshot Engine::snapshot_of(std::unique_ptr<Engine> engine) {
   const EnergyLedger ledger = e.ledger();
   StepperHistory history = e.stepper_->history();
   if (core.vertices_stale) update_world_vertices(core.world);
-  EngineSnapshot s{std::move(core.world), core.settings,     std::move(list),    ledger,
-                   core.time,             core.step,         core.power,         std::move(history.r2),
-                   std::move(history.r3), std::move(history.r4), core.deepest_overlap, core.deepest_overlap_time,
+  EngineSnapshot s{std::move(core.world),
+                   core.settings,
+                   std::move(list),
+                   ledger,
+                   core.time,
+                   core.step,
+                   core.power,
+                   std::move(history.r2),
+                   std::move(history.r3),
+                   std::move(history.r4),
+                   core.deepest_overlap,
+                   core.deepest_overlap_time,
                    core.books};
   return s;
 }
 
 EngineSnapshot Engine::snapshot() const {
   stepper_->sync_host(core_);
-  EngineSnapshot s{core_.world, core_.settings, core_.neighbours.state(core_.world), core_.ledger, core_.time,
-                   core_.step, core_.power, {}, {}, {}, core_.deepest_overlap, core_.deepest_overlap_time, core_.books};
+  EngineSnapshot s{core_.world,
+                   core_.settings,
+                   core_.neighbours.state(core_.world),
+                   core_.ledger,
+                   core_.time,
+                   core_.step,
+                   core_.power,
+                   {},
+                   {},
+                   {},
+                   core_.deepest_overlap,
+                   core_.deepest_overlap_time,
+                   core_.books};
   s.ledger = ledger();
   if (core_.vertices_stale) update_world_vertices(s.world);
   StepperHistory history = stepper_->history();
@@ -176,9 +196,14 @@ void Engine::step() {
   book_constraint_work();
   core_.time += core_.settings.dt;
   ++core_.step;
-  const StabilityContext context{core_.step,           core_.time,           core_.settings.dt,
-                                 dt_limit_,            core_.settings.threads, core_.settings.model,
-                                 kinetic_energy_of(core_.world, core_.vibrating), check_energy_,
+  const StabilityContext context{core_.step,
+                                 core_.time,
+                                 core_.settings.dt,
+                                 dt_limit_,
+                                 core_.settings.threads,
+                                 core_.settings.model,
+                                 kinetic_energy_of(core_.world, core_.vibrating),
+                                 check_energy_,
                                  body_numbers_.empty() ? nullptr : &body_numbers_};
   const EnergyLedger checked =
       check_energy_ && near_energy_bound(core_.ledger, context.driven_kinetic) ? ledger() : core_.ledger;
@@ -188,8 +213,7 @@ void Engine::step() {
     // The message describes the body as it is: a stepper that keeps the
     // bodies elsewhere brings them back, and the check says it again.
     stepper_->sync_host(core_);
-    check_stability(core_.world, core_.previous_position, core_.first_unstable, checked, core_.fastest_body,
-                    context);
+    check_stability(core_.world, core_.previous_position, core_.first_unstable, checked, core_.fastest_body, context);
     throw;
   }
 }

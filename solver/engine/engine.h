@@ -93,7 +93,9 @@ class Engine {
   }
   // On a rank's part: what completes the shared bodies' forces before
   // Gear's corrector (EngineCore::complete_shared_forces).
-  void complete_shared_forces_with(std::function<void()> complete) { core_.complete_shared_forces = std::move(complete); }
+  void complete_shared_forces_with(std::function<void()> complete) {
+    core_.complete_shared_forces = std::move(complete);
+  }
   // On a rank's part, once the forces of the last step's end state are
   // complete (after the ghosts were corrected): the external power taken
   // again from them, and the step's work of imposed loads and motions
@@ -129,7 +131,9 @@ class Engine {
   }
   const NeighbourStats& neighbour_stats() const { return core_.neighbours.stats(); }
   double neighbour_rebuild_seconds() const { return core_.neighbours.rebuild_seconds(); }  // wall clock, this engine's
-  long neighbour_partial_rebuilds() const { return core_.neighbours.partial_rebuilds(); }  // among neighbour_stats().rebuilds
+  long neighbour_partial_rebuilds() const {
+    return core_.neighbours.partial_rebuilds();
+  }  // among neighbour_stats().rebuilds
   double neighbour_verlet_distance() const { return core_.neighbours.verlet_distance(); }
   const NeighbourSettings& neighbour_settings() const { return core_.neighbours.settings(); }
   // The void-space triangulation (neighbours = triangulation), once a list rebuild has used it.
@@ -148,7 +152,7 @@ class Engine {
   // Each part counts what count_only's mask gives it.
   void agree_lists_with(const ListAgreement* agreement) {
     core_.neighbours.agree_with(agreement, agreement ? &core_.counted : nullptr);
-  }  // takes effect at the next list rebuild
+  }                                                                           // takes effect at the next list rebuild
   void prepare_neighbour_search() { core_.neighbours.prepare(core_.world); }  // see NeighbourList::prepare
   // What the engine holds, by the capacity of its arrays (shape names and
   // contact laws aside): world, neighbour list, scratch, the stepper's history.
@@ -191,7 +195,7 @@ class Engine {
   // first power: book_constraint_work() adds the step's share to the first.
   ExactSum work_before_trapezoid_;
   std::vector<double> trapezoid_first_powers_;  // per constrained body
-  std::vector<int> body_numbers_;  // empty: the bodies are the whole world
+  std::vector<int> body_numbers_;               // empty: the bodies are the whole world
 };
 
 }  // namespace sphero

@@ -8,8 +8,14 @@
 namespace sphero {
 
 NeighbourSettings neighbour_settings(const EngineSettings& s) {
-  return {s.verlet_distance, s.brute_force_neighbours, s.threads, s.adaptive_verlet_distance, s.contact_lists,
-          s.partial_rebuilds, s.model == Model::rigid ? s.rigid.gap + s.verlet_distance : 0.0, s.neighbours};
+  return {s.verlet_distance,
+          s.brute_force_neighbours,
+          s.threads,
+          s.adaptive_verlet_distance,
+          s.contact_lists,
+          s.partial_rebuilds,
+          s.model == Model::rigid ? s.rigid.gap + s.verlet_distance : 0.0,
+          s.neighbours};
 }
 
 void EngineCore::classify_bodies() {
@@ -64,9 +70,9 @@ void EngineCore::evaluate_forces(double dt, bool unconstrained_loads_set) {
 
 void EngineCore::evaluate_forces_at(double dt, double state_time, bool unconstrained_loads_set) {
   apply_loads(unconstrained_loads_set);
-  const StepContactSums step_sums =
-      contact_backend ? contact_backend->evaluate(world, neighbours, dt)
-                      : contacts.evaluate(world, neighbours, settings.threads, dt, counted.empty() ? nullptr : counted.data());
+  const StepContactSums step_sums = contact_backend ? contact_backend->evaluate(world, neighbours, dt)
+                                                    : contacts.evaluate(world, neighbours, settings.threads, dt,
+                                                                        counted.empty() ? nullptr : counted.data());
   book_contact_sums(step_sums, state_time);
 }
 
@@ -188,10 +194,8 @@ void EngineCore::update_lists_or_orientations() {
   // A whole rebuild brings every vertex up to date; otherwise (a partial
   // one, or none) only the bodies' orientations, from which the contact
   // pass computes the few vertices it reads.
-  if (neighbours.update(world) && neighbours.all_vertices_current())
-    vertices_stale = false;
-  else
-    update_orientations();
+  if (neighbours.update(world) && neighbours.all_vertices_current()) vertices_stale = false;
+  else update_orientations();
 }
 
 void EngineCore::update_orientations() {
@@ -203,15 +207,16 @@ void EngineCore::update_orientations() {
 std::size_t EngineCore::memory_bytes() const {
   const World& w = world;
   return capacity_bytes(w.position) + capacity_bytes(w.angle) + capacity_bytes(w.velocity) +
-         capacity_bytes(w.angular_velocity) + capacity_bytes(w.force) + capacity_bytes(w.torque) + capacity_bytes(w.mass) +
-         capacity_bytes(w.inertia) + capacity_bytes(w.density) + capacity_bytes(w.inverse_mass) +
-         capacity_bytes(w.inverse_inertia) + capacity_bytes(w.radius) + capacity_bytes(w.bounding_radius) +
-         capacity_bytes(w.material) + capacity_bytes(w.is_wall) + capacity_bytes(w.closed) + capacity_bytes(w.constraint) +
-         capacity_bytes(w.shape_name) + capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) +
-         capacity_bytes(w.local_vertex) + capacity_bytes(w.local_shift) + capacity_bytes(w.local_bend) +
-         capacity_bytes(w.world_vertex) + capacity_bytes(w.orientation) + capacity_bytes(w.seam) +
-         capacity_bytes(unconstrained) + capacity_bytes(constrained) + capacity_bytes(body_sums) +
-         neighbours.memory_bytes() + contacts.memory_bytes() + capacity_bytes(previous_position);
+         capacity_bytes(w.angular_velocity) + capacity_bytes(w.force) + capacity_bytes(w.torque) +
+         capacity_bytes(w.mass) + capacity_bytes(w.inertia) + capacity_bytes(w.density) +
+         capacity_bytes(w.inverse_mass) + capacity_bytes(w.inverse_inertia) + capacity_bytes(w.radius) +
+         capacity_bytes(w.bounding_radius) + capacity_bytes(w.material) + capacity_bytes(w.is_wall) +
+         capacity_bytes(w.closed) + capacity_bytes(w.constraint) + capacity_bytes(w.shape_name) +
+         capacity_bytes(w.vertex_begin) + capacity_bytes(w.vertex_count) + capacity_bytes(w.local_vertex) +
+         capacity_bytes(w.local_shift) + capacity_bytes(w.local_bend) + capacity_bytes(w.world_vertex) +
+         capacity_bytes(w.orientation) + capacity_bytes(w.seam) + capacity_bytes(unconstrained) +
+         capacity_bytes(constrained) + capacity_bytes(body_sums) + neighbours.memory_bytes() + contacts.memory_bytes() +
+         capacity_bytes(previous_position);
 }
 
 }  // namespace sphero

@@ -92,7 +92,7 @@ struct EngineCore {
   LedgerBooks books;
   double time = 0.0;
   long step = 0;
-  double power = 0.0;  // external power at the end of the last step
+  double power = 0.0;                     // external power at the end of the last step
   std::vector<double> constraint_powers;  // the same per constrained body (each one's trapezoid is booked exactly)
   double deepest_overlap = 0.0, deepest_overlap_time = 0.0;
   // As they stood before the last contact pass (evaluate_last_pass_again).
@@ -101,9 +101,9 @@ struct EngineCore {
   // Per body: nothing held, no imposed force or torque — the hot loops then
   // skip its constraint record.
   std::vector<std::uint8_t> unconstrained;
-  std::vector<int> constrained;      // the others, in order
-  std::vector<int> span_followers;   // plates whose force follows their span (BodyConstraint)
-  std::vector<int> vibrating;        // walls with a Vibration
+  std::vector<int> constrained;     // the others, in order
+  std::vector<int> span_followers;  // plates whose force follows their span (BodyConstraint)
+  std::vector<int> vibrating;       // walls with a Vibration
   bool constraints_may_have_changed = false;
 
   std::vector<Vec2> previous_position;  // the stability check's reference, kept to avoid allocation

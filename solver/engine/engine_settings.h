@@ -52,7 +52,7 @@ struct EngineSettings {
   bool brute_force_neighbours = false;  // the O(N²) reference
   // Not part of a checkpoint: it never changes the results.
   NeighbourStrategy neighbours = NeighbourStrategy::cells;
-  bool contact_lists = true;            // false: all vertex pairs of neighbours (NeighbourSettings)
+  bool contact_lists = true;  // false: all vertex pairs of neighbours (NeighbourSettings)
   // false: every rebuild lists all pairs anew (NeighbourSettings; the forces
   // are the same either way; not part of a checkpoint).
   bool partial_rebuilds = true;

@@ -34,36 +34,42 @@ FreeFlight flight_of(const World& w, int body, Vec2 shift) {
 // How far any point of the body within `reach` of its centre can move in
 // `seconds` of free flight.
 double travel_bound(const FreeFlight& f, double reach, double seconds) {
-  return (norm(f.velocity) + std::abs(f.angular_velocity) * reach) * seconds + 0.5 * norm(f.acceleration) * seconds * seconds;
+  return (norm(f.velocity) + std::abs(f.angular_velocity) * reach) * seconds +
+         0.5 * norm(f.acceleration) * seconds * seconds;
 }
 
 // The first instant in (0, horizon] at which candidate c's features come
 // within their reach, flying freely; nullopt if they do not (or touch now).
 std::optional<double> contact_time(const World& w, const Candidate& c, double horizon) {
-  if (w.is_wall[static_cast<std::size_t>(c.vertex_body)] && w.is_wall[static_cast<std::size_t>(c.edge_body)]) return std::nullopt;
+  if (w.is_wall[static_cast<std::size_t>(c.vertex_body)] && w.is_wall[static_cast<std::size_t>(c.edge_body)])
+    return std::nullopt;
   const WorldView view(w);
-  const FreeFlight vertex_flight = flight_of(w, c.vertex_body, {}), edge_flight = flight_of(w, c.edge_body, c.edge_offset);
+  const FreeFlight vertex_flight = flight_of(w, c.vertex_body, {}),
+                   edge_flight = flight_of(w, c.edge_body, c.edge_offset);
   const Vec2 x = view.vertex(c.vertex_body, c.vertex);
   const Vec2 a = view.vertex(c.edge_body, c.feature) + c.edge_offset;
   const bool edge = c.kind == ContactKind::vertex_edge;
   const Vec2 b = edge ? view.vertex(c.edge_body, c.feature_end) + c.edge_offset : a;
   // Too far apart to meet within the horizon: no polynomial needed.
   const double apart = edge ? norm(x - closest_point_on_segment(x, a, b)) : norm(x - a);
-  const double travel = travel_bound(vertex_flight, norm(x - vertex_flight.position), horizon) +
-                        travel_bound(edge_flight, std::max(norm(a - edge_flight.position), norm(b - edge_flight.position)), horizon);
+  const double travel =
+      travel_bound(vertex_flight, norm(x - vertex_flight.position), horizon) +
+      travel_bound(edge_flight, std::max(norm(a - edge_flight.position), norm(b - edge_flight.position)), horizon);
   if (apart - c.reach > travel) return std::nullopt;
   const PointPath p = point_path(vertex_flight, x - vertex_flight.position, horizon);
   const PointPath q = point_path(edge_flight, a - edge_flight.position, horizon);
   if (!edge) return first_touch_of_points(p, q, c.reach, horizon);
-  return first_touch_of_point_and_edge(p, q, point_path(edge_flight, b - edge_flight.position, horizon), c.reach, horizon);
+  return first_touch_of_point_and_edge(
+      p, q, point_path(edge_flight, b - edge_flight.position, horizon), c.reach, horizon);
 }
 
 }  // namespace
 
 void EventStepper::start(EngineCore& core) {
   if (core.world.attractor.strength != 0.0)
-    throw std::invalid_argument("stepping = events flies the bodies on parabolas under a uniform field, which an "
-                                "attractor's is not: drop the attractor, or step with stepping = steps");
+    throw std::invalid_argument(
+        "stepping = events flies the bodies on parabolas under a uniform field, which an "
+        "attractor's is not: drop the attractor, or step with stepping = steps");
   time_stepping_.start(core);
 }
 
@@ -128,12 +134,14 @@ void EventStepper::index_candidates(const EngineCore& core) {
   const std::vector<Candidate>& candidates = core.neighbours.candidates();
   const auto at = [](int body) { return static_cast<std::size_t>(body); };
   incident_begin_.assign(core.world.size() + 1, 0);
-  for (const Candidate& c : candidates) ++incident_begin_[at(c.vertex_body) + 1], ++incident_begin_[at(c.edge_body) + 1];
+  for (const Candidate& c : candidates)
+    ++incident_begin_[at(c.vertex_body) + 1], ++incident_begin_[at(c.edge_body) + 1];
   for (std::size_t i = 0; i < core.world.size(); ++i) incident_begin_[i + 1] += incident_begin_[i];
   incident_.resize(at(incident_begin_.back()));
   std::vector<int> next(incident_begin_.begin(), incident_begin_.end() - 1);
   for (std::size_t k = 0; k < candidates.size(); ++k)
-    for (int b : {candidates[k].vertex_body, candidates[k].edge_body}) incident_[at(next[at(b)]++)] = static_cast<int>(k);
+    for (int b : {candidates[k].vertex_body, candidates[k].edge_body})
+      incident_[at(next[at(b)]++)] = static_cast<int>(k);
 }
 
 // The collisions set off at `now` among the touching pairs of the
@@ -158,7 +166,8 @@ int EventStepper::collide_rounds(EngineCore& core, std::vector<int> frontier, do
   for (std::size_t round = 0;; ++round) {
     for (int b : frontier) {
       if (w.is_wall[static_cast<std::size_t>(b)]) continue;  // collisions leave walls as they are
-      for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1]; ++p) {
+      for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1];
+           ++p) {
         const int k = incident_[static_cast<std::size_t>(p)];
         if (seen_[static_cast<std::size_t>(k)] == epoch_) continue;
         seen_[static_cast<std::size_t>(k)] = epoch_;
@@ -170,10 +179,12 @@ int EventStepper::collide_rounds(EngineCore& core, std::vector<int> frontier, do
     }
     // In list order, whichever bodies found them: the programs' rows do not
     // depend on how the rounds went.
-    std::sort(touching.begin(), touching.end(), [](const GapContact& x, const GapContact& y) { return x.candidate < y.candidate; });
+    std::sort(touching.begin(), touching.end(),
+              [](const GapContact& x, const GapContact& y) { return x.candidate < y.candidate; });
     if (round >= 2 * touching.size() + 8) break;
     std::vector<GapContact> approaching = touching;
-    std::erase_if(approaching, [&](const GapContact& g) { return !(normal_velocity_now(w, sides_of(w, g), g.point) < 0.0); });
+    std::erase_if(
+        approaching, [&](const GapContact& g) { return !(normal_velocity_now(w, sides_of(w, g), g.point) < 0.0); });
     if (approaching.empty()) break;
     const std::size_t before = moved.size();
     met += collide_approaching(core, approaching, core.settings.dt, moved);
@@ -186,7 +197,8 @@ int EventStepper::collide_rounds(EngineCore& core, std::vector<int> frontier, do
 void EventStepper::reschedule(EngineCore& core, const std::vector<int>& bodies, double now) {
   ++epoch_;
   for (int b : bodies)
-    for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1]; ++p) {
+    for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1];
+         ++p) {
       const int k = incident_[static_cast<std::size_t>(p)];
       if (seen_[static_cast<std::size_t>(k)] == epoch_) continue;
       seen_[static_cast<std::size_t>(k)] = epoch_;
@@ -227,8 +239,9 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
   const QpSettings settings{core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations};
   const CollisionResult result = resolve_collisions_by_group(bodies, contacts, settings, &groups);
   if (!result.program.converged)
-    throw InstabilityError(fmt::format("at t = {:g} s a collision of {} contacts did not converge (KKT residual {:.2g})",
-                                       core.time, contacts.size(), result.program.kkt_residual));
+    throw InstabilityError(
+        fmt::format("at t = {:g} s a collision of {} contacts did not converge (KKT residual {:.2g})", core.time,
+                    contacts.size(), result.program.kkt_residual));
   for (std::size_t m = 0; m < members.size(); ++m) {
     const auto i = static_cast<std::size_t>(members[m]);
     w.velocity[i] = result.velocity[m], w.angular_velocity[i] = result.angular_velocity[m];
@@ -241,8 +254,8 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
   std::vector<ContactState>& states = core.neighbours.states();
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const GapContact& g = touching[k];
-    const Vec2 on_vertex =
-        mean_force_on_vertex(w, g, contacts[k], result.normal_percussion[k], result.tangential_percussion[k], step_length);
+    const Vec2 on_vertex = mean_force_on_vertex(
+        w, g, contacts[k], result.normal_percussion[k], result.tangential_percussion[k], step_length);
     ContactState& state = states[static_cast<std::size_t>(g.candidate)];
     candidates[static_cast<std::size_t>(g.candidate)].active = true;
     state.force += on_vertex, state.point = g.point, state.normal_force += result.normal_percussion[k] / step_length;

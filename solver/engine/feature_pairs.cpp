@@ -63,7 +63,8 @@ void FeaturePairFinder::add_all_feature_pairs(int a, int b, Vec2 shift, std::arr
   const auto vertex_on_edges = [&](int vb, int v_end, int eb, Vec2 offset, std::array<int, 2> seen) {
     for (int v = w.vertex_begin[vb]; v < v_end; ++v) {
       if (!is_feature(w, vb, v)) continue;
-      for (int e = 0; e < w.edge_count(eb); ++e) push(vb, eb, v, w.vertex_begin[eb] + e, ContactKind::vertex_edge, offset, seen);
+      for (int e = 0; e < w.edge_count(eb); ++e)
+        push(vb, eb, v, w.vertex_begin[eb] + e, ContactKind::vertex_edge, offset, seen);
     }
   };
   vertex_on_edges(a, a_end, b, shift, image);
@@ -79,7 +80,9 @@ void FeaturePairFinder::add_all_feature_pairs(int a, int b, Vec2 shift, std::arr
 
 // The largest distance from body b's centre to its skeleton (its bounding
 // radius less its sphero-radius), widened by rounding's worth.
-double FeaturePairFinder::skeleton_reach(int b) const { return (w.bounding_radius[b] - w.radius[b]) * (1.0 + 1e-9) + 1e-12 * w.bounding_radius[b]; }
+double FeaturePairFinder::skeleton_reach(int b) const {
+  return (w.bounding_radius[b] - w.radius[b]) * (1.0 + 1e-9) + 1e-12 * w.bounding_radius[b];
+}
 
 // The index ranges of body's vertices (or edges, by first vertex: end is
 // where they stop) worth scanning for features within reach of centre:
@@ -132,8 +135,9 @@ bool FeaturePairFinder::near_cone(int body, int k, Vec2 offset, Vec2 p, double s
   return true;
 }
 
-void FeaturePairFinder::add_vertices_on_edges(int vb, const std::vector<int>& vertices, int eb, const std::vector<int>& edges,
-                           Vec2 offset, std::array<int, 2> image, double cutoff) {
+void FeaturePairFinder::add_vertices_on_edges(int vb, const std::vector<int>& vertices, int eb,
+                                              const std::vector<int>& edges, Vec2 offset, std::array<int, 2> image,
+                                              double cutoff) {
   for (int start : edges) {
     const int end = after(w, eb, start).k;
     const Vec2 p = w.world_vertex[start] + offset, q = w.world_vertex[end] + offset;
@@ -168,7 +172,8 @@ void FeaturePairFinder::add_vertices_on_edges(int vb, const std::vector<int>& ve
 // skeleton vertex `corner`, beyond the end of the edge that ends there
 // (`edge_ends_there`) or starts there? (on_inner_side_beyond_end, with
 // slack, and only where a bend can have an inner side.)
-bool FeaturePairFinder::near_inner_side(int body, int corner, bool edge_ends_there, Vec2 x, Vec2 offset, double slack) const {
+bool FeaturePairFinder::near_inner_side(int body, int corner, bool edge_ends_there, Vec2 x, Vec2 offset,
+                                        double slack) const {
   if (!has_inner_side(w, body, corner)) return false;
   const Vec2 apex = w.world_vertex[corner];
   const InnerSide s = inner_side(w, body, corner, apex, edge_ends_there, x - (apex + offset));
@@ -183,7 +188,7 @@ bool FeaturePairFinder::within_half_skin(double apart, double cutoff) const {
 }
 
 void FeaturePairFinder::push(int vb, int eb, int v, int f, ContactKind kind, Vec2 offset, std::array<int, 2> image,
-          bool within_half_skin_too) {
+                             bool within_half_skin_too) {
   if (counts_pair(counted, w, vb, eb)) listed_at_half_skin += within_half_skin_too;
   Candidate c;
   c.vertex_body = vb;
@@ -204,8 +209,8 @@ double FeaturePairFinder::skeleton_distance(int b, Vec2 offset, Vec2 p) const {
   double d = INFINITY;
   for (int e = 0; e < w.edge_count(b); ++e) {
     const int start = w.vertex_begin[b] + e;
-    d = std::min(d, distance_to_segment(p, w.world_vertex[start] + offset,
-                                        w.world_vertex[after(w, b, start).k] + offset));
+    d = std::min(
+        d, distance_to_segment(p, w.world_vertex[start] + offset, w.world_vertex[after(w, b, start).k] + offset));
   }
   return d;
 }

@@ -45,7 +45,8 @@ class FeaturePairFinder {
   void add_all_feature_pairs(int a, int b, Vec2 shift, std::array<int, 2> image);
   void add_vertex_corner_pairs(int a, int b, Vec2 shift, std::array<int, 2> image, double cutoff);
   double skeleton_reach(int b) const;
-  template <class Scan> void near_ranges(int body, Vec2 offset, Vec2 centre, double reach, int end, Scan&& scan) const;
+  template <class Scan>
+  void near_ranges(int body, Vec2 offset, Vec2 centre, double reach, int end, Scan&& scan) const;
   void near_vertices(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& out) const;
   void near_edges(int body, Vec2 offset, Vec2 centre, double reach, std::vector<int>& out) const;
   bool near_cone(int body, int k, Vec2 offset, Vec2 p, double slack) const;

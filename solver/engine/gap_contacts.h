@@ -14,11 +14,11 @@ namespace sphero {
 struct GapContact {
   int candidate = 0;  // its index in the neighbour list
   int vertex_body = 0, edge_body = 0;
-  Vec2 edge_offset;   // the edge body's periodic image
-  Vec2 point;         // A_k: half-way between the two outlines
-  Vec2 normal;        // unit, from the vertex towards the edge
-  double gap = 0.0;   // between the outlines; negative: an overlap
-  double reach = 0.0; // the sum of the two sphero-radii
+  Vec2 edge_offset;    // the edge body's periodic image
+  Vec2 point;          // A_k: half-way between the two outlines
+  Vec2 normal;         // unit, from the vertex towards the edge
+  double gap = 0.0;    // between the outlines; negative: an overlap
+  double reach = 0.0;  // the sum of the two sphero-radii
 };
 
 // Every listed pair whose outlines are closer than `gap`, in list order.

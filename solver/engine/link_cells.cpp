@@ -62,7 +62,9 @@ LinkCells::LinkCells(const World& w, const std::vector<int>& bodies, double skin
   }
   for (std::size_t c = 0; c < count; ++c) start_[c + 1] += start_[c];
   std::vector<int> fill(start_.begin(), start_.end() - 1);
-  for (int i : bodies) members_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell_of_body_[static_cast<std::size_t>(i)])]++)] = i;
+  for (int i : bodies)
+    members_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell_of_body_[static_cast<std::size_t>(i)])]++)] =
+        i;
 }
 
 // The grid spans the bodies, but never more than a few cells per body: a

@@ -35,11 +35,13 @@ class LinkCells {
 
   // Calls visit(j) for every binned body j in the 3 × 3 cells around body i
   // (i included), cell by cell, each cell once, bodies in index order.
-  template <class Visit> void for_each_body_near(int i, Visit&& visit) const {
+  template <class Visit>
+  void for_each_body_near(int i, Visit&& visit) const {
     std::array<int, 9> neighbours;
     const std::size_t count = cells_around(i, neighbours);
     for (std::size_t m = 0; m < count; ++m)
-      for (int k = start_[static_cast<std::size_t>(neighbours[m])]; k < start_[static_cast<std::size_t>(neighbours[m]) + 1]; ++k)
+      for (int k = start_[static_cast<std::size_t>(neighbours[m])];
+           k < start_[static_cast<std::size_t>(neighbours[m]) + 1]; ++k)
         visit(members_[static_cast<std::size_t>(k)]);
   }
 

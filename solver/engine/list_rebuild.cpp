@@ -27,7 +27,13 @@ class PairSearch {
   // (as vertex body) the counts take (NeighbourList::agree_with).
   PairSearch(World& w, const std::vector<std::array<int, 2>>& wraps, const std::vector<int>* moved, double skin,
              int threads, const std::uint8_t* counted)
-      : w_(w), wraps_(wraps), partial_(moved != nullptr), moved_(moved), skin_(skin), threads_(threads), counted_(counted) {
+      : w_(w),
+        wraps_(wraps),
+        partial_(moved != nullptr),
+        moved_(moved),
+        skin_(skin),
+        threads_(threads),
+        counted_(counted) {
     for (std::size_t i = 0; i < w.size(); ++i) (w.is_wall[i] ? walls_ : grains_).push_back(static_cast<int>(i));
     relisted_.assign(partial_ ? w.size() : 0, 0);
     if (partial_)
@@ -62,9 +68,11 @@ class PairSearch {
   bool decided_from(int i, int j) const;
   void update_vertices_of(std::vector<std::uint8_t>& involved);
   void update_vertices_near_moved(const LinkCells& cells);
-  template <class Visit> void in_parallel(std::size_t count, Visit&& visit);
+  template <class Visit>
+  void in_parallel(std::size_t count, Visit&& visit);
   bool counts(int grain) const { return !counted_ || (counted_[grain] & homes_contacts); }
-  std::size_t list_wall_images(FeaturePairFinder& finder, int grain, const std::vector<std::array<int, 2>>& wall_periods);
+  std::size_t list_wall_images(FeaturePairFinder& finder, int grain,
+                               const std::vector<std::array<int, 2>>& wall_periods);
 
   World& w_;
   const std::vector<std::array<int, 2>>& wraps_;
@@ -126,7 +134,8 @@ bool PairSearch::decided_from(int i, int j) const {
 // search costs more where the grains are denser. At most 64 at a time, and
 // at least eight handfuls per thread, so that no member waits out
 // another's last handful.
-template <class Visit> void PairSearch::in_parallel(std::size_t count, Visit&& visit) {
+template <class Visit>
+void PairSearch::in_parallel(std::size_t count, Visit&& visit) {
   std::atomic<std::size_t> next{0};
   std::vector<std::size_t> found_pairs(static_cast<std::size_t>(threads_), 0);
   const std::size_t handful = std::clamp<std::size_t>(count / (8 * static_cast<std::size_t>(threads_)), 1, 64);
@@ -163,7 +172,8 @@ void PairSearch::update_vertices_near_moved(const LinkCells& cells) {
     cells.for_each_body_near(i, [&](int j) {
       Vec2 shift;
       std::array<int, 2> image;
-      if (j != i && within_reach(std::min(i, j), std::max(i, j), shift, image)) involved[static_cast<std::size_t>(j)] = 1;
+      if (j != i && within_reach(std::min(i, j), std::max(i, j), shift, image))
+        involved[static_cast<std::size_t>(j)] = 1;
     });
   }
   update_vertices_of(involved);
@@ -250,7 +260,8 @@ std::size_t PairSearch::list_wall_images(FeaturePairFinder& finder, int grain,
 void PairSearch::search_walls() {
   if (walls_.empty()) return;
   std::vector<std::array<int, 2>> wall_periods(walls_.size());
-  for (std::size_t k = 0; k < walls_.size(); ++k) wall_periods[k] = periods_into_cell(w_, static_cast<std::size_t>(walls_[k]));
+  for (std::size_t k = 0; k < walls_.size(); ++k)
+    wall_periods[k] = periods_into_cell(w_, static_cast<std::size_t>(walls_[k]));
   in_parallel(searched().size(), [&](FeaturePairFinder& finder, std::size_t index) {
     return list_wall_images(finder, searched()[index], wall_periods);
   });
@@ -292,8 +303,7 @@ void NeighbourList::wrap_for_listing(World& w, const std::vector<int>* moved) {
   };
   if (moved)
     for (int i : *moved) wrap(static_cast<std::size_t>(i));
-  else
-    ThreadTeam::for_each(std::max(1, settings_.threads), w.size(), wrap);
+  else ThreadTeam::for_each(std::max(1, settings_.threads), w.size(), wrap);
 }
 
 // A whole rebuild lets each body move δ before the next (2δ between two
@@ -336,10 +346,8 @@ void NeighbourList::relist(World& w, const std::vector<int>* moved) {
   }
   search.search_walls();
   OrderedCandidates fresh = order_and_carry_over(search.take_found(), w.size(), candidates_, states_);
-  if (partial)
-    finish_partial_rebuild(w, fresh, search.relisted(), *moved);
-  else
-    finish_whole_rebuild(w, fresh, search.listed_at_half_skin(), search.pairs());
+  if (partial) finish_partial_rebuild(w, fresh, search.relisted(), *moved);
+  else finish_whole_rebuild(w, fresh, search.listed_at_half_skin(), search.pairs());
   index_bodies(w.size());
   finish_relist(started);
 }

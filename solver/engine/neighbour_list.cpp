@@ -60,11 +60,13 @@ Contact NeighbourList::record(const World& w, std::size_t k) const {
 
 void NeighbourList::require_copy(const char* what) const {
   if (copy_stale_)
-    throw std::logic_error(std::string("NeighbourList::") + what + ": the list is held by its remote lister; fetch it first");
+    throw std::logic_error(std::string("NeighbourList::") + what +
+                           ": the list is held by its remote lister; fetch it first");
 }
 
 void NeighbourList::adopt(std::vector<Candidate> candidates, std::vector<ContactState> states) {
-  if (candidates.size() != states.size()) throw std::logic_error("NeighbourList::adopt: candidates and states differ in count");
+  if (candidates.size() != states.size())
+    throw std::logic_error("NeighbourList::adopt: candidates and states differ in count");
   candidates_ = std::move(candidates);
   states_ = std::move(states);
   copy_stale_ = false;
@@ -73,7 +75,8 @@ void NeighbourList::adopt(std::vector<Candidate> candidates, std::vector<Contact
 
 NeighbourListState NeighbourList::state(const World& world) const {
   require_copy("state");
-  NeighbourListState s{{}, reference_position_, reference_angle_, wraps_, stats_, built_, delta_, steps_since_rebuild_, listed_at_half_skin_};
+  NeighbourListState s{{},     reference_position_,  reference_angle_,    wraps_, stats_, built_,
+                       delta_, steps_since_rebuild_, listed_at_half_skin_};
   s.contacts.reserve(candidates_.size());
   for (std::size_t k = 0; k < candidates_.size(); ++k) s.contacts.push_back(record(world, k));
   return s;
@@ -154,12 +157,14 @@ bool NeighbourList::update(World& world, double largest) {
     if (settings_.partial_rebuilds) moved = moved_beyond(world, 0.5 * delta_);
     std::size_t moved_counted = moved.size();
     if (counted_)
-      moved_counted = static_cast<std::size_t>(std::count_if(
-          moved.begin(), moved.end(), [&](int i) { return ((*counted_)[static_cast<std::size_t>(i)] & counts_in_list) != 0; }));
+      moved_counted = static_cast<std::size_t>(std::count_if(moved.begin(), moved.end(), [&](int i) {
+        return ((*counted_)[static_cast<std::size_t>(i)] & counts_in_list) != 0;
+      }));
     const Counts c = counts(world, moved_counted);
     // (Walls are in every part alike.)
-    const bool few = c.moved > 0.0 && c.moved <= std::floor(c.bodies / kPartialShare) &&
-                     std::none_of(moved.begin(), moved.end(), [&](int i) { return world.is_wall[static_cast<std::size_t>(i)]; });
+    const bool few =
+        c.moved > 0.0 && c.moved <= std::floor(c.bodies / kPartialShare) &&
+        std::none_of(moved.begin(), moved.end(), [&](int i) { return world.is_wall[static_cast<std::size_t>(i)]; });
     const double relisted = few ? c.moved : c.bodies;
     // Mended lists that end within a few steps, each mending walking every
     // body, can cost more than the contacts themselves (many rattlers
@@ -214,7 +219,11 @@ NeighbourList::Counts NeighbourList::counts(const World& w, std::size_t moved) c
     for (std::size_t i = 0; i < w.size(); ++i)
       if (mine[i] & counts_in_list) bodies += 1.0, vertices += w.vertex_count[i];
   }
-  std::vector<double> c{listed, bodies, vertices, static_cast<double>(stats_.body_pairs), listed_at_half_skin_,
+  std::vector<double> c{listed,
+                        bodies,
+                        vertices,
+                        static_cast<double>(stats_.body_pairs),
+                        listed_at_half_skin_,
                         static_cast<double>(moved)};
   if (agreement_) c = agreement_->totals(std::move(c));
   return {c[0], c[1], c[2], c[3], c[4], c[5]};
@@ -262,7 +271,8 @@ std::vector<int> NeighbourList::moved_beyond(const World& w, double beyond) cons
       if (motion_of(w, i) > beyond) parts[static_cast<std::size_t>(member)].push_back(static_cast<int>(i));
   });
   std::vector<int> moved;
-  for (int m = 0; m < used; ++m) moved.insert(moved.end(), parts[static_cast<std::size_t>(m)].begin(), parts[static_cast<std::size_t>(m)].end());
+  for (int m = 0; m < used; ++m)
+    moved.insert(moved.end(), parts[static_cast<std::size_t>(m)].begin(), parts[static_cast<std::size_t>(m)].end());
   return moved;
 }
 

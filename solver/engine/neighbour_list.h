@@ -17,7 +17,7 @@
 
 namespace sphero {
 
-struct OrderedCandidates;  // candidate_order.h
+struct OrderedCandidates;       // candidate_order.h
 class TriangulationNeighbours;  // triangulation_neighbours.h
 class NeighbourList;
 
@@ -142,7 +142,8 @@ class NeighbourList {
   // How far body i may have moved any of its points since the list was
   // built: translation plus turn times its bounding radius.
   double motion_of(const World& w, std::size_t i) const {
-    return norm(w.position[i] - reference_position_[i]) + w.bounding_radius[i] * std::abs(w.angle[i] - reference_angle_[i]);
+    return norm(w.position[i] - reference_position_[i]) +
+           w.bounding_radius[i] * std::abs(w.angle[i] - reference_angle_[i]);
   }
 
   // Every candidate as a full record, overlap and normal from the current
@@ -186,7 +187,7 @@ class NeighbourList {
   // The void-space triangulation, once a rebuild has used it (null before).
   const TriangulationNeighbours* triangulation() const { return triangulation_.get(); }
   double verlet_distance() const { return delta_; }  // δ in use
-  std::size_t memory_bytes() const;  // by the capacity of its arrays
+  std::size_t memory_bytes() const;                  // by the capacity of its arrays
   const NeighbourStats& stats() const { return stats_; }
   NeighbourStats& stats() { return stats_; }
   const NeighbourSettings& settings() const { return settings_; }
@@ -219,10 +220,9 @@ class NeighbourList {
   void finish_relist(std::chrono::steady_clock::time_point started);
   void require_copy(const char* what) const;
   void wrap_for_listing(World& world, const std::vector<int>* moved);
-  void finish_whole_rebuild(const World& world, OrderedCandidates& fresh, long listed_at_half_skin,
-                            std::size_t pairs);
-  void finish_partial_rebuild(const World& world, OrderedCandidates& fresh,
-                              const std::vector<std::uint8_t>& relisted, const std::vector<int>& moved);
+  void finish_whole_rebuild(const World& world, OrderedCandidates& fresh, long listed_at_half_skin, std::size_t pairs);
+  void finish_partial_rebuild(const World& world, OrderedCandidates& fresh, const std::vector<std::uint8_t>& relisted,
+                              const std::vector<int>& moved);
   std::vector<int> moved_beyond(const World& w, double beyond) const;
   void index_bodies(std::size_t body_count);
   Contact record(const World& world, std::size_t k) const;

@@ -53,7 +53,8 @@ bool collides(const World& w, const GapContact& g, const Sides& s, double dt, do
 
 void require_rigid_world(const World& w, const RigidSettings& settings) {
   if (w.rigid_law.size() != static_cast<std::size_t>(w.material_count) * static_cast<std::size_t>(w.material_count))
-    throw std::invalid_argument("model = rigid needs a rigid law ('law = A B rigid restitution=...') for every pair of materials");
+    throw std::invalid_argument(
+        "model = rigid needs a rigid law ('law = A B rigid restitution=...') for every pair of materials");
   if (!(settings.gap > 0.0) || !std::isfinite(settings.gap) || !(settings.overlap_tolerance > 0.0))
     throw std::invalid_argument("model = rigid needs a positive contact gap and overlap tolerance");
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -100,7 +101,8 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
     deepest = std::max(deepest, -g.gap);
     deepest_fraction = std::max(deepest_fraction, -g.gap / g.reach);
   }
-  if (deepest_fraction > core.deepest_overlap) core.deepest_overlap = deepest_fraction, core.deepest_overlap_time = core.time;
+  if (deepest_fraction > core.deepest_overlap)
+    core.deepest_overlap = deepest_fraction, core.deepest_overlap_time = core.time;
   if (!(deepest > core.settings.rigid.overlap_tolerance)) return;
   const Clock::time_point start = Clock::now();
   // The smallest mass-weighted displacement that opens every contact of
@@ -126,7 +128,8 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
       states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
   if (!moved.program.converged)
     throw InstabilityError(fmt::format(
-        "step {} (t = {:g}): no displacement opens the overlaps of {} contacts among {} bodies (the deepest {:g} m; the position "
+        "step {} (t = {:g}): no displacement opens the overlaps of {} contacts among {} bodies (the deepest {:g} m; "
+        "the position "
         "correction's program did not converge, scaled KKT residual {:g}). Likely cause: grains packed tighter than "
         "rigid ones fit, e.g. a packing compressed with soft contacts between fixed walls; start from one without "
         "overlaps, or give rigid_gap above its overlaps",
@@ -188,7 +191,8 @@ namespace {
 // The fastest any point of body b moves under the step's free motion.
 double speed_bound(const World& w, std::size_t b, double dt) {
   if (w.is_wall[b]) return norm(w.velocity[b]) + std::abs(w.angular_velocity[b]) * w.bounding_radius[b];
-  return norm(free_motion(w, static_cast<int>(b), dt).velocity) + std::abs(w.angular_velocity[b]) * w.bounding_radius[b];
+  return norm(free_motion(w, static_cast<int>(b), dt).velocity) +
+         std::abs(w.angular_velocity[b]) * w.bounding_radius[b];
 }
 
 // Pairs farther apart than the gap plus twice what their two bodies can
@@ -210,7 +214,8 @@ void leave_out_unreachable(const EngineCore& core, std::vector<GapContact>& near
 }  // namespace
 
 // Every contact within reach, colliding or guarded.
-std::vector<CollisionContact> RigidStepper::program_contacts(const EngineCore& core, const std::vector<GapContact>& near) {
+std::vector<CollisionContact> RigidStepper::program_contacts(const EngineCore& core,
+                                                             const std::vector<GapContact>& near) {
   const World& w = core.world;
   std::vector<CollisionContact> out;
   out.reserve(near.size());
@@ -256,7 +261,8 @@ void RigidStepper::store_percussions(EngineCore& core, const std::vector<GapCont
     const CollisionContact& c = contacts[k];
     // A contact without a percussion is no contact of the output.
     if (result.normal_percussion[k] == 0.0 && result.tangential_percussion[k] == 0.0) continue;
-    const Vec2 on_vertex = mean_force_on_vertex(w, g, c, result.normal_percussion[k], result.tangential_percussion[k], dt);
+    const Vec2 on_vertex =
+        mean_force_on_vertex(w, g, c, result.normal_percussion[k], result.tangential_percussion[k], dt);
     candidates[static_cast<std::size_t>(g.candidate)].active = true;
     states[static_cast<std::size_t>(g.candidate)] = {{}, on_vertex, g.point, {}, result.normal_percussion[k] / dt};
     add_mean_force(w, g, on_vertex);
@@ -328,7 +334,8 @@ std::vector<Contact> RigidStepper::contacts(const EngineCore& core) const {
       // collision: within the list's reach, which the widened gap covers.
       const double reach = 2.0 * (core.settings.rigid.gap + list.verlet_distance()) + key.reach;
       GapContact g;
-      if (gap_contact_of(view, key, static_cast<int>(k), reach, g)) c.normal = g.normal, c.overlap = std::max(0.0, -g.gap);
+      if (gap_contact_of(view, key, static_cast<int>(k), reach, g))
+        c.normal = g.normal, c.overlap = std::max(0.0, -g.gap);
     }
     out.push_back(c);
   }

@@ -24,7 +24,9 @@ struct SkeletonChunks {
   std::vector<int> first;
   std::vector<Vec2> centre;
   std::vector<double> radius;
-  int count(int body) const { return first[static_cast<std::size_t>(body) + 1] - first[static_cast<std::size_t>(body)]; }
+  int count(int body) const {
+    return first[static_cast<std::size_t>(body) + 1] - first[static_cast<std::size_t>(body)];
+  }
 };
 
 // The chunks' circles, with the world vertices as they now lie: of every

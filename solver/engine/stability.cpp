@@ -53,15 +53,19 @@ bool not_finite(const World& w, std::size_t i) {
 [[noreturn]] void fail(const World& w, std::size_t i, const std::string& what, const StabilityContext& run) {
   const std::size_t named = run.body_numbers ? static_cast<std::size_t>((*run.body_numbers)[i]) : i;
   if (run.model == Model::rigid)
-    throw InstabilityError(named, fmt::format(
-        "unstable at step {} (t = {:g}): body {} ('{}') {}. Likely cause: the time step dt = {:g} lets bodies move "
-        "through each other between collisions; lower dt",
-        run.step, run.time, named, w.shape_name[i], what, run.dt));
-  throw InstabilityError(named, fmt::format(
-      "unstable at step {} (t = {:g}): body {} ('{}') {}. Likely cause: the time step dt = {:g} is too large "
-      "for the contact stiffness (stable limit about {:g}) or the overlaps grew deeper than the sphero-radius; "
-      "lower dt or the velocities",
-      run.step, run.time, named, w.shape_name[i], what, run.dt, run.dt_limit));
+    throw InstabilityError(
+        named,
+        fmt::format(
+            "unstable at step {} (t = {:g}): body {} ('{}') {}. Likely cause: the time step dt = {:g} lets bodies move "
+            "through each other between collisions; lower dt",
+            run.step, run.time, named, w.shape_name[i], what, run.dt));
+  throw InstabilityError(
+      named,
+      fmt::format(
+          "unstable at step {} (t = {:g}): body {} ('{}') {}. Likely cause: the time step dt = {:g} is too large "
+          "for the contact stiffness (stable limit about {:g}) or the overlaps grew deeper than the sphero-radius; "
+          "lower dt or the velocities",
+          run.step, run.time, named, w.shape_name[i], what, run.dt, run.dt_limit));
 }
 
 }  // namespace
@@ -77,10 +81,10 @@ double check_time_step(const World& w, const EngineSettings& s) {
   const ContactPeriod p = shortest_contact_period(w);
   const double limit = 0.1 * p.period;
   if (s.dt > limit && !s.allow_large_time_step)
-    throw std::invalid_argument(fmt::format(
-        "the time step dt = {:g} is above a tenth of the shortest contact period 2π sqrt(m_min/k_n) = {:g} "
-        "(m_min = {:g}, k_n = {:g} between materials {} and {}); use dt <= {:g}, or allow it explicitly",
-        s.dt, p.period, p.lightest, p.stiffest, p.material_a, p.material_b, limit));
+    throw std::invalid_argument(
+        fmt::format("the time step dt = {:g} is above a tenth of the shortest contact period 2π sqrt(m_min/k_n) = {:g} "
+                    "(m_min = {:g}, k_n = {:g} between materials {} and {}); use dt <= {:g}, or allow it explicitly",
+                    s.dt, p.period, p.lightest, p.stiffest, p.material_a, p.material_b, limit));
   return limit;
 }
 
@@ -90,7 +94,8 @@ double default_time_step(const World& world) { return 0.1 * shortest_contact_per
 // What looks_unstable's quick tests left open: a non-finite value
 // somewhere, or a raw step beyond the bound (a wrap, or a real jump).
 bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
-  if (!std::isfinite(state_sum(w, i))) return not_finite(w, i) || (!w.is_wall[i] && moved_of(w, previous, i) > 2.0 * w.bounding_radius[i]);
+  if (!std::isfinite(state_sum(w, i)))
+    return not_finite(w, i) || (!w.is_wall[i] && moved_of(w, previous, i) > 2.0 * w.bounding_radius[i]);
   if (w.is_wall[i]) return false;
   const double bound = 2.0 * w.bounding_radius[i];
   return norm2(w.position[i] - previous[i]) > bound * bound && moved_of(w, previous, i) > bound;
@@ -108,8 +113,10 @@ void check_stability(const World& w, const std::vector<Vec2>& previous, std::siz
   if (first_bad < w.size()) {
     const std::size_t i = first_bad;
     if (not_finite(w, i)) fail(w, i, "has a position or velocity that is not a finite number", run);
-    fail(w, i, fmt::format("moved {:g}, more than its own size {:g}, in one step", moved_of(w, previous, i),
-                           2.0 * w.bounding_radius[i]), run);
+    fail(w, i,
+         fmt::format("moved {:g}, more than its own size {:g}, in one step", moved_of(w, previous, i),
+                     2.0 * w.bounding_radius[i]),
+         run);
   }
   if (run.check_energy) check_energy(w, ledger, fastest, run);
 }
@@ -136,9 +143,11 @@ bool beyond_energy_bound(const EnergyLedger& ledger, double driven_kinetic) {
 
 void check_energy(const World& w, const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run) {
   if (beyond_energy_bound(ledger, run.driven_kinetic))
-    fail(w, fastest, fmt::format("is the fastest body while the kinetic + elastic energy {:g} exceeds a hundred times "
-                                 "all the energy the system was given ({:g})",
-                                 ledger.kinetic() + ledger.elastic(), energy_supply(ledger, run.driven_kinetic)), run);
+    fail(w, fastest,
+         fmt::format("is the fastest body while the kinetic + elastic energy {:g} exceeds a hundred times "
+                     "all the energy the system was given ({:g})",
+                     ledger.kinetic() + ledger.elastic(), energy_supply(ledger, run.driven_kinetic)),
+         run);
 }
 
 bool near_energy_bound(const EnergyLedger& ledger, double driven_kinetic) {

@@ -23,18 +23,18 @@ struct StepperHistory {
 // What the rigid model's collisions cost and found, since the engine was
 // made (zero for the soft model): for `sphero bench` and the run summary.
 struct CollisionStats {
-  long steps = 0;                    // steps stepped
-  long programs = 0;                 // steps with a collision (with contacts within reach)
-  long groups = 0;                   // independent groups of bodies in contact, summed over those steps
-  long group_programs = 0;           // programs the groups were solved in (large ones alone, small ones shared)
-  long largest_group = 0;            // bodies in the largest group
-  long iterations = 0;               // interior-point iterations, summed over the group programs
-  long contacts = 0;                 // collision contacts, summed over those steps
-  long corrections = 0;              // position corrections
-  double largest_kkt_residual = 0.0; // of any program
-  double seconds_detecting = 0.0;    // contact points and assembly
-  double seconds_solving = 0.0;      // the collision programs
-  double seconds_correcting = 0.0;   // the position corrections
+  long steps = 0;                     // steps stepped
+  long programs = 0;                  // steps with a collision (with contacts within reach)
+  long groups = 0;                    // independent groups of bodies in contact, summed over those steps
+  long group_programs = 0;            // programs the groups were solved in (large ones alone, small ones shared)
+  long largest_group = 0;             // bodies in the largest group
+  long iterations = 0;                // interior-point iterations, summed over the group programs
+  long contacts = 0;                  // collision contacts, summed over those steps
+  long corrections = 0;               // position corrections
+  double largest_kkt_residual = 0.0;  // of any program
+  double seconds_detecting = 0.0;     // contact points and assembly
+  double seconds_solving = 0.0;       // the collision programs
+  double seconds_correcting = 0.0;    // the position corrections
   // stepping = events (event_stepper.h): collisions met at their instants,
   // and steps handed to the time-stepping (whole, or what the events left).
   long events = 0;

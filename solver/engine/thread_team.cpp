@@ -65,10 +65,8 @@ class Team {
     }
     double busy = seconds_since(own_start);
     for (long k = 0; pending_.load(std::memory_order_acquire) != 0; ++k)
-      if (spin && k < (1L << 22))
-        ThreadTeam::pause();
-      else
-        std::this_thread::yield();
+      if (spin && k < (1L << 22)) ThreadTeam::pause();
+      else std::this_thread::yield();
     const double job = seconds_since(started);
     for (int m = 1; m < members; ++m) busy += workers_[static_cast<std::size_t>(m - 1)]->busy_seconds;
     shared_job_seconds += job;
@@ -94,9 +92,8 @@ class Team {
     double busy_seconds = 0.0;  // in its last call; read by the caller once the job is done
     std::thread thread;
 
-    explicit Worker(Team& team) : thread([this, &team, member = team.workers_.size() + 1] {
-      team.work(*this, static_cast<int>(member));
-    }) {}
+    explicit Worker(Team& team)
+        : thread([this, &team, member = team.workers_.size() + 1] { team.work(*this, static_cast<int>(member)); }) {}
 
     void start(bool spin_after) {
       spin.store(spin_after, std::memory_order_relaxed);

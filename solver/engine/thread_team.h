@@ -32,18 +32,20 @@ class ThreadTeam {
   // member 0 on the calling thread, and returns when all calls have;
   // members ≤ threads (fewer when the team is busy). An exception thrown
   // by a call is rethrown here, after the others have finished.
-  template <class Job> static void run(int threads, Job&& job) {
+  template <class Job>
+  static void run(int threads, Job&& job) {
     if (threads <= 1) {
       job(0, 1);
       return;
     }
-    run_erased(threads, [](void* context, int member, int members) { (*static_cast<Job*>(context))(member, members); },
-               &job);
+    run_erased(
+        threads, [](void* context, int member, int members) { (*static_cast<Job*>(context))(member, members); }, &job);
   }
 
   // Calls body(i) for every i in [0, count), one contiguous part per
   // member.
-  template <class Body> static void for_each(int threads, std::size_t count, Body&& body) {
+  template <class Body>
+  static void for_each(int threads, std::size_t count, Body&& body) {
     run(members_for(threads, count), [&](int member, int members) {
       const auto [begin, end] = part(count, member, members);
       for (std::size_t i = begin; i < end; ++i) body(i);
@@ -52,8 +54,8 @@ class ThreadTeam {
 
   // The best of value(i) over [0, count) by better(a, b) ("a beats b":
   // std::greater<> for the largest), starting from `start`.
-  template <class T, class Value, class Better> static T reduce(int threads, std::size_t count, T start, Value&& value,
-                                                                Better&& better) {
+  template <class T, class Value, class Better>
+  static T reduce(int threads, std::size_t count, T start, Value&& value, Better&& better) {
     const int parts = members_for(threads, count);
     const auto bound = [&](int p) { return count * static_cast<std::size_t>(p) / static_cast<std::size_t>(parts); };
     return reduce_parts(parts, bound, start, value, better);
@@ -120,7 +122,7 @@ class ThreadTeam {
   // No more members than items.
   static int members_for(int threads, std::size_t count) {
     return count < static_cast<std::size_t>(std::max(threads, 1)) ? static_cast<int>(std::max<std::size_t>(count, 1))
-                                                                   : std::max(threads, 1);
+                                                                  : std::max(threads, 1);
   }
   static void run_erased(int threads, void (*call)(void*, int, int), void* context);
 };

@@ -18,7 +18,8 @@ Vec2 period_shift(const World& w, std::array<int, 2> periods) {
 // Where body i is in the triangulation's coordinates: its position carried
 // on through the wraps into the cell since the triangulation was built, so
 // that a grain crossing the border moves on instead of jumping.
-Vec2 TriangulationNeighbours::continuous_position(const World& w, const std::vector<std::array<int, 2>>& wraps, int i) const {
+Vec2 TriangulationNeighbours::continuous_position(const World& w, const std::vector<std::array<int, 2>>& wraps,
+                                                  int i) const {
   const auto& now = wraps[static_cast<std::size_t>(i)];
   const auto& then = wraps_at_build_[static_cast<std::size_t>(i)];
   return w.position[static_cast<std::size_t>(i)] + period_shift(w, {now[0] - then[0], now[1] - then[1]});
@@ -29,7 +30,8 @@ void TriangulationNeighbours::fill_points(const World& w, const std::vector<std:
   points.clear();
   for (std::size_t k = 0; k < copy_body_.size(); ++k) {
     const int b = copy_body_[k];
-    const Vec2 shift = continuous_position(w, wraps, b) - w.position[static_cast<std::size_t>(b)] + period_shift(w, copy_image_[k]);
+    const Vec2 shift =
+        continuous_position(w, wraps, b) - w.position[static_cast<std::size_t>(b)] + period_shift(w, copy_image_[k]);
     const int first = w.vertex_begin[static_cast<std::size_t>(b)], count = w.vertex_count[static_cast<std::size_t>(b)];
     for (int v = first; v < first + count; ++v) points.push_back(w.world_vertex[static_cast<std::size_t>(v)] + shift);
   }
@@ -55,7 +57,8 @@ void TriangulationNeighbours::build(const World& w, const std::vector<std::array
   std::array<int, 2> most{0, 0};
   for (int axis = 0; axis < 2; ++axis)
     if (w.cell.periodic[static_cast<std::size_t>(axis)])
-      most[static_cast<std::size_t>(axis)] = static_cast<int>(std::ceil(margin / (axis == 0 ? w.cell.size.x : w.cell.size.y)));
+      most[static_cast<std::size_t>(axis)] =
+          static_cast<int>(std::ceil(margin / (axis == 0 ? w.cell.size.x : w.cell.size.y)));
   copy_body_.clear();
   copy_image_.clear();
   for (std::size_t i = 0; i < w.size(); ++i)
@@ -66,7 +69,9 @@ void TriangulationNeighbours::build(const World& w, const std::vector<std::array
     for (int kx = -most[0]; kx <= most[0]; ++kx)
       for (int ky = -most[1]; ky <= most[1]; ++ky) {
         const Vec2 c = w.position[i] + period_shift(w, {kx, ky});
-        if ((kx == 0 && ky == 0) || (kx != 0 && (c.x < low.x || c.x > high.x)) || (ky != 0 && (c.y < low.y || c.y > high.y))) continue;
+        if ((kx == 0 && ky == 0) || (kx != 0 && (c.x < low.x || c.x > high.x)) ||
+            (ky != 0 && (c.y < low.y || c.y > high.y)))
+          continue;
         copy_body_.push_back(static_cast<int>(i)), copy_image_.push_back({kx, ky});
       }
   }
@@ -79,7 +84,8 @@ void TriangulationNeighbours::build(const World& w, const std::vector<std::array
     const std::size_t b = static_cast<std::size_t>(copy_body_[k]);
     const auto count = static_cast<std::size_t>(w.vertex_count[b]);
     if (first_point_[b] < 0) first_point_[b] = static_cast<int>(next);
-    skeletons.add(std::vector<Vec2>(points.begin() + static_cast<std::ptrdiff_t>(next), points.begin() + static_cast<std::ptrdiff_t>(next + count)),
+    skeletons.add(std::vector<Vec2>(points.begin() + static_cast<std::ptrdiff_t>(next),
+                                    points.begin() + static_cast<std::ptrdiff_t>(next + count)),
                   w.closed[b] && count >= 3, copy_body_[k]);
     next += count;
   }
@@ -87,18 +93,22 @@ void TriangulationNeighbours::build(const World& w, const std::vector<std::array
   body_count_ = w.size();
 }
 
-bool TriangulationNeighbours::copies_still_cover(const World& w, const std::vector<std::array<int, 2>>& wraps, double reach) const {
+bool TriangulationNeighbours::copies_still_cover(const World& w, const std::vector<std::array<int, 2>>& wraps,
+                                                 double reach) const {
   if (reach > reach_) return false;
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (!w.is_wall[i] && norm(continuous_position(w, wraps, static_cast<int>(i)) - position_at_build_[i]) > drift_) return false;
+    if (!w.is_wall[i] && norm(continuous_position(w, wraps, static_cast<int>(i)) - position_at_build_[i]) > drift_)
+      return false;
   return true;
 }
 
-void TriangulationNeighbours::follow(const World& w, const std::vector<std::array<int, 2>>& wraps, double skin, int threads,
-                                     bool each_pair_once) {
+void TriangulationNeighbours::follow(const World& w, const std::vector<std::array<int, 2>>& wraps, double skin,
+                                     int threads, bool each_pair_once) {
   double largest_radius = 0.0, largest_bound = 0.0;
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (!w.is_wall[i]) largest_radius = std::max(largest_radius, w.radius[i]), largest_bound = std::max(largest_bound, w.bounding_radius[i]);
+    if (!w.is_wall[i])
+      largest_radius = std::max(largest_radius, w.radius[i]),
+      largest_bound = std::max(largest_bound, w.bounding_radius[i]);
   const double reach = largest_bound + largest_radius + skin;
   const bool periodic = w.cell.periodic[0] || w.cell.periodic[1];
   try {
@@ -142,7 +152,8 @@ TriangulationStats TriangulationNeighbours::stats() const {
 
 std::size_t TriangulationNeighbours::memory_bytes() const {
   std::size_t bytes = triangulation_ ? triangulation_->memory_bytes() : 0;
-  bytes += (copy_body_.capacity() + first_point_.capacity()) * sizeof(int) + copy_image_.capacity() * sizeof(std::array<int, 2>);
+  bytes += (copy_body_.capacity() + first_point_.capacity()) * sizeof(int) +
+           copy_image_.capacity() * sizeof(std::array<int, 2>);
   bytes += walk_centre_.capacity() * sizeof(Vec2) + walk_radius_.capacity() * sizeof(double);
   for (const Walker& walker : walkers_) bytes += walker.seen.capacity() * sizeof(std::uint32_t);
   return bytes;

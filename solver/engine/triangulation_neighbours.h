@@ -35,7 +35,8 @@ class TriangulationNeighbours {
   // when follow's each_pair_once, only those whose sphero-radius is at most
   // i's (the others find i) — and possibly others, in no particular order;
   // `member` is the calling thread's (below follow's `threads`).
-  template <class Visit> void for_each_grain_near(int member, int i, Visit&& visit);
+  template <class Visit>
+  void for_each_grain_near(int member, int i, Visit&& visit);
 
   const VoidTriangulation& triangulation() const { return *triangulation_; }
   // Over every triangulation this has made (a periodic cell's copies are
@@ -63,15 +64,16 @@ class TriangulationNeighbours {
   std::vector<std::array<int, 2>> wraps_at_build_;
   std::vector<Vec2> position_at_build_;
   std::size_t body_count_ = 0;
-  double reach_ = 0.0;  // the longest walk the copies were made for: R + r_max + skin
-  double drift_ = 0.0;  // how far a grain may move before the copies are made anew
+  double reach_ = 0.0;               // the longest walk the copies were made for: R + r_max + skin
+  double drift_ = 0.0;               // how far a grain may move before the copies are made anew
   std::vector<Vec2> walk_centre_;    // per body, this rebuild's, in the triangulation's coordinates
   std::vector<double> walk_radius_;  // per body, this rebuild's
   std::vector<Walker> walkers_;
   TriangulationStats retired_;  // of the triangulations made before this one
 };
 
-template <class Visit> void TriangulationNeighbours::for_each_grain_near(int member, int i, Visit&& visit) {
+template <class Visit>
+void TriangulationNeighbours::for_each_grain_near(int member, int i, Visit&& visit) {
   Walker& walker = walkers_[static_cast<std::size_t>(member)];
   if (++walker.round == 0) {
     std::fill(walker.seen.begin(), walker.seen.end(), 0);
@@ -80,12 +82,13 @@ template <class Visit> void TriangulationNeighbours::for_each_grain_near(int mem
   walker.seen[static_cast<std::size_t>(i)] = walker.round;
   const VoidTriangulation& t = *triangulation_;
   const int start = t.outside_triangle_at_vertex(first_point_[static_cast<std::size_t>(i)]);
-  walker.walk.visit_vertices(t, start, walk_centre_[static_cast<std::size_t>(i)], walk_radius_[static_cast<std::size_t>(i)], i, [&](int v) {
-    const int j = t.body_of_vertex(v);
-    if (j < 0 || walker.seen[static_cast<std::size_t>(j)] == walker.round) return;
-    walker.seen[static_cast<std::size_t>(j)] = walker.round;
-    visit(j);
-  });
+  walker.walk.visit_vertices(
+      t, start, walk_centre_[static_cast<std::size_t>(i)], walk_radius_[static_cast<std::size_t>(i)], i, [&](int v) {
+        const int j = t.body_of_vertex(v);
+        if (j < 0 || walker.seen[static_cast<std::size_t>(j)] == walker.round) return;
+        walker.seen[static_cast<std::size_t>(j)] = walker.round;
+        visit(j);
+      });
 }
 
 }  // namespace sphero

@@ -40,10 +40,8 @@ double VerletStepper::move_bodies(EngineCore& core, std::size_t first, std::size
       const int b = static_cast<int>(i);
       for (int k = 0; k < 3; ++k) {
         double& v = dof_velocity(w, b, k);
-        if (w.constraint[i].held[k])
-          v = w.constraint[i].imposed_velocity[k];
-        else
-          v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+        if (w.constraint[i].held[k]) v = w.constraint[i].imposed_velocity[k];
+        else v += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
         dof_position(w, b, k) += v * dt;
       }
     }
@@ -67,7 +65,8 @@ std::size_t VerletStepper::finish_chunk(EngineCore& core, std::size_t c) {
     } else {
       const int b = static_cast<int>(i);
       for (int k = 0; k < 3; ++k)
-        if (!w.constraint[i].held[k]) dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
+        if (!w.constraint[i].held[k])
+          dof_velocity(w, b, k) += 0.5 * dt * dof_force(w, b, k) * dof_inverse_mass(w, b, k);
     }
     if (core.counts(i)) sums.add(w, i);
     if (first_bad == n && looks_unstable(w, core.previous_position, i)) first_bad = i;

@@ -46,7 +46,8 @@ void check_vibration(const BodyConstraint& c) {
   if (v.tap_interval < 0.0 || (v.tap_interval > 0.0 && v.tap_interval * v.frequency < 1.0))
     throw std::invalid_argument("taps must be at least one cycle (1/frequency) apart");
   if ((v.amplitude.x != 0.0 && !c.held[dof_x]) || (v.amplitude.y != 0.0 && !c.held[dof_y]))
-    throw std::invalid_argument("a wall vibrates only along the directions its motion is imposed in (not along a pressure)");
+    throw std::invalid_argument(
+        "a wall vibrates only along the directions its motion is imposed in (not along a pressure)");
 }
 
 }  // namespace sphero

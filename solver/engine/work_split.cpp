@@ -54,7 +54,8 @@ void WorkSplit::assign_owners(const NeighbourList& list) {
   const std::vector<int>& mine = list.body_candidates();
   owner.assign(n, -1);
   for (std::size_t b = 0; b < n; ++b)
-    if (start[b] != start[b + 1]) owner[b] = run_of(static_cast<std::size_t>(mine[static_cast<std::size_t>(start[b + 1] - 1)]));
+    if (start[b] != start[b + 1])
+      owner[b] = run_of(static_cast<std::size_t>(mine[static_cast<std::size_t>(start[b + 1] - 1)]));
   // The springs are copied as they stand between two steps, where the
   // copies and the originals agree.
   recomputed.resize(threads);

@@ -59,8 +59,8 @@ class WorkSplit {
   void assign_owners(const NeighbourList& list);
 
   int threads_ = 0;
-  long rebuild_ = -1;        // the list it was made for
-  std::size_t chunks_ = 0;   // candidate chunks in that list
+  long rebuild_ = -1;       // the list it was made for
+  std::size_t chunks_ = 0;  // candidate chunks in that list
   std::size_t bodies_ = 0;
   struct alignas(64) Clock {
     double seconds = 0.0;

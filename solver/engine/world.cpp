@@ -44,7 +44,8 @@ double plate_span(const World& w, const BodyConstraint& plate) {
   const auto [a, b] = plate.span_bodies;
   const Vec2 between = w.position[static_cast<std::size_t>(b)] - w.position[static_cast<std::size_t>(a)];
   const double across = plate.inward.x != 0.0 ? between.y : between.x;
-  return std::max(0.0, std::abs(across) - w.radius[static_cast<std::size_t>(a)] - w.radius[static_cast<std::size_t>(b)]);
+  return std::max(
+      0.0, std::abs(across) - w.radius[static_cast<std::size_t>(a)] - w.radius[static_cast<std::size_t>(b)]);
 }
 
 namespace {
@@ -58,8 +59,8 @@ void check_laws_and_cell(int material_count, const std::vector<ContactLaw>& laws
       validate(laws[a * material_count + b]);
       const ContactLaw& ab = laws[a * material_count + b];
       const ContactLaw& ba = laws[b * material_count + a];
-      if (ab.kn != ba.kn || ab.kt != ba.kt || ab.mu != ba.mu || ab.gamma_n != ba.gamma_n ||
-          ab.gamma_t != ba.gamma_t || ab.cohesion != ba.cohesion || ab.normal != ba.normal)
+      if (ab.kn != ba.kn || ab.kt != ba.kt || ab.mu != ba.mu || ab.gamma_n != ba.gamma_n || ab.gamma_t != ba.gamma_t ||
+          ab.cohesion != ba.cohesion || ab.normal != ba.normal)
         throw std::invalid_argument("the contact law between materials " + std::to_string(a) + " and " +
                                     std::to_string(b) + " must be the same both ways");
     }
@@ -91,7 +92,8 @@ void check_body(const BodySpec& spec, std::size_t i, int material_count, const M
   const std::string who = "body " + std::to_string(i) + " ('" + spec.shape.name + "')";
   if (spec.material < 0 || spec.material >= material_count)
     throw std::invalid_argument(who + ": material " + std::to_string(spec.material) + " is not defined");
-  if (!(spec.density > 0.0) || !std::isfinite(spec.density)) throw std::invalid_argument(who + ": the density must be positive");
+  if (!(spec.density > 0.0) || !std::isfinite(spec.density))
+    throw std::invalid_argument(who + ": the density must be positive");
   for (int axis = 0; axis < 2; ++axis) {
     const double period = axis == 0 ? cell.size.x : cell.size.y;
     if (cell.periodic[axis] && !spec.is_wall && 2.0 * props.bounding_radius > 0.5 * period)
@@ -220,7 +222,8 @@ void share_local_vertices(World& w, const std::vector<Vec2>& per_body) {
 void update_body_vertices(World& w, std::size_t i) {
   update_orientation(w, i);
   const int begin = w.vertex_begin[i], end = begin + w.vertex_count[i];
-  for (int k = begin; k < end; ++k) w.world_vertex[static_cast<std::size_t>(k)] = vertex_position(w, static_cast<int>(i), k);
+  for (int k = begin; k < end; ++k)
+    w.world_vertex[static_cast<std::size_t>(k)] = vertex_position(w, static_cast<int>(i), k);
 }
 
 void update_world_vertices(World& w, int threads) {

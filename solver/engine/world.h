@@ -73,13 +73,13 @@ BodyConstraint pressure_plate(double pressure, double length, Vec2 inward, doubl
 
 // What a body is made of and how it moves, before it joins the world.
 struct BodySpec {
-  Shape shape;               // skeleton in any frame; the world re-centres it on its centre of mass
-  Vec2 position;             // of the centre of mass
-  double angle = 0.0;        // rotation of the skeleton about its centre of mass
+  Shape shape;         // skeleton in any frame; the world re-centres it on its centre of mass
+  Vec2 position;       // of the centre of mass
+  double angle = 0.0;  // rotation of the skeleton about its centre of mass
   Vec2 velocity;
   double angular_velocity = 0.0;
   int material = 0;
-  double density = 1.0;      // per unit area
+  double density = 1.0;  // per unit area
   // Walls and landscapes: kept out of the link cells and tested against
   // every body. Held in all DOFs unless a constraint says otherwise.
   bool is_wall = false;
@@ -99,7 +99,7 @@ struct Attractor {
 
 struct PeriodicCell {
   std::array<bool, 2> periodic{false, false};
-  Vec2 low;    // the cell is [low, low + size)
+  Vec2 low;  // the cell is [low, low + size)
   Vec2 size;
 };
 
@@ -116,13 +116,13 @@ struct World {
   std::vector<double> torque;
   // properties
   std::vector<double> mass, inertia;
-  std::vector<double> density;                // per unit area
+  std::vector<double> density;  // per unit area
   std::vector<double> inverse_mass, inverse_inertia;
-  std::vector<double> radius;                 // sphero-radius
-  std::vector<double> bounding_radius;        // R: centre of mass to farthest outline point
+  std::vector<double> radius;           // sphero-radius
+  std::vector<double> bounding_radius;  // R: centre of mass to farthest outline point
   std::vector<int> material;
   std::vector<std::uint8_t> is_wall;  // walls and landscapes: out of the link cells, tested against every body
-  std::vector<std::uint8_t> closed;           // skeleton is a closed polygon
+  std::vector<std::uint8_t> closed;   // skeleton is a closed polygon
   std::vector<BodyConstraint> constraint;
   std::vector<std::string> shape_name;
   // Skeleton vertices. Body i's are the global indices vertex_begin[i] ..
@@ -171,7 +171,9 @@ struct World {
     return closed[body] ? n : n - 1;
   }
   const ContactLaw& law_between(int a, int b) const { return law[material[a] * material_count + material[b]]; }
-  const RigidLaw& rigid_law_between(int a, int b) const { return rigid_law[material[a] * material_count + material[b]]; }
+  const RigidLaw& rigid_law_between(int a, int b) const {
+    return rigid_law[material[a] * material_count + material[b]];
+  }
 };
 
 // Where a world is one part of a larger one (a rank's, solver/parallel),
@@ -254,18 +256,23 @@ inline Vec2 orientation_at(double angle) {
   const double n = (angle * two_over_pi + round_shift) - round_shift;
   const double x = (angle - n * pio2_high) - n * pio2_low;
   const double z = x * x, w = z * z;
-  const double sin_r = z * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06) +
-                       8.33333333332248946124e-03 + z * w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
+  const double sin_r = z * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06) + 8.33333333332248946124e-03 +
+                       z * w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
   const double sine = x + z * x * (-1.66666666666666324348e-01 + z * sin_r);
-  const double cos_r = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 + z * 2.48015872894767294178e-05)) +
-                       w * w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11));
+  const double cos_r =
+      z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 + z * 2.48015872894767294178e-05)) +
+      w * w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11));
   const double half_z = 0.5 * z, one_less = 1.0 - half_z;
   const double cosine = one_less + (((1.0 - one_less) - half_z) + z * cos_r);
   switch (static_cast<long>(n) & 3) {
-    case 0: return {cosine, sine};
-    case 1: return {-sine, cosine};
-    case 2: return {-cosine, -sine};
-    default: return {sine, -cosine};
+    case 0:
+      return {cosine, sine};
+    case 1:
+      return {-sine, cosine};
+    case 2:
+      return {-cosine, -sine};
+    default:
+      return {sine, -cosine};
   }
 }
 

@@ -80,7 +80,9 @@ EdgePair sweep_self_intersection(std::span<const Vec2> loop) {
   Vec2 at = events.front().at;
   std::set<int, BelowAtSweep> status(BelowAtSweep{&edges, &at});
   std::vector<std::set<int, BelowAtSweep>::iterator> where(static_cast<std::size_t>(n), status.end());
-  const auto test = [&](int i, int j) { return edges_cross(loop, i, j) ? EdgePair{std::min(i, j), std::max(i, j)} : EdgePair{}; };
+  const auto test = [&](int i, int j) {
+    return edges_cross(loop, i, j) ? EdgePair{std::min(i, j), std::max(i, j)} : EdgePair{};
+  };
   for (const Event& e : events) {
     at = e.at;
     if (e.insert) {

@@ -43,7 +43,8 @@ std::vector<std::size_t> hilbert_order(const std::vector<Vec2>& points) {
     return extent > 0.0 ? static_cast<std::uint32_t>(std::clamp(offset / extent * cells, 0.0, cells)) : 0u;
   };
   std::vector<std::uint64_t> key(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) key[i] = hilbert_index(cell(points[i].x - low.x), cell(points[i].y - low.y));
+  for (std::size_t i = 0; i < points.size(); ++i)
+    key[i] = hilbert_index(cell(points[i].x - low.x), cell(points[i].y - low.y));
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
   return order;
 }

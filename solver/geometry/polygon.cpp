@@ -58,8 +58,7 @@ bool point_in_polygon(Vec2 p, std::span<const Vec2> loop) {
   const std::size_t n = loop.size();
   for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
     const Vec2 a = loop[i], b = loop[j];
-    if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x)
-      inside = !inside;
+    if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x) inside = !inside;
   }
   return inside;
 }

@@ -12,8 +12,8 @@ int orientation_sign(Vec2 a, Vec2 b, Vec2 c) {
 
 // c is known to be collinear with [a, b]: is it inside the bounding box?
 bool on_segment(Vec2 a, Vec2 b, Vec2 c) {
-  return std::min(a.x, b.x) <= c.x && c.x <= std::max(a.x, b.x) &&
-         std::min(a.y, b.y) <= c.y && c.y <= std::max(a.y, b.y);
+  return std::min(a.x, b.x) <= c.x && c.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= c.y &&
+         c.y <= std::max(a.y, b.y);
 }
 
 }  // namespace
@@ -31,8 +31,8 @@ bool segments_intersect(Vec2 p1, Vec2 p2, Vec2 q1, Vec2 q2) {
 double segment_segment_distance(Vec2 p1, Vec2 p2, Vec2 q1, Vec2 q2) {
   if (segments_intersect(p1, p2, q1, q2)) return 0.0;
   // Disjoint segments: the closest pair always involves an endpoint.
-  return std::min({distance_to_segment(p1, q1, q2), distance_to_segment(p2, q1, q2),
-                   distance_to_segment(q1, p1, p2), distance_to_segment(q2, p1, p2)});
+  return std::min({distance_to_segment(p1, q1, q2), distance_to_segment(p2, q1, q2), distance_to_segment(q1, p1, p2),
+                   distance_to_segment(q2, p1, p2)});
 }
 
 }  // namespace sphero

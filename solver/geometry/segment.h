@@ -17,9 +17,7 @@ inline Vec2 closest_point_on_segment(Vec2 p, Vec2 a, Vec2 b) {
   return a + t * ab;
 }
 
-inline double distance_to_segment(Vec2 p, Vec2 a, Vec2 b) {
-  return norm(p - closest_point_on_segment(p, a, b));
-}
+inline double distance_to_segment(Vec2 p, Vec2 a, Vec2 b) { return norm(p - closest_point_on_segment(p, a, b)); }
 
 // True when closed segments [p1, p2] and [q1, q2] share at least one point,
 // touching and collinear overlap included.

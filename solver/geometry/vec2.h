@@ -9,9 +9,21 @@ struct Vec2 {
   double x = 0.0;
   double y = 0.0;
 
-  constexpr Vec2& operator+=(Vec2 o) { x += o.x; y += o.y; return *this; }
-  constexpr Vec2& operator-=(Vec2 o) { x -= o.x; y -= o.y; return *this; }
-  constexpr Vec2& operator*=(double s) { x *= s; y *= s; return *this; }
+  constexpr Vec2& operator+=(Vec2 o) {
+    x += o.x;
+    y += o.y;
+    return *this;
+  }
+  constexpr Vec2& operator-=(Vec2 o) {
+    x -= o.x;
+    y -= o.y;
+    return *this;
+  }
+  constexpr Vec2& operator*=(double s) {
+    x *= s;
+    y *= s;
+    return *this;
+  }
   friend constexpr bool operator==(Vec2, Vec2) = default;
 };
 

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <istream>
 #include <iterator>
-#include <sstream>
-#include <string_view>
 #include <ostream>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -48,17 +48,27 @@ std::uint64_t checksum(std::string_view bytes, std::uint64_t h = kChecksumStart)
 // Structs with padding are stored field by field: their padding bytes hold
 // whatever was in memory, and a checkpoint must be the same bytes for the
 // same state.
-template <class Io> void describe(Io& io, BodyConstraint& c);
-template <class Io> void describe(Io& io, ContactLaw& l);
-template <class Io> void describe(Io& io, Contact& c);
-template <class Io> void describe(Io& io, EngineSettings& s);
-template <class Io> void describe(Io& io, PeriodicCell& c);
-template <class Io> void describe(Io& io, Vibration& v);
-template <class Io> void describe(Io& io, BodyFacts& f);
-template <class Io> void describe(Io& io, Candidate& c);
+template <class Io>
+void describe(Io& io, BodyConstraint& c);
+template <class Io>
+void describe(Io& io, ContactLaw& l);
+template <class Io>
+void describe(Io& io, Contact& c);
+template <class Io>
+void describe(Io& io, EngineSettings& s);
+template <class Io>
+void describe(Io& io, PeriodicCell& c);
+template <class Io>
+void describe(Io& io, Vibration& v);
+template <class Io>
+void describe(Io& io, BodyFacts& f);
+template <class Io>
+void describe(Io& io, Candidate& c);
 
 template <class T, class Io>
-concept Described = requires(Io& io, T& t) { describe(io, t); };
+concept Described = requires(Io& io, T& t) {
+  describe(io, t);
+};
 
 // Where a writer's bytes go: appended to a buffer, or only counted (to
 // size the buffer first).
@@ -219,7 +229,8 @@ void describe(Io& io, BodyFacts& f) {
   io.value(m.position), io.value(m.angle), io.value(m.velocity), io.value(m.angular_velocity);
   io.value(m.force), io.value(m.torque);
   io.value(o.reference_position), io.value(o.reference_angle), io.value(o.wraps), io.value(o.history);
-  for (double* x : {&f.mass, &f.inertia, &f.density, &f.inverse_mass, &f.inverse_inertia, &f.radius, &f.bounding_radius})
+  for (double* x :
+       {&f.mass, &f.inertia, &f.density, &f.inverse_mass, &f.inverse_inertia, &f.radius, &f.bounding_radius})
     io.value(*x);
   io.value(f.material), io.value(f.is_wall), io.value(f.closed);
   describe(io, f.constraint);
@@ -316,8 +327,8 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
     std::uint64_t vertices = 0;
     for (std::size_t i = 0; i < w.size() && i < w.vertex_begin.size() && i < w.vertex_count.size(); ++i) {
       if (w.vertex_begin[i] < 0 || w.vertex_count[i] < 1) io.fail("inconsistent skeleton arrays");
-      vertices = std::max<std::uint64_t>(vertices, static_cast<std::uint64_t>(w.vertex_begin[i]) +
-                                                       static_cast<std::uint64_t>(w.vertex_count[i]));
+      vertices = std::max<std::uint64_t>(
+          vertices, static_cast<std::uint64_t>(w.vertex_begin[i]) + static_cast<std::uint64_t>(w.vertex_count[i]));
     }
     if (w.vertex_begin.size() != w.size() || w.vertex_count.size() != w.size() || vertices > per_body.size())
       io.fail("inconsistent skeleton arrays");
@@ -397,7 +408,8 @@ void write_part(Io& io, std::size_t bodies, const PartBodies& each_body, const C
     body_fields(io, const_cast<BodyRecord&>(r));  // the writer only reads
     ++written;
   });
-  if (written != bodies) throw std::logic_error("checkpoint_part_bytes: a part with another number of bodies than said");
+  if (written != bodies)
+    throw std::logic_error("checkpoint_part_bytes: a part with another number of bodies than said");
   candidate_fields(io, const_cast<CandidateStream&>(candidates));
 }
 
@@ -435,8 +447,8 @@ EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot hea
     if (static_cast<std::uint64_t>(body.tellg() - start) != size) reader.fail("a part whose size is not its content's");
   }
   try {
-    EngineSnapshot whole =
-        assemble_state(std::move(header), std::move(parts), [](const EngineSnapshot& bodies) { check_snapshot(bodies); });
+    EngineSnapshot whole = assemble_state(
+        std::move(header), std::move(parts), [](const EngineSnapshot& bodies) { check_snapshot(bodies); });
     check_snapshot(whole);  // and its contacts, as a whole checkpoint's
     return whole;
   } catch (const std::invalid_argument& e) {
@@ -448,7 +460,8 @@ EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot hea
 
 // Counted first, so that the bytes are made in a buffer of their size: a
 // rank keeps them as its share of the last good state.
-std::vector<char> checkpoint_part_bytes(std::size_t bodies, const PartBodies& each_body, const CandidateStream& candidates) {
+std::vector<char> checkpoint_part_bytes(std::size_t bodies, const PartBodies& each_body,
+                                        const CandidateStream& candidates) {
   Counting counting;
   Writer counter(counting);
   write_part(counter, bodies, each_body, candidates);
@@ -505,7 +518,7 @@ void write_checkpoint(std::ostream& out, const EngineSnapshot& snapshot) {
   Writer writer(appending);
   writer.value(kVersion);
   fields(writer, const_cast<EngineSnapshot&>(snapshot), kVersion);  // the writer only reads
-  writer.value(kVersion);  // trailer: a truncated file is caught
+  writer.value(kVersion);                                           // trailer: a truncated file is caught
   const std::uint64_t sum = checksum(std::string_view(bytes.data(), bytes.size()));
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
@@ -534,7 +547,8 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   fields(reader, snapshot, version);
   try {
     if (in_parts) {
-      if (snapshot.world.size() != 0 || !snapshot.neighbours.contacts.empty()) reader.fail("bodies in the header of its parts");
+      if (snapshot.world.size() != 0 || !snapshot.neighbours.contacts.empty())
+        reader.fail("bodies in the header of its parts");
       snapshot = read_parts(reader, body, std::move(snapshot));
     } else {
       check_snapshot(snapshot);

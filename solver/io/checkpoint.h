@@ -1,8 +1,8 @@
 // Checkpoints: the engine's whole state in one binary file, so that a run of
 // 2T equals a run of T plus a restart for T, bit for bit (tangential
 // springs, neighbour lists and the energy ledger included), whole or in
-// parts (one per rank of a run on ranks). Written atomically. Native byte order and layout: a checkpoint is for restarting
-// on the same kind of machine, not for archiving.
+// parts (one per rank of a run on ranks). Written atomically. Native byte order and layout: a checkpoint is for
+// restarting on the same kind of machine, not for archiving.
 #pragma once
 
 #include <filesystem>
@@ -41,7 +41,8 @@ std::vector<char> checkpoint_part_bytes(const StatePart& part);
 // called twice), so that a rank need not hold its records and their bytes
 // at once.
 using PartBodies = std::function<void(const std::function<void(const BodyRecord&)>&)>;
-std::vector<char> checkpoint_part_bytes(std::size_t bodies, const PartBodies& each_body, const CandidateStream& candidates);
+std::vector<char> checkpoint_part_bytes(std::size_t bodies, const PartBodies& each_body,
+                                        const CandidateStream& candidates);
 void write_checkpoint_in_parts(std::ostream& out, const EngineSnapshot& header, int parts,
                                const std::function<std::vector<char>(int)>& part_bytes);
 void save_checkpoint_in_parts(const std::filesystem::path& path, const EngineSnapshot& header, int parts,

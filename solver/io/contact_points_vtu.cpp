@@ -51,9 +51,9 @@ vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const World& w, const s
     offset->InsertNextTuple3(to_edge_frame.x, to_edge_frame.y, 0.0);
   }
   grid->SetPoints(points);
-  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{vertex_body, edge_body, vertex, edge, kind, sliding,
-                                                                      normal, force, normal_force, tangential, overlap,
-                                                                      offset})
+  for (vtkAbstractArray* a :
+       std::initializer_list<vtkAbstractArray*>{vertex_body, edge_body, vertex, edge, kind, sliding, normal, force,
+                                                normal_force, tangential, overlap, offset})
     grid->GetCellData()->AddArray(a);
   return grid;
 }
@@ -64,8 +64,8 @@ std::vector<VertexContactRecord> vertex_contacts_from_grid(vtkUnstructuredGrid* 
   const auto need = [&](const char* name, int components) {
     vtkDataArray* a = data->GetArray(name);
     if (a == nullptr || a->GetNumberOfComponents() != components || a->GetNumberOfTuples() != cells)
-      throw std::runtime_error(fmt::format("the contact points lack a cell array '{}' of {} component(s) and {} values",
-                                           name, components, cells));
+      throw std::runtime_error(fmt::format(
+          "the contact points lack a cell array '{}' of {} component(s) and {} values", name, components, cells));
     return a;
   };
   vtkDataArray *vertex_body = need("vertex_body", 1), *edge_body = need("edge_body", 1), *vertex = need("vertex", 1),

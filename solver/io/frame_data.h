@@ -13,44 +13,44 @@
 namespace sphero {
 
 struct ForceSegment {
-  Vec2 a, b;            // the two ends of the contact line
+  Vec2 a, b;  // the two ends of the contact line
   double magnitude = 0.0;
   bool sliding = false;
 };
 
 // Per particle, what the run wrote beside its outline.
 struct ParticleRecord {
-  int id = 0;                        // body index in the run
-  Vec2 centre;                       // centre of mass
-  double area = 0.0;                 // exact area
-  std::array<double, 4> stress{};    // xx, xy, yx, yy, compression positive (Love–Weber)
+  int id = 0;                      // body index in the run
+  Vec2 centre;                     // centre of mass
+  double area = 0.0;               // exact area
+  std::array<double, 4> stress{};  // xx, xy, yx, yy, compression positive (Love–Weber)
   int coordination = 0;
-  double kinetic_energy = 0.0;       // translational + rotational
+  double kinetic_energy = 0.0;          // translational + rotational
   std::array<double, 4> wall_stress{};  // the part of `stress` due to contacts with walls
-  double radius = 0.0;               // sphero-radius (0 where the file does not say)
-  std::string shape{};               // the shape's name (empty where the file does not say)
+  double radius = 0.0;                  // sphero-radius (0 where the file does not say)
+  std::string shape{};                  // the shape's name (empty where the file does not say)
 };
 
 // Per touching pair of bodies.
 struct PairRecord {
   int body_a = 0, body_b = 0;
-  Vec2 branch;                       // a's centre to b's (or to the contact point for a wall)
-  Vec2 normal;                       // unit contact normal, from a towards b
-  Vec2 force;                        // on a, summed over the pair's vertex contacts
-  double normal_force = 0.0;         // sum of the vertex contacts' normal forces (the unclipped dashpot can make it < 0)
+  Vec2 branch;                // a's centre to b's (or to the contact point for a wall)
+  Vec2 normal;                // unit contact normal, from a towards b
+  Vec2 force;                 // on a, summed over the pair's vertex contacts
+  double normal_force = 0.0;  // sum of the vertex contacts' normal forces (the unclipped dashpot can make it < 0)
 };
 
 // A wall (a body of the run's `wall` lines): its skeleton and the force the
 // grains exert on it.
 struct WallContact {
-  Vec2 point;                        // where a grain's vertex contact acts
-  Vec2 force;                        // on the wall
-  int grain = -1;                    // the grain touching (−1 where the file does not say)
+  Vec2 point;      // where a grain's vertex contact acts
+  Vec2 force;      // on the wall
+  int grain = -1;  // the grain touching (−1 where the file does not say)
 };
 struct WallRecord {
   int id = 0;
-  std::vector<Vec2> skeleton;        // open path, world frame
-  Vec2 force;                        // total, on the wall
+  std::vector<Vec2> skeleton;  // open path, world frame
+  Vec2 force;                  // total, on the wall
   std::vector<WallContact> contacts;
 };
 
@@ -58,15 +58,15 @@ struct WallRecord {
 // against an edge (or a vertex) of another.
 struct VertexContactRecord {
   int vertex_body = 0, edge_body = 0;
-  int vertex = 0, edge = 0;          // along each body's skeleton: the vertex, the edge's first vertex
-  bool vertex_to_vertex = false;     // the edge is a second vertex
+  int vertex = 0, edge = 0;       // along each body's skeleton: the vertex, the edge's first vertex
+  bool vertex_to_vertex = false;  // the edge is a second vertex
   bool sliding = false;
-  Vec2 point;                        // of application, where the vertex body is drawn
-  Vec2 normal;                       // unit, from the vertex towards the edge
-  Vec2 force;                        // on the vertex body; the edge body gets −force
-  double normal_force = 0.0;         // the force's normal part is −normal_force · normal (< 0 only by the dashpot)
+  Vec2 point;                 // of application, where the vertex body is drawn
+  Vec2 normal;                // unit, from the vertex towards the edge
+  Vec2 force;                 // on the vertex body; the edge body gets −force
+  double normal_force = 0.0;  // the force's normal part is −normal_force · normal (< 0 only by the dashpot)
   double overlap = 0.0;
-  Vec2 edge_offset;                  // point − edge_offset: the point in the edge body's frame (periodic images)
+  Vec2 edge_offset;  // point − edge_offset: the point in the edge body's frame (periodic images)
 };
 
 // A body's shape (skeleton in the body frame, sphero-radius) and where it is.

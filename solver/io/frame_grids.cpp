@@ -20,8 +20,8 @@ namespace {
 
 Shape body_shape(const World& w, int i) {
   std::vector<Vec2> local = local_skeleton(w, static_cast<std::size_t>(i));
-  const SkeletonKind kind = local.size() == 1 ? SkeletonKind::point
-                            : w.closed[i]     ? SkeletonKind::polygon
+  const SkeletonKind kind = local.size() == 1   ? SkeletonKind::point
+                            : w.closed[i]       ? SkeletonKind::polygon
                             : local.size() == 2 ? SkeletonKind::segment
                                                 : SkeletonKind::polyline;
   return make_shape(w.shape_name[i], kind, std::move(local), w.radius[i]);
@@ -177,7 +177,8 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
     radius->InsertNextValue(w.radius[i]);
   }
   grid->SetPoints(points);
-  add_arrays(grid, {id, material, coordination, shape, velocity, omega, kinetic, sigma, sigma_walls, radius, area, centre});
+  add_arrays(
+      grid, {id, material, coordination, shape, velocity, omega, kinetic, sigma, sigma_walls, radius, area, centre});
   return grid;
 }
 
@@ -233,7 +234,8 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contact_lines(const Engine& eng
     tangential_percussion->InsertNextValue(dt * norm(p.force - p.normal_sum));
   }
   grid->SetPoints(points);
-  add_arrays(grid, {first, second, sliding, count, force, magnitude, normal, tangential, overlap, branch, normal_direction});
+  add_arrays(
+      grid, {first, second, sliding, count, force, magnitude, normal, tangential, overlap, branch, normal_direction});
   if (rigid) add_arrays(grid, {percussion, normal_percussion, tangential_percussion});
   return grid;
 }
@@ -244,7 +246,7 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const World& w, const std
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // positions and branch vectors for analysis, not rounded to float
   auto id = named_ints("id", 1);
-  auto part = named_ints("part", 1);  // 0 outline, 2 skeleton, 3 contact point
+  auto part = named_ints("part", 1);    // 0 outline, 2 skeleton, 3 contact point
   auto grain = named_ints("grain", 1);  // at a contact point, the grain touching; else −1
   auto force = named_doubles("force", 3);
   for (std::size_t i = 0; i < w.size(); ++i) {

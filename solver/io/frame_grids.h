@@ -6,9 +6,9 @@
 // exact skeletons, enough to restart from as a packing).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
-#include <cstdint>
 #include <vector>
 
 #include "engine/engine.h"

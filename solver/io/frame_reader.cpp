@@ -12,17 +12,17 @@
 
 #include "io/contact_points_vtu.h"
 #include "io/frame_piece.h"
-#include "io/pvtu_file.h"
 #include "io/grid_check.h"
-#include "text/message_text.h"
 #include "io/packing_frame.h"
+#include "io/pvtu_file.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
+#include "text/message_text.h"
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -45,10 +45,12 @@ std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
 // the directory when it holds no run, or the file when it lists no frame.
 std::vector<CollectionEntry> run_frames(const std::filesystem::path& run) {
   if (!std::filesystem::exists(run / "particles.pvd"))
-    throw std::runtime_error(fmt::format("{}: no particles.pvd; is it the output directory of sphero run?", run.string()));
+    throw std::runtime_error(
+        fmt::format("{}: no particles.pvd; is it the output directory of sphero run?", run.string()));
   std::vector<CollectionEntry> frames = read_collection(run / "particles.pvd");
   if (frames.empty())
-    throw std::runtime_error(fmt::format("{}: particles.pvd lists no frames (the run wrote none yet?)", (run / "particles.pvd").string()));
+    throw std::runtime_error(
+        fmt::format("{}: particles.pvd lists no frames (the run wrote none yet?)", (run / "particles.pvd").string()));
   return frames;
 }
 
@@ -69,9 +71,10 @@ std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd) {
     const auto f_end = f == std::string::npos ? f : line.find('"', f + 6);
     const auto time = t_end == std::string::npos ? std::nullopt : parse_finite(line.substr(t + 10, t_end - t - 10));
     if (!time || f_end == std::string::npos || f_end == f + 6)
-      throw std::runtime_error(fmt::format("{}:{}: a DataSet without a finite timestep=\"...\" and a file=\"...\"; the "
-                                           "collection is damaged",
-                                           pvd.string(), number));
+      throw std::runtime_error(
+          fmt::format("{}:{}: a DataSet without a finite timestep=\"...\" and a file=\"...\"; the "
+                      "collection is damaged",
+                      pvd.string(), number));
     entries.push_back({*time, line.substr(f + 6, f_end - f - 6)});
   }
   return entries;
@@ -79,7 +82,8 @@ std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd) {
 
 std::size_t EnergyTable::column(const std::string& name) const {
   const auto it = std::find(columns.begin(), columns.end(), name);
-  if (it == columns.end()) throw std::runtime_error("energy.csv has no column " + name + " (an older sphero wrote it?)");
+  if (it == columns.end())
+    throw std::runtime_error("energy.csv has no column " + name + " (an older sphero wrote it?)");
   return static_cast<std::size_t>(it - columns.begin());
 }
 
@@ -102,14 +106,14 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
     if (table.columns.empty())
       throw std::runtime_error(fmt::format("{}:{}: a row before the header line (time_s,...)", file, number));
     if (words.size() != table.columns.size())
-      throw std::runtime_error(fmt::format("{}:{}: {} values for {} columns; the file is damaged", file, number,
-                                           words.size(), table.columns.size()));
+      throw std::runtime_error(fmt::format(
+          "{}:{}: {} values for {} columns; the file is damaged", file, number, words.size(), table.columns.size()));
     std::vector<double> values;
     for (const auto& w : words) {
       const auto value = parse_finite(w);
       if (!value)
-        throw std::runtime_error(fmt::format("{}:{}: '{}' is not a finite number", file, number,
-                                             w.size() > 40 ? w.substr(0, 40) + "..." : w));
+        throw std::runtime_error(fmt::format(
+            "{}:{}: '{}' is not a finite number", file, number, w.size() > 40 ? w.substr(0, 40) + "..." : w));
       values.push_back(*value);
     }
     table.rows.push_back(std::move(values));
@@ -120,8 +124,8 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
 FrameData read_frame(const std::filesystem::path& run, int frame) {
   const std::vector<CollectionEntry> frames = run_frames(run);
   if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size())
-    throw std::runtime_error(fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame,
-                                         frames.size() - 1));
+    throw std::runtime_error(
+        fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame, frames.size() - 1));
   const std::string index = fmt::format("{:05d}", frame);
   const std::string extension = frame_extension(frames[static_cast<std::size_t>(frame)]);
   const auto file = [&](const char* field) { return run / (frame_stem(field, frame) + extension); };
@@ -163,8 +167,9 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
   const auto has = [&](const char* name) { return particles->GetCellData()->GetAbstractArray(name) != nullptr; };
   if (!has("id") || !has("centre_of_mass") || !has("area") || !has("stress_compression_positive") ||
       !has("coordination_number"))
-    throw std::runtime_error("the particles lack the arrays id, centre_of_mass, area, stress_compression_positive or "
-                             "coordination_number (an older sphero wrote them?); run the scene again");
+    throw std::runtime_error(
+        "the particles lack the arrays id, centre_of_mass, area, stress_compression_positive or "
+        "coordination_number (an older sphero wrote them?); run the scene again");
   check_cell_sizes(particles, 3, kMaxGridPoints, p_source, "outline");
   vtkDataArray *id = cell_array(particles, "id", 1, true, p_source),
                *centre = cell_array(particles, "centre_of_mass", 3, true, p_source),
@@ -205,8 +210,8 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     vtkDataArray* normal_force = cell_array(contacts, "normal_force", 1, false, source);
     for (vtkIdType c = 0; c < contacts->GetNumberOfCells(); ++c) {
       const auto ends = cell_points(contacts, c);
-      data.pairs.push_back({body_a ? cell_int(body_a, c) : -1,
-                            body_b ? cell_int(body_b, c) : -1, ends.back() - ends.front(),
+      data.pairs.push_back({body_a ? cell_int(body_a, c) : -1, body_b ? cell_int(body_b, c) : -1,
+                            ends.back() - ends.front(),
                             normal ? Vec2{normal->GetComponent(c, 0), normal->GetComponent(c, 1)} : Vec2{},
                             force ? Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)} : Vec2{},
                             normal_force ? normal_force->GetTuple1(c) : 0.0});
@@ -253,16 +258,15 @@ void add_particle_fields(const std::filesystem::path& run, int frame, const std:
   for (const auto& piece : pieces) {
     grids.push_back(read_vtu(piece));
     vtkDataArray* id = cell_array(grids.back(), "id", 1, true, piece.string());
-    for (vtkIdType c = 0; c < grids.back()->GetNumberOfCells(); ++c)
-      id_to_value.push_back({cell_int(id, c), 0});
+    for (vtkIdType c = 0; c < grids.back()->GetNumberOfCells(); ++c) id_to_value.push_back({cell_int(id, c), 0});
   }
   std::sort(id_to_value.begin(), id_to_value.end());
   for (std::size_t k = 0; k < id_to_value.size(); ++k) id_to_value[k].second = k;
   const auto cells = static_cast<vtkIdType>(id_to_value.size());
   for (const ParticleField& f : fields)
     if (f.components < 1 || static_cast<vtkIdType>(f.values.size()) != cells * f.components)
-      throw std::runtime_error(fmt::format("{}: field {} has {} values for {} particles of {} components", file.string(),
-                                           f.name, f.values.size(), cells, f.components));
+      throw std::runtime_error(fmt::format("{}: field {} has {} values for {} particles of {} components",
+                                           file.string(), f.name, f.values.size(), cells, f.components));
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     vtkUnstructuredGrid* grid = grids[k];
     vtkDataArray* id = grid->GetCellData()->GetArray("id");
@@ -273,7 +277,8 @@ void add_particle_fields(const std::filesystem::path& run, int frame, const std:
         const std::pair<int, std::size_t> probe{cell_int(id, c), 0};
         const std::size_t at = std::lower_bound(id_to_value.begin(), id_to_value.end(), probe)->second;
         for (int j = 0; j < f.components; ++j)
-          array->SetComponent(c, j, f.values[at * static_cast<std::size_t>(f.components) + static_cast<std::size_t>(j)]);
+          array->SetComponent(
+              c, j, f.values[at * static_cast<std::size_t>(f.components) + static_cast<std::size_t>(j)]);
       }
       grid->GetCellData()->RemoveArray(f.name.c_str());
       grid->GetCellData()->AddArray(array);

@@ -61,6 +61,7 @@ struct ParticleField {
 };
 // Rewrites the file whole or not at all; throws std::runtime_error naming
 // the file when a field's size does not match its particles.
-void add_particle_fields(const std::filesystem::path& run_directory, int frame, const std::vector<ParticleField>& fields);
+void add_particle_fields(const std::filesystem::path& run_directory, int frame,
+                         const std::vector<ParticleField>& fields);
 
 }  // namespace sphero

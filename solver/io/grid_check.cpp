@@ -32,16 +32,17 @@ void check_lengths(vtkFieldData* arrays, vtkIdType expected, const char* per, co
 void check_grid_structure(vtkUnstructuredGrid* grid, const std::string& source) {
   const vtkIdType points = grid->GetNumberOfPoints(), cells = grid->GetNumberOfCells();
   if (points > kMaxGridPoints || cells > kMaxGridCells)
-    throw std::runtime_error(fmt::format("{}: {} points and {} cells; the limits are {} and {}", source, points, cells,
-                                         kMaxGridPoints, kMaxGridCells));
+    throw std::runtime_error(fmt::format(
+        "{}: {} points and {} cells; the limits are {} and {}", source, points, cells, kMaxGridPoints, kMaxGridCells));
   vtkNew<vtkIdList> ids;
   for (vtkIdType c = 0; c < cells; ++c) {
     grid->GetCellPoints(c, ids);
     for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
       if (ids->GetId(k) < 0 || ids->GetId(k) >= points)
-        throw std::runtime_error(fmt::format("{}: cell {} refers to point {}, but there are {} points; the file is "
-                                             "damaged",
-                                             source, c, ids->GetId(k), points));
+        throw std::runtime_error(
+            fmt::format("{}: cell {} refers to point {}, but there are {} points; the file is "
+                        "damaged",
+                        source, c, ids->GetId(k), points));
   }
   for (vtkIdType p = 0; p < points; ++p) {
     double x[3];
@@ -74,8 +75,8 @@ vtkDataArray* cell_array(vtkUnstructuredGrid* grid, const char* name, int compon
     return nullptr;
   }
   if (a->GetNumberOfComponents() != components)
-    throw std::runtime_error(fmt::format("{}: cell array '{}' has {} components, expected {}", source, name,
-                                         a->GetNumberOfComponents(), components));
+    throw std::runtime_error(fmt::format(
+        "{}: cell array '{}' has {} components, expected {}", source, name, a->GetNumberOfComponents(), components));
   return a;
 }
 

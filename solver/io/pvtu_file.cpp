@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -28,14 +28,21 @@ constexpr std::size_t kMaxPieces = 1 << 20;
 
 std::string type_word(int vtk_type) {
   switch (vtk_type) {
-    case VTK_INT: return "Int32";
-    case VTK_DOUBLE: return "Float64";
-    case VTK_FLOAT: return "Float32";
-    case VTK_STRING: return "String";
+    case VTK_INT:
+      return "Int32";
+    case VTK_DOUBLE:
+      return "Float64";
+    case VTK_FLOAT:
+      return "Float32";
+    case VTK_STRING:
+      return "String";
     case VTK_LONG_LONG:
-    case VTK_ID_TYPE: return "Int64";
-    case VTK_UNSIGNED_CHAR: return "UInt8";
-    default: throw std::logic_error(fmt::format("no .pvtu word for VTK type {}", vtk_type));
+    case VTK_ID_TYPE:
+      return "Int64";
+    case VTK_UNSIGNED_CHAR:
+      return "UInt8";
+    default:
+      throw std::logic_error(fmt::format("no .pvtu word for VTK type {}", vtk_type));
   }
 }
 
@@ -45,8 +52,8 @@ std::string whole_text(const std::filesystem::path& file) {
   const auto size = std::filesystem::file_size(file, error);
   if (error) throw std::runtime_error(file.string() + ": missing");
   if (size > kMaxSummaryBytes)
-    throw std::runtime_error(fmt::format("{}: {} bytes, more than a .pvtu of pieces needs; the file is damaged",
-                                         file.string(), size));
+    throw std::runtime_error(
+        fmt::format("{}: {} bytes, more than a .pvtu of pieces needs; the file is damaged", file.string(), size));
   std::ifstream in(file, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -61,12 +68,12 @@ std::filesystem::path piece_path(const std::filesystem::path& pvtu, const std::s
   bool climbs = false;
   for (const auto& part : name) climbs |= part == "..";
   if (source.empty() || name.is_absolute() || climbs || name.extension() != ".vtu")
-    throw std::runtime_error(fmt::format("{}: the piece '{}' is not a .vtu beside the file; the file is damaged",
-                                         pvtu.string(), source));
+    throw std::runtime_error(
+        fmt::format("{}: the piece '{}' is not a .vtu beside the file; the file is damaged", pvtu.string(), source));
   const auto path = pvtu.parent_path() / name;
   if (!std::filesystem::exists(path))
-    throw std::runtime_error(fmt::format("{}: its piece {} is missing (copy the run's directory whole)", pvtu.string(),
-                                         path.string()));
+    throw std::runtime_error(
+        fmt::format("{}: its piece {} is missing (copy the run's directory whole)", pvtu.string(), path.string()));
   return path;
 }
 
@@ -110,9 +117,10 @@ void check_arrays(vtkUnstructuredGrid* model, vtkUnstructuredGrid* piece, const 
     vtkAbstractArray* have = piece->GetCellData()->GetAbstractArray(want->GetName());
     if (have == nullptr || have->GetDataType() != want->GetDataType() ||
         have->GetNumberOfComponents() != want->GetNumberOfComponents())
-      throw std::runtime_error(fmt::format("{}: no cell array '{}' like the first piece's; the pieces do not belong "
-                                           "together",
-                                           source, want->GetName()));
+      throw std::runtime_error(
+          fmt::format("{}: no cell array '{}' like the first piece's; the pieces do not belong "
+                      "together",
+                      source, want->GetName()));
   }
 }
 
@@ -166,10 +174,11 @@ void write_pvtu_atomically(const std::filesystem::path& pvtu, const std::vector<
       "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
       "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PCellData>\n";
   for (const ArrayLayout& a : cell_arrays)
-    xml += fmt::format("      <PDataArray type=\"{}\" Name=\"{}\" NumberOfComponents=\"{}\"/>\n", a.type, a.name,
-                       a.components);
-  xml += "    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
-         "    </PPoints>\n";
+    xml += fmt::format(
+        "      <PDataArray type=\"{}\" Name=\"{}\" NumberOfComponents=\"{}\"/>\n", a.type, a.name, a.components);
+  xml +=
+      "    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
+      "    </PPoints>\n";
   for (const std::string& piece : pieces) xml += fmt::format("    <Piece Source=\"{}\"/>\n", piece);
   xml += "  </PUnstructuredGrid>\n</VTKFile>\n";
   write_text_atomically(pvtu, xml);
@@ -211,7 +220,8 @@ vtkSmartPointer<vtkUnstructuredGrid> read_pvtu(const std::filesystem::path& pvtu
     check_arrays(pieces.front(), piece, fmt::format("{}: its piece {}", pvtu.string(), names[k].filename().string()));
     points += piece->GetNumberOfPoints();
     if (static_cast<vtkIdType>(places.size()) + piece->GetNumberOfCells() > kMaxGridCells || points > kMaxGridPoints)
-      throw std::runtime_error(pvtu.string() + ": its pieces hold more cells or points than a frame may "
+      throw std::runtime_error(pvtu.string() +
+                               ": its pieces hold more cells or points than a frame may "
                                "(docs/FILE-FORMATS.md)");
     const CellOrder order(piece);
     for (vtkIdType c = 0; c < piece->GetNumberOfCells(); ++c) places.push_back({order.key(c), k, c});

@@ -72,9 +72,10 @@ bool RunOutput::holds_a_run() const {
   const auto pvd = frames_collection(), energy = directory_ / "energy.csv";
   const bool frames = std::filesystem::exists(pvd), log = std::filesystem::exists(energy);
   const auto part_only = [](const std::filesystem::path& missing, const char* beside) {
-    return std::runtime_error(fmt::format("{}: missing, beside the {} of the run to continue; continue in the run's own "
-                                          "folder, or into a new --output folder",
-                                          missing.string(), beside));
+    return std::runtime_error(
+        fmt::format("{}: missing, beside the {} of the run to continue; continue in the run's own "
+                    "folder, or into a new --output folder",
+                    missing.string(), beside));
   };
   if (frames && !log) throw part_only(energy, "frames");
   if (log && !frames) throw part_only(pvd, "energy.csv");
@@ -100,14 +101,16 @@ void RunOutput::resume(double time, const std::string& header) {
     if (!line.empty() && line[0] != '#' && line.rfind("time_s", 0) != 0) {
       const auto row_time = parse_finite(std::string_view(line).substr(0, line.find(',')));
       if (!row_time)
-        throw std::runtime_error(fmt::format("{}:{}: a row that does not start with a time; the run's energy.csv is "
-                                             "damaged (continue into a new --output folder)",
-                                             energy.string(), line_number));
+        throw std::runtime_error(
+            fmt::format("{}:{}: a row that does not start with a time; the run's energy.csv is "
+                        "damaged (continue into a new --output folder)",
+                        energy.string(), line_number));
       if (*row_time > time * (1.0 + 1e-12)) break;
     } else if (line.rfind("time_s", 0) == 0 && line != header) {
-      throw std::runtime_error(fmt::format("{}:{}: the columns differ from those this run writes (an older Sphero wrote "
-                                           "them?); continue into a new --output folder",
-                                           energy.string(), line_number));
+      throw std::runtime_error(
+          fmt::format("{}:{}: the columns differ from those this run writes (an older Sphero wrote "
+                      "them?); continue into a new --output folder",
+                      energy.string(), line_number));
     }
     kept += line + "\n";
   }
@@ -155,7 +158,8 @@ void RunOutput::write_collection(const std::string& name) const {
   write_text_atomically(directory_ / (name + ".pvd"), xml);
 }
 
-EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const EnergyLedger& ledger, double deepest_overlap) {
+EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const EnergyLedger& ledger,
+                     double deepest_overlap) {
   EnergyRow row{engine.time(), engine.step_count(), ledger, deepest_overlap, {}};
   const World& w = engine.world();
   std::vector<std::pair<int, EnergyRow::Wall>> walls;

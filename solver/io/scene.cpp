@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -23,21 +23,25 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"dt", "time step, s, or 'auto' (soft model: 1/50 of the shortest contact period; the rigid model needs a number)"},
     {"model", "soft | rigid (default soft): soft contacts, or rigid bodies with instantaneous collisions (A-CD²)"},
     {"integrator", "verlet | gear (default verlet; soft model)"},
-    {"stepping", "rigid model: steps | events (default steps): one collision program per step, or the bodies flown "
-                 "from collision to collision at their exact instants within each step"},
-    {"rigid_gap", "rigid model: outlines closer than this are contact points, m, or 'auto' (default: 0.1% of the "
-                  "smallest grain size)"},
-    {"rigid_tolerance", "rigid model: the collision programs' tolerance on their scaled KKT residual, 1e-12 to 1e-4 "
-                        "(default 1e-9); a looser one takes fewer interior-point iterations and keeps momentum and "
-                        "energy less exactly (docs/MODEL.md §7)"},
+    {"stepping",
+     "rigid model: steps | events (default steps): one collision program per step, or the bodies flown "
+     "from collision to collision at their exact instants within each step"},
+    {"rigid_gap",
+     "rigid model: outlines closer than this are contact points, m, or 'auto' (default: 0.1% of the "
+     "smallest grain size)"},
+    {"rigid_tolerance",
+     "rigid model: the collision programs' tolerance on their scaled KKT residual, 1e-12 to 1e-4 "
+     "(default 1e-9); a looser one takes fewer interior-point iterations and keeps momentum and "
+     "energy less exactly (docs/MODEL.md §7)"},
     {"attractor", "x,y g: a central field of g m/s² towards (x, y) (default none)"},
     {"verlet_distance", "neighbour-list skin per body, m, or 'auto' (default: 5% of the smallest grain size)"},
     {"allow_large_time_step", "true to accept dt above a tenth of the contact period (default false)"},
     {"gravity", "gx,gy in m/s² (default 0,0)"},
     {"seed", "random seed of the generators (default 1)"},
     {"threads", "worker threads (default 1); results are bit-identical whatever the number"},
-    {"backend", "cpu | opencl (default cpu): where a soft-model run computes; opencl on the device that "
-                "OPENCL_PLATFORM and OPENCL_DEVICE choose (docs/OPENCL.md), with the same results to the bit"},
+    {"backend",
+     "cpu | opencl (default cpu): where a soft-model run computes; opencl on the device that "
+     "OPENCL_PLATFORM and OPENCL_DEVICE choose (docs/OPENCL.md), with the same results to the bit"},
     {"periodic", "none | x | y | xy (default none)"},
     {"cell", "x0,y0,x1,y1: the periodic cell"},
     {"output", "output directory (default sphero-output)"},
@@ -45,22 +49,29 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"fields", "what each frame holds: particles,contacts,walls,state (default all four)"},
     {"arc_resolution", "chords per full circle in drawn outlines (default 24)"},
     {"checkpoint_interval", "simulated time between checkpoints, s (default 0: at the end and on Ctrl-C)"},
-    {"neighbours", "cells | triangulation (default cells): how a list rebuild finds the neighbour pairs, with link "
-                   "cells or by walks over the triangulated void space; the same forces either way"},
-    {"contact_lists", "false: evaluate every vertex pair of neighbouring particles each step, not only those "
-                      "within reach (the same forces, for timing; default true)"},
+    {"neighbours",
+     "cells | triangulation (default cells): how a list rebuild finds the neighbour pairs, with link "
+     "cells or by walks over the triangulated void space; the same forces either way"},
+    {"contact_lists",
+     "false: evaluate every vertex pair of neighbouring particles each step, not only those "
+     "within reach (the same forces, for timing; default true)"},
 };
 const std::vector<std::pair<const char*, const char*>> kListKeys{
-    {"law", "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..], or (model = rigid) "
-            "A B rigid restitution=..|xi_n=.. [xi_t=..]: the law between materials A and B"},
-    {"wall", "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy "
-             "[velocity=..] [span=A,B]] [amplitude=ax,ay frequency=f [tap_interval=T]]"},
-    {"set_wall", "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B] "
-                 "[amplitude=ax,ay frequency=f [tap_interval=T]] [material=M]: "
-                 "change wall N (its body number, as energy.csv's wallN), e.g. one that came with a packing"},
-    {"packing", "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu, or state_NNNNN.pvtu on ranks)"},
-    {"grains", "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
-               "[speed=..] [angle=random|DEGREES]"},
+    {"law",
+     "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..], or (model = rigid) "
+     "A B rigid restitution=..|xi_n=.. [xi_t=..]: the law between materials A and B"},
+    {"wall",
+     "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy "
+     "[velocity=..] [span=A,B]] [amplitude=ax,ay frequency=f [tap_interval=T]]"},
+    {"set_wall",
+     "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B] "
+     "[amplitude=ax,ay frequency=f [tap_interval=T]] [material=M]: "
+     "change wall N (its body number, as energy.csv's wallN), e.g. one that came with a packing"},
+    {"packing",
+     "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu, or state_NNNNN.pvtu on ranks)"},
+    {"grains",
+     "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
+     "[speed=..] [angle=random|DEGREES]"},
 };
 
 // Where each key appears in the scene file, in order.
@@ -74,11 +85,10 @@ std::map<std::string, std::vector<int>> scan_lines(const std::string& text, cons
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos) continue;
     if (line[first] == '[')
-      throw SceneError(fmt::format("{}:{}: sections are not used in Sphero scenes; write 'key = value' lines",
-                                   source, number));
+      throw SceneError(
+          fmt::format("{}:{}: sections are not used in Sphero scenes; write 'key = value' lines", source, number));
     const auto equals = line.find('=');
-    if (equals == std::string::npos)
-      throw SceneError(fmt::format("{}:{}: expected 'key = value'", source, number));
+    if (equals == std::string::npos) throw SceneError(fmt::format("{}:{}: expected 'key = value'", source, number));
     std::string key = line.substr(first, equals - first);
     key.erase(key.find_last_not_of(" \t") + 1);
     lines[key].push_back(number);
@@ -124,8 +134,9 @@ std::string quoted_setting(const std::string& key, std::string_view setting, std
 double within(const Value& v, const std::string& key, std::string_view setting, std::string_view text, Range range) {
   const double x = number(v, key, text);
   if (!(x >= range.low && x <= range.high))
-    fail_at(v.at, key, fmt::format("{}: give {:g} to {:g}{}{}", quoted_setting(key, setting, text), range.low,
-                                   range.high, *range.unit ? " " : "", range.unit));
+    fail_at(v.at, key,
+            fmt::format("{}: give {:g} to {:g}{}{}", quoted_setting(key, setting, text), range.low, range.high,
+                        *range.unit ? " " : "", range.unit));
   return x;
 }
 
@@ -134,8 +145,8 @@ double positive_up_to(const Value& v, const std::string& key, std::string_view s
                       double high, const char* unit) {
   const double x = number(v, key, text);
   if (!(x > 0.0 && x <= high))
-    fail_at(v.at, key, fmt::format("{}: give a positive number up to {:g} {}", quoted_setting(key, setting, text),
-                                   high, unit));
+    fail_at(v.at, key,
+            fmt::format("{}: give a positive number up to {:g} {}", quoted_setting(key, setting, text), high, unit));
   return x;
 }
 
@@ -164,7 +175,8 @@ std::vector<std::string> split(std::string_view text, char separator) {
 std::vector<double> numbers(const Value& v, const std::string& key, std::string_view text, std::size_t count,
                             std::string_view setting, Range range) {
   const auto parts = split(text, ',');
-  if (parts.size() != count) fail_at(v.at, key, fmt::format("expected {} comma-separated numbers, found '{}'", count, text));
+  if (parts.size() != count)
+    fail_at(v.at, key, fmt::format("expected {} comma-separated numbers, found '{}'", count, text));
   std::vector<double> out;
   for (const auto& p : parts) out.push_back(within(v, key, setting, p, range));
   return out;
@@ -182,7 +194,8 @@ bool boolean(const Value& v, const std::string& key) {
 }
 
 // "k=v k=v ..." with the allowed keys; positional words before them.
-std::map<std::string, std::string> tokens(const Value& v, const std::string& key, const std::vector<std::string>& allowed,
+std::map<std::string, std::string> tokens(const Value& v, const std::string& key,
+                                          const std::vector<std::string>& allowed,
                                           std::vector<std::string>* positional = nullptr) {
   std::map<std::string, std::string> out;
   std::istringstream words(v.text);
@@ -211,8 +224,10 @@ std::map<std::string, std::string> tokens(const Value& v, const std::string& key
 RigidLaw parse_rigid_law(const Value& v, const std::map<std::string, std::string>& t) {
   for (const char* soft : {"kn", "kt", "mu", "gamma_n", "gamma_t", "cohesion"})
     if (t.count(soft))
-      fail_at(v.at, "law", fmt::format("'{}' belongs to the soft laws; a rigid law takes restitution=.. or xi_n=.., "
-                                       "and xi_t=..", soft));
+      fail_at(v.at, "law",
+              fmt::format("'{}' belongs to the soft laws; a rigid law takes restitution=.. or xi_n=.., "
+                          "and xi_t=..",
+                          soft));
   if (t.count("restitution") == t.count("xi_n"))
     fail_at(v.at, "law", "a rigid law takes one of restitution=E (0 to 1) or xi_n=.. (the normal dissipation, kg)");
   RigidLaw law;
@@ -231,10 +246,11 @@ RigidLaw parse_rigid_law(const Value& v, const std::map<std::string, std::string
 
 LawSpec parse_law(const Value& v) {
   std::vector<std::string> words;
-  const auto t = tokens(v, "law", {"kn", "kt", "mu", "gamma_n", "gamma_t", "cohesion", "restitution", "xi_n", "xi_t"},
-                        &words);
+  const auto t =
+      tokens(v, "law", {"kn", "kt", "mu", "gamma_n", "gamma_t", "cohesion", "restitution", "xi_n", "xi_t"}, &words);
   if (words.size() != 3)
-    fail_at(v.at, "law", "expected 'A B linear|hertz kn=...' or 'A B rigid restitution=...' (two materials, then the law's name)");
+    fail_at(v.at, "law",
+            "expected 'A B linear|hertz kn=...' or 'A B rigid restitution=...' (two materials, then the law's name)");
   LawSpec spec{v.at, whole(v, "law", words[0], 0), whole(v, "law", words[1], 0), {}, {}};
   if (words[2] == "rigid") {
     spec.rigid = parse_rigid_law(v, t);
@@ -242,7 +258,8 @@ LawSpec parse_law(const Value& v) {
   }
   for (const char* rigid : {"restitution", "xi_n", "xi_t"})
     if (t.count(rigid))
-      fail_at(v.at, "law", fmt::format("'{}' belongs to rigid laws ('A B rigid ...'); a {} law takes kn=...", rigid, words[2]));
+      fail_at(v.at, "law",
+              fmt::format("'{}' belongs to rigid laws ('A B rigid ...'); a {} law takes kn=...", rigid, words[2]));
   try {
     spec.law.normal = normal_law_from_string(words[2]);
   } catch (const std::invalid_argument& e) {
@@ -266,7 +283,8 @@ LawSpec parse_law(const Value& v) {
 }
 
 // amplitude=ax,ay frequency=f [tap_interval=T]: a vibration, or taps.
-void parse_vibration(const Value& v, const std::string& key, const std::map<std::string, std::string>& t, WallMotion& m) {
+void parse_vibration(const Value& v, const std::string& key, const std::map<std::string, std::string>& t,
+                     WallMotion& m) {
   if (t.count("amplitude") != t.count("frequency"))
     fail_at(v.at, key, "a vibration needs both amplitude=ax,ay (m) and frequency=f (Hz)");
   if (t.count("tap_interval") && !t.count("frequency"))
@@ -277,9 +295,10 @@ void parse_vibration(const Value& v, const std::string& key, const std::map<std:
   if (!t.count("tap_interval")) return;
   m.tap_interval = positive_up_to(v, key, "tap_interval", t.at("tap_interval"), 1e9, "s");
   if (m.tap_interval * m.frequency < 1.0)
-    fail_at(v.at, key, fmt::format("tap_interval={:g} s is shorter than one cycle (1/frequency = {:g} s): each tap is a "
-                                   "whole cycle; lengthen the interval or raise the frequency",
-                                   m.tap_interval, 1.0 / m.frequency));
+    fail_at(v.at, key,
+            fmt::format("tap_interval={:g} s is shorter than one cycle (1/frequency = {:g} s): each tap is a "
+                        "whole cycle; lengthen the interval or raise the frequency",
+                        m.tap_interval, 1.0 / m.frequency));
 }
 
 // The motion settings shared by `wall` and `set_wall`.
@@ -304,8 +323,8 @@ WallMotion parse_motion(const Value& v, const std::string& key, const std::map<s
   return m;
 }
 
-const std::vector<std::string> kMotionSettings{"velocity", "pressure", "inward", "span", "amplitude", "frequency",
-                                               "tap_interval"};
+const std::vector<std::string> kMotionSettings{
+    "velocity", "pressure", "inward", "span", "amplitude", "frequency", "tap_interval"};
 
 WallSpec parse_wall(const Value& v) {
   std::vector<std::string> allowed{"points", "radius", "material", "density"};
@@ -331,7 +350,8 @@ WallChange parse_wall_change(const Value& v) {
   auto t = tokens(v, "set_wall", allowed, &words);
   const bool keyword = words.size() == 2 && (words[1] == "remove" || words[1] == "fixed");
   if (words.empty() || words.size() > 2 || (words.size() == 2 && !keyword))
-    fail_at(v.at, "set_wall", "expected 'N remove', 'N fixed' or 'N velocity=.. | pressure=.. inward=..' (N: the wall's number)");
+    fail_at(v.at, "set_wall",
+            "expected 'N remove', 'N fixed' or 'N velocity=.. | pressure=.. inward=..' (N: the wall's number)");
   WallChange c;
   c.at = v.at;
   c.wall = whole(v, "set_wall", words[0], 0);
@@ -341,19 +361,23 @@ WallChange parse_wall_change(const Value& v) {
     c.material = whole(v, "set_wall", t.at("material"), 0);
     t.erase("material");
   }
-  const bool vibration_only =
-      std::all_of(t.begin(), t.end(), [](const auto& s) { return s.first == "amplitude" || s.first == "frequency" || s.first == "tap_interval"; });
+  const bool vibration_only = std::all_of(t.begin(), t.end(), [](const auto& s) {
+    return s.first == "amplitude" || s.first == "frequency" || s.first == "tap_interval";
+  });
   if (keyword && !t.empty() && (c.remove || !vibration_only))
-    fail_at(v.at, "set_wall", fmt::format("'{}' takes no settings{}", words[1],
-                                          c.remove ? "" : " but a vibration (amplitude=.. frequency=.. [tap_interval=..])"));
+    fail_at(v.at, "set_wall",
+            fmt::format("'{}' takes no settings{}", words[1],
+                        c.remove ? "" : " but a vibration (amplitude=.. frequency=.. [tap_interval=..])"));
   if (!keyword && t.empty() && !c.material)
-    fail_at(v.at, "set_wall", "say how the wall moves: velocity=, pressure= inward=, amplitude= frequency=, fixed or remove");
+    fail_at(v.at, "set_wall",
+            "say how the wall moves: velocity=, pressure= inward=, amplitude= frequency=, fixed or remove");
   c.motion = parse_motion(v, "set_wall", t);
   return c;
 }
 
 GrainsSpec parse_grains(const Value& v, const std::filesystem::path& base) {
-  const auto t = tokens(v, "grains", {"shape", "count", "generator", "region", "material", "density", "speed", "angle"});
+  const auto t =
+      tokens(v, "grains", {"shape", "count", "generator", "region", "material", "density", "speed", "angle"});
   GrainsSpec g;
   g.at = v.at;
   for (const char* needed : {"shape", "count", "region"})
@@ -361,7 +385,8 @@ GrainsSpec parse_grains(const Value& v, const std::filesystem::path& base) {
   g.shape_file = base / t.at("shape");
   g.count = whole(v, "grains", t.at("count"), 1);
   constexpr int kMostGrains = 10'000'000;  // a typo's 10^10 would exhaust memory before saying so
-  if (g.count > kMostGrains) fail_at(v.at, "grains", fmt::format("count={}; at most {} grains a line", g.count, kMostGrains));
+  if (g.count > kMostGrains)
+    fail_at(v.at, "grains", fmt::format("count={}; at most {} grains a line", g.count, kMostGrains));
   const auto r = numbers(v, "grains", t.at("region"), 4, "region", kCoordinateRange);
   if (!(r[2] > r[0] && r[3] > r[1])) fail_at(v.at, "grains", "region=x0,y0,x1,y1 needs x1 > x0 and y1 > y0");
   std::copy(r.begin(), r.end(), g.region);
@@ -433,7 +458,8 @@ class SceneValues {
 
   // A scalar from the command line wins over the file.
   std::optional<Value> scalar(const std::string& key) const {
-    if (from_command_line_.count(key)) return Value{from_command_line_[key].as<std::string>(), {"command line --" + key}};
+    if (from_command_line_.count(key))
+      return Value{from_command_line_[key].as<std::string>(), {"command line --" + key}};
     if (from_file_.count(key))
       return Value{from_file_[key].as<std::string>(), {fmt::format("{}:{}", source_, lines_.at(key).front())}};
     return std::nullopt;
@@ -488,14 +514,16 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
       fail_at(v->at, "backend", e.what());
     }
     if (rigid && scene.backend == Backend::opencl)
-      fail_at(v->at, "backend", "the OpenCL backend runs the soft model only: drop 'backend = opencl' or use model = soft");
+      fail_at(
+          v->at, "backend", "the OpenCL backend runs the soft model only: drop 'backend = opencl' or use model = soft");
   }
   if (const auto v = values.scalar("integrator"); v && rigid)
     fail_at(v->at, "integrator", "the rigid model steps from collision to collision and takes no integrator: drop it");
   if (const auto v = values.scalar("dt"); rigid && (!v || v->text == "auto"))
-    throw SceneError(fmt::format("{}: the rigid model needs 'dt = SECONDS': no contact stiffness sets it (docs/SCENES.md "
-                                 "says how to choose it)",
-                                 v ? v->at.where : scene.source));
+    throw SceneError(
+        fmt::format("{}: the rigid model needs 'dt = SECONDS': no contact stiffness sets it (docs/SCENES.md "
+                    "says how to choose it)",
+                    v ? v->at.where : scene.source));
   if (const auto v = values.scalar("attractor")) {
     const auto words = split(v->text, ' ');
     std::vector<std::string> parts;
@@ -505,8 +533,9 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
     scene.attractor.centre = vec2(*v, "attractor", parts[0], "attractor", kCoordinateRange);
     scene.attractor.strength = within(*v, "attractor", "attractor", parts[1], kGravityRange);
     if (scene.engine.rigid.events && scene.attractor.strength != 0.0)
-      fail_at(v->at, "attractor", "stepping = events flies the bodies on parabolas under a uniform field, which an "
-                                  "attractor's is not: drop one of them");
+      fail_at(v->at, "attractor",
+              "stepping = events flies the bodies on parabolas under a uniform field, which an "
+              "attractor's is not: drop one of them");
   }
 }
 
@@ -521,7 +550,8 @@ void read_engine_keys(const SceneValues& values, SceneConfig& scene) {
     }
   }
   if (const auto v = values.scalar("verlet_distance"); v && v->text != "auto")
-    scene.engine.verlet_distance = positive_up_to(*v, "verlet_distance", "verlet_distance", v->text, kMaxCoordinate, "m");
+    scene.engine.verlet_distance =
+        positive_up_to(*v, "verlet_distance", "verlet_distance", v->text, kMaxCoordinate, "m");
   if (const auto v = values.scalar("allow_large_time_step"))
     scene.engine.allow_large_time_step = boolean(*v, "allow_large_time_step");
   if (const auto v = values.scalar("contact_lists")) scene.engine.contact_lists = boolean(*v, "contact_lists");
@@ -567,12 +597,14 @@ void read_output_keys(const SceneValues& values, SceneConfig& scene) {
     scene.arc_resolution = whole(*v, "arc_resolution", v->text, 3);
     constexpr int kMostChords = 4096;  // every outline of every frame is drawn with them
     if (scene.arc_resolution > kMostChords)
-      fail_at(v->at, "arc_resolution", fmt::format("{} chords per circle; at most {}", scene.arc_resolution, kMostChords));
+      fail_at(
+          v->at, "arc_resolution", fmt::format("{} chords per circle; at most {}", scene.arc_resolution, kMostChords));
   }
   if (const auto v = values.scalar("checkpoint_interval")) {
     scene.checkpoint_interval = number(*v, "checkpoint_interval", v->text);
     if (scene.checkpoint_interval < 0.0)
-      fail_at(v->at, "checkpoint_interval", fmt::format("'{}': give 0 (checkpoints at the end only) or a positive time", v->text));
+      fail_at(v->at, "checkpoint_interval",
+              fmt::format("'{}': give 0 (checkpoints at the end only) or a positive time", v->text));
   }
   if (const auto v = values.scalar("fields")) {
     scene.fields = split(v->text, ',');
@@ -613,7 +645,8 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   read_periodic_cell(values, scene);
   read_output_keys(values, scene);
   read_lists(values, scene, base);
-  if (scene.laws.empty()) throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
+  if (scene.laws.empty())
+    throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
   for (const LawSpec& l : scene.laws)
     if (l.rigid.has_value() != (scene.engine.model == Model::rigid))
       fail_at(l.at, "law",
@@ -625,7 +658,8 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
 }
 
 SceneConfig read_scene(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
-  if (std::filesystem::is_directory(path)) throw SceneError(fmt::format("{}: a folder, not a scene file", path.string()));
+  if (std::filesystem::is_directory(path))
+    throw SceneError(fmt::format("{}: a folder, not a scene file", path.string()));
   std::ifstream in(path);
   if (!in) throw SceneError(fmt::format("{}: cannot open the scene file (does it exist?)", path.string()));
   std::stringstream text;

@@ -77,16 +77,16 @@ struct GrainsSpec {
   double region[4] = {0, 0, 0, 0};    // x0, y0, x1, y1
   int material = 0;
   double density = 1.0;
-  double speed = 0.0;                 // in a random direction
+  double speed = 0.0;  // in a random direction
   bool random_angle = true;
-  double angle = 0.0;                 // when not random, degrees
+  double angle = 0.0;  // when not random, degrees
 };
 
 struct LawSpec {
   SceneLocation at;
   int a = 0, b = 0;
-  ContactLaw law;                // the soft model's
-  std::optional<RigidLaw> rigid; // the rigid model's (`A B rigid ...`)
+  ContactLaw law;                 // the soft model's
+  std::optional<RigidLaw> rigid;  // the rigid model's (`A B rigid ...`)
 };
 
 // Where a soft-model run's contact pass runs: on the CPU, or on an OpenCL

@@ -34,8 +34,9 @@ constexpr int kMostMaterials = 1000;
 
 void check_material(const SceneLocation& at, const char* key, int material) {
   if (material >= kMostMaterials)
-    fail_at(at, key, fmt::format("material {}; materials are numbered 0 to {} (number them from 0 up)", material,
-                                 kMostMaterials - 1));
+    fail_at(at, key,
+            fmt::format(
+                "material {}; materials are numbered 0 to {} (number them from 0 up)", material, kMostMaterials - 1));
 }
 
 int materials_named(const SceneConfig& scene) {
@@ -44,8 +45,10 @@ int materials_named(const SceneConfig& scene) {
     check_material(l.at, "law", std::max(l.a, l.b));
     materials = std::max({materials, l.a + 1, l.b + 1});
   }
-  for (const auto& w : scene.walls) check_material(w.at, "wall", w.material), materials = std::max(materials, w.material + 1);
-  for (const auto& g : scene.grains) check_material(g.at, "grains", g.material), materials = std::max(materials, g.material + 1);
+  for (const auto& w : scene.walls)
+    check_material(w.at, "wall", w.material), materials = std::max(materials, w.material + 1);
+  for (const auto& g : scene.grains)
+    check_material(g.at, "grains", g.material), materials = std::max(materials, g.material + 1);
   for (const auto& c : scene.wall_changes)
     if (c.material) check_material(c.at, "set_wall", *c.material), materials = std::max(materials, *c.material + 1);
   return materials;
@@ -92,8 +95,8 @@ std::vector<BodySpec> wall_and_packing_bodies(const SceneConfig& scene, int& mat
   for (const WallSpec& w : scene.walls) {
     BodySpec b;
     try {
-      b.shape = make_shape("wall", w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points,
-                           w.radius);
+      b.shape =
+          make_shape("wall", w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points, w.radius);
     } catch (const ShapeError& e) {
       fail_at(w.at, "wall", e.what());
     }
@@ -130,14 +133,16 @@ class WallMotions {
       if (!bodies[i].is_wall || (i > 0 && bodies[i - 1].is_wall)) continue;
       std::size_t last = i;
       while (last + 1 < bodies.size() && bodies[last + 1].is_wall) ++last;
-      wall_numbers_ += (wall_numbers_.empty() ? "" : ", ") + (last == i ? fmt::format("{}", i) : fmt::format("{} to {}", i, last));
+      wall_numbers_ +=
+          (wall_numbers_.empty() ? "" : ", ") + (last == i ? fmt::format("{}", i) : fmt::format("{} to {}", i, last));
     }
   }
 
   std::size_t need_wall(int number, const SceneLocation& at, const std::string& key) const {
     if (number >= static_cast<int>(bodies_.size()) || !bodies_[static_cast<std::size_t>(number)].is_wall)
-      fail_at(at, key, fmt::format("body {} is not a wall; the walls are {} (numbered as in energy.csv)", number,
-                                wall_numbers_.empty() ? "none" : wall_numbers_));
+      fail_at(at, key,
+              fmt::format("body {} is not a wall; the walls are {} (numbered as in energy.csv)", number,
+                          wall_numbers_.empty() ? "none" : wall_numbers_));
     return static_cast<std::size_t>(number);
   }
 
@@ -174,7 +179,8 @@ class WallMotions {
     for (int end : *m.span) {
       need_wall(end, at, key);
       if (static_cast<std::size_t>(end) == wall)
-        fail_at(at, key, fmt::format("span={},{}: a plate's span is between two other walls", (*m.span)[0], (*m.span)[1]));
+        fail_at(
+            at, key, fmt::format("span={},{}: a plate's span is between two other walls", (*m.span)[0], (*m.span)[1]));
     }
     b.constraint.span_bodies = *m.span;
   }
@@ -201,7 +207,8 @@ void remove_bodies(std::vector<BodySpec>& bodies, const std::vector<bool>& remov
 
 void apply_wall_motions_and_changes(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
   WallMotions motions(bodies);
-  for (std::size_t k = 0; k < scene.walls.size(); ++k) motions.apply(k, scene.walls[k].motion, scene.walls[k].at, "wall");
+  for (std::size_t k = 0; k < scene.walls.size(); ++k)
+    motions.apply(k, scene.walls[k].motion, scene.walls[k].at, "wall");
   std::vector<bool> removed(bodies.size(), false);
   for (const WallChange& c : scene.wall_changes) {
     const std::size_t wall = motions.need_wall(c.wall, c.at, "set_wall");
@@ -220,12 +227,14 @@ void apply_wall_motions_and_changes(const SceneConfig& scene, std::vector<BodySp
 void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, double R, const PlacedCircles& earlier,
                         const std::vector<const GrainsSpec*>& placed_from) {
   if (const auto k = earlier.first_overlap(c, false))
-    fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart", c.x, c.y,
-                                     placed_from[static_cast<std::size_t>(*k)]->at.where));
+    fail_at(g.at, "grains",
+            fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart", c.x, c.y,
+                        placed_from[static_cast<std::size_t>(*k)]->at.where));
   for (const WallSpec& w : scene.walls)
     if (distance_to_path(w.points, c) < R + w.radius)
-      fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps the wall of {}; keep the region {:g} away from walls",
-                                       c.x, c.y, w.at.where, R + w.radius));
+      fail_at(g.at, "grains",
+              fmt::format("a grain at ({:g}, {:g}) overlaps the wall of {}; keep the region {:g} away from walls", c.x,
+                          c.y, w.at.where, R + w.radius));
   for (int axis = 0; axis < 2; ++axis) {
     if (!scene.cell.periodic[axis]) continue;
     const double low = axis ? scene.cell.low.y : scene.cell.low.x, size = axis ? scene.cell.size.y : scene.cell.size.x;

@@ -1,10 +1,10 @@
 #include "io/shape_outlines_vtu.h"
 
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkCellType.h>
 #include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
-#include <vtkCellData.h>
 #include <vtkIntArray.h>
 #include <vtkNew.h>
 #include <vtkPoints.h>
@@ -82,8 +82,8 @@ vtkSmartPointer<vtkUnstructuredGrid> make_shape_outlines_grid(const std::vector<
     const Vec2 offset{next_left + props.bounding_radius - props.centroid.x, -props.centroid.y};
     next_left += 2.0 * props.bounding_radius + gap;
     for (const Region& region : swept_region(shape)) {
-      builder.add_cell(VTK_POLYGON, discretise(region.outer, segments_per_circle), offset, id, OutlinePart::outline,
-                       props);
+      builder.add_cell(
+          VTK_POLYGON, discretise(region.outer, segments_per_circle), offset, id, OutlinePart::outline, props);
       for (const BoundaryLoop& hole : region.holes)
         builder.add_cell(VTK_POLY_LINE, discretise(hole, segments_per_circle), offset, id, OutlinePart::hole, props);
     }

@@ -60,7 +60,8 @@ void check_bodies(const World& w) {
       }
     const auto [a, b] = w.constraint[i].span_bodies;
     const auto body = [n](int k) { return k >= 0 && static_cast<std::size_t>(k) < n; };
-    require((a == -1 && b == -1) || (body(a) && body(b)), fmt::format("body {}: it spans bodies that are not there", i));
+    require(
+        (a == -1 && b == -1) || (body(a) && body(b)), fmt::format("body {}: it spans bodies that are not there", i));
     try {
       check_vibration(w.constraint[i]);
     } catch (const std::invalid_argument& e) {

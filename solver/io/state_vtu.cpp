@@ -94,8 +94,10 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece
   shape->SetName("shape");
   auto id = named_ints("id", 1), material = named_ints("material", 1), wall = named_ints("wall", 1),
        held = named_ints("held", 3);
-  auto radius = named_doubles("sphero_radius", 1), centre = named_doubles("centre_of_mass", 3), angle = named_doubles("angle", 1);
-  auto velocity = named_doubles("velocity", 3), omega = named_doubles("angular_velocity", 1), density = named_doubles("density", 1);
+  auto radius = named_doubles("sphero_radius", 1), centre = named_doubles("centre_of_mass", 3),
+       angle = named_doubles("angle", 1);
+  auto velocity = named_doubles("velocity", 3), omega = named_doubles("angular_velocity", 1),
+       density = named_doubles("density", 1);
   auto imposed_velocity = named_doubles("imposed_velocity", 3), imposed_force = named_doubles("imposed_force", 3);
   // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
   auto vibration = named_doubles("vibration", 4);
@@ -130,9 +132,9 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece
     vibration->InsertNextTuple(vibration_tuple);
   }
   grid->SetPoints(points);
-  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
-           shape, id, material, wall, held, radius, centre, angle, velocity, omega, density, imposed_velocity, imposed_force,
-           vibration})
+  for (vtkAbstractArray* a :
+       std::initializer_list<vtkAbstractArray*>{shape, id, material, wall, held, radius, centre, angle, velocity, omega,
+                                                density, imposed_velocity, imposed_force, vibration})
     grid->GetCellData()->AddArray(a);
   return grid;
 }
@@ -143,8 +145,7 @@ void write_packing_vtu(const std::filesystem::path& path, const std::vector<Body
 }
 
 std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {
-  if (!std::filesystem::exists(path))
-    throw std::runtime_error(path.string() + ": the packing file does not exist");
+  if (!std::filesystem::exists(path)) throw std::runtime_error(path.string() + ": the packing file does not exist");
   const vtkSmartPointer<vtkUnstructuredGrid> grid = read_vtu(path);
   if (grid->GetNumberOfCells() == 0) throw std::runtime_error(path.string() + ": holds no bodies");
   return bodies_from_state_grid(grid, path.string());
@@ -155,9 +156,10 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
   const auto need = [&](const char* name, int components) {
     vtkDataArray* a = data->GetArray(name);
     if (a == nullptr || a->GetNumberOfComponents() != components)
-      throw std::runtime_error(fmt::format("{}: no cell array '{}' with {} component(s); is it a state file that "
-                                           "`sphero run` wrote (state_NNNNN.vtu)?",
-                                           source, name, components));
+      throw std::runtime_error(
+          fmt::format("{}: no cell array '{}' with {} component(s); is it a state file that "
+                      "`sphero run` wrote (state_NNNNN.vtu)?",
+                      source, name, components));
     return a;
   };
   auto* names = vtkStringArray::SafeDownCast(data->GetAbstractArray("shape"));
@@ -168,7 +170,8 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
   vtkDataArray *imposed_velocity = need("imposed_velocity", 3), *imposed_force = need("imposed_force", 3);
   vtkDataArray* vibration = data->GetArray("vibration");  // files before vibrating walls have none
   if (vibration != nullptr && vibration->GetNumberOfComponents() != 4)
-    throw std::runtime_error(source + ": the cell array 'vibration' needs 4 components (amplitude x, y, frequency, tap interval)");
+    throw std::runtime_error(
+        source + ": the cell array 'vibration' needs 4 components (amplitude x, y, frequency, tap interval)");
   std::vector<BodySpec> bodies;
   RecoveredSkeletons skeletons;
   vtkNew<vtkIdList> ids;

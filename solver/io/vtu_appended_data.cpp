@@ -61,9 +61,10 @@ std::vector<unsigned char> AppendedData::compressed(std::uint64_t start, const s
     stored_in_all += stored;
   }
   if (decoded > kLargestVtuArray || decoded > most_decoded(stored_in_all))
-    throw std::runtime_error(fmt::format("{}: the array '{}' claims {} bytes from {} compressed ones, more than {} "
-                                         "gives; the file is damaged",
-                                         file_, fit_for_message(name, 30), decoded, stored_in_all, compressor_));
+    throw std::runtime_error(
+        fmt::format("{}: the array '{}' claims {} bytes from {} compressed ones, more than {} "
+                    "gives; the file is damaged",
+                    file_, fit_for_message(name, 30), decoded, stored_in_all, compressor_));
   std::vector<unsigned char> out(decoded);
   std::uint64_t from = start + (3 + blocks) * word_, to = 0;
   for (std::uint64_t b = 0; b < blocks; ++b) {
@@ -71,9 +72,9 @@ std::vector<unsigned char> AppendedData::compressed(std::uint64_t start, const s
     const std::uint64_t size = b + 1 == blocks && last != 0 ? last : block;
     within_file(from, stored);
     if (!uncompress(bytes_.data() + from, stored, out.data() + to, size))
-      throw std::runtime_error(fmt::format(
-          "{}: the array '{}': block {} does not decompress to its {} bytes; the file is damaged", file_,
-          fit_for_message(name, 30), b, size));
+      throw std::runtime_error(
+          fmt::format("{}: the array '{}': block {} does not decompress to its {} bytes; the file is damaged", file_,
+                      fit_for_message(name, 30), b, size));
     from += stored;
     to += size;
   }
@@ -102,8 +103,8 @@ bool AppendedData::uncompress(const char* in, std::uint64_t in_size, unsigned ch
   }
   std::uint64_t memory = kLargestVtuArray;
   std::size_t in_at = 0, out_at = 0;
-  return lzma_stream_buffer_decode(&memory, 0, nullptr, reinterpret_cast<const std::uint8_t*>(in), &in_at, in_size,
-                                   out, &out_at, out_size) == LZMA_OK &&
+  return lzma_stream_buffer_decode(&memory, 0, nullptr, reinterpret_cast<const std::uint8_t*>(in), &in_at, in_size, out,
+                                   &out_at, out_size) == LZMA_OK &&
          out_at == out_size;
 }
 

@@ -1,8 +1,8 @@
 #include "io/vtu_file.h"
 
 #include <vtkFieldData.h>
-#include <vtkXMLUnstructuredGridReader.h>
 #include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <stdexcept>
@@ -47,7 +47,8 @@ void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid
     writer->EncodeAppendedDataOff();
     writer->SetCompressorTypeToLZ4();
     if (writer->Write() != 1)
-      throw std::runtime_error(path.string() + ": VTK could not write the file (is the directory writable, the disk full?)");
+      throw std::runtime_error(path.string() +
+                               ": VTK could not write the file (is the directory writable, the disk full?)");
   });
 }
 
@@ -59,7 +60,8 @@ vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& file)
   reader->SetFileName(file.c_str());
   reader->Update();
   vtkSmartPointer<vtkUnstructuredGrid> grid = reader->GetOutput();
-  if (reader->GetErrorCode() != 0 || grid == nullptr) throw std::runtime_error(file.string() + ": not a readable .vtu file");
+  if (reader->GetErrorCode() != 0 || grid == nullptr)
+    throw std::runtime_error(file.string() + ": not a readable .vtu file");
   check_grid_structure(grid, file.string());
   return grid;
 }

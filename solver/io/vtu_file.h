@@ -10,7 +10,6 @@
 
 #include <filesystem>
 
-
 namespace sphero {
 
 vtkNew<vtkDoubleArray> named_doubles(const char* name, int components);
@@ -19,8 +18,8 @@ vtkNew<vtkIntArray> named_ints(const char* name, int components);
 // Writes through a temporary file and a rename. Throws std::runtime_error
 // naming the file.
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid);
-// Reads a .vtu, or the pieces of a .pvtu as one grid (io/pvtu_file.h); throws std::runtime_error naming the file when it is missing,
-// unreadable, or damaged (io/vtu_preflight.h, io/grid_check.h).
+// Reads a .vtu, or the pieces of a .pvtu as one grid (io/pvtu_file.h); throws std::runtime_error naming the file when
+// it is missing, unreadable, or damaged (io/vtu_preflight.h, io/grid_check.h).
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& path);
 // The field array TimeValue, which ParaView reads as the data's time.
 void add_time_value(vtkUnstructuredGrid* grid, double time);

@@ -36,7 +36,8 @@ std::string attribute(std::string_view tag, std::string_view name) {
   const auto at = tag.find(key);
   if (at == std::string_view::npos) return {};
   const auto end = tag.find('"', at + key.size());
-  return end == std::string_view::npos ? std::string() : std::string(tag.substr(at + key.size(), end - at - key.size()));
+  return end == std::string_view::npos ? std::string()
+                                       : std::string(tag.substr(at + key.size(), end - at - key.size()));
 }
 
 std::optional<long long> whole_number(const std::string& text) {
@@ -94,10 +95,12 @@ VtuText read_text(const std::filesystem::path& file) {
   text.xml = text.bytes;
   if (const auto appended = text.bytes.find("<AppendedData"); appended != std::string::npos) {
     const auto tag_end = text.bytes.find('>', appended);
-    if (tag_end == std::string::npos) refuse(file.string(), "the <AppendedData> tag is not closed; the file is damaged");
+    if (tag_end == std::string::npos)
+      refuse(file.string(), "the <AppendedData> tag is not closed; the file is damaged");
     if (attribute(std::string_view(text.bytes).substr(appended, tag_end - appended), "encoding") != "raw")
-      refuse(file.string(), "appended data that is not raw; Sphero reads raw appended data (VTK's default for binary "
-                            "files)");
+      refuse(file.string(),
+             "appended data that is not raw; Sphero reads raw appended data (VTK's default for binary "
+             "files)");
     // The raw data starts after '_', which only whitespace may precede.
     const auto underscore = text.bytes.find_first_not_of(" \t\r\n", tag_end + 1);
     if (underscore == std::string::npos || text.bytes[underscore] != '_')
@@ -140,8 +143,8 @@ Root read_root(std::string_view xml, const std::string& file) {
     refuse(file, "header_type '" + fit_for_message(header_type, 20) + "': VTK reads UInt32 or UInt64");
   out.wide_headers = header_type == "UInt64";
   out.compressor = attribute(root, "compressor");
-  if (!out.compressor.empty() && out.compressor != "vtkZLibDataCompressor" && out.compressor != "vtkLZ4DataCompressor" &&
-      out.compressor != "vtkLZMADataCompressor")
+  if (!out.compressor.empty() && out.compressor != "vtkZLibDataCompressor" &&
+      out.compressor != "vtkLZ4DataCompressor" && out.compressor != "vtkLZMADataCompressor")
     refuse(file, "compressor '" + fit_for_message(out.compressor, 30) + "': not one VTK reads");
   if (const std::string order = attribute(root, "byte_order"); order != "LittleEndian")
     refuse(file, "byte_order '" + fit_for_message(order, 20) + "': Sphero reads LittleEndian files");
@@ -207,7 +210,8 @@ std::vector<ArrayTag> array_tags(std::string_view xml, std::deque<std::string>& 
         if (tag.substr(2, s.size()) == s && tag.size() == s.size() + 3) section.clear();
       continue;
     }
-    if (const auto s = std::find_if(sections.begin(), sections.end(), [&](auto name) { return starts_element(tag, name); });
+    if (const auto s =
+            std::find_if(sections.begin(), sections.end(), [&](auto name) { return starts_element(tag, name); });
         s != sections.end() && section.empty()) {
       section = tag.ends_with("/>") ? std::string() : std::string(*s);
       continue;
@@ -227,12 +231,14 @@ std::vector<ArrayTag> array_tags(std::string_view xml, std::deque<std::string>& 
       if (a.name.empty()) refuse(file, fmt::format("an unnamed {} array; the file is damaged", section));
       for (const ArrayTag& earlier : out)
         if (earlier.section == section && earlier.name == a.name)
-          refuse(file, fmt::format("two {} arrays named '{}'; the file is damaged", section, fit_for_message(a.name, 30)));
+          refuse(
+              file, fmt::format("two {} arrays named '{}'; the file is damaged", section, fit_for_message(a.name, 30)));
     }
     if (!tag.ends_with("/>")) {
       const auto end = xml.find(data_array ? "</DataArray>" : "</Array>", close);
       if (end == std::string_view::npos) refuse(file, "a DataArray is not closed; the file is damaged");
-      if (a.format == "ascii") a.ascii = without_nested_elements(xml.substr(close + 1, end - close - 1), ascii_texts.emplace_back());
+      if (a.format == "ascii")
+        a.ascii = without_nested_elements(xml.substr(close + 1, end - close - 1), ascii_texts.emplace_back());
       at = end;
     }
     out.push_back(a);
@@ -255,7 +261,11 @@ struct Values {
   std::optional<long long> whole(std::uint64_t k) const {
     if (tag->format == "ascii") return whole_number(std::string(words[k]));
     const unsigned char* p = bytes.data() + k * type_width(tag->type);
-    const auto as = [p]<typename T>(T) { T v; std::memcpy(&v, p, sizeof v); return v; };
+    const auto as = [p]<typename T>(T) {
+      T v;
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    };
     const std::string& t = tag->type;
     if (t == "Int8") return as(std::int8_t{});
     if (t == "UInt8") return as(std::uint8_t{});
@@ -276,8 +286,8 @@ struct Values {
 // A string array holds one '\0' after each string; VTK reads on past the
 // last one it finds.
 void check_strings(const Values& v, std::uint64_t expected, const std::string& file) {
-  const bool terminated = v.tag->format == "ascii" ? (v.words.empty() || v.words.back() == "0")
-                                                   : (v.bytes.empty() || v.bytes.back() == 0);
+  const bool terminated =
+      v.tag->format == "ascii" ? (v.words.empty() || v.words.back() == "0") : (v.bytes.empty() || v.bytes.back() == 0);
   std::uint64_t strings = 0;
   if (v.tag->format == "ascii") {
     for (std::string_view w : v.words) {
@@ -299,17 +309,20 @@ void check_strings(const Values& v, std::uint64_t expected, const std::string& f
 // How many values an array's place needs; -1 when the offsets decide it.
 long long expected_values(const ArrayTag& a, const Root& root, const std::string& file) {
   if (a.section == "Points") {
-    if (a.components != 3) refuse(file, fmt::format("the points have {} components; VTK's points have 3", a.components));
+    if (a.components != 3)
+      refuse(file, fmt::format("the points have {} components; VTK's points have 3", a.components));
     return root.points * 3;
   }
   if (a.section == "PointData") return root.points * a.components;
   if (a.section == "CellData") return root.cells * a.components;
   if (a.section == "FieldData") {
     if (a.tuples < 0 || a.tuples > kMaxGridCells)
-      refuse(file, fmt::format("the field array '{}' has no valid NumberOfTuples; the file is damaged", fit_for_message(a.name, 30)));
+      refuse(file, fmt::format("the field array '{}' has no valid NumberOfTuples; the file is damaged",
+                               fit_for_message(a.name, 30)));
     return a.tuples * a.components;
   }
-  if (a.components != 1) refuse(file, fmt::format("the cells' '{}' has {} components; it has 1", fit_for_message(a.name, 30), a.components));
+  if (a.components != 1)
+    refuse(file, fmt::format("the cells' '{}' has {} components; it has 1", fit_for_message(a.name, 30), a.components));
   if (a.name == "offsets" || a.name == "types") return root.cells;
   if (a.name == "connectivity") return -1;
   refuse(file, fmt::format("a Cells array named '{}'; Sphero reads connectivity, offsets and types (no polyhedra)",
@@ -340,8 +353,8 @@ void check_cells(const Values* offsets, const Values* connectivity, const Values
     const auto end = offsets->whole(static_cast<std::uint64_t>(c));
     if (!end) refuse(file, fmt::format("cell {}'s offset is not a whole number; the file is damaged", c));
     if (*end < previous)
-      refuse(file, fmt::format("cell {}'s offset is {}, before the previous cell's end {}; the file is damaged", c, *end,
-                               previous));
+      refuse(file, fmt::format("cell {}'s offset is {}, before the previous cell's end {}; the file is damaged", c,
+                               *end, previous));
     previous = *end;
   }
   check_count(*connectivity, previous, file);

@@ -54,9 +54,7 @@ double extent(std::span<const Vec2> points, double r) {
 // a check (Approx_offset_base_2): beyond coordinates of about 10⁶ that
 // overflows, undefined behaviour (found by fuzzing). They run at unit scale
 // instead: a power of two, so that scaling there and back is exact.
-double unit_scale(std::span<const Vec2> points, double r) {
-  return std::exp2(std::ceil(std::log2(extent(points, r))));
-}
+double unit_scale(std::span<const Vec2> points, double r) { return std::exp2(std::ceil(std::log2(extent(points, r)))); }
 
 std::vector<Vec2> scaled(std::span<const Vec2> points, double factor) {
   std::vector<Vec2> out;
@@ -111,8 +109,7 @@ BoundaryLoop to_loop(const ArcPolygon& polygon) {
 Region to_region(const ArcPolygonWithHoles& polygon) {
   Region region;
   region.outer = to_loop(polygon.outer_boundary());
-  for (auto hole = polygon.holes_begin(); hole != polygon.holes_end(); ++hole)
-    region.holes.push_back(to_loop(*hole));
+  for (auto hole = polygon.holes_begin(); hole != polygon.holes_end(); ++hole) region.holes.push_back(to_loop(*hole));
   orient(region);
   return region;
 }

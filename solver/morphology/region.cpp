@@ -44,10 +44,10 @@ AreaMoments arc_integral(Vec2 c, double R, double u0, double u1) {
     // −y²/2 dx = ½ R (cy² sin u + 2 cy R sin²u + R² sin³u) du
     m.first.y = 0.5 * R * (c.y * c.y * int_s + 2.0 * c.y * R * int_s2 + R * R * int_s3);
     // x³/3 dy − y³/3 dx = (R/3)[(cx + R cos u)³ cos u + (cy + R sin u)³ sin u] du
-    m.second = R / 3.0 *
-               (c.x * c.x * c.x * int_c + 3.0 * c.x * c.x * R * int_c2 +
-                3.0 * c.x * R * R * int_c3 + R * R * R * int_c4 + c.y * c.y * c.y * int_s +
-                3.0 * c.y * c.y * R * int_s2 + 3.0 * c.y * R * R * int_s3 + R * R * R * int_s4);
+    m.second =
+        R / 3.0 *
+        (c.x * c.x * c.x * int_c + 3.0 * c.x * c.x * R * int_c2 + 3.0 * c.x * R * R * int_c3 + R * R * R * int_c4 +
+         c.y * c.y * c.y * int_s + 3.0 * c.y * c.y * R * int_s2 + 3.0 * c.y * R * R * int_s3 + R * R * R * int_s4);
     return m;
   };
   const AreaMoments a = primitive(u0), b = primitive(u1);
@@ -143,8 +143,7 @@ std::vector<Vec2> discretise(const BoundaryLoop& loop, int segments_per_circle) 
     add(piece.start);
     if (!piece.is_arc) continue;
     const double sweep = arc_sweep(piece);
-    const int chords =
-        std::max(1, static_cast<int>(std::ceil(std::abs(sweep) / (2.0 * kPi) * segments_per_circle)));
+    const int chords = std::max(1, static_cast<int>(std::ceil(std::abs(sweep) / (2.0 * kPi) * segments_per_circle)));
     const double u0 = angle_of(piece.start, piece.centre);
     for (int k = 1; k < chords; ++k) {
       const double u = u0 + sweep * k / chords;

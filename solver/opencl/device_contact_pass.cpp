@@ -19,7 +19,8 @@ constexpr std::size_t kStateRecord = DeviceContactPass::kStateRecord;
 std::vector<double> packed_laws(const World& w) {
   std::vector<double> out;
   for (const ContactLaw& l : w.law)
-    out.insert(out.end(), {l.normal == NormalLaw::hertz ? 1.0 : 0.0, l.kn, l.gamma_n, l.kt, l.gamma_t, l.mu, l.cohesion});
+    out.insert(
+        out.end(), {l.normal == NormalLaw::hertz ? 1.0 : 0.0, l.kn, l.gamma_n, l.kt, l.gamma_t, l.mu, l.cohesion});
   return out;
 }
 
@@ -68,7 +69,8 @@ DeviceContactPass::DeviceContactPass(OpenClDevice device, const World& world, co
   forces_ = buffer_for<double>(c, forces_host_.size());
   body_start_ = buffer_for<int>(c, bodies_ + 1);
   cl_uint at = 0;
-  for (const cl::Buffer& b : {bodies_buffer_, local_vertex_, local_shift_, vertex_begin_, vertex_count_, closed_, seam_})
+  for (const cl::Buffer& b :
+       {bodies_buffer_, local_vertex_, local_shift_, vertex_begin_, vertex_count_, closed_, seam_})
     evaluate_.setArg(at++, b);
   evaluate_.setArg(at++, static_cast<cl_int>(world.seam.empty() ? 0 : 1));
   evaluate_.setArg(at++, radius_);
@@ -120,8 +122,8 @@ void DeviceContactPass::reserve_candidates(std::size_t count) {
   states_host_.resize(kStateRecord * n), sums_host_.resize(kChunkRecord * chunks);
   opened_totals_ = buffer_for<cl_double2>(c, n), chunk_ended_ = buffer_for<std::int64_t>(c, kEndedWidth * chunks);
   cl_uint at = 14;
-  for (const cl::Buffer& b : {keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_,
-                              opened_totals_})
+  for (const cl::Buffer& b :
+       {keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_, opened_totals_})
     evaluate_.setArg(at++, b);
   sum_ended_.setArg(2, opened_totals_), sum_ended_.setArg(3, chunk_ended_);
   add_exact_.setArg(2, chunk_ended_);
@@ -150,8 +152,8 @@ void DeviceContactPass::send_list(const NeighbourList& list) {
   for (std::size_t k = 0; k < candidates_; ++k) {
     const Candidate& a = keys[k];
     const ContactState& s = states[k];
-    key[k] = {{a.vertex_body, a.edge_body, a.vertex, a.feature, a.feature_end, a.kind == ContactKind::vertex_vertex ? 1 : 0,
-                a.image[0], a.image[1]}};
+    key[k] = {{a.vertex_body, a.edge_body, a.vertex, a.feature, a.feature_end,
+               a.kind == ContactKind::vertex_vertex ? 1 : 0, a.image[0], a.image[1]}};
     shape[k] = {{a.reach, a.edge_offset.x, a.edge_offset.y, 0.0}};
     double* r = &states_host_[kStateRecord * k];
     r[0] = s.xi.x, r[1] = s.xi.y, r[2] = s.force.x, r[3] = s.force.y, r[4] = s.point.x, r[5] = s.point.y;

@@ -36,9 +36,8 @@ class DeviceContactPass final : public ContactEvaluator {
   // A list built on the device (DeviceListBuilder) becomes the one held,
   // as `list` will be at `generation`: keys, shapes and states of `count`
   // candidates, and the per-body index of their incidences.
-  void install(const cl::Buffer& keys, const cl::Buffer& shapes, const cl::Buffer& states,
-               const cl::Buffer& body_start, const cl::Buffer& incident, std::size_t count, const NeighbourList& list,
-               long generation);
+  void install(const cl::Buffer& keys, const cl::Buffer& shapes, const cl::Buffer& states, const cl::Buffer& body_start,
+               const cl::Buffer& incident, std::size_t count, const NeighbourList& list, long generation);
   // The held list, states included, into the host's copy (NeighbourList::adopt).
   void read_list(NeighbourList& list);
   // The held list's keys (8 ints each: vertex body, edge body, vertex,
@@ -83,8 +82,8 @@ class DeviceContactPass final : public ContactEvaluator {
   // The list: keys, shapes and states kept on the device between rebuilds.
   std::size_t candidate_capacity_ = 0, incidence_capacity_ = 0;
   std::vector<double> states_host_, sums_host_;
-  cl::Buffer keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_, chunk_sums_, body_candidates_,
-      opened_totals_, chunk_ended_, total_ended_;
+  cl::Buffer keys_, shapes_, states_, force_on_vertex_, torques_, energy_, overlap_ratio_, chunk_sums_,
+      body_candidates_, opened_totals_, chunk_ended_, total_ended_;
 };
 
 }  // namespace sphero

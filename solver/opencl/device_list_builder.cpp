@@ -160,8 +160,8 @@ std::size_t DeviceListBuilder::bin_grains(const World& w, double skin, int threa
   const cl::Buffer& cursor = room(cursor_, (std::max(cells, n_) + 1) * sizeof(cl_int));
   const cl::Buffer& members = room(members_, grains_.size() * sizeof(cl_int));
   zero(start, cells + 1);
-  set_args(bin_, static_cast<cl_int>(grains_.size()), grains_buffer_, position_, origin_, width_, cells_, cell_of_,
-           start);
+  set_args(
+      bin_, static_cast<cl_int>(grains_.size()), grains_buffer_, position_, origin_, width_, cells_, cell_of_, start);
   device_.run(bin_, grains_.size());
   scan(start, cells);
   device_.queue().enqueueCopyBuffer(start, cursor, 0, 0, cells * sizeof(cl_int));
@@ -196,13 +196,13 @@ const cl::Buffer& DeviceListBuilder::send_search_inputs(const World& w, const st
 cl_uint DeviceListBuilder::set_search_args(cl::Kernel& k, cl_uint at, const World& w, const cl::Buffer& which,
                                            bool partial, double skin) {
   const auto arg = [&](const auto& value) { k.setArg(at++, value); };
-  for (const cl::Buffer* b : std::initializer_list<const cl::Buffer*>{&which, &world_vertex_, &vertex_begin_,
-                                                                       &vertex_count_, &closed_, &seam_})
+  for (const cl::Buffer* b : std::initializer_list<const cl::Buffer*>{
+           &which, &world_vertex_, &vertex_begin_, &vertex_count_, &closed_, &seam_})
     arg(*b);
   arg(static_cast<cl_int>(has_seams_));
-  for (const cl::Buffer* b : std::initializer_list<const cl::Buffer*>{&local_bend_, &local_shift_, &position_, &radius_,
-                                                                       &bounding_radius_, &chunk_first_, &chunk_centre_,
-                                                                       &chunk_radius_})
+  for (const cl::Buffer* b :
+       std::initializer_list<const cl::Buffer*>{&local_bend_, &local_shift_, &position_, &radius_, &bounding_radius_,
+                                                &chunk_first_, &chunk_centre_, &chunk_radius_})
     arg(*b);
   arg(skin), arg(cl_int2{{w.cell.periodic[0] ? 1 : 0, w.cell.periodic[1] ? 1 : 0}});
   arg(cl_double2{{w.cell.size.x, w.cell.size.y}}), arg(wraps_), arg(static_cast<cl_int>(partial ? 1 : 0));

@@ -58,9 +58,9 @@ class DeviceListBuilder final : public RemoteLister {
   OpenClDevice device_;
   DeviceContactPass& pass_;
   cl::Program program_;
-  cl::Kernel place_, chunk_, bin_, fill_cells_, find_, gather_slots_, list_overflowed_, write_, count_buckets_, fill_buckets_, sort_buckets_,
-      carry_over_, list_keys_, mark_kept_, merge_kept_, merge_fresh_, count_incidence_, fill_incidence_,
-      sort_incidence_, scan_blocks_, scan_totals_, add_offsets_;
+  cl::Kernel place_, chunk_, bin_, fill_cells_, find_, gather_slots_, list_overflowed_, write_, count_buckets_,
+      fill_buckets_, sort_buckets_, carry_over_, list_keys_, mark_kept_, merge_kept_, merge_fresh_, count_incidence_,
+      fill_incidence_, sort_incidence_, scan_blocks_, scan_totals_, add_offsets_;
   std::size_t n_ = 0, vertices_ = 0;
   std::vector<int> grains_, walls_;
   int has_seams_ = 0;
@@ -77,9 +77,9 @@ class DeviceListBuilder final : public RemoteLister {
   // Per rebuild.
   cl::Buffer world_vertex_, chunk_centre_, chunk_radius_, wraps_, relisted_, cell_of_;
   Scratch searched_, wall_periods_, cell_start_, cursor_, members_, found_count_, pair_count_, half_count_, totals_,
-      slot_keys_, slot_shapes_, overflow_at_, overflowed_,
-      found_keys_, found_shapes_, entries_, bucket_start_, previous_keys_, fresh_keys_, fresh_shapes_, fresh_states_,
-      fresh_sort_keys_, kept_, merged_keys_, merged_shapes_, merged_states_, body_start_, incident_;
+      slot_keys_, slot_shapes_, overflow_at_, overflowed_, found_keys_, found_shapes_, entries_, bucket_start_,
+      previous_keys_, fresh_keys_, fresh_shapes_, fresh_states_, fresh_sort_keys_, kept_, merged_keys_, merged_shapes_,
+      merged_states_, body_start_, incident_;
   // The grid of the last rebuild: origin, width, cells.
   cl_double2 origin_{}, width_{};
   cl_int2 cells_{};

@@ -12,7 +12,8 @@ namespace {
 std::vector<std::uint8_t> held_bits(const World& w) {
   std::vector<std::uint8_t> out(w.size());
   for (std::size_t i = 0; i < w.size(); ++i)
-    for (int k = 0; k < 3; ++k) out[i] = static_cast<std::uint8_t>(out[i] | (w.constraint[i].held[static_cast<std::size_t>(k)] ? 1 << k : 0));
+    for (int k = 0; k < 3; ++k)
+      out[i] = static_cast<std::uint8_t>(out[i] | (w.constraint[i].held[static_cast<std::size_t>(k)] ? 1 << k : 0));
   return out;
 }
 
@@ -66,9 +67,10 @@ DeviceVerletStepper::DeviceVerletStepper(OpenClDevice device, const World& world
   for (cl::Kernel* k : {&move_, &pack_, &take_, &finish_, &gather_, &set_loads_}) {
     cl_uint at = 0;
     k->setArg(at++, static_cast<cl_int>(n_));
-    for (const cl::Buffer& b : {position_, angle_, orientation_, velocity_, spin_, force_, torque_, previous_, mass_,
-                                inverse_mass_, inertia_, inverse_inertia_, held_, unconstrained_, imposed_velocity_,
-                                imposed_load_, vertex_begin_, vertex_count_, local_shift_, local_vertex_})
+    for (const cl::Buffer& b : {position_,     angle_,           orientation_,  velocity_,      spin_,
+                                force_,        torque_,          previous_,     mass_,          inverse_mass_,
+                                inertia_,      inverse_inertia_, held_,         unconstrained_, imposed_velocity_,
+                                imposed_load_, vertex_begin_,    vertex_count_, local_shift_,   local_vertex_})
       k->setArg(at++, b);
     k->setArg(at++, gravity);
     k->setArg(at++, centre);

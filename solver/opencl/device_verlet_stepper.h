@@ -69,9 +69,9 @@ class DeviceVerletStepper final : public Stepper {
   std::vector<int> constrained_;
   std::vector<double> chunk_values_;
   cl::Buffer position_, angle_, orientation_, velocity_, spin_, force_, torque_, previous_, mass_, inverse_mass_,
-      inertia_, inverse_inertia_, held_, unconstrained_, imposed_velocity_, imposed_load_, vertex_begin_,
-      vertex_count_, local_shift_, local_vertex_, reference_position_, reference_angle_, bounding_radius_, is_wall_,
-      motion_max_, sums_, constrained_index_, constrained_values_;
+      inertia_, inverse_inertia_, held_, unconstrained_, imposed_velocity_, imposed_load_, vertex_begin_, vertex_count_,
+      local_shift_, local_vertex_, reference_position_, reference_angle_, bounding_radius_, is_wall_, motion_max_,
+      sums_, constrained_index_, constrained_values_;
   std::unique_ptr<DeviceListBuilder> builder_;  // made once the stepper has its buffers
 };
 

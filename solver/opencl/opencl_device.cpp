@@ -16,7 +16,8 @@ namespace {
 constexpr std::size_t kWorkGroup = 64;
 
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(
+      text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
 }
 
@@ -66,8 +67,8 @@ std::string listing(const std::vector<OpenClDeviceInfo>& all) {
            "OCL_ICD_VENDORS)";
   std::string out = "the devices are:";
   for (const OpenClDeviceInfo& i : all)
-    out += fmt::format("\n  platform {} ({}), device {}: {} [{}{}]", i.platform_index, i.platform, i.device_index, i.name,
-                       i.version, i.fp64 ? ", double precision" : ", no double precision");
+    out += fmt::format("\n  platform {} ({}), device {}: {} [{}{}]", i.platform_index, i.platform, i.device_index,
+                       i.name, i.version, i.fp64 ? ", double precision" : ", no double precision");
   return out;
 }
 
@@ -93,21 +94,24 @@ OpenClDevice OpenClDevice::choose(const std::string& platform, const std::string
   const std::vector<OpenClDeviceInfo> all = list_opencl_devices();
   const std::vector<cl::Platform> platform_handles = platforms();
   for (const OpenClDeviceInfo& info : all) {
-    if (!matches(platform, info.platform_index, info.platform) || !matches(device, info.device_index, info.name)) continue;
+    if (!matches(platform, info.platform_index, info.platform) || !matches(device, info.device_index, info.name))
+      continue;
     // Without an explicit choice, the first device that can run the engine.
     if (!info.fp64 && platform.empty() && device.empty()) continue;
     if (!info.fp64)
-      throw std::runtime_error(fmt::format("OpenCL device '{}' has no double precision (cl_khr_fp64), which the engine "
-                                           "needs; choose another with OPENCL_PLATFORM and OPENCL_DEVICE; {}",
-                                           info.name, listing(all)));
-    const cl::Device handle = devices_of(platform_handles[static_cast<std::size_t>(info.platform_index)])
-                                  [static_cast<std::size_t>(info.device_index)];
+      throw std::runtime_error(
+          fmt::format("OpenCL device '{}' has no double precision (cl_khr_fp64), which the engine "
+                      "needs; choose another with OPENCL_PLATFORM and OPENCL_DEVICE; {}",
+                      info.name, listing(all)));
+    const cl::Device handle = devices_of(
+        platform_handles[static_cast<std::size_t>(info.platform_index)])[static_cast<std::size_t>(info.device_index)];
     return OpenClDevice(info, handle);
   }
   if (all.empty()) throw std::runtime_error(listing(all));
-  throw std::runtime_error(fmt::format("no OpenCL device with double precision matches OPENCL_PLATFORM='{}' and "
-                                       "OPENCL_DEVICE='{}' (each an index or a part of the name); {}",
-                                       platform, device, listing(all)));
+  throw std::runtime_error(
+      fmt::format("no OpenCL device with double precision matches OPENCL_PLATFORM='{}' and "
+                  "OPENCL_DEVICE='{}' (each an index or a part of the name); {}",
+                  platform, device, listing(all)));
 }
 
 OpenClDevice OpenClDevice::from_environment() {
@@ -124,9 +128,10 @@ cl::Program build_program(const OpenClDevice& device, const std::filesystem::pat
     const std::filesystem::path path = directory / name;
     std::ifstream in(path);
     if (!in)
-      throw std::runtime_error(fmt::format("cannot read the OpenCL kernel source {}: reinstall Sphero, or set "
-                                           "SPHERO_DATA_DIR to the folder holding opencl/",
-                                           path.string()));
+      throw std::runtime_error(
+          fmt::format("cannot read the OpenCL kernel source {}: reinstall Sphero, or set "
+                      "SPHERO_DATA_DIR to the folder holding opencl/",
+                      path.string()));
     std::ostringstream text;
     text << in.rdbuf();
     source += fmt::format("#line 1 \"{}\"\n", name) + text.str() + "\n";
@@ -137,8 +142,8 @@ cl::Program build_program(const OpenClDevice& device, const std::filesystem::pat
   } catch (const cl::BuildError& e) {
     std::string log;
     for (const auto& [built_for, text] : e.getBuildLog()) log += text;
-    throw std::runtime_error(fmt::format("the OpenCL kernels ({}) do not compile on '{}':\n{}", fmt::join(files, ", "),
-                                         device.info().name, log));
+    throw std::runtime_error(fmt::format(
+        "the OpenCL kernels ({}) do not compile on '{}':\n{}", fmt::join(files, ", "), device.info().name, log));
   }
   return program;
 }
@@ -147,7 +152,8 @@ void OpenClDevice::run(cl::Kernel& kernel, std::size_t items) {
   if (items == 0) return;
   const auto largest = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
   const std::size_t group = std::min<std::size_t>(kWorkGroup, largest);
-  queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange((items + group - 1) / group * group), cl::NDRange(group));
+  queue_.enqueueNDRangeKernel(
+      kernel, cl::NullRange, cl::NDRange((items + group - 1) / group * group), cl::NDRange(group));
 }
 
 }  // namespace sphero

@@ -146,7 +146,8 @@ std::vector<BodySpec> grains_between_plates(const CompressionOptions& o, const E
 // steps until the plates carry the target pressure and the grains are
 // static; returns the bodies where it left them.
 std::vector<BodySpec> compress_stage(const CompressionOptions& o, const Extent& e, double r, std::size_t first_plate,
-                                     const ContactLaw& law, const std::vector<BodySpec>& bodies, CompactionResult& result) {
+                                     const ContactLaw& law, const std::vector<BodySpec>& bodies,
+                                     CompactionResult& result) {
   World world = make_world(bodies, material_count(bodies), one_law_for_all(bodies, law), {});
   const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
   Engine engine(std::move(world), settings);
@@ -201,8 +202,8 @@ std::vector<BodySpec> compress_stage(const CompressionOptions& o, const Extent& 
 CompactionResult compress_isotropically(const CompressionOptions& o) {
   if (o.grains.empty()) throw std::invalid_argument("compression: no grains");
   if (!(o.pressure > 0.0 && o.pressure <= kMostPressure))
-    throw std::invalid_argument(fmt::format("compression: the target pressure {:g} must be positive and at most {:g} N/m",
-                                            o.pressure, kMostPressure));
+    throw std::invalid_argument(fmt::format(
+        "compression: the target pressure {:g} must be positive and at most {:g} N/m", o.pressure, kMostPressure));
   validate(o.law);
   const Extent e = extent_of(o.grains);
   const double r = 0.1 * e.largest_reach;  // plates' sphero-radius
@@ -220,8 +221,8 @@ CompactionResult compress_isotropically(const CompressionOptions& o) {
 CompactionResult deposit_under_gravity(const DepositionOptions& o) {
   if (o.grains.empty()) throw std::invalid_argument("deposition: no grains");
   if (!(o.gravity > 0.0 && o.gravity <= kMostGravity))
-    throw std::invalid_argument(fmt::format("deposition: gravity {:g} must be positive and at most {:g} m/s²", o.gravity,
-                                            kMostGravity));
+    throw std::invalid_argument(
+        fmt::format("deposition: gravity {:g} must be positive and at most {:g} m/s²", o.gravity, kMostGravity));
   validate(o.law);
   const Extent e = extent_of(o.grains);
   const double r = 0.1 * e.largest_reach, gap = 0.01 * e.largest_reach;

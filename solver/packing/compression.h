@@ -20,18 +20,18 @@ struct StaticCriterion {
   // ...and, with plates, every plate's pressure is within this relative
   // tolerance of the target.
   double pressure_tolerance = 0.01;
-  long check_every = 200;   // steps between checks
+  long check_every = 200;  // steps between checks
   long max_steps = 2'000'000;
 };
 
 struct CompressionOptions {
   std::vector<BodySpec> grains;
-  ContactLaw law;                 // grain–grain and grain–plate; damping is needed to come to rest
-  double pressure = 0.0;          // target, N/m (2D)
-  bool frictionless_first = true; // compress without friction, then switch it on and relax
-  double dt = 0.0;                // 0: a fiftieth of the contact period
+  ContactLaw law;                  // grain–grain and grain–plate; damping is needed to come to rest
+  double pressure = 0.0;           // target, N/m (2D)
+  bool frictionless_first = true;  // compress without friction, then switch it on and relax
+  double dt = 0.0;                 // 0: a fiftieth of the contact period
   StaticCriterion until;
-  Progress progress;              // how far it is, for a progress line
+  Progress progress;  // how far it is, for a progress line
 };
 
 struct CompactionResult {

@@ -42,7 +42,9 @@ double skeleton_distance(const Shape& a, const Shape& b) {
     if (s.vertices.size() == 1) return f(s.vertices[0], s.vertices[0]);
     for (int i = 0; i < s.edge_count(); ++i) f(s.edge_start(i), s.edge_end(i));
   };
-  each_edge(a, [&](Vec2 p, Vec2 q) { each_edge(b, [&](Vec2 u, Vec2 w) { d = std::min(d, segment_segment_distance(p, q, u, w)); }); });
+  each_edge(a, [&](Vec2 p, Vec2 q) {
+    each_edge(b, [&](Vec2 u, Vec2 w) { d = std::min(d, segment_segment_distance(p, q, u, w)); });
+  });
   if (a.is_closed() && point_in_polygon(b.vertices[0], a.vertices)) return 0.0;
   if (b.is_closed() && point_in_polygon(a.vertices[0], b.vertices)) return 0.0;
   return d;
@@ -52,15 +54,17 @@ std::vector<BodySpec> lattice_packing(const LatticeOptions& o) {
   if (o.columns < 1 || o.rows < 1) throw std::invalid_argument("a lattice needs at least one row and one column");
   const double diameter = 2.0 * mass_properties(o.shape).bounding_radius;
   if (!(o.spacing >= diameter))
-    throw std::invalid_argument(fmt::format("the spacing {:g} is below the grains' outline diameter {:g}: they could "
-                                            "overlap; use a spacing >= {:g}",
-                                            o.spacing, diameter, diameter));
+    throw std::invalid_argument(
+        fmt::format("the spacing {:g} is below the grains' outline diameter {:g}: they could "
+                    "overlap; use a spacing >= {:g}",
+                    o.spacing, diameter, diameter));
   const Shape local = centred_and_scaled(o.shape, 1.0, mass_properties(o.shape).centroid);
   const double row_step = o.hexagonal ? o.spacing * std::sqrt(3.0) / 2.0 : o.spacing;
   if (o.hexagonal && row_step < diameter)
-    throw std::invalid_argument(fmt::format("on a hexagonal lattice rows are spacing × √3/2 = {:g} apart, below the "
-                                            "outline diameter {:g}; use a spacing >= {:g}",
-                                            row_step, diameter, diameter * 2.0 / std::sqrt(3.0)));
+    throw std::invalid_argument(
+        fmt::format("on a hexagonal lattice rows are spacing × √3/2 = {:g} apart, below the "
+                    "outline diameter {:g}; use a spacing >= {:g}",
+                    row_step, diameter, diameter * 2.0 / std::sqrt(3.0)));
   std::vector<BodySpec> bodies;
   for (int j = 0; j < o.rows; ++j)
     for (int i = 0; i < o.columns; ++i) {
@@ -80,7 +84,8 @@ void check_gas_options(const GasOptions& o) {
   if (!(o.packing_fraction > 0.0 && o.packing_fraction < 1.0))
     throw std::invalid_argument("the packing fraction must be in (0, 1)");
   if (!(o.spread >= 0.0 && o.spread < 1.0)) throw std::invalid_argument("the size spread must be in [0, 1)");
-  if (!o.fractions.empty() && o.fractions.size() != o.shapes.size()) throw std::invalid_argument("give one fraction per shape");
+  if (!o.fractions.empty() && o.fractions.size() != o.shapes.size())
+    throw std::invalid_argument("give one fraction per shape");
   for (double w : o.fractions)
     if (!(w >= 0.0)) throw std::invalid_argument("shape fractions must be >= 0");
 }

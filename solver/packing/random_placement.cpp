@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
-#include <optional>
 #include <utility>
 
 #include "geometry/uniform.h"
@@ -69,9 +69,7 @@ std::optional<int> PlacedCircles::first_overlap(Vec2 c, bool touching_overlaps) 
 }
 
 std::pair<long long, long long> PlacedCircles::cell_of(Vec2 p) const {
-  const auto index = [&](double v) {
-    return static_cast<long long>(std::clamp(std::floor(v / cell_), -1e15, 1e15));
-  };
+  const auto index = [&](double v) { return static_cast<long long>(std::clamp(std::floor(v / cell_), -1e15, 1e15)); };
   return {index(p.x), index(p.y)};
 }
 

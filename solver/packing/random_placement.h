@@ -5,9 +5,9 @@
 // same sample on every machine.
 #pragma once
 
+#include <optional>
 #include <random>
 #include <string>
-#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>

@@ -7,8 +7,8 @@
 #include "packing/voronoi.h"
 
 #include <CGAL/Delaunay_triangulation_2.h>
-#include <CGAL/Regular_triangulation_2.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Regular_triangulation_2.h>
 #include <CGAL/Triangulation_vertex_base_with_info_2.h>
 
 #include <algorithm>
@@ -41,8 +41,8 @@ std::vector<Vec2> clip(const std::vector<Vec2>& polygon, Vec2 normal, double off
 
 // The cell of vertex `v`'s site: `start` cut by the bisectors with its
 // Delaunay neighbours (`sites` indexed by the vertices' info).
-std::vector<Vec2> clipped_cell(const Delaunay& triangulation, Delaunay::Vertex_handle v,
-                               const std::vector<Vec2>& sites, std::vector<Vec2> start) {
+std::vector<Vec2> clipped_cell(const Delaunay& triangulation, Delaunay::Vertex_handle v, const std::vector<Vec2>& sites,
+                               std::vector<Vec2> start) {
   if (triangulation.number_of_vertices() < 2) return start;
   const Vec2 site = sites[static_cast<std::size_t>(v->info())];
   auto neighbour = triangulation.incident_vertices(v), done = neighbour;
@@ -62,10 +62,10 @@ std::vector<Vec2> clipped_cell(const Delaunay& triangulation, Delaunay::Vertex_h
 std::vector<std::vector<Vec2>> cells_from(const std::vector<Vec2>& points, std::size_t owned,
                                           const std::vector<std::vector<Vec2>>& start) {
   std::vector<std::pair<Kernel::Point_2, int>> input;
-  for (std::size_t i = 0; i < points.size(); ++i) input.emplace_back(Kernel::Point_2(points[i].x, points[i].y), static_cast<int>(i));
+  for (std::size_t i = 0; i < points.size(); ++i)
+    input.emplace_back(Kernel::Point_2(points[i].x, points[i].y), static_cast<int>(i));
   Delaunay triangulation(input.begin(), input.end());
-  if (triangulation.number_of_vertices() != points.size())
-    throw std::invalid_argument("Voronoi: two sites coincide");
+  if (triangulation.number_of_vertices() != points.size()) throw std::invalid_argument("Voronoi: two sites coincide");
   std::vector<Delaunay::Vertex_handle> handle(points.size());
   for (auto v = triangulation.finite_vertices_begin(); v != triangulation.finite_vertices_end(); ++v)
     handle[static_cast<std::size_t>(v->info())] = v;
@@ -74,7 +74,8 @@ std::vector<std::vector<Vec2>> cells_from(const std::vector<Vec2>& points, std::
   return cells;
 }
 
-using RegularVertex = CGAL::Triangulation_vertex_base_with_info_2<int, Kernel, CGAL::Regular_triangulation_vertex_base_2<Kernel>>;
+using RegularVertex =
+    CGAL::Triangulation_vertex_base_with_info_2<int, Kernel, CGAL::Regular_triangulation_vertex_base_2<Kernel>>;
 using RegularFace = CGAL::Regular_triangulation_face_base_2<Kernel>;
 using RegularData = CGAL::Triangulation_data_structure_2<RegularVertex, RegularFace>;
 using Regular = CGAL::Regular_triangulation_2<Kernel, RegularData>;
@@ -115,14 +116,17 @@ bool inside(const Box& box, Vec2 p) {
 // outlines, which already come in runs of neighbours.
 std::vector<std::size_t> snake_order(const std::vector<Vec2>& sites, const Box& box) {
   const Vec2 size = box.size();
-  const double cell = std::sqrt(std::max(size.x * size.y, 1e-300) / std::max(1.0, static_cast<double>(sites.size()) / 2.0));
+  const double cell =
+      std::sqrt(std::max(size.x * size.y, 1e-300) / std::max(1.0, static_cast<double>(sites.size()) / 2.0));
   const auto cells_along = [&](double length) {
     return static_cast<std::size_t>(std::clamp(std::ceil(length / cell), 1.0, 1e6));
   };
   const std::size_t columns = cells_along(size.x), rows = cells_along(size.y);
   const auto key = [&](Vec2 p) {
-    const auto column = std::min(columns - 1, static_cast<std::size_t>((p.x - box.low.x) / size.x * static_cast<double>(columns)));
-    const auto row = std::min(rows - 1, static_cast<std::size_t>((p.y - box.low.y) / size.y * static_cast<double>(rows)));
+    const auto column =
+        std::min(columns - 1, static_cast<std::size_t>((p.x - box.low.x) / size.x * static_cast<double>(columns)));
+    const auto row =
+        std::min(rows - 1, static_cast<std::size_t>((p.y - box.low.y) / size.y * static_cast<double>(rows)));
     return row * columns + (row % 2 == 0 ? column : columns - 1 - column);
   };
   std::vector<std::size_t> start(rows * columns + 1, 0);
@@ -147,7 +151,8 @@ std::vector<double> voronoi_cell_areas(const std::vector<Vec2>& sites, const Box
   for (std::size_t i : snake_order(sites, box)) {
     const std::size_t before = triangulation.number_of_vertices();
     const auto v = triangulation.insert(Kernel::Point_2(sites[i].x, sites[i].y), hint);
-    if (triangulation.number_of_vertices() > before) v->info() = static_cast<int>(i);  // a repeated site keeps the first
+    if (triangulation.number_of_vertices() > before)
+      v->info() = static_cast<int>(i);  // a repeated site keeps the first
     hint = v->face();
   }
   std::vector<double> twice(sites.size(), 0.0);
@@ -174,7 +179,8 @@ std::vector<double> voronoi_cell_areas(const std::vector<Vec2>& sites, const Box
   std::vector<double> area(sites.size(), 0.0);
   for (auto v = triangulation.finite_vertices_begin(); v != triangulation.finite_vertices_end(); ++v) {
     const auto i = static_cast<std::size_t>(v->info());
-    area[i] = clipped[i] ? std::abs(signed_area(clipped_cell(triangulation, v, sites, rectangle(box.low, box.high)))) : 0.5 * twice[i];
+    area[i] = clipped[i] ? std::abs(signed_area(clipped_cell(triangulation, v, sites, rectangle(box.low, box.high))))
+                         : 0.5 * twice[i];
   }
   return area;
 }

@@ -17,7 +17,6 @@
 namespace sphero {
 namespace {
 
-
 // Listed along a Hilbert curve, so that the grains (cell k gives grain k)
 // come out in spatial order (packing/spatial_order.h).
 std::vector<Vec2> random_sites(const Box& box, int count, std::uint64_t seed) {
@@ -96,7 +95,8 @@ double solve(F f, double low, double high, double target, bool decreasing, const
     report(progress, stage, k, kHalvings, 1);
     const double mid = 0.5 * (low + high);
     const bool above = f(mid) > target;
-    if (above == decreasing) low = mid; else high = mid;
+    if (above == decreasing) low = mid;
+    else high = mid;
   }
   return 0.5 * (low + high);
 }
@@ -105,9 +105,11 @@ double solve(F f, double low, double high, double target, bool decreasing, const
 
 VoronoiMinkowskiPacking voronoi_minkowski(const VoronoiMinkowskiOptions& o) {
   if (!(o.box.size().x > 0.0 && o.box.size().y > 0.0)) throw std::invalid_argument("the box must have a positive size");
-  if (o.sites.empty() && o.count < 1) throw std::invalid_argument("give a number of sites (at least 1) or a sites file");
+  if (o.sites.empty() && o.count < 1)
+    throw std::invalid_argument("give a number of sites (at least 1) or a sites file");
   if (!(o.gap >= 0.0)) throw std::invalid_argument("the gap Δ must be >= 0");
-  if (!o.roundness && !(o.radius > 0.0)) throw std::invalid_argument("give a positive sphero-radius r or a target roundness");
+  if (!o.roundness && !(o.radius > 0.0))
+    throw std::invalid_argument("give a positive sphero-radius r or a target roundness");
   if (o.lloyd_steps < 0) throw std::invalid_argument("the number of Lloyd steps must be >= 0");
 
   std::vector<Vec2> sites = o.sites.empty() ? random_sites(o.box, o.count, o.seed) : o.sites;
@@ -137,24 +139,27 @@ VoronoiMinkowskiPacking voronoi_minkowski(const VoronoiMinkowskiOptions& o) {
   // turn until both settle.
   for (int round = 0; round < (o.roundness && o.packing_fraction ? 4 : 1); ++round) {
     if (o.roundness) {
-      if (!(*o.roundness > 0.0 && *o.roundness < 1.0)) throw std::invalid_argument("the target roundness must be in (0, 1)");
+      if (!(*o.roundness > 0.0 && *o.roundness < 1.0))
+        throw std::invalid_argument("the target roundness must be in (0, 1)");
       r = solve([&](double x) { return erode_cells(cells, x, gap, scale).roundness; }, 1e-6 * scale, 0.49 * scale,
                 *o.roundness, false, o.progress, "fitting r to the roundness");
     }
     if (o.packing_fraction) {
       const double phi_max = erode_cells(cells, r, 0.0, scale).solid_area / o.box.area();
       if (!(*o.packing_fraction > 0.0 && *o.packing_fraction <= phi_max))
-        throw std::invalid_argument(fmt::format("the target packing fraction {:g} is out of reach: with r = {:g} the "
-                                                "densest (Δ = 0) is {:.4f}; lower the target or r",
-                                                *o.packing_fraction, r, phi_max));
-      gap = solve([&](double x) { return erode_cells(cells, r, x, scale).solid_area / o.box.area(); }, 0.0,
-                  0.5 * scale, *o.packing_fraction, true, o.progress, "fitting the gap to the packing fraction");
+        throw std::invalid_argument(
+            fmt::format("the target packing fraction {:g} is out of reach: with r = {:g} the "
+                        "densest (Δ = 0) is {:.4f}; lower the target or r",
+                        *o.packing_fraction, r, phi_max));
+      gap = solve([&](double x) { return erode_cells(cells, r, x, scale).solid_area / o.box.area(); }, 0.0, 0.5 * scale,
+                  *o.packing_fraction, true, o.progress, "fitting the gap to the packing fraction");
     }
   }
 
   Layout layout = erode_cells(cells, r, gap, scale, o.progress);
   if (layout.grains.empty())
-    throw std::invalid_argument(fmt::format("every cell vanished under erosion by r + Δ = {:g}; lower r or Δ", r + gap));
+    throw std::invalid_argument(
+        fmt::format("every cell vanished under erosion by r + Δ = {:g}; lower r or Δ", r + gap));
   VoronoiMinkowskiPacking p;
   p.cells = cells;
   p.dropped = layout.dropped;

@@ -10,7 +10,6 @@
 
 #include "engine/contact_geometry.h"
 
-
 namespace sphero {
 namespace {
 
@@ -20,8 +19,8 @@ namespace {
 constexpr double kMarginInGrains = 2.0;
 
 std::vector<double> ledger_terms(const EnergyLedger& l) {
-  return {l.kinetic_translational, l.kinetic_rotational, l.elastic_normal, l.elastic_tangential, l.gravitational,
-          l.external_work, l.initial_mechanical};
+  return {l.kinetic_translational, l.kinetic_rotational, l.elastic_normal,    l.elastic_tangential,
+          l.gravitational,         l.external_work,      l.initial_mechanical};
 }
 
 EnergyLedger ledger_of(const std::vector<double>& t) {
@@ -80,8 +79,8 @@ DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
   if (!refusal.empty()) throw std::invalid_argument(refusal);
   grains_ = static_cast<std::size_t>(ranks_.max(ranks_.root() ? static_cast<double>(grain_count(whole.world)) : 0.0));
   if (grains_ < static_cast<std::size_t>(ranks_.size()))
-    throw std::invalid_argument(fmt::format("the scene has {} grains for {} ranks: run it on at most {} ranks",
-                                            grains_, ranks_.size(), std::max<std::size_t>(grains_, 1)));
+    throw std::invalid_argument(fmt::format("the scene has {} grains for {} ranks: run it on at most {} ranks", grains_,
+                                            ranks_.size(), std::max<std::size_t>(grains_, 1)));
   // Ghosts reach kMarginInGrains radii beyond the subdomain.
   double margin = 0.0;
   if (ranks_.root())
@@ -140,17 +139,21 @@ void DistributedEngine::share_first(EngineSnapshot& whole, const EnergyLedger& l
     release(list.contacts);
   }
   const World nothing;  // what the other ranks send from
-  std::vector<Stepper::BodyHistory> history = ranks_.root() ? joined_history(whole, w.size()) : std::vector<Stepper::BodyHistory>{};
-  Parcels parcels = pack({ranks_.root() ? w : nothing, numbers, owner, candidates, states, [&](std::size_t k, int to) {
-                            return OwnedBody{static_cast<int>(k), to, motion_of(w, k), list.reference_position[k],
-                                             list.reference_angle[k], list.wraps[k], history[k]};
-                          }});
+  std::vector<Stepper::BodyHistory> history =
+      ranks_.root() ? joined_history(whole, w.size()) : std::vector<Stepper::BodyHistory>{};
+  Parcels parcels =
+      pack({ranks_.root() ? w : nothing, numbers, owner, candidates, states, [&](std::size_t k, int to) {
+              return OwnedBody{
+                  static_cast<int>(k), to,        motion_of(w, k), list.reference_position[k], list.reference_angle[k],
+                  list.wraps[k],       history[k]};
+            }});
   release(candidates);
   release(states);
   // The laws and fields, which only rank 0 has.
   const std::vector<char> laws = shared_bytes(w);
   const std::string from_root = ranks_.broadcast(std::string(laws.begin(), laws.end()), 0);
-  const std::array<double, 2> clock = bytes_from_root(ranks_, std::array<double, 2>{whole.time, static_cast<double>(whole.step)});
+  const std::array<double, 2> clock =
+      bytes_from_root(ranks_, std::array<double, 2>{whole.time, static_cast<double>(whole.step)});
   // Everything of the whole state is in the parcels now: rank 0 lets it go
   // before it makes its own part's engine.
   whole = EngineSnapshot{};
@@ -265,7 +268,8 @@ void exchange_ghost_records(const Ranks& ranks, const std::vector<std::vector<in
   for (std::size_t q = 0; q < p; ++q) {
     const std::vector<Record> records = records_of<Record>(incoming[q]);
     if (records.size() != receive[q].size())
-      throw std::logic_error(fmt::format("rank {} sent {} ghosts where {} were expected", q, records.size(), receive[q].size()));
+      throw std::logic_error(
+          fmt::format("rank {} sent {} ghosts where {} were expected", q, records.size(), receive[q].size()));
     for (std::size_t j = 0; j < records.size(); ++j) write(static_cast<std::size_t>(receive[q][j]), records[j]);
   }
 }
@@ -318,9 +322,15 @@ EnergyLedger DistributedEngine::running_ledger() const {
 // same numbers on every rank, so all stop or none); the fastest grain is
 // looked for only to name it.
 void DistributedEngine::check_energy_of_all(const EnergyLedger& total) {
-  StabilityContext run{engine_->step_count(), engine_->time(), settings_.dt, engine_->time_step_limit(),
-                       settings_.threads,     settings_.model, kinetic_energy_of(engine_->world(), vibrating_walls_),
-                       true,                  &held_};
+  StabilityContext run{engine_->step_count(),
+                       engine_->time(),
+                       settings_.dt,
+                       engine_->time_step_limit(),
+                       settings_.threads,
+                       settings_.model,
+                       kinetic_energy_of(engine_->world(), vibrating_walls_),
+                       true,
+                       &held_};
   if (!beyond_energy_bound(total, run.driven_kinetic)) return;
   // The fastest grain, the lowest numbered of equals (as the serial sums
   // find it): each rank's own, then the ranks'; its owner words the message.
@@ -336,7 +346,8 @@ void DistributedEngine::check_energy_of_all(const EnergyLedger& total) {
   int from = 0;
   const std::vector<std::array<double, 2>> all = records_of<std::array<double, 2>>(ranks_.all_gather(bytes));
   for (std::size_t q = 0; q < all.size(); ++q)
-    if (all[q][0] > fastest[0] || (all[q][0] == fastest[0] && all[q][1] < fastest[1])) fastest = all[q], from = static_cast<int>(q);
+    if (all[q][0] > fastest[0] || (all[q][0] == fastest[0] && all[q][1] < fastest[1]))
+      fastest = all[q], from = static_cast<int>(q);
   std::string message;
   if (ranks_.rank() == from) {
     try {

@@ -142,9 +142,9 @@ class DistributedEngine {
   std::vector<Candidate> keys_;
   std::vector<ContactState> key_states_;
   ListScalars list_scalars_;
-  std::vector<int> owner_;           // per body held: its rank, −1 for walls (every rank holds them)
-  std::vector<SubdomainBox> boxes_;  // per rank, its subdomain's box
-  std::vector<int> held_;            // the bodies this rank holds (their numbers in the run), increasing
+  std::vector<int> owner_;                 // per body held: its rank, −1 for walls (every rank holds them)
+  std::vector<SubdomainBox> boxes_;        // per rank, its subdomain's box
+  std::vector<int> held_;                  // the bodies this rank holds (their numbers in the run), increasing
   std::vector<std::vector<int>> send_;     // per rank: the held indices of own grains it holds as ghosts
   std::vector<std::vector<int>> receive_;  // per rank: the held indices of its grains held here as ghosts
   std::vector<Vec2> reference_position_;   // held bodies, at the decomposition
@@ -155,8 +155,8 @@ class DistributedEngine {
   double margin_ = 0.0;
   double deepest_overlap_ = 0.0, deepest_overlap_time_ = 0.0;
   long decompositions_ = 0;
-  std::vector<int> walls_;         // held indices of the walls (every rank holds them all)
-  std::vector<int> free_walls_;    // those free along some axis (pressure plates)
+  std::vector<int> walls_;       // held indices of the walls (every rank holds them all)
+  std::vector<int> free_walls_;  // those free along some axis (pressure plates)
   std::vector<int> vibrating_walls_;
   std::vector<double> wall_powers_;  // of the walls' imposed motions, at the last step's end
   ExactSum wall_work_;               // their work since the start, by the trapezoid

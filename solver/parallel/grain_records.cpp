@@ -46,7 +46,8 @@ bool holds_state(const ContactState& s) {
   return std::memcmp(&s, &none, sizeof s) != 0;
 }
 
-void merge_runs(std::vector<Candidate>& keys, std::vector<ContactState>& states, const std::vector<std::size_t>& run_ends) {
+void merge_runs(std::vector<Candidate>& keys, std::vector<ContactState>& states,
+                const std::vector<std::size_t>& run_ends) {
   std::vector<SortKey> order(keys.size());
   for (std::size_t k = 0; k < keys.size(); ++k) order[k] = sort_key(keys[k]);
   std::vector<std::uint32_t> index(keys.size());
@@ -56,7 +57,8 @@ void merge_runs(std::vector<Candidate>& keys, std::vector<ContactState>& states,
   bounds.insert(bounds.end(), run_ends.begin(), run_ends.end());
   for (std::size_t width = 1; width + 1 < bounds.size(); width *= 2)
     for (std::size_t r = 0; r + width + 1 < bounds.size(); r += 2 * width)
-      std::inplace_merge(index.begin() + static_cast<long>(bounds[r]), index.begin() + static_cast<long>(bounds[r + width]),
+      std::inplace_merge(index.begin() + static_cast<long>(bounds[r]),
+                         index.begin() + static_cast<long>(bounds[r + width]),
                          index.begin() + static_cast<long>(bounds[std::min(r + 2 * width, bounds.size() - 1)]), before);
   std::vector<Candidate> sorted_keys(keys.size());
   std::vector<ContactState> sorted_states(keys.size());

@@ -58,6 +58,7 @@ Candidate localized(const Candidate& k, const World& w, int v, int e);
 bool holds_state(const ContactState& s);
 // Runs of candidates each in canonical order, one after the other, merged
 // into one canonical list (the states follow their candidates).
-void merge_runs(std::vector<Candidate>& keys, std::vector<ContactState>& states, const std::vector<std::size_t>& run_ends);
+void merge_runs(std::vector<Candidate>& keys, std::vector<ContactState>& states,
+                const std::vector<std::size_t>& run_ends);
 
 }  // namespace sphero

@@ -1,8 +1,8 @@
 #include "parallel/ranks.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -76,7 +76,9 @@ class ByteUnit {
   ByteUnit(const ByteUnit&) = delete;
   ByteUnit& operator=(const ByteUnit&) = delete;
   MPI_Datatype type() const { return type_; }
-  std::size_t padded(std::uint64_t bytes) const { return static_cast<std::size_t>((bytes + bytes_ - 1) / bytes_ * bytes_); }
+  std::size_t padded(std::uint64_t bytes) const {
+    return static_cast<std::size_t>((bytes + bytes_ - 1) / bytes_ * bytes_);
+  }
   int count(std::uint64_t bytes) const { return static_cast<int>(padded(bytes) / bytes_); }
 
  private:
@@ -89,7 +91,7 @@ class ByteUnit {
 struct Layout {
   std::vector<int> counts, at;
   std::vector<std::size_t> byte_at;  // where each part starts, in bytes
-  std::size_t bytes = 0;              // the whole buffer
+  std::size_t bytes = 0;             // the whole buffer
 };
 
 Layout layout_of(const ByteUnit& unit, const std::vector<std::uint64_t>& sizes) {
@@ -105,13 +107,17 @@ Layout layout_of(const ByteUnit& unit, const std::vector<std::uint64_t>& sizes) 
   return l;
 }
 
-std::uint64_t total(const std::vector<std::uint64_t>& sizes) { return std::accumulate(sizes.begin(), sizes.end(), std::uint64_t{0}); }
+std::uint64_t total(const std::vector<std::uint64_t>& sizes) {
+  return std::accumulate(sizes.begin(), sizes.end(), std::uint64_t{0});
+}
 
 // The parts of `buffer` (laid out by `l`) cut back to their sizes.
-std::vector<std::vector<char>> parts_of(const std::vector<char>& buffer, const Layout& l, const std::vector<std::uint64_t>& sizes) {
+std::vector<std::vector<char>> parts_of(const std::vector<char>& buffer, const Layout& l,
+                                        const std::vector<std::uint64_t>& sizes) {
   std::vector<std::vector<char>> parts(sizes.size());
   for (std::size_t q = 0; q < sizes.size(); ++q)
-    parts[q].assign(buffer.begin() + static_cast<long>(l.byte_at[q]), buffer.begin() + static_cast<long>(l.byte_at[q] + sizes[q]));
+    parts[q].assign(
+        buffer.begin() + static_cast<long>(l.byte_at[q]), buffer.begin() + static_cast<long>(l.byte_at[q] + sizes[q]));
   return parts;
 }
 
@@ -138,7 +144,8 @@ std::vector<char> Ranks::all_gather(const std::vector<char>& bytes) const {
   const Layout l = layout_of(unit, sizes);
   std::vector<char> padded = bytes, out(l.bytes);
   padded.resize(unit.padded(mine));
-  MPI_Allgatherv(padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), comm_);
+  MPI_Allgatherv(
+      padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), comm_);
   return compacted(std::move(out), l, sizes);
 }
 
@@ -154,7 +161,8 @@ std::vector<char> Ranks::gather(const std::vector<char>& bytes) const {
   padded.resize(unit.padded(mine));
   const Layout l = layout_of(unit, sizes);
   if (root()) out.resize(l.bytes);
-  MPI_Gatherv(padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), 0, comm_);
+  MPI_Gatherv(
+      padded.data(), unit.count(mine), unit.type(), out.data(), l.counts.data(), l.at.data(), unit.type(), 0, comm_);
   return root() ? compacted(std::move(out), l, sizes) : std::vector<char>{};
 }
 
@@ -166,7 +174,8 @@ std::vector<std::vector<char>> Ranks::exchange(std::vector<std::vector<char>> ou
   // from the largest total any rank sends or receives.
   std::vector<std::uint64_t> send_sizes(p), sizes(p * p), receive_sizes(p);
   for (std::size_t q = 0; q < p; ++q) send_sizes[q] = outgoing[q].size();
-  MPI_Allgather(send_sizes.data(), static_cast<int>(p), MPI_UINT64_T, sizes.data(), static_cast<int>(p), MPI_UINT64_T, comm_);
+  MPI_Allgather(
+      send_sizes.data(), static_cast<int>(p), MPI_UINT64_T, sizes.data(), static_cast<int>(p), MPI_UINT64_T, comm_);
   std::uint64_t largest = 0;
   for (std::size_t r = 0; r < p; ++r) {
     std::uint64_t sent = 0, received = 0;

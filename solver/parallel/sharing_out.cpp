@@ -22,7 +22,8 @@ std::vector<int> next_owners_of(const Ranks& ranks, const World& w, const std::v
                                 const std::vector<std::size_t>& bodies, const std::vector<unsigned long>& ids) {
   std::vector<float> work(w.size(), 0.0f);
   for (std::size_t i = 0; i < w.size(); ++i) work[i] = static_cast<float>(w.vertex_count[i]);
-  for (const Candidate& key : candidates) work[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] += 1.0f;
+  for (const Candidate& key : candidates)
+    work[static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body))] += 1.0f;
   std::vector<Vec2> points;
   std::vector<float> weights;
   for (std::size_t i : bodies) {
@@ -71,7 +72,8 @@ DistributedEngine::Parcels DistributedEngine::pack(const Sharing& from) {
     const Candidate& key = from.candidates[k];
     const auto home = static_cast<std::size_t>(home_body(w, key.vertex_body, key.edge_body));
     if (from.owner[home] != me) continue;
-    const auto other = static_cast<std::size_t>(home == static_cast<std::size_t>(key.vertex_body) ? key.edge_body : key.vertex_body);
+    const auto other =
+        static_cast<std::size_t>(home == static_cast<std::size_t>(key.vertex_body) ? key.edge_body : key.vertex_body);
     const Candidate portable_key = portable(key, w, from.numbers);
     for (int q : holders[home])
       if (std::binary_search(holders[other].begin(), holders[other].end(), q))
@@ -154,7 +156,8 @@ void DistributedEngine::start_engine(std::vector<BodyRecord> records, const Worl
   if (settings_.integrator == Integrator::gear)
     for (const BodyRecord& r : records) history.push_back(r.facts.owned.history);
   release(records);
-  EngineSnapshot s{std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0, books};
+  EngineSnapshot s{
+      std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0, books};
   if (settings_.integrator == Integrator::gear) split_history(history, s);
   engine_ = std::make_unique<Engine>(std::move(s));
   engine_->count_only(std::move(counted), held_);
@@ -201,7 +204,8 @@ NeighbourListState DistributedEngine::list_part(const World& local, const std::v
 std::vector<int> DistributedEngine::holders_of(const World& w, std::size_t k, int owner) const {
   std::vector<int> holders;
   for (int q = 0; q < ranks_.size(); ++q)
-    if (owner == q || periodic_gap(w, boxes_[static_cast<std::size_t>(q)], w.position[k], w.bounding_radius[k]) <= margin_)
+    if (owner == q ||
+        periodic_gap(w, boxes_[static_cast<std::size_t>(q)], w.position[k], w.bounding_radius[k]) <= margin_)
       holders.push_back(q);
   return holders;
 }
@@ -211,10 +215,13 @@ std::vector<int> DistributedEngine::holders_of(const World& w, std::size_t k, in
 OwnedBody DistributedEngine::record_of(std::size_t k, int owner) const {
   const World& w = engine_->world();
   const NeighbourList& list = engine_->neighbour_list();
-  return {held_[k], owner, motion_of(w, k),
+  return {held_[k],
+          owner,
+          motion_of(w, k),
           list.reference_positions().empty() ? w.position[k] : list.reference_positions()[k],
           list.reference_angles().empty() ? w.angle[k] : list.reference_angles()[k],
-          list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k], engine_->history_of(k)};
+          list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k],
+          engine_->history_of(k)};
 }
 
 // The list's scalars from this rank's engine, the counts that add up over
@@ -224,9 +231,9 @@ OwnedBody DistributedEngine::record_of(std::size_t k, int owner) const {
 void DistributedEngine::take_list_scalars() {
   const NeighbourList& list = engine_->neighbour_list();
   const NeighbourStats& stats = list.stats();
-  const std::vector<double> totals = ranks_.sum(std::vector<double>{
-      list.listed_at_half_skin(), static_cast<double>(stats.body_pairs),
-      static_cast<double>(stats.feature_pairs_evaluated), static_cast<double>(stats.link_cells)});
+  const std::vector<double> totals = ranks_.sum(
+      std::vector<double>{list.listed_at_half_skin(), static_cast<double>(stats.body_pairs),
+                          static_cast<double>(stats.feature_pairs_evaluated), static_cast<double>(stats.link_cells)});
   list_scalars_.listed_at_half_skin = totals[0];
   list_scalars_.stats = stats;
   list_scalars_.stats.body_pairs = static_cast<std::size_t>(totals[1]);
@@ -258,7 +265,8 @@ void DistributedEngine::take_candidate_streams(const std::vector<CandidateStream
 
 // Every rank's next box, from where the grains owned here (bodies `owned`
 // of w) go.
-void DistributedEngine::agree_on_boxes(const World& w, const std::vector<std::size_t>& owned, const std::vector<int>& parts) {
+void DistributedEngine::agree_on_boxes(const World& w, const std::vector<std::size_t>& owned,
+                                       const std::vector<int>& parts) {
   const auto p = static_cast<std::size_t>(ranks_.size());
   std::vector<double> low(2 * p, 1e300), high(2 * p, -1e300);
   for (std::size_t j = 0; j < owned.size(); ++j) {
@@ -281,8 +289,13 @@ void DistributedEngine::share_out() {
   const World& w = engine_->world();
   const NeighbourList& list = engine_->neighbour_list();
   std::vector<BodyRecord> walls;
-  for (int k : walls_) walls.push_back(body_record(w, static_cast<std::size_t>(k), held_, record_of(static_cast<std::size_t>(k), -1)));
-  const Sharing from{w, held_, owner_, list.candidates(), list.states(),
+  for (int k : walls_)
+    walls.push_back(body_record(w, static_cast<std::size_t>(k), held_, record_of(static_cast<std::size_t>(k), -1)));
+  const Sharing from{w,
+                     held_,
+                     owner_,
+                     list.candidates(),
+                     list.states(),
                      [this](std::size_t k, int owner) { return record_of(k, owner); }};
   Parcels parcels = pack(from);
   const World shared = world_of_shared(shared_bytes(w));

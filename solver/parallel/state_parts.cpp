@@ -36,21 +36,24 @@ void check_candidate(const Candidate& key, const World& w) {
   const auto within = [](int k, int n) { return k >= 0 && k < n; };
   if (!within(key.vertex, vertices) || !within(key.feature, edge_vertices) || !within(key.feature_end, edge_vertices))
     refuse("name a vertex of a candidate beyond its body's");
-  if (key.kind != ContactKind::vertex_edge && key.kind != ContactKind::vertex_vertex) refuse("hold an unknown kind of contact");
+  if (key.kind != ContactKind::vertex_edge && key.kind != ContactKind::vertex_vertex)
+    refuse("hold an unknown kind of contact");
 }
 
 // One part's candidates after those of the parts before (`keys`, `states`),
 // checked against the world and in canonical order.
 void append_stream(const CandidateStream& stream, const World& w, std::vector<Candidate>& keys,
                    std::vector<ContactState>& states) {
-  const auto stated = static_cast<std::size_t>(std::count_if(stream.stated.begin(), stream.stated.end(), [](std::uint8_t s) { return s != 0; }));
+  const auto stated = static_cast<std::size_t>(
+      std::count_if(stream.stated.begin(), stream.stated.end(), [](std::uint8_t s) { return s != 0; }));
   if (stream.stated.size() != stream.keys.size() || stated != stream.states.size())
     refuse("hold contact states that do not match their candidates");
   std::size_t next = 0;
   for (std::size_t k = 0; k < stream.keys.size(); ++k) {
     const Candidate& key = stream.keys[k];
     check_candidate(key, w);
-    if (k > 0 && !(sort_key(stream.keys[k - 1]) < sort_key(key))) refuse("hold candidates out of their canonical order");
+    if (k > 0 && !(sort_key(stream.keys[k - 1]) < sort_key(key)))
+      refuse("hold candidates out of their canonical order");
     keys.push_back(key);
     states.push_back(stream.stated[k] ? stream.states[next++] : ContactState{});
   }
@@ -111,7 +114,8 @@ void split_history(const std::vector<Stepper::BodyHistory>& per_body, EngineSnap
 std::vector<Stepper::BodyHistory> joined_history(const EngineSnapshot& s, std::size_t bodies) {
   std::vector<Stepper::BodyHistory> per_body(bodies, Stepper::BodyHistory{});
   for (std::size_t i = 0; i < std::min(per_body.size(), s.r2.size()); ++i)
-    per_body[i] = {s.r2[i][0], s.r2[i][1], s.r2[i][2], s.r3[i][0], s.r3[i][1], s.r3[i][2], s.r4[i][0], s.r4[i][1], s.r4[i][2]};
+    per_body[i] = {
+        s.r2[i][0], s.r2[i][1], s.r2[i][2], s.r3[i][0], s.r3[i][1], s.r3[i][2], s.r4[i][0], s.r4[i][1], s.r4[i][2]};
   return per_body;
 }
 
@@ -151,15 +155,19 @@ std::vector<StatePart> cut_into_parts(const EngineSnapshot& whole, const std::ve
   const std::vector<Stepper::BodyHistory> history = joined_history(whole, w.size());
   std::vector<StatePart> out(static_cast<std::size_t>(parts));
   for (std::size_t i = 0; i < w.size(); ++i) {
-    const OwnedBody owned{static_cast<int>(i), part_of_body[i], motion_of(w, i),
+    const OwnedBody owned{static_cast<int>(i),
+                          part_of_body[i],
+                          motion_of(w, i),
                           referenced ? list.reference_position[i] : w.position[i],
                           referenced ? list.reference_angle[i] : w.angle[i],
-                          i < list.wraps.size() ? list.wraps[i] : std::array<int, 2>{0, 0}, history[i]};
+                          i < list.wraps.size() ? list.wraps[i] : std::array<int, 2>{0, 0},
+                          history[i]};
     out[static_cast<std::size_t>(part_of_body[i])].bodies.push_back(body_record(w, i, numbers, owned));
   }
   for (const Contact& c : list.contacts) {
     const int home = home_body(w, c.vertex_body, c.edge_body);
-    out[static_cast<std::size_t>(part_of_body[static_cast<std::size_t>(home)])].candidates.add(portable(packed(w, c), w, numbers), state_of(c));
+    out[static_cast<std::size_t>(part_of_body[static_cast<std::size_t>(home)])].candidates.add(
+        portable(packed(w, c), w, numbers), state_of(c));
   }
   return out;
 }

@@ -119,7 +119,8 @@ void DistributedEngine::settle_wall_forces() {
       // its books to the next step, but adds no force for it.
       if (!contact_geometry(view, key).touching) continue;
       const ContactState& s = list.states()[c];
-      const Vec2 centre = vertex ? w.position[static_cast<std::size_t>(k)] : w.position[static_cast<std::size_t>(k)] + key.edge_offset;
+      const Vec2 centre =
+          vertex ? w.position[static_cast<std::size_t>(k)] : w.position[static_cast<std::size_t>(k)] + key.edge_offset;
       // a − x and a + (−x) are the same number: the serial pass subtracts.
       const Vec2 f = vertex ? s.force : -s.force;
       const double t = vertex ? cross(s.point - centre, s.force) : -cross(s.point - centre, s.force);
@@ -129,9 +130,8 @@ void DistributedEngine::settle_wall_forces() {
   std::vector<char> bytes;
   append_bytes(bytes, mine);
   std::vector<WallShare> all = records_of<WallShare>(ranks_.all_gather(bytes));
-  std::sort(all.begin(), all.end(), [](const WallShare& a, const WallShare& b) {
-    return a.wall != b.wall ? a.wall < b.wall : a.key < b.key;
-  });
+  std::sort(all.begin(), all.end(),
+            [](const WallShare& a, const WallShare& b) { return a.wall != b.wall ? a.wall < b.wall : a.key < b.key; });
   World& out = engine_->world_to_refresh();
   std::size_t at = 0;
   for (int k : walls_) {

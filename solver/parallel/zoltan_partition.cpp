@@ -54,7 +54,8 @@ void check(int code, const char* what) {
 }  // namespace
 
 std::vector<int> partition_bodies(const Ranks& ranks, const std::vector<unsigned long>& ids,
-                                  const std::vector<Vec2>& points, const std::vector<float>& weights, const char* method) {
+                                  const std::vector<Vec2>& points, const std::vector<float>& weights,
+                                  const char* method) {
   std::vector<int> owner(ids.size(), ranks.rank());
   if (ranks.size() == 1) return owner;
   static const bool initialised = [] {
@@ -65,8 +66,12 @@ std::vector<int> partition_bodies(const Ranks& ranks, const std::vector<unsigned
   Zoltan_Struct* zz = Zoltan_Create(ranks.comm());
   Objects objects{&ids, &points, &weights};
   // Quiet first: at its default level Zoltan prints the method it is given.
-  for (const auto& [key, value] : {std::pair{"DEBUG_LEVEL", "0"}, {"LB_METHOD", method}, {"NUM_GID_ENTRIES", "1"},
-                                   {"NUM_LID_ENTRIES", "1"}, {"OBJ_WEIGHT_DIM", "1"}, {"RETURN_LISTS", "EXPORT"},
+  for (const auto& [key, value] : {std::pair{"DEBUG_LEVEL", "0"},
+                                   {"LB_METHOD", method},
+                                   {"NUM_GID_ENTRIES", "1"},
+                                   {"NUM_LID_ENTRIES", "1"},
+                                   {"OBJ_WEIGHT_DIM", "1"},
+                                   {"RETURN_LISTS", "EXPORT"},
                                    {"IMBALANCE_TOL", "1.05"}})
     Zoltan_Set_Param(zz, key, value);
   Zoltan_Set_Num_Obj_Fn(zz, count, &objects);
@@ -76,9 +81,9 @@ std::vector<int> partition_bodies(const Ranks& ranks, const std::vector<unsigned
   int changes = 0, gid_entries = 0, lid_entries = 0, imports = 0, exports = 0;
   ZOLTAN_ID_PTR import_global = nullptr, import_local = nullptr, export_global = nullptr, export_local = nullptr;
   int *import_procs = nullptr, *import_parts = nullptr, *export_procs = nullptr, *export_parts = nullptr;
-  const int code = Zoltan_LB_Partition(zz, &changes, &gid_entries, &lid_entries, &imports, &import_global, &import_local,
-                                       &import_procs, &import_parts, &exports, &export_global, &export_local,
-                                       &export_procs, &export_parts);
+  const int code = Zoltan_LB_Partition(zz, &changes, &gid_entries, &lid_entries, &imports, &import_global,
+                                       &import_local, &import_procs, &import_parts, &exports, &export_global,
+                                       &export_local, &export_procs, &export_parts);
   if (code == ZOLTAN_OK || code == ZOLTAN_WARN)
     for (int k = 0; k < exports; ++k) owner[export_local[k]] = export_parts[k];
   Zoltan_LB_Free_Part(&import_global, &import_local, &import_procs, &import_parts);

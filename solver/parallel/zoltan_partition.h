@@ -15,6 +15,7 @@ namespace sphero {
 // std::runtime_error with Zoltan's complaint if it fails.
 // method: Zoltan's LB_METHOD, "RCB" or "HSFC" (its Hilbert curve).
 std::vector<int> partition_bodies(const Ranks& ranks, const std::vector<unsigned long>& ids,
-                                  const std::vector<Vec2>& points, const std::vector<float>& weights, const char* method);
+                                  const std::vector<Vec2>& points, const std::vector<float>& weights,
+                                  const char* method);
 
 }  // namespace sphero

@@ -17,7 +17,8 @@ struct Row {
   double x = 0.0, y = 0.0, w = 0.0;
   double dot(const std::vector<RigidBodyState>& bodies, const Eigen::VectorXd* unknowns) const {
     if (body < 0) return 0.0;
-    if (unknowns != nullptr) return x * (*unknowns)[3 * body] + y * (*unknowns)[3 * body + 1] + w * (*unknowns)[3 * body + 2];
+    if (unknowns != nullptr)
+      return x * (*unknowns)[3 * body] + y * (*unknowns)[3 * body + 1] + w * (*unknowns)[3 * body + 2];
     const RigidBodyState& b = bodies[static_cast<std::size_t>(body)];
     return x * b.velocity.x + y * b.velocity.y + w * b.angular_velocity;
   }
@@ -88,7 +89,8 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     const RigidBodyState& s = bodies[b];
     const auto at = static_cast<Eigen::Index>(3 * b);
-    if (!(s.mass > 0.0 && s.inertia > 0.0)) throw std::invalid_argument("collision: a body without positive mass and inertia");
+    if (!(s.mass > 0.0 && s.inertia > 0.0))
+      throw std::invalid_argument("collision: a body without positive mass and inertia");
     const double mass[3] = {s.mass, s.mass, s.inertia};
     before.segment<3>(at) << s.velocity.x, s.velocity.y, s.angular_velocity;
     const double impulse[3] = {s.impulse.x, s.impulse.y, s.torque_impulse};

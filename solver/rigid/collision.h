@@ -25,15 +25,15 @@ struct RigidBodyState {
   Vec2 centre;
   Vec2 velocity;
   double angular_velocity = 0.0;
-  Vec2 impulse;          // external percussion on the centre over the step (b)
+  Vec2 impulse;  // external percussion on the centre over the step (b)
   double torque_impulse = 0.0;
 };
 
 struct CollisionContact {
-  int body = 0;     // the body the normal points into...
-  int other = -1;   // ...from this one; -1: a wall, whose point at `point` moves at `wall_velocity`
-  Vec2 point;       // A_k
-  Vec2 normal;      // N_k, a unit vector
+  int body = 0;    // the body the normal points into...
+  int other = -1;  // ...from this one; -1: a wall, whose point at `point` moves at `wall_velocity`
+  Vec2 point;      // A_k
+  Vec2 normal;     // N_k, a unit vector
   Vec2 wall_velocity;
   // Added to the centres of `body` and `other`: the periodic image each
   // takes part with (zero outside periodic cells).
@@ -50,7 +50,7 @@ struct CollisionContact {
 };
 
 struct CollisionResult {
-  std::vector<Vec2> velocity;           // U⁺ of each body
+  std::vector<Vec2> velocity;  // U⁺ of each body
   std::vector<double> angular_velocity;
   // The percussion each contact puts on `body` (minus it on `other`): along
   // the normal (≥ 0 pushes apart) and along perp(normal).
@@ -59,7 +59,7 @@ struct CollisionResult {
   // The work of moving walls' percussions: the kinetic energy changes by
   // xᵀb − dissipated + wall_work.
   double wall_work = 0.0;
-  QpSolution program;       // iterations, KKT residual, convergence
+  QpSolution program;  // iterations, KKT residual, convergence
 };
 
 CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,

@@ -13,10 +13,10 @@
 namespace sphero {
 
 struct ComponentStats {
-  long groups = 0;          // independent groups of bodies
-  long programs = 0;        // programs solved: each large group alone, small ones together
-  long iterations = 0;      // interior-point iterations, summed over the programs
-  long largest_group = 0;   // bodies in the largest group
+  long groups = 0;         // independent groups of bodies
+  long programs = 0;       // programs solved: each large group alone, small ones together
+  long iterations = 0;     // interior-point iterations, summed over the programs
+  long largest_group = 0;  // bodies in the largest group
 };
 
 // As resolve_collisions; `result.program` holds the largest KKT residual

@@ -1,10 +1,9 @@
 #include "rigid/convex_qp.h"
 
-
+#include <omp.h>
 #include <Eigen/CholmodSupport>
 #include <Eigen/Dense>
 #include <Eigen/SparseLU>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -100,7 +99,8 @@ class InteriorPoint {
       const int* begin = normal_matrix_.innerIndexPtr() + normal_matrix_.outerIndexPtr()[col];
       const int* end = normal_matrix_.innerIndexPtr() + normal_matrix_.outerIndexPtr()[col + 1];
       const int* found = std::lower_bound(begin, end, static_cast<int>(row));
-      if (found == end || *found != row) throw std::logic_error("convex QP: an entry outside the normal matrix's pattern");
+      if (found == end || *found != row)
+        throw std::logic_error("convex QP: an entry outside the normal matrix's pattern");
       return static_cast<Eigen::Index>(found - normal_matrix_.innerIndexPtr());
     };
     for (Eigen::Index col = 0; col < qp_.H.outerSize(); ++col)
@@ -122,7 +122,8 @@ class InteriorPoint {
     for (const HEntry& e : h_entries_) values[e.at] += e.value;
     for (std::size_t k = 0; k + 1 < row_start_.size(); ++k) {
       const double w = weights[static_cast<Eigen::Index>(k)];
-      for (std::size_t e = row_start_[k]; e < row_start_[k + 1]; ++e) values[products_[e].at] += w * products_[e].product;
+      for (std::size_t e = row_start_[k]; e < row_start_[k + 1]; ++e)
+        values[products_[e].at] += w * products_[e].product;
     }
     normal_.factorize(normal_matrix_);
   }
@@ -283,7 +284,8 @@ std::optional<QpSolution> solve_one_row(const ConvexQp& qp, const QpSettings& se
     out.x -= z * w;
     out.z[0] = z;
   }
-  const double stationarity = (H * out.x - qp.c + g * out.z[0]).lpNorm<Eigen::Infinity>() / (1.0 + qp.c.lpNorm<Eigen::Infinity>());
+  const double stationarity =
+      (H * out.x - qp.c + g * out.z[0]).lpNorm<Eigen::Infinity>() / (1.0 + qp.c.lpNorm<Eigen::Infinity>());
   const double slack = qp.h[0] - g.dot(out.x);
   const double objective = 0.5 * out.x.dot(H * out.x) - qp.c.dot(out.x);
   out.kkt_residual = std::max({stationarity, std::max(-slack, 0.0) / (1.0 + std::abs(qp.h[0])),

@@ -27,8 +27,7 @@ AreaMoments polygon_moments(std::span<const Vec2> loop) {
 AreaMoments sector_moments(Vec2 apex, Vec2 bisector, double angle, double r) {
   AreaMoments m;
   m.area = 0.5 * r * r * angle;
-  const double apex_to_centroid =
-      angle > 0.0 ? 4.0 * r * std::sin(0.5 * angle) / (3.0 * angle) : 2.0 * r / 3.0;
+  const double apex_to_centroid = angle > 0.0 ? 4.0 * r * std::sin(0.5 * angle) / (3.0 * angle) : 2.0 * r / 3.0;
   const Vec2 centroid_offset = apex_to_centroid * bisector;
   m.first = m.area * (apex + centroid_offset);
   // ∫|apex + u|² = A|apex|² + 2 apex·∫u + ∫|u|²
@@ -142,7 +141,9 @@ std::vector<Region> swept_region(const Shape& shape) {
   return sharp_or_offset_region(shape);
 }
 
-MassProperties exact_mass_properties(const Shape& shape) { return finish(shape, integrate(sharp_or_offset_region(shape))); }
+MassProperties exact_mass_properties(const Shape& shape) {
+  return finish(shape, integrate(sharp_or_offset_region(shape)));
+}
 
 MassProperties mass_properties(const Shape& shape) {
   return shape.has_convex_skeleton() ? convex_mass_properties(shape) : exact_mass_properties(shape);

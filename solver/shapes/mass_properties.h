@@ -11,10 +11,10 @@
 namespace sphero {
 
 struct MassProperties {
-  double area = 0.0;            // of skeleton ⊕ disk
-  Vec2 centroid;                // centre of mass, in the shape's coordinates
-  double polar_moment = 0.0;    // ∫|x − centroid|² dA: inertia per unit density
-  double bounding_radius = 0.0; // R: largest distance from centroid to outline
+  double area = 0.0;             // of skeleton ⊕ disk
+  Vec2 centroid;                 // centre of mass, in the shape's coordinates
+  double polar_moment = 0.0;     // ∫|x − centroid|² dA: inertia per unit density
+  double bounding_radius = 0.0;  // R: largest distance from centroid to outline
 
   double mass(double density) const { return density * area; }
   double inertia(double density) const { return density * polar_moment; }

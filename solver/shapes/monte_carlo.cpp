@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "geometry/polygon.h"
-#include "geometry/uniform.h"
 #include "geometry/segment.h"
+#include "geometry/uniform.h"
 
 namespace sphero {
 namespace {

@@ -14,7 +14,7 @@ namespace sphero {
 bool contains(const Shape& shape, Vec2 p);
 
 struct MonteCarloEstimate {
-  MassProperties value;     // mean over replicas
+  MassProperties value;  // mean over replicas
   // One standard error of the mean over the replicas.
   double area_error = 0.0;
   double centroid_error = 0.0;  // of each coordinate, the larger of the two

@@ -1,8 +1,8 @@
 #include "shapes/shape.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "geometry/polygon.h"
 
@@ -10,17 +10,20 @@ namespace sphero {
 
 std::string_view to_string(SkeletonKind kind) {
   switch (kind) {
-    case SkeletonKind::point: return "point";
-    case SkeletonKind::segment: return "segment";
-    case SkeletonKind::polyline: return "polyline";
-    case SkeletonKind::polygon: return "polygon";
+    case SkeletonKind::point:
+      return "point";
+    case SkeletonKind::segment:
+      return "segment";
+    case SkeletonKind::polyline:
+      return "polyline";
+    case SkeletonKind::polygon:
+      return "polygon";
   }
   return "?";
 }
 
 SkeletonKind skeleton_kind_from_string(std::string_view word) {
-  for (SkeletonKind kind : {SkeletonKind::point, SkeletonKind::segment, SkeletonKind::polyline,
-                            SkeletonKind::polygon})
+  for (SkeletonKind kind : {SkeletonKind::point, SkeletonKind::segment, SkeletonKind::polyline, SkeletonKind::polygon})
     if (word == to_string(kind)) return kind;
   throw ShapeError(fmt::format("unknown skeleton kind '{}': use point, segment, polyline or polygon", word));
 }
@@ -28,10 +31,13 @@ SkeletonKind skeleton_kind_from_string(std::string_view word) {
 int Shape::edge_count() const {
   const int n = static_cast<int>(vertices.size());
   switch (kind) {
-    case SkeletonKind::point: return 0;
+    case SkeletonKind::point:
+      return 0;
     case SkeletonKind::segment:
-    case SkeletonKind::polyline: return n - 1;
-    case SkeletonKind::polygon: return n;
+    case SkeletonKind::polyline:
+      return n - 1;
+    case SkeletonKind::polygon:
+      return n;
   }
   return 0;
 }
@@ -46,13 +52,22 @@ namespace {
 void check_vertex_count(const std::string& name, SkeletonKind kind, std::size_t n) {
   if (n == 0) throw ShapeError(fmt::format("shape '{}': the skeleton has no vertices; give at least one", name));
   const auto complain = [&](const char* needed) {
-    throw ShapeError(fmt::format("shape '{}': a {} skeleton needs {}, this one has {}", name, to_string(kind), needed, n));
+    throw ShapeError(
+        fmt::format("shape '{}': a {} skeleton needs {}, this one has {}", name, to_string(kind), needed, n));
   };
   switch (kind) {
-    case SkeletonKind::point: if (n != 1) complain("exactly 1 vertex"); break;
-    case SkeletonKind::segment: if (n != 2) complain("exactly 2 vertices"); break;
-    case SkeletonKind::polyline: if (n < 2) complain("at least 2 vertices"); break;
-    case SkeletonKind::polygon: if (n < 3) complain("at least 3 vertices"); break;
+    case SkeletonKind::point:
+      if (n != 1) complain("exactly 1 vertex");
+      break;
+    case SkeletonKind::segment:
+      if (n != 2) complain("exactly 2 vertices");
+      break;
+    case SkeletonKind::polyline:
+      if (n < 2) complain("at least 2 vertices");
+      break;
+    case SkeletonKind::polygon:
+      if (n < 3) complain("at least 3 vertices");
+      break;
   }
 }
 
@@ -60,8 +75,7 @@ void check_finite(const std::string& name, const std::vector<Vec2>& vertices, do
   for (std::size_t i = 0; i < vertices.size(); ++i)
     if (!is_finite(vertices[i]))
       throw ShapeError(fmt::format("shape '{}': vertex {} has a coordinate that is not a finite number", name, i + 1));
-  if (!std::isfinite(radius))
-    throw ShapeError(fmt::format("shape '{}': the radius is not a finite number", name));
+  if (!std::isfinite(radius)) throw ShapeError(fmt::format("shape '{}': the radius is not a finite number", name));
 }
 
 // Sizes that keep every later computation finite and exact predicates
@@ -76,9 +90,10 @@ void check_scale(const std::string& name, const std::vector<Vec2>& vertices, dou
   for (std::size_t i = 0; i < vertices.size(); ++i) {
     const Vec2 v = vertices[i];
     if (std::abs(v.x) > kMaxCoordinate || std::abs(v.y) > kMaxCoordinate)
-      throw ShapeError(fmt::format("shape '{}': vertex {} ({:g}, {:g}) lies beyond {:g} from the origin; coordinates "
-                                   "must stay within ±{:g}",
-                                   name, i + 1, v.x, v.y, kMaxCoordinate, kMaxCoordinate));
+      throw ShapeError(
+          fmt::format("shape '{}': vertex {} ({:g}, {:g}) lies beyond {:g} from the origin; coordinates "
+                      "must stay within ±{:g}",
+                      name, i + 1, v.x, v.y, kMaxCoordinate, kMaxCoordinate));
     low = {std::min(low.x, v.x), std::min(low.y, v.y)};
     high = {std::max(high.x, v.x), std::max(high.y, v.y)};
   }
@@ -86,9 +101,10 @@ void check_scale(const std::string& name, const std::vector<Vec2>& vertices, dou
   if (radius > kMaxCoordinate)
     throw ShapeError(fmt::format("shape '{}': the radius {:g} exceeds {:g}", name, radius, kMaxCoordinate));
   if (extent < kMinShapeSize)
-    throw ShapeError(fmt::format("shape '{}': {:g} across; a shape must be at least {:g} across (change the unit of "
-                                 "length)",
-                                 name, extent, kMinShapeSize));
+    throw ShapeError(
+        fmt::format("shape '{}': {:g} across; a shape must be at least {:g} across (change the unit of "
+                    "length)",
+                    name, extent, kMinShapeSize));
 }
 
 void check_radius(const std::string& name, SkeletonKind kind, double radius) {
@@ -109,8 +125,8 @@ void check_edges(const std::string& name, const std::vector<Vec2>& vertices, boo
         throw ShapeError(fmt::format(
             "shape '{}': the last vertex repeats the first; a closed polygon closes itself, drop the last vertex",
             name));
-      throw ShapeError(fmt::format("shape '{}': vertices {} and {} are equal (a zero-length edge); remove one",
-                                   name, i + 1, j + 1));
+      throw ShapeError(
+          fmt::format("shape '{}': vertices {} and {} are equal (a zero-length edge); remove one", name, i + 1, j + 1));
     }
   }
 }

@@ -100,19 +100,17 @@ Shape parse_shape(std::istream& in, const std::string& source_name, const std::s
       for (int i = 0; i < static_cast<int>(count); ++i) {
         const auto vertex = reader.next();
         if (!vertex)
-          reader.fail(reader.last_line(),
-                      fmt::format("the file ends after {} of the {} announced vertices", i, count));
+          reader.fail(reader.last_line(), fmt::format("the file ends after {} of the {} announced vertices", i, count));
         expect_word_count(reader, *vertex, 2, "X Y");
-        vertices.push_back({number_in(reader, *vertex, vertex->words[0], "x"),
-                            number_in(reader, *vertex, vertex->words[1], "y")});
+        vertices.push_back(
+            {number_in(reader, *vertex, vertex->words[0], "x"), number_in(reader, *vertex, vertex->words[1], "y")});
       }
       have_vertices = true;
     } else {
       if (have_vertices && parse_number(key))
         reader.fail(line->number, fmt::format("a vertex line after the {} announced; correct the count in 'vertices'",
                                               vertices.size()));
-      reader.fail(line->number,
-                  fmt::format("unknown key '{}'; the keys are name, kind, radius and vertices", key));
+      reader.fail(line->number, fmt::format("unknown key '{}'; the keys are name, kind, radius and vertices", key));
     }
   }
   if (!kind) reader.fail(reader.last_line(), "missing 'kind point|segment|polyline|polygon'");
@@ -126,11 +124,11 @@ Shape parse_shape(std::istream& in, const std::string& source_name, const std::s
 }
 
 Shape read_shape_file(const std::filesystem::path& path) {
-  if (std::filesystem::is_directory(path)) throw ShapeError(fmt::format("{}: a folder, not a shape file", path.string()));
+  if (std::filesystem::is_directory(path))
+    throw ShapeError(fmt::format("{}: a folder, not a shape file", path.string()));
   std::ifstream in(path);
   if (!in)
-    throw ShapeError(fmt::format("{}: cannot open the shape file (does it exist, and is it readable?)",
-                                 path.string()));
+    throw ShapeError(fmt::format("{}: cannot open the shape file (does it exist, and is it readable?)", path.string()));
   return parse_shape(in, path.string(), path.stem().string());
 }
 

@@ -15,7 +15,8 @@ namespace {
 
 using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
 using VertexBase = CGAL::Triangulation_vertex_base_with_info_2<int, Kernel>;
-using FaceBase = CGAL::Triangulation_face_base_with_info_2<int, Kernel, CGAL::Constrained_triangulation_face_base_2<Kernel>>;
+using FaceBase =
+    CGAL::Triangulation_face_base_with_info_2<int, Kernel, CGAL::Constrained_triangulation_face_base_2<Kernel>>;
 using Structure = CGAL::Triangulation_data_structure_2<VertexBase, FaceBase>;
 // Crossing constraints are an error here (skeletons may not cross), not
 // something to resolve by inserting intersection points.
@@ -23,13 +24,16 @@ using Cdt = CGAL::Constrained_Delaunay_triangulation_2<Kernel, Structure, CGAL::
 
 std::string body_name(int owner) { return owner < 0 ? std::string("the frame") : "body " + std::to_string(owner); }
 
-std::vector<Cdt::Vertex_handle> insert_points(Cdt& cdt, const std::vector<Vec2>& points, const std::vector<int>& owner) {
+std::vector<Cdt::Vertex_handle> insert_points(Cdt& cdt, const std::vector<Vec2>& points,
+                                              const std::vector<int>& owner) {
   std::vector<std::pair<Kernel::Point_2, int>> located;
   located.reserve(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) located.emplace_back(Kernel::Point_2(points[i].x, points[i].y), static_cast<int>(i));
+  for (std::size_t i = 0; i < points.size(); ++i)
+    located.emplace_back(Kernel::Point_2(points[i].x, points[i].y), static_cast<int>(i));
   cdt.insert(located.begin(), located.end());
   std::vector<Cdt::Vertex_handle> handle(points.size());
-  for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v) handle[static_cast<std::size_t>(v->info())] = v;
+  for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v)
+    handle[static_cast<std::size_t>(v->info())] = v;
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (handle[i] != Cdt::Vertex_handle()) continue;
     // Merged with another point at the same place: find which.
@@ -56,8 +60,9 @@ std::vector<VoidTriangulation::Triangle> constrained_triangulation(const std::ve
       cdt.insert_constraint(handle[static_cast<std::size_t>(a)], handle[static_cast<std::size_t>(b)]);
     } catch (const Cdt::Intersection_of_constraints_exception&) {
       throw TriangulationError("the skeleton of " + body_name(owner[static_cast<std::size_t>(a)]) +
-                               " crosses or touches another skeleton near (" + std::to_string(points[static_cast<std::size_t>(a)].x) +
-                               ", " + std::to_string(points[static_cast<std::size_t>(a)].y) + ")");
+                               " crosses or touches another skeleton near (" +
+                               std::to_string(points[static_cast<std::size_t>(a)].x) + ", " +
+                               std::to_string(points[static_cast<std::size_t>(a)].y) + ")");
     }
   }
   int count = 0;
@@ -84,7 +89,8 @@ namespace sphero {
 bool counter_clockwise(Vec2 a, Vec2 b, Vec2 c) {
   const double left = (b.x - a.x) * (c.y - a.y), right = (b.y - a.y) * (c.x - a.x);
   const double determinant = left - right;
-  constexpr double kBound = (3.0 + 16.0 * std::numeric_limits<double>::epsilon()) * std::numeric_limits<double>::epsilon();
+  constexpr double kBound =
+      (3.0 + 16.0 * std::numeric_limits<double>::epsilon()) * std::numeric_limits<double>::epsilon();
   const double bound = kBound * (std::abs(left) + std::abs(right));
   if (determinant > bound) return true;
   if (determinant < -bound) return false;

@@ -61,8 +61,10 @@ class DiscWalk {
           continue;
         // Crossing the edge opposite vertex k leads to a triangle meeting
         // the disc only if the edge itself meets it.
-        const Vec2 a = tri.vertices()[static_cast<std::size_t>(triangle.vertex[static_cast<std::size_t>(k == 2 ? 0 : k + 1)])];
-        const Vec2 b = tri.vertices()[static_cast<std::size_t>(triangle.vertex[static_cast<std::size_t>(k == 0 ? 2 : k - 1)])];
+        const Vec2 a =
+            tri.vertices()[static_cast<std::size_t>(triangle.vertex[static_cast<std::size_t>(k == 2 ? 0 : k + 1)])];
+        const Vec2 b =
+            tri.vertices()[static_cast<std::size_t>(triangle.vertex[static_cast<std::size_t>(k == 0 ? 2 : k - 1)])];
         if (!segment_meets_disc(a, b, centre, radius)) continue;
         stamp_[static_cast<std::size_t>(beyond)] = walk_;
         pending_.push_back(beyond);

@@ -53,7 +53,8 @@ PointPath point_path(const FreeFlight& f, Vec2 arm, double horizon, int degree) 
   // Each of cos and sin is off by at most |ωh|^(n+1)/(n+1)!; the rotated
   // arm, a combination of both, by at most |a| times that (the error
   // vector is the arm rotated and scaled by the two remainders).
-  path.error = norm(arm) * std::pow(std::abs(f.angular_velocity) * horizon, degree + 1) / factorial(degree + 1) * std::sqrt(2.0);
+  path.error =
+      norm(arm) * std::pow(std::abs(f.angular_velocity) * horizon, degree + 1) / factorial(degree + 1) * std::sqrt(2.0);
   return path;
 }
 

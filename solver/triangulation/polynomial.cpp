@@ -22,7 +22,8 @@ double refine(const Polynomial& p, double a, double b) {
   double t = 0.5 * (a + b);
   for (int iteration = 0; iteration < 200; ++iteration) {
     const double value = p(t);
-    if (sign_of(value) == sign_a) a = t; else b = t;
+    if (sign_of(value) == sign_a) a = t;
+    else b = t;
     if (b - a <= tolerance) break;
     const double d = slope(t);
     double next = d != 0.0 ? t - value / d : 0.5 * (a + b);
@@ -54,7 +55,8 @@ void sign_changes(const Polynomial& p, double a, double b, std::vector<double>& 
   for (std::size_t k = 0; k + 1 < ends.size(); ++k) {
     const double left = ends[k], right = ends[k + 1];
     const int at_left = sign_of(p(left)), at_right = sign_of(p(right));
-    if (at_left == 0 && k > 0 && (out.empty() || out.back() < left)) out.push_back(left);  // touches zero at an extremum
+    if (at_left == 0 && k > 0 && (out.empty() || out.back() < left))
+      out.push_back(left);  // touches zero at an extremum
     if (at_left != 0 && at_right != 0 && at_left != at_right) out.push_back(refine(p, left, right));
   }
 }
@@ -92,7 +94,8 @@ Polynomial Polynomial::derivative() const {
 Polynomial Polynomial::shifted(double origin) const {
   Polynomial q = *this;
   for (int i = 0; i < degree; ++i)
-    for (int k = degree - 1; k >= i; --k) q.c[static_cast<std::size_t>(k)] += origin * q.c[static_cast<std::size_t>(k + 1)];
+    for (int k = degree - 1; k >= i; --k)
+      q.c[static_cast<std::size_t>(k)] += origin * q.c[static_cast<std::size_t>(k + 1)];
   return q;
 }
 
@@ -103,14 +106,16 @@ void Polynomial::trim() {
 Polynomial operator+(const Polynomial& a, const Polynomial& b) {
   Polynomial s;
   s.degree = std::max(a.degree, b.degree);
-  for (int k = 0; k <= s.degree; ++k) s.c[static_cast<std::size_t>(k)] = a.c[static_cast<std::size_t>(k)] + b.c[static_cast<std::size_t>(k)];
+  for (int k = 0; k <= s.degree; ++k)
+    s.c[static_cast<std::size_t>(k)] = a.c[static_cast<std::size_t>(k)] + b.c[static_cast<std::size_t>(k)];
   return s;
 }
 
 Polynomial operator-(const Polynomial& a, const Polynomial& b) {
   Polynomial s;
   s.degree = std::max(a.degree, b.degree);
-  for (int k = 0; k <= s.degree; ++k) s.c[static_cast<std::size_t>(k)] = a.c[static_cast<std::size_t>(k)] - b.c[static_cast<std::size_t>(k)];
+  for (int k = 0; k <= s.degree; ++k)
+    s.c[static_cast<std::size_t>(k)] = a.c[static_cast<std::size_t>(k)] - b.c[static_cast<std::size_t>(k)];
   return s;
 }
 

@@ -27,15 +27,18 @@ std::string adjacency_problem(const VoidTriangulation& tri) {
   for (std::size_t t = 0; t < triangles.size(); ++t)
     for (int k = 0; k < 3; ++k) {
       const auto& T = triangles[t];
-      const int a = T.vertex[static_cast<std::size_t>((k + 1) % 3)], b = T.vertex[static_cast<std::size_t>((k + 2) % 3)];
+      const int a = T.vertex[static_cast<std::size_t>((k + 1) % 3)],
+                b = T.vertex[static_cast<std::size_t>((k + 2) % 3)];
       const int n = T.across[static_cast<std::size_t>(k)];
       if (n == VoidTriangulation::kNone) continue;
       const auto& N = triangles[static_cast<std::size_t>(n)];
       int m = 0;
       while (m < 3 && N.across[static_cast<std::size_t>(m)] != static_cast<int>(t)) ++m;
       if (m == 3) return "triangle " + std::to_string(n) + " does not point back at " + std::to_string(t);
-      const int c = N.vertex[static_cast<std::size_t>((m + 1) % 3)], d = N.vertex[static_cast<std::size_t>((m + 2) % 3)];
-      if (edge_of(a, b) != edge_of(c, d)) return "triangles " + std::to_string(t) + " and " + std::to_string(n) + " disagree on their edge";
+      const int c = N.vertex[static_cast<std::size_t>((m + 1) % 3)],
+                d = N.vertex[static_cast<std::size_t>((m + 2) % 3)];
+      if (edge_of(a, b) != edge_of(c, d))
+        return "triangles " + std::to_string(t) + " and " + std::to_string(n) + " disagree on their edge";
       if (T.is_constrained(k) != N.is_constrained(m))
         return "triangles " + std::to_string(t) + " and " + std::to_string(n) + " disagree on a constraint";
     }
@@ -53,7 +56,8 @@ std::string constraint_problem(const VoidTriangulation& tri) {
   for (const auto& T : tri.triangles())
     for (int k = 0; k < 3; ++k)
       if (T.is_constrained(k))
-        constrained.insert(edge_of(T.vertex[static_cast<std::size_t>((k + 1) % 3)], T.vertex[static_cast<std::size_t>((k + 2) % 3)]));
+        constrained.insert(
+            edge_of(T.vertex[static_cast<std::size_t>((k + 1) % 3)], T.vertex[static_cast<std::size_t>((k + 2) % 3)]));
   if (constrained != skeleton_edges)
     return "the constrained edges (" + std::to_string(constrained.size()) + ") are not the skeleton edges (" +
            std::to_string(skeleton_edges.size()) + ")";
@@ -63,12 +67,13 @@ std::string constraint_problem(const VoidTriangulation& tri) {
 std::string counting_problem(const VoidTriangulation& tri) {
   std::set<Edge> edges;
   for (const auto& T : tri.triangles())
-    for (int k = 0; k < 3; ++k) edges.insert(edge_of(T.vertex[static_cast<std::size_t>(k)], T.vertex[static_cast<std::size_t>((k + 1) % 3)]));
+    for (int k = 0; k < 3; ++k)
+      edges.insert(edge_of(T.vertex[static_cast<std::size_t>(k)], T.vertex[static_cast<std::size_t>((k + 1) % 3)]));
   const long v = static_cast<long>(tri.vertices().size()), e = static_cast<long>(edges.size()),
              f = static_cast<long>(tri.triangles().size());
   if (v - e + f != 1)
-    return "Euler's formula fails: V − E + F = " + std::to_string(v) + " − " + std::to_string(e) + " + " + std::to_string(f) +
-           " = " + std::to_string(v - e + f);
+    return "Euler's formula fails: V − E + F = " + std::to_string(v) + " − " + std::to_string(e) + " + " +
+           std::to_string(f) + " = " + std::to_string(v - e + f);
   return {};
 }
 
@@ -83,12 +88,14 @@ std::string area_problem(const VoidTriangulation& tri) {
   const Skeletons& s = tri.skeletons();
   for (std::size_t k = 0; k < s.count(); ++k)
     if (s.closed[k])
-      skeletons += std::abs(signed_area(std::span<const Vec2>(tri.vertices().data() + s.first[k],
-                                                             static_cast<std::size_t>(s.first[k + 1] - s.first[k]))));
+      skeletons += std::abs(signed_area(std::span<const Vec2>(
+          tri.vertices().data() + s.first[k], static_cast<std::size_t>(s.first[k + 1] - s.first[k]))));
   const double tolerance = 1e-9 * frame;
-  if (std::abs(total - frame) > tolerance) return "the triangles cover " + std::to_string(total) + " of a frame of " + std::to_string(frame);
+  if (std::abs(total - frame) > tolerance)
+    return "the triangles cover " + std::to_string(total) + " of a frame of " + std::to_string(frame);
   if (std::abs(inside - skeletons) > tolerance)
-    return "the triangles inside skeletons cover " + std::to_string(inside) + ", the skeletons " + std::to_string(skeletons);
+    return "the triangles inside skeletons cover " + std::to_string(inside) + ", the skeletons " +
+           std::to_string(skeletons);
   return {};
 }
 

@@ -19,7 +19,7 @@ int previous(int k) { return k == 0 ? 2 : k - 1; }
 }  // namespace
 
 struct VoidTriangulation::Event {
-  double s;          // the share of the move at which the triangle flattens
+  double s;  // the share of the move at which the triangle flattens
   int triangle;
   std::uint32_t version;
   // Earliest first; ties by triangle, so that the order of flips does not
@@ -37,9 +37,11 @@ void Skeletons::add(const std::vector<Vec2>& outline, bool is_closed, int body_i
 VoidTriangulation::VoidTriangulation(const Skeletons& skeletons) : skeletons_(skeletons) {
   skeleton_of_.resize(skeletons_.points.size());
   for (std::size_t k = 0; k < skeletons_.count(); ++k)
-    for (int p = skeletons_.first[k]; p < skeletons_.first[k + 1]; ++p) skeleton_of_[static_cast<std::size_t>(p)] = static_cast<int>(k);
+    for (int p = skeletons_.first[k]; p < skeletons_.first[k + 1]; ++p)
+      skeleton_of_[static_cast<std::size_t>(p)] = static_cast<int>(k);
   owner_.resize(skeletons_.points.size() + 4, kNone);
-  for (std::size_t p = 0; p < skeletons_.points.size(); ++p) owner_[p] = skeletons_.body[static_cast<std::size_t>(skeleton_of_[p])];
+  for (std::size_t p = 0; p < skeletons_.points.size(); ++p)
+    owner_[p] = skeletons_.body[static_cast<std::size_t>(skeleton_of_[p])];
   position_ = skeletons_.points;
   build();
 }
@@ -54,8 +56,8 @@ void VoidTriangulation::place_frame() {
     high = {std::max(high.x, position_[p].x), std::max(high.y, position_[p].y)};
   }
   if (n == 0) low = high = {};
-  const double margin = 0.5 * std::max(high.x - low.x, high.y - low.y) + 1e-3 * (1.0 + std::abs(low.x) + std::abs(low.y) +
-                                                                             std::abs(high.x) + std::abs(high.y));
+  const double margin = 0.5 * std::max(high.x - low.x, high.y - low.y) +
+                        1e-3 * (1.0 + std::abs(low.x) + std::abs(low.y) + std::abs(high.x) + std::abs(high.y));
   frame_low_ = low - Vec2{margin, margin};
   frame_high_ = high + Vec2{margin, margin};
   position_.resize(n);
@@ -90,7 +92,8 @@ void VoidTriangulation::order_along_curve() {
   for (std::size_t t = 0; t < triangles_.size(); ++t) {
     const auto& v = triangles_[t].vertex;
     centroid[t] = (position_[static_cast<std::size_t>(v[0])] + position_[static_cast<std::size_t>(v[1])] +
-                   position_[static_cast<std::size_t>(v[2])]) / 3.0;
+                   position_[static_cast<std::size_t>(v[2])]) /
+                  3.0;
   }
   const std::vector<std::size_t> order = hilbert_order(centroid);
   std::vector<int> new_index(triangles_.size());
@@ -116,10 +119,14 @@ void VoidTriangulation::mark_inside() {
     const int k = skeleton(t.vertex[0]);
     if (k == kNone || skeleton(t.vertex[1]) != k || skeleton(t.vertex[2]) != k) continue;
     if (!skeletons_.closed[static_cast<std::size_t>(k)]) continue;
-    const Vec2 centroid = (position_[static_cast<std::size_t>(t.vertex[0])] + position_[static_cast<std::size_t>(t.vertex[1])] +
-                           position_[static_cast<std::size_t>(t.vertex[2])]) / 3.0;
-    const int first = skeletons_.first[static_cast<std::size_t>(k)], end = skeletons_.first[static_cast<std::size_t>(k) + 1];
-    t.inside = point_in_polygon(centroid, std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
+    const Vec2 centroid =
+        (position_[static_cast<std::size_t>(t.vertex[0])] + position_[static_cast<std::size_t>(t.vertex[1])] +
+         position_[static_cast<std::size_t>(t.vertex[2])]) /
+        3.0;
+    const int first = skeletons_.first[static_cast<std::size_t>(k)],
+              end = skeletons_.first[static_cast<std::size_t>(k) + 1];
+    t.inside = point_in_polygon(
+        centroid, std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
   }
 }
 
@@ -193,10 +200,12 @@ bool VoidTriangulation::move_to(const std::vector<Vec2>& points) {
   return false;
 }
 
-bool VoidTriangulation::move_along(const std::vector<PointPath>& paths, double horizon, const std::vector<Vec2>& points) {
+bool VoidTriangulation::move_along(const std::vector<PointPath>& paths, double horizon,
+                                   const std::vector<Vec2>& points) {
   if (paths.size() != skeletons_.points.size() || points.size() != skeletons_.points.size())
     throw std::invalid_argument("VoidTriangulation::move_along: " + std::to_string(paths.size()) + " paths and " +
-                                std::to_string(points.size()) + " points for " + std::to_string(skeletons_.points.size()));
+                                std::to_string(points.size()) + " points for " +
+                                std::to_string(skeletons_.points.size()));
   ++stats_.moves;
   const std::vector<Vec2> target = with_corners(points);
   skeletons_.points = points;
@@ -225,7 +234,8 @@ bool VoidTriangulation::flip_through_motion(const Motion& motion) {
     const Triangle& tri = triangles_[static_cast<std::size_t>(t)];
     if (on_one_skeleton(tri)) return;  // it moves rigidly and keeps its orientation (docs/MODEL.md §8)
     // first_root settles most triangles at once by bounding how far the area can fall.
-    if (const auto s = first_root(motion.area(tri), from, motion.end)) events.push({*s, t, version_[static_cast<std::size_t>(t)]});
+    if (const auto s = first_root(motion.area(tri), from, motion.end))
+      events.push({*s, t, version_[static_cast<std::size_t>(t)]});
   };
   for (std::size_t t = 0; t < triangles_.size(); ++t) schedule(static_cast<int>(t), 0.0);
   // Rounding can make two triangles hand a flip back and forth; past this
@@ -266,8 +276,10 @@ void VoidTriangulation::flip(int t, int k) {
   while (N.across[static_cast<std::size_t>(m)] != t) ++m;
   const int c = T.vertex[static_cast<std::size_t>(k)], a = T.vertex[static_cast<std::size_t>(next(k))],
             b = T.vertex[static_cast<std::size_t>(previous(k))], d = N.vertex[static_cast<std::size_t>(m)];
-  const int beyond_ca = T.across[static_cast<std::size_t>(previous(k))], beyond_bc = T.across[static_cast<std::size_t>(next(k))];
-  const int beyond_ad = N.across[static_cast<std::size_t>(next(m))], beyond_db = N.across[static_cast<std::size_t>(previous(m))];
+  const int beyond_ca = T.across[static_cast<std::size_t>(previous(k))],
+            beyond_bc = T.across[static_cast<std::size_t>(next(k))];
+  const int beyond_ad = N.across[static_cast<std::size_t>(next(m))],
+            beyond_db = N.across[static_cast<std::size_t>(previous(m))];
   const bool fixed_ca = T.is_constrained(previous(k)), fixed_bc = T.is_constrained(next(k));
   const bool fixed_ad = N.is_constrained(next(m)), fixed_db = N.is_constrained(previous(m));
   const auto bits = [](bool opposite_0, bool opposite_1, bool opposite_2) {
@@ -310,7 +322,8 @@ int VoidTriangulation::outside_triangle_at_vertex(int v) const {
 
 bool VoidTriangulation::all_positively_oriented() const {
   return std::all_of(triangles_.begin(), triangles_.end(), [&](const Triangle& t) {
-    return counter_clockwise(position_[static_cast<std::size_t>(t.vertex[0])], position_[static_cast<std::size_t>(t.vertex[1])],
+    return counter_clockwise(position_[static_cast<std::size_t>(t.vertex[0])],
+                             position_[static_cast<std::size_t>(t.vertex[1])],
                              position_[static_cast<std::size_t>(t.vertex[2])]);
   });
 }

@@ -38,20 +38,20 @@ class TriangulationError : public std::runtime_error {
 };
 
 struct TriangulationStats {
-  long builds = 0;     // from scratch, the first included
-  long moves = 0;      // calls to move_to
-  long flips = 0;      // over all moves
-  long rebuilds = 0;   // moves that ended in a build (see move_to)
+  long builds = 0;    // from scratch, the first included
+  long moves = 0;     // calls to move_to
+  long flips = 0;     // over all moves
+  long rebuilds = 0;  // moves that ended in a build (see move_to)
 };
 
 class VoidTriangulation {
  public:
   static constexpr int kNone = -1;
   struct Triangle {
-    std::array<int, 3> vertex{};  // counter-clockwise
-    std::array<int, 3> across{};  // the triangle beyond the edge opposite vertex k; kNone on the frame
-    std::uint8_t constrained = 0; // bit k: the edge opposite vertex k is a skeleton edge
-    bool inside = false;          // inside a closed skeleton
+    std::array<int, 3> vertex{};   // counter-clockwise
+    std::array<int, 3> across{};   // the triangle beyond the edge opposite vertex k; kNone on the frame
+    std::uint8_t constrained = 0;  // bit k: the edge opposite vertex k is a skeleton edge
+    bool inside = false;           // inside a closed skeleton
     bool is_constrained(int k) const { return (constrained >> k) & 1; }
   };
 

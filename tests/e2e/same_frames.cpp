@@ -22,16 +22,17 @@ std::vector<std::string> lines_of(const sphero::FrameData& f) {
   std::vector<std::string> out{"time " + bits(f.time)};
   for (std::size_t k = 0; k < f.particles.size(); ++k) {
     const sphero::ParticleRecord& p = f.particles[k];
-    std::string line = fmt::format("particle {} {} {} {} {} {} {} {}", p.id, bits(p.centre), bits(p.area),
-                                   p.coordination, bits(p.kinetic_energy), bits(p.radius), p.shape,
-                                   f.outlines[k].size());
+    std::string line =
+        fmt::format("particle {} {} {} {} {} {} {} {}", p.id, bits(p.centre), bits(p.area), p.coordination,
+                    bits(p.kinetic_energy), bits(p.radius), p.shape, f.outlines[k].size());
     for (double s : p.stress) line += " " + bits(s);
     for (double s : p.wall_stress) line += " " + bits(s);
     for (sphero::Vec2 q : f.outlines[k]) line += " " + bits(q);
     out.push_back(line);
   }
   for (const sphero::PlacedShape& s : f.exact_shapes) {
-    std::string line = "exact " + s.shape.name + " " + bits(s.position) + " " + bits(s.angle) + " " + bits(s.shape.radius);
+    std::string line =
+        "exact " + s.shape.name + " " + bits(s.position) + " " + bits(s.angle) + " " + bits(s.shape.radius);
     for (sphero::Vec2 v : s.shape.vertices) line += " " + bits(v);
     out.push_back(line);
   }
@@ -54,8 +55,8 @@ std::vector<std::string> lines_of(const sphero::FrameData& f) {
     out.push_back(line);
   }
   for (const sphero::VertexContactRecord& c : f.vertex_contacts)
-    out.push_back(fmt::format("contact {} {} {} {} {} {} {} {} {} {} {} {}", c.vertex_body, c.edge_body, c.vertex, c.edge,
-                              c.vertex_to_vertex, c.sliding, bits(c.point), bits(c.normal), bits(c.force),
+    out.push_back(fmt::format("contact {} {} {} {} {} {} {} {} {} {} {} {}", c.vertex_body, c.edge_body, c.vertex,
+                              c.edge, c.vertex_to_vertex, c.sliding, bits(c.point), bits(c.normal), bits(c.force),
                               bits(c.normal_force), bits(c.overlap), bits(c.edge_offset)));
   return out;
 }
@@ -83,7 +84,8 @@ int main(int argc, char** argv) {
     const int frames_a = sphero::frame_count(a), frames_b = sphero::frame_count(b);
     if (last) {
       const std::string d = difference(a, frames_a - 1, b, frames_b - 1);
-      fmt::print(d.empty() ? stdout : stderr, "{}", d.empty() ? "the last frames are the same, record for record\n" : d);
+      fmt::print(
+          d.empty() ? stdout : stderr, "{}", d.empty() ? "the last frames are the same, record for record\n" : d);
       return d.empty() ? 0 : 1;
     }
     if (frames_a != frames_b) {

@@ -20,8 +20,8 @@ std::filesystem::path scratch() {
     const std::filesystem::path d = "/tmp/sphero-fuzz-pvtu-" + std::to_string(getpid());
     std::filesystem::create_directories(d);
     for (const auto& entry : std::filesystem::directory_iterator(SPHERO_FUZZ_PIECES_DIR))
-      std::filesystem::copy_file(entry.path(), d / entry.path().filename(),
-                                 std::filesystem::copy_options::overwrite_existing);
+      std::filesystem::copy_file(
+          entry.path(), d / entry.path().filename(), std::filesystem::copy_options::overwrite_existing);
     return d;
   }();
   return dir;

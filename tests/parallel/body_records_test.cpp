@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "engine/candidate_order.h"
@@ -56,7 +56,8 @@ void expect_same_constraint(const BodyConstraint& a, const BodyConstraint& b) {
   EXPECT_TRUE(same_bits(a.imposed_force, b.imposed_force) && same_bits(a.imposed_torque, b.imposed_torque));
   EXPECT_TRUE(same_bits(a.pressure, b.pressure) && same_bits(a.inward, b.inward));
   EXPECT_EQ(a.span_bodies, b.span_bodies);
-  EXPECT_TRUE(same_bits(a.vibration.amplitude, b.vibration.amplitude) && same_bits(a.vibration.frequency, b.vibration.frequency));
+  EXPECT_TRUE(same_bits(a.vibration.amplitude, b.vibration.amplitude) &&
+              same_bits(a.vibration.frequency, b.vibration.frequency));
 }
 
 void expect_same_candidate(const Candidate& a, const Candidate& b) {
@@ -77,7 +78,8 @@ std::vector<BodyRecord> records_of_bodies(const World& w, const std::vector<int>
   std::vector<BodyRecord> records;
   for (int b : bodies) {
     const auto k = static_cast<std::size_t>(b);
-    records.push_back(body_record(w, k, numbers, OwnedBody{b, b % 3, motion_of(w, k), w.position[k], w.angle[k], {1, -1}, {}}));
+    records.push_back(
+        body_record(w, k, numbers, OwnedBody{b, b % 3, motion_of(w, k), w.position[k], w.angle[k], {1, -1}, {}}));
   }
   return records;
 }
@@ -99,7 +101,8 @@ TEST(BodyRecords, TheWorldOfSomeBodiesRecordsIsTheWorldOfThoseBodies) {
     const auto b = static_cast<std::size_t>(kept[k]);
     SCOPED_TRACE(b);
     EXPECT_TRUE(same_bits(made.position[k], whole.position[b]) && same_bits(made.velocity[k], whole.velocity[b]));
-    EXPECT_TRUE(same_bits(made.angle[k], whole.angle[b]) && same_bits(made.angular_velocity[k], whole.angular_velocity[b]));
+    EXPECT_TRUE(same_bits(made.angle[k], whole.angle[b]) &&
+                same_bits(made.angular_velocity[k], whole.angular_velocity[b]));
     EXPECT_TRUE(same_bits(made.force[k], whole.force[b]) && same_bits(made.torque[k], whole.torque[b]));
     EXPECT_TRUE(same_bits(made.mass[k], whole.mass[b]) && same_bits(made.inertia[k], whole.inertia[b]));
     EXPECT_TRUE(same_bits(made.inverse_mass[k], whole.inverse_mass[b]) &&
@@ -117,10 +120,12 @@ TEST(BodyRecords, TheWorldOfSomeBodiesRecordsIsTheWorldOfThoseBodies) {
     EXPECT_TRUE(same_bits(made.orientation[k], whole.orientation[b]) && same_bits(made.seam[k], whole.seam[b]));
     for (int j = 0; j < made.vertex_count[k]; ++j) {
       const int v = made.vertex_begin[k] + j, u = whole.vertex_begin[b] + j;
-      EXPECT_TRUE(same_bits(local_vertex_of(made, static_cast<int>(k), v), local_vertex_of(whole, static_cast<int>(b), u)));
+      EXPECT_TRUE(
+          same_bits(local_vertex_of(made, static_cast<int>(k), v), local_vertex_of(whole, static_cast<int>(b), u)));
       EXPECT_EQ(made.local_bend[static_cast<std::size_t>(v + made.local_shift[k])],
                 whole.local_bend[static_cast<std::size_t>(u + whole.local_shift[b])]);
-      EXPECT_TRUE(same_bits(made.world_vertex[static_cast<std::size_t>(v)], whole.world_vertex[static_cast<std::size_t>(u)]));
+      EXPECT_TRUE(
+          same_bits(made.world_vertex[static_cast<std::size_t>(v)], whole.world_vertex[static_cast<std::size_t>(u)]));
     }
   }
   // The plate spans bodies 1 (kept: now body 0) and 2 (not kept).

@@ -65,7 +65,8 @@ void expect_same_motion(const World& serial, const World& spread) {
   ASSERT_EQ(serial.size(), spread.size());
   int differing = 0;
   for (std::size_t i = 0; i < serial.size(); ++i) {
-    const bool same = same_bits(serial.position[i], spread.position[i]) && same_bits(serial.velocity[i], spread.velocity[i]) &&
+    const bool same = same_bits(serial.position[i], spread.position[i]) &&
+                      same_bits(serial.velocity[i], spread.velocity[i]) &&
                       same_bits(serial.angle[i], spread.angle[i]) &&
                       same_bits(serial.angular_velocity[i], spread.angular_velocity[i]) &&
                       same_bits(serial.force[i], spread.force[i]) && same_bits(serial.torque[i], spread.torque[i]);
@@ -123,12 +124,12 @@ void expect_same_list(const NeighbourListState& serial, const NeighbourListState
 
 // Steps the serial engine and the engine over the ranks side by side,
 // `chunks` times `steps`, and after each chunk holds the state the ranks
-// write in a checkpoint in parts, read back on rank 0, to the serial one: every body's motion and the whole list to the bit, the
-// touching contacts field for field, the deepest overlap and its time to
-// the bit, and every term of the ledger to the bit (the ranks' exact sums
-// added).
-// What a run on ranks starts from: the whole state on rank 0 alone.
-EngineSnapshot on_root(const Ranks& ranks, EngineSnapshot whole) { return ranks.root() ? std::move(whole) : EngineSnapshot{}; }
+// write in a checkpoint in parts, read back on rank 0, to the serial one: every body's motion and the whole list to the
+// bit, the touching contacts field for field, the deepest overlap and its time to the bit, and every term of the ledger
+// to the bit (the ranks' exact sums added). What a run on ranks starts from: the whole state on rank 0 alone.
+EngineSnapshot on_root(const Ranks& ranks, EngineSnapshot whole) {
+  return ranks.root() ? std::move(whole) : EngineSnapshot{};
+}
 
 std::string whole_bytes(const EngineSnapshot& s) {
   std::ostringstream out;
@@ -271,8 +272,8 @@ TEST(DistributedEngine, GearKeepsTheSerialBits) {
 // own tests (Diagnostics.ThePassMadeAgain…).
 TEST(DistributedEngine, GearsDeepestOverlapIsTheSerialOne) {
   const Ranks ranks;
-  std::vector<BodySpec> bodies{disk({-50.0, 0.0}, 1.0), disk({-1.2, 0.0}, 1.0), disk({1.2, 0.0}, 1.0),
-                               disk({50.0, 0.0}, 1.0)};
+  std::vector<BodySpec> bodies{
+      disk({-50.0, 0.0}, 1.0), disk({-1.2, 0.0}, 1.0), disk({1.2, 0.0}, 1.0), disk({50.0, 0.0}, 1.0)};
   bodies[1].velocity = {3.0, 0.0};
   bodies[2].velocity = {-3.0, 0.0};
   EngineSettings gear = settings_of_box();

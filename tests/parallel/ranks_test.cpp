@@ -14,7 +14,8 @@ namespace {
 // The bytes rank `from` gives rank `to` (`to` −1: to everyone).
 std::vector<char> bytes_from(int from, int to) {
   std::vector<char> bytes(static_cast<std::size_t>(3 + 5 * from + 11 * (to + 1)));
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((from * 31 + to * 7 + static_cast<int>(i)) & 0x7f);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<char>((from * 31 + to * 7 + static_cast<int>(i)) & 0x7f);
   return bytes;
 }
 
@@ -37,7 +38,8 @@ TEST(Ranks, BuffersArriveWholeWhateverTheUnit) {
     for (int q = 0; q < p; ++q) outgoing.push_back(bytes_from(me, q));
     const std::vector<std::vector<char>> incoming = ranks.exchange(outgoing);
     ASSERT_EQ(incoming.size(), static_cast<std::size_t>(p));
-    for (int q = 0; q < p; ++q) EXPECT_EQ(incoming[static_cast<std::size_t>(q)], bytes_from(q, me)) << "from rank " << q;
+    for (int q = 0; q < p; ++q)
+      EXPECT_EQ(incoming[static_cast<std::size_t>(q)], bytes_from(q, me)) << "from rank " << q;
     EXPECT_EQ(ranks.all_gather(bytes_from(me, -1)), all_in_rank_order(p));
     EXPECT_EQ(ranks.gather(bytes_from(me, -1)), ranks.root() ? all_in_rank_order(p) : std::vector<char>{});
     // Nothing at all, from every rank.
@@ -56,7 +58,8 @@ TEST(Ranks, RankZeroTakesEachRanksBytesInTheOrderItChooses) {
     ranks.limit_count_to(limit);
     ranks.send_to_root(bytes_from(ranks.rank(), -1));
     if (ranks.root()) {
-      for (int q = ranks.size() - 1; q > 0; --q) EXPECT_EQ(ranks.receive_from(q), bytes_from(q, -1)) << "from rank " << q;
+      for (int q = ranks.size() - 1; q > 0; --q)
+        EXPECT_EQ(ranks.receive_from(q), bytes_from(q, -1)) << "from rank " << q;
     }
     ranks.send_to_root({});  // nothing, too
     if (ranks.root()) {

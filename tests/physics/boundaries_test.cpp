@@ -194,7 +194,6 @@ TEST(Materials, EachPairOfMaterialsUsesItsOwnLaw) {
   EXPECT_THROW(make_world(bodies, 2, {stiff, soft, soft, between}, {}), std::invalid_argument);  // undefined
 }
 
-
 // A wall drawn across exactly one period of the cell meets its next copy
 // at the seam; there it must act as one continuous wall, not as two free
 // ends. `floor` in world coordinates; cell [0, 10) periodic in x.
@@ -262,7 +261,8 @@ TEST(Boundaries, ACornerOfAPeriodicFloorAtItsSeamIsOneCorner) {
 TEST(Boundaries, OnlyAWallAcrossExactlyOnePeriodThatCannotTurnIsJoinedAtItsSeam) {
   // Shorter than the period: two free ends, each with its end cap. A disk
   // beyond the end at x = 9 touches the cap at (9, 0) at 45°.
-  const Engine short_floor = on_periodic_floor({{0, 0}, {9, 0}}, disk({9.0 + 0.58 / std::sqrt(2.0), 0.58 / std::sqrt(2.0)}, 0.5));
+  const Engine short_floor =
+      on_periodic_floor({{0, 0}, {9, 0}}, disk({9.0 + 0.58 / std::sqrt(2.0), 0.58 / std::sqrt(2.0)}, 0.5));
   EXPECT_EQ(short_floor.world().seam[0], Vec2{});
   EXPECT_EQ(touching(short_floor), 1);
   EXPECT_NEAR(short_floor.world().force[1].x, 1000.0 * 0.02 / std::sqrt(2.0), 1e-9);

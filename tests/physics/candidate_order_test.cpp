@@ -10,8 +10,8 @@
 namespace sphero {
 namespace {
 
-Candidate candidate(int vertex_body, int edge_body, int vertex, int feature, ContactKind kind = ContactKind::vertex_edge,
-                    std::array<int, 2> image = {0, 0}) {
+Candidate candidate(int vertex_body, int edge_body, int vertex, int feature,
+                    ContactKind kind = ContactKind::vertex_edge, std::array<int, 2> image = {0, 0}) {
   Candidate c;
   c.vertex_body = vertex_body, c.edge_body = edge_body, c.vertex = vertex, c.feature = feature, c.kind = kind;
   c.image = image;
@@ -19,9 +19,14 @@ Candidate candidate(int vertex_body, int edge_body, int vertex, int feature, Con
 }
 
 std::vector<Candidate> some_candidates() {
-  return {candidate(3, 1, 30, 10), candidate(1, 3, 11, 31), candidate(0, 2, 1, 20), candidate(2, 0, 21, 2),
-          candidate(1, 3, 11, 31, ContactKind::vertex_vertex), candidate(1, 3, 11, 31, ContactKind::vertex_edge, {1, 0}),
-          candidate(1, 3, 11, 31, ContactKind::vertex_edge, {-1, 0}), candidate(0, 1, 0, 12)};
+  return {candidate(3, 1, 30, 10),
+          candidate(1, 3, 11, 31),
+          candidate(0, 2, 1, 20),
+          candidate(2, 0, 21, 2),
+          candidate(1, 3, 11, 31, ContactKind::vertex_vertex),
+          candidate(1, 3, 11, 31, ContactKind::vertex_edge, {1, 0}),
+          candidate(1, 3, 11, 31, ContactKind::vertex_edge, {-1, 0}),
+          candidate(0, 1, 0, 12)};
 }
 
 TEST(CandidateOrder, TheOrderDoesNotDependOnHowTheCandidatesWereFound) {
@@ -50,7 +55,8 @@ TEST(CandidateOrder, AContactKeepsItsSpringAndFlagsAcrossARebuildAndANewOneStart
   }
   // The same two contacts, one in another periodic image (a new contact),
   // and a third.
-  const std::vector<Candidate> again = {candidate(0, 2, 1, 20), candidate(1, 3, 11, 31, ContactKind::vertex_edge, {1, 0}),
+  const std::vector<Candidate> again = {candidate(0, 2, 1, 20),
+                                        candidate(1, 3, 11, 31, ContactKind::vertex_edge, {1, 0}),
                                         candidate(1, 3, 11, 31), candidate(0, 1, 0, 12)};
   const OrderedCandidates now = order_and_carry_over(again, 4, old.candidates, old.states);
   int carried = 0;

@@ -57,8 +57,8 @@ TEST(ContactForces, DiskPressedOnASegmentFeelsKnDeltaStraightUp) {
   const Contact& c = *std::find_if(contacts.begin(), contacts.end(), [](const Contact& k) { return k.active; });
   EXPECT_NEAR(c.point.x, 0.3, 1e-12);
   EXPECT_NEAR(c.point.y, 0.15, 1e-12);
-  EXPECT_NEAR(w.torque[0], 0.0, 1e-12);                 // force through the disk's centre
-  EXPECT_NEAR(w.torque[1], 0.3 * -kn * delta, 1e-9);    // (R − x_seg) × (−F)
+  EXPECT_NEAR(w.torque[0], 0.0, 1e-12);               // force through the disk's centre
+  EXPECT_NEAR(w.torque[1], 0.3 * -kn * delta, 1e-9);  // (R − x_seg) × (−F)
   expect_balanced(w);
 }
 
@@ -109,8 +109,8 @@ TEST(ContactForces, SquareCornerOnATiltedSquareFace) {
   // of an axis-aligned unit square (both r = 0.05).
   const double h = std::sqrt(0.5);
   const double gap = 0.08;  // corner-to-face distance: δ = 0.1 − 0.08
-  const Engine e = frozen({test::square_body(1.0, 0.05, {0.1, 0.5 + gap + h}, std::numbers::pi / 4),
-                           test::square_body(1.0, 0.05, {0, 0})});
+  const Engine e = frozen(
+      {test::square_body(1.0, 0.05, {0.1, 0.5 + gap + h}, std::numbers::pi / 4), test::square_body(1.0, 0.05, {0, 0})});
   ASSERT_EQ(active_contacts(e), 1);
   const World& w = e.world();
   EXPECT_NEAR(w.force[0].y, kn * 0.02, 1e-9);

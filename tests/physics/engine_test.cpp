@@ -27,13 +27,13 @@ std::vector<BodySpec> box_walls(double width, double height, double r) {
   return {wall({{0, 0}, {width, 0}, {width, height}, {0, height}, {0, 0}}, r)};
 }
 
-
 // A dilute, frictionless, undamped gas of non-convex particles (peanuts and
 // L-shaped pebbles) in a box: returns the largest |E − E0| / E0 over a run.
 double gas_energy_error(Integrator integrator, double dt, double duration) {
   std::vector<BodySpec> bodies = box_walls(16, 16, 0.05);
   const Shape peanut = read_shape_file(SPHERO_DATA_DIR "/shapes/peanut.shape");
-  const Shape ell = make_shape("ell", SkeletonKind::polygon, {{0, 0}, {1, 0}, {1, 0.4}, {0.4, 0.4}, {0.4, 1}, {0, 1}}, 0.1);
+  const Shape ell =
+      make_shape("ell", SkeletonKind::polygon, {{0, 0}, {1, 0}, {1, 0.4}, {0.4, 0.4}, {0.4, 1}, {0, 1}}, 0.1);
   std::mt19937_64 g(11);
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
@@ -65,8 +65,8 @@ TEST(Conservation, FrictionlessGasOfNonConvexParticlesConservesEnergyToSecondOrd
   // Contact period 2π sqrt(m/k) ≈ 0.05 for the lightest particle (m ≈ 0.66).
   const double coarse = gas_energy_error(Integrator::velocity_verlet, 1e-3, 6.0);
   const double fine = gas_energy_error(Integrator::velocity_verlet, 5e-4, 6.0);
-  std::printf("velocity Verlet: max |ΔE|/E0 = %.3g (dt = 1e-3), %.3g (dt = 5e-4), ratio %.2f\n", coarse, fine,
-              coarse / fine);
+  std::printf(
+      "velocity Verlet: max |ΔE|/E0 = %.3g (dt = 1e-3), %.3g (dt = 5e-4), ratio %.2f\n", coarse, fine, coarse / fine);
   RecordProperty("verlet_energy_error_dt_1e-3", std::to_string(coarse));
   EXPECT_LT(coarse, 5e-3);
   // Second order: halving dt divides the error by about four.
@@ -196,7 +196,8 @@ TEST(Conservation, TheAttractorsFieldIsConservativeInBothIntegrators) {
   for (Integrator integrator : {Integrator::velocity_verlet, Integrator::gear}) {
     std::vector<double> drift;
     for (double dt : {2e-4, 1e-4}) {
-      World w = test::world_of({test::disk({3, 0}, 0.5, {0, 2}), test::disk({-3, 0.2}, 0.5, {0, -2})}, test::linear_law(1e5));
+      World w =
+          test::world_of({test::disk({3, 0}, 0.5, {0, 2}), test::disk({-3, 0.2}, 0.5, {0, -2})}, test::linear_law(1e5));
       w.attractor = {{0.0, 0.0}, 2.0};
       EngineSettings s;
       s.dt = dt;
@@ -205,7 +206,8 @@ TEST(Conservation, TheAttractorsFieldIsConservativeInBothIntegrators) {
       Engine engine(std::move(w), s);
       EXPECT_NEAR(engine.world().force[0].x, -2.0 * engine.world().mass[0], 1e-12);
       EXPECT_NEAR(engine.world().force[0].y, 0.0, 1e-12);
-      EXPECT_NEAR(engine.ledger().gravitational, 2.0 * (3.0 * engine.world().mass[0] + std::hypot(3.0, 0.2) * engine.world().mass[1]), 1e-12);
+      EXPECT_NEAR(engine.ledger().gravitational,
+                  2.0 * (3.0 * engine.world().mass[0] + std::hypot(3.0, 0.2) * engine.world().mass[1]), 1e-12);
       double worst = 0.0;
       for (int k = 0; k < static_cast<int>(std::lround(6.0 / dt)); ++k) {
         engine.step();

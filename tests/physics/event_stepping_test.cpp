@@ -41,7 +41,8 @@ EngineSettings event_settings(double dt) {
 // exactly, and equal masses exchange their velocities: at t = 1.25 each is
 // 0.25 s back along its way.
 TEST(EventStepping, TwoDisksMeetAtTheInstantTheGapCloses) {
-  Engine e(rigid_world({disk({0.0, 0.0}, 0.5, {1.0, 0.0}), disk({3.0, 0.0}, 0.5, {-1.0, 0.0})}, 1.0), event_settings(0.05));
+  Engine e(
+      rigid_world({disk({0.0, 0.0}, 0.5, {1.0, 0.0}), disk({3.0, 0.0}, 0.5, {-1.0, 0.0})}, 1.0), event_settings(0.05));
   e.run(25);
   EXPECT_NEAR(e.world().velocity[0].x, -1.0, 1e-12);
   EXPECT_NEAR(e.world().velocity[1].x, 1.0, 1e-12);
@@ -57,8 +58,9 @@ TEST(EventStepping, TwoDisksMeetAtTheInstantTheGapCloses) {
 // same instant (not a step later, after they overlapped): the third leaves
 // at the striker's speed.
 TEST(EventStepping, ACollisionThatDrivesATouchingPairTogetherCollidesThemAtOnce) {
-  Engine e(rigid_world({disk({0.0, 0.0}, 0.5, {1.0, 0.0}), disk({1.0, 0.0}, 0.5), disk({2.0, 0.0}, 0.5, {1e-3, 0.0})}, 1.0),
-           event_settings(0.05));
+  Engine e(
+      rigid_world({disk({0.0, 0.0}, 0.5, {1.0, 0.0}), disk({1.0, 0.0}, 0.5), disk({2.0, 0.0}, 0.5, {1e-3, 0.0})}, 1.0),
+      event_settings(0.05));
   double deepest = 0.0;
   for (int k = 0; k < 40; ++k) {
     e.step();
@@ -77,7 +79,8 @@ TEST(EventStepping, ACollisionThatDrivesATouchingPairTogetherCollidesThemAtOnce)
 // where it started.
 TEST(EventStepping, ADroppedDiskBouncesBackToItsHeight) {
   const double g = 9.81, h = 1.0;
-  Engine e(rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0.0, 0.6 + h}, 0.5)}, 1.0, {0.0, -g}), event_settings(1e-3));
+  Engine e(
+      rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0.0, 0.6 + h}, 0.5)}, 1.0, {0.0, -g}), event_settings(1e-3));
   const double fall = std::sqrt(2.0 * h / g);
   e.run(static_cast<long>(std::round(2.0 * fall / 1e-3)));  // down and up again
   EXPECT_NEAR(e.world().position[1].y, 0.6 + h, 1e-6);
@@ -91,7 +94,8 @@ TEST(EventStepping, AnElasticGasKeepsItsEnergy) {
   std::vector<BodySpec> bodies{wall({{0, 0}, {16, 0}, {16, 16}, {0, 16}, {0, 0}}, 0.1)};
   std::mt19937_64 random(9);
   std::uniform_real_distribution<double> speed(-1.0, 1.0);
-  for (int k = 0; k < 64; ++k) bodies.push_back(disk({1.2 + 1.9 * (k % 8), 1.2 + 1.9 * (k / 8)}, 0.5, {speed(random), speed(random)}));
+  for (int k = 0; k < 64; ++k)
+    bodies.push_back(disk({1.2 + 1.9 * (k % 8), 1.2 + 1.9 * (k / 8)}, 0.5, {speed(random), speed(random)}));
   Engine e(rigid_world(bodies, 1.0), event_settings(0.02));
   const double initial = e.ledger().kinetic_translational + e.ledger().kinetic_rotational;
   // The deepest overlap, disk on disk or disk on wall (the box's inner
@@ -123,7 +127,8 @@ TEST(EventStepping, AFallingHeapSettlesThroughTheTimeStepping) {
   std::vector<BodySpec> bodies{wall({{0, 12}, {0, 0}, {6, 0}, {6, 12}}, 0.1)};
   std::mt19937_64 random(4);
   std::uniform_real_distribution<double> speed(-1.0, 1.0);
-  for (int k = 0; k < 30; ++k) bodies.push_back(disk({0.8 + 1.1 * (k % 5), 1.0 + 1.2 * (k / 5)}, 0.5, {speed(random), speed(random)}));
+  for (int k = 0; k < 30; ++k)
+    bodies.push_back(disk({0.8 + 1.1 * (k % 5), 1.0 + 1.2 * (k / 5)}, 0.5, {speed(random), speed(random)}));
   Engine e(rigid_world(bodies, 0.5, {0.0, -9.81}), event_settings(1e-3));
   const double initial = e.ledger().mechanical();
   double lowest_dissipation = 0.0;
@@ -133,7 +138,7 @@ TEST(EventStepping, AFallingHeapSettlesThroughTheTimeStepping) {
     lowest_dissipation = e.ledger().dissipated();
   }
   const CollisionStats s = e.collision_stats();
-  EXPECT_GT(s.events, 30);       // the fall's collisions met as events
+  EXPECT_GT(s.events, 30);        // the fall's collisions met as events
   EXPECT_GT(s.handed_over, 100);  // the heap's steps time-stepped
   double fastest = 0.0;
   for (std::size_t i = 1; i < e.world().size(); ++i) fastest = std::max(fastest, norm(e.world().velocity[i]));
@@ -151,7 +156,8 @@ TEST(EventStepping, AHopperDischargesAsWithTimeStepping) {
                                wall({{8.0, 4}, {11.9, 6}}, 0.1)};
   std::mt19937_64 random(2);
   std::uniform_real_distribution<double> speed(-0.5, 0.5);
-  for (int k = 0; k < 40; ++k) bodies.push_back(disk({1.2 + 1.2 * (k % 9), 7.0 + 1.2 * (k / 9)}, 0.5, {speed(random), speed(random)}));
+  for (int k = 0; k < 40; ++k)
+    bodies.push_back(disk({1.2 + 1.2 * (k % 9), 7.0 + 1.2 * (k / 9)}, 0.5, {speed(random), speed(random)}));
   const auto discharged = [&](bool events, CollisionStats& stats) {
     EngineSettings s = event_settings(1e-3);
     s.rigid.events = events;

@@ -33,7 +33,8 @@ void expect_every_close_pair_is_near(const World& w, double skin) {
       Vec2 gap = w.position[static_cast<std::size_t>(j)] - w.position[static_cast<std::size_t>(i)];
       if (w.cell.periodic[0]) gap.x -= w.cell.size.x * std::round(gap.x / w.cell.size.x);
       if (w.cell.periodic[1]) gap.y -= w.cell.size.y * std::round(gap.y / w.cell.size.y);
-      if (norm(gap) >= w.bounding_radius[static_cast<std::size_t>(i)] + w.bounding_radius[static_cast<std::size_t>(j)] + skin)
+      if (norm(gap) >=
+          w.bounding_radius[static_cast<std::size_t>(i)] + w.bounding_radius[static_cast<std::size_t>(j)] + skin)
         continue;
       ++close;
       EXPECT_TRUE(near.count({i, j}) && near.count({j, i})) << "bodies " << i << " and " << j;

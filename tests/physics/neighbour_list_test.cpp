@@ -29,7 +29,8 @@ std::vector<BodySpec> dense_mix(int nx, int ny, double spacing, std::uint64_t se
       make_shape("rice", SkeletonKind::segment, {{-0.3, 0}, {0.3, 0}}, 0.2),
       read_shape_file(SPHERO_DATA_DIR "/shapes/peanut.shape"),
       make_shape("pebble", SkeletonKind::polygon, {{-0.3, -0.2}, {0.35, -0.2}, {0.0, 0.3}}, 0.12),
-      make_shape("ell", SkeletonKind::polygon, {{-0.4, -0.4}, {0.4, -0.4}, {0.4, -0.1}, {-0.1, -0.1}, {-0.1, 0.4}, {-0.4, 0.4}}, 0.08),
+      make_shape("ell", SkeletonKind::polygon,
+                 {{-0.4, -0.4}, {0.4, -0.4}, {0.4, -0.1}, {-0.1, -0.1}, {-0.1, 0.4}, {-0.4, 0.4}}, 0.08),
   };
   std::mt19937_64 g(seed);
   std::vector<BodySpec> bodies;
@@ -37,7 +38,8 @@ std::vector<BodySpec> dense_mix(int nx, int ny, double spacing, std::uint64_t se
     for (int j = 0; j < ny; ++j) {
       BodySpec b;
       b.shape = shapes[g() % shapes.size()];
-      b.position = {spacing * (i + 0.5) + 0.05 * (unit_uniform(g) - 0.5), spacing * (j + 0.5) + 0.05 * (unit_uniform(g) - 0.5)};
+      b.position = {
+          spacing * (i + 0.5) + 0.05 * (unit_uniform(g) - 0.5), spacing * (j + 0.5) + 0.05 * (unit_uniform(g) - 0.5)};
       b.angle = 2 * kPi * unit_uniform(g);
       b.velocity = {unit_uniform(g) - 0.5, unit_uniform(g) - 0.5};
       b.angular_velocity = unit_uniform(g) - 0.5;
@@ -129,7 +131,8 @@ TEST(NeighbourSearch, ChunkedSkeletonsMissNoContactOfTheAllPairsSearch) {
     ASSERT_NEAR(lists.world().position[i].y, all.world().position[i].y, 1e-12) << "body " << i;
     ASSERT_NEAR(lists.world().angle[i], all.world().angle[i], 1e-12) << "body " << i;
   }
-  std::printf("chunked skeletons: %d touching contacts seen, %ld rebuilds\n", touching, lists.neighbour_stats().rebuilds);
+  std::printf(
+      "chunked skeletons: %d touching contacts seen, %ld rebuilds\n", touching, lists.neighbour_stats().rebuilds);
   EXPECT_GT(touching, 50);
   EXPECT_GT(lists.neighbour_stats().rebuilds, 10);
 }
@@ -156,7 +159,8 @@ TEST(NeighbourSearch, AClosedSkeletonsBendsAreKnownFromItsShapeAtAnyAngle) {
         EXPECT_EQ(bend, 0) << "a segment has no bends";
         continue;
       }
-      EXPECT_EQ(bend, (i % 2 ? ell_bends : square_bends)[static_cast<std::size_t>(k)]) << "body " << i << " vertex " << k;
+      EXPECT_EQ(bend, (i % 2 ? ell_bends : square_bends)[static_cast<std::size_t>(k)])
+          << "body " << i << " vertex " << k;
       // The sign the body's world coordinates give, at its angle.
       const Vec2 before = w.world_vertex[static_cast<std::size_t>(begin + (k + count - 1) % count)];
       const Vec2 at = w.world_vertex[static_cast<std::size_t>(begin + k)];
@@ -242,7 +246,8 @@ TEST(NeighbourSearch, PartialRebuildsAroundAFewMovingGrainsMissNoContact) {
       // Speeds up to 1, one grain in ten up to 2: at each trigger a few
       // grains are past half the skin, and many others on their way.
       BodySpec& b = bodies[i];
-      const double speed = unit_uniform(g) < 0.1 ? 1.0 + unit_uniform(g) : unit_uniform(g), heading = 2 * kPi * unit_uniform(g);
+      const double speed = unit_uniform(g) < 0.1 ? 1.0 + unit_uniform(g) : unit_uniform(g),
+                   heading = 2 * kPi * unit_uniform(g);
       b.velocity = {speed * std::cos(heading), speed * std::sin(heading)};
       b.angular_velocity = 2.0 * (unit_uniform(g) - 0.5);
       if (i % 7 == 3) {
@@ -262,8 +267,8 @@ TEST(NeighbourSearch, PartialRebuildsAroundAFewMovingGrainsMissNoContact) {
   whole.brute_force_neighbours = true;
   const ContactLaw law = linear_law(1e4, 5.0, 5e3, 0.4, 1.0);
   const auto report = [](const Engine& e) {
-    std::printf("%ld rebuilds, %ld of them partial; skin %g\n", e.neighbour_stats().rebuilds, e.neighbour_partial_rebuilds(),
-                e.neighbour_verlet_distance());
+    std::printf("%ld rebuilds, %ld of them partial; skin %g\n", e.neighbour_stats().rebuilds,
+                e.neighbour_partial_rebuilds(), e.neighbour_verlet_distance());
     EXPECT_GT(e.neighbour_partial_rebuilds(), 20);
   };
   for (Integrator integrator : {Integrator::velocity_verlet, Integrator::gear}) {
@@ -439,7 +444,8 @@ TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
   std::vector<BodySpec> bodies;
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 6; ++j)
-      bodies.push_back(test::regular_polygon_body(32, 0.4, 0.1, {1.0 * i + 0.6, 0.98 * j + 0.55}, 2 * kPi * unit_uniform(g)));
+      bodies.push_back(
+          test::regular_polygon_body(32, 0.4, 0.1, {1.0 * i + 0.6, 0.98 * j + 0.55}, 2 * kPi * unit_uniform(g)));
   bodies.push_back(test::wall({{0, 12}, {0, 0}, {8.2, 0}, {8.2, 12}}, 0.05));
   Engine adaptive = adaptive_engine(bodies, {0, -10}, 0.05);
   EngineSettings fixed_settings = adaptive.settings();
@@ -450,14 +456,16 @@ TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
     adaptive.run(1000);
     fixed.run(1000);
     for (std::size_t i = 0; i < bodies.size(); ++i) {
-      ASSERT_EQ(adaptive.world().position[i].x, fixed.world().position[i].x) << "body " << i << " after " << 1000 * (k + 1);
-      ASSERT_EQ(adaptive.world().position[i].y, fixed.world().position[i].y) << "body " << i << " after " << 1000 * (k + 1);
+      ASSERT_EQ(adaptive.world().position[i].x, fixed.world().position[i].x)
+          << "body " << i << " after " << 1000 * (k + 1);
+      ASSERT_EQ(adaptive.world().position[i].y, fixed.world().position[i].y)
+          << "body " << i << " after " << 1000 * (k + 1);
       ASSERT_EQ(adaptive.world().angle[i], fixed.world().angle[i]) << "body " << i << " after " << 1000 * (k + 1);
     }
   }
   std::printf("adaptive skin %g after %ld rebuilds (%ld partial): %zu candidates against %zu\n",
-              adaptive.neighbour_verlet_distance(), adaptive.neighbour_stats().rebuilds, adaptive.neighbour_partial_rebuilds(),
-              adaptive.contacts().size(), fixed.contacts().size());
+              adaptive.neighbour_verlet_distance(), adaptive.neighbour_stats().rebuilds,
+              adaptive.neighbour_partial_rebuilds(), adaptive.contacts().size(), fixed.contacts().size());
   EXPECT_LE(adaptive.neighbour_verlet_distance(), 0.05 / 8);
   EXPECT_LT(adaptive.contacts().size(), fixed.contacts().size() / 2);
 }
@@ -506,7 +514,7 @@ TEST(PeriodicBoundary, ABodyCrossingTheSeamKeepsItsContactAndTangentialHistory) 
     cell.size = {10, 10};
     std::vector<BodySpec> bodies{test::disk({x0, 0}, 0.5, {2, 0}), test::disk({x0, 0.997}, 0.5, {2, 0})};
     bodies[0].angular_velocity = 1.0;
-    bodies[1].angular_velocity = 1.0;  // their surfaces slide past each other at the contact
+    bodies[1].angular_velocity = 1.0;              // their surfaces slide past each other at the contact
     bodies[0].constraint.imposed_force = {0, 30};  // press them together
     bodies[1].constraint.imposed_force = {0, -30};
     EngineSettings s;

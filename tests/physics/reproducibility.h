@@ -37,8 +37,7 @@ inline Engine falling_mixture(int threads, Integrator integrator, int rows = 16,
   std::mt19937_64 random(5);
   std::uniform_real_distribution<double> turn(0.0, 6.28), speed(-4.0, 4.0);
   for (int k = 0; k < 15 * rows; ++k) {
-    BodySpec b = k % 3 == 0 ? regular_polygon_body(6, 0.8, 0.15, {}, 0.0)
-                            : (k % 3 == 1 ? disk({}, 0.9) : BodySpec{});
+    BodySpec b = k % 3 == 0 ? regular_polygon_body(6, 0.8, 0.15, {}, 0.0) : (k % 3 == 1 ? disk({}, 0.9) : BodySpec{});
     if (k % 3 == 2) b.shape = cow;
     b.position = {2.0 + 4.0 * (k % 15), 2.5 + 4.0 * (k / 15)};
     b.angle = turn(random);

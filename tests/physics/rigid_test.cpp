@@ -129,7 +129,8 @@ TEST(Rigid, ASpinningSquareHittingAWallKeepsItsAngularMomentumAboutTheContact) {
     BodySpec square = square_body(1.0, 0.05, {0.0, 1.2}, 0.3);
     square.velocity = {1.5, -4.0};
     square.angular_velocity = 3.0;
-    Engine engine(rigid_world({wall({{-5, 0}, {5, 0}}, 0.05), square}, restitution_law(0.4, xi_t)), rigid_settings(1e-4));
+    Engine engine(
+        rigid_world({wall({{-5, 0}, {5, 0}}, 0.05), square}, restitution_law(0.4, xi_t)), rigid_settings(1e-4));
     double kinetic = engine.ledger().kinetic();
     bool hit = false;
     for (int k = 0; k < 6000; ++k) {
@@ -204,7 +205,8 @@ TEST(Rigid, ALooserToleranceStopsTheProgramsSoonerAndStillDissipates) {
     double dissipated = 0.0;
     for (int step = 0; step < 600; ++step) {
       engine.step();
-      EXPECT_GE(engine.ledger().damping_dissipation, dissipated - 1e-12) << "tolerance " << tolerance[k] << ", step " << step;
+      EXPECT_GE(engine.ledger().damping_dissipation, dissipated - 1e-12)
+          << "tolerance " << tolerance[k] << ", step " << step;
       dissipated = engine.ledger().damping_dissipation;
     }
     stats[k] = engine.collision_stats();
@@ -224,8 +226,9 @@ TEST(Rigid, TheFirstLawsResidualShrinksWithTheTimeStep) {
   std::vector<double> residual;
   double scale = 0.0;
   for (double dt : {2e-3, 1e-3, 5e-4}) {
-    Engine engine(rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0, 2}, kRadius)}, restitution_law(0.7), {0.0, -9.81}),
-                  rigid_settings(dt));
+    Engine engine(
+        rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0, 2}, kRadius)}, restitution_law(0.7), {0.0, -9.81}),
+        rigid_settings(dt));
     engine.run(static_cast<long>(std::lround(1.5 / dt)));
     residual.push_back(std::abs(engine.ledger().first_law_residual()));
     scale = engine.ledger().initial_mechanical;

@@ -45,7 +45,8 @@ TEST(Threads, OneTwoAndThreeThreadsGiveBitIdenticalRuns) {
 // Above Engine::kParallelBodies the integrator's body passes are shared
 // out too (below, they run on one thread whatever the count).
 TEST(Threads, TwoThreadsShareTheBodyPassesOfManyGrainsWithTheSameBits) {
-  Engine one = falling_mixture(1, Integrator::velocity_verlet, 40), two = falling_mixture(2, Integrator::velocity_verlet, 40);
+  Engine one = falling_mixture(1, Integrator::velocity_verlet, 40),
+         two = falling_mixture(2, Integrator::velocity_verlet, 40);
   ASSERT_GE(one.world().size(), 600u);
   for (int chunk = 0; chunk < 4; ++chunk) {
     one.run(2500), two.run(2500);
@@ -79,7 +80,8 @@ TEST(Threads, DrivenBodiesAndTheirWorkKeepTheirBitsWithTwoThreads) {
 TEST(Threads, AnUnstableRunStopsWithTheSameMessageWhateverTheThreads) {
   const auto message = [](int threads) {
     std::vector<BodySpec> bodies;
-    for (int k = 0; k < 600; ++k) bodies.push_back(disk({1.0 * (k % 30), 0.98 * (k / 30)}, 0.5, {k % 7 == 0 ? 2.0 : 0.0, 0.0}));
+    for (int k = 0; k < 600; ++k)
+      bodies.push_back(disk({1.0 * (k % 30), 0.98 * (k / 30)}, 0.5, {k % 7 == 0 ? 2.0 : 0.0, 0.0}));
     EngineSettings s;
     s.dt = 0.1;  // the stable limit is about 0.0056
     s.verlet_distance = 0.05;
@@ -100,7 +102,8 @@ TEST(Threads, AnUnstableRunStopsWithTheSameMessageWhateverTheThreads) {
 }
 
 TEST(Threads, AThreadCountChangedMidRunChangesNothing) {
-  Engine steady = falling_mixture(1, Integrator::velocity_verlet), switched = falling_mixture(2, Integrator::velocity_verlet);
+  Engine steady = falling_mixture(1, Integrator::velocity_verlet),
+         switched = falling_mixture(2, Integrator::velocity_verlet);
   steady.run(3000), switched.run(3000);
   switched.set_threads(1);
   steady.run(2000), switched.run(2000);
@@ -113,7 +116,8 @@ TEST(Threads, AThreadCountChangedMidRunChangesNothing) {
 TEST(Threads, TwoEnginesSteppedAtOnceGiveTheBitsOfEachAlone) {
   Engine alone = falling_mixture(2, Integrator::velocity_verlet);
   alone.run(1500);
-  Engine first = falling_mixture(2, Integrator::velocity_verlet), second = falling_mixture(2, Integrator::velocity_verlet);
+  Engine first = falling_mixture(2, Integrator::velocity_verlet),
+         second = falling_mixture(2, Integrator::velocity_verlet);
   std::thread other([&] { second.run(1500); });
   first.run(1500);
   other.join();
@@ -145,7 +149,9 @@ TEST(ThreadTeam, ForEachVisitsEveryIndexOnceAndReduceFindsTheExtremes) {
       ThreadTeam::for_each(threads, count, [&](std::size_t i) { ++visits[i]; });
       for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(visits[i], 1) << "index " << i << " of " << count;
       // A value peaked at an index the even split does not favour.
-      const auto value = [&](std::size_t i) { return -std::abs(static_cast<double>(i) - 0.37 * static_cast<double>(count)); };
+      const auto value = [&](std::size_t i) {
+        return -std::abs(static_cast<double>(i) - 0.37 * static_cast<double>(count));
+      };
       double best = -1e300;
       for (std::size_t i = 0; i < count; ++i) best = std::max(best, value(i));
       EXPECT_EQ(ThreadTeam::reduce(threads, count, -1e300, value, std::greater<>()), best);

@@ -79,7 +79,8 @@ Engine polydisperse_gas(NeighbourStrategy neighbours) {
 }
 
 TEST(TriangulationNeighbours, PolydisperseDisksRunBitForBitAsWithLinkCells) {
-  Engine cells = polydisperse_gas(NeighbourStrategy::cells), triangulation = polydisperse_gas(NeighbourStrategy::triangulation);
+  Engine cells = polydisperse_gas(NeighbourStrategy::cells),
+         triangulation = polydisperse_gas(NeighbourStrategy::triangulation);
   for (int chunk = 0; chunk < 4; ++chunk) {
     cells.run(2500), triangulation.run(2500);
     expect_identical(cells, triangulation);

@@ -63,7 +63,7 @@ TEST(Vibration, TheDisplacementIsASineContinuouslyOrOneCyclePerTap) {
   EXPECT_NEAR(vibration_displacement(v, 10.0 + 3.0 / 16).y, -0.2, 1e-13);
   v.tap_interval = 1.0;
   EXPECT_NEAR(vibration_displacement(v, 7.0 + 1.0 / 16).y, 0.2, 1e-13);
-  EXPECT_EQ(vibration_displacement(v, 7.5).y, 0.0);  // at rest between taps
+  EXPECT_EQ(vibration_displacement(v, 7.5).y, 0.0);   // at rest between taps
   EXPECT_EQ(vibration_displacement(v, 7.25).y, 0.0);  // the cycle ends at 1/f
 }
 
@@ -145,7 +145,8 @@ TEST(Vibration, ADiskLeavesATappedFloorAtTheRightPhaseAndFliesAsAProjectile) {
     // does not bounce the disk off it.
     SCOPED_TRACE("soft");
     const World soft = test::world_of(bodies(), test::linear_law(1e6, 1500.0), {0.0, -kG});
-    EXPECT_NEAR(highest_flight(soft, soft_settings(dt, Integrator::velocity_verlet), a, f), apex, 1e-2) << "Γ = " << gamma;
+    EXPECT_NEAR(highest_flight(soft, soft_settings(dt, Integrator::velocity_verlet), a, f), apex, 1e-2)
+        << "Γ = " << gamma;
   }
 }
 
@@ -154,7 +155,8 @@ TEST(Vibration, ADiskLeavesATappedFloorAtTheRightPhaseAndFliesAsAProjectile) {
 // own inertia and against the grains, so the first law closes, and its
 // residual falls with the time step.
 double first_law_residual_share(double dt) {
-  std::vector<BodySpec> bodies{tapping_floor(0.1, 3.0, 0.5), wall({{-5, 0}, {-5, 6}}, 0.1), wall({{5, 0}, {5, 6}}, 0.1)};
+  std::vector<BodySpec> bodies{
+      tapping_floor(0.1, 3.0, 0.5), wall({{-5, 0}, {-5, 6}}, 0.1), wall({{5, 0}, {5, 6}}, 0.1)};
   for (int row = 0; row < 3; ++row)
     for (int k = 0; k < 7; ++k)
       bodies.push_back(test::regular_polygon_body(6, 0.5, 0.1, {-3.9 + 1.3 * k + 0.3 * (row % 2), 0.8 + 1.2 * row}));

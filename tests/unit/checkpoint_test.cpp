@@ -98,9 +98,9 @@ Engine settling_polygons(bool at_rest = false) {
   if (!at_rest) bodies.push_back(test::wall({{0, 12}, {0, 0}, {8.2, 0}, {8.2, 12}}, 0.05));
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 6; ++j)
-      bodies.push_back(test::regular_polygon_body(at_rest ? 64 : 32, 0.4, 0.1,
-                                                  at_rest ? Vec2{1.0 * i, 1.0 * j} : Vec2{1.0 * i + 0.6, 0.98 * j + 0.55},
-                                                  0.7 * (i + 8 * j)));
+      bodies.push_back(test::regular_polygon_body(
+          at_rest ? 64 : 32, 0.4, 0.1, at_rest ? Vec2{1.0 * i, 1.0 * j} : Vec2{1.0 * i + 0.6, 0.98 * j + 0.55},
+          0.7 * (i + 8 * j)));
   EngineSettings s;
   s.dt = 2e-4;
   s.verlet_distance = 0.05;
@@ -241,7 +241,8 @@ TEST(Checkpoint, AnEngineSpentOnItsSnapshotGivesTheSameState) {
 // a rigid heap, a checkpoint in parts) still read and step: the checks of a
 // file's content refuse nothing a run writes.
 TEST(Checkpoint, FilesRunsWroteStillReadAndStep) {
-  for (const char* name : {"tiny.ckpt", "tiny_format10.ckpt", "tiny_vibrating.ckpt", "tiny_rigid.ckpt", "tiny_in_parts.ckpt"}) {
+  for (const char* name :
+       {"tiny.ckpt", "tiny_format10.ckpt", "tiny_vibrating.ckpt", "tiny_rigid.ckpt", "tiny_in_parts.ckpt"}) {
     SCOPED_TRACE(name);
     Engine e(load_checkpoint(std::filesystem::path(SPHERO_SOURCE_DIR) / "tests/fuzz/corpus/checkpoint" / name));
     e.step();
@@ -302,11 +303,13 @@ TEST(Checkpoint, ContentMadeToPassTheChecksumIsRefusedByName) {
 std::string bytes_in_parts(const EngineSnapshot& s, int parts, int shift,
                            const std::function<void(std::vector<StatePart>&)>& mend = {}) {
   std::vector<int> part_of_body(s.world.size());
-  for (std::size_t i = 0; i < part_of_body.size(); ++i) part_of_body[i] = static_cast<int>((i + static_cast<std::size_t>(shift)) % static_cast<std::size_t>(parts));
+  for (std::size_t i = 0; i < part_of_body.size(); ++i)
+    part_of_body[i] = static_cast<int>((i + static_cast<std::size_t>(shift)) % static_cast<std::size_t>(parts));
   std::vector<StatePart> cut = cut_into_parts(s, part_of_body, parts);
   if (mend) mend(cut);
   std::ostringstream out;
-  write_checkpoint_in_parts(out, header_of(s), parts, [&](int k) { return checkpoint_part_bytes(cut[static_cast<std::size_t>(k)]); });
+  write_checkpoint_in_parts(
+      out, header_of(s), parts, [&](int k) { return checkpoint_part_bytes(cut[static_cast<std::size_t>(k)]); });
   return out.str();
 }
 
@@ -343,15 +346,18 @@ TEST(Checkpoint, PartsThatDoNotMakeOneStateAreRefusedByName) {
   pile.run(2000);
   const EngineSnapshot s = pile.snapshot();
   const auto says = expect_refused;
-  says(bytes_in_parts(s, 3, 0, [](std::vector<StatePart>& p) { p[1].bodies.erase(p[1].bodies.begin() + 2); }), "lack body 7");
+  says(bytes_in_parts(s, 3, 0, [](std::vector<StatePart>& p) { p[1].bodies.erase(p[1].bodies.begin() + 2); }),
+       "lack body 7");
   says(bytes_in_parts(s, 3, 0, [](std::vector<StatePart>& p) { p[2].bodies.push_back(p[1].bodies[0]); }), "twice");
-  says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) {
-         CandidateStream& c = p[0].candidates;
-         ASSERT_GE(c.keys.size(), 2u);
-         std::swap(c.keys[0], c.keys[1]);
-       }),
+  says(bytes_in_parts(s, 2, 0,
+                      [](std::vector<StatePart>& p) {
+                        CandidateStream& c = p[0].candidates;
+                        ASSERT_GE(c.keys.size(), 2u);
+                        std::swap(c.keys[0], c.keys[1]);
+                      }),
        "canonical order");
-  says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) { p[0].candidates.keys[0].vertex_body = 99; }), "not there");
+  says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) { p[0].candidates.keys[0].vertex_body = 99; }),
+       "not there");
   says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) { p[1].candidates.stated.pop_back(); }), "do not match");
   says(bytes_in_parts(s, 2, 0, [](std::vector<StatePart>& p) { p[1].bodies[0].facts.material = 5; }), "material");
   const std::string good = bytes_in_parts(s, 2, 0);

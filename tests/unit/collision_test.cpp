@@ -34,7 +34,8 @@ CollisionContact on_floor(int body, Vec2 point, double xi_n, double xi_t = 0.0) 
 double kinetic(const std::vector<RigidBodyState>& bodies, const CollisionResult& r) {
   double k = 0.0;
   for (std::size_t i = 0; i < bodies.size(); ++i)
-    k += 0.5 * bodies[i].mass * norm2(r.velocity[i]) + 0.5 * bodies[i].inertia * r.angular_velocity[i] * r.angular_velocity[i];
+    k += 0.5 * bodies[i].mass * norm2(r.velocity[i]) +
+         0.5 * bodies[i].inertia * r.angular_velocity[i] * r.angular_velocity[i];
   return k;
 }
 

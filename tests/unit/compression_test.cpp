@@ -10,8 +10,8 @@
 #include "io/frame_reader.h"
 #include "io/run_output.h"
 #include "packing/compression.h"
-#include "shapes/mass_properties.h"
 #include "packing/generators.h"
+#include "shapes/mass_properties.h"
 #include "shapes/shape_file.h"
 
 namespace sphero {
@@ -20,7 +20,8 @@ namespace {
 std::vector<BodySpec> loose_gas(int count) {
   GasOptions o;
   o.box = {{0, 0}, {12, 12}};
-  o.shapes = {read_shape_file(SPHERO_DATA_DIR "/shapes/disk.shape"), read_shape_file(SPHERO_DATA_DIR "/shapes/pebble.shape")};
+  o.shapes = {
+      read_shape_file(SPHERO_DATA_DIR "/shapes/disk.shape"), read_shape_file(SPHERO_DATA_DIR "/shapes/pebble.shape")};
   o.count = count;
   o.packing_fraction = 0.3;
   o.spread = 0.2;
@@ -225,11 +226,12 @@ TEST(Compression, WallStressesFromAWrittenFrameMatchThePlates) {
   // grains across loses about one grain-radius of arm per side.
   EXPECT_LT(inner.stress.xx, 0.95 * with.stress.xx);
   EXPECT_GT(inner.stress.xx, 0.5 * with.stress.xx);
-  std::printf("plates (%.3f %.3f %.3f %.3f), from the frame (%.3f %.3f %.3f %.3f); sample sxx %.3f syy %.3f, "
-              "between grains only %.3f %.3f\n",
-              r.pressure[0], r.pressure[1], r.pressure[2], r.pressure[3], with.walls[0].normal_stress,
-              with.walls[1].normal_stress, with.walls[2].normal_stress, with.walls[3].normal_stress, with.stress.xx,
-              with.stress.yy, inner.stress.xx, inner.stress.yy);
+  std::printf(
+      "plates (%.3f %.3f %.3f %.3f), from the frame (%.3f %.3f %.3f %.3f); sample sxx %.3f syy %.3f, "
+      "between grains only %.3f %.3f\n",
+      r.pressure[0], r.pressure[1], r.pressure[2], r.pressure[3], with.walls[0].normal_stress,
+      with.walls[1].normal_stress, with.walls[2].normal_stress, with.walls[3].normal_stress, with.stress.xx,
+      with.stress.yy, inner.stress.xx, inner.stress.yy);
 }
 
 }  // namespace

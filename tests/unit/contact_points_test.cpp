@@ -47,8 +47,10 @@ TEST(ContactPoints, ADiskPressedIntoAFloorHasItsOneContactWhereTheModelPutsIt) {
   disk.shape = make_shape("disk", SkeletonKind::point, {{0, 0}}, 0.5);
   disk.position = {1, 0.59};
   write_packing_vtu(dir / "disk.vtu", {floor, disk});
-  Engine engine = engine_from("duration = 1\ndt = 1e-5\ngravity = 0,0\nlaw = 0 0 linear kn=1e4 kt=5e3 mu=0.5\n"
-                              "packing = disk.vtu\n", dir);
+  Engine engine = engine_from(
+      "duration = 1\ndt = 1e-5\ngravity = 0,0\nlaw = 0 0 linear kn=1e4 kt=5e3 mu=0.5\n"
+      "packing = disk.vtu\n",
+      dir);
   engine.step();  // the forces of the state the step started from are the ones written
   const fs::path out = dir / "run";
   fs::create_directories(out);

@@ -3,8 +3,8 @@
 // programs, and honest (converged = false) where no answer exists.
 #include <gtest/gtest.h>
 
-#include <Eigen/Dense>
 #include <omp.h>
+#include <Eigen/Dense>
 
 #include <random>
 #include <vector>
@@ -117,8 +117,8 @@ TEST(ConvexQp, RedundantConstraintsConverge) {
 TEST(ConvexQp, AnInfeasibleProgramIsReportedNotHidden) {
   MatrixXd G(2, 1);
   G << 1, -1;  // x ≤ 0 and x ≥ 1
-  const QpSolution s = solve_convex_qp(program(MatrixXd::Identity(1, 1), VectorXd::Zero(1), G, Eigen::Vector2d(0, -1)),
-                                       {1e-9, 60});
+  const QpSolution s =
+      solve_convex_qp(program(MatrixXd::Identity(1, 1), VectorXd::Zero(1), G, Eigen::Vector2d(0, -1)), {1e-9, 60});
   EXPECT_FALSE(s.converged);
   EXPECT_GT(s.kkt_residual, 1e-3);
   EXPECT_LE(s.iterations, 60);

@@ -1,9 +1,9 @@
 // Force chains against answers computed by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -57,8 +57,8 @@ TEST(ForceChains, UniformForcesMakeNoChains) {
 TEST(ForceChains, AContactTooFarFromTheMajorDirectionBreaksTheChain) {
   // Three strong particles in a row along x, but loaded along y: the contact
   // direction is 90° from the major direction: no links.
-  std::vector<Stress> stress{uniaxial(9, {0, 1}), uniaxial(9, {0, 1}), uniaxial(9, {0, 1}), uniaxial(1, {1, 0}),
-                             uniaxial(1, {1, 0})};
+  std::vector<Stress> stress{
+      uniaxial(9, {0, 1}), uniaxial(9, {0, 1}), uniaxial(9, {0, 1}), uniaxial(1, {1, 0}), uniaxial(1, {1, 0})};
   std::vector<ParticleContact> contacts{{0, 1, {1, 0}}, {1, 2, {1, 0}}};
   EXPECT_TRUE(find_force_chains(stress, contacts).chains.empty());
   // Within tolerance (40° off): linked.

@@ -67,7 +67,8 @@ TwoWays write_both_ways(const Engine& engine) {
   std::vector<PieceLayout> layouts;
   for (int k = kPieces - 1; k >= 0; --k)
     layouts = grids.write(engine, piece_of(engine.world(), k), kAllFields, dirs.pieces, 0);
-  pieces.add_frame_of_pieces(layouts, kPieces, energy_row(engine, FramePiece{}, engine.ledger(), engine.deepest_overlap()));
+  pieces.add_frame_of_pieces(
+      layouts, kPieces, energy_row(engine, FramePiece{}, engine.ledger(), engine.deepest_overlap()));
   return dirs;
 }
 
@@ -157,7 +158,8 @@ TEST(FramePieces, EachGrainIsDrawnWithItsOwnShape) {
     ASSERT_EQ(grid->GetNumberOfCells(), 22);
     for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
       const auto i = static_cast<std::size_t>(id->GetTuple1(c));
-      EXPECT_NEAR(area->GetTuple1(c), w.mass[i] / w.density[i], 1e-9 * w.mass[i] / w.density[i]) << file << " grain " << i;
+      EXPECT_NEAR(area->GetTuple1(c), w.mass[i] / w.density[i], 1e-9 * w.mass[i] / w.density[i])
+          << file << " grain " << i;
       vtkIdType count = 0;
       const vtkIdType* points = nullptr;
       grid->GetCellPoints(c, count, points);
@@ -220,8 +222,9 @@ TEST(FramePieces, DamagedSummariesAreRefusedByName) {
   expect_refused(dir / "outside.pvtu", "is not a .vtu beside the file");
   write_text(dir / "unclosed.pvtu", head + "<Piece Source=\"particles_00000_0.vtu/></PUnstructuredGrid></VTKFile>");
   expect_refused(dir / "unclosed.pvtu", "without Source");
-  write_text(dir / "mixed.pvtu", head + "<Piece Source=\"particles_00000_0.vtu\"/><Piece Source=\"contacts_00000_1.vtu\"/>"
-                                        "</PUnstructuredGrid></VTKFile>");
+  write_text(dir / "mixed.pvtu", head +
+                                     "<Piece Source=\"particles_00000_0.vtu\"/><Piece Source=\"contacts_00000_1.vtu\"/>"
+                                     "</PUnstructuredGrid></VTKFile>");
   expect_refused(dir / "mixed.pvtu", "do not belong together");
   write_text(dir / "other.pvtu", "<VTKFile type=\"UnstructuredGrid\"></VTKFile>");
   expect_refused(dir / "other.pvtu", "not a parallel unstructured grid");

@@ -75,7 +75,8 @@ TEST(FreeFlight, PointContactTimesMatchBruteForceOnTheExactMotion) {
     const auto exact = [&](double t) { return norm(a.point_at(arm_a, t) - b.point_at(arm_b, t)) - reach; };
     if (!(exact(0.0) > 0.0)) continue;
     const auto expected = brute_force_first_zero(exact, kHorizon);
-    const auto found = first_touch_of_points(point_path(a, arm_a, kHorizon), point_path(b, arm_b, kHorizon), reach, kHorizon);
+    const auto found =
+        first_touch_of_points(point_path(a, arm_a, kHorizon), point_path(b, arm_b, kHorizon), reach, kHorizon);
     ASSERT_EQ(expected.has_value(), found.has_value()) << "trial " << trial;
     if (!found) continue;
     EXPECT_NEAR(*found, *expected, 1e-8) << "trial " << trial;
@@ -131,8 +132,8 @@ TEST(FreeFlight, FlatteningTimesMatchBruteForceOnTheExactMotion) {
     };
     if (!(area(0.0) > 0.0)) continue;
     const auto expected = brute_force_first_zero(area, kHorizon);
-    const auto found = first_flattening(point_path(a, arm_a, kHorizon), point_path(b, arm_b, kHorizon),
-                                        point_path(c, arm_c, kHorizon), kHorizon);
+    const auto found = first_flattening(
+        point_path(a, arm_a, kHorizon), point_path(b, arm_b, kHorizon), point_path(c, arm_c, kHorizon), kHorizon);
     ASSERT_EQ(expected.has_value(), found.has_value()) << "trial " << trial;
     if (!found) continue;
     EXPECT_NEAR(*found, *expected, 1e-8) << "trial " << trial;

@@ -19,7 +19,8 @@ Shape world_shape(const BodySpec& b) {
 TEST(Gas, ReachesTheFractionWithoutOverlapsAtTheAskedSpeed) {
   GasOptions o;
   o.box = {{0, 0}, {30, 20}};
-  o.shapes = {read_shape_file(SPHERO_DATA_DIR "/shapes/peanut.shape"), read_shape_file(SPHERO_DATA_DIR "/shapes/cow.shape")};
+  o.shapes = {
+      read_shape_file(SPHERO_DATA_DIR "/shapes/peanut.shape"), read_shape_file(SPHERO_DATA_DIR "/shapes/cow.shape")};
   o.fractions = {3.0, 1.0};
   o.count = 60;
   o.packing_fraction = 0.25;

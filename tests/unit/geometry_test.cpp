@@ -26,10 +26,10 @@ TEST(Segment, ClosestPointClampsToTheNearerEnd) {
 }
 
 TEST(Segment, IntersectionCoversCrossingTouchingCollinearAndDisjoint) {
-  EXPECT_TRUE(segments_intersect({0, 0}, {2, 2}, {0, 2}, {2, 0}));    // proper crossing
-  EXPECT_TRUE(segments_intersect({0, 0}, {2, 0}, {1, 0}, {1, 5}));    // T-junction
-  EXPECT_TRUE(segments_intersect({0, 0}, {2, 0}, {1, 0}, {3, 0}));    // collinear overlap
-  EXPECT_FALSE(segments_intersect({0, 0}, {1, 0}, {2, 0}, {3, 0}));   // collinear, apart
+  EXPECT_TRUE(segments_intersect({0, 0}, {2, 2}, {0, 2}, {2, 0}));       // proper crossing
+  EXPECT_TRUE(segments_intersect({0, 0}, {2, 0}, {1, 0}, {1, 5}));       // T-junction
+  EXPECT_TRUE(segments_intersect({0, 0}, {2, 0}, {1, 0}, {3, 0}));       // collinear overlap
+  EXPECT_FALSE(segments_intersect({0, 0}, {1, 0}, {2, 0}, {3, 0}));      // collinear, apart
   EXPECT_FALSE(segments_intersect({0, 0}, {1, 1}, {0, 1}, {0.4, 0.6}));  // near miss
   EXPECT_DOUBLE_EQ(segment_segment_distance({0, 0}, {1, 0}, {2, 1}, {2, 3}), std::sqrt(2.0));
   EXPECT_DOUBLE_EQ(segment_segment_distance({0, 0}, {2, 2}, {0, 2}, {2, 0}), 0.0);
@@ -116,8 +116,8 @@ TEST(CrossingSweep, AgreesWithEveryPairOnRandomPolygons) {
     ASSERT_EQ(found.first >= 0, pairwise_crossing(loop)) << "trial " << trial;
     if (found.first >= 0) {  // the witness crosses
       const int n = static_cast<int>(loop.size());
-      EXPECT_TRUE(segments_intersect(loop[found.first], loop[(found.first + 1) % n], loop[found.second],
-                                     loop[(found.second + 1) % n]))
+      EXPECT_TRUE(segments_intersect(
+          loop[found.first], loop[(found.first + 1) % n], loop[found.second], loop[(found.second + 1) % n]))
           << "trial " << trial;
     }
   }
@@ -126,7 +126,8 @@ TEST(CrossingSweep, AgreesWithEveryPairOnRandomPolygons) {
 TEST(CrossingSweep, HandlesVerticalEdgesAndSharedCoordinates) {
   // A comb: vertical teeth, many vertices on the same x and y.
   std::vector<Vec2> comb;
-  for (int k = 0; k < 40; ++k) comb.insert(comb.end(), {{2.0 * k, 0}, {2.0 * k, 5}, {2.0 * k + 1, 5}, {2.0 * k + 1, 0}});
+  for (int k = 0; k < 40; ++k)
+    comb.insert(comb.end(), {{2.0 * k, 0}, {2.0 * k, 5}, {2.0 * k + 1, 5}, {2.0 * k + 1, 0}});
   comb.insert(comb.end(), {{80, 0}, {80, -1}, {-1, -1}, {-1, 0}});
   EXPECT_LT(sweep_self_intersection(comb).first, 0);
   comb[5] = {0, 3};  // the second tooth's top now reaches back into the first
@@ -142,8 +143,8 @@ TEST(CrossingSweep, TenToTheFiveVerticesAreChecked) {
   const EdgePair found = first_self_intersection(loop);
   ASSERT_GE(found.first, 0);
   const int n = static_cast<int>(loop.size());
-  EXPECT_TRUE(segments_intersect(loop[found.first], loop[(found.first + 1) % n], loop[found.second],
-                                 loop[(found.second + 1) % n]));
+  EXPECT_TRUE(segments_intersect(
+      loop[found.first], loop[(found.first + 1) % n], loop[found.second], loop[(found.second + 1) % n]));
 }
 
 }  // namespace

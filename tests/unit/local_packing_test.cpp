@@ -37,7 +37,7 @@ TEST(LocalPacking, SquareLatticeOfTouchingDisksGivesEveryDiskASquareCell) {
     EXPECT_NEAR(p.packing_fraction[i], area[i] / (4 * R * R), 1e-3) << "disk " << i;
     total += p.cell_area[i];
   }
-  EXPECT_NEAR(total, (2 * R * n) * (2 * R * n), 1e-9);  // the cells tile the box
+  EXPECT_NEAR(total, (2 * R * n) * (2 * R * n), 1e-9);              // the cells tile the box
   EXPECT_NEAR(p.packing_fraction[27], std::numbers::pi / 4, 2e-3);  // the 96-gon is 0.07% short of the disk
 }
 

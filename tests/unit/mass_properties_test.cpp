@@ -5,9 +5,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "geometry/segment.h"
 #include "morphology/minkowski.h"
 #include "morphology/region.h"
-#include "geometry/segment.h"
 #include "shapes/mass_properties.h"
 #include "shapes/monte_carlo.h"
 #include "shapes/shape.h"
@@ -63,7 +63,8 @@ TEST(MassProperties, RoundedSquareMatchesItsPieces) {
   const double area = s * s + 4 * s * r + kPi * r * r;
   // square + 4 edge rectangles (parallel axis at s/2 + r/2) + 4 quarter
   // disks (apex at the corners).
-  const double inertia = s * s * s * s / 6.0 + 4.0 * (s * r * (s * s + r * r) / 12.0 + s * r * (h + r / 2) * (h + r / 2)) +
+  const double inertia = s * s * s * s / 6.0 +
+                         4.0 * (s * r * (s * s + r * r) / 12.0 + s * r * (h + r / 2) * (h + r / 2)) +
                          kPi * r * r * r * r / 2.0 + kPi * r * r * s * s / 2.0 + 8.0 * s * r * r * r / 3.0;
   for (const MassProperties& p : {convex_mass_properties(square), exact_mass_properties(square)}) {
     EXPECT_NEAR(p.area, area, 1e-11);

@@ -18,9 +18,9 @@ TEST(MessageText, EscapesControlBytesAndBrokenUtf8) {
   EXPECT_EQ(fit_for_message(std::string("a\0b", 3)), "a\\x00b");
   EXPECT_EQ(fit_for_message("tab\there"), "tab\\x09here");
   EXPECT_EQ(fit_for_message("\xff\xfe"), "\\xFF\\xFE");
-  EXPECT_EQ(fit_for_message("\xc3"), "\\xC3");            // a lead byte cut short
-  EXPECT_EQ(fit_for_message("\xe2\x82"), "\\xE2\\x82");   // a three-byte sequence cut short
-  EXPECT_EQ(fit_for_message("\xc0\xaf"), "\\xC0\\xAF");   // an overlong encoding of '/'
+  EXPECT_EQ(fit_for_message("\xc3"), "\\xC3");           // a lead byte cut short
+  EXPECT_EQ(fit_for_message("\xe2\x82"), "\\xE2\\x82");  // a three-byte sequence cut short
+  EXPECT_EQ(fit_for_message("\xc0\xaf"), "\\xC0\\xAF");  // an overlong encoding of '/'
 }
 
 TEST(MessageText, CutsLongTextAndSaysItsLength) {
@@ -36,7 +36,7 @@ TEST(MessageText, ParsesWholeNumbersOnly) {
   EXPECT_FALSE(parse_number(""));
   EXPECT_FALSE(parse_number("1.5mm"));
   EXPECT_FALSE(parse_number(" 1"));
-  EXPECT_FALSE(parse_number("+1"));   // std::from_chars: no leading '+'
+  EXPECT_FALSE(parse_number("+1"));  // std::from_chars: no leading '+'
   EXPECT_FALSE(parse_number("0x10"));
   EXPECT_FALSE(parse_number("0,5"));
   EXPECT_FALSE(parse_number("1e999"));  // out of range

@@ -19,8 +19,8 @@ constexpr double kPi = std::numbers::pi;
 std::vector<Vec2> square(double s) { return {{0, 0}, {s, 0}, {s, s}, {0, s}}; }
 const std::vector<Vec2> kEll{{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
 // Two 1x1 squares joined by a neck 0.2 wide and 0.5 long.
-const std::vector<Vec2> kDumbbell{{0, 0}, {1, 0}, {1, 0.4}, {1.5, 0.4}, {1.5, 0}, {2.5, 0},
-                                  {2.5, 1}, {1.5, 1}, {1.5, 0.6}, {1, 0.6}, {1, 1}, {0, 1}};
+const std::vector<Vec2> kDumbbell{
+    {0, 0}, {1, 0}, {1, 0.4}, {1.5, 0.4}, {1.5, 0}, {2.5, 0}, {2.5, 1}, {1.5, 1}, {1.5, 0.6}, {1, 0.6}, {1, 1}, {0, 1}};
 
 double distance_to_boundary(Vec2 p, const std::vector<Vec2>& loop) {
   double d = 1e300;
@@ -100,9 +100,8 @@ TEST(Erosion, LShapeGetsAnArcAtItsReflexCorner) {
   const auto exact = erode_polygon(kEll, r);
   ASSERT_EQ(exact.size(), 1u);
   // Where the disk's centre fits: inside and at least r from the boundary.
-  const double mc = monte_carlo_area({0, 0}, {2, 2}, 400000, [&](Vec2 p) {
-    return point_in_polygon(p, kEll) && distance_to_boundary(p, kEll) >= r;
-  });
+  const double mc = monte_carlo_area(
+      {0, 0}, {2, 2}, 400000, [&](Vec2 p) { return point_in_polygon(p, kEll) && distance_to_boundary(p, kEll) >= r; });
   EXPECT_NEAR(integrate(exact).area, mc, 0.01);
   // The mitred erosion cuts the arc's corner off: it is smaller by
   // r² − πr²/4 at the one reflex corner.

@@ -10,8 +10,8 @@
 
 #include "engine/engine.h"
 #include "io/scene.h"
-#include "opencl_test_support.h"
 #include "opencl/device_contact_pass.h"
+#include "opencl_test_support.h"
 
 namespace sphero {
 namespace {
@@ -44,8 +44,10 @@ Activity step_and_compare(Engine& cpu, Engine& gpu, int steps) {
     EXPECT_TRUE(same_bits(a.force, b.force)) << "step " << s;
     EXPECT_TRUE(same_bits(a.torque, b.torque)) << "step " << s;
     const EnergyLedger &x = cpu.ledger(), &y = gpu.ledger();
-    for (const auto& [p, q] : {std::pair{x.elastic_normal, y.elastic_normal}, {x.elastic_tangential, y.elastic_tangential},
-                               {x.damping_dissipation, y.damping_dissipation}, {x.sliding_dissipation, y.sliding_dissipation}})
+    for (const auto& [p, q] : {std::pair{x.elastic_normal, y.elastic_normal},
+                               {x.elastic_tangential, y.elastic_tangential},
+                               {x.damping_dissipation, y.damping_dissipation},
+                               {x.sliding_dissipation, y.sliding_dissipation}})
       EXPECT_TRUE(same_bits(p, q)) << "step " << s << ": " << p << " against " << q;
     EXPECT_EQ(cpu.deepest_overlap(), gpu.deepest_overlap());
     if (::testing::Test::HasFailure()) return activity;
@@ -62,19 +64,18 @@ Activity step_and_compare(Engine& cpu, Engine& gpu, int steps) {
   return activity;
 }
 
-const char* kBox =
-    "wall = radius=0.2 points=0,60;0,0;40,0;40,60\n";
+const char* kBox = "wall = radius=0.2 points=0,60;0,0;40,0;40,60\n";
 
 TEST(OpenClContactPass, APileOfFourShapesWithFrictionStepsAsTheCpusBits) {
   OpenClDevice device = OpenClDevice::choose("", "");
-  auto [cpu, gpu] = twin_engines(
-      std::string("duration = 1\ndt = auto\ngravity = 0,-200\n") + kBox +
-          "law = 0 0 linear kn=1e5 gamma_n=100 kt=5e4 gamma_t=5 mu=0.4\n"
-          "grains = shape=disk.shape count=30 generator=random region=1,1,39,14\n"
-          "grains = shape=hexagon.shape count=30 generator=random region=1,15,39,29 angle=random\n"
-          "grains = shape=cow.shape count=20 generator=random region=1,30,39,44 angle=random\n"
-          "grains = shape=bent-rod.shape count=20 generator=random region=1,45,39,59 angle=random\n",
-      device);
+  auto [cpu, gpu] =
+      twin_engines(std::string("duration = 1\ndt = auto\ngravity = 0,-200\n") + kBox +
+                       "law = 0 0 linear kn=1e5 gamma_n=100 kt=5e4 gamma_t=5 mu=0.4\n"
+                       "grains = shape=disk.shape count=30 generator=random region=1,1,39,14\n"
+                       "grains = shape=hexagon.shape count=30 generator=random region=1,15,39,29 angle=random\n"
+                       "grains = shape=cow.shape count=20 generator=random region=1,30,39,44 angle=random\n"
+                       "grains = shape=bent-rod.shape count=20 generator=random region=1,45,39,59 angle=random\n",
+                   device);
   const Activity activity = step_and_compare(cpu, gpu, 1500);
   EXPECT_GT(activity.touching_at_end, 20) << "the grains should be landing on each other";
   EXPECT_GT(cpu.ledger().sliding_dissipation, 0.0);

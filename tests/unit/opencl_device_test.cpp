@@ -8,8 +8,8 @@
 #include <random>
 
 #include "engine/world.h"
-#include "opencl_test_support.h"
 #include "opencl/opencl_device.h"
+#include "opencl_test_support.h"
 
 namespace sphero {
 namespace {
@@ -73,7 +73,8 @@ TEST(OpenClDevice, OrientationsAreTheCpusBits) {
   angles.insert(angles.end(), {0.0, -0.0, 0.7853981633974483, 1.5707963267948966, 3.141592653589793, -99999.0});
   std::vector<Vec2> cpu, gpu(angles.size());
   for (double a : angles) cpu.push_back(orientation_at(a));
-  cl::Buffer in(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, angles.size() * sizeof(double), angles.data());
+  cl::Buffer in(
+      device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, angles.size() * sizeof(double), angles.data());
   cl::Buffer out(device.context(), CL_MEM_WRITE_ONLY, gpu.size() * sizeof(Vec2));
   orient.setArg(0, static_cast<cl_int>(angles.size())), orient.setArg(1, in), orient.setArg(2, out);
   device.run(orient, angles.size());

@@ -5,9 +5,9 @@
 // ones cut into chunks — and the contact states carried over through both.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <random>
 
 #include "engine/engine.h"
@@ -78,8 +78,8 @@ struct TwinLists {
     if (gpu.copy_stale()) builder.fetch(gpu);
   }
   void send_orientation() {
-    device.queue().enqueueWriteBuffer(orientation, CL_TRUE, 0, sizeof(Vec2) * gpu_world.size(),
-                                      gpu_world.orientation.data());
+    device.queue().enqueueWriteBuffer(
+        orientation, CL_TRUE, 0, sizeof(Vec2) * gpu_world.size(), gpu_world.orientation.data());
   }
   // Moves body i in both worlds.
   void move(std::size_t i, Vec2 by, double turn) {
@@ -143,7 +143,8 @@ TEST_P(OpenClListBuilder, APartialRebuildMergesAsTheCpusDoes) {
   // Three grains moved past the skin: only their pairs are listed anew.
   std::size_t moved = 0;
   for (std::size_t i = 0; i < t.cpu_world.size() && moved < 3; ++i)
-    if (!t.cpu_world.is_wall[i] && i % 17 == 5) t.move(i, {0.2 + 0.1 * static_cast<double>(moved), -0.25}, 0.05), ++moved;
+    if (!t.cpu_world.is_wall[i] && i % 17 == 5)
+      t.move(i, {0.2 + 0.1 * static_cast<double>(moved), -0.25}, 0.05), ++moved;
   t.update();
   EXPECT_EQ(t.cpu.partial_rebuilds(), 1);
   EXPECT_EQ(t.gpu.partial_rebuilds(), 1);
@@ -175,7 +176,8 @@ TEST(OpenClListBuilder, RebuildsOnTheDeviceCarryTheSpringsOver) {
     springs += a.contacts[k].xi != Vec2{};
   }
   EXPECT_GT(springs, 10u);
-  std::printf("%ld rebuilds, %ld partial; %zu springs\n", cpu.neighbour_stats().rebuilds, cpu.neighbour_partial_rebuilds(), springs);
+  std::printf("%ld rebuilds, %ld partial; %zu springs\n", cpu.neighbour_stats().rebuilds,
+              cpu.neighbour_partial_rebuilds(), springs);
   EXPECT_GT(cpu.neighbour_partial_rebuilds(), 0);
   EXPECT_EQ(cpu.neighbour_partial_rebuilds(), gpu.neighbour_partial_rebuilds());
   EXPECT_EQ(a.stats.rebuilds, b.stats.rebuilds);

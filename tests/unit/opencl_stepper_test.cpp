@@ -13,8 +13,8 @@
 
 #include "engine/engine.h"
 #include "io/scene.h"
-#include "opencl_test_support.h"
 #include "opencl/device_verlet_stepper.h"
+#include "opencl_test_support.h"
 
 namespace sphero {
 namespace {
@@ -34,9 +34,12 @@ void expect_same(const Engine& cpu, const Engine& gpu, long step) {
   EXPECT_TRUE(same_bits(a.torque, b.torque)) << "step " << step;
   const EnergyLedger &x = cpu.ledger(), &y = gpu.ledger();
   for (const auto& [p, q] : {std::pair{x.kinetic_translational, y.kinetic_translational},
-                             {x.kinetic_rotational, y.kinetic_rotational}, {x.gravitational, y.gravitational},
-                             {x.elastic_normal, y.elastic_normal}, {x.elastic_tangential, y.elastic_tangential},
-                             {x.damping_dissipation, y.damping_dissipation}, {x.sliding_dissipation, y.sliding_dissipation},
+                             {x.kinetic_rotational, y.kinetic_rotational},
+                             {x.gravitational, y.gravitational},
+                             {x.elastic_normal, y.elastic_normal},
+                             {x.elastic_tangential, y.elastic_tangential},
+                             {x.damping_dissipation, y.damping_dissipation},
+                             {x.sliding_dissipation, y.sliding_dissipation},
                              {x.external_work, y.external_work}})
     EXPECT_TRUE(same_bits(p, q)) << "step " << step << ": " << p << " against " << q;
   const std::vector<Contact> c = cpu.contacts(), d = gpu.contacts();
@@ -97,11 +100,11 @@ Engine device_engine(const std::string& text) {
 // The largest |E − E0| / E0 over `seconds` of a frictionless, undamped gas
 // of cows and hexagons in a box, at time step dt.
 double gas_energy_error(double dt, double seconds) {
-  Engine e = device_engine(fmt::format(
-      "duration = 10\ndt = {}\nlaw = 0 0 linear kn=1e4\nwall = radius=0.2 points=0,24;0,0;24,0;24,24;0,24\n"
-      "grains = shape=cow.shape count=6 generator=random region=1,1,23,11 angle=random speed=3\n"
-      "grains = shape=hexagon.shape count=30 generator=random region=1,12,23,23 angle=random speed=3\n",
-      dt));
+  Engine e = device_engine(
+      fmt::format("duration = 10\ndt = {}\nlaw = 0 0 linear kn=1e4\nwall = radius=0.2 points=0,24;0,0;24,0;24,24;0,24\n"
+                  "grains = shape=cow.shape count=6 generator=random region=1,1,23,11 angle=random speed=3\n"
+                  "grains = shape=hexagon.shape count=30 generator=random region=1,12,23,23 angle=random speed=3\n",
+                  dt));
   const double e0 = e.ledger().mechanical();
   double worst = 0.0;
   bool touched = false;
@@ -116,8 +119,8 @@ double gas_energy_error(double dt, double seconds) {
 
 TEST(OpenClStepper, AnUndampedGasConservesEnergyToSecondOrder) {
   const double coarse = gas_energy_error(1e-3, 3.0), fine = gas_energy_error(5e-4, 3.0);
-  std::printf("device Verlet: max |dE|/E0 = %.3g (dt = 1e-3), %.3g (dt = 5e-4), ratio %.2f\n", coarse, fine,
-              coarse / fine);
+  std::printf(
+      "device Verlet: max |dE|/E0 = %.3g (dt = 1e-3), %.3g (dt = 5e-4), ratio %.2f\n", coarse, fine, coarse / fine);
   EXPECT_LT(coarse, 5e-3);
   EXPECT_GT(coarse / fine, 3.0);
 }

@@ -30,7 +30,8 @@ TEST(RegionIntegrals, OffCentreDiskHasAreaCentroidAndParallelAxisMoment) {
 
 TEST(RegionIntegrals, ClockwiseLoopGivesNegativeMoments) {
   BoundaryLoop cw;
-  for (auto piece : circle({0.3, 0.2}, 1.0)) cw.insert(cw.begin(), BoundaryPiece::arc(piece.end, piece.start, piece.centre, 1.0, false));
+  for (auto piece : circle({0.3, 0.2}, 1.0))
+    cw.insert(cw.begin(), BoundaryPiece::arc(piece.end, piece.start, piece.centre, 1.0, false));
   EXPECT_NEAR(integrate(cw).area, -kPi, 1e-13);
 }
 
@@ -49,7 +50,8 @@ TEST(RegionIntegrals, HalfDiskCentroidIsFourROverThreePi) {
   const double R = 2.0;
   // Upper half disk: the arc from east to west counter-clockwise, then the
   // diameter back.
-  const BoundaryLoop half{BoundaryPiece::arc({R, 0}, {-R, 0}, {0, 0}, R, true), BoundaryPiece::segment({-R, 0}, {R, 0})};
+  const BoundaryLoop half{
+      BoundaryPiece::arc({R, 0}, {-R, 0}, {0, 0}, R, true), BoundaryPiece::segment({-R, 0}, {R, 0})};
   const AreaMoments m = integrate(half);
   EXPECT_NEAR(m.area, kPi * R * R / 2.0, 1e-13);
   EXPECT_NEAR(m.centroid().y, 4.0 * R / (3.0 * kPi), 1e-13);
@@ -63,8 +65,8 @@ TEST(RegionIntegrals, OffOriginQuarterDiskSeesEveryCentreTerm) {
   const Vec2 c{2.0, 3.0};
   const double R = 0.5;
   const Vec2 east = c + Vec2{R, 0}, north = c + Vec2{0, R};
-  const BoundaryLoop quarter{BoundaryPiece::segment(c, east), BoundaryPiece::arc(east, north, c, R, true),
-                             BoundaryPiece::segment(north, c)};
+  const BoundaryLoop quarter{
+      BoundaryPiece::segment(c, east), BoundaryPiece::arc(east, north, c, R, true), BoundaryPiece::segment(north, c)};
   const AreaMoments m = integrate(quarter);
   const double area = kPi * R * R / 4.0;
   const double offset = 4.0 * R / (3.0 * kPi);  // centroid from the apex, along each axis

@@ -104,8 +104,8 @@ TEST(RunOutput, FramesReadBackWithTheStateTheyWereWrittenFrom) {
   for (std::string line; std::getline(csv, line);) lines.push_back(line);
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[1].rfind("time_s,step,kinetic_translational_J", 0), 0u);
-  EXPECT_EQ(lines[3].rfind(fmt::format("{},{},{}", engine.time(), engine.step_count(),
-                                       engine.ledger().kinetic_translational), 0),
+  EXPECT_EQ(lines[3].rfind(
+                fmt::format("{},{},{}", engine.time(), engine.step_count(), engine.ledger().kinetic_translational), 0),
             0u);
   fs::remove_all(dir);
 }

@@ -59,23 +59,28 @@ TEST(Scene, EveryMistakeNamesItsLineAndKey) {
   EXPECT_EQ(error_of(minimal("dt = fast\n")), "s.ini:5: dt: expected a number, found 'fast'");
   EXPECT_EQ(error_of(minimal("gravity = 0\n")), "s.ini:5: gravity: expected 2 comma-separated numbers, found '0'");
   EXPECT_EQ(error_of(minimal("dt = 1e-4\ndt = 2e-4\n")), "s.ini:6: 'dt' is given more than once; it takes one value");
-  EXPECT_EQ(error_of(minimal("integrator = euler\n")), "s.ini:5: integrator: unknown integrator 'euler': use verlet or gear");
+  EXPECT_EQ(
+      error_of(minimal("integrator = euler\n")), "s.ini:5: integrator: unknown integrator 'euler': use verlet or gear");
   EXPECT_NE(error_of("law = 0 0 linear kn=1\n").find("missing 'duration"), std::string::npos);
   EXPECT_NE(error_of(minimal("[run]\n")).find("s.ini:5: sections are not used"), std::string::npos);
   EXPECT_EQ(error_of(minimal(), {"--dt", "-1"}), "command line --dt: dt: must be positive, found -1");
-  EXPECT_NE(error_of(minimal(), {"--bogus", "1"}).find("command line: unrecognised option '--bogus'"), std::string::npos);
+  EXPECT_NE(
+      error_of(minimal(), {"--bogus", "1"}).find("command line: unrecognised option '--bogus'"), std::string::npos);
 }
 
 TEST(Scene, BadBodiesAreNamed) {
   EXPECT_NE(error_of(minimal("grains = shape=nowhere.shape count=1 region=1,1,2,2\n"))
                 .find("s.ini:5: grains: " + kShapes + "/nowhere.shape: cannot open the shape file"),
             std::string::npos);
-  EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=99 region=1,1,4,4\n")).find("s.ini:5: grains: the region holds 2 x 2 = 4"),
+  EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=99 region=1,1,4,4\n"))
+                .find("s.ini:5: grains: the region holds 2 x 2 = 4"),
             std::string::npos);
-  EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=1 region=9.6,1,11,3\n")).find("overlaps the wall of s.ini:3"),
-            std::string::npos);
-  EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=4 region=1,1,9,9\n")).find("overlaps grains from s.ini:4"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(minimal("grains = shape=disk.shape count=1 region=9.6,1,11,3\n")).find("overlaps the wall of s.ini:3"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(minimal("grains = shape=disk.shape count=4 region=1,1,9,9\n")).find("overlaps grains from s.ini:4"),
+      std::string::npos);
   EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,0\n")).find("s.ini:5: wall: a wall needs at least two points"),
             std::string::npos);
   EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,0;1,1 speed=3\n")).find("unknown setting 'speed'"),
@@ -83,15 +88,17 @@ TEST(Scene, BadBodiesAreNamed) {
   EXPECT_NE(error_of(minimal("grains = shape=disk.shape count=1 region=12,1,14,3 material=1\n"))
                 .find("no contact law between materials 0 and 1"),
             std::string::npos);
-  EXPECT_NE(error_of(minimal("law = 0 0 linear kn=-5\n")).find("s.ini:5: law: the normal stiffness kn must be positive"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(minimal("law = 0 0 linear kn=-5\n")).find("s.ini:5: law: the normal stiffness kn must be positive"),
+      std::string::npos);
   EXPECT_NE(error_of(minimal("law = 0 0 linear kn=5\n")).find("already have a law (s.ini:2)"), std::string::npos);
 }
 
 TEST(Scene, WallsMoveAsToldAndSetWallChangesOrRemovesThem) {
   // minimal()'s box is wall 0; a lid (1) and a gate (2) follow.
-  const std::string walls = "wall = radius=0.1 points=0,9;10,9 pressure=5 inward=0,-1 velocity=2,0\n"
-                            "wall = radius=0.1 points=4,0.2;6,0.2\n";
+  const std::string walls =
+      "wall = radius=0.1 points=0,9;10,9 pressure=5 inward=0,-1 velocity=2,0\n"
+      "wall = radius=0.1 points=4,0.2;6,0.2\n";
   World w = build_world(parse_scene(minimal(walls), "s.ini", kShapes));
   ASSERT_EQ(w.size(), 7u);
   EXPECT_TRUE(w.constraint[1].held[dof_x] && !w.constraint[1].held[dof_y]);
@@ -106,36 +113,45 @@ TEST(Scene, WallsMoveAsToldAndSetWallChangesOrRemovesThem) {
   w = build_world(parse_scene(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=0,2\n"), "s.ini", kShapes));
   EXPECT_EQ(w.constraint[1].span_bodies, (std::array<int, 2>{0, 2}));
   // A wall of a material of its own needs the laws for it.
-  EXPECT_NE(error_of(minimal(walls + "set_wall = 2 fixed material=1\n")).find("no contact law between materials 0 and 1"),
-            std::string::npos);
-  w = build_world(parse_scene(minimal(walls + "set_wall = 2 material=1\nlaw = 0 1 linear kn=1e4\nlaw = 1 1 linear kn=1e4\n"),
-                              "s.ini", kShapes));
+  EXPECT_NE(
+      error_of(minimal(walls + "set_wall = 2 fixed material=1\n")).find("no contact law between materials 0 and 1"),
+      std::string::npos);
+  w = build_world(
+      parse_scene(minimal(walls + "set_wall = 2 material=1\nlaw = 0 1 linear kn=1e4\nlaw = 1 1 linear kn=1e4\n"),
+                  "s.ini", kShapes));
   EXPECT_EQ(w.material[2], 1);
   EXPECT_TRUE(w.constraint[2].holds_all());
 
   EXPECT_EQ(error_of(minimal("set_wall = 3 remove\n")),
             "s.ini:5: set_wall: body 3 is not a wall; the walls are 0 (numbered as in energy.csv)");
-  EXPECT_NE(error_of(minimal("set_wall = 0 vanish\n")).find("s.ini:5: set_wall: expected 'N remove'"), std::string::npos);
+  EXPECT_NE(
+      error_of(minimal("set_wall = 0 vanish\n")).find("s.ini:5: set_wall: expected 'N remove'"), std::string::npos);
   EXPECT_NE(error_of(minimal("set_wall = 0 remove velocity=1,0\n")).find("takes no settings"), std::string::npos);
   EXPECT_NE(error_of(minimal("set_wall = 0 remove material=1\n")).find("takes no settings"), std::string::npos);
-  EXPECT_NE(error_of(minimal("set_wall = 0 remove amplitude=0,1 frequency=2\n")).find("takes no settings"), std::string::npos);
-  EXPECT_NE(error_of(minimal("set_wall = 0 fixed velocity=1,0\n")).find("takes no settings but a vibration"), std::string::npos);
+  EXPECT_NE(error_of(minimal("set_wall = 0 remove amplitude=0,1 frequency=2\n")).find("takes no settings"),
+            std::string::npos);
+  EXPECT_NE(error_of(minimal("set_wall = 0 fixed velocity=1,0\n")).find("takes no settings but a vibration"),
+            std::string::npos);
   // A packing's wall held and tapped; a scene's wall shaken on top of its velocity.
-  w = build_world(parse_scene(minimal(walls + "set_wall = 1 fixed amplitude=0,0.5 frequency=2 tap_interval=3\n"), "s.ini", kShapes));
+  w = build_world(parse_scene(
+      minimal(walls + "set_wall = 1 fixed amplitude=0,0.5 frequency=2 tap_interval=3\n"), "s.ini", kShapes));
   EXPECT_TRUE(w.constraint[1].holds_all());
   EXPECT_EQ(w.constraint[1].vibration.amplitude, (Vec2{0.0, 0.5}));
   EXPECT_EQ(w.constraint[1].vibration.frequency, 2.0);
   EXPECT_EQ(w.constraint[1].vibration.tap_interval, 3.0);
-  w = build_world(parse_scene(minimal("wall = radius=0.1 points=0,9;10,9 velocity=1,0 amplitude=0.2,0 frequency=5\n"), "s.ini", kShapes));
+  w = build_world(parse_scene(
+      minimal("wall = radius=0.1 points=0,9;10,9 velocity=1,0 amplitude=0.2,0 frequency=5\n"), "s.ini", kShapes));
   EXPECT_EQ(w.constraint[1].vibration.steady_velocity, (Vec2{1.0, 0.0}));
   EXPECT_EQ(w.constraint[1].vibration.tap_interval, 0.0);
   // A shear plate vibrates across its pressure, not along it.
-  w = build_world(parse_scene(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 amplitude=0.1,0 frequency=4\n"), "s.ini", kShapes));
+  w = build_world(parse_scene(
+      minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 amplitude=0.1,0 frequency=4\n"), "s.ini", kShapes));
   EXPECT_EQ(w.constraint[1].vibration.amplitude, (Vec2{0.1, 0.0}));
   EXPECT_NE(error_of(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 amplitude=0,0.1 frequency=4\n"))
                 .find("vibrates only along the directions its motion is imposed in"),
             std::string::npos);
-  EXPECT_NE(error_of(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=1,2\n")).find("a plate's span is between two other walls"),
+  EXPECT_NE(error_of(minimal(walls + "set_wall = 1 pressure=3 inward=0,-1 span=1,2\n"))
+                .find("a plate's span is between two other walls"),
             std::string::npos);
   EXPECT_NE(error_of(minimal("wall = radius=0.1 points=0,9;10,9 pressure=5 inward=0,-1 velocity=0,1\n"))
                 .find("velocity= must be across it"),
@@ -145,8 +161,8 @@ TEST(Scene, WallsMoveAsToldAndSetWallChangesOrRemovesThem) {
 }
 
 TEST(Scene, PeriodicScenesNeedACellAndGrainsInsideIt) {
-  EXPECT_NE(error_of(minimal("periodic = x\n")).find("s.ini:5: periodic: a periodic scene needs 'cell"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(minimal("periodic = x\n")).find("s.ini:5: periodic: a periodic scene needs 'cell"), std::string::npos);
   EXPECT_NE(error_of(minimal("periodic = x\ncell = 0,0,3,10\n")).find("outside the periodic cell"), std::string::npos);
   EXPECT_EQ(error_of(minimal("periodic = x\ncell = 0,0,10,10\n")), "");
 }
@@ -154,7 +170,6 @@ TEST(Scene, PeriodicScenesNeedACellAndGrainsInsideIt) {
 TEST(Scene, ThreadsOtherThanOneAreRefusedHonestly) {
   EXPECT_NE(error_of(minimal("threads = 0\n")).find("threads"), std::string::npos);
 }
-
 
 // Random placement says how far it is, and gives up on a region too small
 // for its grains after a run of misses, not after 1000 draws a grain.
@@ -232,14 +247,16 @@ TEST(Scene, RigidMistakesNameTheirLineAndKey) {
             "s.ini:9: law: a soft law in a rigid-model scene: give 'law = A B rigid restitution=...' (docs/SCENES.md)");
   EXPECT_EQ(error_of(rigid("integrator = verlet\n")),
             "s.ini:9: integrator: the rigid model steps from collision to collision and takes no integrator: drop it");
-  EXPECT_EQ(error_of(rigid(), {"--dt", "auto"}),
-            "command line --dt: the rigid model needs 'dt = SECONDS': no contact stiffness sets it (docs/SCENES.md says "
-            "how to choose it)");
+  EXPECT_EQ(
+      error_of(rigid(), {"--dt", "auto"}),
+      "command line --dt: the rigid model needs 'dt = SECONDS': no contact stiffness sets it (docs/SCENES.md says "
+      "how to choose it)");
   EXPECT_EQ(error_of(rigid("law = 2 2 rigid xi_t=1\n")),
             "s.ini:9: law: a rigid law takes one of restitution=E (0 to 1) or xi_n=.. (the normal dissipation, kg)");
   EXPECT_EQ(error_of(rigid("law = 2 2 rigid restitution=-0.5\n")),
             "s.ini:9: law: restitution must be from 0 to 1, found '-0.5'");
-  EXPECT_EQ(error_of(rigid("law = 2 2 rigid xi_n=1e16\n")), "s.ini:9: law: xi_n must be from 0 to 1e15 kg, found 1e+16");
+  EXPECT_EQ(
+      error_of(rigid("law = 2 2 rigid xi_n=1e16\n")), "s.ini:9: law: xi_n must be from 0 to 1e15 kg, found 1e+16");
   EXPECT_EQ(error_of(minimal("law = 1 1 rigid restitution=0.5\n")),
             "s.ini:5: law: a rigid law in a soft-model scene: add 'model = rigid', or give a linear or hertz law");
   EXPECT_EQ(error_of(minimal("law = 1 1 linear kn=1 restitution=0.5\n")),

@@ -60,21 +60,23 @@ TEST(ShapeFile, ErrorsNameFileAndLine) {
             std::string::npos);
   EXPECT_NE(parse_error("sphero-shape 1\nkind point\nradius 1\nvertices 2\n0 0\n").find("ends after 1 of the 2"),
             std::string::npos);
-  EXPECT_NE(parse_error("sphero-shape 1\nkind point\nradius 1\nvertices 1\n0 0 0\n").find("grain.shape:5: expected 'X Y'"),
-            std::string::npos);
+  EXPECT_NE(
+      parse_error("sphero-shape 1\nkind point\nradius 1\nvertices 1\n0 0 0\n").find("grain.shape:5: expected 'X Y'"),
+      std::string::npos);
   EXPECT_NE(parse_error("sphero-shape 1\nkind point\nvertices 1\n0 0\n").find("missing 'radius"), std::string::npos);
   for (const char* count : {"0", "2.5", "1e18", "nan", "-3"})
-    EXPECT_NE(parse_error(std::string("sphero-shape 1\nvertices ") + count + "\n").find("grain.shape:2: the vertex count"),
-              std::string::npos) << count;
+    EXPECT_NE(
+        parse_error(std::string("sphero-shape 1\nvertices ") + count + "\n").find("grain.shape:2: the vertex count"),
+        std::string::npos)
+        << count;
   EXPECT_NE(parse_error("sphero-shape 1\nradius 1\nvertices 1\n0 0\n").find("missing 'kind"), std::string::npos);
 }
 
 TEST(ShapeFile, GeometryErrorsNameTheFile) {
-  const std::string message =
-      parse_error("sphero-shape 1\nkind polygon\nradius 0.1\nvertices 4\n0 0\n2 2\n2 0\n0 2\n");
+  const std::string message = parse_error("sphero-shape 1\nkind polygon\nradius 0.1\nvertices 4\n0 0\n2 2\n2 0\n0 2\n");
   EXPECT_NE(message.find("grain.shape: shape 'grain': the polygon intersects itself"), std::string::npos) << message;
-  EXPECT_NE(parse_error("sphero-shape 1\nkind point\nradius -2\nvertices 1\n0 0\n").find("negative"),
-            std::string::npos);
+  EXPECT_NE(
+      parse_error("sphero-shape 1\nkind point\nradius -2\nvertices 1\n0 0\n").find("negative"), std::string::npos);
   EXPECT_NE(parse_error("sphero-shape 1\nkind point\nradius 1\nvertices 1\nnan 0\n").find("not a finite number"),
             std::string::npos);
 }
@@ -93,9 +95,15 @@ TEST(ShapeFile, MangledFilesAreRefusedNeverCrash) {
     for (int e = 0; e < edits; ++e) {
       const std::size_t at = generator() % text.size();
       switch (generator() % 3) {
-        case 0: text[at] = alphabet[generator() % alphabet.size()]; break;
-        case 1: text.erase(at, 1); break;
-        default: text.insert(at, 1, alphabet[generator() % alphabet.size()]); break;
+        case 0:
+          text[at] = alphabet[generator() % alphabet.size()];
+          break;
+        case 1:
+          text.erase(at, 1);
+          break;
+        default:
+          text.insert(at, 1, alphabet[generator() % alphabet.size()]);
+          break;
       }
     }
     std::istringstream in(text);

@@ -58,8 +58,10 @@ TEST(StateVtu, RoundTripGivesBackTheSameWorld) {
     EXPECT_NEAR(back.mass[i], original.mass[i], 1e-12 * original.mass[i]);
     ASSERT_EQ(back.vertex_count[i], original.vertex_count[i]);
     for (int k = 0; k < back.vertex_count[i]; ++k) {
-      EXPECT_NEAR(back.world_vertex[back.vertex_begin[i] + k].x, original.world_vertex[original.vertex_begin[i] + k].x, 1e-12);
-      EXPECT_NEAR(back.world_vertex[back.vertex_begin[i] + k].y, original.world_vertex[original.vertex_begin[i] + k].y, 1e-12);
+      EXPECT_NEAR(
+          back.world_vertex[back.vertex_begin[i] + k].x, original.world_vertex[original.vertex_begin[i] + k].x, 1e-12);
+      EXPECT_NEAR(
+          back.world_vertex[back.vertex_begin[i] + k].y, original.world_vertex[original.vertex_begin[i] + k].y, 1e-12);
     }
   }
 }

@@ -31,9 +31,9 @@ struct WanderingGrains {
     for (int i = 0; i < side * side; ++i) {
       const int kind = i % 5;
       std::vector<Vec2> shape;
-      if (kind == 0) shape = {{0.0, 0.0}};                                              // a disc
-      if (kind == 1) shape = {{-0.22, 0.0}, {0.22, 0.0}};                              // a segment
-      if (kind == 2) shape = {{-0.2, -0.15}, {0.2, -0.15}, {0.0, 0.22}};               // a triangle
+      if (kind == 0) shape = {{0.0, 0.0}};                                // a disc
+      if (kind == 1) shape = {{-0.22, 0.0}, {0.22, 0.0}};                 // a segment
+      if (kind == 2) shape = {{-0.2, -0.15}, {0.2, -0.15}, {0.0, 0.22}};  // a triangle
       if (kind == 3)
         for (int k = 0; k < 6; ++k) shape.push_back(0.22 * Vec2{std::cos(k * M_PI / 3), std::sin(k * M_PI / 3)});
       if (kind == 4) shape = {{-0.2, -0.2}, {0.2, -0.2}, {0.2, 0.2}, {0.0, 0.0}, {-0.2, 0.2}};  // non-convex
@@ -113,7 +113,8 @@ TEST(VoidTriangulation, FlipsKeepItValidOverALongRun) {
       for (int k = 0; k < 3; ++k)
         if (T.is_constrained(k))
           (t == &tri ? moved_constraints : fresh_constraints)
-              .insert(std::minmax(T.vertex[static_cast<std::size_t>((k + 1) % 3)], T.vertex[static_cast<std::size_t>((k + 2) % 3)]));
+              .insert(std::minmax(
+                  T.vertex[static_cast<std::size_t>((k + 1) % 3)], T.vertex[static_cast<std::size_t>((k + 2) % 3)]));
   EXPECT_EQ(moved_constraints, fresh_constraints);
 }
 
@@ -210,9 +211,11 @@ TEST(DiscWalk, FindsEverySkeletonThatReachesIntoTheDisc) {
     const int k = static_cast<int>(random() % s.count());
     const int first_k = s.first[static_cast<std::size_t>(k)], end_k = s.first[static_cast<std::size_t>(k) + 1];
     Vec2 centre;
-    for (int p = first_k; p < end_k; ++p) centre += s.points[static_cast<std::size_t>(p)] / static_cast<double>(end_k - first_k);
+    for (int p = first_k; p < end_k; ++p)
+      centre += s.points[static_cast<std::size_t>(p)] / static_cast<double>(end_k - first_k);
     double extent = 0.0;
-    for (int p = first_k; p < end_k; ++p) extent = std::max(extent, norm(s.points[static_cast<std::size_t>(p)] - centre));
+    for (int p = first_k; p < end_k; ++p)
+      extent = std::max(extent, norm(s.points[static_cast<std::size_t>(p)] - centre));
     const double radius = extent + size(random);
     std::set<int> found;
     walk.visit_vertices(tri, tri.outside_triangle_at_vertex(s.first[static_cast<std::size_t>(k)]), centre, radius,
@@ -223,7 +226,8 @@ TEST(DiscWalk, FindsEverySkeletonThatReachesIntoTheDisc) {
       const int edges = s.closed[j] ? last - first + 1 : last - first;
       for (int e = 0; e < edges; ++e) {
         const int a = first + e, b = a == last ? first : a + 1;
-        distance = std::min(distance, distance_to_segment(centre, s.points[static_cast<std::size_t>(a)], s.points[static_cast<std::size_t>(b)]));
+        distance = std::min(distance, distance_to_segment(centre, s.points[static_cast<std::size_t>(a)],
+                                                          s.points[static_cast<std::size_t>(b)]));
       }
       if (distance < radius) {
         EXPECT_TRUE(found.count(s.body[j])) << "trial " << trial << ": body " << s.body[j] << " at " << distance;

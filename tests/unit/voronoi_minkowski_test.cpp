@@ -35,7 +35,8 @@ double skeleton_distance(const std::vector<Vec2>& a, const std::vector<Vec2>& b,
   double d = INFINITY;
   for (std::size_t i = 0; i < a.size(); ++i)
     for (std::size_t j = 0; j < b.size(); ++j)
-      d = std::min(d, segment_segment_distance(a[i], a[(i + 1) % a.size()], b[j] + shift, b[(j + 1) % b.size()] + shift));
+      d = std::min(
+          d, segment_segment_distance(a[i], a[(i + 1) % a.size()], b[j] + shift, b[(j + 1) % b.size()] + shift));
   std::vector<Vec2> moved;
   for (Vec2 v : b) moved.push_back(v + shift);
   if (point_in_polygon(a[0], moved) || point_in_polygon(moved[0], a)) return 0.0;
@@ -109,8 +110,8 @@ TEST(VoronoiMinkowski, PeriodicCellsTileTheTorusAndSeamGrainsAreWhole) {
       for (int ix = -1; ix <= 1; ++ix)
         for (int iy = -1; iy <= 1; ++iy) {
           if (i == j && ix == 0 && iy == 0) continue;
-          const double d = skeleton_distance(p.grains[i].shape.vertices, p.grains[j].shape.vertices,
-                                             Vec2{10.0 * ix, 8.0 * iy});
+          const double d =
+              skeleton_distance(p.grains[i].shape.vertices, p.grains[j].shape.vertices, Vec2{10.0 * ix, 8.0 * iy});
           EXPECT_GE(d - 2 * p.radius, 2 * 0.02 - 1e-9);
         }
 }

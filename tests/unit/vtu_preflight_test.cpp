@@ -11,8 +11,8 @@
 #include <string>
 
 #include "io/grid_check.h"
-#include "io/state_vtu.h"
 #include "io/scene.h"
+#include "io/state_vtu.h"
 #include "io/vtu_preflight.h"
 
 namespace sphero {
@@ -81,8 +81,9 @@ TEST_F(VtuPreflight, AnImpossibleExpansionIsRefusedBeforeAllocating) {
 }
 
 TEST_F(VtuPreflight, ElementsVtkWouldTakeForArraysAreRefused) {
-  EXPECT_NE(refusal_after([](std::string& b) { b.replace(b.find("<CellData>"), 10, "<CellData><FieldData/>"); })
-                .find("an element '<FieldData/>' among the CellData arrays"),
+  EXPECT_NE(refusal_after([](std::string& b) {
+              b.replace(b.find("<CellData>"), 10, "<CellData><FieldData/>");
+            }).find("an element '<FieldData/>' among the CellData arrays"),
             std::string::npos);
   EXPECT_NE(refusal_after([](std::string& b) {
               b.replace(b.find("Name=\"material\""), 15, "Name=\"shape\"");
@@ -96,11 +97,12 @@ TEST_F(VtuPreflight, CountsAndStructureAreCheckedBeforeAnythingIsAllocated) {
               b.replace(at, b.find('"', at) - at, "2000000000");
             }).find("announces 2000000000 cells"),
             std::string::npos);
-  EXPECT_NE(refusal_after([](std::string& b) { b.replace(b.find("<Piece"), 6, "<Piece/><Piece"); })
-                .find("more than one <Piece>"),
+  EXPECT_NE(refusal_after([](std::string& b) {
+              b.replace(b.find("<Piece"), 6, "<Piece/><Piece");
+            }).find("more than one <Piece>"),
             std::string::npos);
-  EXPECT_NE(refusal_after([](std::string& b) { b.resize(b.size() / 2); }).find("the file is damaged"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal_after([](std::string& b) { b.resize(b.size() / 2); }).find("the file is damaged"), std::string::npos);
 }
 
 // Ids, counts and flags a damaged file holds as numbers no int can hold

@@ -14,71 +14,52 @@
 
 #include <stdexcept>
 
-namespace sphero::plugin
-{
+namespace sphero::plugin {
 
-Blocks find_blocks(vtkMultiBlockDataSet* input)
-{
+Blocks find_blocks(vtkMultiBlockDataSet* input) {
   Blocks b;
-  for (unsigned int k = 0; input && k < input->GetNumberOfBlocks(); ++k)
-  {
-    if (!input->HasMetaData(k))
-    {
+  for (unsigned int k = 0; input && k < input->GetNumberOfBlocks(); ++k) {
+    if (!input->HasMetaData(k)) {
       continue;
     }
     const std::string name = input->GetMetaData(k)->Get(vtkCompositeDataSet::NAME());
     auto* grid = vtkUnstructuredGrid::SafeDownCast(input->GetBlock(k));
-    if (name == "particles")
-    {
+    if (name == "particles") {
       b.particles = grid;
-    }
-    else if (name == "contacts")
-    {
+    } else if (name == "contacts") {
       b.contacts = grid;
-    }
-    else if (name == "walls")
-    {
+    } else if (name == "walls") {
       b.walls = grid;
     }
   }
-  if (!b.particles)
-  {
+  if (!b.particles) {
     throw std::runtime_error("the input has no 'particles' block: apply this filter to a Sphero run (run.sphero)");
   }
   return b;
 }
 
-vtkSmartPointer<vtkMultiBlockDataSet> copy_blocks(vtkMultiBlockDataSet* input, Blocks& blocks)
-{
+vtkSmartPointer<vtkMultiBlockDataSet> copy_blocks(vtkMultiBlockDataSet* input, Blocks& blocks) {
   auto output = vtkSmartPointer<vtkMultiBlockDataSet>::New();
   output->SetNumberOfBlocks(input->GetNumberOfBlocks());
-  for (unsigned int k = 0; k < input->GetNumberOfBlocks(); ++k)
-  {
+  for (unsigned int k = 0; k < input->GetNumberOfBlocks(); ++k) {
     vtkDataObject* block = input->GetBlock(k);
-    if (!block)
-    {
+    if (!block) {
       continue;
     }
     vtkSmartPointer<vtkDataObject> copy;
     copy.TakeReference(block->NewInstance());
     copy->ShallowCopy(block);
     output->SetBlock(k, copy);
-    if (input->HasMetaData(k))
-    {
+    if (input->HasMetaData(k)) {
       output->GetMetaData(k)->Copy(input->GetMetaData(k));
     }
     const std::string name = input->HasMetaData(k) ? input->GetMetaData(k)->Get(vtkCompositeDataSet::NAME()) : "";
     auto* grid = vtkUnstructuredGrid::SafeDownCast(copy);
-    if (name == "particles")
-    {
+    if (name == "particles") {
       blocks.particles = grid;
-    }
-    else if (name == "contacts")
-    {
+    } else if (name == "contacts") {
       blocks.contacts = grid;
-    }
-    else if (name == "walls")
-    {
+    } else if (name == "walls") {
       blocks.walls = grid;
     }
   }
@@ -86,19 +67,16 @@ vtkSmartPointer<vtkMultiBlockDataSet> copy_blocks(vtkMultiBlockDataSet* input, B
   return output;
 }
 
-FilterFrame filter_frame(vtkInformationVector** inputVector)
-{
+FilterFrame filter_frame(vtkInformationVector** inputVector) {
   auto* input = vtkMultiBlockDataSet::GetData(inputVector[0]);
   const Blocks in = find_blocks(input);
   FilterFrame f;
   // The run reader names the frame's state file, whose skeletons give the
   // exact outlines.
   vtkSmartPointer<vtkUnstructuredGrid> state;
-  if (auto* file = vtkStringArray::SafeDownCast(in.particles->GetFieldData()->GetAbstractArray("state_file")))
-  {
+  if (auto* file = vtkStringArray::SafeDownCast(in.particles->GetFieldData()->GetAbstractArray("state_file"))) {
     const std::filesystem::path path = file->GetNumberOfValues() == 1 ? std::string(file->GetValue(0)) : std::string();
-    if (!path.empty() && std::filesystem::exists(path))
-    {
+    if (!path.empty() && std::filesystem::exists(path)) {
       state = read_vtu(path);
     }
   }
@@ -107,83 +85,65 @@ FilterFrame filter_frame(vtkInformationVector** inputVector)
   return f;
 }
 
-std::array<vtkFieldData*, 2> FilterFrame::summary_fields() const
-{
-  return { output->GetFieldData(), blocks.particles->GetFieldData() };
+std::array<vtkFieldData*, 2> FilterFrame::summary_fields() const {
+  return {output->GetFieldData(), blocks.particles->GetFieldData()};
 }
 
 int run_filter(vtkAlgorithm* filter, vtkInformationVector** inputVector, vtkInformationVector* outputVector,
-  const std::function<void(FilterFrame&)>& analyse)
-{
-  try
-  {
+               const std::function<void(FilterFrame&)>& analyse) {
+  try {
     FilterFrame f = filter_frame(inputVector);
     analyse(f);
     vtkMultiBlockDataSet::GetData(outputVector)->ShallowCopy(f.output);
-  }
-  catch (const std::exception& e)
-  {
+  } catch (const std::exception& e) {
     vtkErrorWithObjectMacro(filter, << e.what());
     return 0;
   }
   return 1;
 }
 
-analysis::Window window_from(int type, const double rectangle[4], const double circle[3])
-{
+analysis::Window window_from(int type, const double rectangle[4], const double circle[3]) {
   analysis::Window w;
-  if (type == 1)
-  {
-    if (!(rectangle[2] > rectangle[0] && rectangle[3] > rectangle[1]))
-    {
+  if (type == 1) {
+    if (!(rectangle[2] > rectangle[0] && rectangle[3] > rectangle[1])) {
       throw std::runtime_error("WindowRectangle: expected x0 < x1 and y0 < y1");
     }
-    w = { analysis::Window::Kind::rectangle, rectangle[0], rectangle[1], rectangle[2], rectangle[3], {}, 0.0 };
-  }
-  else if (type == 2)
-  {
-    if (!(circle[2] > 0.0))
-    {
+    w = {analysis::Window::Kind::rectangle, rectangle[0], rectangle[1], rectangle[2], rectangle[3], {}, 0.0};
+  } else if (type == 2) {
+    if (!(circle[2] > 0.0)) {
       throw std::runtime_error("WindowCircle: the radius must be positive");
     }
     w.kind = analysis::Window::Kind::circle;
-    w.centre = { circle[0], circle[1] };
+    w.centre = {circle[0], circle[1]};
     w.radius = circle[2];
   }
   return w;
 }
 
-void add_value(vtkFieldData* fields, const std::string& name, double value)
-{
-  add_values(fields, name, { value });
-}
+void add_value(vtkFieldData* fields, const std::string& name, double value) { add_values(fields, name, {value}); }
 
-void add_values(vtkFieldData* fields, const std::string& name, const std::vector<double>& values, int components)
-{
+void add_values(vtkFieldData* fields, const std::string& name, const std::vector<double>& values, int components) {
   vtkNew<vtkDoubleArray> a;
   a->SetName(name.c_str());
   a->SetNumberOfComponents(components);
-  for (double v : values)
-  {
+  for (double v : values) {
     a->InsertNextValue(v);
   }
   fields->AddArray(a);
 }
 
-void add_cell_values(vtkUnstructuredGrid* grid, const std::string& name, const std::vector<double>& values, int components)
-{
+void add_cell_values(vtkUnstructuredGrid* grid, const std::string& name, const std::vector<double>& values,
+                     int components) {
   vtkNew<vtkDoubleArray> a;
   a->SetName(name.c_str());
   a->SetNumberOfComponents(components);
   a->SetNumberOfTuples(grid->GetNumberOfCells());
-  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c)
-  {
-    for (int k = 0; k < components; ++k)
-    {
+  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
+    for (int k = 0; k < components; ++k) {
       a->SetComponent(c, k, values.at(static_cast<std::size_t>(c * components + k)));
     }
   }
   grid->GetCellData()->AddArray(a);
 }
 
-}
+}  // namespace sphero::plugin

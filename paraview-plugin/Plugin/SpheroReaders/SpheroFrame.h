@@ -19,11 +19,9 @@
 #include <string>
 #include <vector>
 
-namespace sphero::plugin
-{
+namespace sphero::plugin {
 
-struct Blocks
-{
+struct Blocks {
   vtkUnstructuredGrid* particles = nullptr;
   vtkUnstructuredGrid* contacts = nullptr;
   vtkUnstructuredGrid* walls = nullptr;
@@ -41,8 +39,7 @@ vtkSmartPointer<vtkMultiBlockDataSet> copy_blocks(vtkMultiBlockDataSet* input, B
 // What every filter starts from: the input's frame as FrameData, and an
 // output multiblock that shares the input's arrays (`blocks` point into it).
 // Throws std::runtime_error for an input that is not a Sphero run.
-struct FilterFrame
-{
+struct FilterFrame {
   FrameData frame;
   Blocks blocks;
   vtkSmartPointer<vtkMultiBlockDataSet> output;
@@ -56,7 +53,7 @@ FilterFrame filter_frame(vtkInformationVector** inputVector);
 // output, which then becomes the filter's; an exception becomes a VTK error
 // of `filter` and a failed request.
 int run_filter(vtkAlgorithm* filter, vtkInformationVector** inputVector, vtkInformationVector* outputVector,
-  const std::function<void(FilterFrame&)>& analyse);
+               const std::function<void(FilterFrame&)>& analyse);
 
 // WindowType 0: the box around the particles; 1: Rectangle (x0, y0, x1, y1);
 // 2: Circle (x, y, r).
@@ -64,6 +61,7 @@ analysis::Window window_from(int type, const double rectangle[4], const double c
 
 void add_value(vtkFieldData* fields, const std::string& name, double value);
 void add_values(vtkFieldData* fields, const std::string& name, const std::vector<double>& values, int components = 1);
-void add_cell_values(vtkUnstructuredGrid* grid, const std::string& name, const std::vector<double>& values, int components = 1);
+void add_cell_values(vtkUnstructuredGrid* grid, const std::string& name, const std::vector<double>& values,
+                     int components = 1);
 
-}
+}  // namespace sphero::plugin

@@ -16,9 +16,8 @@
 #include "SpheroReadersModule.h"  // for export macro
 #include "vtkMultiBlockDataSetAlgorithm.h"
 
-class SPHEROREADERS_EXPORT vtkSpheroForceChains : public vtkMultiBlockDataSetAlgorithm
-{
-public:
+class SPHEROREADERS_EXPORT vtkSpheroForceChains : public vtkMultiBlockDataSetAlgorithm {
+ public:
   static vtkSpheroForceChains* New();
   vtkTypeMacro(vtkSpheroForceChains, vtkMultiBlockDataSetAlgorithm);
 
@@ -33,12 +32,12 @@ public:
   vtkSetClampMacro(ChainLinks, int, 0, 1);
   vtkGetMacro(ChainLinks, int);
 
-protected:
+ protected:
   vtkSpheroForceChains() = default;
   ~vtkSpheroForceChains() override = default;
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
-private:
+ private:
   vtkSpheroForceChains(const vtkSpheroForceChains&) = delete;
   void operator=(const vtkSpheroForceChains&) = delete;
 

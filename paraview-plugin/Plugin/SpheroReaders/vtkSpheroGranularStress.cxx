@@ -9,9 +9,8 @@
 
 vtkStandardNewMacro(vtkSpheroGranularStress);
 
-int vtkSpheroGranularStress::RequestData(
-  vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
-{
+int vtkSpheroGranularStress::RequestData(vtkInformation*, vtkInformationVector** inputVector,
+                                         vtkInformationVector* outputVector) {
   using namespace sphero;
   return plugin::run_filter(this, inputVector, outputVector, [&](plugin::FilterFrame& f) {
     const FrameData& frame = f.frame;
@@ -22,16 +21,15 @@ int vtkSpheroGranularStress::RequestData(
 
     const plugin::Blocks& out = f.blocks;
     std::vector<double> stress, pressure, deviator, principal, major;
-    for (const ParticleRecord& p : frame.particles)
-    {
+    for (const ParticleRecord& p : frame.particles) {
       const Stress sigma = analysis::particle_stress(p, options.exclude_walls);
-      stress.insert(stress.end(), { sigma.xx, sigma.xy, sigma.yx, sigma.yy });
+      stress.insert(stress.end(), {sigma.xx, sigma.xy, sigma.yx, sigma.yy});
       pressure.push_back(sigma.pressure());
       deviator.push_back(sigma.deviator());
       const auto values = sigma.principal();
-      principal.insert(principal.end(), { values[0], values[1] });
+      principal.insert(principal.end(), {values[0], values[1]});
       const Vec2 d = sigma.major_direction();
-      major.insert(major.end(), { d.x, d.y, 0.0 });
+      major.insert(major.end(), {d.x, d.y, 0.0});
     }
     plugin::add_cell_values(out.particles, "stress", stress, 4);
     plugin::add_cell_values(out.particles, "pressure", pressure);
@@ -39,15 +37,13 @@ int vtkSpheroGranularStress::RequestData(
     plugin::add_cell_values(out.particles, "principal_stresses", principal, 2);
     plugin::add_cell_values(out.particles, "major_stress_direction", major, 3);
     std::vector<double> face, normal, shear, length;
-    for (const auto& w : s.walls)
-    {
-      face.insert(face.end(), { static_cast<double>(w.wall), static_cast<double>(w.face) });
+    for (const auto& w : s.walls) {
+      face.insert(face.end(), {static_cast<double>(w.wall), static_cast<double>(w.face)});
       normal.push_back(w.normal_stress);
       shear.push_back(w.shear_stress);
       length.push_back(w.length);
     }
-    for (vtkFieldData* fields : f.summary_fields())
-    {
+    for (vtkFieldData* fields : f.summary_fields()) {
       plugin::add_value(fields, "sigma_xx", s.stress.xx);
       plugin::add_value(fields, "sigma_yy", s.stress.yy);
       plugin::add_value(fields, "sigma_xy", 0.5 * (s.stress.xy + s.stress.yx));

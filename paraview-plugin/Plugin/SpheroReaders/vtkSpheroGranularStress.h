@@ -18,9 +18,8 @@
 #include "SpheroReadersModule.h"  // for export macro
 #include "vtkMultiBlockDataSetAlgorithm.h"
 
-class SPHEROREADERS_EXPORT vtkSpheroGranularStress : public vtkMultiBlockDataSetAlgorithm
-{
-public:
+class SPHEROREADERS_EXPORT vtkSpheroGranularStress : public vtkMultiBlockDataSetAlgorithm {
+ public:
   static vtkSpheroGranularStress* New();
   vtkTypeMacro(vtkSpheroGranularStress, vtkMultiBlockDataSetAlgorithm);
 
@@ -35,19 +34,19 @@ public:
   vtkSetVector3Macro(WindowCircle, double);
   vtkGetVector3Macro(WindowCircle, double);
 
-protected:
+ protected:
   vtkSpheroGranularStress() = default;
   ~vtkSpheroGranularStress() override = default;
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
-private:
+ private:
   vtkSpheroGranularStress(const vtkSpheroGranularStress&) = delete;
   void operator=(const vtkSpheroGranularStress&) = delete;
 
   int ExcludeWalls = 0;
   int WindowType = 0;
-  double WindowRectangle[4] = { 0, 0, 1, 1 };
-  double WindowCircle[3] = { 0, 0, 1 };
+  double WindowRectangle[4] = {0, 0, 1, 1};
+  double WindowCircle[3] = {0, 0, 1};
 };
 
 #endif

@@ -18,9 +18,8 @@
 
 #include <string>
 
-class SPHEROREADERS_EXPORT vtkSpheroPackingReader : public vtkUnstructuredGridAlgorithm
-{
-public:
+class SPHEROREADERS_EXPORT vtkSpheroPackingReader : public vtkUnstructuredGridAlgorithm {
+ public:
   static vtkSpheroPackingReader* New();
   vtkTypeMacro(vtkSpheroPackingReader, vtkUnstructuredGridAlgorithm);
   void PrintSelf(ostream& os, vtkIndent indent) override;
@@ -42,13 +41,13 @@ public:
    */
   int CanReadFile(const char* fileName);
 
-protected:
+ protected:
   vtkSpheroPackingReader();
   ~vtkSpheroPackingReader() override = default;
 
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
-private:
+ private:
   vtkSpheroPackingReader(const vtkSpheroPackingReader&) = delete;
   void operator=(const vtkSpheroPackingReader&) = delete;
 

@@ -7,11 +7,11 @@
 #include "vtkInformation.h"
 #include "vtkInformationVector.h"
 #include "vtkMultiBlockDataSet.h"
-#include "vtkStringArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPoints.h"
 #include "vtkStreamingDemandDrivenPipeline.h"
+#include "vtkStringArray.h"
 #include "vtkUnstructuredGrid.h"
 
 #include "io/frame_reader.h"
@@ -29,17 +29,12 @@
 #include <stdexcept>
 #include <vector>
 
-namespace
-{
+namespace {
 // "particles_00012.vtu" -> the frame's suffix "00012.vtu" (".pvtu" for a run on ranks).
-std::string frame_suffix(const std::string& file)
-{
-  return file.substr(file.find('_') + 1);
-}
-}
+std::string frame_suffix(const std::string& file) { return file.substr(file.find('_') + 1); }
+}  // namespace
 
-struct vtkSpheroRunReader::Run
-{
+struct vtkSpheroRunReader::Run {
   std::filesystem::path directory;
   int arc_resolution = 24;
   std::vector<double> times;
@@ -50,88 +45,69 @@ struct vtkSpheroRunReader::Run
 
 vtkStandardNewMacro(vtkSpheroRunReader);
 
-vtkSpheroRunReader::vtkSpheroRunReader()
-{
-  this->SetNumberOfInputPorts(0);
-}
+vtkSpheroRunReader::vtkSpheroRunReader() { this->SetNumberOfInputPorts(0); }
 
 vtkSpheroRunReader::~vtkSpheroRunReader() = default;
 
-int vtkSpheroRunReader::CanReadFile(const char* fileName)
-{
+int vtkSpheroRunReader::CanReadFile(const char* fileName) {
   std::ifstream in(fileName ? fileName : "");
   std::string first;
   std::getline(in, first);
   return first.rfind("# Sphero run", 0) == 0 ? 1 : 0;
 }
 
-int vtkSpheroRunReader::RequestInformation(
-  vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector)
-{
-  try
-  {
+int vtkSpheroRunReader::RequestInformation(vtkInformation*, vtkInformationVector**,
+                                           vtkInformationVector* outputVector) {
+  try {
     auto run = std::make_unique<Run>();
     std::ifstream manifest(this->FileName);
-    if (!manifest)
-    {
+    if (!manifest) {
       throw std::runtime_error(this->FileName + ": cannot open");
     }
     run->directory = std::filesystem::path(this->FileName).parent_path();
-    for (std::string line; std::getline(manifest, line);)
-    {
-      if (line.rfind("arc_resolution = ", 0) == 0)
-      {
+    for (std::string line; std::getline(manifest, line);) {
+      if (line.rfind("arc_resolution = ", 0) == 0) {
         const auto chords = sphero::parse_number(line.substr(17));
-        if (!chords || *chords < 3 || *chords > 4096 || *chords != std::floor(*chords))
-        {
+        if (!chords || *chords < 3 || *chords > 4096 || *chords != std::floor(*chords)) {
           throw std::runtime_error(this->FileName + ": arc_resolution must be a whole number from 3 to 4096");
         }
         run->arc_resolution = static_cast<int>(*chords);
       }
     }
     const auto pvd = run->directory / "particles.pvd";
-    if (!std::filesystem::exists(pvd))
-    {
+    if (!std::filesystem::exists(pvd)) {
       throw std::runtime_error(pvd.string() + ": missing; the run wrote no particles");
     }
-    for (const sphero::CollectionEntry& entry : sphero::read_collection(pvd))
-    {
+    for (const sphero::CollectionEntry& entry : sphero::read_collection(pvd)) {
       run->times.push_back(entry.time);
       run->suffixes.push_back(frame_suffix(entry.file));
     }
-    if (run->times.empty())
-    {
+    if (run->times.empty()) {
       throw std::runtime_error(pvd.string() + ": no frames");
     }
     sphero::EnergyTable energy = sphero::read_energy_table(run->directory);
-    for (auto& row : energy.rows)
-    {
+    for (auto& row : energy.rows) {
       const double time = row.front();
       run->energy_rows[time] = std::move(row);
     }
     run->energy_columns = std::move(energy.columns);
     vtkInformation* info = outputVector->GetInformationObject(0);
-    info->Set(vtkStreamingDemandDrivenPipeline::TIME_STEPS(), run->times.data(),
-      static_cast<int>(run->times.size()));
-    const double range[2] = { run->times.front(), run->times.back() };
+    info->Set(vtkStreamingDemandDrivenPipeline::TIME_STEPS(), run->times.data(), static_cast<int>(run->times.size()));
+    const double range[2] = {run->times.front(), run->times.back()};
     info->Set(vtkStreamingDemandDrivenPipeline::TIME_RANGE(), range, 2);
     this->Index = std::move(run);
-  }
-  catch (const std::exception& e)
-  {
+  } catch (const std::exception& e) {
     vtkErrorMacro(<< e.what());
     return 0;
   }
   return 1;
 }
 
-namespace
-{
+namespace {
 // Field data every block carries: the frame's time, its index and the
 // energy ledger's row.
 void add_frame_fields(vtkFieldData* fields, double time, int frame, const std::vector<std::string>& columns,
-  const std::vector<double>* row)
-{
+                      const std::vector<double>* row) {
   vtkNew<vtkDoubleArray> t;
   t->SetName("TimeValue");
   t->InsertNextValue(time);
@@ -140,8 +116,7 @@ void add_frame_fields(vtkFieldData* fields, double time, int frame, const std::v
   f->SetName("frame");
   f->InsertNextValue(frame);
   fields->AddArray(f);
-  for (std::size_t k = 1; row && k < columns.size() && k < row->size(); ++k)
-  {
+  for (std::size_t k = 1; row && k < columns.size() && k < row->size(); ++k) {
     vtkNew<vtkDoubleArray> a;
     a->SetName(columns[k].c_str());
     a->InsertNextValue((*row)[k]);
@@ -151,13 +126,11 @@ void add_frame_fields(vtkFieldData* fields, double time, int frame, const std::v
 
 // The particles' outlines regenerated from the state frame's skeletons at
 // `resolution`; cell data and field data kept from the written grid.
-vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(
-  vtkUnstructuredGrid* written, const std::filesystem::path& state_file, int resolution)
-{
+vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(vtkUnstructuredGrid* written,
+                                                         const std::filesystem::path& state_file, int resolution) {
   const std::vector<sphero::BodySpec> bodies = sphero::read_state_vtu(state_file);
   vtkDataArray* id = written->GetCellData()->GetArray("id");
-  if (!id)
-  {
+  if (!id) {
     throw std::runtime_error("the particles have no id array");
   }
   sphero::OutlineCache outlines(resolution);
@@ -165,17 +138,14 @@ vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(
   points->SetDataTypeToDouble();
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   grid->Allocate(written->GetNumberOfCells());
-  for (vtkIdType c = 0; c < written->GetNumberOfCells(); ++c)
-  {
+  for (vtkIdType c = 0; c < written->GetNumberOfCells(); ++c) {
     const auto body = static_cast<std::size_t>(id->GetTuple1(c));
-    if (body >= bodies.size())
-    {
+    if (body >= bodies.size()) {
       throw std::runtime_error(state_file.string() + ": has no body " + std::to_string(body));
     }
     const sphero::BodySpec& b = bodies[body];
     std::vector<vtkIdType> ids;
-    for (const sphero::Vec2 p : outlines.outline(b.shape))
-    {
+    for (const sphero::Vec2 p : outlines.outline(b.shape)) {
       const sphero::Vec2 q = b.position + sphero::rotated(p, b.angle);
       ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
     }
@@ -186,13 +156,10 @@ vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(
   grid->GetFieldData()->ShallowCopy(written->GetFieldData());
   return grid;
 }
-}
+}  // namespace
 
-int vtkSpheroRunReader::RequestData(
-  vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector)
-{
-  if (!this->Index)
-  {
+int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector) {
+  if (!this->Index) {
     vtkErrorMacro(<< this->FileName << ": not a readable Sphero run");
     return 0;
   }
@@ -201,46 +168,38 @@ int vtkSpheroRunReader::RequestData(
   vtkMultiBlockDataSet* output = vtkMultiBlockDataSet::GetData(info);
   // The last frame at or before the requested time.
   std::size_t frame = run.times.size() - 1;
-  if (info->Has(vtkStreamingDemandDrivenPipeline::UPDATE_TIME_STEP()))
-  {
+  if (info->Has(vtkStreamingDemandDrivenPipeline::UPDATE_TIME_STEP())) {
     const double t = info->Get(vtkStreamingDemandDrivenPipeline::UPDATE_TIME_STEP());
     const auto after = std::upper_bound(run.times.begin(), run.times.end(), t * (1.0 + 1e-12) + 1e-300);
     frame = after == run.times.begin() ? 0 : static_cast<std::size_t>(after - run.times.begin()) - 1;
   }
-  try
-  {
+  try {
     const double time = run.times[frame];
     const auto row = run.energy_rows.find(time);
     const std::vector<double>* energies = row == run.energy_rows.end() ? nullptr : &row->second;
-    const char* names[4] = { "particles", "contacts", "walls", "contact_points" };
+    const char* names[4] = {"particles", "contacts", "walls", "contact_points"};
     output->SetNumberOfBlocks(4);
-    for (unsigned int block = 0; block < 4; ++block)
-    {
+    for (unsigned int block = 0; block < 4; ++block) {
       const auto file = run.directory / (std::string(names[block]) + "_" + run.suffixes[frame]);
       vtkSmartPointer<vtkUnstructuredGrid> grid;
-      if (std::filesystem::exists(file))
-      {
+      if (std::filesystem::exists(file)) {
         grid = sphero::read_vtu(file);
-      }
-      else
-      {
+      } else {
         grid = vtkSmartPointer<vtkUnstructuredGrid>::New();  // the run did not write this field
       }
       const auto state = run.directory / ("state_" + run.suffixes[frame]);
       // ArcResolution 0: the outlines as the run drew them (at the scene's
       // arc_resolution), so that every number equals sphero analyze's.
-      if (block == 0 && this->ArcResolution > 0)
-      {
-        if (!std::filesystem::exists(state))
-        {
-          throw std::runtime_error(state.string() + ": missing; outlines can be regenerated only from a run that "
-                                                    "wrote state frames (fields = ...,state); set ArcResolution to 0");
+      if (block == 0 && this->ArcResolution > 0) {
+        if (!std::filesystem::exists(state)) {
+          throw std::runtime_error(state.string() +
+                                   ": missing; outlines can be regenerated only from a run that "
+                                   "wrote state frames (fields = ...,state); set ArcResolution to 0");
         }
         grid = regenerate_outlines(grid, state, this->ArcResolution);
       }
       add_frame_fields(grid->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
-      if (block == 0 && std::filesystem::exists(state))
-      {
+      if (block == 0 && std::filesystem::exists(state)) {
         // Where the Sphero filters find the exact skeletons (the exact
         // packing fraction clips the outlines' arcs, not these polygons).
         vtkNew<vtkStringArray> exact;
@@ -253,17 +212,14 @@ int vtkSpheroRunReader::RequestData(
     }
     add_frame_fields(output->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
     output->GetInformation()->Set(vtkDataObject::DATA_TIME_STEP(), time);
-  }
-  catch (const std::exception& e)
-  {
+  } catch (const std::exception& e) {
     vtkErrorMacro(<< e.what());
     return 0;
   }
   return 1;
 }
 
-void vtkSpheroRunReader::PrintSelf(ostream& os, vtkIndent indent)
-{
+void vtkSpheroRunReader::PrintSelf(ostream& os, vtkIndent indent) {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "FileName: " << this->FileName << "\n";
   os << indent << "ArcResolution: " << this->ArcResolution << "\n";

@@ -25,9 +25,8 @@
 #include <memory>
 #include <string>
 
-class SPHEROREADERS_EXPORT vtkSpheroRunReader : public vtkMultiBlockDataSetAlgorithm
-{
-public:
+class SPHEROREADERS_EXPORT vtkSpheroRunReader : public vtkMultiBlockDataSetAlgorithm {
+ public:
   static vtkSpheroRunReader* New();
   vtkTypeMacro(vtkSpheroRunReader, vtkMultiBlockDataSetAlgorithm);
   void PrintSelf(ostream& os, vtkIndent indent) override;
@@ -50,14 +49,14 @@ public:
    */
   int CanReadFile(const char* fileName);
 
-protected:
+ protected:
   vtkSpheroRunReader();
   ~vtkSpheroRunReader() override;
 
   int RequestInformation(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
-private:
+ private:
   vtkSpheroRunReader(const vtkSpheroRunReader&) = delete;
   void operator=(const vtkSpheroRunReader&) = delete;
 

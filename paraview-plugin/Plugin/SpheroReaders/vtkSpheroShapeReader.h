@@ -18,9 +18,8 @@
 
 #include <string>
 
-class SPHEROREADERS_EXPORT vtkSpheroShapeReader : public vtkUnstructuredGridAlgorithm
-{
-public:
+class SPHEROREADERS_EXPORT vtkSpheroShapeReader : public vtkUnstructuredGridAlgorithm {
+ public:
   static vtkSpheroShapeReader* New();
   vtkTypeMacro(vtkSpheroShapeReader, vtkUnstructuredGridAlgorithm);
   void PrintSelf(ostream& os, vtkIndent indent) override;
@@ -41,13 +40,13 @@ public:
    */
   int CanReadFile(const char* fileName);
 
-protected:
+ protected:
   vtkSpheroShapeReader();
   ~vtkSpheroShapeReader() override = default;
 
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
-private:
+ private:
   vtkSpheroShapeReader(const vtkSpheroShapeReader&) = delete;
   void operator=(const vtkSpheroShapeReader&) = delete;
 

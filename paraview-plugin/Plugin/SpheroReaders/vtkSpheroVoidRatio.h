@@ -14,9 +14,8 @@
 #include "SpheroReadersModule.h"  // for export macro
 #include "vtkMultiBlockDataSetAlgorithm.h"
 
-class SPHEROREADERS_EXPORT vtkSpheroVoidRatio : public vtkMultiBlockDataSetAlgorithm
-{
-public:
+class SPHEROREADERS_EXPORT vtkSpheroVoidRatio : public vtkMultiBlockDataSetAlgorithm {
+ public:
   static vtkSpheroVoidRatio* New();
   vtkTypeMacro(vtkSpheroVoidRatio, vtkMultiBlockDataSetAlgorithm);
 
@@ -28,18 +27,18 @@ public:
   vtkSetVector3Macro(WindowCircle, double);
   vtkGetVector3Macro(WindowCircle, double);
 
-protected:
+ protected:
   vtkSpheroVoidRatio() = default;
   ~vtkSpheroVoidRatio() override = default;
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
-private:
+ private:
   vtkSpheroVoidRatio(const vtkSpheroVoidRatio&) = delete;
   void operator=(const vtkSpheroVoidRatio&) = delete;
 
   int WindowType = 0;
-  double WindowRectangle[4] = { 0, 0, 1, 1 };
-  double WindowCircle[3] = { 0, 0, 1 };
+  double WindowRectangle[4] = {0, 0, 1, 1};
+  double WindowCircle[3] = {0, 0, 1};
 };
 
 #endif
