@@ -59,8 +59,8 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
   const auto refuse = [&](const std::string& what) {
     throw std::runtime_error(
         fmt::format("{}: cannot continue under {}: {}. A restart changes only duration, output, "
-                    "intervals and threads; start a new run from the checkpoint's last state "
-                    "file (packing = state_NNNNN.vtu) to change the rest",
+                    "intervals and threads; to change the rest, continue the run as a new stage "
+                    "(sphero run NEXT.ini --from CHECKPOINT, docs/SCENES.md)",
                     checkpoint_name, scene_name, what));
   };
   if (w.size() != scene_world.size())

@@ -13,23 +13,27 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <mutex>
 #include <optional>
 #include <thread>
 
 #include "app/analysis_files.h"
+#include "app/check_listing.h"
 #include "app/commands.h"
 #include "app/data_directory.h"
 #include "app/default_scene.h"
 #include "app/opencl_backend.h"
 #include "app/progress_line.h"
 #include "app/restart_check.h"
+#include "app/run_stages.h"
 #include "engine/thread_team.h"
 #include "engine/triangulation_neighbours.h"
 #include "io/checkpoint.h"
 #include "io/run_output.h"
 #include "io/scene.h"
+#include "io/stage.h"
 #include "packing/spatial_order.h"
 #include "parallel/distributed_engine.h"
 
@@ -123,12 +127,15 @@ class FrameWriter {
 };
 
 constexpr const char* kRunUsage =
-    "usage: sphero run [SCENE.ini] [--check] [--restart CHECKPOINT] [--overwrite] [--quiet] [--KEY VALUE ...]\n"
+    "usage: sphero run [SCENE.ini] [--check] [--restart CHECKPOINT] [--from CHECKPOINT] [--overwrite] [--quiet]\n"
+    "                  [--KEY VALUE ...]\n"
     "\n"
     "  SCENE.ini          the scene (default: the built-in hopper of cows, data/scenes/hopper.ini)\n"
     "  --check            validate the scene and its layout, run nothing\n"
     "  --restart FILE     continue from a checkpoint written by an earlier run of the same scene: in that run's\n"
     "                     folder, or, with an --output folder holding no run, afresh there from the checkpoint\n"
+    "  --from FILE        a new run, in its own output folder, from a checkpoint's bodies, contacts and time, with\n"
+    "                     everything else from SCENE.ini applied as a stage (docs/SCENES.md, \"Stages\")\n"
     "  --overwrite        reuse an output directory that already holds files\n"
     "  --quiet            no progress, only errors and the summary\n"
     "  --KEY VALUE        override any scene key, e.g. --gravity 0,-9.81 --duration 5\n"
@@ -137,7 +144,7 @@ constexpr const char* kRunUsage =
 struct RunOptions {
   std::string scene_file;
   bool check = false, overwrite = false, quiet = false;
-  std::string restart;
+  std::string restart, from;
   std::vector<std::string> overrides;
 };
 
@@ -155,6 +162,9 @@ RunOptions parse_arguments(const std::vector<std::string>& args) {
       if (k + 1 >= args.size() || args[k + 1].empty())
         throw SceneError("command line: --restart needs a checkpoint file");
       o.restart = args[++k];
+    } else if (a == "--from") {
+      if (k + 1 >= args.size() || args[k + 1].empty()) throw SceneError("command line: --from needs a checkpoint file");
+      o.from = args[++k];
     } else if (a.rfind("--", 0) == 0) {
       o.overrides.push_back(a);
       if (k + 1 < args.size() && a.find('=') == std::string::npos) o.overrides.push_back(args[++k]);
@@ -209,30 +219,86 @@ std::string listing_note(const World& w) {
       step);
 }
 
-// The engine at the scene's start, or where the checkpoint left it.
-std::unique_ptr<Engine> make_engine(const RunOptions& options, const SceneConfig& scene, World world,
-                                    const EngineSettings& settings) {
+// The state a run's first stage starts from: the scene's world and
+// settings at step 0, or, with --from, the checkpoint's whole state with
+// the scene applied to it as a stage.
+EngineSnapshot first_stage_state(const RunOptions& options, const SceneConfig& scene, std::vector<BodySource>* sources,
+                                 const Progress& progress) {
+  EngineSnapshot state;
+  if (!options.from.empty()) {
+    state = load_checkpoint(options.from);
+    start_stage_from(scene, state, options.from);
+    return state;
+  }
+  state.world = build_world(scene, progress, sources);
+  state.settings = resolve_engine_settings(scene, state.world);
+  return state;
+}
+
+// An engine stepping `state` as the scene asks: its threads, neighbour
+// strategy and backend, none of which changes the results.
+// `backend`, when given, receives the header's line for the backend.
+std::unique_ptr<Engine> engine_for(const std::function<std::unique_ptr<Engine>()>& make, const SceneConfig& scene,
+                                   std::string* backend = nullptr) {
   std::unique_ptr<Engine> engine;
   try {
-    if (options.restart.empty()) {
-      engine = std::make_unique<Engine>(std::move(world), settings);
-    } else {
-      EngineSnapshot checkpoint = load_checkpoint(options.restart);
-      check_restart(checkpoint, world, settings, options.restart, scene.source);
-      engine = std::make_unique<Engine>(std::move(checkpoint));
-    }
+    engine = make();
   } catch (const std::invalid_argument& e) {
     throw SceneError(fmt::format("{}: {}", scene.source, e.what()));
   }
-  engine->set_threads(settings.threads);                // not in the checkpoint: it never changes the results
-  engine->set_neighbour_strategy(settings.neighbours);  // nor this
+  engine->set_threads(scene.threads);
+  engine->set_neighbour_strategy(scene.engine.neighbours);
+  if (scene.backend == Backend::opencl) {
+    const std::string description = use_opencl_backend(*engine, scene.source).description;
+    if (backend) *backend = "  backend: " + description + "\n";
+  }
   return engine;
 }
 
-// The line of the run's header that says where the contacts are computed.
-std::string backend_line(Engine& engine, const SceneConfig& scene) {
-  if (scene.backend != Backend::opencl) return {};
-  return "  backend: " + use_opencl_backend(engine, scene.source).description + "\n";
+// Where the run starts: its engine, its stages and the one it is in.
+struct RunStart {
+  std::unique_ptr<Engine> engine;
+  std::vector<StagePlan> stages;
+  std::size_t stage = 0;
+  std::vector<WallColumns> columns;  // energy.csv's: every wall, loaded where a stage loads it
+  std::string backend;               // the header's line for the backend, if not the CPU
+};
+
+// The run from `first` (first_stage_state), or, with --restart, from the
+// checkpoint, which must be what the scene makes at its time: the stage it
+// belongs to is applied to the scene's state before they are compared.
+RunStart start_run(const RunOptions& options, const SceneConfig& scene, EngineSnapshot first) {
+  RunStart run;
+  const auto merge_columns = [&](std::size_t, const EngineSnapshot& stage) {
+    const std::vector<WallColumns> columns = wall_columns(stage.world, FramePiece{});
+    if (run.columns.empty()) run.columns = columns;
+    for (std::size_t k = 0; k < columns.size(); ++k) run.columns[k].loaded = run.columns[k].loaded || columns[k].loaded;
+  };
+  run.stages = plan_stages(scene, first, merge_columns);
+  if (options.restart.empty()) {
+    run.engine = engine_for(
+        [&] {
+          return options.from.empty() ? std::make_unique<Engine>(std::move(first.world), first.settings)
+                                      : std::make_unique<Engine>(std::move(first));
+        },
+        scene, &run.backend);
+    return run;
+  }
+  EngineSnapshot checkpoint = load_checkpoint(options.restart);
+  run.stage = stage_of_step(run.stages, checkpoint.step);
+  plan_stages(scene, first, [&](std::size_t k, const EngineSnapshot& stage) {
+    if (k == run.stage) check_restart(checkpoint, stage.world, stage.settings, options.restart, scene.source);
+  });
+  run.engine = engine_for([&] { return std::make_unique<Engine>(std::move(checkpoint)); }, scene, &run.backend);
+  return run;
+}
+
+// The stages, for the run's header and --check; empty for one stage.
+std::string stages_listing(const std::vector<StagePlan>& stages) {
+  if (stages.size() < 2) return {};
+  std::string listing = "  stages:";
+  for (const StagePlan& s : stages) listing += fmt::format(" {} (steps {} to {})", s.name, s.first_step, s.end_step);
+  return listing + "\n";
 }
 
 // Whether the folder holds the run that wrote the checkpoint `restart`,
@@ -297,6 +363,7 @@ std::string continue_command(const RunOptions& options, const fs::path& out, con
     }
     if (given[k].rfind("--output=", 0) != 0) words.push_back(shell_word(given[k]));
   }
+  if (!options.from.empty()) words.insert(words.end(), {"--from", shell_word(options.from)});
   words.insert(words.end(), {"--output", shell_word(out.string()), "--restart", shell_word(checkpoint.string())});
   return fmt::format("{}", fmt::join(words, " "));
 }
@@ -404,71 +471,82 @@ void print_summary(const RunTotals& totals, const Engine* engine, const SceneCon
                totals.deepest_overlap_time, totals.deepest_overlap);
 }
 
-// What the step loop needs of the run.
-struct RunPlan {
-  long total_steps = 0, frame_every = 1, checkpoint_every = 0;
-  fs::path out;
-};
+// Whether step `step` of `stage` writes a frame: every frame_every steps
+// from the stage's start, and at the run's end. A later stage's first frame
+// is its start, written once the stage is applied, in place of the last
+// step of the stage before.
+bool frame_at(const StagePlan& stage, long step, bool last_stage) {
+  if (step == stage.end_step) return last_stage;
+  return (step - stage.first_step) % stage.frame_every == 0;
+}
 
-// Steps to the end, writing frames and checkpoints; returns the exit code.
-// On a signal it saves a checkpoint to continue from; on an instability,
-// the last good state.
-int step_to_the_end(Engine& engine, RunOutput& output, const RunPlan& plan, const RunOptions& options,
-                    const EngineSettings& settings, ProgressReport& progress) {
-  EngineSnapshot last_good = engine.snapshot();
+bool checkpoint_at(const StagePlan& stage, long step) {
+  return stage.checkpoint_every > 0 && (step - stage.first_step) % stage.checkpoint_every == 0;
+}
+
+// Steps through the stages from `start.stage` to the end, writing frames
+// and checkpoints, applying each later stage to the state the one before
+// left; returns the exit code. On a signal it saves a checkpoint to
+// continue from; on an instability, the last good state.
+int step_through_stages(RunStart& start, RunOutput& output, const fs::path& out, const RunOptions& options,
+                        const SceneConfig& scene, ProgressReport& progress) {
+  std::unique_ptr<Engine>& engine = start.engine;
+  EngineSnapshot last_good = engine->snapshot();
   // In the background only where the engine leaves a core free.
-  FrameWriter frames(output, settings.threads == 1 && ThreadTeam::usable_cores() > 1);
-  const fs::path checkpoint = plan.out / "checkpoint.ckpt";
+  FrameWriter frames(output, scene.threads == 1 && ThreadTeam::usable_cores() > 1);
+  const fs::path checkpoint = out / "checkpoint.ckpt";
   try {
-    while (engine.step_count() < plan.total_steps) {
-      engine.step();
-      const long step = engine.step_count();
-      if (step % plan.frame_every == 0 || step == plan.total_steps) {
-        last_good = {};  // not two whole states at once
-        last_good = engine.snapshot();
-        frames.write(engine, last_good);
-      }
-      if (plan.checkpoint_every && step % plan.checkpoint_every == 0) save_checkpoint(checkpoint, engine.snapshot());
-      if (g_signal) {
+    for (std::size_t k = start.stage; k < start.stages.size(); ++k) {
+      const StagePlan& stage = start.stages[k];
+      const bool last_stage = k + 1 == start.stages.size();
+      if (stage.spec && engine->step_count() == stage.first_step) {
         frames.flush();
-        save_checkpoint(checkpoint, engine.snapshot());
-        fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  {}\n", g_signal.load(),
-                   engine.time(), continue_command(options, plan.out, checkpoint));
-        return 128 + g_signal;
+        EngineSnapshot state = Engine::snapshot_of(std::move(engine));
+        apply_stage(*stage.spec, state);
+        engine = engine_for([&] { return std::make_unique<Engine>(std::move(state)); }, scene);
+        last_good = {};
+        last_good = engine->snapshot();
+        frames.write(*engine, last_good);
       }
-      progress.after(engine);
+      while (engine->step_count() < stage.end_step) {
+        engine->step();
+        const long step = engine->step_count();
+        if (frame_at(stage, step, last_stage)) {
+          last_good = {};  // not two whole states at once
+          last_good = engine->snapshot();
+          frames.write(*engine, last_good);
+        }
+        if (checkpoint_at(stage, step)) save_checkpoint(checkpoint, engine->snapshot());
+        if (g_signal) {
+          frames.flush();
+          save_checkpoint(checkpoint, engine->snapshot());
+          fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  {}\n", g_signal.load(),
+                     engine->time(), continue_command(options, out, checkpoint));
+          return 128 + g_signal;
+        }
+        progress.after(*engine);
+      }
     }
   } catch (const InstabilityError& e) {
     frames.flush();
-    save_checkpoint(plan.out / "last-good.ckpt", last_good);
+    save_checkpoint(out / "last-good.ckpt", last_good);
     fmt::print(stderr, "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} in {}/ and last-good.ckpt.\n",
-               e.what(), last_good.time, output.frames_written() - 1, plan.out.string());
+               e.what(), last_good.time, output.frames_written() - 1, out.string());
     return 3;
   }
   frames.flush();
   return 0;
 }
 
-// Steps of `dt` in `seconds` of the scene's `key`, refused beyond what any
-// run could take (and what a long integer holds).
-long steps_in(double seconds, double dt, const char* key) {
-  constexpr double kMostSteps = 1e12;
-  const double steps = seconds / dt;
-  if (!(steps >= 0.0 && steps <= kMostSteps))
-    throw std::invalid_argument(
-        fmt::format("{} = {:g} s with dt = {:g} s is {:g} steps; a run takes at most {:g} "
-                    "(shorten {} or lengthen dt)",
-                    key, seconds, dt, steps, kMostSteps, key));
-  return std::lround(steps);
-}
-
-// How often the run writes: the steps between frames and between
-// checkpoints (0: none but the last).
-void plan_outputs(RunPlan& plan, const SceneConfig& scene, const EngineSettings& settings) {
-  plan.frame_every = std::max(1L, steps_in(scene.output_interval, settings.dt, "output_interval"));
-  plan.checkpoint_every = scene.checkpoint_interval > 0.0
-                              ? std::max(1L, steps_in(scene.checkpoint_interval, settings.dt, "checkpoint_interval"))
-                              : 0;
+// A run continuing a checkpoint with --from writes into a folder of its
+// own: never into the run the checkpoint came from.
+void refuse_the_checkpoints_folder(const RunOptions& options, const fs::path& out) {
+  if (options.from.empty() || !options.restart.empty()) return;
+  if (holds_the_checkpoints_run(out, options.from))
+    throw SceneError(fmt::format(
+        "--from {}: the output directory '{}' is the run the checkpoint came from; a run continued with --from "
+        "writes into a folder of its own (--output DIR)",
+        options.from, out.string()));
 }
 
 // What rank 0 alone does (files, the terminal): a failure there stops
@@ -561,25 +639,32 @@ void finish_run_on_ranks(const Ranks& ranks, const DistributedEngine& engine, co
 // Rank 0 alone builds the scene's state (or reads the checkpoint): the
 // other ranks receive their parts of it. A failure there stops every rank
 // with rank 0's message.
-EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options, const SceneConfig& scene) {
+EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options, const SceneConfig& scene,
+                                   std::vector<BodySource>& sources, StagePlan& stage) {
   EngineSnapshot whole;
   std::exception_ptr failed;
   std::string failure;
   if (ranks.root()) {
     try {
-      World world = [&] {
+      if (!scene.stages.empty())
+        throw SceneError(
+            fmt::format("{}: a scene with stages runs on one process: drop mpirun, or run each stage "
+                        "on ranks with --from the stage before's final.ckpt",
+                        scene.source));
+      EngineSnapshot first = [&] {
         ProgressLine line(options.quiet);
-        return build_world(scene, line.callback());
+        return first_stage_state(options, scene, &sources, line.callback());
       }();
-      const EngineSettings settings = resolve_engine_settings(scene, world);
-      std::string refusal = distributed_refusal(settings);
+      std::string refusal = distributed_refusal(first.settings);
       if (refusal.empty() && scene.backend == Backend::opencl)
         refusal = "backend = opencl does not run on several ranks: drop mpirun or the key";
       if (!refusal.empty()) throw SceneError(fmt::format("{}: {}", scene.source, refusal));
+      RunStart start = start_run(options, scene, std::move(first));
+      stage = start.stages.front();
       // The serial engine that makes the state is gone (with this
       // statement) before the ranks' parts are made: its list is the
       // largest thing it holds.
-      whole = Engine::snapshot_of(make_engine(options, scene, std::move(world), settings));
+      whole = Engine::snapshot_of(std::move(start.engine));
     } catch (const std::exception& e) {
       failed = std::current_exception();
       failure = e.what();
@@ -589,6 +674,9 @@ EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options
   failure = ranks.broadcast(failure, 0);
   if (failed) std::rethrow_exception(failed);
   if (!failure.empty()) throw std::runtime_error(failure);
+  // Rank 0's plan to every rank (whole numbers, exact as doubles).
+  for (long* n : {&stage.first_step, &stage.end_step, &stage.frame_every, &stage.checkpoint_every})
+    *n = static_cast<long>(ranks.max(ranks.root() ? static_cast<double>(*n) : 0.0));
   return whole;
 }
 
@@ -597,7 +685,9 @@ EngineSnapshot whole_state_on_root(const Ranks& ranks, const RunOptions& options
 // last good state.
 int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   const Ranks ranks;
-  EngineSnapshot whole = whole_state_on_root(ranks, options, scene);
+  std::vector<BodySource> sources;  // rank 0's
+  StagePlan plan;
+  EngineSnapshot whole = whole_state_on_root(ranks, options, scene, sources, plan);
   std::optional<DistributedEngine> engine;
   try {
     engine.emplace(ranks, std::move(whole));
@@ -606,32 +696,33 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   }
   const EngineSettings& settings = engine->settings();
   const std::size_t grains = engine->grains();
-  RunPlan plan;
-  plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
   const auto header = fmt::format(
       "{} ranks, subdomains by Zoltan's recursive bisection (rank 0 holds {} bodies with "
       "its ghosts)\n",
       ranks.size(), engine->bodies_held());
+  const FramePiece piece{ranks.rank(), ranks.size(), engine->held_bodies(), engine->bodies_written()};
   if (options.check) {
     on_root(ranks, [&] {
-      fmt::print("{}: valid. {} grains, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps on {}", scene.source,
-                 grains, settings.dt, engine->time_step_limit(), settings.verlet_distance, plan.total_steps, header);
+      fmt::print("{}: valid. {} grains, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps on {}{}{}",
+                 scene.source, grains, settings.dt, engine->time_step_limit(), settings.verlet_distance,
+                 plan.end_step - engine->step_count(), header, walls_listing(engine->local().world(), piece),
+                 options.restart.empty() && options.from.empty() ? sources_listing(sources) : "");
     });
     return 0;
   }
-  plan.out = scene.output_directory;
-  plan_outputs(plan, scene, settings);
+  const fs::path out = scene.output_directory;
   std::optional<RunOutput> output;
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = engine->time();
   StateShare last_good = share_of_state_now(*engine);
   on_root(ranks, [&] {
-    prepare_output_directory(plan.out, options);
-    output.emplace(plan.out, engine->wall_numbers(), scene.arc_resolution, scene.fields, resume_at);
+    refuse_the_checkpoints_folder(options, out);
+    prepare_output_directory(out, options);
+    output.emplace(out, wall_columns(engine->local().world(), piece), scene.arc_resolution, scene.fields, resume_at);
     if (!options.quiet)
-      fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n  {}",
-                 scene.source, grains, settings.dt, plan.total_steps, scene.duration,
-                 static_cast<double>(plan.frame_every) * settings.dt, plan.out.string(), header);
+      fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to step {}, frames every {:g} s into {}/\n  {}",
+                 scene.source, grains, settings.dt, plan.end_step - engine->step_count(), plan.end_step,
+                 static_cast<double>(plan.frame_every) * settings.dt, out.string(), header);
   });
   int frame = static_cast<int>(ranks.max(output ? static_cast<double>(output->frames_written()) : 0.0));
   const bool continues = ranks.max(output && output->continues() ? 1.0 : 0.0) > 0.0;
@@ -643,23 +734,23 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
       grids.emplace(engine->local().world(), scene.arc_resolution);
       grids_drawn_at = engine->decompositions();
     }
-    write_frame_on_ranks(ranks, *engine, *grids, output ? &*output : nullptr, scene.fields, plan.out, frame++, run);
+    write_frame_on_ranks(ranks, *engine, *grids, output ? &*output : nullptr, scene.fields, out, frame++, run);
   };
   if (!continues) write_frame(last_good.header);
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
   const long first_step = engine->step_count();
   ranks.max(0.0);  // every rank starts its clock with rank 0, whose first frame is written
-  ProgressReport progress(options.quiet || !ranks.root(), grains, first_step, plan.total_steps);
-  const fs::path checkpoint = plan.out / "checkpoint.ckpt";
+  ProgressReport progress(options.quiet || !ranks.root(), grains, first_step, plan.end_step);
+  const fs::path checkpoint = out / "checkpoint.ckpt";
   try {
-    while (engine->step_count() < plan.total_steps) {
+    while (engine->step_count() < plan.end_step) {
       engine->step();
       const long step = engine->step_count();
       // A signal reaches the ranks at different steps: they agree on it.
       const int signal = static_cast<int>(ranks.max(static_cast<double>(g_signal.load())));
-      const bool frame_now = step % plan.frame_every == 0 || step == plan.total_steps;
-      const bool save = signal || (plan.checkpoint_every && step % plan.checkpoint_every == 0);
+      const bool frame_now = frame_at(plan, step, true);
+      const bool save = signal || checkpoint_at(plan, step);
       if (!frame_now && !save) {
         progress.after(step, engine->time());
         continue;
@@ -673,22 +764,68 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
       on_root(ranks, [&] {
         if (signal)
           fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  mpirun ... {}\n",
-                     signal, now.header.time, continue_command(options, plan.out, checkpoint));
+                     signal, now.header.time, continue_command(options, out, checkpoint));
       });
       if (frame_now) last_good = std::move(now);
       if (signal) return 128 + signal;
       progress.after(step, engine->time());
     }
   } catch (const InstabilityError& e) {
-    save_checkpoint_on_ranks(ranks, plan.out / "last-good.ckpt", last_good);
+    save_checkpoint_on_ranks(ranks, out / "last-good.ckpt", last_good);
     on_root(ranks, [&] {
       fmt::print(stderr, "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} in {}/ and last-good.ckpt.\n",
-                 e.what(), last_good.header.time, output->frames_written() - 1, plan.out.string());
+                 e.what(), last_good.header.time, output->frames_written() - 1, out.string());
     });
     return 3;
   }
-  finish_run_on_ranks(
-      ranks, *engine, progress, last_good, scene, output ? &*output : nullptr, plan.out, first_step, grains);
+  finish_run_on_ranks(ranks, *engine, progress, last_good, scene, output ? &*output : nullptr, out, first_step, grains);
+  return 0;
+}
+
+// The scene on this process, through its stages.
+int run_serially(const RunOptions& options, const SceneConfig& scene) {
+  std::vector<BodySource> sources;
+  EngineSnapshot first = [&] {
+    ProgressLine line(options.quiet);
+    return first_stage_state(options, scene, &sources, line.callback());
+  }();
+  RunStart start = start_run(options, scene, std::move(first));
+  Engine& engine = *start.engine;
+  const World& world = engine.world();
+  std::size_t grains = 0;
+  for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
+  const EngineSettings& settings = engine.settings();
+  const long end_step = start.stages.back().end_step;
+  const std::string note = listing_note(world) + start.backend + stages_listing(start.stages);
+  if (options.check) {
+    fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}{}{}",
+               scene.source, grains, world.size() - grains, settings.dt, engine.time_step_limit(),
+               settings.verlet_distance, end_step - engine.step_count(), note, walls_listing(world, FramePiece{}),
+               options.restart.empty() && options.from.empty() ? sources_listing(sources) : "");
+    return 0;
+  }
+  const fs::path out = scene.output_directory;
+  refuse_the_checkpoints_folder(options, out);
+  prepare_output_directory(out, options);
+  std::optional<double> resume_at;
+  if (!options.restart.empty()) resume_at = engine.time();
+  RunOutput output(out, start.columns, scene.arc_resolution, scene.fields, resume_at);
+  std::signal(SIGINT, remember_signal);
+  std::signal(SIGTERM, remember_signal);
+  const StagePlan& now = start.stages[start.stage];
+  if (!options.quiet)
+    fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to step {}, frames every {:g} s into {}/\n{}",
+               scene.source, grains, settings.dt, end_step - engine.step_count(), end_step,
+               static_cast<double>(now.frame_every) * settings.dt, out.string(), note);
+  if (!output.continues()) output.write_frame(engine);
+  const long first_step = engine.step_count();
+  ProgressReport progress(options.quiet, grains, first_step, end_step);
+  if (const int stopped = step_through_stages(start, output, out, options, scene, progress)) return stopped;
+  save_checkpoint(out / "final.ckpt", start.engine->snapshot());
+  const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
+  progress.finish();
+  print_summary(RunTotals::of(*start.engine), start.engine.get(), scene, output, out,
+                start.engine->step_count() - first_step, grains, wall, cpu);
   return 0;
 }
 
@@ -705,45 +842,7 @@ int run_run_command(const std::vector<std::string>& args) {
                                                                      data_directory() / "scenes", options.overrides)
                                                        : read_scene(options.scene_file, options.overrides);
   if (Ranks().size() > 1) return run_on_ranks(options, scene);
-  World world = [&] {
-    ProgressLine line(options.quiet);
-    return build_world(scene, line.callback());
-  }();
-  const EngineSettings settings = resolve_engine_settings(scene, world);
-  std::size_t grains = 0;
-  for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
-  const std::unique_ptr<Engine> engine = make_engine(options, scene, std::move(world), settings);
-  RunPlan plan;
-  plan.total_steps = steps_in(scene.duration, settings.dt, "duration");
-  const std::string note = listing_note(engine->world()) + backend_line(*engine, scene);
-  if (options.check) {
-    fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}",
-               scene.source, grains, engine->world().size() - grains, settings.dt, engine->time_step_limit(),
-               settings.verlet_distance, plan.total_steps, note);
-    return 0;
-  }
-  plan.out = scene.output_directory;
-  prepare_output_directory(plan.out, options);
-  std::optional<double> resume_at;
-  if (!options.restart.empty()) resume_at = engine->time();
-  RunOutput output(plan.out, engine->world(), scene.arc_resolution, scene.fields, resume_at);
-  std::signal(SIGINT, remember_signal);
-  std::signal(SIGTERM, remember_signal);
-  plan_outputs(plan, scene, settings);
-  if (!options.quiet)
-    fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n{}",
-               scene.source, grains, settings.dt, plan.total_steps, scene.duration,
-               static_cast<double>(plan.frame_every) * settings.dt, plan.out.string(), note);
-  if (!output.continues()) output.write_frame(*engine);
-  const long first_step = engine->step_count();
-  ProgressReport progress(options.quiet, grains, first_step, plan.total_steps);
-  if (const int stopped = step_to_the_end(*engine, output, plan, options, settings, progress)) return stopped;
-  save_checkpoint(plan.out / "final.ckpt", engine->snapshot());
-  const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
-  progress.finish();
-  print_summary(RunTotals::of(*engine), engine.get(), scene, output, plan.out, engine->step_count() - first_step,
-                grains, wall, cpu);
-  return 0;
+  return run_serially(options, scene);
 }
 
 }  // namespace sphero::app

@@ -8,33 +8,60 @@
 
 #include "io/atomic_file.h"
 #include "io/frame_reader.h"
+#include "io/wall_labels.h"
 #include "text/message_text.h"
 
 namespace sphero {
 
 namespace {
 
-std::vector<int> wall_numbers_of(const World& w) {
-  std::vector<int> walls;
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (w.is_wall[i]) walls.push_back(static_cast<int>(i));
-  return walls;
+// Whether wall i is pushed by an imposed force: a pressure plate, or a
+// packing's plate from before plates kept their pressure.
+bool loaded(const World& w, std::size_t i) {
+  const BodyConstraint& c = w.constraint[i];
+  return c.inward != Vec2{} || (!c.holds_all() && c.imposed_force != Vec2{});
+}
+
+// The imposed force on wall i's free translations, as the engine applies it.
+Vec2 load_on(const World& w, std::size_t i) {
+  const BodyConstraint& c = w.constraint[i];
+  return {c.held[dof_x] ? 0.0 : c.imposed_force.x, c.held[dof_y] ? 0.0 : c.imposed_force.y};
+}
+
+// The force the grains exert on wall i. The soft model's total force holds
+// the wall's own loads too (EngineCore::apply_loads); the rigid model books
+// none on walls.
+Vec2 grains_force_on(const Engine& engine, std::size_t i) {
+  const World& w = engine.world();
+  if (engine.settings().model == Model::rigid) return w.force[i];
+  return w.force[i] - body_force(w, i) - load_on(w, i);
 }
 
 }  // namespace
 
+std::vector<WallColumns> wall_columns(const World& w, const FramePiece& piece) {
+  std::vector<WallColumns> walls;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (w.is_wall[i]) walls.push_back({piece.number_of(i), wall_label(w, i, piece.number_of(i)), loaded(w, i)});
+  std::sort(walls.begin(), walls.end(), [](const auto& a, const auto& b) { return a.number < b.number; });
+  return walls;
+}
+
 RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
                      std::vector<std::string> fields, std::optional<double> resume_at)
-    : RunOutput(std::move(directory), wall_numbers_of(w), arc_resolution, std::move(fields), resume_at) {}
+    : RunOutput(std::move(directory), wall_columns(w, FramePiece{}), arc_resolution, std::move(fields), resume_at) {}
 
-RunOutput::RunOutput(std::filesystem::path directory, const std::vector<int>& walls, int arc_resolution,
+RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, int arc_resolution,
                      std::vector<std::string> fields, std::optional<double> resume_at)
-    : directory_(std::move(directory)), fields_(std::move(fields)), arc_resolution_(arc_resolution) {
+    : directory_(std::move(directory)),
+      fields_(std::move(fields)),
+      walls_(std::move(walls)),
+      arc_resolution_(arc_resolution) {
   continues_ = resume_at && holds_a_run();  // before anything is written: it may refuse the folder
   // The manifest ParaView's Sphero reader opens: what the run holds.
   std::string manifest = fmt::format(
       "# Sphero run: open this file in ParaView (Sphero plugin) to see the run as one time-aware source\n"
-      "format = 1\narc_resolution = {}\nfields = ",
+      "format = 2\narc_resolution = {}\nfields = ",
       arc_resolution);
   for (std::size_t k = 0; k < fields_.size(); ++k) {
     if (k > 0) manifest += ',';
@@ -42,22 +69,27 @@ RunOutput::RunOutput(std::filesystem::path directory, const std::vector<int>& wa
   }
   write_text_atomically(directory_ / "run.sphero", manifest + "\n");
   if (continues_) {
-    resume(*resume_at, energy_header(walls));
+    resume(*resume_at, energy_header());
     return;
   }
   std::ofstream csv(directory_ / "energy.csv");
   csv << "# energies in J (per unit thickness), time in s, forces in N (per unit thickness), positions in m; "
-         "deepest_overlap_so_far: the run's deepest overlap up to that time, over the contact's two sphero-radii\n";
-  csv << energy_header(walls) << "\n";
+         "deepest_overlap_so_far: the run's deepest overlap up to that time, over the contact's two sphero-radii; "
+         "WALL_fx_N, WALL_fy_N: the force the grains exert on the wall; WALL_load_fx_N, WALL_load_fy_N: the load "
+         "imposed on a pressure plate\n";
+  csv << energy_header() << "\n";
   if (!csv) throw std::runtime_error((directory_ / "energy.csv").string() + ": cannot write");
 }
 
-std::string RunOutput::energy_header(const std::vector<int>& walls) {
+std::string RunOutput::energy_header() const {
   std::string header =
       "time_s,step,kinetic_translational_J,kinetic_rotational_J,elastic_normal_J,elastic_tangential_J,"
       "gravitational_J,mechanical_J,external_work_J,damping_dissipation_J,sliding_dissipation_J,"
       "first_law_residual_J,deepest_overlap_so_far";
-  for (int i : walls) header += fmt::format(",wall{0}_fx_N,wall{0}_fy_N,wall{0}_x_m,wall{0}_y_m", i);
+  for (const WallColumns& wall : walls_) {
+    header += fmt::format(",{0}_fx_N,{0}_fy_N,{0}_x_m,{0}_y_m", wall.label);
+    if (wall.loaded) header += fmt::format(",{0}_load_fx_N,{0}_load_fy_N", wall.label);
+  }
   return header;
 }
 
@@ -164,7 +196,7 @@ EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const Energy
   const World& w = engine.world();
   std::vector<std::pair<int, EnergyRow::Wall>> walls;
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (w.is_wall[i]) walls.push_back({piece.number_of(i), {w.force[i], w.position[i]}});
+    if (w.is_wall[i]) walls.push_back({piece.number_of(i), {grains_force_on(engine, i), w.position[i], load_on(w, i)}});
   std::sort(walls.begin(), walls.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& wall : walls) row.walls.push_back(wall.second);
   return row;
@@ -176,8 +208,14 @@ void RunOutput::append_energy_row(const EnergyRow& r) {
                                 l.kinetic_rotational, l.elastic_normal, l.elastic_tangential, l.gravitational,
                                 l.mechanical(), l.external_work, l.damping_dissipation, l.sliding_dissipation,
                                 l.first_law_residual(), r.deepest_overlap);
-  for (const EnergyRow::Wall& wall : r.walls)
+  if (r.walls.size() != walls_.size())
+    throw std::logic_error(
+        fmt::format("energy.csv: a row of {} walls for a header of {}", r.walls.size(), walls_.size()));
+  for (std::size_t k = 0; k < walls_.size(); ++k) {
+    const EnergyRow::Wall& wall = r.walls[k];
     row += fmt::format(",{},{},{},{}", wall.force.x, wall.force.y, wall.position.x, wall.position.y);
+    if (walls_[k].loaded) row += fmt::format(",{},{}", wall.load.x, wall.load.y);
+  }
   row += "\n";
   // One write of a whole row: a run killed mid-way leaves whole rows.
   std::ofstream csv(directory_ / "energy.csv", std::ios::app);

@@ -22,6 +22,19 @@
 
 namespace sphero {
 
+// A wall's columns in energy.csv, named by its label (io/wall_labels.h):
+// LABEL_fx_N, LABEL_fy_N, the force the grains exert on it; LABEL_x_m,
+// LABEL_y_m, its position; and for a wall pushed by an imposed load (a
+// pressure plate) LABEL_load_fx_N, LABEL_load_fy_N, that load.
+struct WallColumns {
+  int number = 0;  // in the run
+  std::string label;
+  bool loaded = false;
+};
+// The walls of `world`, numbered by `piece` as in the run, in the order of
+// their numbers.
+std::vector<WallColumns> wall_columns(const World& world, const FramePiece& piece);
+
 // A row of energy.csv: the run's energies and work, its deepest overlap,
 // and its walls' forces and positions in the order of their numbers.
 struct EnergyRow {
@@ -30,7 +43,9 @@ struct EnergyRow {
   EnergyLedger ledger;
   double deepest_overlap = 0.0;
   struct Wall {
-    Vec2 force, position;
+    Vec2 force;  // the grains' on the wall: contacts only
+    Vec2 position;
+    Vec2 load;  // imposed on its free translations
   };
   std::vector<Wall> walls;
 };
@@ -49,9 +64,9 @@ class RunOutput {
   // (a branch of that run), starts them afresh at that time.
   RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
             std::optional<double> resume_at = std::nullopt);
-  // The same for a run whose walls are the bodies numbered `walls`
-  // (increasing): all energy.csv needs of the world.
-  RunOutput(std::filesystem::path directory, const std::vector<int>& walls, int arc_resolution,
+  // The same for a run whose walls are `walls` (in the order of their
+  // numbers): all energy.csv needs of the world.
+  RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, int arc_resolution,
             std::vector<std::string> fields, std::optional<double> resume_at = std::nullopt);
 
   // A whole frame of a run on one process; its energy row books `ledger`,
@@ -85,11 +100,12 @@ class RunOutput {
   // Keeps the frames and energy.csv rows up to `time`; throws where the
   // file's columns are not `header` (written by another version).
   void resume(double time, const std::string& header);
-  static std::string energy_header(const std::vector<int>& walls);
+  std::string energy_header() const;
   bool wants(const std::string& field) const;
 
   std::filesystem::path directory_;
   std::vector<std::string> fields_;
+  std::vector<WallColumns> walls_;
   int arc_resolution_;
   std::optional<FrameGrids> grids_;
   std::vector<double> times_;

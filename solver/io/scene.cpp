@@ -1,14 +1,17 @@
 #include "io/scene.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "io/wall_labels.h"
 #include "shapes/shape_file.h"
 #include "text/message_text.h"
 
@@ -61,18 +64,22 @@ const std::vector<std::pair<const char*, const char*>> kListKeys{
      "A B linear|hertz kn=.. [kt=..] [mu=..] [gamma_n=..] [gamma_t=..] [cohesion=..], or (model = rigid) "
      "A B rigid restitution=..|xi_n=.. [xi_t=..]: the law between materials A and B"},
     {"wall",
-     "points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p inward=ix,iy "
-     "[velocity=..] [span=A,B]] [amplitude=ax,ay frequency=f [tap_interval=T]]"},
+     "[name=NAME] points=x,y;x,y;.. radius=.. [material=..] [density=..] [velocity=vx,vy | pressure=p "
+     "inward=ix,iy [velocity=..] [span=A,B]] [amplitude=ax,ay frequency=f [tap_interval=T]]"},
     {"set_wall",
-     "N remove | N fixed | N velocity=vx,vy | N pressure=p inward=ix,iy [velocity=..] [span=A,B] "
-     "[amplitude=ax,ay frequency=f [tap_interval=T]] [material=M]: "
-     "change wall N (its body number, as energy.csv's wallN), e.g. one that came with a packing"},
+     "W remove | W fixed | W velocity=vx,vy | W pressure=p inward=ix,iy [velocity=..] [span=A,B] "
+     "[amplitude=ax,ay frequency=f [tap_interval=T]] [material=M]: change wall W, named or numbered "
+     "(its body number, as energy.csv's wallN), e.g. one that came with a packing"},
     {"packing",
      "FILE.vtu: bodies from a state file written by sphero run (state_NNNNN.vtu, or state_NNNNN.pvtu on ranks)"},
     {"grains",
      "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
      "[speed=..] [angle=random|DEGREES]"},
 };
+
+// On the command line a list key replaces the scene's entries of that key;
+// `--add-KEY` adds to them instead.
+const std::string kAddPrefix = "add-";
 
 // Where each key appears in the scene file, in order.
 std::map<std::string, std::vector<int>> scan_lines(const std::string& text, const std::string& source) {
@@ -85,8 +92,7 @@ std::map<std::string, std::vector<int>> scan_lines(const std::string& text, cons
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos) continue;
     if (line[first] == '[')
-      throw SceneError(
-          fmt::format("{}:{}: sections are not used in Sphero scenes; write 'key = value' lines", source, number));
+      throw SceneError(fmt::format("{}:{}: a section header where a 'key = value' line belongs", source, number));
     const auto equals = line.find('=');
     if (equals == std::string::npos) throw SceneError(fmt::format("{}:{}: expected 'key = value'", source, number));
     std::string key = line.substr(first, equals - first);
@@ -301,6 +307,18 @@ void parse_vibration(const Value& v, const std::string& key, const std::map<std:
                         m.tap_interval, 1.0 / m.frequency));
 }
 
+// A wall named or numbered, as `set_wall` and `span=` refer to it.
+std::string wall_reference(const Value& v, const std::string& key, const std::string& word) {
+  if (!word.empty() && std::isdigit(static_cast<unsigned char>(word.front())))
+    return std::to_string(whole(v, key, word, 0));
+  // wallN, as energy.csv calls an unnamed wall, is its number.
+  if (word.size() > 4 && word.rfind("wall", 0) == 0 && std::isdigit(static_cast<unsigned char>(word[4])))
+    return std::to_string(whole(v, key, word.substr(4), 0));
+  if (const std::string problem = wall_name_problem(word); !problem.empty())
+    fail_at(v.at, key, fmt::format("'{}' is neither a wall's number nor a wall's name: {}", word, problem));
+  return word;
+}
+
 // The motion settings shared by `wall` and `set_wall`.
 WallMotion parse_motion(const Value& v, const std::string& key, const std::map<std::string, std::string>& t) {
   WallMotion m;
@@ -317,8 +335,9 @@ WallMotion parse_motion(const Value& v, const std::string& key, const std::map<s
     fail_at(v.at, key, "a pressure plate moves freely along inward=; its velocity= must be across it (a shear plate)");
   if (t.count("span")) {
     const auto ab = split(t.at("span"), ',');
-    if (ab.size() != 2) fail_at(v.at, key, fmt::format("span= takes two wall numbers A,B, found '{}'", t.at("span")));
-    m.span = std::array<int, 2>{whole(v, key, ab[0], 0), whole(v, key, ab[1], 0)};
+    if (ab.size() != 2)
+      fail_at(v.at, key, fmt::format("span= takes two walls A,B (names or numbers), found '{}'", t.at("span")));
+    m.span = std::array<std::string, 2>{wall_reference(v, key, ab[0]), wall_reference(v, key, ab[1])};
   }
   return m;
 }
@@ -327,11 +346,16 @@ const std::vector<std::string> kMotionSettings{
     "velocity", "pressure", "inward", "span", "amplitude", "frequency", "tap_interval"};
 
 WallSpec parse_wall(const Value& v) {
-  std::vector<std::string> allowed{"points", "radius", "material", "density"};
+  std::vector<std::string> allowed{"name", "points", "radius", "material", "density"};
   allowed.insert(allowed.end(), kMotionSettings.begin(), kMotionSettings.end());
   const auto t = tokens(v, "wall", allowed);
   WallSpec w;
   w.at = v.at;
+  if (t.count("name")) {
+    w.name = t.at("name");
+    if (const std::string problem = wall_name_problem(w.name); !problem.empty())
+      fail_at(v.at, "wall", fmt::format("name={}: {}", w.name, problem));
+  }
   if (!t.count("points")) fail_at(v.at, "wall", "missing points=x,y;x,y;...");
   if (!t.count("radius")) fail_at(v.at, "wall", "missing radius=...");
   for (const auto& p : split(t.at("points"), ';')) w.points.push_back(vec2(v, "wall", p, "points", kCoordinateRange));
@@ -351,10 +375,11 @@ WallChange parse_wall_change(const Value& v) {
   const bool keyword = words.size() == 2 && (words[1] == "remove" || words[1] == "fixed");
   if (words.empty() || words.size() > 2 || (words.size() == 2 && !keyword))
     fail_at(v.at, "set_wall",
-            "expected 'N remove', 'N fixed' or 'N velocity=.. | pressure=.. inward=..' (N: the wall's number)");
+            "expected 'W remove', 'W fixed' or 'W velocity=.. | pressure=.. inward=..' (W: the wall's name or "
+            "number)");
   WallChange c;
   c.at = v.at;
-  c.wall = whole(v, "set_wall", words[0], 0);
+  c.wall = wall_reference(v, "set_wall", words[0]);
   c.remove = keyword && words[1] == "remove";
   if (t.count("material")) {
     if (c.remove) fail_at(v.at, "set_wall", "a removed wall takes no settings");
@@ -412,6 +437,20 @@ po::options_description scene_options() {
   return options;
 }
 
+// The scene's keys and, on the command line only, --add-KEY for each list.
+po::options_description command_line_options() {
+  po::options_description options = scene_options();
+  po::options_description adding("adding to a scene's lists (a list key on the command line replaces the scene's)");
+  for (const auto& [key, help] : kListKeys) {
+    const std::string name = kAddPrefix + key;
+    const std::string what =
+        fmt::format("like --{}, added to the scene's '{}' lines instead of replacing them", key, key);
+    adding.add_options()(name.c_str(), po::value<std::vector<std::string>>(), what.c_str());
+  }
+  options.add(adding);
+  return options;
+}
+
 }  // namespace
 
 void fail_at(const SceneLocation& at, const std::string& key, const std::string& message) {
@@ -420,7 +459,7 @@ void fail_at(const SceneLocation& at, const std::string& key, const std::string&
 
 std::string scene_keys_help() {
   std::ostringstream out;
-  out << scene_options();
+  out << command_line_options();
   return out.str();
 }
 
@@ -450,10 +489,17 @@ class SceneValues {
       throw SceneError(fmt::format("{}: {}", source, e.what()));
     }
     try {
-      po::store(po::command_line_parser(overrides).options(options).run(), from_command_line_);
+      po::store(po::command_line_parser(overrides).options(command_line_options()).run(), from_command_line_);
     } catch (const po::error& e) {
       throw SceneError(fmt::format("command line: {}; `sphero run --help` lists the keys", e.what()));
     }
+  }
+
+  // The keys the file gives, each with its first line.
+  std::vector<std::pair<std::string, int>> file_keys() const {
+    std::vector<std::pair<std::string, int>> keys;
+    for (const auto& [key, lines] : lines_) keys.push_back({key, lines.front()});
+    return keys;
   }
 
   // A scalar from the command line wins over the file.
@@ -464,10 +510,11 @@ class SceneValues {
       return Value{from_file_[key].as<std::string>(), {fmt::format("{}:{}", source_, lines_.at(key).front())}};
     return std::nullopt;
   }
-  // Lists: the file's entries, then the command line's.
+  // Lists: the file's entries, replaced by the command line's when it gives
+  // the key, then those the command line adds (--add-KEY).
   std::vector<Value> list(const std::string& key) const {
     std::vector<Value> values;
-    if (from_file_.count(key)) {
+    if (from_file_.count(key) && !from_command_line_.count(key)) {
       const auto& items = from_file_[key].as<std::vector<std::string>>();
       for (std::size_t i = 0; i < items.size(); ++i)
         values.push_back({items[i], {fmt::format("{}:{}", source_, lines_.at(key)[i])}});
@@ -475,6 +522,9 @@ class SceneValues {
     if (from_command_line_.count(key))
       for (const auto& item : from_command_line_[key].as<std::vector<std::string>>())
         values.push_back({item, {"command line --" + key}});
+    if (from_command_line_.count(kAddPrefix + key))
+      for (const auto& item : from_command_line_[kAddPrefix + key].as<std::vector<std::string>>())
+        values.push_back({item, {"command line --" + kAddPrefix + key}});
     return values;
   }
 
@@ -483,6 +533,22 @@ class SceneValues {
   std::map<std::string, std::vector<int>> lines_;  // key -> the lines it is on
   po::variables_map from_file_, from_command_line_;
 };
+
+Attractor parse_attractor(const Value& v, bool events) {
+  const auto words = split(v.text, ' ');
+  std::vector<std::string> parts;
+  for (const auto& w : words)
+    if (!w.empty()) parts.push_back(w);
+  if (parts.size() != 2) fail_at(v.at, "attractor", fmt::format("expected 'x,y g', found '{}'", v.text));
+  Attractor a;
+  a.centre = vec2(v, "attractor", parts[0], "attractor", kCoordinateRange);
+  a.strength = within(v, "attractor", "attractor", parts[1], kGravityRange);
+  if (events && a.strength != 0.0)
+    fail_at(v.at, "attractor",
+            "stepping = events flies the bodies on parabolas under a uniform field, which an "
+            "attractor's is not: drop one of them");
+  return a;
+}
 
 void read_model_keys(const SceneValues& values, SceneConfig& scene) {
   if (const auto v = values.scalar("model")) {
@@ -524,19 +590,7 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
         fmt::format("{}: the rigid model needs 'dt = SECONDS': no contact stiffness sets it (docs/SCENES.md "
                     "says how to choose it)",
                     v ? v->at.where : scene.source));
-  if (const auto v = values.scalar("attractor")) {
-    const auto words = split(v->text, ' ');
-    std::vector<std::string> parts;
-    for (const auto& w : words)
-      if (!w.empty()) parts.push_back(w);
-    if (parts.size() != 2) fail_at(v->at, "attractor", fmt::format("expected 'x,y g', found '{}'", v->text));
-    scene.attractor.centre = vec2(*v, "attractor", parts[0], "attractor", kCoordinateRange);
-    scene.attractor.strength = within(*v, "attractor", "attractor", parts[1], kGravityRange);
-    if (scene.engine.rigid.events && scene.attractor.strength != 0.0)
-      fail_at(v->at, "attractor",
-              "stepping = events flies the bodies on parabolas under a uniform field, which an "
-              "attractor's is not: drop one of them");
-  }
+  if (const auto v = values.scalar("attractor")) scene.attractor = parse_attractor(*v, scene.engine.rigid.events);
 }
 
 void read_engine_keys(const SceneValues& values, SceneConfig& scene) {
@@ -586,6 +640,23 @@ void read_periodic_cell(const SceneValues& values, SceneConfig& scene) {
   scene.cell.size = {c[2] - c[0], c[3] - c[1]};
 }
 
+std::vector<std::string> parse_fields(const Value& v) {
+  std::vector<std::string> fields = split(v.text, ',');
+  for (const auto& f : fields)
+    if (f != "particles" && f != "contacts" && f != "walls" && f != "state" && f != "contact_points")
+      fail_at(
+          v.at, "fields", fmt::format("unknown field '{}'; use particles, contacts, walls, state, contact_points", f));
+  return fields;
+}
+
+double parse_checkpoint_interval(const Value& v) {
+  const double interval = number(v, "checkpoint_interval", v.text);
+  if (interval < 0.0)
+    fail_at(v.at, "checkpoint_interval",
+            fmt::format("'{}': give 0 (checkpoints at the end only) or a positive time", v.text));
+  return interval;
+}
+
 void read_output_keys(const SceneValues& values, SceneConfig& scene) {
   if (const auto v = values.scalar("output")) {
     if (v->text.empty()) fail_at(v->at, "output", "an empty folder name; give the folder the run writes into");
@@ -600,19 +671,8 @@ void read_output_keys(const SceneValues& values, SceneConfig& scene) {
       fail_at(
           v->at, "arc_resolution", fmt::format("{} chords per circle; at most {}", scene.arc_resolution, kMostChords));
   }
-  if (const auto v = values.scalar("checkpoint_interval")) {
-    scene.checkpoint_interval = number(*v, "checkpoint_interval", v->text);
-    if (scene.checkpoint_interval < 0.0)
-      fail_at(v->at, "checkpoint_interval",
-              fmt::format("'{}': give 0 (checkpoints at the end only) or a positive time", v->text));
-  }
-  if (const auto v = values.scalar("fields")) {
-    scene.fields = split(v->text, ',');
-    for (const auto& f : scene.fields)
-      if (f != "particles" && f != "contacts" && f != "walls" && f != "state" && f != "contact_points")
-        fail_at(v->at, "fields",
-                fmt::format("unknown field '{}'; use particles, contacts, walls, state, contact_points", f));
-  }
+  if (const auto v = values.scalar("checkpoint_interval")) scene.checkpoint_interval = parse_checkpoint_interval(*v);
+  if (const auto v = values.scalar("fields")) scene.fields = parse_fields(*v);
 }
 
 void read_lists(const SceneValues& values, SceneConfig& scene, const std::filesystem::path& base) {
@@ -621,6 +681,117 @@ void read_lists(const SceneValues& values, SceneConfig& scene, const std::filesy
   for (const Value& v : values.list("set_wall")) scene.wall_changes.push_back(parse_wall_change(v));
   for (const Value& v : values.list("grains")) scene.grains.push_back(parse_grains(v, base));
   for (const Value& v : values.list("packing")) scene.packings.push_back({base / v.text, v.at});
+}
+
+void check_law_models(const std::vector<LawSpec>& laws, Model model) {
+  for (const LawSpec& l : laws)
+    if (l.rigid.has_value() != (model == Model::rigid))
+      fail_at(l.at, "law",
+              l.rigid ? "a rigid law in a soft-model scene: add 'model = rigid', or give a linear or hertz law"
+                      : "a soft law in a rigid-model scene: give 'law = A B rigid restitution=...' (docs/SCENES.md)");
+}
+
+// A scene's text cut at its `[stage NAME]` headers: the first stage's lines
+// and each later stage's, every other line blanked so that line numbers
+// stay those of the file.
+struct SceneSections {
+  struct Stage {
+    std::string name;
+    int line = 0;
+    std::vector<std::string> lines;
+  };
+  std::vector<std::string> first;
+  std::vector<Stage> stages;
+};
+
+// The stage's name in a `[stage NAME]` line, or empty where the line is no
+// section header; throws on another section.
+std::string stage_header(const std::string& line, const std::string& source, int number) {
+  const std::string code = line.substr(0, line.find('#'));
+  const auto first = code.find_first_not_of(" \t\r");
+  if (first == std::string::npos || code[first] != '[') return {};
+  const auto close = code.find(']', first);
+  std::istringstream words(code.substr(first + 1, close == std::string::npos ? std::string::npos : close - first - 1));
+  std::string word, name, extra;
+  words >> word >> name >> extra;
+  const bool rest_blank = close != std::string::npos && code.find_first_not_of(" \t\r", close + 1) == std::string::npos;
+  if (word != "stage" || name.empty() || !extra.empty() || !rest_blank)
+    throw SceneError(fmt::format("{}:{}: '{}': the only sections of a scene are '[stage NAME]' (docs/SCENES.md)",
+                                 source, number, fit_for_message(code.substr(first), 60)));
+  const bool allowed = std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  if (!allowed || name.size() > 32)
+    throw SceneError(fmt::format("{}:{}: stage '{}': a stage's name holds letters, digits, '_' and '-' (at most 32)",
+                                 source, number, fit_for_message(name, 60)));
+  return name;
+}
+
+SceneSections split_sections(const std::string& text, const std::string& source) {
+  SceneSections sections;
+  std::istringstream in(text);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    const std::string name = stage_header(line, source, number);
+    if (!name.empty()) {
+      for (const auto& s : sections.stages)
+        if (s.name == name)
+          throw SceneError(
+              fmt::format("{}:{}: a second stage named '{}' (the first is on line {})", source, number, name, s.line));
+      sections.stages.push_back({name, number, std::vector<std::string>(sections.first.size(), "")});
+      line.clear();
+    }
+    for (auto& s : sections.stages) s.lines.push_back("");
+    sections.first.push_back(sections.stages.empty() ? line : "");
+    if (!sections.stages.empty()) sections.stages.back().lines.back() = line;
+  }
+  return sections;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  return text;
+}
+
+// What a stage may change, and how a stage says it.
+const std::vector<std::string> kStageKeys{
+    "duration", "dt", "gravity", "attractor", "law", "set_wall", "output_interval", "checkpoint_interval"};
+
+StageSpec parse_stage(const SceneSections::Stage& section, const std::string& source, const SceneConfig& first) {
+  const SceneValues values(joined(section.lines), source, {});
+  StageSpec stage;
+  stage.name = section.name;
+  stage.at = {fmt::format("{}:{}", source, section.line)};
+  for (const auto& [key, line] : values.file_keys())
+    if (std::find(kStageKeys.begin(), kStageKeys.end(), key) == kStageKeys.end())
+      throw SceneError(fmt::format("{}:{}: '{}' cannot change in a stage (stage {}): a stage changes {}", source, line,
+                                   key, stage.name, fmt::join(kStageKeys, ", ")));
+  const auto duration = values.scalar("duration");
+  if (!duration)
+    throw SceneError(
+        fmt::format("{}: stage {}: missing 'duration = SECONDS' (the stage's length)", stage.at.where, stage.name));
+  stage.duration = positive(*duration, "duration", duration->text);
+  const bool rigid = first.engine.model == Model::rigid;
+  if (const auto v = values.scalar("dt")) {
+    if (v->text == "auto" && rigid) fail_at(v->at, "dt", "the rigid model needs a number of seconds");
+    stage.dt = v->text == "auto" ? 0.0 : positive(*v, "dt", v->text);
+  }
+  if (const auto v = values.scalar("gravity")) stage.gravity = vec2(*v, "gravity", v->text, "gravity", kGravityRange);
+  if (const auto v = values.scalar("attractor")) stage.attractor = parse_attractor(*v, first.engine.rigid.events);
+  for (const Value& v : values.list("law")) stage.laws.push_back(parse_law(v));
+  check_law_models(stage.laws, first.engine.model);
+  for (const Value& v : values.list("set_wall")) {
+    stage.wall_changes.push_back(parse_wall_change(v));
+    if (stage.wall_changes.back().remove)
+      fail_at(v.at, "set_wall",
+              "a stage keeps every body: fix the wall where it is (W fixed) or move it away (W velocity=...) "
+              "instead of removing it");
+  }
+  if (const auto v = values.scalar("output_interval")) stage.output_interval = positive(*v, "output_interval", v->text);
+  if (const auto v = values.scalar("checkpoint_interval")) stage.checkpoint_interval = parse_checkpoint_interval(*v);
+  return stage;
 }
 
 }  // namespace
@@ -635,7 +806,8 @@ Backend backend_from_string(std::string_view word) {
 
 SceneConfig parse_scene(const std::string& text, const std::string& source, const std::filesystem::path& base,
                         const std::vector<std::string>& overrides) {
-  const SceneValues values(text, source, overrides);
+  const SceneSections sections = split_sections(text, source);
+  const SceneValues values(joined(sections.first), source, overrides);
   SceneConfig scene;
   scene.source = source;
   const auto duration = values.scalar("duration");
@@ -647,14 +819,14 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   read_lists(values, scene, base);
   if (scene.laws.empty())
     throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
-  for (const LawSpec& l : scene.laws)
-    if (l.rigid.has_value() != (scene.engine.model == Model::rigid))
-      fail_at(l.at, "law",
-              l.rigid ? "a rigid law in a soft-model scene: add 'model = rigid', or give a linear or hertz law"
-                      : "a soft law in a rigid-model scene: give 'law = A B rigid restitution=...' (docs/SCENES.md)");
-  if (scene.grains.empty() && scene.packings.empty())
-    throw SceneError(fmt::format("{}: no 'grains = ...' or 'packing = ...' line: nothing to simulate", source));
+  check_law_models(scene.laws, scene.engine.model);
+  for (const SceneSections::Stage& stage : sections.stages) scene.stages.push_back(parse_stage(stage, source, scene));
   return scene;
+}
+
+void require_bodies(const SceneConfig& scene) {
+  if (scene.grains.empty() && scene.packings.empty())
+    throw SceneError(fmt::format("{}: no 'grains = ...' or 'packing = ...' line: nothing to simulate", scene.source));
 }
 
 SceneConfig read_scene(const std::filesystem::path& path, const std::vector<std::string>& overrides) {

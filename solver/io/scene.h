@@ -41,7 +41,7 @@ struct WallMotion {
   std::optional<Vec2> velocity;
   std::optional<double> pressure;
   Vec2 inward;
-  std::optional<std::array<int, 2>> span;  // wall numbers: their body numbers, as in energy.csv
+  std::optional<std::array<std::string, 2>> span;  // two walls, each by name or number (WallChange::wall)
   // An oscillation on top (Vibration): amplitude · sin(2π f t), or one such
   // cycle every tap_interval seconds.
   std::optional<Vec2> amplitude;
@@ -51,6 +51,7 @@ struct WallMotion {
 
 struct WallSpec {
   SceneLocation at;
+  std::string name;  // empty: unnamed, known by its number (io/wall_labels.h)
   std::vector<Vec2> points;
   double radius = 0.0;
   int material = 0;
@@ -58,12 +59,12 @@ struct WallSpec {
   WallMotion motion;
 };
 
-// `set_wall = N ...`: a new motion for wall N (its body number, as
-// energy.csv's wallN), or its removal — for walls that come with a packing
-// (a compressed sample's plates, a hopper's gate).
+// `set_wall = W ...`: a new motion for wall W, or its removal — for walls
+// that come with a packing (a compressed sample's plates, a hopper's gate).
+// W is the wall's name, or its body number (as energy.csv's wallN).
 struct WallChange {
   SceneLocation at;
-  int wall = 0;
+  std::string wall;
   bool remove = false;
   std::optional<int> material;  // e.g. frictionless platens: a material of their own
   WallMotion motion;
@@ -96,6 +97,22 @@ std::string_view to_string(Backend backend);
 // Throws std::invalid_argument naming the accepted words.
 Backend backend_from_string(std::string_view word);
 
+// A later stage of a scene (`[stage NAME]`, docs/SCENES.md): what it
+// changes in the state the stage before left. What it does not give carries
+// over: every body, contact and spring, the ledger, the time, and the
+// settings of the stage before.
+struct StageSpec {
+  std::string name;
+  SceneLocation at;          // its `[stage NAME]` line
+  double duration = 0.0;     // the stage's length, s
+  std::optional<double> dt;  // 0: auto, for the state's world
+  std::optional<Vec2> gravity;
+  std::optional<Attractor> attractor;
+  std::vector<LawSpec> laws;  // replace the laws of the pairs they name
+  std::vector<WallChange> wall_changes;
+  std::optional<double> output_interval, checkpoint_interval;
+};
+
 struct SceneConfig {
   std::string source;  // the scene file, or "built-in default scene"
   // run
@@ -119,6 +136,8 @@ struct SceneConfig {
   int arc_resolution = 24;
   double checkpoint_interval = 0.0;  // 0: only at the end and on signals
   std::vector<std::string> fields{"particles", "contacts", "walls", "state", "contact_points"};
+  // The stages after the first, which the keys above describe.
+  std::vector<StageSpec> stages;
 };
 
 // Reads a scene from text (`source_name` names it in messages, `base` is
@@ -131,10 +150,24 @@ SceneConfig read_scene(const std::filesystem::path& path, const std::vector<std:
 // The keys and what they take, for `sphero run --help`.
 std::string scene_keys_help();
 
+// Where a world's bodies came from: the scene's walls, a packing, a
+// grains line; for `--check`.
+struct BodySource {
+  std::string where;  // "scene.ini:12", "command line --packing"
+  std::string what;   // "walls", "packing dense.vtu", "grains cow.shape"
+  std::size_t grains = 0, walls = 0;
+};
+
+// Refuses a scene that lays out no bodies (no grains, no packing): all
+// but a scene continuing a checkpoint (`--from`) need some.
+void require_bodies(const SceneConfig& scene);
+
 // Lays out the bodies (generators seeded by the scene's seed) and checks
 // the layout: grains inside the periodic cell, not overlapping walls or
-// each other. Throws SceneError naming the scene line of the culprit.
-World build_world(const SceneConfig& scene, const Progress& progress = {});
+// each other, and no two grains (from packings too) overlapping by more
+// than their sphero-radii. Throws SceneError naming the scene line of the
+// culprit. `sources`, when given, receives where the bodies came from.
+World build_world(const SceneConfig& scene, const Progress& progress = {}, std::vector<BodySource>* sources = nullptr);
 
 // The scene's engine settings with 'auto' filled in for this world: dt a
 // fiftieth of the shortest contact period, the Verlet distance 5% of the

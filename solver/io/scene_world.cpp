@@ -5,17 +5,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <optional>
 #include <random>
 
 #include "engine/stability.h"
-#include "engine/wall_vibration.h"
 #include "geometry/segment.h"
 #include "geometry/uniform.h"
 #include "io/scene.h"
 #include "io/state_vtu.h"
+#include "io/wall_labels.h"
+#include "io/wall_motions.h"
 #include "packing/random_placement.h"
+#include "packing/touching_pairs.h"
 #include "shapes/mass_properties.h"
 #include "shapes/shape_file.h"
 
@@ -88,15 +91,29 @@ void set_laws(const SceneConfig& scene, const std::vector<LawSpec>& laws, std::v
   }
 }
 
-// The scene's walls, then the bodies of its packings (raising `materials`
-// to what the packings use).
-std::vector<BodySpec> wall_and_packing_bodies(const SceneConfig& scene, int& materials) {
+// The bodies laid out so far, each with the source it came from.
+struct Layout {
   std::vector<BodySpec> bodies;
+  std::vector<std::size_t> source;  // per body: its index in `sources`
+  std::vector<BodySource> sources;
+
+  void add(BodySpec b) {
+    (b.is_wall ? sources.back().walls : sources.back().grains) += 1;
+    bodies.push_back(std::move(b));
+    source.push_back(sources.size() - 1);
+  }
+};
+
+// The scene's walls, then the bodies of its packings (raising `materials`
+// to what the packings use). A packing's plates span bodies of its own:
+// their numbers are shifted with the packing.
+void add_wall_and_packing_bodies(const SceneConfig& scene, int& materials, Layout& layout) {
+  layout.sources.push_back({scene.source, "walls"});
   for (const WallSpec& w : scene.walls) {
     BodySpec b;
     try {
-      b.shape =
-          make_shape("wall", w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points, w.radius);
+      b.shape = make_shape(w.name.empty() ? "wall" : w.name,
+                           w.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, w.points, w.radius);
     } catch (const ShapeError& e) {
       fail_at(w.at, "wall", e.what());
     }
@@ -104,97 +121,61 @@ std::vector<BodySpec> wall_and_packing_bodies(const SceneConfig& scene, int& mat
     b.is_wall = true;
     b.material = w.material;
     b.density = w.density;
-    bodies.push_back(b);
+    layout.add(std::move(b));
   }
   for (const auto& [file, at] : scene.packings) {
+    layout.sources.push_back({at.where, "packing " + file.string()});
+    const int first = static_cast<int>(layout.bodies.size());
     try {
       for (BodySpec& b : read_state_vtu(file)) {
         if (b.material < 0 || b.material >= kMostMaterials)
           throw std::runtime_error(fmt::format("{}: a body of material {}; materials are numbered 0 to {}",
                                                file.string(), b.material, kMostMaterials - 1));
         materials = std::max(materials, b.material + 1);
-        bodies.push_back(std::move(b));
+        for (int& end : b.constraint.span_bodies)
+          if (end >= 0) end += first;
+        layout.add(std::move(b));
       }
     } catch (const std::runtime_error& e) {
       fail_at(at, "packing", e.what());
     }
   }
-  return bodies;
 }
 
-// Motions of walls, set once all bodies are known, since a plate's span may
-// name walls of a packing. Walls are named by their body number, as
-// energy.csv and the walls' frames name them (wallN): the scene's walls are
-// bodies 0, 1, ..., a packing's follow in its order.
-class WallMotions {
- public:
-  explicit WallMotions(std::vector<BodySpec>& bodies) : bodies_(bodies) {
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-      if (!bodies[i].is_wall || (i > 0 && bodies[i - 1].is_wall)) continue;
-      std::size_t last = i;
-      while (last + 1 < bodies.size() && bodies[last + 1].is_wall) ++last;
-      wall_numbers_ +=
-          (wall_numbers_.empty() ? "" : ", ") + (last == i ? fmt::format("{}", i) : fmt::format("{} to {}", i, last));
-    }
+// Two walls may not share a name: set_wall, span= and energy.csv find a
+// wall by it.
+void check_wall_names(const SceneConfig& scene, const Layout& layout) {
+  // The scene's walls are bodies 0, 1, ...: each is known by its line.
+  const auto origin = [&](std::size_t i) {
+    if (i < scene.walls.size()) return scene.walls[i].at.where;
+    const BodySource& s = layout.sources[layout.source[i]];
+    return fmt::format("{}, {}", s.what, s.where);
+  };
+  std::map<std::string, std::size_t> named;
+  for (std::size_t i = 0; i < layout.bodies.size(); ++i) {
+    const BodySpec& b = layout.bodies[i];
+    if (!b.is_wall || is_unnamed_wall(b.shape.name)) continue;
+    const auto [first, fresh] = named.emplace(b.shape.name, i);
+    if (fresh) continue;
+    throw SceneError(
+        fmt::format("{}: walls {} ({}) and {} ({}) are both named '{}'; a wall's name is its own: "
+                    "rename one (wall = name=...)",
+                    scene.source, first->second, origin(first->second), i, origin(i), b.shape.name));
   }
-
-  std::size_t need_wall(int number, const SceneLocation& at, const std::string& key) const {
-    if (number >= static_cast<int>(bodies_.size()) || !bodies_[static_cast<std::size_t>(number)].is_wall)
-      fail_at(at, key,
-              fmt::format("body {} is not a wall; the walls are {} (numbered as in energy.csv)", number,
-                          wall_numbers_.empty() ? "none" : wall_numbers_));
-    return static_cast<std::size_t>(number);
-  }
-
-  void apply(std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
-    set_motion(wall, m, at, key);
-    if (!m.amplitude) return;
-    BodyConstraint& c = bodies_[wall].constraint;
-    c.vibration = {*m.amplitude, m.frequency, m.tap_interval, {c.imposed_velocity[dof_x], c.imposed_velocity[dof_y]}};
-    try {
-      check_vibration(c);
-    } catch (const std::invalid_argument& e) {
-      fail_at(at, key, e.what());
-    }
-  }
-
- private:
-  void set_motion(std::size_t wall, const WallMotion& m, const SceneLocation& at, const std::string& key) {
-    BodySpec& b = bodies_[wall];
-    if (!m.pressure) {
-      b.constraint = BodyConstraint{};
-      b.constraint.held = {true, true, true};
-      if (m.velocity) b.constraint.imposed_velocity = {m.velocity->x, m.velocity->y, 0.0};
-      return;
-    }
-    double length = 0.0;
-    for (int e = 0; e < b.shape.edge_count(); ++e) length += norm(b.shape.edge_end(e) - b.shape.edge_start(e));
-    try {
-      const double sliding = m.velocity ? (m.inward.x != 0.0 ? m.velocity->y : m.velocity->x) : 0.0;
-      b.constraint = pressure_plate(*m.pressure, length, m.inward, sliding);
-    } catch (const std::invalid_argument& e) {
-      fail_at(at, key, e.what());
-    }
-    if (!m.span) return;
-    for (int end : *m.span) {
-      need_wall(end, at, key);
-      if (static_cast<std::size_t>(end) == wall)
-        fail_at(
-            at, key, fmt::format("span={},{}: a plate's span is between two other walls", (*m.span)[0], (*m.span)[1]));
-    }
-    b.constraint.span_bodies = *m.span;
-  }
-
-  std::vector<BodySpec>& bodies_;
-  std::string wall_numbers_;  // "0, 100 to 103", for messages
-};
+}
 
 // Removing shifts the bodies behind: renumber the spans that survive.
-void remove_bodies(std::vector<BodySpec>& bodies, const std::vector<bool>& removed, const std::string& source) {
+void remove_bodies(Layout& layout, const std::vector<bool>& removed, const std::string& source) {
+  std::vector<BodySpec>& bodies = layout.bodies;
   std::vector<int> renumbered(bodies.size(), -1);
   std::vector<BodySpec> kept;
+  std::vector<std::size_t> kept_source;
   for (std::size_t i = 0; i < bodies.size(); ++i)
-    if (!removed[i]) renumbered[i] = static_cast<int>(kept.size()), kept.push_back(std::move(bodies[i]));
+    if (!removed[i]) {
+      renumbered[i] = static_cast<int>(kept.size());
+      kept.push_back(std::move(bodies[i]));
+      kept_source.push_back(layout.source[i]);
+    }
   for (BodySpec& b : kept)
     for (int& end : b.constraint.span_bodies)
       if (end >= 0) {
@@ -203,10 +184,13 @@ void remove_bodies(std::vector<BodySpec>& bodies, const std::vector<bool>& remov
         end = renumbered[static_cast<std::size_t>(end)];
       }
   bodies = std::move(kept);
+  layout.source = std::move(kept_source);
 }
 
-void apply_wall_motions_and_changes(const SceneConfig& scene, std::vector<BodySpec>& bodies) {
-  WallMotions motions(bodies);
+void apply_wall_motions_and_changes(const SceneConfig& scene, Layout& layout) {
+  std::vector<BodySpec>& bodies = layout.bodies;
+  // Set once all bodies are known: a plate's span may name a packing's walls.
+  WallMotions motions(wall_views(bodies));
   for (std::size_t k = 0; k < scene.walls.size(); ++k)
     motions.apply(k, scene.walls[k].motion, scene.walls[k].at, "wall");
   std::vector<bool> removed(bodies.size(), false);
@@ -219,7 +203,7 @@ void apply_wall_motions_and_changes(const SceneConfig& scene, std::vector<BodySp
     motions.apply(wall, c.motion, c.at, "set_wall");
     if (c.material) bodies[wall].material = *c.material;
   }
-  if (std::find(removed.begin(), removed.end(), true) != removed.end()) remove_bodies(bodies, removed, scene.source);
+  if (std::find(removed.begin(), removed.end(), true) != removed.end()) remove_bodies(layout, removed, scene.source);
 }
 
 // A grain of `g` at c must not overlap grains placed before, nor a wall, and
@@ -247,11 +231,12 @@ void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, d
 // The scene's `grains` lines, in order, from one generator seeded by the
 // scene: the centres of a line (packing/random_placement.h), then each
 // grain's angle and heading.
-void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies, const Progress& progress) {
+void add_grain_bodies(const SceneConfig& scene, Layout& layout, const Progress& progress) {
   std::mt19937_64 generator(scene.seed);
   std::vector<Circle> placed;
   std::vector<const GrainsSpec*> placed_from;
   for (const GrainsSpec& g : scene.grains) {
+    layout.sources.push_back({g.at.where, "grains " + g.shape_file.filename().string()});
     Shape shape;
     try {
       shape = read_shape_file(g.shape_file);
@@ -282,26 +267,54 @@ void add_grain_bodies(const SceneConfig& scene, std::vector<BodySpec>& bodies, c
       b.velocity = random_heading_velocity(generator, g.speed);
       b.material = g.material;
       b.density = g.density;
-      bodies.push_back(b);
+      layout.add(std::move(b));
     }
   }
 }
 
+// Grains whose skeletons cross overlap by more than their sphero-radii: no
+// contact law can part them (a packing loaded twice, say).
+void check_no_grains_superposed(const Layout& layout) {
+  std::vector<int> grains;
+  std::vector<BodySpec> grain_bodies;
+  for (std::size_t i = 0; i < layout.bodies.size(); ++i)
+    if (!layout.bodies[i].is_wall) grains.push_back(static_cast<int>(i)), grain_bodies.push_back(layout.bodies[i]);
+  const auto crossing = first_crossing_pair(grain_bodies);
+  if (!crossing) return;
+  const auto describe = [&](int k) {
+    const std::size_t body = static_cast<std::size_t>(grains[static_cast<std::size_t>(k)]);
+    const BodySource& s = layout.sources[layout.source[body]];
+    const Vec2 p = layout.bodies[body].position;
+    return fmt::format("grain {} ('{}' at ({:g}, {:g}), from {}, {})", body, layout.bodies[body].shape.name, p.x, p.y,
+                       s.what, s.where);
+  };
+  throw SceneError(
+      fmt::format("{} and {} overlap by more than their sphero-radii (their skeletons cross), which no "
+                  "contact can undo: is a packing loaded twice, or a grains region over a packing? "
+                  "(a list key on the command line replaces the scene's; --add-packing adds)",
+                  describe(crossing->first), describe(crossing->second)));
+}
+
 }  // namespace
 
-World build_world(const SceneConfig& scene, const Progress& progress) {
+World build_world(const SceneConfig& scene, const Progress& progress, std::vector<BodySource>* sources) {
+  require_bodies(scene);
   int materials = materials_named(scene);
   std::vector<ContactLaw> laws;
   std::vector<RigidLaw> rigid_laws;
   set_laws(scene, law_table(scene, materials), laws, rigid_laws);
-  std::vector<BodySpec> bodies = wall_and_packing_bodies(scene, materials);
-  apply_wall_motions_and_changes(scene, bodies);
+  Layout layout;
+  add_wall_and_packing_bodies(scene, materials, layout);
+  check_wall_names(scene, layout);
+  apply_wall_motions_and_changes(scene, layout);
   if (materials * materials != static_cast<int>(laws.size()))
     throw SceneError(fmt::format("{}: the packing uses material {} but the scene has laws for materials 0 to {} only",
                                  scene.source, materials - 1, static_cast<int>(std::sqrt(laws.size())) - 1));
-  add_grain_bodies(scene, bodies, progress);
+  add_grain_bodies(scene, layout, progress);
+  check_no_grains_superposed(layout);
+  if (sources) *sources = layout.sources;
   try {
-    World world = make_world(bodies, materials, laws, scene.gravity, scene.cell);
+    World world = make_world(layout.bodies, materials, laws, scene.gravity, scene.cell);
     world.rigid_law = std::move(rigid_laws);
     world.attractor = scene.attractor;
     return world;

@@ -14,6 +14,7 @@
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -59,6 +60,53 @@ void read_vibration(vtkDataArray* vibration, vtkIdType c, BodyConstraint& constr
   }
 }
 
+// Body c's pressure-plate settings; its span's ends are left as ids, which
+// read_plate_spans turns into body indices once every body is read.
+void read_plate(vtkDataArray* plate, vtkIdType c, BodyConstraint& constraint, const std::string& source) {
+  const double pressure = plate->GetComponent(c, 0);
+  const Vec2 inward{plate->GetComponent(c, 1), plate->GetComponent(c, 2)};
+  if (inward == Vec2{}) return;
+  const bool axis = (std::abs(inward.x) == 1.0 && inward.y == 0.0) || (inward.x == 0.0 && std::abs(inward.y) == 1.0);
+  if (!axis || !(pressure >= 0.0) || !std::isfinite(pressure))
+    throw std::runtime_error(
+        fmt::format("{}: body {}: a pressure plate needs a pressure >= 0 and an inward direction "
+                    "(±1, 0) or (0, ±1), found {:g} and ({:g}, {:g})",
+                    source, c, pressure, inward.x, inward.y));
+  constraint.pressure = pressure;
+  constraint.inward = inward;
+  for (int k = 0; k < 2; ++k) {
+    const double end = plate->GetComponent(c, 3 + k);
+    if (!(end >= -1.0 && end < 2147483647.0) || end != std::floor(end))
+      throw std::runtime_error(fmt::format("{}: body {}: a plate's span names body {:g}", source, c, end));
+    constraint.span_bodies[static_cast<std::size_t>(k)] = static_cast<int>(end);
+  }
+}
+
+// The plates' spans from the ids of the file to the indices of `bodies`,
+// read in `order` (ids as written, `id` absent: cell numbers).
+void read_plate_spans(std::vector<BodySpec>& bodies, const std::vector<vtkIdType>& order, vtkDataArray* id,
+                      const std::string& source) {
+  std::map<long, int> index_of;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const double number = id ? id->GetTuple1(order[k]) : static_cast<double>(order[k]);
+    if (std::abs(number) < 2147483647.0) index_of[static_cast<long>(number)] = static_cast<int>(k);
+  }
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    std::array<int, 2>& span = bodies[k].constraint.span_bodies;
+    if ((span[0] < 0) != (span[1] < 0))
+      throw std::runtime_error(fmt::format("{}: body {}: a plate's span needs two bodies or none", source, order[k]));
+    for (int& end : span) {
+      if (end < 0) continue;
+      const auto found = index_of.find(end);
+      if (found == index_of.end() || !bodies[static_cast<std::size_t>(found->second)].is_wall ||
+          static_cast<std::size_t>(found->second) == k)
+        throw std::runtime_error(fmt::format(
+            "{}: body {}: a plate's span names body {}, which is not another wall of the file", source, order[k], end));
+      end = found->second;
+    }
+  }
+}
+
 // The cells in the order of their ids where these number them 0 to n − 1
 // (the pieces of a run on ranks come in the ranks' order), else as stored
 // (a packing edited elsewhere may renumber or leave bodies out). Bodies are
@@ -101,6 +149,10 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece
   auto imposed_velocity = named_doubles("imposed_velocity", 3), imposed_force = named_doubles("imposed_force", 3);
   // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
   auto vibration = named_doubles("vibration", 4);
+  // A pressure plate's pressure, inward x, y and the ids of the two bodies
+  // whose distance is its span (-1 where it has none); all 0 and -1 for
+  // other bodies.
+  auto plate = named_doubles("plate", 5);
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!piece.writes(i)) continue;
     std::vector<vtkIdType> ids;
@@ -130,11 +182,17 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece
     imposed_force->InsertNextTuple3(c.imposed_force.x, c.imposed_force.y, c.imposed_torque);
     const double vibration_tuple[4] = {v.amplitude.x, v.amplitude.y, v.frequency, v.tap_interval};
     vibration->InsertNextTuple(vibration_tuple);
+    const auto span_id = [&](int end) {
+      return end < 0 ? -1.0 : static_cast<double>(piece.number_of(static_cast<std::size_t>(end)));
+    };
+    const double plate_tuple[5] = {
+        c.pressure, c.inward.x, c.inward.y, span_id(c.span_bodies[0]), span_id(c.span_bodies[1])};
+    plate->InsertNextTuple(plate_tuple);
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a :
        std::initializer_list<vtkAbstractArray*>{shape, id, material, wall, held, radius, centre, angle, velocity, omega,
-                                                density, imposed_velocity, imposed_force, vibration})
+                                                density, imposed_velocity, imposed_force, vibration, plate})
     grid->GetCellData()->AddArray(a);
   return grid;
 }
@@ -172,10 +230,17 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
   if (vibration != nullptr && vibration->GetNumberOfComponents() != 4)
     throw std::runtime_error(
         source + ": the cell array 'vibration' needs 4 components (amplitude x, y, frequency, tap interval)");
+  vtkDataArray* plate = data->GetArray("plate");  // files before plates kept their pressure have none
+  if (plate != nullptr && plate->GetNumberOfComponents() != 5)
+    throw std::runtime_error(
+        source + ": the cell array 'plate' needs 5 components (pressure, inward x, y, the span's two bodies)");
+  vtkDataArray* id = data->GetArray("id");
+  if (id != nullptr && id->GetNumberOfComponents() != 1) id = nullptr;
   std::vector<BodySpec> bodies;
   RecoveredSkeletons skeletons;
   vtkNew<vtkIdList> ids;
-  for (const vtkIdType c : cells_in_body_order(data->GetArray("id"), grid->GetNumberOfCells())) {
+  const std::vector<vtkIdType> order = cells_in_body_order(id, grid->GetNumberOfCells());
+  for (const vtkIdType c : order) {
     grid->GetCellPoints(c, ids);
     const int type = grid->GetCellType(c);
     BodySpec b;
@@ -212,8 +277,10 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
     b.constraint.imposed_force = {imposed_force->GetComponent(c, 0), imposed_force->GetComponent(c, 1)};
     b.constraint.imposed_torque = imposed_force->GetComponent(c, 2);
     if (vibration != nullptr) read_vibration(vibration, c, b.constraint, source);
+    if (plate != nullptr) read_plate(plate, c, b.constraint, source);
     bodies.push_back(std::move(b));
   }
+  read_plate_spans(bodies, order, id, source);
   return bodies;
 }
 

@@ -57,9 +57,9 @@ Extent extent_of(const std::vector<BodySpec>& grains) {
   return e;
 }
 
-BodySpec plate(Vec2 a, Vec2 b, double r, double density) {
+BodySpec plate(const std::string& name, Vec2 a, Vec2 b, double r, double density) {
   BodySpec p;
-  p.shape = make_shape("plate", SkeletonKind::segment, {a, b}, r);
+  p.shape = make_shape(name, SkeletonKind::segment, {a, b}, r);
   p.position = mass_properties(p.shape).centroid;
   p.is_wall = true;
   p.density = density;
@@ -119,9 +119,12 @@ std::vector<BodySpec> final_bodies(const World& w, const std::vector<BodySpec>& 
   return out;
 }
 
-// The grains inside four pressure plates (left, right, bottom, top), each
-// as heavy as a row of grains so that they neither rattle nor lag, longer
-// than the sample so that they can slide past each other.
+// The grains inside four pressure plates named left, right, bottom, top
+// (bodies first_plate to first_plate + 3), each as heavy as a row of grains
+// so that they neither rattle nor lag, longer than the sample so that they
+// can slide past each other. Each pushes on the span between the two
+// plates across it, so its force follows the sample's side as it shrinks
+// (geometry, not a stress servo), here and wherever the packing is loaded.
 std::vector<BodySpec> grains_between_plates(const CompressionOptions& o, const Extent& e, double r) {
   const double margin = 0.5 * std::max(e.high.x - e.low.x, e.high.y - e.low.y);
   const double gap = 0.01 * e.largest_reach;
@@ -129,16 +132,19 @@ std::vector<BodySpec> grains_between_plates(const CompressionOptions& o, const E
   const double grain_mass = e.mass / static_cast<double>(o.grains.size());
   const double row = std::sqrt(static_cast<double>(o.grains.size()));
   std::vector<BodySpec> bodies = o.grains;
-  const auto add_plate = [&](Vec2 a, Vec2 b, double span, Vec2 inward) {
-    BodySpec p = plate(a, b, r, 1.0);
+  const int first = static_cast<int>(bodies.size());
+  const std::array<int, 2> across_x{first + 2, first + 3}, across_y{first, first + 1};
+  const auto add_plate = [&](const char* name, Vec2 a, Vec2 b, double span, Vec2 inward, std::array<int, 2> ends) {
+    BodySpec p = plate(name, a, b, r, 1.0);
     p.density = row * grain_mass / mass_properties(p.shape).area;
     p.constraint = pressure_plate(o.pressure, span, inward);
+    p.constraint.span_bodies = ends;
     bodies.push_back(p);
   };
-  add_plate({x0, y0 - margin}, {x0, y1 + margin}, y1 - y0, {1, 0});   // left
-  add_plate({x1, y0 - margin}, {x1, y1 + margin}, y1 - y0, {-1, 0});  // right
-  add_plate({x0 - margin, y0}, {x1 + margin, y0}, x1 - x0, {0, 1});   // bottom
-  add_plate({x0 - margin, y1}, {x1 + margin, y1}, x1 - x0, {0, -1});  // top
+  add_plate("left", {x0, y0 - margin}, {x0, y1 + margin}, y1 - y0, {1, 0}, across_x);
+  add_plate("right", {x1, y0 - margin}, {x1, y1 + margin}, y1 - y0, {-1, 0}, across_x);
+  add_plate("bottom", {x0 - margin, y0}, {x1 + margin, y0}, x1 - x0, {0, 1}, across_y);
+  add_plate("top", {x0 - margin, y1}, {x1 + margin, y1}, x1 - x0, {0, -1}, across_y);
   return bodies;
 }
 
@@ -151,27 +157,16 @@ std::vector<BodySpec> compress_stage(const CompressionOptions& o, const Extent& 
   World world = make_world(bodies, material_count(bodies), one_law_for_all(bodies, law), {});
   const EngineSettings settings = settings_for(world, o.dt, e.largest_reach);
   Engine engine(std::move(world), settings);
-  // The pressure acts on the sample's side, whose length is the span
-  // between the two other plates. Each plate's force follows that span as
-  // the sample shrinks (geometry, not a stress servo).
+  // The span each plate presses on, as the engine computes it (plate_span).
   const auto spans = [&](const World& w) {
     const double width = (w.position[first_plate + 1].x - r) - (w.position[first_plate].x + r);
     const double height = (w.position[first_plate + 3].y - r) - (w.position[first_plate + 2].y + r);
     return std::array<double, 4>{height, height, width, width};
   };
   const Vec2 inward[4] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-  const auto follow_spans = [&](Engine& running) {
-    const auto span = spans(running.world());
-    for (int k = 0; k < 4; ++k)
-      running.edit_world().constraint[first_plate + static_cast<std::size_t>(k)].imposed_force =
-          o.pressure * span[static_cast<std::size_t>(k)] * inward[k];
-  };
   bool done = false;
   while (!done && engine.step_count() < o.until.max_steps) {
-    for (long k = 0; k < o.until.check_every; k += 10) {
-      follow_spans(engine);
-      engine.run(10);
-    }
+    engine.run(o.until.check_every);
     const World& w = engine.world();
     // Plate pressures: the contact force each carries over the span it
     // presses on. Compression pushes a plate back, against its inward force.

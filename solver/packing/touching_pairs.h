@@ -4,6 +4,7 @@
 // neighbours of the grains they touch. O(N).
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -13,5 +14,9 @@ namespace sphero {
 
 // (i, j), i < j, body indices of `bodies`, in increasing order.
 std::vector<std::pair<int, int>> touching_pairs(const std::vector<BodySpec>& bodies, double gap);
+
+// The first pair (i, j), i < j, of `bodies` whose skeletons cross or touch
+// (overlap by their two sphero-radii or more), or none. O(N).
+std::optional<std::pair<int, int>> first_crossing_pair(const std::vector<BodySpec>& bodies);
 
 }  // namespace sphero

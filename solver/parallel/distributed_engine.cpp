@@ -372,12 +372,6 @@ std::vector<std::uint8_t> DistributedEngine::bodies_written() const {
   return written;
 }
 
-std::vector<int> DistributedEngine::wall_numbers() const {
-  std::vector<int> numbers;
-  for (int k : walls_) numbers.push_back(held_[static_cast<std::size_t>(k)]);
-  return numbers;
-}
-
 EngineSnapshot DistributedEngine::header() {
   take_list_scalars();
   const EnergyLedger total = ledger();

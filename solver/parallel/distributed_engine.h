@@ -82,8 +82,6 @@ class DistributedEngine {
   const Engine& local() const { return *engine_; }
   // Per body of local()'s world, its number in the run.
   const std::vector<int>& held_bodies() const { return held_; }
-  // The walls' numbers in the run, increasing (every rank holds them).
-  std::vector<int> wall_numbers() const;
   // Per body of local()'s world, 1 where this rank writes it in a frame's
   // piece: its own grains, and on rank 0 the walls.
   std::vector<std::uint8_t> bodies_written() const;

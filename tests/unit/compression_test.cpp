@@ -1,14 +1,17 @@
 // Compression protocols end static, at the asked pressure.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <set>
 
 #include "analysis/frame_analysis.h"
+#include "engine/stability.h"
 #include "engine/stress.h"
 #include "io/frame_reader.h"
 #include "io/run_output.h"
+#include "io/state_vtu.h"
 #include "packing/compression.h"
 #include "packing/generators.h"
 #include "shapes/mass_properties.h"
@@ -99,6 +102,56 @@ TEST(Compression, StressFromContactsEqualsThePlatesForceOverLength) {
   EXPECT_LT(std::abs(sample.xy), 0.15 * 100.0);
   std::printf("sample stress (%.4f, %.4f; %.2g) against plates (%.4f, %.4f)\n", sample.xx, sample.yy, sample.xy,
               0.5 * (r.pressure[0] + r.pressure[1]), 0.5 * (r.pressure[2] + r.pressure[3]));
+}
+
+// What the grains push plate i with along its inward direction, over the
+// span it presses on: the stress the sample holds on that side.
+double pressure_on_plate(const World& w, std::size_t i) {
+  const BodyConstraint& c = w.constraint[i];
+  const Vec2 grains = w.force[i] - c.imposed_force - w.mass[i] * w.gravity;
+  return -dot(grains, c.inward) / plate_span(w, c);
+}
+
+TEST(Compression, PlatesWrittenHoldTheReportedPressureWhenLoadedAsTheyAre) {
+  // The packing written and read back, as a scene loads it: the plates are
+  // named, keep their pressure and follow their span, so the sample, run
+  // as it is for 2 s, stays at the pressure pack compress reported.
+  CompressionOptions o;
+  o.grains = loose_gas(40);
+  o.law = frictional();
+  o.pressure = 100.0;
+  const CompactionResult r = compress_isotropically(o);
+  ASSERT_TRUE(r.static_reached);
+  const auto file = std::filesystem::temp_directory_path() / "sphero_compressed_plates.vtu";
+  write_packing_vtu(file, r.bodies);
+  const std::vector<BodySpec> bodies = read_state_vtu(file);
+  std::filesystem::remove(file);
+  ASSERT_EQ(bodies.size(), 44u);
+  const char* names[4] = {"left", "right", "bottom", "top"};
+  const std::array<int, 2> spans[4] = {{42, 43}, {42, 43}, {40, 41}, {40, 41}};
+  for (int k = 0; k < 4; ++k) {
+    const BodySpec& plate = bodies[40 + static_cast<std::size_t>(k)];
+    EXPECT_EQ(plate.shape.name, names[k]);
+    EXPECT_EQ(plate.constraint.pressure, 100.0);
+    EXPECT_EQ(plate.constraint.span_bodies, spans[k]);
+  }
+  ContactLaw law = frictional();
+  law.gamma_n = 20.0;
+  World world = make_world(bodies, 1, {law}, {});
+  EngineSettings s;
+  s.dt = default_time_step(world);
+  s.verlet_distance = 0.01;
+  Engine engine(std::move(world), s);
+  const long steps_per_check = std::lround(0.05 / s.dt);
+  double farthest = 0.0;
+  for (int check = 0; check < 40; ++check) {  // 2 s
+    engine.run(steps_per_check);
+    for (std::size_t i = 40; i < 44; ++i)
+      farthest = std::max(farthest, std::abs(pressure_on_plate(engine.world(), i) - 100.0) / 100.0);
+  }
+  EXPECT_LT(farthest, 0.005) << "the sample's stress on a plate drifted from the target";
+  std::printf("loaded as written, 2 s (%ld steps): the plates' stresses stayed within %.3g%% of 100\n",
+              engine.step_count(), 100.0 * farthest);
 }
 
 TEST(Compression, DepositionUnderGravityEndsStatic) {

@@ -33,16 +33,60 @@ std::string error_of(const std::string& text, const std::vector<std::string>& ov
 
 TEST(Scene, ReadsKeysAndLetsTheCommandLineOverride) {
   const SceneConfig s = parse_scene(minimal("gravity = 0,-9.81\ndt = 1e-4\nintegrator = gear\n"), "s.ini", kShapes,
-                                    {"--gravity", "1,-2", "--wall", "radius=0.1 points=0,5;10,5"});
+                                    {"--gravity", "1,-2", "--add-wall", "radius=0.1 points=0,5;10,5"});
   EXPECT_EQ(s.gravity.x, 1.0);
   EXPECT_EQ(s.gravity.y, -2.0);
   EXPECT_EQ(s.engine.dt, 1e-4);
   EXPECT_EQ(s.engine.integrator, Integrator::gear);
   ASSERT_EQ(s.walls.size(), 2u);
   EXPECT_EQ(s.walls[0].at.where, "s.ini:3");
-  EXPECT_EQ(s.walls[1].at.where, "command line --wall");
+  EXPECT_EQ(s.walls[1].at.where, "command line --add-wall");
   const World w = build_world(s);
   EXPECT_EQ(w.size(), 2u + 4u);
+}
+
+TEST(Scene, AListKeyOnTheCommandLineReplacesTheScenes) {
+  const SceneConfig s = parse_scene(
+      minimal(), "s.ini", kShapes, {"--wall", "radius=0.1 points=0,5;10,5", "--wall", "radius=0.1 points=0,6;10,6"});
+  ASSERT_EQ(s.walls.size(), 2u);
+  EXPECT_EQ(s.walls[0].at.where, "command line --wall");
+  EXPECT_EQ(s.walls[0].points[0].y, 5.0);
+  EXPECT_EQ(s.walls[1].points[0].y, 6.0);
+  EXPECT_EQ(s.laws.size(), 1u);  // the keys not given keep the scene's entries
+  EXPECT_NE(error_of("duration = 1\nadd-wall = radius=0.1 points=0,5;10,5\n").find("unknown key 'add-wall'"),
+            std::string::npos);
+}
+
+TEST(Scene, StagesFollowTheFirstWithWhatEachChanges) {
+  const SceneConfig s = parse_scene(minimal("output_interval = 0.1\n\n[stage shear]  # the second\nduration = 2\n"
+                                            "set_wall = 0 velocity=1,0\nlaw = 0 1 linear kn=1e4\n"
+                                            "[stage rest]\nduration = 0.5\ngravity = 0,-1\ndt = auto\n"),
+                                    "s.ini", kShapes);
+  EXPECT_EQ(s.duration, 1.0);
+  EXPECT_EQ(s.wall_changes.size(), 0u);  // the stages' own, not the first's
+  ASSERT_EQ(s.stages.size(), 2u);
+  const StageSpec& shear = s.stages[0];
+  EXPECT_EQ(shear.name, "shear");
+  EXPECT_EQ(shear.at.where, "s.ini:7");
+  EXPECT_EQ(shear.duration, 2.0);
+  ASSERT_EQ(shear.wall_changes.size(), 1u);
+  EXPECT_EQ(shear.wall_changes[0].at.where, "s.ini:9");
+  ASSERT_EQ(shear.laws.size(), 1u);
+  EXPECT_FALSE(shear.gravity);
+  EXPECT_FALSE(shear.dt);
+  const StageSpec& rest = s.stages[1];
+  EXPECT_EQ(rest.gravity, (Vec2{0, -1}));
+  EXPECT_EQ(rest.dt, 0.0);  // auto
+  EXPECT_TRUE(rest.wall_changes.empty());
+  const auto refused = [](const std::string& stage) { return error_of(minimal("[stage s]\n" + stage)); };
+  EXPECT_NE(refused("duration = 1\nthreads = 2\n").find("s.ini:7: 'threads' cannot change in a stage (stage s)"),
+            std::string::npos);
+  EXPECT_NE(refused("duration = 1\nset_wall = 0 remove\n").find("s.ini:7: set_wall: a stage keeps every body"),
+            std::string::npos);
+  EXPECT_NE(refused("duration = 1\nfields = state\n").find("'fields' cannot change in a stage"), std::string::npos);
+  EXPECT_NE(refused("gravity = 0,1\n").find("s.ini:5: stage s: missing 'duration = SECONDS'"), std::string::npos);
+  EXPECT_NE(
+      error_of(minimal("[stage]\nduration = 1\n")).find("s.ini:5: '[stage]': the only sections"), std::string::npos);
 }
 
 TEST(Scene, AutoTimeStepIsAFiftiethOfTheContactPeriod) {
@@ -62,7 +106,8 @@ TEST(Scene, EveryMistakeNamesItsLineAndKey) {
   EXPECT_EQ(
       error_of(minimal("integrator = euler\n")), "s.ini:5: integrator: unknown integrator 'euler': use verlet or gear");
   EXPECT_NE(error_of("law = 0 0 linear kn=1\n").find("missing 'duration"), std::string::npos);
-  EXPECT_NE(error_of(minimal("[run]\n")).find("s.ini:5: sections are not used"), std::string::npos);
+  EXPECT_NE(error_of(minimal("[run]\n")).find("s.ini:5: '[run]': the only sections of a scene are '[stage NAME]'"),
+            std::string::npos);
   EXPECT_EQ(error_of(minimal(), {"--dt", "-1"}), "command line --dt: dt: must be positive, found -1");
   EXPECT_NE(
       error_of(minimal(), {"--bogus", "1"}).find("command line: unrecognised option '--bogus'"), std::string::npos);
@@ -125,7 +170,7 @@ TEST(Scene, WallsMoveAsToldAndSetWallChangesOrRemovesThem) {
   EXPECT_EQ(error_of(minimal("set_wall = 3 remove\n")),
             "s.ini:5: set_wall: body 3 is not a wall; the walls are 0 (numbered as in energy.csv)");
   EXPECT_NE(
-      error_of(minimal("set_wall = 0 vanish\n")).find("s.ini:5: set_wall: expected 'N remove'"), std::string::npos);
+      error_of(minimal("set_wall = 0 vanish\n")).find("s.ini:5: set_wall: expected 'W remove'"), std::string::npos);
   EXPECT_NE(error_of(minimal("set_wall = 0 remove velocity=1,0\n")).find("takes no settings"), std::string::npos);
   EXPECT_NE(error_of(minimal("set_wall = 0 remove material=1\n")).find("takes no settings"), std::string::npos);
   EXPECT_NE(error_of(minimal("set_wall = 0 remove amplitude=0,1 frequency=2\n")).find("takes no settings"),

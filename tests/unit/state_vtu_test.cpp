@@ -2,6 +2,7 @@
 // into a world, it is the same world.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
 
 #include "io/scene.h"
@@ -99,6 +100,60 @@ TEST(StateVtu, BodiesOfOneShapeComeBackWithOneSkeleton) {
   // The shared skeleton is one of the bodies' own, to round-off.
   for (std::size_t k = 0; k < specs[0].shape.vertices.size(); ++k)
     EXPECT_NEAR(norm(specs[0].shape.vertices[k] - specs[1].shape.vertices[k]), 0.0, 1e-12);
+}
+
+// Three named walls: a floor, a lid, and a side plate pushing on the span
+// between them, all given by name.
+SceneConfig scene_with_a_plate() {
+  return parse_scene(
+      "duration = 1\nlaw = 0 0 linear kn=1e4\n"
+      "wall = name=floor radius=0.05 points=-1,0;10,0\n"
+      "wall = name=lid radius=0.05 points=-1,9;10,9\n"
+      "wall = name=side radius=0.05 points=0,-1;0,10 pressure=5 inward=1,0 span=floor,lid\n"
+      "grains = shape=disk.shape count=3 region=1,1,8,8\n",
+      "t.ini", SPHERO_DATA_DIR "/shapes");
+}
+
+TEST(StateVtu, PlatesKeepTheirNamesPressureAndSpan) {
+  const World original = build_world(scene_with_a_plate());
+  ASSERT_EQ(original.shape_name[2], "side");
+  const auto file = std::filesystem::temp_directory_path() / "sphero_state_plate_test.vtu";
+  write_state_vtu(file, original, 0.0);
+  const std::vector<BodySpec> specs = read_state_vtu(file);
+  std::filesystem::remove(file);
+  EXPECT_EQ(specs[0].shape.name, "floor");
+  EXPECT_EQ(specs[1].shape.name, "lid");
+  const BodyConstraint& side = specs[2].constraint;
+  EXPECT_EQ(side.pressure, 5.0);
+  EXPECT_EQ(side.inward, (Vec2{1, 0}));
+  EXPECT_EQ(side.span_bodies, (std::array<int, 2>{0, 1}));
+  EXPECT_TRUE(side.follows_span());
+  EXPECT_EQ(specs[3].constraint.span_bodies, (std::array<int, 2>{-1, -1}));
+}
+
+TEST(StateVtu, APlateWhoseSpanNamesAGrainIsRefused) {
+  World world = build_world(scene_with_a_plate());
+  std::vector<BodySpec> bodies;
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    BodySpec b;
+    b.shape = make_shape(world.shape_name[i], SkeletonKind::segment, {{0, 0}, {1, 0}}, 0.05);
+    b.position = {3.0 * static_cast<double>(i), 0.0};
+    b.is_wall = world.is_wall[i];
+    b.constraint = world.constraint[i];
+    bodies.push_back(b);
+  }
+  bodies[2].constraint.span_bodies = {0, 3};  // body 3 is a grain
+  const auto file = std::filesystem::temp_directory_path() / "sphero_state_bad_plate_test.vtu";
+  write_packing_vtu(file, bodies);
+  try {
+    read_state_vtu(file);
+    FAIL() << "a span naming a grain was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("body 2: a plate's span names body 3, which is not another wall"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(file);
 }
 
 TEST(StateVtu, ForeignOrMissingFilesAreNamed) {

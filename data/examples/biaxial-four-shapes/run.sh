@@ -29,19 +29,18 @@ biaxial_case() {
   echo "$compress" >"$dir/isotropic.txt"
   phi=$(sed -n 's/.*packing fraction \([0-9.]*\).*/\1/p' <<<"$compress")
   # The plates' height apart gives the velocities for the strain rate, and
-  # the duration for the strain.
-  # The plates are bodies count to count + 3: left, right, bottom, top.
-  local left=$count right=$((count + 1)) bottom=$((count + 2)) top=$((count + 3))
+  # the duration for the strain. The packing names its plates left, right,
+  # bottom and top.
   sphero run "$EXAMPLE_DIR/scene.ini" --packing "$dir/isotropic.vtu" --output "$dir/probe" --duration 1e-9 \
     --overwrite --quiet
-  read -r velocity duration interval < <(csv "$dir/probe/energy.csv" "wall${bottom}_y_m" "wall${top}_y_m" | head -1 |
+  read -r velocity duration interval < <(csv "$dir/probe/energy.csv" bottom_y_m top_y_m | head -1 |
     awk -v rate="$rate" -v strain="$strain" '{ h = $2 - $1; t = strain / rate
       printf "%.6g %.6g %.6g\n", 0.5 * rate * h, t, t / 100 }')
   rm -rf "$dir/probe"
   sphero run "$EXAMPLE_DIR/scene.ini" --packing "$dir/isotropic.vtu" --output "$dir/biaxial" --overwrite --quiet \
-    --set_wall "$left pressure=$p0 inward=1,0 span=$bottom,$top material=1" \
-    --set_wall "$right pressure=$p0 inward=-1,0 span=$bottom,$top material=1" \
-    --set_wall "$bottom velocity=0,$velocity material=1" --set_wall "$top velocity=0,-$velocity material=1" \
+    --set_wall "left pressure=$p0 inward=1,0 span=bottom,top material=1" \
+    --set_wall "right pressure=$p0 inward=-1,0 span=bottom,top material=1" \
+    --set_wall "bottom velocity=0,$velocity material=1" --set_wall "top velocity=0,-$velocity material=1" \
     --duration "$duration" --output_interval "$interval"
   sphero analyze "$dir/biaxial" --no-local-packing
   # Peak: the frame of the largest sigma_yy; strain from the sample's height.

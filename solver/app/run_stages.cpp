@@ -1,0 +1,71 @@
+#include "app/run_stages.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "io/stage.h"
+
+namespace sphero::app {
+namespace {
+
+// The steps between writes of `interval` seconds (0: none).
+long every(double interval, double dt, const std::string& key) {
+  return interval > 0.0 ? std::max(1L, steps_in(interval, dt, key)) : 0;
+}
+
+}  // namespace
+
+long steps_in(double seconds, double dt, const std::string& key) {
+  constexpr double kMostSteps = 1e12;
+  const double steps = seconds / dt;
+  if (!(steps >= 0.0 && steps <= kMostSteps))
+    throw std::invalid_argument(
+        fmt::format("{} = {:g} s with dt = {:g} s is {:g} steps; a run takes at most {:g} "
+                    "(shorten {} or lengthen dt)",
+                    key, seconds, dt, steps, kMostSteps, key));
+  return std::lround(steps);
+}
+
+std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapshot& start,
+                                   const std::function<void(std::size_t, const EngineSnapshot&)>& visit) {
+  std::vector<StagePlan> plans;
+  StagePlan first;
+  first.name = "first";
+  first.first_step = start.step;
+  first.end_step = start.step + steps_in(scene.duration, start.settings.dt, "duration");
+  first.frame_every = every(scene.output_interval, start.settings.dt, "output_interval");
+  first.checkpoint_every = every(scene.checkpoint_interval, start.settings.dt, "checkpoint_interval");
+  plans.push_back(first);
+  if (visit) visit(0, start);
+  if (scene.stages.empty()) return plans;
+  EngineSnapshot state;  // the world and settings only: all a stage reads or changes
+  state.world = start.world;
+  state.settings = start.settings;
+  double output_interval = scene.output_interval, checkpoint_interval = scene.checkpoint_interval;
+  for (const StageSpec& stage : scene.stages) {
+    apply_stage(stage, state);
+    if (stage.output_interval) output_interval = *stage.output_interval;
+    if (stage.checkpoint_interval) checkpoint_interval = *stage.checkpoint_interval;
+    const std::string where = fmt::format("stage {}'s ", stage.name);
+    StagePlan plan;
+    plan.spec = &stage;
+    plan.name = stage.name;
+    plan.first_step = plans.back().end_step;
+    plan.end_step = plan.first_step + steps_in(stage.duration, state.settings.dt, where + "duration");
+    plan.frame_every = every(output_interval, state.settings.dt, where + "output_interval");
+    plan.checkpoint_every = every(checkpoint_interval, state.settings.dt, where + "checkpoint_interval");
+    plans.push_back(plan);
+    if (visit) visit(plans.size() - 1, state);
+  }
+  return plans;
+}
+
+std::size_t stage_of_step(const std::vector<StagePlan>& stages, long step) {
+  for (std::size_t k = 0; k < stages.size(); ++k)
+    if (step <= stages[k].end_step) return k;
+  return stages.size() - 1;
+}
+
+}  // namespace sphero::app

@@ -1,0 +1,37 @@
+// The stages of a run as its step loop follows them: where each begins and
+// ends, in steps, and how often it writes frames and checkpoints.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "io/scene.h"
+
+namespace sphero::app {
+
+struct StagePlan {
+  const StageSpec* spec = nullptr;  // null: the first stage, the scene's own keys
+  std::string name;                 // "first" for the first stage
+  long first_step = 0, end_step = 0;
+  long frame_every = 1, checkpoint_every = 0;  // steps; 0: no checkpoints but the last
+};
+
+// Steps of `dt` in `seconds` of the scene's `key`, refused beyond what any
+// run could take (and what a long integer holds).
+long steps_in(double seconds, double dt, const std::string& key);
+
+// The plans of the scene's stages from `start` (the scene's state, or a
+// checkpoint's after --from), which begins the first stage. Each later
+// stage is applied to a copy of the world and settings, all a stage
+// changes; `visit`, when given, sees each stage's state so made (its
+// bodies where `start` left them).
+std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapshot& start,
+                                   const std::function<void(std::size_t, const EngineSnapshot&)>& visit = {});
+
+// The stage a checkpoint taken at `step` belongs to: the first that ends
+// at or after it.
+std::size_t stage_of_step(const std::vector<StagePlan>& stages, long step);
+
+}  // namespace sphero::app

@@ -1,0 +1,185 @@
+#include "io/stage.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "engine/stability.h"
+#include "io/wall_motions.h"
+#include "shapes/mass_properties.h"
+
+namespace sphero {
+namespace {
+
+constexpr int kMostMaterials = 1000;  // as a scene's (io/scene_world.cpp)
+
+// The law tables for `materials` materials: the state's where `keep` holds,
+// then `given` over the pairs it names. Every pair needs a law.
+void set_law_tables(EngineSnapshot& state, const std::vector<LawSpec>& given, int materials, bool keep,
+                    const std::string& source) {
+  World& w = state.world;
+  const bool rigid = state.settings.model == Model::rigid;
+  const auto index = [&](int a, int b) { return static_cast<std::size_t>(a * materials + b); };
+  std::vector<std::optional<ContactLaw>> soft(index(materials, 0));
+  std::vector<std::optional<RigidLaw>> hard(soft.size());
+  const int old = w.material_count;
+  if (keep)
+    for (int a = 0; a < std::min(old, materials); ++a)
+      for (int b = 0; b < std::min(old, materials); ++b) {
+        soft[index(a, b)] = w.law[static_cast<std::size_t>(a * old + b)];
+        if (rigid) hard[index(a, b)] = w.rigid_law[static_cast<std::size_t>(a * old + b)];
+      }
+  std::vector<std::optional<std::string>> named_at(soft.size());
+  for (const LawSpec& l : given)
+    for (auto [a, b] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
+      if (named_at[index(a, b)] && *named_at[index(a, b)] != l.at.where)
+        fail_at(
+            l.at, "law", fmt::format("materials {} and {} already have a law ({})", l.a, l.b, *named_at[index(a, b)]));
+      named_at[index(a, b)] = l.at.where;
+      soft[index(a, b)] = l.rigid ? placeholder_law() : l.law;
+      if (l.rigid) hard[index(a, b)] = *l.rigid;
+    }
+  w.law.clear();
+  w.rigid_law.clear();
+  for (int a = 0; a < materials; ++a)
+    for (int b = 0; b < materials; ++b) {
+      if (!soft[index(a, b)] || (rigid && !hard[index(a, b)]))
+        throw SceneError(fmt::format("{}: no contact law between materials {} and {}; add 'law = {} {} {}'", source, a,
+                                     b, a, b, rigid ? "rigid restitution=..." : "linear kn=..."));
+      w.law.push_back(*soft[index(a, b)]);
+      if (rigid) w.rigid_law.push_back(*hard[index(a, b)]);
+    }
+  w.material_count = materials;
+}
+
+// The materials a stage's laws and walls name, beside the state's.
+int materials_after(const World& w, const std::vector<LawSpec>& laws, const std::vector<WallChange>& changes,
+                    const std::vector<WallSpec>& walls) {
+  int materials = w.material_count;
+  const auto need = [&](int material, const SceneLocation& at, const char* key) {
+    if (material >= kMostMaterials)
+      fail_at(at, key, fmt::format("material {}; materials are numbered 0 to {}", material, kMostMaterials - 1));
+    materials = std::max(materials, material + 1);
+  };
+  for (const LawSpec& l : laws) need(std::max(l.a, l.b), l.at, "law");
+  for (const WallChange& c : changes)
+    if (c.material) need(*c.material, c.at, "set_wall");
+  for (const WallSpec& s : walls) need(s.material, s.at, "wall");
+  return materials;
+}
+
+// The time step `dt` (0: auto, for the state's world now), checked as a
+// scene's is.
+void set_time_step(EngineSnapshot& state, double dt, const SceneLocation& at) {
+  const double chosen = dt > 0.0 ? dt : default_time_step(state.world);
+  if (chosen != state.settings.dt && state.settings.integrator == Integrator::gear &&
+      state.settings.model == Model::soft)
+    fail_at(at, "dt",
+            fmt::format("dt {:g} s where the run had {:g} s: Gear's history is kept in steps of dt, so a Gear run "
+                        "keeps its time step (use integrator = verlet to change it between stages)",
+                        chosen, state.settings.dt));
+  EngineSettings settings = state.settings;
+  settings.dt = chosen;
+  try {
+    if (settings.model == Model::soft) check_time_step(state.world, settings);
+  } catch (const std::invalid_argument& e) {
+    fail_at(at, "dt", e.what());
+  }
+  state.settings.dt = chosen;
+}
+
+void apply_wall_changes(EngineSnapshot& state, const std::vector<WallChange>& changes) {
+  WallMotions motions(wall_views(state.world));
+  for (const WallChange& c : changes) {
+    const std::size_t wall = motions.need_wall(c.wall, c.at, "set_wall");
+    if (c.remove) fail_at(c.at, "set_wall", "a stage keeps every body: fix the wall (W fixed) instead of removing it");
+    motions.apply(wall, c.motion, c.at, "set_wall");
+    if (c.material) state.world.material[wall] = *c.material;
+  }
+}
+
+// The checkpoint's wall that `spec`, the k-th wall line, continues: the
+// wall of its name, or wall k where it has none; of the same shape.
+std::size_t matching_wall(const World& w, const WallSpec& spec, std::size_t k) {
+  std::size_t i = w.size();
+  if (!spec.name.empty()) {
+    for (std::size_t j = 0; j < w.size() && i == w.size(); ++j)
+      if (w.is_wall[j] && w.shape_name[j] == spec.name) i = j;
+    if (i == w.size())
+      fail_at(spec.at, "wall",
+              fmt::format("the run continued has no wall named '{}': a continued run adds no bodies", spec.name));
+  } else {
+    if (k >= w.size() || !w.is_wall[k])
+      fail_at(spec.at, "wall",
+              fmt::format("the run continued has no wall {} for this line: a continued run adds no bodies", k));
+    i = k;
+  }
+  const Shape shape = make_shape(
+      "wall", spec.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, spec.points, spec.radius);
+  const Vec2 centroid = mass_properties(shape).centroid;
+  const std::vector<Vec2> local = local_skeleton(w, i);
+  bool same = local.size() == shape.vertices.size() && spec.radius == w.radius[i];
+  for (std::size_t v = 0; same && v < local.size(); ++v)
+    same = norm(local[v] - (shape.vertices[v] - centroid)) <= 1e-9 * w.bounding_radius[i];
+  if (!same)
+    fail_at(spec.at, "wall",
+            fmt::format("wall {} of the run continued has another shape (points, radius): a stage moves walls, it "
+                        "does not reshape them",
+                        i));
+  return i;
+}
+
+void refuse_what_cannot_carry_over(const SceneConfig& scene, const EngineSnapshot& state,
+                                   const std::string& checkpoint) {
+  const auto refuse = [&](const std::string& what) {
+    throw SceneError(fmt::format("{}: cannot continue {}: {}", scene.source, checkpoint, what));
+  };
+  const EngineSettings& s = state.settings;
+  if (scene.engine.model != s.model)
+    refuse(fmt::format(
+        "it is a {} run, the scene asks for the {} model (model)", to_string(s.model), to_string(scene.engine.model)));
+  if (s.model == Model::soft && scene.engine.integrator != s.integrator)
+    refuse("the integrator differs (integrator): a stage keeps the integrator's history");
+  if (s.model == Model::rigid && scene.engine.rigid.events != s.rigid.events) refuse("the stepping differs (stepping)");
+  const PeriodicCell& c = state.world.cell;
+  if (c.periodic != scene.cell.periodic || !(c.low == scene.cell.low) || !(c.size == scene.cell.size))
+    refuse("the periodic cell differs (periodic, cell)");
+  if (!scene.grains.empty())
+    fail_at(scene.grains.front().at, "grains",
+            "a continued run adds no grains: give them in a new scene, with the checkpoint's last state file as its "
+            "packing");
+  if (!scene.packings.empty())
+    fail_at(
+        scene.packings.front().second, "packing", "a continued run adds no bodies: its bodies are the checkpoint's");
+}
+
+}  // namespace
+
+void apply_stage(const StageSpec& stage, EngineSnapshot& state) {
+  const int materials = materials_after(state.world, stage.laws, stage.wall_changes, {});
+  set_law_tables(state, stage.laws, materials, true, fmt::format("{} (stage {})", stage.at.where, stage.name));
+  if (stage.gravity) state.world.gravity = *stage.gravity;
+  if (stage.attractor) state.world.attractor = *stage.attractor;
+  apply_wall_changes(state, stage.wall_changes);
+  if (stage.dt) set_time_step(state, *stage.dt, stage.at);
+}
+
+void start_stage_from(const SceneConfig& scene, EngineSnapshot& state, const std::string& checkpoint) {
+  refuse_what_cannot_carry_over(scene, state, checkpoint);
+  const int materials = materials_after(state.world, scene.laws, scene.wall_changes, scene.walls);
+  set_law_tables(state, scene.laws, materials, false, scene.source);
+  state.world.gravity = scene.gravity;
+  state.world.attractor = scene.attractor;
+  WallMotions motions(wall_views(state.world));
+  for (std::size_t k = 0; k < scene.walls.size(); ++k) {
+    const WallSpec& spec = scene.walls[k];
+    const std::size_t wall = matching_wall(state.world, spec, k);
+    motions.apply(wall, spec.motion, spec.at, "wall");
+    state.world.material[wall] = spec.material;
+  }
+  apply_wall_changes(state, scene.wall_changes);
+  set_time_step(state, scene.engine.dt, {scene.source});
+}
+
+}  // namespace sphero

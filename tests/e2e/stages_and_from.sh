@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# stages_and_from.sh SPHERO DATA_DIR WORKDIR MPIEXEC SAME_FRAMES: a two-stage scene writes the
+# bytes of its first stage run alone followed by `--from` with the second
+# (final checkpoint, energy.csv's rows, every frame); a stage keeps every
+# contact, so a biaxial test continues a compressed sample's stresses; a run
+# stopped in its second stage restarts to the same end; what a stage or
+# --from cannot take is refused by name, before anything is written; on 2
+# MPI ranks --from writes the serial run's frames and rows, and a scene of
+# stages is refused.
+set -euo pipefail
+sphero=$1; data=$2; work=$3; mpiexec=$4; same=$5
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"; mkdir -p "$work"; cd "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+run() { "$sphero" run "$@" --quiet >/dev/null; }
+
+"$sphero" pack gas --box 0,0,12,12 --shape "$data/shapes/disk.shape" --shape "$data/shapes/pebble.shape" --count 40 \
+  --packing-fraction 0.3 --spread 0.2 -o gas.vtu >/dev/null
+"$sphero" pack compress --packing gas.vtu --pressure 100 --kn 1e5 --kt 5e4 --mu 0.5 -o dense.vtu >/dev/null
+
+first='duration = 0.2
+law = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=20
+packing = dense.vtu
+output_interval = 0.02'
+press='set_wall = top pressure=150 inward=0,-1 span=left,right
+law = 0 0 linear kn=1e5 kt=5e4 mu=0.3 gamma_n=20
+gravity = 0,-1'
+printf '%s\noutput = two\n\n[stage press]\nduration = 0.2\n%s\n' "$first" "$press" >two.ini
+printf '%s\noutput = one\n' "$first" >one.ini
+printf 'duration = 0.2\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.3 gamma_n=20\noutput_interval = 0.02\noutput = second\n%s\n' \
+  "$(grep -v '^law' <<<"$press")" >second.ini
+run two.ini
+run one.ini
+run second.ini --from one/final.ckpt
+cmp two/final.ckpt second/final.ckpt || fail "the two-stage run's final checkpoint differs from one run and --from"
+# The stage's first state replaces the last row and frame of the stage before.
+diff <(tail -n +3 two/energy.csv) <(tail -n +3 one/energy.csv | head -n -1; tail -n +3 second/energy.csv) >/dev/null ||
+  fail "energy.csv's rows differ"
+n1=$(ls one/particles_*.vtu | wc -l); n2=$(ls second/particles_*.vtu | wc -l)
+[[ $(ls two/particles_*.vtu | wc -l) == $((n1 + n2 - 1)) ]] || fail "the two-stage run has $(ls two/particles_*.vtu | wc -l) frames, not $((n1 + n2 - 1))"
+for field in particles contacts walls state contact_points; do
+  for ((k = 0; k < n1 - 1; ++k)); do
+    cmp -s "$(printf "two/%s_%05d.vtu" $field $k)" "$(printf "one/%s_%05d.vtu" $field $k)" || fail "$field frame $k differs"
+  done
+  for ((k = 0; k < n2; ++k)); do
+    cmp -s "$(printf "two/%s_%05d.vtu" $field $((n1 - 1 + k)))" "$(printf "second/%s_%05d.vtu" $field $k)" ||
+      fail "$field frame $((n1 - 1 + k)) differs from --from's frame $k"
+  done
+done
+
+# Stopped in its second stage (the checkpoint 0.15 s into it), the run
+# restarts to the straight run's end.
+cp -r two stopped
+run two.ini --checkpoint_interval 0.15 --output stopped --overwrite
+cmp two/final.ckpt stopped/final.ckpt || fail "checkpoint_interval changed the run"
+rm stopped/final.ckpt
+run two.ini --output stopped --restart stopped/checkpoint.ckpt
+cmp two/final.ckpt stopped/final.ckpt || fail "a restart in the second stage did not reach the straight run's end"
+cmp two/energy.csv stopped/energy.csv || fail "a restart in the second stage wrote other rows"
+
+# A biaxial test continuing the compressed sample once it has settled,
+# every step a frame about the boundary: the stresses' means over the 100
+# steps either side agree within 0.5% (the loading itself moves sigma_yy by
+# about 0.2% in 100 steps).
+cat >protocol.ini <<'SCENE'
+duration = 0.5
+dt = 3e-4
+law = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=300
+packing = dense.vtu
+output_interval = 0.1
+output = protocol
+
+[stage rest]
+duration = 0.03
+output_interval = 3e-4
+
+[stage biaxial]
+duration = 0.03
+set_wall = top velocity=0,-0.0005
+set_wall = bottom velocity=0,0.0005
+SCENE
+run protocol.ini
+"$sphero" analyze protocol --no-local-packing >/dev/null
+# The last 201 frames: the rest stage's 100 steps from its start, the
+# biaxial stage's 100 from its start, and the run's end.
+grep -v '^#' protocol/analysis.csv | awk -F, '
+  NR == 1 { for (k = 1; k <= NF; ++k) at[$k] = k; next }
+  { f = NR - 2; xx[f] = $at["sigma_xx"]; yy[f] = $at["sigma_yy"] }
+  END { for (k = f - 200; k < f - 100; ++k) { xx0 += xx[k]; yy0 += yy[k]; xx1 += xx[k + 100]; yy1 += yy[k + 100] }
+        dx = (xx1 - xx0) / xx0; dy = (yy1 - yy0) / yy0
+        printf "means over 100 steps either side of the boundary: sigma_xx %.6g -> %.6g, sigma_yy %.6g -> %.6g\n",
+               xx0 / 100, xx1 / 100, yy0 / 100, yy1 / 100
+        exit !(f > 200 && dx * dx < 0.005 ^ 2 && dy * dy < 0.005 ^ 2) }' || fail "the stresses jump at the stage boundary"
+
+# Refused by name, nothing written.
+refused() {
+  local words=$1; shift
+  local message
+  if message=$("$sphero" run "$@" 2>&1 >/dev/null); then fail "accepted: $*"; fi
+  grep -qF -- "$words" <<<"$message" || fail "'$*' said: $message (expected '$words')"
+}
+printf '%s\n[stage s]\nduration = 1\nseed = 4\n' "$first" >bad_key.ini
+refused "bad_key.ini:7: 'seed' cannot change in a stage (stage s)" bad_key.ini --check
+printf '%s\n[stage s]\nduration = 1\nset_wall = lid fixed\n' "$first" >bad_wall.ini
+refused "bad_wall.ini:7: set_wall: no wall is named 'lid'" bad_wall.ini --check
+printf '%s\n[stage s]\nduration = -1\n' "$first" >bad_duration.ini
+refused "bad_duration.ini:6: duration: must be positive, found -1" bad_duration.ini --check
+printf '%s\n[stage s]\ngravity = 0,-1\n' "$first" >no_duration.ini
+refused "no_duration.ini:5: stage s: missing 'duration = SECONDS'" no_duration.ini --check
+printf '%s\n[stage s]\nduration = 1\n[stage s]\nduration = 1\n' "$first" >twice.ini
+refused "twice.ini:7: a second stage named 's' (the first is on line 5)" twice.ini --check
+printf '%s\n[shear]\nduration = 1\n' "$first" >section.ini
+refused "section.ini:5: '[shear]': the only sections of a scene are '[stage NAME]'" section.ini --check
+refused "a continued run adds no bodies" one.ini --from one/final.ckpt --output elsewhere
+refused "is the run the checkpoint came from" second.ini --from one/final.ckpt --output one --overwrite
+printf 'duration = 1\nlaw = 0 0 linear kn=1e5\nwall = name=top radius=0.3 points=0,0;1,0\n' >reshaped.ini
+refused "wall 43 of the run continued has another shape" reshaped.ini --from one/final.ckpt --output reshaped
+printf 'duration = 1\nmodel = rigid\ndt = 1e-3\nlaw = 0 0 rigid restitution=0.5\n' >rigid.ini
+refused "it is a soft run, the scene asks for the rigid model (model)" rigid.ini --from one/final.ckpt --output rigid
+head -c 2000 one/final.ckpt >cut.ckpt
+refused "cut.ckpt" second.ini --from cut.ckpt --output cut
+for folder in elsewhere reshaped rigid cut; do [[ ! -e $folder ]] || fail "a refused run wrote $folder"; done
+# On ranks: --from as the serial run; stages refused on every rank.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run second.ini --from one/final.ckpt --output second-ranks \
+  --quiet >/dev/null
+"$same" second second-ranks >/dev/null || fail "--from on 2 ranks wrote other frames"
+cmp second/energy.csv second-ranks/energy.csv || fail "--from on 2 ranks wrote other rows"
+if message=$(timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run two.ini --output two-ranks 2>&1); then
+  fail "a scene of stages ran on ranks"
+fi
+grep -qF "a scene with stages runs on one process" <<<"$message" || fail "stages on ranks said: $message"
+echo "stages and --from ok"
