@@ -38,6 +38,23 @@ struct TemporaryFolder {
 
 Simulation::Simulation(const SceneConfig& scene) : engine_(engine_of(scene)), arc_resolution_(scene.arc_resolution) {}
 
+Simulation::Busy::Busy(const Simulation& s) : simulation_(s) {
+  std::thread::id none{};
+  if (!s.runner_.compare_exchange_strong(none, std::this_thread::get_id()))
+    throw std::runtime_error(
+        "this Simulation is already running (run() was called again, from another thread or a callback); one run "
+        "at a time: wait for it, or make a Simulation per thread");
+}
+
+Simulation::Busy::~Busy() { simulation_.runner_.store(std::thread::id{}); }
+
+void Simulation::require_idle() const {
+  const std::thread::id runner = runner_.load();
+  if (runner != std::thread::id{} && runner != std::this_thread::get_id())
+    throw std::runtime_error(
+        "this Simulation is running in another thread; read its state between runs (a callback of run() may)");
+}
+
 FrameData Simulation::frame() const {
   const TemporaryFolder folder;
   RunOutput(

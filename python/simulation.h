@@ -2,7 +2,9 @@
 // needs, made the way `sphero run` writes it.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
+#include <thread>
 
 #include "engine/engine.h"
 #include "io/frame_data.h"
@@ -21,9 +23,26 @@ class Simulation {
   // analysis gives equals what `sphero analyze` gives on a run's frame.
   FrameData frame() const;
 
+  // Held while a thread steps the simulation: a second run, or a read of
+  // its state, from another thread is refused rather than racing it (the
+  // running thread's callbacks may read it).
+  class Busy {
+   public:
+    explicit Busy(const Simulation& s);
+    ~Busy();
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+
+   private:
+    const Simulation& simulation_;
+  };
+  // Throws std::runtime_error while another thread steps the simulation.
+  void require_idle() const;
+
  private:
   Engine engine_;
   int arc_resolution_;
+  mutable std::atomic<std::thread::id> runner_{};  // default: none
 };
 
 }  // namespace sphero::python

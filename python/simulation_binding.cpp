@@ -2,6 +2,7 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -13,8 +14,30 @@
 namespace sphero::python {
 namespace {
 
-// Steps for `time` or `steps` (one of them), calling `callback(simulation)`
-// every `every` steps; Ctrl-C stops between chunks.
+// How often a run looks for Ctrl-C: well within the half second a user
+// waits for, and rarely enough to cost nothing against the steps.
+constexpr std::chrono::milliseconds kSignalCheck{100};
+
+// Up to `most` steps with the GIL released, stopping early once `kSignalCheck`
+// has passed; returns the steps taken (at least one).
+long steps_for_a_while(Engine& engine, long most) {
+  py::gil_scoped_release release;
+  const auto until = std::chrono::steady_clock::now() + kSignalCheck;
+  long taken = 0;
+  while (taken < most) {
+    engine.step();
+    ++taken;
+    if (std::chrono::steady_clock::now() >= until) break;
+  }
+  // The arrays Python holds are the host's: brought back from a device
+  // (backend = opencl) after every stretch.
+  engine.world();
+  return taken;
+}
+
+// Steps for `time` (a duration from now, s) or `steps` (one of them),
+// calling `callback(simulation)` every `every` steps; Ctrl-C stops it within
+// a tenth of a second and a step, between two steps.
 void run(py::object self, std::optional<double> time, std::optional<long> steps, const py::object& callback,
          long every) {
   Simulation& s = self.cast<Simulation&>();
@@ -24,19 +47,18 @@ void run(py::object self, std::optional<double> time, std::optional<long> steps,
   if (total < 0 || (time && !(std::isfinite(*time) && *time >= 0.0)))
     throw std::invalid_argument("run: time and steps must be non-negative");
   if (!callback.is_none() && every < 1) throw std::invalid_argument("run: every must be at least 1");
-  const long chunk = callback.is_none() ? 1000 : every;
+  const Simulation::Busy busy(s);
+  long since_callback = 0;
   for (long done = 0; done < total;) {
-    const long n = std::min(chunk, total - done);
-    {
-      py::gil_scoped_release release;
-      s.engine().run(n);
-      // The arrays Python holds are the host's: brought back from a device
-      // (backend = opencl) after every chunk.
-      s.engine().world();
-    }
+    const long limit = callback.is_none() ? total - done : std::min(total - done, every - since_callback);
+    const long n = steps_for_a_while(s.engine(), limit);
     done += n;
+    since_callback += n;
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (!callback.is_none() && n == every) callback(self);
+    if (!callback.is_none() && since_callback == every) {
+      since_callback = 0;
+      callback(self);
+    }
   }
 }
 
@@ -87,44 +109,53 @@ py::dict energy_of(const Engine& engine) {
 }  // namespace
 
 void bind_simulation(py::module_& m) {
+  // A read of the state, refused while another thread runs the simulation.
+  const auto idle = [](py::object self) -> Simulation& {
+    Simulation& s = self.cast<Simulation&>();
+    s.require_idle();
+    return s;
+  };
   py::class_<Simulation>(
       m, "Simulation",
-      "A scene stepped by the engine (soft or rigid model, as the scene says), as `sphero run` steps it.")
+      "A scene stepped by the engine (soft or rigid model, as the scene says), as `sphero run` steps it. One thread "
+      "runs it at a time.")
       .def(py::init<const SceneConfig&>(), py::arg("scene"))
       .def("run", &run, py::arg("time") = py::none(), py::arg("steps") = py::none(), py::arg("callback") = py::none(),
            py::arg("every") = 1000,
-           "Steps for a simulated time or a number of steps; callback(simulation) every `every` steps.")
-      .def_property_readonly("time", [](const Simulation& s) { return s.engine().time(); })
-      .def_property_readonly("step_count", [](const Simulation& s) { return s.engine().step_count(); })
-      .def_property_readonly("dt", [](const Simulation& s) { return s.engine().settings().dt; })
-      .def_property_readonly("bodies", [](const Simulation& s) { return s.engine().world().size(); })
+           "Steps for a simulated time from now (a duration, s) or a number of steps; callback(simulation) every "
+           "`every` steps. Ctrl-C stops it within a tenth of a second and a step, between two steps; a second run "
+           "from another thread meanwhile raises RuntimeError.")
+      .def_property_readonly("time", [idle](py::object self) { return idle(self).engine().time(); })
+      .def_property_readonly("step_count", [idle](py::object self) { return idle(self).engine().step_count(); })
+      .def_property_readonly("dt", [idle](py::object self) { return idle(self).engine().settings().dt; })
+      .def_property_readonly("bodies", [idle](py::object self) { return idle(self).engine().world().size(); })
       .def_property_readonly(
-          "positions",
-          [](py::object self) { return view_points(self.cast<Simulation&>().engine().world().position, self); },
+          "positions", [idle](py::object self) { return view_points(idle(self).engine().world().position, self); },
           "Centres of mass, N × 2 (a read-only view, current until the next run).")
       .def_property_readonly(
-          "velocities",
-          [](py::object self) { return view_points(self.cast<Simulation&>().engine().world().velocity, self); })
+          "velocities", [idle](py::object self) { return view_points(idle(self).engine().world().velocity, self); })
       .def_property_readonly(
-          "angles", [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().angle, self); })
+          "angles", [idle](py::object self) { return view_values(idle(self).engine().world().angle, self); })
       .def_property_readonly(
           "angular_velocities",
-          [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().angular_velocity, self); })
+          [idle](py::object self) { return view_values(idle(self).engine().world().angular_velocity, self); })
       .def_property_readonly(
-          "masses", [](py::object self) { return view_values(self.cast<Simulation&>().engine().world().mass, self); })
+          "masses", [idle](py::object self) { return view_values(idle(self).engine().world().mass, self); })
       .def_property_readonly("is_wall",
-                             [](const Simulation& s) {
-                               const auto& w = s.engine().world().is_wall;
+                             [idle](py::object self) {
+                               const auto& w = idle(self).engine().world().is_wall;
                                return copy_values(std::vector<std::uint8_t>(w.begin(), w.end())).attr("astype")("bool");
                              })
       .def(
-          "contacts", [](const Simulation& s) { return contacts_of(s.engine()); },
+          "contacts", [idle](py::object self) { return contacts_of(idle(self).engine()); },
           "Every touching vertex contact: bodies, features, point of application, normal, force on the vertex "
           "body, normal force, overlap, sliding.")
       .def(
-          "energy", [](const Simulation& s) { return energy_of(s.engine()); },
+          "energy", [idle](py::object self) { return energy_of(idle(self).engine()); },
           "The energy ledger, J per unit thickness.")
-      .def("frame", &Simulation::frame, "The current state as a run's frame, for sphero.analyze.");
+      .def(
+          "frame", [idle](py::object self) { return idle(self).frame(); },
+          "The current state as a run's frame, for sphero.analyze.");
 }
 
 }  // namespace sphero::python

@@ -8,6 +8,15 @@ analysis, with NumPy arrays in and out (docs/PYTHON.md).
     print(sphero.analyze(sim)["packing_fraction"])
 """
 import os as _os
+import sys as _sys
+
+try:
+    import numpy as _numpy  # noqa: F401 (the module's arrays are NumPy's)
+except ImportError as _missing:
+    raise ImportError(
+        f"sphero needs NumPy, which this Python ({_sys.executable}) cannot import: install it into this "
+        "environment, or make the virtual environment with --system-site-packages so that it sees Debian's "
+        "python3-numpy (docs/PYTHON.md)") from _missing
 
 from ._sphero import Frame, Scene, Shape, Simulation, analyze, command, frame_count, read_frame, read_shape
 from .scene_text import scene_text

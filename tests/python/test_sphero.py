@@ -151,3 +151,60 @@ def test_errors_carry_the_command_lines_messages(tmp_path):
         sphero.Simulation(sphero.scene(base=str(tmp_path), **bad))
     with pytest.raises(ValueError, match="give time or steps"):
         sphero.Simulation(small_scene()).run()
+
+
+def test_a_second_run_from_another_thread_is_refused_not_raced():
+    import threading
+    sim = sphero.Simulation(small_scene())
+    errors = []
+    runner = threading.Thread(target=lambda: sim.run(steps=20000))
+    runner.start()
+    try:
+        # Wait until the runner holds the simulation: reading it is then refused.
+        for _ in range(1000):
+            try:
+                sim.positions
+            except RuntimeError as e:
+                errors.append(str(e))
+                break
+        with pytest.raises(RuntimeError, match="already running"):
+            sim.run(steps=1)
+    finally:
+        runner.join()
+    assert errors and "running in another thread" in errors[0]
+    assert sim.step_count == 20000  # the first run went on undisturbed
+    sim.run(steps=1)  # and the simulation is free again
+    assert sim.step_count == 20001
+
+
+def test_ctrl_c_stops_a_run_within_half_a_second(tmp_path):
+    import signal
+    import sys
+    import time
+    script = tmp_path / "long_run.py"
+    script.write_text(
+        "import os, sys, sphero\n"
+        f"scene = sphero.scene(base={os.path.join(DATA, 'shapes')!r}, **{SMALL!r})\n"
+        "sim = sphero.Simulation(scene)\n"
+        "print('running', flush=True)\n"
+        "try:\n"
+        "    sim.run(steps=10**9, callback=lambda s: None, every=10**8)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopped at step', sim.step_count, flush=True)\n")
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    import threading
+    watchdog = threading.Timer(20, child.kill)  # a run that ignores Ctrl-C fails here, not at ctest's timeout
+    watchdog.start()
+    try:
+        assert child.stdout.readline().strip() == "running"
+        time.sleep(0.5)  # well into the run's first stretch of steps
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        line = child.stdout.readline()
+        latency = time.monotonic() - sent
+    finally:
+        watchdog.cancel()
+        child.kill()
+        child.wait()
+    assert line.startswith("stopped at step"), line
+    assert latency < 0.5, f"Ctrl-C took {latency:.3f} s to stop the run"
