@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <filesystem>
+#include <memory>
+#include <string>
 #include <thread>
 
 #include "engine/engine.h"
@@ -15,9 +17,18 @@ namespace sphero::python {
 class Simulation {
  public:
   explicit Simulation(const SceneConfig& scene);
-  Engine& engine() { return engine_; }
-  const Engine& engine() const { return engine_; }
+  // `--from`'s equivalent: the checkpoint's bodies, contacts, springs and
+  // time, with `scene` applied to it as a stage (io/stage.h).
+  static std::unique_ptr<Simulation> from_checkpoint(const std::filesystem::path& checkpoint, const SceneConfig& scene);
+  Engine& engine() { return *engine_; }
+  const Engine& engine() const { return *engine_; }
   int arc_resolution() const { return arc_resolution_; }
+  // Applies a stage's changes (set_wall, law, gravity, attractor, dt, as
+  // `key = value` lines) to the state now, as a `[stage]` of a scene does:
+  // every contact and spring carries over; the arrays keep their memory.
+  void change(const std::string& stage_text);
+  // A checkpoint of the state now, as `sphero run` writes final.ckpt.
+  void save_checkpoint(const std::filesystem::path& path) const;
   // The current state as a run's frame: written with the run's own writer
   // into a temporary folder and read back, so that every number the
   // analysis gives equals what `sphero analyze` gives on a run's frame.
@@ -40,7 +51,10 @@ class Simulation {
   void require_idle() const;
 
  private:
-  Engine engine_;
+  Simulation(SceneConfig scene, std::unique_ptr<Engine> engine);
+
+  SceneConfig scene_;  // the first stage's: threads, backend, model
+  std::unique_ptr<Engine> engine_;
   int arc_resolution_;
   mutable std::atomic<std::thread::id> runner_{};  // default: none
 };

@@ -1,6 +1,8 @@
 // Stepping a scene, and its state as NumPy arrays.
+#include <fmt/format.h>
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <chrono>
 #include <cmath>
@@ -120,6 +122,24 @@ void bind_simulation(py::module_& m) {
       "A scene stepped by the engine (soft or rigid model, as the scene says), as `sphero run` steps it. One thread "
       "runs it at a time.")
       .def(py::init<const SceneConfig&>(), py::arg("scene"))
+      .def_static("from_checkpoint", &Simulation::from_checkpoint, py::arg("checkpoint"), py::arg("scene"),
+                  "`sphero run SCENE --from CHECKPOINT`'s start: the checkpoint's bodies, contacts, springs and time, "
+                  "with everything else from `scene` applied as a stage (docs/SCENES.md, \"Stages\").")
+      .def(
+          "_change", [idle](py::object self, const std::string& text) { idle(self).change(text); }, py::arg("text"))
+      .def(
+          "save_checkpoint",
+          [idle](py::object self, const std::filesystem::path& path) { idle(self).save_checkpoint(path); },
+          py::arg("path"), "A checkpoint of the state now, as `sphero run` writes final.ckpt (--restart, --from).")
+      .def("__repr__",
+           [](const Simulation& s) {
+             const World& w = s.engine().world();
+             std::size_t walls = 0;
+             for (std::size_t i = 0; i < w.size(); ++i) walls += w.is_wall[i];
+             return fmt::format("<sphero.Simulation: {} grains, {} walls, t = {:g} s, step {}, dt = {:g} s, {} model>",
+                                w.size() - walls, walls, s.engine().time(), s.engine().step_count(),
+                                s.engine().settings().dt, to_string(s.engine().settings().model));
+           })
       .def("run", &run, py::arg("time") = py::none(), py::arg("steps") = py::none(), py::arg("callback") = py::none(),
            py::arg("every") = 1000,
            "Steps for a simulated time from now (a duration, s) or a number of steps; callback(simulation) every "

@@ -25,6 +25,35 @@ __all__ = ["Frame", "Scene", "Shape", "Simulation", "analyze", "command", "frame
            "scene", "scene_text", "pack", "analyze_run"]
 
 
+def _change(simulation, **keys):
+    """Changes the simulation between runs as a stage of a scene does
+    (docs/SCENES.md, "Stages"), every contact and spring kept: set_wall=[...],
+    law=[...], gravity=(gx, gy), attractor="x,y g", dt=... ("auto" too).
+
+        sim.change(set_wall=["top velocity=0,-0.01"], gravity=(0, 0))
+
+    A refused change raises RuntimeError naming the argument, and changes
+    nothing."""
+    lines, arguments = [], []
+    for key, value in keys.items():
+        entries = value if isinstance(value, list) else [value]
+        for k, entry in enumerate(entries):
+            lines.append(scene_text(**{key: [entry] if isinstance(value, list) else entry}))
+            arguments.append(f"{key}[{k}]" if isinstance(value, list) else key)
+    try:
+        simulation._change("".join(lines))
+    except RuntimeError as error:
+        import re
+        where = re.match(r"change\(\):(\d+): ", str(error))
+        if not where:
+            raise
+        argument = arguments[int(where.group(1)) - 1]
+        raise RuntimeError(f"change({argument}=...): {str(error)[where.end():]}") from None
+
+
+Simulation.change = _change
+
+
 def scene(base=".", **keys):
     """A Scene from Python objects (see scene_text); shape and packing paths
     are relative to `base`."""

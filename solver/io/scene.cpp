@@ -759,20 +759,21 @@ std::string joined(const std::vector<std::string>& lines) {
 const std::vector<std::string> kStageKeys{
     "duration", "dt", "gravity", "attractor", "law", "set_wall", "output_interval", "checkpoint_interval"};
 
-StageSpec parse_stage(const SceneSections::Stage& section, const std::string& source, const SceneConfig& first) {
-  const SceneValues values(joined(section.lines), source, {});
-  StageSpec stage;
-  stage.name = section.name;
-  stage.at = {fmt::format("{}:{}", source, section.line)};
+// A stage's keys from `text` (its lines, others blank); a stage of a scene
+// needs its duration, a change between Python runs has none.
+StageSpec parse_stage_text(const std::string& text, const std::string& source, StageSpec stage,
+                           const SceneConfig& first, bool needs_duration) {
+  const SceneValues values(text, source, {});
   for (const auto& [key, line] : values.file_keys())
-    if (std::find(kStageKeys.begin(), kStageKeys.end(), key) == kStageKeys.end())
+    if (std::find(kStageKeys.begin(), kStageKeys.end(), key) == kStageKeys.end() ||
+        (key == "duration" && !needs_duration))
       throw SceneError(fmt::format("{}:{}: '{}' cannot change in a stage (stage {}): a stage changes {}", source, line,
                                    key, stage.name, fmt::join(kStageKeys, ", ")));
   const auto duration = values.scalar("duration");
-  if (!duration)
+  if (!duration && needs_duration)
     throw SceneError(
         fmt::format("{}: stage {}: missing 'duration = SECONDS' (the stage's length)", stage.at.where, stage.name));
-  stage.duration = positive(*duration, "duration", duration->text);
+  if (duration) stage.duration = positive(*duration, "duration", duration->text);
   const bool rigid = first.engine.model == Model::rigid;
   if (const auto v = values.scalar("dt")) {
     if (v->text == "auto" && rigid) fail_at(v->at, "dt", "the rigid model needs a number of seconds");
@@ -792,6 +793,13 @@ StageSpec parse_stage(const SceneSections::Stage& section, const std::string& so
   if (const auto v = values.scalar("output_interval")) stage.output_interval = positive(*v, "output_interval", v->text);
   if (const auto v = values.scalar("checkpoint_interval")) stage.checkpoint_interval = parse_checkpoint_interval(*v);
   return stage;
+}
+
+StageSpec parse_stage(const SceneSections::Stage& section, const std::string& source, const SceneConfig& first) {
+  StageSpec stage;
+  stage.name = section.name;
+  stage.at = {fmt::format("{}:{}", source, section.line)};
+  return parse_stage_text(joined(section.lines), source, std::move(stage), first, true);
 }
 
 }  // namespace
@@ -822,6 +830,13 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   check_law_models(scene.laws, scene.engine.model);
   for (const SceneSections::Stage& stage : sections.stages) scene.stages.push_back(parse_stage(stage, source, scene));
   return scene;
+}
+
+StageSpec parse_stage_changes(const std::string& text, const std::string& source, const SceneConfig& first) {
+  StageSpec stage;
+  stage.name = source;
+  stage.at = {source};
+  return parse_stage_text(text, source, std::move(stage), first, false);
 }
 
 void require_bodies(const SceneConfig& scene) {

@@ -158,6 +158,11 @@ struct BodySource {
   std::size_t grains = 0, walls = 0;
 };
 
+// A stage's changes given as `key = value` lines without a duration, as
+// Python's Simulation.change() gives them between runs; `first` is the
+// scene the state came from (its model). Throws SceneError naming the line.
+StageSpec parse_stage_changes(const std::string& text, const std::string& source, const SceneConfig& first);
+
 // Refuses a scene that lays out no bodies (no grains, no packing): all
 // but a scene continuing a checkpoint (`--from`) need some.
 void require_bodies(const SceneConfig& scene);

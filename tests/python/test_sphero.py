@@ -24,9 +24,10 @@ def small_scene():
     return sphero.scene(base=os.path.join(DATA, "shapes"), **SMALL)
 
 
-def run_cli(tmp_path, scene_text):
+def run_cli(tmp_path, scene_text, stages=""):
     (tmp_path / "shapes").symlink_to(os.path.join(DATA, "shapes"))
-    (tmp_path / "s.ini").write_text(scene_text.replace("shape=", "shape=shapes/") + f"output = {tmp_path / 'run'}\n")
+    (tmp_path / "s.ini").write_text(scene_text.replace("shape=", "shape=shapes/") + f"output = {tmp_path / 'run'}\n"
+                                    + stages)
     subprocess.run([SPHERO, "run", str(tmp_path / "s.ini"), "--quiet"], check=True, capture_output=True)
     return tmp_path / "run"
 
@@ -208,3 +209,33 @@ def test_ctrl_c_stops_a_run_within_half_a_second(tmp_path):
         child.wait()
     assert line.startswith("stopped at step"), line
     assert latency < 0.5, f"Ctrl-C took {latency:.3f} s to stop the run"
+
+
+def test_a_change_between_runs_is_the_same_change_as_a_stage(tmp_path):
+    stage = "\n[stage shaken]\nduration = 0.1\nset_wall = 0 velocity=0.5,0\ngravity = 0,-5\n"
+    run = run_cli(tmp_path, sphero.scene_text(**SMALL), stage)
+    sim = sphero.Simulation(small_scene())
+    sim.run(time=0.2)
+    positions = sim.positions  # a view: it must survive the change
+    sim.change(set_wall=["0 velocity=0.5,0"], gravity=(0, -5))
+    sim.run(steps=500)
+    assert np.array_equal(positions, sim.positions)
+    sim.save_checkpoint(str(tmp_path / "python.ckpt"))
+    assert (tmp_path / "python.ckpt").read_bytes() == (run / "final.ckpt").read_bytes()
+    assert "grains" in repr(sim) and "step 1500" in repr(sim)
+    with pytest.raises(RuntimeError, match=r"change\(set_wall\[0\]=...\): set_wall: no wall is named 'lid'"):
+        sim.change(gravity=(0, 1), set_wall=["lid fixed"])
+    assert sim.step_count == 1500 and np.array_equal(positions, sim.positions)  # a refused change changes nothing
+
+
+def test_a_simulation_continues_a_checkpoint_as_from_does(tmp_path):
+    run = run_cli(tmp_path, sphero.scene_text(**SMALL))
+    second = dict(duration=0.1, law=SMALL["law"], gravity=(0, -5), set_wall=["0 velocity=0.5,0"])
+    (tmp_path / "second.ini").write_text(sphero.scene_text(**second) + f"output = {tmp_path / 'second'}\n")
+    subprocess.run([SPHERO, "run", str(tmp_path / "second.ini"), "--from", str(run / "final.ckpt"), "--quiet"],
+                   check=True, capture_output=True)
+    sim = sphero.Simulation.from_checkpoint(str(run / "final.ckpt"), sphero.scene(**second))
+    assert sim.step_count == 1000
+    sim.run(time=0.1)
+    sim.save_checkpoint(str(tmp_path / "python.ckpt"))
+    assert (tmp_path / "python.ckpt").read_bytes() == (tmp_path / "second" / "final.ckpt").read_bytes()
