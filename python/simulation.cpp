@@ -1,13 +1,14 @@
 #include "simulation.h"
 
-#include <unistd.h>
+#include <vtkUnstructuredGrid.h>
 
 #include <string>
 
 #include "app/opencl_backend.h"
 #include "io/checkpoint.h"
+#include "io/contact_points_vtu.h"
+#include "io/frame_grids.h"
 #include "io/frame_reader.h"
-#include "io/run_output.h"
 #include "io/stage.h"
 
 namespace sphero::python {
@@ -31,20 +32,6 @@ std::unique_ptr<Engine> engine_of(const SceneConfig& scene) {
   if (scene.backend == Backend::opencl) app::use_opencl_backend(*engine, scene.source);
   return engine;
 }
-
-// A folder of our own under the system's temporary one, removed on leaving.
-struct TemporaryFolder {
-  std::filesystem::path path;
-  TemporaryFolder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "sphero-frame-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a temporary folder for the frame");
-    path = pattern;
-  }
-  ~TemporaryFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-};
 
 }  // namespace
 
@@ -97,11 +84,11 @@ void Simulation::require_idle() const {
 }
 
 FrameData Simulation::frame() const {
-  const TemporaryFolder folder;
-  RunOutput(
-      folder.path, engine_->world(), arc_resolution_, {"particles", "contacts", "walls", "state", "contact_points"})
-      .write_frame(*engine_);
-  return read_frame(folder.path, 0);
+  const FrameGrids drawn(engine_->world(), arc_resolution_);
+  auto grids = drawn.grids(*engine_, kFrameFields);
+  FrameData data = frame_from_grids(grids["particles"], grids["contacts"], grids["walls"], grids["state"]);
+  data.vertex_contacts = vertex_contacts_from_grid(grids["contact_points"]);
+  return data;
 }
 
 }  // namespace sphero::python

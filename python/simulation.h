@@ -29,9 +29,9 @@ class Simulation {
   void change(const std::string& stage_text);
   // A checkpoint of the state now, as `sphero run` writes final.ckpt.
   void save_checkpoint(const std::filesystem::path& path) const;
-  // The current state as a run's frame: written with the run's own writer
-  // into a temporary folder and read back, so that every number the
-  // analysis gives equals what `sphero analyze` gives on a run's frame.
+  // The current state as a run's frame: the grids the run's writer would
+  // write, made in memory and read as a frame file is, so that every number
+  // the analysis gives equals what `sphero analyze` gives on a run's frame.
   FrameData frame() const;
 
   // Held while a thread steps the simulation: a second run, or a read of

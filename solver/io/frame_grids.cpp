@@ -114,6 +114,19 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
   return layouts;
 }
 
+std::map<std::string, vtkSmartPointer<vtkUnstructuredGrid>> FrameGrids::grids(
+    const Engine& engine, const std::vector<std::string>& fields) const {
+  std::map<std::string, vtkSmartPointer<vtkUnstructuredGrid>> grids;
+  const std::vector<Contact> contacts = engine.contacts();
+  for (const std::string& field : kFrameFields) {
+    if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
+    vtkSmartPointer<vtkUnstructuredGrid> grid = grid_of(field, engine, contacts, FramePiece{});
+    add_time_value(grid, engine.time());
+    grids[field] = grid;
+  }
+  return grids;
+}
+
 vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::grid_of(const std::string& field, const Engine& engine,
                                                          const std::vector<Contact>& contacts,
                                                          const FramePiece& piece) const {

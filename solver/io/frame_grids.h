@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ class FrameGrids {
   // returns each field's arrays, which a .pvtu names.
   std::vector<PieceLayout> write(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields,
                                  const std::filesystem::path& directory, int frame) const;
+
+  // The grids write() would write of `engine`'s whole state, in memory: a
+  // frame without the disk, by field.
+  std::map<std::string, vtkSmartPointer<vtkUnstructuredGrid>> grids(const Engine& engine,
+                                                                    const std::vector<std::string>& fields) const;
 
  private:
   // Each from the engine's contacts, assembled once per frame.
