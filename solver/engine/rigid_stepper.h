@@ -1,7 +1,7 @@
 // The rigid model's time loop (docs/MODEL.md §7, "The time loop"). Each
 // step of dt:
 //  1. overlaps deeper than the tolerance are removed by a position
-//     correction (position_correction.h), velocities untouched;
+//     correction (RigidStepper::correct_overlaps), velocities untouched;
 //  2. the contact points are the listed feature pairs within reach
 //     (gap_contacts.h). Those that the step's free motion closes to within
 //     the gap, and that are not parting now, collide with their law; every

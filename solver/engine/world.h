@@ -243,8 +243,8 @@ void mark_seams(World& world);
 // Reduction to r in [−π/4, π/4] and a quadrant, then the minimax
 // polynomials of Sun's fdlibm kernels (k_sin.c, k_cos.c; coefficients
 // public since 1993) with their error-compensated form of the cosine:
-// within an ulp or so of libm, several times cheaper than its sincos, and
-// with no branch on the argument's size below 10⁵ rad. A pure function of
+// within an ulp or so of libm, cheaper than its sincos (no general range
+// reduction), and with no branch on the argument's size below 10⁵ rad. A pure function of
 // the angle, so a restored checkpoint computes the same orientations.
 // Inline: it runs for most bodies every step.
 inline Vec2 orientation_at(double angle) {

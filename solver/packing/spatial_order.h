@@ -4,9 +4,9 @@
 // near in memory and make the threads' ranges compact regions, whose
 // borders are all the threads share. Listed at random (a Voronoi
 // tessellation of random sites, a random gas, a packing from elsewhere),
-// 10⁵ grains at rest stepped 1.7 times slower on one thread and 2.3 times
-// slower on two, and two threads gained nothing on 10⁴ (docs/PERFORMANCE.md,
-// "The order of the grains").
+// neighbours' data lies far apart in memory and every thread's range
+// touches every other's (docs/PERFORMANCE.md, "The order of the grains",
+// measures the cost).
 #pragma once
 
 #include <cstddef>

@@ -16,8 +16,8 @@ namespace {
 // numbers in the run), each weighed by its share of a step's work: its
 // vertices (placing them, the search) and the candidates it is home to
 // (the contact pass). Bisection rather than the Hilbert curve: its boxes
-// are compact, with fewer ghosts (docs/PARALLEL.md: 1.3x faster on two
-// ranks).
+// are compact, with fewer ghosts to exchange each step (docs/PARALLEL.md
+// compares the two).
 std::vector<int> next_owners_of(const Ranks& ranks, const World& w, const std::vector<Candidate>& candidates,
                                 const std::vector<std::size_t>& bodies, const std::vector<unsigned long>& ids) {
   std::vector<float> work(w.size(), 0.0f);
