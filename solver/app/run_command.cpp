@@ -720,8 +720,9 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
     prepare_output_directory(out, options);
     output.emplace(out, wall_columns(engine->local().world(), piece), scene.arc_resolution, scene.fields, resume_at);
     if (!options.quiet)
-      fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to step {}, frames every {:g} s into {}/\n  {}",
-                 scene.source, grains, settings.dt, plan.end_step - engine->step_count(), plan.end_step,
+      fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n  {}",
+                 scene.source, grains, settings.dt, plan.end_step - engine->step_count(),
+                 end_time({plan}, engine->step_count(), engine->time()),
                  static_cast<double>(plan.frame_every) * settings.dt, out.string(), header);
   });
   int frame = static_cast<int>(ranks.max(output ? static_cast<double>(output->frames_written()) : 0.0));
@@ -814,8 +815,9 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   std::signal(SIGTERM, remember_signal);
   const StagePlan& now = start.stages[start.stage];
   if (!options.quiet)
-    fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to step {}, frames every {:g} s into {}/\n{}",
-               scene.source, grains, settings.dt, end_step - engine.step_count(), end_step,
+    fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n{}",
+               scene.source, grains, settings.dt, end_step - engine.step_count(),
+               end_time(start.stages, engine.step_count(), engine.time()),
                static_cast<double>(now.frame_every) * settings.dt, out.string(), note);
   if (!output.continues()) output.write_frame(engine);
   const long first_step = engine.step_count();

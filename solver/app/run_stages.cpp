@@ -37,6 +37,7 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
   first.end_step = start.step + steps_in(scene.duration, start.settings.dt, "duration");
   first.frame_every = every(scene.output_interval, start.settings.dt, "output_interval");
   first.checkpoint_every = every(scene.checkpoint_interval, start.settings.dt, "checkpoint_interval");
+  first.dt = start.settings.dt;
   plans.push_back(first);
   if (visit) visit(0, start);
   if (scene.stages.empty()) return plans;
@@ -56,10 +57,17 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
     plan.end_step = plan.first_step + steps_in(stage.duration, state.settings.dt, where + "duration");
     plan.frame_every = every(output_interval, state.settings.dt, where + "output_interval");
     plan.checkpoint_every = every(checkpoint_interval, state.settings.dt, where + "checkpoint_interval");
+    plan.dt = state.settings.dt;
     plans.push_back(plan);
     if (visit) visit(plans.size() - 1, state);
   }
   return plans;
+}
+
+double end_time(const std::vector<StagePlan>& stages, long step, double time) {
+  for (const StagePlan& s : stages)
+    if (s.end_step > step) time += static_cast<double>(s.end_step - std::max(step, s.first_step)) * s.dt;
+  return time;
 }
 
 std::size_t stage_of_step(const std::vector<StagePlan>& stages, long step) {

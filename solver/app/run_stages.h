@@ -16,7 +16,11 @@ struct StagePlan {
   std::string name;                 // "first" for the first stage
   long first_step = 0, end_step = 0;
   long frame_every = 1, checkpoint_every = 0;  // steps; 0: no checkpoints but the last
+  double dt = 0.0;                             // the stage's time step, s
 };
+
+// The simulated time at which the run ends, from `time` at step `step`.
+double end_time(const std::vector<StagePlan>& stages, long step, double time);
 
 // Steps of `dt` in `seconds` of the scene's `key`, refused beyond what any
 // run could take (and what a long integer holds).
