@@ -161,6 +161,22 @@ void bind_simulation(py::module_& m) {
           [idle](py::object self) { return view_values(idle(self).engine().world().angular_velocity, self); })
       .def_property_readonly(
           "masses", [idle](py::object self) { return view_values(idle(self).engine().world().mass, self); })
+      .def_property_readonly(
+          "radii", [idle](py::object self) { return view_values(idle(self).engine().world().radius, self); },
+          "Sphero-radii, N (a read-only view).")
+      .def_property_readonly(
+          "names", [idle](py::object self) { return idle(self).engine().world().shape_name; },
+          "Each body's shape name: a wall's name where it has one ('wall' or 'plate' where not), as energy.csv "
+          "and set_wall know it.")
+      .def(
+          "wall",
+          [idle](py::object self, const std::string& name) {
+            const World& w = idle(self).engine().world();
+            for (std::size_t i = 0; i < w.size(); ++i)
+              if (w.is_wall[i] && w.shape_name[i] == name) return i;
+            throw py::key_error("no wall is named '" + name + "'");
+          },
+          py::arg("name"), "The body number of the wall of that name (KeyError where there is none).")
       .def_property_readonly("is_wall",
                              [idle](py::object self) {
                                const auto& w = idle(self).engine().world().is_wall;

@@ -396,6 +396,7 @@ WallChange parse_wall_change(const Value& v) {
   if (!keyword && t.empty() && !c.material)
     fail_at(v.at, "set_wall",
             "say how the wall moves: velocity=, pressure= inward=, amplitude= frequency=, fixed or remove");
+  c.keeps_motion = !keyword && t.empty();
   c.motion = parse_motion(v, "set_wall", t);
   return c;
 }

@@ -67,6 +67,7 @@ struct WallChange {
   std::string wall;
   bool remove = false;
   std::optional<int> material;  // e.g. frictionless platens: a material of their own
+  bool keeps_motion = false;    // `W material=M` alone: the wall moves as it did
   WallMotion motion;
 };
 

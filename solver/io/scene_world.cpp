@@ -200,7 +200,7 @@ void apply_wall_motions_and_changes(const SceneConfig& scene, Layout& layout) {
       removed[wall] = true;
       continue;
     }
-    motions.apply(wall, c.motion, c.at, "set_wall");
+    if (!c.keeps_motion) motions.apply(wall, c.motion, c.at, "set_wall");
     if (c.material) bodies[wall].material = *c.material;
   }
   if (std::find(removed.begin(), removed.end(), true) != removed.end()) remove_bodies(layout, removed, scene.source);

@@ -94,7 +94,7 @@ void apply_wall_changes(EngineSnapshot& state, const std::vector<WallChange>& ch
   for (const WallChange& c : changes) {
     const std::size_t wall = motions.need_wall(c.wall, c.at, "set_wall");
     if (c.remove) fail_at(c.at, "set_wall", "a stage keeps every body: fix the wall (W fixed) instead of removing it");
-    motions.apply(wall, c.motion, c.at, "set_wall");
+    if (!c.keeps_motion) motions.apply(wall, c.motion, c.at, "set_wall");
     if (c.material) state.world.material[wall] = *c.material;
   }
 }

@@ -239,3 +239,15 @@ def test_a_simulation_continues_a_checkpoint_as_from_does(tmp_path):
     sim.run(time=0.1)
     sim.save_checkpoint(str(tmp_path / "python.ckpt"))
     assert (tmp_path / "python.ckpt").read_bytes() == (tmp_path / "second" / "final.ckpt").read_bytes()
+
+
+def test_walls_are_found_by_name(tmp_path):
+    sim = sphero.Simulation(sphero.scene(base=os.path.join(DATA, "shapes"), duration=0.1,
+                                         law=["0 0 linear kn=1e5"],
+                                         wall=[dict(name="floor", radius=0.05, points=[(0, 0), (8, 0)]),
+                                               dict(radius=0.05, points=[(0, 0), (0, 8)])],
+                                         grains=[dict(shape="disk.shape", count=4, region=(1, 1, 7, 5))]))
+    assert sim.wall("floor") == 0 and sim.names[:2] == ["floor", "wall"]
+    assert sim.radii[0] == 0.05 and sim.radii[2] == 0.5
+    with pytest.raises(KeyError, match="no wall is named 'lid'"):
+        sim.wall("lid")

@@ -166,6 +166,13 @@ TEST(Scene, WallsMoveAsToldAndSetWallChangesOrRemovesThem) {
                   "s.ini", kShapes));
   EXPECT_EQ(w.material[2], 1);
   EXPECT_TRUE(w.constraint[2].holds_all());
+  // A material alone keeps the wall's motion: the lid stays a shear plate.
+  w = build_world(
+      parse_scene(minimal(walls + "set_wall = 1 material=1\nlaw = 0 1 linear kn=1e4\nlaw = 1 1 linear kn=1e4\n"),
+                  "s.ini", kShapes));
+  EXPECT_EQ(w.material[1], 1);
+  EXPECT_EQ(w.constraint[1].pressure, 5.0);
+  EXPECT_EQ(w.constraint[1].imposed_velocity[dof_x], 2.0);
 
   EXPECT_EQ(error_of(minimal("set_wall = 3 remove\n")),
             "s.ini:5: set_wall: body 3 is not a wall; the walls are 0 (numbered as in energy.csv)");
