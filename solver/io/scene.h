@@ -164,6 +164,11 @@ struct BodySource {
 // scene the state came from (its model). Throws SceneError naming the line.
 StageSpec parse_stage_changes(const std::string& text, const std::string& source, const SceneConfig& first);
 
+// Material numbers run from 0 to kMostMaterials − 1: the law table holds
+// materials² entries. Throws SceneError at `at` for one beyond.
+inline constexpr int kMostMaterials = 1000;
+void check_material(const SceneLocation& at, const char* key, int material);
+
 // Refuses a scene that lays out no bodies (no grains, no packing): all
 // but a scene continuing a checkpoint (`--from`) need some.
 void require_bodies(const SceneConfig& scene);

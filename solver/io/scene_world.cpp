@@ -32,16 +32,6 @@ double distance_to_path(const std::vector<Vec2>& path, Vec2 p) {
 }
 
 // The number of materials the scene names (laws, walls, grains, changes).
-// The law table holds materials² entries: material numbers stay small.
-constexpr int kMostMaterials = 1000;
-
-void check_material(const SceneLocation& at, const char* key, int material) {
-  if (material >= kMostMaterials)
-    fail_at(at, key,
-            fmt::format(
-                "material {}; materials are numbered 0 to {} (number them from 0 up)", material, kMostMaterials - 1));
-}
-
 int materials_named(const SceneConfig& scene) {
   int materials = 1;
   for (const auto& l : scene.laws) {
@@ -296,6 +286,13 @@ void check_no_grains_superposed(const Layout& layout) {
 }
 
 }  // namespace
+
+void check_material(const SceneLocation& at, const char* key, int material) {
+  if (material >= kMostMaterials)
+    fail_at(at, key,
+            fmt::format(
+                "material {}; materials are numbered 0 to {} (number them from 0 up)", material, kMostMaterials - 1));
+}
 
 World build_world(const SceneConfig& scene, const Progress& progress, std::vector<BodySource>* sources) {
   require_bodies(scene);

@@ -12,8 +12,6 @@
 namespace sphero {
 namespace {
 
-constexpr int kMostMaterials = 1000;  // as a scene's (io/scene_world.cpp)
-
 // The law tables for `materials` materials: the state's where `keep` holds,
 // then `given` over the pairs it names. Every pair needs a law.
 void set_law_tables(EngineSnapshot& state, const std::vector<LawSpec>& given, int materials, bool keep,
@@ -58,8 +56,7 @@ int materials_after(const World& w, const std::vector<LawSpec>& laws, const std:
                     const std::vector<WallSpec>& walls) {
   int materials = w.material_count;
   const auto need = [&](int material, const SceneLocation& at, const char* key) {
-    if (material >= kMostMaterials)
-      fail_at(at, key, fmt::format("material {}; materials are numbered 0 to {}", material, kMostMaterials - 1));
+    check_material(at, key, material);
     materials = std::max(materials, material + 1);
   };
   for (const LawSpec& l : laws) need(std::max(l.a, l.b), l.at, "law");
