@@ -269,13 +269,21 @@ struct RunStart {
 // belongs to is applied to the scene's state before they are compared.
 RunStart start_run(const RunOptions& options, const SceneConfig& scene, EngineSnapshot first) {
   RunStart run;
-  const auto merge_columns = [&](std::size_t, const EngineSnapshot& stage) {
+  std::optional<EngineSnapshot> checkpoint;
+  if (!options.restart.empty()) checkpoint = load_checkpoint(options.restart);
+  bool placed = false;  // the checkpoint's stage found and checked
+  run.stages = plan_stages(scene, first, [&](std::size_t k, const StagePlan& plan, const EngineSnapshot& stage) {
     const std::vector<WallColumns> columns = wall_columns(stage.world, FramePiece{});
     if (run.columns.empty()) run.columns = columns;
-    for (std::size_t k = 0; k < columns.size(); ++k) run.columns[k].loaded = run.columns[k].loaded || columns[k].loaded;
-  };
-  run.stages = plan_stages(scene, first, merge_columns);
-  if (options.restart.empty()) {
+    for (std::size_t c = 0; c < columns.size(); ++c) run.columns[c].loaded = run.columns[c].loaded || columns[c].loaded;
+    // A checkpoint belongs to the first stage that ends at or after its
+    // step (the last, for a run already at its end).
+    if (!checkpoint || placed || (checkpoint->step > plan.end_step && k < scene.stages.size())) return;
+    placed = true;
+    run.stage = k;
+    check_restart(*checkpoint, stage.world, stage.settings, options.restart, scene.source);
+  });
+  if (!checkpoint) {
     run.engine = engine_for(
         [&] {
           return options.from.empty() ? std::make_unique<Engine>(std::move(first.world), first.settings)
@@ -284,12 +292,7 @@ RunStart start_run(const RunOptions& options, const SceneConfig& scene, EngineSn
         scene, &run.backend);
     return run;
   }
-  EngineSnapshot checkpoint = load_checkpoint(options.restart);
-  run.stage = stage_of_step(run.stages, checkpoint.step);
-  plan_stages(scene, first, [&](std::size_t k, const EngineSnapshot& stage) {
-    if (k == run.stage) check_restart(checkpoint, stage.world, stage.settings, options.restart, scene.source);
-  });
-  run.engine = engine_for([&] { return std::make_unique<Engine>(std::move(checkpoint)); }, scene, &run.backend);
+  run.engine = engine_for([&] { return std::make_unique<Engine>(std::move(*checkpoint)); }, scene, &run.backend);
   return run;
 }
 

@@ -28,8 +28,7 @@ long steps_in(double seconds, double dt, const std::string& key) {
   return std::lround(steps);
 }
 
-std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapshot& start,
-                                   const std::function<void(std::size_t, const EngineSnapshot&)>& visit) {
+std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapshot& start, const StageVisit& visit) {
   std::vector<StagePlan> plans;
   StagePlan first;
   first.name = "first";
@@ -39,7 +38,7 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
   first.checkpoint_every = every(scene.checkpoint_interval, start.settings.dt, "checkpoint_interval");
   first.dt = start.settings.dt;
   plans.push_back(first);
-  if (visit) visit(0, start);
+  if (visit) visit(0, plans.back(), start);
   if (scene.stages.empty()) return plans;
   EngineSnapshot state;  // the world and settings only: all a stage reads or changes
   state.world = start.world;
@@ -59,7 +58,7 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
     plan.checkpoint_every = every(checkpoint_interval, state.settings.dt, where + "checkpoint_interval");
     plan.dt = state.settings.dt;
     plans.push_back(plan);
-    if (visit) visit(plans.size() - 1, state);
+    if (visit) visit(plans.size() - 1, plans.back(), state);
   }
   return plans;
 }
@@ -68,12 +67,6 @@ double end_time(const std::vector<StagePlan>& stages, long step, double time) {
   for (const StagePlan& s : stages)
     if (s.end_step > step) time += static_cast<double>(s.end_step - std::max(step, s.first_step)) * s.dt;
   return time;
-}
-
-std::size_t stage_of_step(const std::vector<StagePlan>& stages, long step) {
-  for (std::size_t k = 0; k < stages.size(); ++k)
-    if (step <= stages[k].end_step) return k;
-  return stages.size() - 1;
 }
 
 }  // namespace sphero::app

@@ -26,16 +26,14 @@ double end_time(const std::vector<StagePlan>& stages, long step, double time);
 // run could take (and what a long integer holds).
 long steps_in(double seconds, double dt, const std::string& key);
 
+// Sees stage k's plan and the state it applies (its bodies where the
+// run's start left them).
+using StageVisit = std::function<void(std::size_t k, const StagePlan&, const EngineSnapshot&)>;
+
 // The plans of the scene's stages from `start` (the scene's state, or a
 // checkpoint's after --from), which begins the first stage. Each later
 // stage is applied to a copy of the world and settings, all a stage
-// changes; `visit`, when given, sees each stage's state so made (its
-// bodies where `start` left them).
-std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapshot& start,
-                                   const std::function<void(std::size_t, const EngineSnapshot&)>& visit = {});
-
-// The stage a checkpoint taken at `step` belongs to: the first that ends
-// at or after it.
-std::size_t stage_of_step(const std::vector<StagePlan>& stages, long step);
+// changes; `visit`, when given, sees each stage as it is planned.
+std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapshot& start, const StageVisit& visit = {});
 
 }  // namespace sphero::app
