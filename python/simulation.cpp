@@ -1,14 +1,10 @@
 #include "simulation.h"
 
-#include <vtkUnstructuredGrid.h>
-
 #include <string>
 
 #include "app/opencl_backend.h"
 #include "io/checkpoint.h"
-#include "io/contact_points_vtu.h"
 #include "io/frame_grids.h"
-#include "io/frame_reader.h"
 #include "io/stage.h"
 
 namespace sphero::python {
@@ -83,12 +79,6 @@ void Simulation::require_idle() const {
         "this Simulation is running in another thread; read its state between runs (a callback of run() may)");
 }
 
-FrameData Simulation::frame() const {
-  const FrameGrids drawn(engine_->world(), arc_resolution_);
-  auto grids = drawn.grids(*engine_, kFrameFields);
-  FrameData data = frame_from_grids(grids["particles"], grids["contacts"], grids["walls"], grids["state"]);
-  data.vertex_contacts = vertex_contacts_from_grid(grids["contact_points"]);
-  return data;
-}
+FrameData Simulation::frame() const { return frame_in_memory(*engine_, arc_resolution_); }
 
 }  // namespace sphero::python

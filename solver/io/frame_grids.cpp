@@ -11,6 +11,7 @@
 #include "engine/stress.h"
 #include "io/contact_points_vtu.h"
 #include "io/drawing_shift.h"
+#include "io/frame_reader.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 #include "shapes/outline_cache.h"
@@ -306,6 +307,14 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const World& w, const std
   grid->SetPoints(points);
   add_arrays(grid, {id, part, grain, force});
   return grid;
+}
+
+FrameData frame_in_memory(const Engine& engine, int arc_resolution) {
+  const FrameGrids drawn(engine.world(), arc_resolution);
+  auto grids = drawn.grids(engine, kFrameFields);
+  FrameData data = frame_from_grids(grids["particles"], grids["contacts"], grids["walls"], grids["state"]);
+  data.vertex_contacts = vertex_contacts_from_grid(grids["contact_points"]);
+  return data;
 }
 
 }  // namespace sphero

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "io/frame_data.h"
 #include "io/frame_piece.h"
 #include "io/pvtu_file.h"
 
@@ -59,5 +60,10 @@ class FrameGrids {
   std::vector<DrawnShape> shapes_;          // one per distinct shape
   std::vector<std::uint32_t> shape_index_;  // per body of the world, its shape in shapes_
 };
+
+// The frame `sphero run` would write of `engine`'s state now, made in
+// memory: the grids write() would write, read as read_frame reads the
+// files (Python's live frames, with no disk).
+FrameData frame_in_memory(const Engine& engine, int arc_resolution);
 
 }  // namespace sphero
