@@ -1,6 +1,11 @@
 #include "engine/collision_sides.h"
 
+#include <fmt/format.h>
+
+#include <set>
 #include <utility>
+
+#include "engine/wall_label.h"
 
 namespace sphero {
 
@@ -79,6 +84,40 @@ void add_mean_force(World& w, const GapContact& g, Vec2 on_vertex) {
   };
   add(g.vertex_body, {}, on_vertex);
   add(g.edge_body, g.edge_offset, -1.0 * on_vertex);
+}
+
+namespace {
+
+// "a", "a and b", "a, b and c"; past `most` items, "a, b, ... and N more".
+std::string listed(const std::vector<std::string>& items, std::size_t most = 8) {
+  std::string out;
+  const std::size_t shown = std::min(items.size(), most);
+  for (std::size_t i = 0; i < shown; ++i) {
+    if (i > 0) out += i + 1 == shown && shown == items.size() ? " and " : ", ";
+    out += items[i];
+  }
+  if (shown < items.size()) out += fmt::format(" and {} more", items.size() - shown);
+  return out;
+}
+
+}  // namespace
+
+std::string jammed_bodies_in_words(const World& w, const std::vector<GapContact>& contacts,
+                                   const std::vector<std::size_t>& jammed) {
+  std::set<std::size_t> walls, grains;
+  for (const std::size_t k : jammed)
+    for (const int b : {contacts[k].vertex_body, contacts[k].edge_body}) {
+      const auto i = static_cast<std::size_t>(b);
+      (w.is_wall[i] ? walls : grains).insert(i);
+    }
+  std::vector<std::string> wall_names, grain_numbers;
+  for (const std::size_t i : walls) wall_names.push_back(wall_label(w, i, static_cast<int>(i)));
+  for (const std::size_t i : grains) grain_numbers.push_back(std::to_string(i));
+  std::string words;
+  if (!grain_numbers.empty()) words += (grain_numbers.size() == 1 ? "grain " : "grains ") + listed(grain_numbers);
+  if (!wall_names.empty() && !grain_numbers.empty()) words += " against ";
+  if (!wall_names.empty()) words += (wall_names.size() == 1 ? "wall " : "walls ") + listed(wall_names);
+  return words;
 }
 
 }  // namespace sphero

@@ -3,6 +3,9 @@
 // shared by the time-stepping and the event-driven rigid steppers.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "engine/gap_contacts.h"
 #include "engine/world.h"
 #include "rigid/collision.h"
@@ -46,5 +49,11 @@ Vec2 mean_force_on_vertex(const World& w, const GapContact& g, const CollisionCo
 // Adds that force, and its opposite on the edge's body, to the bodies'
 // forces and torques (for the output).
 void add_mean_force(World& w, const GapContact& g, Vec2 on_vertex);
+
+// The grains and walls of the contacts `jammed` of `contacts` (a collision's
+// CollisionResult::jammed) in words, for a message: "grains 4, 9 and 17
+// against walls bottom and top".
+std::string jammed_bodies_in_words(const World& w, const std::vector<GapContact>& contacts,
+                                   const std::vector<std::size_t>& jammed);
 
 }  // namespace sphero

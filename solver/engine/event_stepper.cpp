@@ -238,10 +238,17 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
   ComponentStats groups;
   const QpSettings settings{core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations};
   const CollisionResult result = resolve_collisions_by_group(bodies, contacts, settings, &groups);
+  if (!result.jammed.empty())
+    throw InstabilityError(fmt::format(
+        "at t = {:g} s {} cannot make way: no rigid motion keeps their contacts from overlapping (a wall driven into "
+        "grains that are jammed). Rigid grains cannot be compressed once jammed: stop or slow the wall before the "
+        "sample jams, or compress the sample with model = soft",
+        core.time, jammed_bodies_in_words(w, touching, result.jammed)));
   if (!result.program.converged)
-    throw InstabilityError(
-        fmt::format("at t = {:g} s a collision of {} contacts did not converge (KKT residual {:.2g})", core.time,
-                    contacts.size(), result.program.kkt_residual));
+    throw InstabilityError(fmt::format(
+        "at t = {:g} s a collision of {} contacts did not converge (KKT residual {:.2g}); a looser rigid_tolerance "
+        "may let it finish",
+        core.time, contacts.size(), result.program.kkt_residual));
   for (std::size_t m = 0; m < members.size(); ++m) {
     const auto i = static_cast<std::size_t>(members[m]);
     w.velocity[i] = result.velocity[m], w.angular_velocity[i] = result.angular_velocity[m];

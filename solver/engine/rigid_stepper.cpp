@@ -110,9 +110,11 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
   // rest whose mean velocity x must give each contact d(x) ≥ −gap/2; the
   // displacement is then 2x (docs/MODEL.md §7, "Position correction").
   std::vector<CollisionContact> contacts;
+  std::vector<GapContact> within_gap;
   begin_program(w.size());
   for (const GapContact& g : near) {
     if (g.gap >= core.settings.rigid.gap) continue;
+    within_gap.push_back(g);
     const Sides s = sides_of(w, g);
     CollisionContact c;
     c.body = join(w, s.body, {}, 0.0, {});
@@ -126,15 +128,15 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
   }
   const CollisionResult moved = resolve_collisions_by_group(
       states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
-  if (!moved.program.converged)
+  if (!moved.program.converged || !moved.jammed.empty())
     throw InstabilityError(fmt::format(
-        "step {} (t = {:g}): no displacement opens the overlaps of {} contacts among {} bodies (the deepest {:g} m; "
-        "the position "
-        "correction's program did not converge, scaled KKT residual {:g}). Likely cause: grains packed tighter than "
-        "rigid ones fit, e.g. a packing compressed with soft contacts between fixed walls; start from one without "
-        "overlaps, or give rigid_gap above its overlaps",
+        "step {} (t = {:g}): no displacement opens the overlaps of {} contacts among {} bodies (the deepest {:g} m"
+        "{}). Likely cause: grains packed tighter than rigid ones fit, e.g. a packing compressed with soft contacts "
+        "between fixed walls; start from one without overlaps, or give rigid_gap above its overlaps",
         core.step + 1, core.time + core.settings.dt, contacts.size(), members_.size(), deepest,
-        moved.program.kkt_residual));
+        moved.jammed.empty()
+            ? fmt::format("; the program did not converge, scaled KKT residual {:g}", moved.program.kkt_residual)
+            : "; jammed: " + jammed_bodies_in_words(w, within_gap, moved.jammed)));
   for (std::size_t m = 0; m < members_.size(); ++m) {
     const auto i = static_cast<std::size_t>(members_[m]);
     w.position[i] += moved.velocity[m];
@@ -224,7 +226,8 @@ std::vector<CollisionContact> RigidStepper::program_contacts(const EngineCore& c
   return out;
 }
 
-CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<CollisionContact>& contacts) {
+CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<GapContact>& near,
+                                      const std::vector<CollisionContact>& contacts) {
   const RigidSettings& settings = core.settings.rigid;
   if (contacts.empty()) return {};
   const Clock::time_point solving = Clock::now();
@@ -239,13 +242,21 @@ CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<
   stats_.iterations += groups.iterations;
   stats_.largest_group = std::max(stats_.largest_group, groups.largest_group);
   stats_.largest_kkt_residual = std::max(stats_.largest_kkt_residual, result.program.kkt_residual);
+  const double t = core.time + core.settings.dt;
+  if (!result.jammed.empty())
+    throw InstabilityError(fmt::format(
+        "step {} (t = {:g}): {} cannot make way: no rigid motion keeps their contacts from overlapping (a wall "
+        "driven into grains that are jammed against each other or other walls). Rigid grains cannot be compressed "
+        "once jammed: stop or slow the wall before the sample jams (a stage with set_wall = NAME fixed), or "
+        "compress the sample with model = soft",
+        core.step + 1, t, jammed_bodies_in_words(core.world, near, result.jammed)));
   if (!result.program.converged)
     throw InstabilityError(fmt::format(
         "step {} (t = {:g}): the collision program of {} contacts among {} bodies did not converge (scaled KKT "
-        "residual {:g} after {} interior-point iterations, tolerance {:g}). Likely cause: bodies wedged deep into "
-        "each other; lower dt",
-        core.step + 1, core.time + core.settings.dt, contacts.size(), members_.size(), result.program.kkt_residual,
-        result.program.iterations, settings.qp_tolerance));
+        "residual {:g} after {} interior-point iterations, tolerance {:g}); a looser rigid_tolerance may let it "
+        "finish",
+        core.step + 1, t, contacts.size(), members_.size(), result.program.kkt_residual, result.program.iterations,
+        settings.qp_tolerance));
   return result;
 }
 
@@ -292,7 +303,7 @@ void RigidStepper::step(EngineCore& core) {
   const std::vector<CollisionContact> contacts = program_contacts(core, near);
   set_body_forces(w);
   stats_.seconds_detecting += seconds_since(assembling);
-  const CollisionResult result = collide(core, contacts);
+  const CollisionResult result = collide(core, near, contacts);
   ++stats_.steps;
 
   // Velocities after the step: from the collision for the bodies in it,

@@ -40,7 +40,8 @@ class RigidStepper final : public Stepper {
   int join(const World& w, int b, Vec2 velocity, double spin, Vec2 impulse);
   CollisionContact collision_contact(const World& w, const GapContact& g, double dt, double gap);
   std::vector<CollisionContact> program_contacts(const EngineCore& core, const std::vector<GapContact>& near);
-  CollisionResult collide(const EngineCore& core, const std::vector<CollisionContact>& contacts);
+  CollisionResult collide(const EngineCore& core, const std::vector<GapContact>& near,
+                          const std::vector<CollisionContact>& contacts);
   void store_percussions(EngineCore& core, const std::vector<GapContact>& near,
                          const std::vector<CollisionContact>& contacts, const CollisionResult& result);
   void move_bodies(EngineCore& core);

@@ -7,8 +7,6 @@
 
 namespace sphero {
 
-bool is_unnamed_wall(std::string_view shape_name) { return shape_name == "wall" || shape_name == "plate"; }
-
 std::string wall_name_problem(std::string_view name) {
   constexpr std::size_t kLongestName = 32;
   const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
@@ -24,10 +22,6 @@ std::string wall_name_problem(std::string_view name) {
   if (is_unnamed_wall(name) || numbered)
     return fmt::format("'{}' is what unnamed walls are called; choose another name", name);
   return {};
-}
-
-std::string wall_label(const World& world, std::size_t i, int number) {
-  return is_unnamed_wall(world.shape_name[i]) ? fmt::format("wall{}", number) : world.shape_name[i];
 }
 
 namespace {

@@ -7,19 +7,13 @@
 #include <string>
 #include <string_view>
 
+#include "engine/wall_label.h"
 #include "engine/world.h"
 
 namespace sphero {
 
-// The shape names of walls that were given no name.
-bool is_unnamed_wall(std::string_view shape_name);
-
 // Empty when `name` can name a wall; otherwise what is wrong with it.
 std::string wall_name_problem(std::string_view name);
-
-// How energy.csv, messages and `--check` call wall i of `world`, whose
-// number in the run is `number`: its name, or "wall<number>".
-std::string wall_label(const World& world, std::size_t i, int number);
 
 // A wall's motion in words, for `--check`: "fixed", "velocity (1, 0) m/s",
 // "pressure 100 N/m inward (0, -1) over the span of bottom and top", ...

@@ -58,6 +58,18 @@ void add_outer(Triplets& H, const Relative& r, double weight) {
   }
 }
 
+// B M⁻¹ Bᵀ of a relative velocity: the inverse of the effective mass a
+// percussion along it meets.
+double inverse_effective_mass(const std::vector<RigidBodyState>& bodies, const Relative& r) {
+  double sum = 0.0;
+  for (const Row& a : {r.first, r.second}) {
+    if (a.body < 0) continue;
+    const RigidBodyState& b = bodies[static_cast<std::size_t>(a.body)];
+    sum += (a.x * a.x + a.y * a.y) / b.mass + a.w * a.w / b.inertia;
+  }
+  return sum;
+}
+
 void add_row(Eigen::VectorXd& v, const Relative& r, double weight) {
   for (const Row& a : {r.first, r.second}) {
     if (a.body < 0) continue;
@@ -85,6 +97,7 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
   ConvexQp qp;
   qp.c = Eigen::VectorXd::Zero(n);
   qp.h = Eigen::VectorXd::Zero(m);
+  qp.compliance = Eigen::VectorXd::Zero(m);
   Eigen::VectorXd before(n);
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     const RigidBodyState& s = bodies[b];
@@ -119,6 +132,7 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
       G.emplace_back(static_cast<Eigen::Index>(k), 3 * r.body + 2, -r.w);
     }
     qp.h[static_cast<Eigen::Index>(k)] = (c.elastic ? 0.0 : -0.5 * normal[k].at(bodies)) - c.bias - normal[k].wall;
+    qp.compliance[static_cast<Eigen::Index>(k)] = kRelativeCompliance * inverse_effective_mass(bodies, normal[k]);
   }
   qp.H.resize(n, n);
   qp.H.setFromTriplets(H.begin(), H.end());
@@ -133,7 +147,10 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
     out.velocity.push_back({2.0 * x[at] - before[at], 2.0 * x[at + 1] - before[at + 1]});
     out.angular_velocity.push_back(2.0 * x[at + 2] - before[at + 2]);
   }
+  const double velocity_scale = 1.0 + qp.h.lpNorm<Eigen::Infinity>();
   for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const auto row = static_cast<Eigen::Index>(k);
+    if (qp.compliance[row] * out.program.z[row] > kJammedYield * velocity_scale) out.jammed.push_back(k);
     const double d = normal[k].at(bodies, &x), t = tangential[k].at(bodies, &x);
     const double xi_n = contacts[k].elastic ? 0.0 : contacts[k].normal_dissipation;
     const double p_n = out.program.z[static_cast<Eigen::Index>(k)] - xi_n * d;

@@ -60,7 +60,25 @@ struct CollisionResult {
   // xᵀb − dissipated + wall_work.
   double wall_work = 0.0;
   QpSolution program;  // iterations, KKT residual, convergence
+  // Contacts that yield by more than kJammedYield of the program's velocity
+  // scale: held by their compliance alone, where the rigid program has no
+  // solution (a wall driving grains into a jammed pile).
+  std::vector<std::size_t> jammed;
 };
+
+// Each contact's constraint yields by ε_k z_k for its percussion z_k, with
+// ε_k = kRelativeCompliance / m_k and m_k the effective mass of its normal
+// percussion (docs/MODEL.md §7, "Compliance"): the percussions are unique
+// where the binding contacts outnumber what they hold (a hexagon pressed
+// by several neighbours, a row of touching disks) and the program stays
+// solvable. A percussion that keeps a load F on the contact over a step
+// lets it close at 2 ε_k F dt, a creep that the next steps' overlap
+// correction removes; it changes a unique answer by about this fraction.
+inline constexpr double kRelativeCompliance = 1e-11;
+// A solvable program's contacts yield by about kRelativeCompliance of its
+// velocities; one that cannot be solved rigidly, by the velocity it cannot
+// absorb.
+inline constexpr double kJammedYield = 1e-6;
 
 CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
                                    const std::vector<CollisionContact>& contacts, const QpSettings& settings = {});

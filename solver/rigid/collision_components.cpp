@@ -102,6 +102,7 @@ CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& b
       out.normal_percussion[contact_index[g][k]] = r.normal_percussion[k];
       out.tangential_percussion[contact_index[g][k]] = r.tangential_percussion[k];
     }
+    for (const std::size_t k : r.jammed) out.jammed.push_back(contact_index[g][k]);
     out.dissipated += r.dissipated;
     out.wall_work += r.wall_work;
     out.program.converged = out.program.converged && r.program.converged;
@@ -115,6 +116,7 @@ CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& b
   if (stats)
     for (int size : group_size) stats->largest_group = std::max(stats->largest_group, static_cast<long>(size));
   if (stats) stats->groups += static_cast<long>(group_size.size());
+  std::sort(out.jammed.begin(), out.jammed.end());
   return out;
 }
 

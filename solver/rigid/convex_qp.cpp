@@ -42,12 +42,23 @@ class SerialOpenMp {
   int saved_;
 };
 
+// The polish's rounds of active-set changes at most, each a factorisation,
+// and the steps of iterative refinement of each.
+constexpr int kPolishRounds = 4;
+constexpr int kRefinements = 3;
+
 class InteriorPoint {
  public:
   InteriorPoint(const ConvexQp& qp, const QpSettings& settings) : qp_(qp), settings_(settings) {
     const Eigen::Index n = qp.H.rows(), m = qp.G.rows();
-    if (qp.H.cols() != n || qp.c.size() != n || qp.G.cols() != n || qp.h.size() != m)
-      throw std::invalid_argument("convex QP: the sizes of H, c, G and h disagree");
+    if (qp.H.cols() != n || qp.c.size() != n || qp.G.cols() != n || qp.h.size() != m ||
+        (qp.compliance.size() != 0 && qp.compliance.size() != m))
+      throw std::invalid_argument("convex QP: the sizes of H, c, G, h and the compliance disagree");
+    compliance_ = qp.compliance.size() == m ? qp.compliance : Vector::Zero(m);
+    if (m > 0 && !(compliance_.minCoeff() >= 0.0))
+      throw std::invalid_argument("convex QP: a negative or undefined compliance");
+    // The solver reports a failed factorisation by its status, not on stderr.
+    normal_.cholmod().print = 0;
     Gt_ = qp.G.transpose();
     // The pattern of H + Gᵀ W G is that of H + Gᵀ G whatever the weights:
     // analysed once, and its values refilled in place each iteration. The
@@ -86,9 +97,16 @@ class InteriorPoint {
     z_ = qp_.G * x_ - qp_.h;
     s_ = -z_;
     if (m == 0) return;
-    const double s_low = s_.minCoeff(), z_low = z_.minCoeff();
-    if (s_low <= 0.0) s_.array() += 1.0 - s_low;
-    if (z_low <= 0.0) z_.array() += 1.0 - z_low;
+    shift_into_interior(s_);
+    shift_into_interior(z_);
+  }
+
+  // CVXOPT's shift: a vector not well inside the positive orthant (its
+  // least entry below 1e-8 of its size) is moved to a least entry of 1.
+  // A start exactly on a bound would weigh its row by 1/0.
+  static void shift_into_interior(Vector& v) {
+    const double low = v.minCoeff();
+    if (low <= 1e-8 * std::max(1.0, v.norm())) v.array() += 1.0 - low;
   }
 
   // Where each entry of H, and each product G_ki G_kj of a row of G, adds
@@ -132,7 +150,7 @@ class InteriorPoint {
     Hx_ = qp_.H * x_;
     Gx_ = qp_.G * x_;
     dual_ = Hx_ - qp_.c + Gt_ * z_;
-    primal_ = Gx_ + s_ - qp_.h;
+    primal_ = Gx_ + s_ - compliance_.cwiseProduct(z_) - qp_.h;
   }
 
   // After residuals(), whose products it reuses.
@@ -141,24 +159,29 @@ class InteriorPoint {
     const double objective = 0.5 * x_.dot(Hx_) - qp_.c.dot(x_);
     const double stationarity = dual_.lpNorm<Eigen::Infinity>() / (1.0 + qp_.c.lpNorm<Eigen::Infinity>());
     if (m == 0) return stationarity;
-    const double violation = std::max(0.0, (Gx_ - qp_.h).maxCoeff()) / (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
+    const double violation = std::max(0.0, (Gx_ - compliance_.cwiseProduct(z_) - qp_.h).maxCoeff()) /
+                             (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
     const double gap = s_.dot(z_) / static_cast<double>(m) / (1.0 + std::abs(objective));
     return std::max({stationarity, violation, gap});
   }
 
-  // The Newton direction for the complementarity target r_c = s∘z − target:
-  // (H + Gᵀ S⁻¹Z G) dx = −r_d − Gᵀ S⁻¹ (Z r_p − r_c).
+  // The rows' weights in the normal equations, Z (S + E Z)⁻¹ ≤ 1/E.
+  Vector weights() const { return z_.cwiseQuotient(s_ + compliance_.cwiseProduct(z_)); }
+
+  // The Newton direction for the complementarity target r_c = s∘z − target,
+  // with D = S + E Z: (H + Gᵀ D⁻¹Z G) dx = −r_d − Gᵀ D⁻¹ (Z r_p − r_c).
   void direction(const Vector& r_c, Vector& dx, Vector& ds, Vector& dz) const {
-    const Vector scaled = (z_.cwiseProduct(primal_) - r_c).cwiseQuotient(s_);
+    const Vector d = s_ + compliance_.cwiseProduct(z_);
+    const Vector scaled = (z_.cwiseProduct(primal_) - r_c).cwiseQuotient(d);
     dx = normal_.solve(-dual_ - Gt_ * scaled);
     const Vector Gdx = qp_.G * dx;
-    dz = z_.cwiseProduct(Gdx).cwiseQuotient(s_) + scaled;
-    ds = -primal_ - Gdx;
+    dz = z_.cwiseProduct(Gdx).cwiseQuotient(d) + scaled;
+    ds = -primal_ - Gdx + compliance_.cwiseProduct(dz);
   }
 
   bool iterate() {
     const Eigen::Index m = qp_.G.rows();
-    factorize(z_.cwiseQuotient(s_));
+    factorize(weights());
     if (normal_.info() != Eigen::Success) return false;
     Vector dx, ds, dz;
     if (m == 0) {  // an unconstrained program: one Newton step is exact
@@ -185,25 +208,89 @@ class InteriorPoint {
   }
 
   // Interior points approach a constraint that is tight with a zero
-  // multiplier (a disk whose dissipation exactly stops it) only as the
-  // square root of the gap. Guessing the active set from the iterate
-  // (z > s) and solving its equality-constrained KKT system gives the
-  // exact point, kept when it is feasible, its multipliers non-negative,
-  // and its residual smaller.
+  // multiplier (a disk whose dissipation exactly stops it, bodies moving
+  // together) only as the square root of the gap, where z and s are alike.
+  // The polish guesses the active set from the iterate (z > s), solves its
+  // equality-constrained KKT system, drops the rows whose multiplier comes
+  // out negative and adds those violated, a few rounds, and keeps the point
+  // it reaches when its residual is smaller.
   void polish(double& residual) {
-    const Eigen::Index n = qp_.H.rows(), m = qp_.G.rows();
-    std::vector<Eigen::Index> active;
+    const Eigen::Index m = qp_.G.rows();
+    std::vector<bool> active(static_cast<std::size_t>(m));
+    for (Eigen::Index k = 0; k < m; ++k) active[static_cast<std::size_t>(k)] = z_[k] > s_[k];
+    const double slack_scale = 1e-12 * (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
+    const double z_scale = 1e-12 * (1.0 + qp_.c.lpNorm<Eigen::Infinity>());
+    for (int round = 0; round < kPolishRounds; ++round) {
+      Vector x, z;
+      if (!solve_on_active_set(active, x, z)) return;
+      const Vector slack = qp_.h - qp_.G * x + compliance_.cwiseProduct(z);
+      bool changed = false;
+      for (Eigen::Index k = 0; k < m; ++k) {
+        const auto row = static_cast<std::size_t>(k);
+        if (active[row] ? z[k] < -z_scale : slack[k] < -slack_scale) active[row] = !active[row], changed = true;
+      }
+      if (!changed) return keep_if_good(x, z.cwiseMax(0.0), slack.cwiseMax(0.0), residual);
+    }
+  }
+
+  // The KKT system of the rows in `active` held as equalities,
+  // G_a x − E_a z_a = h_a; z is zero on the other rows.
+  bool solve_on_active_set(const std::vector<bool>& active, Vector& x, Vector& z) {
+    bool compliant = true;
+    for (Eigen::Index k = 0; k < qp_.G.rows(); ++k)
+      if (active[static_cast<std::size_t>(k)] && !(compliance_[k] > 0.0)) compliant = false;
+    return compliant ? solve_compliant_active_set(active, x, z) : solve_rigid_active_set(active, x, z);
+  }
+
+  // With E_a > 0, z_a = E_a⁻¹ (G_a x − h_a) leaves the normal equations
+  // (H + G_aᵀ E_a⁻¹ G_a) x = c + G_aᵀ E_a⁻¹ h_a, of the pattern the interior
+  // point factorises already. Their condition grows as 1/E, which the
+  // rounding of z = E⁻¹(...) would show: a few steps of iterative
+  // refinement on the whole KKT system take it back to rounding.
+  bool solve_compliant_active_set(const std::vector<bool>& active, Vector& x, Vector& z) {
+    const Eigen::Index m = qp_.G.rows();
+    Vector inverse_compliance = Vector::Zero(m);
     for (Eigen::Index k = 0; k < m; ++k)
-      if (z_[k] > s_[k]) active.push_back(k);
-    const auto a = static_cast<Eigen::Index>(active.size());
+      if (active[static_cast<std::size_t>(k)]) inverse_compliance[k] = 1.0 / compliance_[k];
+    factorize(inverse_compliance);
+    if (normal_.info() != Eigen::Success) return false;
+    // The correction (dx, dz) for the residuals r_x = c − Hx − Gᵀz and, on
+    // the active rows, r_z = h − Gx + E z.
+    const auto correct = [&](const Vector& r_x, const Vector& r_z, Vector& dx, Vector& dz) {
+      dx = normal_.solve(r_x + Gt_ * inverse_compliance.cwiseProduct(r_z));
+      dz = inverse_compliance.cwiseProduct(qp_.G * dx - r_z);
+    };
+    x = Vector::Zero(qp_.H.rows());
+    z = Vector::Zero(m);
+    for (int pass = 0; pass <= kRefinements; ++pass) {
+      const Vector r_x = qp_.c - qp_.H * x - Gt_ * z;
+      const Vector r_z =
+          (inverse_compliance.array() > 0.0).select(qp_.h - qp_.G * x + compliance_.cwiseProduct(z), 0.0);
+      Vector dx, dz;
+      correct(r_x, r_z, dx, dz);
+      x += dx;
+      z += dz;
+    }
+    return x.allFinite() && z.allFinite();
+  }
+
+  // Without compliance the system is indefinite, and singular where the
+  // active rows are dependent: a sparse LU, which says so.
+  bool solve_rigid_active_set(const std::vector<bool>& active, Vector& x, Vector& z) const {
+    const Eigen::Index n = qp_.H.rows(), m = qp_.G.rows();
+    std::vector<Eigen::Index> rows;
+    for (Eigen::Index k = 0; k < m; ++k)
+      if (active[static_cast<std::size_t>(k)]) rows.push_back(k);
+    const auto a = static_cast<Eigen::Index>(rows.size());
     std::vector<Eigen::Triplet<double>> entries;
     for (Eigen::Index col = 0; col < n; ++col)
       for (Sparse::InnerIterator it(qp_.H, col); it; ++it) entries.emplace_back(it.row(), col, it.value());
     Vector rhs(n + a);
     rhs.head(n) = qp_.c;
     for (Eigen::Index i = 0; i < a; ++i) {
-      rhs[n + i] = qp_.h[active[static_cast<std::size_t>(i)]];
-      for (Sparse::InnerIterator it(Gt_, active[static_cast<std::size_t>(i)]); it; ++it) {
+      const Eigen::Index k = rows[static_cast<std::size_t>(i)];
+      rhs[n + i] = qp_.h[k];
+      for (Sparse::InnerIterator it(Gt_, k); it; ++it) {
         entries.emplace_back(n + i, it.row(), it.value());
         entries.emplace_back(it.row(), n + i, it.value());
       }
@@ -212,26 +299,26 @@ class InteriorPoint {
     kkt.setFromTriplets(entries.begin(), entries.end());
     Eigen::SparseLU<Sparse> lu;
     lu.compute(kkt);
-    if (lu.info() != Eigen::Success) return;
+    if (lu.info() != Eigen::Success) return false;
     const Vector solution = lu.solve(rhs);
-    if (lu.info() != Eigen::Success || !solution.allFinite()) return;
-    Vector z = Vector::Zero(m);
-    for (Eigen::Index i = 0; i < a; ++i) z[active[static_cast<std::size_t>(i)]] = solution[n + i];
-    const Vector x = solution.head(n);
-    const Vector slack = qp_.h - qp_.G * x;
-    const double scale = 1e-12 * (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
-    if ((m > 0 && slack.minCoeff() < -scale) || (m > 0 && z.minCoeff() < -scale)) return;
+    if (lu.info() != Eigen::Success || !solution.allFinite()) return false;
+    x = solution.head(n);
+    z = Vector::Zero(m);
+    for (Eigen::Index i = 0; i < a; ++i) z[rows[static_cast<std::size_t>(i)]] = solution[n + i];
+    return true;
+  }
+
+  void keep_if_good(const Vector& x, const Vector& z, const Vector& s, double& residual) {
     const Vector saved_x = x_, saved_s = s_, saved_z = z_;
-    x_ = x;
-    z_ = z.cwiseMax(0.0);
-    s_ = slack.cwiseMax(0.0);
+    x_ = x, z_ = z, s_ = s;
     residuals();
     const double polished = kkt_residual();
     if (polished < residual) {
       residual = polished;
-    } else {
-      x_ = saved_x, s_ = saved_s, z_ = saved_z;
+      return;
     }
+    x_ = saved_x, s_ = saved_s, z_ = saved_z;
+    residuals();
   }
 
   struct HEntry {
@@ -253,6 +340,7 @@ class InteriorPoint {
   // CHOLMOD chooses a simplicial LDLᵀ for small programs and a supernodal
   // LLᵀ (after the AMD or METIS ordering that fills less) for large ones.
   Eigen::CholmodDecomposition<Sparse, Eigen::Lower> normal_;
+  Vector compliance_;
   Vector x_, s_, z_, dual_, primal_, Hx_, Gx_;
 };
 

@@ -1,13 +1,18 @@
-// A sparse convex quadratic program with linear inequalities,
+// A sparse convex quadratic program with linear inequalities made
+// compliant,
 //
-//   minimise  ½ xᵀ H x − cᵀ x   subject to   G x ≤ h,
+//   minimise  ½ xᵀ H x − cᵀ x   subject to   G x − E z ≤ h,
 //
-// H symmetric positive definite, G sparse: the program of a rigid-body
-// collision (docs/MODEL.md, "Rigid bodies"), whose multipliers z of G x ≤ h
-// are the contact percussions. Solved by a primal-dual interior-point
-// method (Mehrotra's predictor–corrector) on the normal equations
-// H + Gᵀ (Z/S) G, one sparse Cholesky factorisation (CHOLMOD) per
-// iteration with the pattern analysed once.
+// H symmetric positive definite, G sparse, E = diag(compliance) ≥ 0 and z
+// the multipliers of the rows: the program of a rigid-body collision
+// (docs/MODEL.md, "Rigid bodies"), whose multipliers are the contact
+// percussions. A row k may be violated by compliance_k z_k: the program
+// is then that of ½ xᵀHx − cᵀx + Σ (Gx − h)₊² / (2 compliance_k), whose
+// multipliers are unique even where the rows are linearly dependent.
+// Solved by a primal-dual interior-point method (Mehrotra's
+// predictor–corrector) on the normal equations H + Gᵀ (S/Z + E)⁻¹ G, one
+// sparse Cholesky factorisation (CHOLMOD) per iteration with the pattern
+// analysed once; the compliance bounds their weights by 1/compliance.
 #pragma once
 
 #include <Eigen/Core>
@@ -20,6 +25,7 @@ struct ConvexQp {
   Eigen::VectorXd c;              // n
   Eigen::SparseMatrix<double> G;  // m × n
   Eigen::VectorXd h;              // m
+  Eigen::VectorXd compliance;     // m entries ≥ 0, or empty: every row exact
 };
 
 struct QpSettings {
@@ -37,13 +43,15 @@ struct QpSolution {
   int iterations = 0;
   // The largest of: the stationarity residual ‖Hx − c + Gᵀz‖∞ over
   // 1 + ‖c‖∞, the feasibility violation max(Gx − h)⁺ over 1 + ‖h‖∞, and
-  // the complementarity sᵀz/m over 1 + |½xᵀHx − cᵀx|.
+  // the complementarity sᵀz/m over 1 + |½xᵀHx − cᵀx|, with the slacks
+  // s = h − Gx + E z.
   double kkt_residual = 0.0;
   bool converged = false;  // kkt_residual ≤ tolerance within max_iterations
 };
 
 // A program of one row and at most 12 unknowns (a binary collision) is
-// solved in closed form instead, exactly to rounding (iterations 0).
+// solved in closed form instead, exactly to rounding (iterations 0) and
+// without its compliance: its answer is unique.
 // Never throws on a hard program: an infeasible or ill-conditioned one
 // returns converged = false with the residual it reached. Throws
 // std::invalid_argument when the sizes disagree.

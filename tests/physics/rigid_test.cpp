@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "physics/scenes.h"
@@ -124,6 +126,71 @@ TEST(Rigid, NewtonsCradleCollidesAllAtOnceAsTheDissipationLawPredicts) {
   for (int k = 0; k < 4; ++k) EXPECT_NEAR(together[k], 0.5, 1e-9);
 }
 
+// n equal disks in a row, touching: all moving together at v (`together`),
+// or the first a hair's breadth behind the others at rest (a cradle);
+// after `steps` steps of dt, their velocities along the row.
+std::vector<double> row_of_disks(int n, double e, bool together, int steps) {
+  const double v = 2.0;
+  std::vector<BodySpec> bodies;
+  for (int k = 0; k < n; ++k)
+    bodies.push_back(disk({2.0 * kRadius * k, 0.0}, kRadius, together || k == 0 ? Vec2{v, 0.0} : Vec2{}));
+  if (!together) bodies[0].position.x -= 1e-4;
+  Engine engine(rigid_world(bodies, restitution_law(e)), rigid_settings(1e-4));
+  const double momentum = (together ? n : 1) * engine.world().mass[0] * v;
+  double kinetic = engine.ledger().kinetic();
+  for (int k = 0; k < steps; ++k) {
+    engine.step();
+    EXPECT_LE(engine.ledger().kinetic(), kinetic * (1.0 + 1e-12)) << "energy never rises, step " << k;
+    kinetic = engine.ledger().kinetic();
+  }
+  std::vector<double> out;
+  double p = 0.0;
+  for (std::size_t i = 0; i < engine.world().size(); ++i) {
+    out.push_back(engine.world().velocity[i].x);
+    p += engine.world().mass[i] * engine.world().velocity[i].x;
+  }
+  EXPECT_NEAR(p, momentum, 1e-12 * momentum) << "momentum";
+  return out;
+}
+
+TEST(Rigid, RowsOfTouchingDisksMoveTogetherAndCollideWithoutAFailedProgram) {
+  // The programs of touching rows bind every contact at once, with a start
+  // on the constraints' bounds: they stopped runs before (CHOLMOD "not
+  // positive definite").
+  for (int n : {4, 5, 6, 8})
+    for (double e : {0.0, 0.2}) {
+      // Together, nothing collides: every disk keeps v to the compliance's
+      // relative 1e-11.
+      for (double u : row_of_disks(n, e, true, 200)) EXPECT_NEAR(u, 2.0, 1e-9) << n << " disks, e = " << e;
+      // A cradle: the row leaves with no pair approaching another.
+      const std::vector<double> after = row_of_disks(n, e, false, 200);
+      for (int k = 0; k + 1 < n; ++k) EXPECT_LE(after[k], after[k + 1] + 1e-9) << n << " disks, e = " << e;
+    }
+}
+
+TEST(Rigid, AWallDrivenIntoAJammedRowIsReportedWithTheBodiesThatCannotMove) {
+  // Three disks touching in a row between a fixed wall and a wall named
+  // `piston` driven into them: no rigid motion can make way.
+  std::vector<BodySpec> bodies{wall({{-0.55, -2}, {-0.55, 2}}, 0.05)};
+  for (int k = 0; k < 3; ++k) bodies.push_back(disk({2.0 * kRadius * k, 0.0}, kRadius));
+  BodySpec piston = wall({{2.55, -2}, {2.55, 2}}, 0.05);
+  piston.shape.name = "piston";
+  piston.constraint.held = {true, true, true};
+  piston.constraint.imposed_velocity = {-0.1, 0.0, 0.0};
+  bodies.push_back(piston);
+  Engine engine(rigid_world(bodies, restitution_law(0.2)), rigid_settings(1e-3));
+  try {
+    for (int k = 0; k < 100; ++k) engine.step();
+    ADD_FAILURE() << "the piston went through";
+  } catch (const InstabilityError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("grains 1, 2 and 3 against walls wall0 and piston"), std::string::npos) << message;
+    EXPECT_NE(message.find("cannot make way"), std::string::npos) << message;
+    EXPECT_EQ(message.find("CHOLMOD"), std::string::npos) << message;
+    EXPECT_EQ(message.find("lower dt"), std::string::npos) << message;
+  }
+}
+
 TEST(Rigid, ASpinningSquareHittingAWallKeepsItsAngularMomentumAboutTheContact) {
   for (double xi_t : {0.0, 0.5, 5.0}) {
     BodySpec square = square_body(1.0, 0.05, {0.0, 1.2}, 0.3);
@@ -213,7 +280,6 @@ TEST(Rigid, ALooserToleranceStopsTheProgramsSoonerAndStillDissipates) {
     residual[k] = std::abs(engine.ledger().first_law_residual()) / engine.ledger().initial_mechanical;
     EXPECT_LE(stats[k].largest_kkt_residual, tolerance[k]);
   }
-  EXPECT_GT(stats[1].largest_kkt_residual, 1e-9) << "the looser programs stopped where the default ones go on";
   const auto per_program = [](const CollisionStats& c) { return double(c.iterations) / double(c.group_programs); };
   EXPECT_LT(per_program(stats[1]), 0.9 * per_program(stats[0]));
   EXPECT_LT(residual[1], 1e-3) << "the first law, relative to the initial energy";

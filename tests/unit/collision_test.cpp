@@ -85,6 +85,45 @@ TEST(Collision, ADiskAtRestOnAFloorStaysThere) {
   EXPECT_NEAR(free.velocity[0].y, -9.81 * dt, 1e-12);
 }
 
+TEST(Collision, MoreBindingContactsThanFreedomsShareThePercussionAsTheirCompliancesSay) {
+  // A unit square at rest on a floor touching it at three points of its
+  // lower side, x = −½, 0, ½: three binding rows for the two freedoms they
+  // constrain (y and ω), so the rigid percussions are not unique. The
+  // compliant program's are: z minimises Σ ε_k z_k² with Σ z = W (the
+  // weight's impulse) and Σ x_k z_k = 0, and ε_k ∝ 1/m_k = 1/m + x_k²/I:
+  // 1 at the middle, 2.5 at the corners (I = m/6), so the corners take
+  // 2W/9 each and the middle 5W/9.
+  RigidBodyState square = disk({0.0, 0.5}, {0.0, 0.0}, 1.0);
+  square.inertia = 1.0 / 6.0;
+  const double dt = 1e-3, W = 9.81 * dt;
+  square.impulse = {0.0, -W};
+  std::vector<CollisionContact> contacts;
+  for (double x : {-0.5, 0.0, 0.5}) contacts.push_back(on_floor(0, {x, 0.0}, 0.0));
+  const CollisionResult r = resolve_collisions({square}, contacts);
+  ASSERT_TRUE(r.program.converged);
+  EXPECT_TRUE(r.jammed.empty());
+  EXPECT_NEAR(r.velocity[0].y, 0.0, 1e-12);
+  EXPECT_NEAR(r.angular_velocity[0], 0.0, 1e-12);
+  EXPECT_NEAR(r.normal_percussion[0], 2.0 * W / 9.0, 1e-9 * W);
+  EXPECT_NEAR(r.normal_percussion[1], 5.0 * W / 9.0, 1e-9 * W);
+  EXPECT_NEAR(r.normal_percussion[2], 2.0 * W / 9.0, 1e-9 * W);
+}
+
+TEST(Collision, ABodyPushedByAWallIntoAnotherWallIsReportedJammed) {
+  // A disk touching a fixed floor and a ceiling coming down at 1 m/s: no
+  // rigid velocity keeps both contacts from closing.
+  std::vector<RigidBodyState> bodies{disk({0.0, 0.5}, {0.0, 0.0})};
+  CollisionContact floor = on_floor(0, {0.0, 0.0}, 0.0), ceiling = floor;
+  ceiling.point = {0.0, 1.0};
+  ceiling.normal = {0.0, -1.0};
+  ceiling.wall_velocity = {0.0, -1.0};
+  CollisionContact beside = on_floor(0, {0.5, 0.5}, 0.0);  // a third, slack contact: not one row alone
+  beside.normal = {-1.0, 0.0};
+  beside.wall_velocity = {1.0, 0.0};
+  const CollisionResult r = resolve_collisions(bodies, {floor, ceiling, beside});
+  EXPECT_EQ(r.jammed, (std::vector<std::size_t>{0, 1}));
+}
+
 TEST(Collision, TwoBodiesHeadOnConserveMomentumWithTheEffectiveMassRestitution) {
   const std::vector<RigidBodyState> bodies{disk({-0.5, 0}, {2.0, 0.0}, 1.0), disk({0.5, 0}, {-1.0, 0.0}, 3.0)};
   const double m_eff = 1.0 * 3.0 / 4.0, e = 0.6;

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "rigid/convex_qp.h"
@@ -20,7 +21,7 @@ using Eigen::VectorXd;
 Eigen::SparseMatrix<double> sparse(const MatrixXd& dense) { return dense.sparseView(); }
 
 ConvexQp program(const MatrixXd& H, const VectorXd& c, const MatrixXd& G, const VectorXd& h) {
-  return {sparse(H), c, sparse(G), h};
+  return {sparse(H), c, sparse(G), h, VectorXd()};
 }
 
 TEST(ConvexQp, WithoutConstraintsItIsTheLinearSolve) {
@@ -112,6 +113,33 @@ TEST(ConvexQp, RedundantConstraintsConverge) {
   // The multipliers of the three copies of x ≤ 1 share the one force 4.
   EXPECT_NEAR(s.z[0] + s.z[1] + 2.0 * s.z[3], 4.0, 1e-7);
   EXPECT_NEAR(s.z[2], 4.0, 1e-7);
+}
+
+// The same program with compliant rows: the multipliers become unique,
+// nearly those of least Σ ε z² among the rigid ones. With equal
+// compliances the force on x is shared in proportion to the rows'
+// coefficients (1, 1, 2): x = 1 + ε z₀, z₃ = 2 z₀, and x − 5 + 6 z₀ = 0
+// give z₀ = 4/(6 + ε); y = 1 + ε z₂ = 5 − z₂ gives z₂ = 4/(1 + ε).
+TEST(ConvexQp, CompliantRowsMakeRedundantMultipliersUnique) {
+  MatrixXd G(4, 2);
+  G << 1, 0, 1, 0, 0, 1, 2, 0;
+  ConvexQp qp = program(MatrixXd::Identity(2, 2), Eigen::Vector2d(5, 5), G, Eigen::Vector4d(1, 1, 1, 2));
+  const double epsilon = 1e-9;
+  qp.compliance = VectorXd::Constant(4, epsilon);
+  const QpSolution s = solve_convex_qp(qp);
+  ASSERT_TRUE(s.converged) << s.kkt_residual;
+  const double z0 = 4.0 / (6.0 + epsilon);
+  // Along the rows' dependence the program is as flat as ε: the shares
+  // hold to about the tolerance over ε's scale.
+  EXPECT_NEAR(s.z[0], z0, 1e-8);
+  EXPECT_NEAR(s.z[1], z0, 1e-8);
+  EXPECT_NEAR(s.z[3], 2.0 * z0, 1e-8);
+  EXPECT_NEAR(s.z[2], 4.0 / (1.0 + epsilon), 1e-12);
+  EXPECT_NEAR(s.x[0], 1.0 + epsilon * z0, 1e-15);
+  qp.compliance = VectorXd::Constant(3, epsilon);
+  EXPECT_THROW(solve_convex_qp(qp), std::invalid_argument);
+  qp.compliance = VectorXd::Constant(4, -epsilon);
+  EXPECT_THROW(solve_convex_qp(qp), std::invalid_argument);
 }
 
 TEST(ConvexQp, AnInfeasibleProgramIsReportedNotHidden) {
