@@ -88,7 +88,7 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
   for (std::size_t k = 0; k < w.rigid_law.size() && k < scene_world.rigid_law.size(); ++k) {
     const RigidLaw &a = w.rigid_law[k], &b = scene_world.rigid_law[k];
     if (a.restitution != b.restitution || a.normal_dissipation != b.normal_dissipation ||
-        a.tangential_dissipation != b.tangential_dissipation)
+        a.tangential_dissipation != b.tangential_dissipation || a.friction != b.friction)
       refuse(fmt::format("the rigid law between materials {} and {} differs (law)",
                          k / static_cast<std::size_t>(w.material_count),
                          k % static_cast<std::size_t>(w.material_count)));
@@ -101,6 +101,9 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
   if (s.rigid.gap != scene_settings.rigid.gap)
     refuse(
         fmt::format("the contact gap is {:g} m there, {:g} m here (rigid_gap)", s.rigid.gap, scene_settings.rigid.gap));
+  if (s.rigid.solver != scene_settings.rigid.solver)
+    refuse(fmt::format("its collision programs were solved by {}, the scene asks for {} (rigid_solver)",
+                       to_string(s.rigid.solver), to_string(scene_settings.rigid.solver)));
   if (s.rigid.qp_tolerance != scene_settings.rigid.qp_tolerance)
     refuse(fmt::format("the collision programs' tolerance is {:g} there, {:g} here (rigid_tolerance)",
                        s.rigid.qp_tolerance, scene_settings.rigid.qp_tolerance));

@@ -443,15 +443,17 @@ void print_summary(const RunTotals& totals, const Engine* engine, const SceneCon
       out.string());
   if (engine && engine->settings().model == Model::rigid) {
     const CollisionStats c = engine->collision_stats();
+    const bool sweeps = engine->settings().rigid.solver == RigidSolver::gauss_seidel;
     const auto per = [](long count, long of) {
       return of > 0 ? static_cast<double>(count) / static_cast<double>(of) : 0.0;
     };
     fmt::print(
         "  collisions: {} steps with contacts, {:.1f} contacts in {:.1f} groups each (the largest {} bodies), {:.1f} "
-        "interior-point iterations per program, largest KKT residual {:.2g}, {} position corrections; time: contacts "
-        "and assembly {:.2f} s, programs {:.2f} s, corrections {:.2f} s\n",
+        "{} per program, largest {} {:.2g}, {} position corrections; time: contacts and assembly {:.2f} s, programs "
+        "{:.2f} s, corrections {:.2f} s\n",
         c.programs, per(c.contacts, c.programs), per(c.groups, c.programs), c.largest_group,
-        per(c.iterations, c.group_programs), c.largest_kkt_residual, c.corrections, c.seconds_detecting,
+        per(c.iterations, c.group_programs), sweeps ? "Gauss-Seidel sweeps" : "interior-point iterations",
+        sweeps ? "residual" : "KKT residual", c.largest_kkt_residual, c.corrections, c.seconds_detecting,
         c.seconds_solving, c.seconds_correcting);
     if (engine->settings().rigid.events)
       fmt::print(

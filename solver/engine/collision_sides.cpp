@@ -67,6 +67,7 @@ void apply_law(const World& w, const GapContact& g, const Sides& s, CollisionCon
   c.elastic = law.elastic();
   if (!c.elastic) c.normal_dissipation = law.normal_dissipation_at(effective_mass(w, s, g.point));
   c.tangential_dissipation = law.tangential_dissipation;
+  c.friction = law.friction;
 }
 
 Vec2 mean_force_on_vertex(const World& w, const GapContact& g, const CollisionContact& c, double normal_percussion,

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "rigid/collision_settings.h"
+
 namespace sphero {
 
 enum class Integrator {
@@ -36,6 +38,8 @@ struct RigidSettings {
   double overlap_tolerance = 0.0;
   double qp_tolerance = 1e-9;  // on the collision program's scaled KKT residual
   int qp_max_iterations = 100;
+  RigidSolver solver = RigidSolver::interior_point;
+  CollisionSettings collision() const { return {solver, {qp_tolerance, qp_max_iterations}}; }
   // stepping = events: from collision to collision within each step
   // (event_stepper.h), rather than one collision program per step.
   bool events = false;

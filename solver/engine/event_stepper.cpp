@@ -236,7 +236,7 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
     contacts.push_back(c);
   }
   ComponentStats groups;
-  const QpSettings settings{core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations};
+  const CollisionSettings settings = core.settings.rigid.collision();
   const CollisionResult result = resolve_collisions_by_group(bodies, contacts, settings, &groups);
   if (!result.jammed.empty())
     throw InstabilityError(fmt::format(

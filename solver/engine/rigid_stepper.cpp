@@ -126,8 +126,7 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
     c.bias = -0.5 * g.gap;
     contacts.push_back(c);
   }
-  const CollisionResult moved = resolve_collisions_by_group(
-      states_, contacts, {core.settings.rigid.qp_tolerance, core.settings.rigid.qp_max_iterations});
+  const CollisionResult moved = resolve_collisions_by_group(states_, contacts, core.settings.rigid.collision());
   if (!moved.program.converged || !moved.jammed.empty())
     throw InstabilityError(fmt::format(
         "step {} (t = {:g}): no displacement opens the overlaps of {} contacts among {} bodies (the deepest {:g} m"
@@ -179,9 +178,12 @@ CollisionContact RigidStepper::collision_contact(const World& w, const GapContac
   const double before = normal_velocity_now(w, s, g.point);
   if (!collides(w, g, s, dt, gap, before)) {
     // Guarded: free to close its gap to half the contact gap within the
-    // step (a margin for turning bodies), never to work.
+    // step (a margin for turning bodies), never to work; Coulomb's friction
+    // still holds whatever normal percussion it comes to carry (a resting
+    // contact that rounding shows as parting).
     c.elastic = true;
     c.bias = std::min(0.0, 0.5 * (before - std::max(g.gap - 0.5 * gap, 0.0) / dt));
+    c.friction = w.rigid_law_between(g.vertex_body, g.edge_body).friction;
     return c;
   }
   apply_law(w, g, s, c);
@@ -222,8 +224,23 @@ std::vector<CollisionContact> RigidStepper::program_contacts(const EngineCore& c
   std::vector<CollisionContact> out;
   out.reserve(near.size());
   begin_program(w.size());
-  for (const GapContact& g : near) out.push_back(collision_contact(w, g, core.settings.dt, core.settings.rigid.gap));
+  for (const GapContact& g : near) {
+    out.push_back(collision_contact(w, g, core.settings.dt, core.settings.rigid.gap));
+    if (core.settings.rigid.solver == RigidSolver::gauss_seidel) start_warm(core, g, out.back());
+  }
   return out;
+}
+
+// The percussion contact g carried last step, if it carried one (its
+// candidate's state, which checkpoints keep), in c's frame: where the
+// Gauss–Seidel sweeps start.
+void RigidStepper::start_warm(const EngineCore& core, const GapContact& g, CollisionContact& c) const {
+  const auto k = static_cast<std::size_t>(g.candidate);
+  if (!core.neighbours.candidates()[k].active) return;
+  const bool vertex_is_body = sides_of(core.world, g).body == g.vertex_body;
+  const Vec2 on_body = (vertex_is_body ? 1.0 : -1.0) * core.settings.dt * core.neighbours.states()[k].force;
+  c.warm_normal = dot(on_body, c.normal);
+  c.warm_tangential = dot(on_body, perp(c.normal));
 }
 
 CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<GapContact>& near,
@@ -232,8 +249,7 @@ CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<
   if (contacts.empty()) return {};
   const Clock::time_point solving = Clock::now();
   ComponentStats groups;
-  CollisionResult result =
-      resolve_collisions_by_group(states_, contacts, {settings.qp_tolerance, settings.qp_max_iterations}, &groups);
+  CollisionResult result = resolve_collisions_by_group(states_, contacts, settings.collision(), &groups);
   stats_.seconds_solving += seconds_since(solving);
   ++stats_.programs;
   stats_.contacts += static_cast<long>(contacts.size());
@@ -252,10 +268,10 @@ CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<
         core.step + 1, t, jammed_bodies_in_words(core.world, near, result.jammed)));
   if (!result.program.converged)
     throw InstabilityError(fmt::format(
-        "step {} (t = {:g}): the collision program of {} contacts among {} bodies did not converge (scaled KKT "
-        "residual {:g} after {} interior-point iterations, tolerance {:g}); a looser rigid_tolerance may let it "
-        "finish",
+        "step {} (t = {:g}): the collision program of {} contacts among {} bodies did not converge (residual {:g} "
+        "after {} {}, tolerance {:g}); a looser rigid_tolerance may let it finish",
         core.step + 1, t, contacts.size(), members_.size(), result.program.kkt_residual, result.program.iterations,
+        settings.solver == RigidSolver::gauss_seidel ? "Gauss-Seidel sweeps" : "interior-point iterations",
         settings.qp_tolerance));
   return result;
 }

@@ -40,6 +40,7 @@ class RigidStepper final : public Stepper {
   int join(const World& w, int b, Vec2 velocity, double spin, Vec2 impulse);
   CollisionContact collision_contact(const World& w, const GapContact& g, double dt, double gap);
   std::vector<CollisionContact> program_contacts(const EngineCore& core, const std::vector<GapContact>& near);
+  void start_warm(const EngineCore& core, const GapContact& g, CollisionContact& c) const;
   CollisionResult collide(const EngineCore& core, const std::vector<GapContact>& near,
                           const std::vector<CollisionContact>& contacts);
   void store_percussions(EngineCore& core, const std::vector<GapContact>& near,

@@ -30,8 +30,9 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // the rigid model's settings and laws, the attractor; 8: the rigid
 // model's stepping; 9: walls' vibrations; 10: the ledger's books and each
 // contact's dissipation (a version 9 file continues from the ledger's
-// rounded values); 11: checkpoints in parts (kPartsMagic).
-constexpr std::uint32_t kVersion = 11;
+// rounded values); 11: checkpoints in parts (kPartsMagic); 12: the rigid
+// laws' Coulomb friction and the rigid solver.
+constexpr std::uint32_t kVersion = 12;
 // A checkpoint in parts: the header's fields (a snapshot of no bodies),
 // the number of parts, each part (its size, then its bodies and
 // candidates), the version again and the checksum of everything before.
@@ -289,6 +290,31 @@ void check_books(const Reader& io, const EngineSnapshot& s) {
 }
 
 // One list of fields for both directions keeps reading and writing in step.
+// The fields of a rigid law that versions 7 to 11 stored, as they lie in memory.
+struct RigidLawFields {
+  double normal_dissipation, restitution, tangential_dissipation;
+};
+
+// The rigid laws, and from version 12 their friction and the solver.
+template <class Io>
+void rigid_laws(Io& io, std::vector<RigidLaw>& laws, RigidSettings& settings, std::uint32_t version) {
+  std::vector<RigidLawFields> fields;
+  std::vector<double> friction;
+  for (const RigidLaw& l : laws) {
+    fields.push_back({l.normal_dissipation, l.restitution, l.tangential_dissipation});
+    friction.push_back(l.friction);
+  }
+  io.vector(fields);
+  if (version >= 12) io.vector(friction), io.value(settings.solver);
+  if constexpr (!kWrites<Io>) {
+    if (version >= 12 && friction.size() != fields.size()) io.fail("the rigid laws' friction does not match the laws");
+    laws.clear();
+    for (std::size_t k = 0; k < fields.size(); ++k)
+      laws.push_back({fields[k].normal_dissipation, fields[k].restitution, fields[k].tangential_dissipation,
+                      version >= 12 ? friction[k] : 0.0});
+  }
+}
+
 template <class Io>
 void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   World& w = s.world;
@@ -361,7 +387,7 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
     RigidSettings& r = s.settings.rigid;
     io.value(s.settings.model);
     io.value(r.gap), io.value(r.overlap_tolerance), io.value(r.qp_tolerance), io.value(r.qp_max_iterations);
-    io.vector(w.rigid_law);
+    rigid_laws(io, w.rigid_law, s.settings.rigid, version);
     io.value(w.attractor);
   }
   if (version >= 8) io.value(s.settings.rigid.events);

@@ -36,6 +36,9 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
      "rigid model: the collision programs' tolerance on their scaled KKT residual, 1e-12 to 1e-4 "
      "(default 1e-9); a looser one takes fewer interior-point iterations and keeps momentum and "
      "energy less exactly (docs/MODEL.md §7)"},
+    {"rigid_solver",
+     "rigid model: interior_point | gauss_seidel (default interior_point): the collision programs' solver; "
+     "Coulomb friction (a rigid law's mu=) needs gauss_seidel (docs/MODEL.md §7)"},
     {"attractor", "x,y g: a central field of g m/s² towards (x, y) (default none)"},
     {"verlet_distance", "neighbour-list skin per body, m, or 'auto' (default: 5% of the smallest grain size)"},
     {"allow_large_time_step", "true to accept dt above a tenth of the contact period (default false)"},
@@ -226,13 +229,13 @@ std::map<std::string, std::string> tokens(const Value& v, const std::string& key
   return out;
 }
 
-// `A B rigid restitution=e|xi_n=.. [xi_t=..]`: the rigid model's law.
+// `A B rigid restitution=e|xi_n=.. [xi_t=..|mu=..]`: the rigid model's law.
 RigidLaw parse_rigid_law(const Value& v, const std::map<std::string, std::string>& t) {
-  for (const char* soft : {"kn", "kt", "mu", "gamma_n", "gamma_t", "cohesion"})
+  for (const char* soft : {"kn", "kt", "gamma_n", "gamma_t", "cohesion"})
     if (t.count(soft))
       fail_at(v.at, "law",
               fmt::format("'{}' belongs to the soft laws; a rigid law takes restitution=.. or xi_n=.., "
-                          "and xi_t=..",
+                          "and xi_t=.. or mu=..",
                           soft));
   if (t.count("restitution") == t.count("xi_n"))
     fail_at(v.at, "law", "a rigid law takes one of restitution=E (0 to 1) or xi_n=.. (the normal dissipation, kg)");
@@ -240,6 +243,7 @@ RigidLaw parse_rigid_law(const Value& v, const std::map<std::string, std::string
   if (t.count("restitution")) law.restitution = number(v, "law", t.at("restitution"));
   if (t.count("xi_n")) law.normal_dissipation = number(v, "law", t.at("xi_n"));
   if (t.count("xi_t")) law.tangential_dissipation = number(v, "law", t.at("xi_t"));
+  if (t.count("mu")) law.friction = number(v, "law", t.at("mu"));
   if (t.count("restitution") && law.restitution < 0.0)
     fail_at(v.at, "law", fmt::format("restitution must be from 0 to 1, found '{}'", t.at("restitution")));
   try {
@@ -568,6 +572,12 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
     if (!rigid) fail_at(v->at, "rigid_tolerance", "belongs to the rigid model: add 'model = rigid' or drop it");
     scene.engine.rigid.qp_tolerance = within(*v, "rigid_tolerance", "rigid_tolerance", v->text, {1e-12, 1e-4, ""});
   }
+  if (const auto v = values.scalar("rigid_solver")) {
+    if (!rigid) fail_at(v->at, "rigid_solver", "belongs to the rigid model: add 'model = rigid' or drop it");
+    if (v->text != "interior_point" && v->text != "gauss_seidel")
+      fail_at(v->at, "rigid_solver", fmt::format("expected interior_point or gauss_seidel, found '{}'", v->text));
+    scene.engine.rigid.solver = v->text == "gauss_seidel" ? RigidSolver::gauss_seidel : RigidSolver::interior_point;
+  }
   if (const auto v = values.scalar("stepping")) {
     if (!rigid) fail_at(v->at, "stepping", "belongs to the rigid model: add 'model = rigid' or drop it");
     if (v->text != "steps" && v->text != "events")
@@ -684,12 +694,17 @@ void read_lists(const SceneValues& values, SceneConfig& scene, const std::filesy
   for (const Value& v : values.list("packing")) scene.packings.push_back({base / v.text, v.at});
 }
 
-void check_law_models(const std::vector<LawSpec>& laws, Model model) {
-  for (const LawSpec& l : laws)
-    if (l.rigid.has_value() != (model == Model::rigid))
+void check_law_models(const std::vector<LawSpec>& laws, const EngineSettings& engine) {
+  for (const LawSpec& l : laws) {
+    if (l.rigid.has_value() != (engine.model == Model::rigid))
       fail_at(l.at, "law",
               l.rigid ? "a rigid law in a soft-model scene: add 'model = rigid', or give a linear or hertz law"
                       : "a soft law in a rigid-model scene: give 'law = A B rigid restitution=...' (docs/SCENES.md)");
+    if (l.rigid && l.rigid->friction > 0.0 && engine.rigid.solver != RigidSolver::gauss_seidel)
+      fail_at(l.at, "law",
+              "mu= (Coulomb friction) needs 'rigid_solver = gauss_seidel': the interior point solves the "
+              "frictionless program only");
+  }
 }
 
 // A scene's text cut at its `[stage NAME]` headers: the first stage's lines
@@ -783,7 +798,7 @@ StageSpec parse_stage_text(const std::string& text, const std::string& source, S
   if (const auto v = values.scalar("gravity")) stage.gravity = vec2(*v, "gravity", v->text, "gravity", kGravityRange);
   if (const auto v = values.scalar("attractor")) stage.attractor = parse_attractor(*v, first.engine.rigid.events);
   for (const Value& v : values.list("law")) stage.laws.push_back(parse_law(v));
-  check_law_models(stage.laws, first.engine.model);
+  check_law_models(stage.laws, first.engine);
   for (const Value& v : values.list("set_wall")) {
     stage.wall_changes.push_back(parse_wall_change(v));
     if (stage.wall_changes.back().remove)
@@ -828,7 +843,7 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   read_lists(values, scene, base);
   if (scene.laws.empty())
     throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
-  check_law_models(scene.laws, scene.engine.model);
+  check_law_models(scene.laws, scene.engine);
   for (const SceneSections::Stage& stage : sections.stages) scene.stages.push_back(parse_stage(stage, source, scene));
   return scene;
 }

@@ -101,7 +101,8 @@ void check_rigid(const EngineSnapshot& s) {
   const RigidSettings& r = s.settings.rigid;
   require(std::isfinite(r.gap) && r.gap > 0.0 && std::isfinite(r.overlap_tolerance) && r.overlap_tolerance > 0.0 &&
               std::isfinite(r.qp_tolerance) && r.qp_tolerance > 0.0 && r.qp_max_iterations >= 1 &&
-              r.qp_max_iterations <= 10000,
+              r.qp_max_iterations <= 10000 &&
+              (r.solver == RigidSolver::interior_point || r.solver == RigidSolver::gauss_seidel),
           "rigid-model settings out of range");
   require(w.rigid_law.size() == w.law.size(), "the rigid law table does not match the materials");
   for (const RigidLaw& law : w.rigid_law) {
@@ -110,6 +111,8 @@ void check_rigid(const EngineSnapshot& s) {
     } catch (const std::invalid_argument& e) {
       require(false, std::string("a rigid law out of range: ") + e.what());
     }
+    require(law.friction == 0.0 || r.solver == RigidSolver::gauss_seidel,
+            "Coulomb friction with a solver that cannot take it");
   }
 }
 

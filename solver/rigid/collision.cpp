@@ -2,49 +2,18 @@
 
 #include <Eigen/SparseCore>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "rigid/contact_rows.h"
+#include "rigid/gauss_seidel.h"
 
 namespace sphero {
 namespace {
 
+using namespace contact_rows;
 using Triplets = std::vector<Eigen::Triplet<double>>;
-
-// The coefficients of one body's (u_x, u_y, ω) in the velocity of its
-// material point at `point` along `direction`: direction·(u + ω perp(r)).
-struct Row {
-  int body = -1;
-  double x = 0.0, y = 0.0, w = 0.0;
-  double dot(const std::vector<RigidBodyState>& bodies, const Eigen::VectorXd* unknowns) const {
-    if (body < 0) return 0.0;
-    if (unknowns != nullptr)
-      return x * (*unknowns)[3 * body] + y * (*unknowns)[3 * body + 1] + w * (*unknowns)[3 * body + 2];
-    const RigidBodyState& b = bodies[static_cast<std::size_t>(body)];
-    return x * b.velocity.x + y * b.velocity.y + w * b.angular_velocity;
-  }
-};
-
-Row row_of(const std::vector<RigidBodyState>& bodies, int body, Vec2 shift, Vec2 point, Vec2 direction, double sign) {
-  if (body < 0) return {};
-  const Vec2 r = point - (bodies[static_cast<std::size_t>(body)].centre + shift);
-  return {body, sign * direction.x, sign * direction.y, sign * cross(r, direction)};
-}
-
-// A relative velocity along one direction at a contact: the rows of its
-// two bodies and the wall's known part.
-struct Relative {
-  Row first, second;
-  double wall = 0.0;
-  double at(const std::vector<RigidBodyState>& bodies, const Eigen::VectorXd* unknowns = nullptr) const {
-    return first.dot(bodies, unknowns) + second.dot(bodies, unknowns) - wall;
-  }
-};
-
-Relative relative(const std::vector<RigidBodyState>& bodies, const CollisionContact& c, Vec2 direction) {
-  return {row_of(bodies, c.body, c.body_shift, c.point, direction, 1.0),
-          row_of(bodies, c.other, c.other_shift, c.point, direction, -1.0),
-          c.other < 0 ? dot(direction, c.wall_velocity) : 0.0};
-}
 
 void add_outer(Triplets& H, const Relative& r, double weight) {
   for (const Row& a : {r.first, r.second}) {
@@ -58,18 +27,6 @@ void add_outer(Triplets& H, const Relative& r, double weight) {
   }
 }
 
-// B M⁻¹ Bᵀ of a relative velocity: the inverse of the effective mass a
-// percussion along it meets.
-double inverse_effective_mass(const std::vector<RigidBodyState>& bodies, const Relative& r) {
-  double sum = 0.0;
-  for (const Row& a : {r.first, r.second}) {
-    if (a.body < 0) continue;
-    const RigidBodyState& b = bodies[static_cast<std::size_t>(a.body)];
-    sum += (a.x * a.x + a.y * a.y) / b.mass + a.w * a.w / b.inertia;
-  }
-  return sum;
-}
-
 void add_row(Eigen::VectorXd& v, const Relative& r, double weight) {
   for (const Row& a : {r.first, r.second}) {
     if (a.body < 0) continue;
@@ -79,19 +36,31 @@ void add_row(Eigen::VectorXd& v, const Relative& r, double weight) {
   }
 }
 
-void check(const std::vector<RigidBodyState>& bodies, const CollisionContact& c, std::size_t k) {
+void check(const std::vector<RigidBodyState>& bodies, const CollisionContact& c, std::size_t k,
+           const CollisionSettings& settings) {
   const auto n = static_cast<int>(bodies.size());
   if (c.body < 0 || c.body >= n || c.other >= n || c.other == c.body || std::abs(norm2(c.normal) - 1.0) > 1e-9 ||
-      !(c.normal_dissipation >= 0.0) || !(c.tangential_dissipation >= 0.0))
+      !(c.normal_dissipation >= 0.0) || !(c.tangential_dissipation >= 0.0) || !(c.friction >= 0.0) ||
+      !std::isfinite(c.friction))
     throw std::invalid_argument("collision contact " + std::to_string(k) +
                                 ": bodies out of range or equal, a normal that is not a unit vector, or a negative "
-                                "dissipation");
+                                "dissipation or friction");
+  if (c.friction > 0.0 && settings.solver != RigidSolver::gauss_seidel)
+    throw std::invalid_argument("collision contact " + std::to_string(k) +
+                                ": Coulomb friction needs the Gauss-Seidel solver");
 }
 
-}  // namespace
+void check(const std::vector<RigidBodyState>& bodies, const std::vector<CollisionContact>& contacts,
+           const CollisionSettings& settings) {
+  for (const RigidBodyState& s : bodies)
+    if (!(s.mass > 0.0 && s.inertia > 0.0))
+      throw std::invalid_argument("collision: a body without positive mass and inertia");
+  for (std::size_t k = 0; k < contacts.size(); ++k) check(bodies, contacts[k], k, settings);
+}
 
-CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
-                                   const std::vector<CollisionContact>& contacts, const QpSettings& settings) {
+// The A-CD² program (collision.h) by the interior point of convex_qp.h.
+CollisionResult resolve_by_interior_point(const std::vector<RigidBodyState>& bodies,
+                                          const std::vector<CollisionContact>& contacts, const QpSettings& settings) {
   const Eigen::Index n = 3 * static_cast<Eigen::Index>(bodies.size()), m = static_cast<Eigen::Index>(contacts.size());
   Triplets H, G;
   ConvexQp qp;
@@ -102,8 +71,6 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     const RigidBodyState& s = bodies[b];
     const auto at = static_cast<Eigen::Index>(3 * b);
-    if (!(s.mass > 0.0 && s.inertia > 0.0))
-      throw std::invalid_argument("collision: a body without positive mass and inertia");
     const double mass[3] = {s.mass, s.mass, s.inertia};
     before.segment<3>(at) << s.velocity.x, s.velocity.y, s.angular_velocity;
     const double impulse[3] = {s.impulse.x, s.impulse.y, s.torque_impulse};
@@ -115,7 +82,6 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
   std::vector<Relative> normal(contacts.size()), tangential(contacts.size());
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const CollisionContact& c = contacts[k];
-    check(bodies, c, k);
     normal[k] = relative(bodies, c, c.normal);
     tangential[k] = relative(bodies, c, perp(c.normal));
     // ½ ξ (d(x) − 0)² with d(x) = row·x − wall: ξ rowᵀrow in H, ξ wall row in c.
@@ -161,6 +127,15 @@ CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
     out.wall_work += p_n * normal[k].wall + p_t * tangential[k].wall;
   }
   return out;
+}
+
+}  // namespace
+
+CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
+                                   const std::vector<CollisionContact>& contacts, const CollisionSettings& settings) {
+  check(bodies, contacts, settings);
+  if (settings.solver == RigidSolver::gauss_seidel) return resolve_by_gauss_seidel(bodies, contacts, settings);
+  return resolve_by_interior_point(bodies, contacts, settings.program);
 }
 
 }  // namespace sphero

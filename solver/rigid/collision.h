@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "geometry/vec2.h"
+#include "rigid/collision_settings.h"
 #include "rigid/convex_qp.h"
 #include "rigid/rigid_law.h"
 
@@ -41,6 +42,13 @@ struct CollisionContact {
   // ξ_n and ξ_t, in kg: ½ ξ d² is an energy for a relative velocity d.
   double normal_dissipation = 0.0;
   double tangential_dissipation = 0.0;
+  // μ: Coulomb's friction at the velocity after the collision instead of
+  // ξ_t (RigidSolver::gauss_seidel only).
+  double friction = 0.0;
+  // A first guess of the percussions along the normal and perp(normal): the
+  // last step's, where the contact had one. The Gauss–Seidel sweeps start
+  // from it; the interior point does not use it.
+  double warm_normal = 0.0, warm_tangential = 0.0;
   // Restitution 1, the limit ξ_n → ∞: the mean relative normal velocity is
   // held at d(x) ≥ 0 instead of ≥ ½ d(U⁻), and ξ_n is not used.
   bool elastic = false;
@@ -80,7 +88,11 @@ inline constexpr double kRelativeCompliance = 1e-11;
 // absorb.
 inline constexpr double kJammedYield = 1e-6;
 
+// Throws std::invalid_argument on contacts that name no body, normals that
+// are not unit vectors, negative dissipations or friction, or friction
+// asked of the interior point.
 CollisionResult resolve_collisions(const std::vector<RigidBodyState>& bodies,
-                                   const std::vector<CollisionContact>& contacts, const QpSettings& settings = {});
+                                   const std::vector<CollisionContact>& contacts,
+                                   const CollisionSettings& settings = {});
 
 }  // namespace sphero

@@ -32,8 +32,8 @@ class Groups {
 }  // namespace
 
 CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& bodies,
-                                            const std::vector<CollisionContact>& contacts, const QpSettings& settings,
-                                            ComponentStats* stats) {
+                                            const std::vector<CollisionContact>& contacts,
+                                            const CollisionSettings& settings, ComponentStats* stats) {
   const std::size_t n = bodies.size();
   Groups groups(n);
   for (const CollisionContact& c : contacts)

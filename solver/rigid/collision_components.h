@@ -25,7 +25,7 @@ struct ComponentStats {
 // out, in the order of their lowest body: the result does not depend on
 // how they are found.
 CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& bodies,
-                                            const std::vector<CollisionContact>& contacts, const QpSettings& settings,
-                                            ComponentStats* stats = nullptr);
+                                            const std::vector<CollisionContact>& contacts,
+                                            const CollisionSettings& settings, ComponentStats* stats = nullptr);
 
 }  // namespace sphero

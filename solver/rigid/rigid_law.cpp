@@ -30,6 +30,10 @@ void validate(const RigidLaw& law) {
   }
   if (!in_range(law.tangential_dissipation, kMostDissipation))
     throw std::invalid_argument("xi_t must be from 0 to 1e15 kg, found " + number(law.tangential_dissipation));
+  if (!in_range(law.friction, kMostRigidFriction))
+    throw std::invalid_argument("mu must be from 0 to 100, found " + number(law.friction));
+  if (law.friction > 0.0 && law.tangential_dissipation > 0.0)
+    throw std::invalid_argument("give either mu (Coulomb friction) or xi_t (viscous), not both");
 }
 
 double restitution(double normal_dissipation, double effective_mass) {

@@ -4,7 +4,8 @@
 // The normal one is given outright or through a restitution e, from which
 // each contact's ξ_n follows from its effective mass. ξ_t is a viscous-like
 // tangential dissipation, not Coulomb friction: it brakes sliding in
-// proportion to the sliding speed and never sticks.
+// proportion to the sliding speed and never sticks. Coulomb's friction μ
+// (with the Gauss–Seidel solver) sticks within its cone and slides on it.
 #pragma once
 
 namespace sphero {
@@ -16,6 +17,9 @@ struct RigidLaw {
   // contact perfectly elastic: its mean relative normal velocity is zero.
   double restitution = -1.0;
   double tangential_dissipation = 0.0;  // ξ_t, in kg
+  // μ: Coulomb's friction at the velocity after a collision, instead of ξ_t
+  // (the Gauss–Seidel solver only).
+  double friction = 0.0;
 
   bool elastic() const { return restitution >= 1.0; }
   // ξ_n of a contact whose effective mass along its normal is m (restitution
@@ -25,6 +29,8 @@ struct RigidLaw {
 
 // The largest ξ a law may give (kg per unit thickness): far beyond any grain.
 inline constexpr double kMostDissipation = 1e15;
+// The largest μ a rigid law may give, as a soft one (contact_law.h).
+inline constexpr double kMostRigidFriction = 100.0;
 
 // Throws std::invalid_argument naming the parameter out of range.
 void validate(const RigidLaw& law);

@@ -191,6 +191,71 @@ TEST(Rigid, AWallDrivenIntoAJammedRowIsReportedWithTheBodiesThatCannotMove) {
   }
 }
 
+RigidLaw coulomb_law(double mu, double e = 0.0) {
+  RigidLaw law = restitution_law(e);
+  law.friction = mu;
+  return law;
+}
+
+EngineSettings gauss_seidel_settings(double dt) {
+  EngineSettings s = rigid_settings(dt, 1e-4);
+  s.rigid.solver = RigidSolver::gauss_seidel;
+  return s;
+}
+
+// An incline at θ through the origin, rising to the right, and `body`
+// resting on it: its lowest side (or point) `below` under its centre, a
+// hair above the wall's outline.
+World on_incline(BodySpec body, double below, double theta, RigidLaw law) {
+  const Vec2 along{std::cos(theta), std::sin(theta)}, up{-std::sin(theta), std::cos(theta)};
+  const double wall_radius = 0.05;
+  body.position = (wall_radius + below + 1e-5) * up;
+  body.angle = theta;
+  return rigid_world({wall({-20.0 * along, 20.0 * along}, wall_radius), body}, law, {0.0, -9.81});
+}
+
+// The velocity of body 1 along the incline after `seconds` of steps.
+double speed_along(Engine& engine, double theta, double seconds) {
+  engine.run(std::lround(seconds / engine.settings().dt));
+  return dot(engine.world().velocity[1], {std::cos(theta), std::sin(theta)});
+}
+
+TEST(Rigid, ABlockOnAnInclineSticksBelowTheFrictionAngleAndSlidesAboveIt) {
+  // A square of side 1 on two corners; μ = 0.5. Below tan θ = μ it stays
+  // at rest; above, it slides down with a = g (sin θ − μ cos θ), exactly at
+  // each step (the friction impulse is μ times the normal one).
+  const double mu = 0.5, g = 9.81, side = 1.0, radius = 0.05;
+  for (const double tan_theta : {0.4, 0.6}) {
+    const double theta = std::atan(tan_theta);
+    Engine engine(on_incline(square_body(side, radius, {}), 0.5 * side + radius, theta, coulomb_law(mu)),
+                  gauss_seidel_settings(1e-3));
+    const double early = speed_along(engine, theta, 0.2), late = speed_along(engine, theta, 0.5);
+    if (tan_theta < mu) {
+      EXPECT_NEAR(late, 0.0, 1e-8) << "sticks";
+      EXPECT_NEAR(norm(engine.world().velocity[1]), 0.0, 1e-8);
+    } else {
+      const double a = -g * (std::sin(theta) - mu * std::cos(theta));  // down the incline: negative
+      EXPECT_NEAR((late - early) / 0.5, a, 1e-6 * g) << "slides";
+      EXPECT_NEAR(engine.world().angular_velocity[1], 0.0, 1e-8) << "without tipping";
+    }
+    EXPECT_LE(engine.collision_stats().largest_kkt_residual, 1e-9);
+  }
+}
+
+TEST(Rigid, ADiskOnARoughInclineRollsWithoutSlipping) {
+  // Rolling without slipping: v = −ω R at the contact, a = g sin θ / (1 +
+  // I/(m R²)) = (2/3) g sin θ for a solid disk; the sticking contact does
+  // no work, so nothing is dissipated. The disk rides 1e-5 m above the
+  // wall, the contact point half-way across: R is 0.5 + 5e-6, whence the
+  // relative 2e-5.
+  const double theta = 0.3, g = 9.81, a = -2.0 / 3.0 * g * std::sin(theta);
+  Engine engine(on_incline(disk({}, kRadius), kRadius, theta, coulomb_law(1.0)), gauss_seidel_settings(1e-3));
+  const double early = speed_along(engine, theta, 0.2), late = speed_along(engine, theta, 0.5);
+  EXPECT_NEAR((late - early) / 0.5, a, 2e-5 * std::abs(a));
+  EXPECT_NEAR(late, -engine.world().angular_velocity[1] * kRadius, 2e-5 * std::abs(late)) << "v = −ω R";
+  EXPECT_LT(engine.ledger().dissipated(), 1e-6 * engine.ledger().kinetic());
+}
+
 TEST(Rigid, ASpinningSquareHittingAWallKeepsItsAngularMomentumAboutTheContact) {
   for (double xi_t : {0.0, 0.5, 5.0}) {
     BodySpec square = square_body(1.0, 0.05, {0.0, 1.2}, 0.3);

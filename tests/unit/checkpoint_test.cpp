@@ -186,6 +186,18 @@ TEST(Checkpoint, AnOlderFileGoesOnFromItsLedgersTotals) {
   expect_identical(e, again);
 }
 
+// A rigid checkpoint of version 11, before Coulomb friction: its laws read
+// frictionless and its programs solved by the interior point, as they were.
+TEST(Checkpoint, ARigidFileOfVersion11ReadsWithoutFriction) {
+  const EngineSnapshot old = load_checkpoint(SPHERO_DATA_DIR "/../tests/fuzz/corpus/checkpoint/tiny_rigid.ckpt");
+  ASSERT_EQ(old.settings.model, Model::rigid);
+  ASSERT_FALSE(old.world.rigid_law.empty());
+  for (const RigidLaw& law : old.world.rigid_law) EXPECT_EQ(law.friction, 0.0);
+  EXPECT_EQ(old.settings.rigid.solver, RigidSolver::interior_point);
+  Engine e(old);
+  e.run(50);
+}
+
 TEST(Checkpoint, DamagedFilesAreRefusedWithTheirName) {
   Engine e = frictional_pile(Integrator::velocity_verlet);
   std::stringstream bytes;
@@ -375,7 +387,7 @@ namespace {
 
 // Disks and hexagons falling into a box under gravity and an attractor,
 // colliding as rigid bodies.
-Engine rigid_heap() {
+Engine rigid_heap(double friction = 0.0) {
   std::vector<BodySpec> bodies{test::wall({{-6, 6}, {-6, -6}, {6, -6}, {6, 6}}, 0.1)};
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 6; ++j) {
@@ -385,7 +397,8 @@ Engine rigid_heap() {
   World w = test::world_of(bodies, test::linear_law(1.0), {0.0, -2.0});
   RigidLaw law;
   law.restitution = 0.4;
-  law.tangential_dissipation = 0.3;
+  law.tangential_dissipation = friction > 0.0 ? 0.0 : 0.3;
+  law.friction = friction;
   w.rigid_law = {law};
   w.attractor = {{0.5, -1.0}, 4.0};
   EngineSettings s;
@@ -395,6 +408,7 @@ Engine rigid_heap() {
   s.adaptive_verlet_distance = true;
   s.rigid.gap = 1e-3;
   s.rigid.overlap_tolerance = 1e-3;
+  if (friction > 0.0) s.rigid.solver = RigidSolver::gauss_seidel, s.rigid.qp_tolerance = 1e-6;
   return Engine(std::move(w), s);
 }
 
@@ -424,6 +438,22 @@ TEST(Checkpoint, ARigidRunContinuesBitForBitFromItsFile) {
     touching += a[k].active;
   }
   EXPECT_GT(touching, 10u);
+}
+
+TEST(Checkpoint, AFrictionalRigidRunKeepsItsSolverAndFrictionAcrossARestart) {
+  Engine straight = rigid_heap(0.5);
+  straight.run(400);
+  Engine first_half = rigid_heap(0.5);
+  first_half.run(200);
+  const auto file = std::filesystem::temp_directory_path() / "sphero_frictional_checkpoint_test.ckpt";
+  save_checkpoint(file, first_half.snapshot());
+  Engine restarted(load_checkpoint(file));
+  std::filesystem::remove(file);
+  EXPECT_EQ(restarted.settings().rigid.solver, RigidSolver::gauss_seidel);
+  EXPECT_EQ(restarted.world().rigid_law.at(0).friction, 0.5);
+  restarted.run(200);
+  expect_identical(straight, restarted);
+  EXPECT_GT(straight.collision_stats().programs, 10) << "the grains collided";
 }
 
 }  // namespace

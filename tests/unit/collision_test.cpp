@@ -244,6 +244,87 @@ TEST(Collision, BinaryCollisionsAreExact) {
   EXPECT_NEAR(kinetic(bodies, r), before - r.dissipated, 1e-14 * before);
 }
 
+CollisionSettings gauss_seidel() {
+  CollisionSettings s;
+  s.solver = RigidSolver::gauss_seidel;
+  return s;
+}
+
+// Programs of every kind above — binary, plastic and elastic cradles, a
+// spinning square with ξ_t, three contacts under a square — solved by the
+// interior point and by Gauss–Seidel: the same velocities and percussions.
+TEST(Collision, GaussSeidelSolvesTheInteriorPointsPrograms) {
+  std::vector<std::pair<std::vector<RigidBodyState>, std::vector<CollisionContact>>> programs;
+  for (double xi : {0.0, 10.0, 1000.0}) {
+    std::vector<RigidBodyState> bodies;
+    std::vector<CollisionContact> contacts;
+    for (int i = 0; i < 4; ++i) bodies.push_back(disk({double(i), 0}, {i == 0 ? 1.0 : 0.0, 0.0}, 1.0));
+    for (int i = 0; i < 3; ++i) {
+      CollisionContact c;
+      c.body = i + 1, c.other = i, c.point = {i + 0.5, 0.0}, c.normal = {1.0, 0.0}, c.normal_dissipation = xi;
+      c.elastic = xi == 1000.0;
+      contacts.push_back(c);
+    }
+    programs.emplace_back(bodies, contacts);
+  }
+  RigidBodyState square = disk({0.3, 0.6}, {1.5, -2.0}, 1.0);
+  square.inertia = 1.0 / 6.0, square.angular_velocity = 3.0, square.impulse = {0.0, -0.01};
+  std::vector<CollisionContact> corners;
+  for (double x : {-0.2, 0.3, 0.8}) corners.push_back(on_floor(0, {x, 0.0}, 4.0, 0.7));
+  programs.emplace_back(std::vector<RigidBodyState>{square}, corners);
+  for (const auto& [bodies, contacts] : programs) {
+    const CollisionResult ip = resolve_collisions(bodies, contacts),
+                          gs = resolve_collisions(bodies, contacts, gauss_seidel());
+    ASSERT_TRUE(gs.program.converged) << gs.program.kkt_residual;
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      EXPECT_NEAR(gs.velocity[b].x, ip.velocity[b].x, 1e-7);
+      EXPECT_NEAR(gs.velocity[b].y, ip.velocity[b].y, 1e-7);
+      EXPECT_NEAR(gs.angular_velocity[b], ip.angular_velocity[b], 1e-7);
+    }
+    EXPECT_NEAR(gs.dissipated, ip.dissipated, 1e-7);
+    EXPECT_NEAR(
+        gs.dissipated,
+        kinetic(bodies) - kinetic(bodies, gs) +
+            [&] {
+              double work = 0.0;  // the impulses' work at the mean velocities
+              for (std::size_t b = 0; b < bodies.size(); ++b)
+                work += 0.5 * dot(bodies[b].impulse, bodies[b].velocity + gs.velocity[b]);
+              return work;
+            }(),
+        1e-9);
+  }
+}
+
+// A unit square sliding at v along a floor on two corners, pressed by its
+// weight's impulse W = m g dt: Coulomb's friction takes μW off its momentum
+// while it slides, and stops it outright when v < μ g dt (no reversal).
+TEST(Collision, CoulombFrictionBrakesASlidingSquareAndSticksItWithoutReversal) {
+  const double mu = 0.5, g = 9.81, dt = 1e-3;
+  for (double v : {2.0, 0.3 * mu * g * dt}) {
+    RigidBodyState square = disk({0.0, 0.5}, {v, 0.0}, 1.0);
+    square.inertia = 1.0 / 6.0;
+    square.impulse = {0.0, -g * dt};
+    std::vector<CollisionContact> corners;
+    for (double x : {-0.5, 0.5}) {
+      corners.push_back(on_floor(0, {x, 0.0}, 0.0));
+      corners.back().friction = mu;
+    }
+    const CollisionResult r = resolve_collisions({square}, corners, gauss_seidel());
+    ASSERT_TRUE(r.program.converged) << r.program.kkt_residual;
+    // To the sweeps' tolerance, 1e-9 of the velocities.
+    const double expected = v > mu * g * dt ? v - mu * g * dt : 0.0;
+    EXPECT_NEAR(r.velocity[0].x, expected, 1e-9) << "v = " << v;
+    EXPECT_NEAR(r.velocity[0].y, 0.0, 1e-9);
+    EXPECT_NEAR(r.angular_velocity[0], 0.0, 1e-9);
+    EXPECT_NEAR(r.normal_percussion[0] + r.normal_percussion[1], g * dt, 1e-9 * g * dt * 10);
+    EXPECT_GE(r.dissipated, 0.0);
+  }
+  // The interior point refuses friction rather than ignoring it.
+  CollisionContact c = on_floor(0, {0, 0}, 0.0);
+  c.friction = mu;
+  EXPECT_THROW(resolve_collisions({disk({0, 0.5}, {1.0, 0.0})}, {c}), std::invalid_argument);
+}
+
 TEST(Collision, BadContactsAreRefused) {
   const std::vector<RigidBodyState> bodies{disk({0, 0.5}, {0.0, -1.0})};
   CollisionContact c = on_floor(0, {0, 0}, 1.0);

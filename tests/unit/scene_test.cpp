@@ -294,6 +294,29 @@ TEST(Scene, ARigidSceneSetsItsModelLawsGapAndAttractor) {
   EXPECT_EQ(ws.attractor.strength, 3.0);
 }
 
+TEST(Scene, ARigidLawTakesCoulombFrictionWithTheGaussSeidelSolver) {
+  const std::string laws =
+      "duration = 1\nmodel = rigid\ndt = 1e-3\nrigid_solver = gauss_seidel\n"
+      "law = 0 0 rigid restitution=0.2 mu=0.6\ngrains = shape=disk.shape count=4 region=1,1,9,9\n";
+  const SceneConfig s = parse_scene(laws, "s.ini", kShapes);
+  EXPECT_EQ(s.engine.rigid.solver, RigidSolver::gauss_seidel);
+  const World w = build_world(s);
+  ASSERT_EQ(w.rigid_law.size(), 1u);
+  EXPECT_EQ(w.rigid_law[0].friction, 0.6);
+  EXPECT_EQ(parse_scene(rigid(), "s.ini", kShapes).engine.rigid.solver, RigidSolver::interior_point);
+  EXPECT_EQ(error_of(rigid("law = 2 2 rigid restitution=0.5 mu=0.4\n")),
+            "s.ini:9: law: mu= (Coulomb friction) needs 'rigid_solver = gauss_seidel': the interior point solves "
+            "the frictionless program only");
+  EXPECT_EQ(error_of(rigid("rigid_solver = gauss_seidel\nlaw = 2 2 rigid restitution=0.5 mu=0.4 xi_t=1\n")),
+            "s.ini:10: law: give either mu (Coulomb friction) or xi_t (viscous), not both");
+  EXPECT_EQ(error_of(rigid("rigid_solver = gauss_seidel\nlaw = 2 2 rigid restitution=0.5 mu=-1\n")),
+            "s.ini:10: law: mu must be from 0 to 100, found -1");
+  EXPECT_EQ(error_of(rigid("rigid_solver = newton\n")),
+            "s.ini:9: rigid_solver: expected interior_point or gauss_seidel, found 'newton'");
+  EXPECT_EQ(error_of(minimal("rigid_solver = gauss_seidel\n")),
+            "s.ini:5: rigid_solver: belongs to the rigid model: add 'model = rigid' or drop it");
+}
+
 TEST(Scene, RigidMistakesNameTheirLineAndKey) {
   EXPECT_EQ(error_of(rigid("law = 2 2 linear kn=1e4\n")),
             "s.ini:9: law: a soft law in a rigid-model scene: give 'law = A B rigid restitution=...' (docs/SCENES.md)");

@@ -1,0 +1,245 @@
+#include "rigid/gauss_seidel.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "rigid/contact_rows.h"
+
+namespace sphero {
+namespace {
+
+using namespace contact_rows;
+
+// One contact as its local problem sees it: the rows, the 2 × 2 block of
+// the Delassus operator B M⁻¹ Bᵀ along (normal, tangent), the relative
+// velocities before the collision, and the law.
+struct LocalContact {
+  Relative normal, tangent;
+  double w_nn = 0.0, w_nt = 0.0, w_tt = 0.0;
+  double normal_before = 0.0, tangent_before = 0.0;  // n⁻, t⁻
+  double lower = 0.0;                                // the bound on the mean normal velocity d(x)
+  double xi_n = 0.0, xi_t = 0.0, mu = 0.0;
+  double compliance = 0.0;  // ε
+};
+
+// B_a M⁻¹ B_bᵀ over the bodies two relative velocities of one contact share.
+double coupling(const std::vector<RigidBodyState>& bodies, const Relative& a, const Relative& b) {
+  double sum = 0.0;
+  for (const auto& [p, q] : {std::pair{a.first, b.first}, std::pair{a.second, b.second}}) {
+    if (p.body < 0) continue;
+    const RigidBodyState& s = bodies[static_cast<std::size_t>(p.body)];
+    sum += (p.x * q.x + p.y * q.y) / s.mass + p.w * q.w / s.inertia;
+  }
+  return sum;
+}
+
+LocalContact local_contact(const std::vector<RigidBodyState>& bodies, const CollisionContact& c) {
+  LocalContact l;
+  l.normal = relative(bodies, c, c.normal);
+  l.tangent = relative(bodies, c, perp(c.normal));
+  l.w_nn = coupling(bodies, l.normal, l.normal);
+  l.w_nt = coupling(bodies, l.normal, l.tangent);
+  l.w_tt = coupling(bodies, l.tangent, l.tangent);
+  l.normal_before = l.normal.at(bodies);
+  l.tangent_before = l.tangent.at(bodies);
+  l.lower = (c.elastic ? 0.0 : 0.5 * l.normal_before) + c.bias;
+  l.xi_n = c.elastic ? 0.0 : c.normal_dissipation;
+  l.xi_t = c.tangential_dissipation;
+  l.mu = c.friction;
+  l.compliance = kRelativeCompliance * l.w_nn;
+  return l;
+}
+
+// The velocities after the collision, (u_x, u_y, ω) per body, kept as the
+// percussions change.
+struct Velocities {
+  Eigen::VectorXd u;
+  double along(const Relative& r) const { return r.at({}, &u); }
+  void add(const std::vector<RigidBodyState>& bodies, const Relative& r, double percussion) {
+    for (const Row& a : {r.first, r.second}) {
+      if (a.body < 0) continue;
+      const RigidBodyState& s = bodies[static_cast<std::size_t>(a.body)];
+      const auto at = static_cast<Eigen::Index>(3 * a.body);
+      u[at] += percussion * a.x / s.mass;
+      u[at + 1] += percussion * a.y / s.mass;
+      u[at + 2] += percussion * a.w / s.inertia;
+    }
+  }
+};
+
+// One linear equation a P_n + b P_t = r of a local problem's mode.
+struct Equation {
+  double a, b, r;
+};
+
+// The local problem of one contact: with a_n, a_t the relative velocities
+// after the collision without its own percussion, n⁺ = a_n + w_nn P_n +
+// w_nt P_t and t⁺ = a_t + w_nt P_n + w_tt P_t. The normal law holds in one
+// of two modes (free: P_n = −ξ_n d, with d = ½(n⁺ + n⁻) ≥ lower; bound:
+// d + ε z = lower, z = P_n + ξ_n d ≥ 0), the tangential in one of its own;
+// each pair of modes is a 2 × 2 linear system, and the first whose
+// inequalities hold is the answer.
+class LocalProblem {
+ public:
+  LocalProblem(const LocalContact& c, double a_n, double a_t) : c_(c), a_n_(a_n), a_t_(a_t) {}
+
+  std::array<double, 2> solve() const {
+    std::array<double, 2> best{0.0, 0.0};
+    double least = std::numeric_limits<double>::infinity();
+    for (const bool bound : {false, true})
+      for (int tangential = 0; tangential < tangential_modes(); ++tangential) {
+        const std::array<double, 2> p = solve_pair(normal_equation(bound), tangential_equation(tangential));
+        const double violation = std::max(normal_violation(bound, p), tangential_violation(tangential, p));
+        if (violation <= 0.0) return p;
+        if (violation < least) least = violation, best = p;
+      }
+    return best;  // at a mode's edge, within rounding: the least violated
+  }
+
+ private:
+  double normal_after(const std::array<double, 2>& p) const { return a_n_ + c_.w_nn * p[0] + c_.w_nt * p[1]; }
+  double tangent_after(const std::array<double, 2>& p) const { return a_t_ + c_.w_nt * p[0] + c_.w_tt * p[1]; }
+  double mean_normal(const std::array<double, 2>& p) const { return 0.5 * (normal_after(p) + c_.normal_before); }
+
+  Equation normal_equation(bool bound) const {
+    const double open = a_n_ + c_.normal_before;
+    if (!bound)  // P_n + ½ ξ_n (open + w_nn P_n + w_nt P_t) = 0
+      return {1.0 + 0.5 * c_.xi_n * c_.w_nn, 0.5 * c_.xi_n * c_.w_nt, -0.5 * c_.xi_n * open};
+    // ½ (1 + ε ξ_n)(open + w_nn P_n + w_nt P_t) + ε P_n = lower
+    const double k = 0.5 * (1.0 + c_.compliance * c_.xi_n);
+    return {k * c_.w_nn + c_.compliance, k * c_.w_nt, c_.lower - k * open};
+  }
+
+  // Without friction one mode, ξ_t's; with it: sticking, sliding either way,
+  // and no tangential percussion where the normal one is not a push.
+  int tangential_modes() const { return c_.mu > 0.0 ? 4 : 1; }
+
+  Equation tangential_equation(int mode) const {
+    if (c_.mu == 0.0)  // P_t + ½ ξ_t (a_t + t⁻ + w_nt P_n + w_tt P_t) = 0
+      return {0.5 * c_.xi_t * c_.w_nt, 1.0 + 0.5 * c_.xi_t * c_.w_tt, -0.5 * c_.xi_t * (a_t_ + c_.tangent_before)};
+    if (mode == 0) return {c_.w_nt, c_.w_tt, -a_t_};  // sticking: t⁺ = 0
+    if (mode == 3) return {0.0, 1.0, 0.0};            // P_t = 0
+    const double slip = mode == 1 ? 1.0 : -1.0;       // sliding along ±perp(N): P_t = ∓μ P_n
+    return {slip * c_.mu, 1.0, 0.0};
+  }
+
+  static std::array<double, 2> solve_pair(const Equation& e, const Equation& f) {
+    const double det = e.a * f.b - e.b * f.a;
+    if (det == 0.0 || !std::isfinite(det)) return {0.0, 0.0};
+    return {(e.r * f.b - e.b * f.r) / det, (e.a * f.r - e.r * f.a) / det};
+  }
+
+  // How far a candidate breaks its mode's inequalities, beyond rounding
+  // (≤ 0: it keeps them).
+  double normal_violation(bool bound, const std::array<double, 2>& p) const {
+    const double d = mean_normal(p);
+    const double scale = 1e-13 * (std::abs(c_.lower) + std::abs(a_n_) + std::abs(c_.normal_before) + 1e-300);
+    if (!bound) return c_.lower - d - scale;
+    const double z = p[0] + c_.xi_n * d;
+    return (-z - 1e-13 * (std::abs(p[0]) + 1e-300)) * c_.w_nn;
+  }
+
+  double tangential_violation(int mode, const std::array<double, 2>& p) const {
+    if (c_.mu == 0.0) return -1.0;
+    const double push = std::max(p[0], 0.0), rounding = 1e-13 * (std::abs(p[0]) + std::abs(p[1]) + 1e-300);
+    const double t = tangent_after(p);
+    const double t_rounding = 1e-13 * (std::abs(a_t_) + std::abs(c_.w_nt * p[0]) + std::abs(c_.w_tt * p[1]) + 1e-300);
+    switch (mode) {
+      case 0:
+        return (std::abs(p[1]) - c_.mu * push - rounding) * c_.w_tt;
+      case 3:
+        return (c_.mu * p[0] - rounding) * c_.w_tt;
+      default: {
+        const double slip = mode == 1 ? 1.0 : -1.0;  // t⁺ along the slip, P_n a push
+        return std::max(-slip * t - t_rounding, (-p[0] - rounding) * c_.w_tt);
+      }
+    }
+  }
+
+  const LocalContact& c_;
+  double a_n_, a_t_;
+};
+
+}  // namespace
+
+std::string_view to_string(RigidSolver solver) {
+  return solver == RigidSolver::gauss_seidel ? "gauss_seidel" : "interior_point";
+}
+
+CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodies,
+                                        const std::vector<CollisionContact>& contacts,
+                                        const CollisionSettings& settings) {
+  const auto n = static_cast<Eigen::Index>(bodies.size());
+  Velocities after{Eigen::VectorXd(3 * n)};
+  Eigen::VectorXd before(3 * n);
+  for (Eigen::Index b = 0; b < n; ++b) {
+    const RigidBodyState& s = bodies[static_cast<std::size_t>(b)];
+    before.segment<3>(3 * b) << s.velocity.x, s.velocity.y, s.angular_velocity;
+    after.u.segment<3>(3 * b) << s.velocity.x + s.impulse.x / s.mass, s.velocity.y + s.impulse.y / s.mass,
+        s.angular_velocity + s.torque_impulse / s.inertia;
+  }
+  std::vector<LocalContact> local;
+  local.reserve(contacts.size());
+  double velocity_scale = 1.0;
+  for (const CollisionContact& c : contacts) {
+    local.push_back(local_contact(bodies, c));
+    velocity_scale = std::max(velocity_scale, 1.0 + std::abs(local.back().lower + local.back().normal.wall));
+  }
+  // Warm: the sweeps start from the contacts' guesses, already applied.
+  std::vector<std::array<double, 2>> percussion;
+  percussion.reserve(contacts.size());
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    percussion.push_back({contacts[k].warm_normal, contacts[k].warm_tangential});
+    after.add(bodies, local[k].normal, contacts[k].warm_normal);
+    after.add(bodies, local[k].tangent, contacts[k].warm_tangential);
+  }
+
+  CollisionResult out;
+  QpSolution& sweeps = out.program;
+  for (sweeps.iterations = 1; sweeps.iterations <= settings.max_sweeps; ++sweeps.iterations) {
+    double largest_change = 0.0;
+    for (std::size_t k = 0; k < local.size(); ++k) {
+      const LocalContact& c = local[k];
+      std::array<double, 2>& p = percussion[k];
+      const double a_n = after.along(c.normal) - c.w_nn * p[0] - c.w_nt * p[1];
+      const double a_t = after.along(c.tangent) - c.w_nt * p[0] - c.w_tt * p[1];
+      const std::array<double, 2> next = LocalProblem(c, a_n, a_t).solve();
+      const double dn = next[0] - p[0], dt = next[1] - p[1];
+      after.add(bodies, c.normal, dn);
+      after.add(bodies, c.tangent, dt);
+      largest_change =
+          std::max({largest_change, std::abs(c.w_nn * dn + c.w_nt * dt), std::abs(c.w_nt * dn + c.w_tt * dt)});
+      p = next;
+    }
+    sweeps.kkt_residual = largest_change / velocity_scale;
+    if (!std::isfinite(sweeps.kkt_residual)) break;
+    if (sweeps.kkt_residual <= settings.program.tolerance) {
+      sweeps.converged = true;
+      break;
+    }
+  }
+  sweeps.iterations = std::min(sweeps.iterations, settings.max_sweeps);
+
+  const Eigen::VectorXd mean = 0.5 * (before + after.u);
+  for (Eigen::Index b = 0; b < n; ++b) {
+    out.velocity.push_back({after.u[3 * b], after.u[3 * b + 1]});
+    out.angular_velocity.push_back(after.u[3 * b + 2]);
+  }
+  for (std::size_t k = 0; k < local.size(); ++k) {
+    const LocalContact& c = local[k];
+    const auto [p_n, p_t] = percussion[k];
+    const double d = c.normal.at({}, &mean), t = c.tangent.at({}, &mean);
+    if (c.compliance * (p_n + c.xi_n * d) > kJammedYield * velocity_scale) out.jammed.push_back(k);
+    out.normal_percussion.push_back(p_n);
+    out.tangential_percussion.push_back(p_t);
+    out.dissipated -= p_n * d + p_t * t;
+    out.wall_work += p_n * c.normal.wall + p_t * c.tangent.wall;
+  }
+  return out;
+}
+
+}  // namespace sphero

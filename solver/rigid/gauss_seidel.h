@@ -1,0 +1,29 @@
+// A collision instant solved by nonlinear Gauss–Seidel over its contacts
+// (Moreau and Jean's NLGS, as LMGC90 uses; docs/MODEL.md §7, "Coulomb
+// friction"): each contact in turn takes the percussion (P_n, P_t) that
+// satisfies its own law exactly, the others' held, until a sweep changes
+// no relative velocity by more than the tolerance. The normal law is the
+// A-CD² one with its compliance (collision.h); the tangential law is the
+// contact's ξ_t or, with friction μ > 0, Coulomb's at the velocity after
+// the collision: sticking (t⁺ = 0) while |P_t| ≤ μ P_n, sliding against t⁺
+// with |P_t| = μ P_n otherwise. Without friction it solves the interior
+// point's program. Sweeps run in the contacts' order: the same bits every
+// time.
+#pragma once
+
+#include <vector>
+
+#include "rigid/collision.h"
+#include "rigid/collision_settings.h"
+
+namespace sphero {
+
+// As resolve_collisions; `program.iterations` counts the sweeps and
+// `program.kkt_residual` is the last sweep's largest change of a relative
+// velocity over the program's velocity scale; `program.x` and `z` stay
+// empty.
+CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodies,
+                                        const std::vector<CollisionContact>& contacts,
+                                        const CollisionSettings& settings);
+
+}  // namespace sphero
