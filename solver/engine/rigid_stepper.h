@@ -38,9 +38,12 @@ class RigidStepper final : public Stepper {
   // -1 for a wall's side) with its velocity and impulse, and gets its slot.
   void begin_program(std::size_t bodies);
   int join(const World& w, int b, Vec2 velocity, double spin, Vec2 impulse);
-  CollisionContact collision_contact(const World& w, const GapContact& g, double dt, double gap);
+  // `guarded`: the contact is not colliding, only held from closing its gap.
+  CollisionContact collision_contact(const World& w, const GapContact& g, double dt, double gap, bool& guarded);
   std::vector<CollisionContact> program_contacts(const EngineCore& core, const std::vector<GapContact>& near);
   void start_warm(const EngineCore& core, const GapContact& g, CollisionContact& c) const;
+  bool give_held_guards_their_law(const EngineCore& core, const std::vector<GapContact>& near,
+                                  const CollisionResult& result, std::vector<CollisionContact>& contacts);
   CollisionResult collide(const EngineCore& core, const std::vector<GapContact>& near,
                           const std::vector<CollisionContact>& contacts);
   void store_percussions(EngineCore& core, const std::vector<GapContact>& near,
@@ -52,6 +55,10 @@ class RigidStepper final : public Stepper {
   std::vector<int> slot_;
   std::vector<int> members_;
   std::vector<RigidBodyState> states_;
+  std::vector<char> guarded_;  // per contact of the step's program
+  // A program solved again at most this many times for the guarded
+  // contacts it pressed.
+  static constexpr int kLawPasses = 4;
 };
 
 }  // namespace sphero
