@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -28,16 +29,22 @@ Sides sides_of(const World& w, const GapContact& g) {
   return s;
 }
 
-double effective_mass(const World& w, const Sides& s, Vec2 point) {
-  double compliance = 0.0;
+ContactInverseMass contact_inverse_mass(const World& w, const Sides& s, Vec2 point) {
+  ContactInverseMass out;
+  const Vec2 tangent = perp(s.normal);
   for (auto [b, shift] : {std::pair{s.body, s.body_shift}, std::pair{s.other, s.other_shift}}) {
     if (b < 0) continue;
     const auto i = static_cast<std::size_t>(b);
-    const double arm = cross(point - (w.position[i] + shift), s.normal);
-    compliance += w.inverse_mass[i] + arm * arm * w.inverse_inertia[i];
+    const Vec2 r = point - (w.position[i] + shift);
+    const double arm_n = cross(r, s.normal), arm_t = cross(r, tangent);
+    out.nn += w.inverse_mass[i] + arm_n * arm_n * w.inverse_inertia[i];
+    out.nt += arm_n * arm_t * w.inverse_inertia[i];
+    out.tt += w.inverse_mass[i] + arm_t * arm_t * w.inverse_inertia[i];
   }
-  return 1.0 / compliance;
+  return out;
 }
+
+double effective_mass(const World& w, const Sides& s, Vec2 point) { return 1.0 / contact_inverse_mass(w, s, point).nn; }
 
 double normal_velocity_now(const World& w, const Sides& s, Vec2 point) {
   const auto at = [&](int b, Vec2 shift) {
@@ -64,9 +71,16 @@ CollisionContact collision_contact_of(const World& w, const GapContact& g, const
 
 void apply_law(const World& w, const GapContact& g, const Sides& s, CollisionContact& c) {
   const RigidLaw& law = w.rigid_law_between(g.vertex_body, g.edge_body);
+  const ContactInverseMass inverse = contact_inverse_mass(w, s, g.point);
   c.elastic = law.elastic();
-  if (!c.elastic) c.normal_dissipation = law.normal_dissipation_at(effective_mass(w, s, g.point));
-  c.tangential_dissipation = law.tangential_dissipation;
+  c.tangential_dissipation = std::min(law.tangential_dissipation, 2.0 / inverse.tt);
+  if (!c.elastic) {
+    // With a lever arm ξ_t takes part in the normal percussion's effect: the
+    // normal velocity answers P_n through W_nn − ½ξ_t W_nt² / (1 + ½ξ_t W_tt).
+    const double half = 0.5 * c.tangential_dissipation;
+    const double normal_inverse = inverse.nn - half * inverse.nt * inverse.nt / (1.0 + half * inverse.tt);
+    c.normal_dissipation = law.normal_dissipation_at(1.0 / normal_inverse);
+  }
   c.friction = law.friction;
 }
 

@@ -24,6 +24,13 @@ struct Sides {
 
 Sides sides_of(const World& w, const GapContact& g);
 
+// J M⁻¹ Jᵀ along the normal n and the tangent t = perp(n), walls
+// infinitely heavy: the inverse masses a contact's percussions meet.
+struct ContactInverseMass {
+  double nn = 0.0, nt = 0.0, tt = 0.0;
+};
+ContactInverseMass contact_inverse_mass(const World& w, const Sides& s, Vec2 point);
+
 // 1 / (J M⁻¹ Jᵀ) along the normal: the mass the contact's normal
 // percussion moves, walls infinitely heavy.
 double effective_mass(const World& w, const Sides& s, Vec2 point);
@@ -38,7 +45,9 @@ double normal_velocity_now(const World& w, const Sides& s, Vec2 point);
 // and no law yet.
 CollisionContact collision_contact_of(const World& w, const GapContact& g, const Sides& s);
 // The law of the contact's pair of materials: elastic, or ξ_n from the
-// restitution at the contact's effective mass; and ξ_t.
+// restitution at the contact's normal effective mass as ξ_t leaves it
+// (docs/MODEL.md §7, "Restitution"); ξ_t, at most twice the tangential
+// effective mass (beyond, it would reverse a slide); and μ.
 void apply_law(const World& w, const GapContact& g, const Sides& s, CollisionContact& c);
 
 // A collision's percussions on contact c (from `body`'s side) spread over

@@ -257,6 +257,70 @@ TEST(Rigid, ADiskOnARoughInclineRollsWithoutSlipping) {
   EXPECT_LT(engine.ledger().dissipated(), 1e-6 * engine.ledger().kinetic());
 }
 
+// The relative velocity of body 1's material point at `point` along
+// `direction`, the body's centre at `centre` (a fixed wall's is zero).
+double point_velocity(const World& w, Vec2 centre, Vec2 point, Vec2 direction) {
+  return dot(w.velocity[1] + w.angular_velocity[1] * perp(point - centre), direction);
+}
+
+// Steps `engine` until body 1 first touches something; the world just
+// before that step and the one contact it made.
+std::pair<World, Contact> first_touch(Engine& engine) {
+  for (int k = 0; k < 20000; ++k) {
+    World before = engine.world();
+    engine.step();
+    std::vector<Contact> touching;
+    for (const Contact& c : engine.contacts())
+      if (c.active) touching.push_back(c);
+    if (touching.empty()) continue;
+    EXPECT_EQ(touching.size(), 1u) << "one contact point";
+    return {std::move(before), touching[0]};
+  }
+  ADD_FAILURE() << "no contact";
+  return {};
+}
+
+TEST(Rigid, ACornerStrikingAFloorReboundsWithTheRestitutionWhateverXiT) {
+  // A tilted square falls on one corner, whose lever arm couples the
+  // normal and tangential percussions: ξ_n is set at the normal effective
+  // mass that ξ_t leaves, so an impact without slip at the contact
+  // rebounds with e exactly (from ξ_n at the bare normal effective mass it
+  // rebounded with 0.37 to 0.65 for e = 0.5).
+  const double e = 0.5;
+  for (const double xi_t : {0.0, 0.5, 5.0, 500.0}) {
+    BodySpec square = square_body(1.0, 0.05, {0.0, 1.5}, 0.4);
+    square.velocity = {0.0, -3.0};
+    Engine engine(rigid_world({wall({{-5, 0}, {5, 0}}, 0.05), square}, restitution_law(e, xi_t)), rigid_settings(1e-4));
+    const auto [before, contact] = first_touch(engine);
+    const Vec2 centre = before.position[1];
+    EXPECT_NEAR(point_velocity(before, centre, contact.point, {1.0, 0.0}), 0.0, 1e-12) << "no slip before";
+    const double n_before = point_velocity(before, centre, contact.point, {0.0, 1.0});
+    EXPECT_NEAR(point_velocity(engine.world(), centre, contact.point, {0.0, 1.0}), -e * n_before, 1e-9)
+        << "xi_t = " << xi_t;
+  }
+}
+
+TEST(Rigid, XiTBrakesASlipAndNeverReversesIt) {
+  // A disk striking a floor obliquely: its contact point slides at t⁻, and
+  // the mean-velocity law P_t = −ξ_t t(x) leaves t⁺ = t⁻ (2m_t − ξ_t)/(2m_t
+  // + ξ_t), m_t = 1/(1/m + R²/I). ξ_t is capped at 2m_t, where the slip
+  // stops: beyond, it would come back reversed.
+  for (const double xi_t : {0.0, 0.5, 5.0, 500.0}) {
+    Engine engine(rigid_world({wall({{-5, 0}, {5, 0}}, 0.05), disk({0.0, 1.5}, kRadius, {2.0, -3.0})},
+                              restitution_law(0.5, xi_t)),
+                  rigid_settings(1e-4));
+    const auto [before, contact] = first_touch(engine);
+    const Vec2 centre = before.position[1];
+    const double t_before = point_velocity(before, centre, contact.point, {1.0, 0.0});
+    const double t_after = point_velocity(engine.world(), centre, contact.point, {1.0, 0.0});
+    const double m = engine.world().mass[1], lever = norm(contact.point - centre);
+    const double m_t = 1.0 / (1.0 / m + lever * lever / engine.world().inertia[1]);
+    const double xi = std::min(xi_t, 2.0 * m_t);
+    EXPECT_NEAR(t_after, t_before * (2.0 * m_t - xi) / (2.0 * m_t + xi), 1e-9) << "xi_t = " << xi_t;
+    EXPECT_GE(t_after, -1e-12) << "never reversed";
+  }
+}
+
 TEST(Rigid, AnElasticDenseBoxKeepsItsKineticEnergy) {
   // 64 disks at a packing fraction of one half, restitution 1, for 1 s of
   // steps: a pair that a collision presses across its gap collides by its
