@@ -47,6 +47,20 @@ std::vector<int> integers(const std::string& option, const std::string& text, in
   return out;
 }
 
+// --rigid-solver's comma-separated list.
+std::vector<RigidSolver> rigid_solvers(const std::string& text) {
+  std::vector<RigidSolver> out;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    if (part != "interior_point" && part != "gauss_seidel")
+      throw std::invalid_argument(
+          fmt::format("--rigid-solver: '{}' is not a solver: give interior_point, gauss_seidel or both", part));
+    out.push_back(part == "gauss_seidel" ? RigidSolver::gauss_seidel : RigidSolver::interior_point);
+  }
+  if (out.empty()) throw std::invalid_argument("--rigid-solver needs interior_point, gauss_seidel or both");
+  return out;
+}
+
 // --rigid-tolerance's comma-separated list, each within rigid_tolerance's range.
 std::vector<double> tolerances(const std::string& text) {
   std::vector<double> out;
@@ -87,6 +101,7 @@ struct BenchOptions {
   std::vector<NeighbourStrategy> strategies{NeighbourStrategy::cells};
   std::vector<Backend> backends{Backend::cpu};
   std::vector<double> rigid_tolerances{1e-9};
+  std::vector<RigidSolver> rigid_solvers{RigidSolver::interior_point};
   std::string data = data_directory().string();
 };
 
@@ -114,7 +129,7 @@ struct Timing {
 std::optional<int> parse_bench_options(const std::vector<std::string>& args, BenchOptions& o) {
   namespace po = boost::program_options;
   std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", neighbours_text = "cells",
-              backends_text = "cpu", tolerances_text = "1e-9";
+              backends_text = "cpu", tolerances_text = "1e-9", solvers_text = "interior_point";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "scene", po::value(&scenes_text),
@@ -136,8 +151,10 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "strategy and thread count, and the results compared for identity")(
       "rigid-tolerance", po::value(&tolerances_text),
       "the rigid heap's rigid_tolerance, comma-separated, 1e-12 to 1e-4 (default 1e-9): each timed in turn")(
-      "steps", po::value(&o.steps),
-      "timed steps per case (default: as many as --seconds takes with the first thread count)")(
+      "rigid-solver", po::value(&solvers_text),
+      "the rigid heap's rigid_solver, comma-separated: interior_point, gauss_seidel (default interior_point): each "
+      "timed in turn")("steps", po::value(&o.steps),
+                       "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&o.seconds), "timing per case when --steps is not given (default 2)")(
       "repeat", po::value(&o.repeat),
       "time each case this many times, the thread counts in turn, and report the fastest (default 1)")(
@@ -186,6 +203,7 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
   }
   if (o.backends.empty()) throw std::invalid_argument("--backend needs cpu, opencl or both");
   o.rigid_tolerances = tolerances(tolerances_text);
+  o.rigid_solvers = rigid_solvers(solvers_text);
   if (o.steps < 0 || o.settle_steps < 0 || !(o.seconds > 0.0) || o.verlet < 0.0 || o.repeat < 1)
     throw std::invalid_argument("--steps, --settle-steps, --seconds, --repeat and --verlet-distance must be positive");
   // A benchmark measures; a typo's 10^11 steps would run for days.
@@ -354,7 +372,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     for (int n : o.sizes) cases.push_back({k, n});
   if (o.large) cases.push_back({bench::scene_named("hexagons"), 1000000});
   if (o.hopper) cases.push_back({{kHopper, kHopperVertices}, 0});
-  if (o.rigid) run_rigid_bench({o.sizes, o.steps, o.rigid_tolerances, o.csv, o.data});
+  if (o.rigid) run_rigid_bench({o.sizes, o.steps, o.rigid_tolerances, o.rigid_solvers, o.csv, o.data});
   bool header_printed = false;
   for (const Case& c : cases) {
     SettledCase settled = settle(c, o);

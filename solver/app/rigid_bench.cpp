@@ -17,18 +17,19 @@ constexpr long kHeapSteps = 1000;
 
 // The heap's scene text for N hexagons: the square's side grows as √N and
 // the field with it, so that every N collapses in the same simulated time.
-std::string heap_scene_text(int grains, const std::string& shape_file, double tolerance) {
+std::string heap_scene_text(int grains, const std::string& shape_file, double tolerance, RigidSolver solver) {
   const double half_side = 40.0 * std::sqrt(grains / 1000.0), field = 10.0 * half_side / 40.0;
   return fmt::format(
       "model = rigid\nduration = 2\ndt = 2e-3\nattractor = 0,0 {}\nlaw = 0 0 rigid restitution=0.2 xi_t=0.5\n"
-      "grains = shape={} count={} generator=random region={},{},{},{} angle=random\nrigid_tolerance = {}\n",
-      field, shape_file, grains, -half_side, -half_side, half_side, half_side, tolerance);
+      "grains = shape={} count={} generator=random region={},{},{},{} angle=random\nrigid_tolerance = {}\n"
+      "rigid_solver = {}\n",
+      field, shape_file, grains, -half_side, -half_side, half_side, half_side, tolerance, to_string(solver));
 }
 
-// The heap of n hexagons under one tolerance, timed over its steps.
-BenchRecord heap_record(const RigidBenchOptions& o, int n, double tolerance) {
+// The heap of n hexagons under one solver and tolerance, timed over its steps.
+BenchRecord heap_record(const RigidBenchOptions& o, int n, RigidSolver solver, double tolerance) {
   const std::string shape = (std::filesystem::path(o.data) / "shapes" / "hexagon.shape").string();
-  const SceneConfig scene = parse_scene(heap_scene_text(n, shape, tolerance), "rigid heap", ".");
+  const SceneConfig scene = parse_scene(heap_scene_text(n, shape, tolerance, solver), "rigid heap", ".");
   World world = build_world(scene);
   const EngineSettings settings = resolve_engine_settings(scene, world);
   Engine engine(std::move(world), settings);
@@ -60,7 +61,8 @@ BenchRecord heap_record(const RigidBenchOptions& o, int n, double tolerance) {
       {"corrections", fmt::format("{}", c.corrections)},
       {"largest_kkt_residual", fmt::format("{:.2g}", c.largest_kkt_residual)},
       {"deepest_overlap", fmt::format("{:.3g}", engine.deepest_overlap())},
-      {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))}};
+      {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))},
+      {"rigid_solver", fmt::format("\"{}\"", to_string(solver))}};
 }
 
 }  // namespace
@@ -68,7 +70,9 @@ BenchRecord heap_record(const RigidBenchOptions& o, int n, double tolerance) {
 void run_rigid_bench(const RigidBenchOptions& o) {
   bool header_printed = false;
   for (int n : o.sizes)
-    for (double tolerance : o.tolerances) print_bench_record(heap_record(o, n, tolerance), o.csv, header_printed);
+    for (RigidSolver solver : o.solvers)
+      for (double tolerance : o.tolerances)
+        print_bench_record(heap_record(o, n, solver, tolerance), o.csv, header_printed);
 }
 
 }  // namespace sphero::app

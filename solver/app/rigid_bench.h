@@ -2,24 +2,29 @@
 // "The heap"): N hexagons at rest at random places in a square drawn
 // together by a central field, timed from the start over the collapse.
 // Its records differ from the soft scenes': time per step and per contact,
-// the interior-point iterations, and its shares (of the wall time) of
+// the solver's iterations (interior-point iterations or Gauss–Seidel
+// sweeps) and residual, and its shares (of the wall time) of
 // detection, the collision programs and the position corrections.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "rigid/collision_settings.h"
+
 namespace sphero::app {
 
 struct RigidBenchOptions {
   std::vector<int> sizes;
-  long steps = 0;                        // 0: the whole collapse (1000 steps)
-  std::vector<double> tolerances{1e-9};  // rigid_tolerance: each timed in turn
+  long steps = 0;                                                 // 0: the whole collapse (1000 steps)
+  std::vector<double> tolerances{1e-9};                           // rigid_tolerance: each timed in turn
+  std::vector<RigidSolver> solvers{RigidSolver::interior_point};  // each timed in turn
   bool csv = false;
   std::string data;  // the data directory (shapes/hexagon.shape)
 };
 
-// One record per size and tolerance, JSON lines or CSV (a header of its own).
+// One record per size, solver and tolerance, JSON lines or CSV (a header of
+// its own).
 void run_rigid_bench(const RigidBenchOptions& options);
 
 }  // namespace sphero::app
