@@ -246,7 +246,7 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
         core.time, jammed_bodies_in_words(w, touching, result.jammed)));
   if (!result.program.converged)
     throw InstabilityError(fmt::format(
-        "at t = {:g} s a collision of {} contacts did not converge (KKT residual {:.2g}); a looser rigid_tolerance "
+        "at t = {:g} s a collision of {} contacts did not converge (residual {:.2g}); a looser rigid_tolerance "
         "may let it finish",
         core.time, contacts.size(), result.program.kkt_residual));
   for (std::size_t m = 0; m < members.size(); ++m) {

@@ -238,8 +238,9 @@ std::vector<CollisionContact> RigidStepper::program_contacts(const EngineCore& c
 }
 
 // A guarded contact of an elastic law that the collision pressed (a
-// percussion that changes its relative velocity by more than the programs'
-// tolerance) is held by the step: it is held by its law instead, d(x) ≥ 0,
+// percussion that changes its relative velocity by far more than the
+// programs' tolerance, which an idle row's multiplier may reach) is held by
+// the step: it is held by its law instead, d(x) ≥ 0,
 // a collision across its gap that does no work. True when any contact
 // changed, for the program to be solved again. Other laws keep the guard:
 // their bound ½ d(U⁻) would push a parting pair apart, and solving again
@@ -253,7 +254,8 @@ bool RigidStepper::give_held_guards_their_law(const EngineCore& core, const std:
     const GapContact& g = near[k];
     if (!w.rigid_law_between(g.vertex_body, g.edge_body).elastic()) continue;
     const Sides s = sides_of(w, g);
-    if (!(result.normal_percussion[k] / effective_mass(w, s, g.point) > core.settings.rigid.qp_tolerance)) continue;
+    const double pressed = result.normal_percussion[k] / effective_mass(w, s, g.point);
+    if (!(pressed > kPressedAbove * core.settings.rigid.qp_tolerance * (1.0 + std::abs(contacts[k].bias)))) continue;
     contacts[k].bias = 0.0;
     guarded_[k] = 0;
     changed = true;

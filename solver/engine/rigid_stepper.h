@@ -59,6 +59,9 @@ class RigidStepper final : public Stepper {
   // A program solved again at most this many times for the guarded
   // contacts it pressed.
   static constexpr int kLawPasses = 4;
+  // A guard is pressed when its percussion changes its relative velocity by
+  // more than this many tolerances of the program's velocities.
+  static constexpr double kPressedAbove = 1e3;
 };
 
 }  // namespace sphero

@@ -45,6 +45,9 @@ void check(const std::vector<RigidBodyState>& bodies, const CollisionContact& c,
     throw std::invalid_argument("collision contact " + std::to_string(k) +
                                 ": bodies out of range or equal, a normal that is not a unit vector, or a negative "
                                 "dissipation or friction");
+  if (c.friction > 0.0 && c.tangential_dissipation > 0.0)
+    throw std::invalid_argument("collision contact " + std::to_string(k) +
+                                ": Coulomb friction and a tangential dissipation together");
   if (c.friction > 0.0 && settings.solver != RigidSolver::gauss_seidel)
     throw std::invalid_argument("collision contact " + std::to_string(k) +
                                 ": Coulomb friction needs the Gauss-Seidel solver");

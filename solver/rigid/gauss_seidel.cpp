@@ -129,7 +129,8 @@ class LocalProblem {
 
   static std::array<double, 2> solve_pair(const Equation& e, const Equation& f) {
     const double det = e.a * f.b - e.b * f.a;
-    if (det == 0.0 || !std::isfinite(det)) return {0.0, 0.0};
+    // A singular pair of modes has no candidate: NaN fails every check.
+    if (det == 0.0 || !std::isfinite(det)) return {std::nan(""), std::nan("")};
     return {(e.r * f.b - e.b * f.r) / det, (e.a * f.r - e.r * f.a) / det};
   }
 

@@ -333,6 +333,9 @@ TEST(Collision, BadContactsAreRefused) {
   c = on_floor(3, {0, 0}, 1.0);
   EXPECT_THROW(resolve_collisions(bodies, {c}), std::invalid_argument);
   EXPECT_THROW(normal_dissipation_for(1.0, 1.0), std::invalid_argument);
+  c = on_floor(0, {0, 0}, 1.0, 0.5);
+  c.friction = 0.3;  // Coulomb and ξ_t at once: one tangential law only
+  EXPECT_THROW(resolve_collisions(bodies, {c}, gauss_seidel()), std::invalid_argument);
 }
 
 }  // namespace
