@@ -40,4 +40,29 @@ std::string sources_listing(const std::vector<BodySource>& sources) {
   return listing;
 }
 
+namespace {
+
+std::string rigid_law_words(const RigidLaw& law) {
+  std::string words = law.elastic()          ? "elastic"
+                      : law.restitution >= 0 ? fmt::format("restitution {:g}", law.restitution)
+                                             : fmt::format("xi_n {:g} kg", law.normal_dissipation);
+  if (law.tangential_dissipation > 0.0) words += fmt::format(", xi_t {:g} kg", law.tangential_dissipation);
+  if (law.friction > 0.0) words += fmt::format(", mu {:g}", law.friction);
+  return words;
+}
+
+}  // namespace
+
+std::string rigid_listing(const World& world, const EngineSettings& settings) {
+  if (settings.model != Model::rigid) return {};
+  std::string listing = fmt::format("  rigid model: {}, tolerance {:g}, contact gap {:g} m; laws (materials: law):\n",
+                                    to_string(settings.rigid.solver), settings.rigid.qp_tolerance, settings.rigid.gap);
+  const int n = world.material_count;
+  for (int a = 0; a < n; ++a)
+    for (int b = a; b < n; ++b)
+      listing +=
+          fmt::format("    {} {}: {}\n", a, b, rigid_law_words(world.rigid_law[static_cast<std::size_t>(a * n + b)]));
+  return listing;
+}
+
 }  // namespace sphero::app

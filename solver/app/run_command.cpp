@@ -802,7 +802,8 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
   const EngineSettings& settings = engine.settings();
   const long end_step = start.stages.back().end_step;
-  const std::string note = listing_note(world) + start.backend + stages_listing(start.stages);
+  const std::string note =
+      listing_note(world) + start.backend + rigid_listing(world, settings) + stages_listing(start.stages);
   if (options.check) {
     fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}{}{}",
                scene.source, grains, world.size() - grains, settings.dt, engine.time_step_limit(),

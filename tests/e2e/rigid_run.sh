@@ -2,8 +2,8 @@
 # rigid_run.sh SPHERO SCENE WORKDIR: a rigid run (model = rigid) writes the
 # soft runs' files and more — contacts.vtu with the percussions, energy.csv
 # with the collisions' dissipation — which analyze and figure read
-# unchanged; it continues bit for bit from its checkpoint, and gives the
-# same bits with 1 and 2 threads.
+# unchanged; --check lists its solver and laws; it continues bit for bit
+# from its checkpoint, and gives the same bits with 1 and 2 threads.
 set -euo pipefail
 sphero=$1; scene=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
@@ -20,6 +20,10 @@ awk -F, '/^#/ || /^time/ { next } { d = $10; if (d < last - 1e-12) bad = 1; last
 test -s "$work/straight/analysis.csv"
 "$sphero" figure "$work/straight" -o "$work/network.png" > /dev/null
 test -s "$work/network.png"
+# --check lists the solver and the laws.
+"$sphero" run "$scene" --check > "$work/check.txt"
+grep -q "^  rigid model: \(interior_point\|gauss_seidel\), tolerance 1e-09, contact gap" "$work/check.txt"
+grep -q "^    0 0: restitution 0.3" "$work/check.txt"
 # Restart: half, then the rest from the checkpoint.
 "$sphero" run "$scene" --quiet --output "$work/split" --duration 0.5 > /dev/null
 "$sphero" run "$scene" --quiet --output "$work/split" --restart "$work/split/final.ckpt" > /dev/null
