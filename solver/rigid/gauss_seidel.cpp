@@ -87,17 +87,25 @@ class LocalProblem {
  public:
   LocalProblem(const LocalContact& c, double a_n, double a_t) : c_(c), a_n_(a_n), a_t_(a_t) {}
 
-  std::array<double, 2> solve() const {
-    std::array<double, 2> best{0.0, 0.0};
-    double least = std::numeric_limits<double>::infinity();
+  // The percussion, and by how much (a relative velocity) it breaks its
+  // mode's inequalities: zero where a mode holds them; otherwise (at a
+  // mode's edge, by rounding) the least violated mode's, which the sweeps
+  // count in their residual.
+  struct Answer {
+    std::array<double, 2> percussion{0.0, 0.0};
+    double violation = std::numeric_limits<double>::infinity();
+  };
+
+  Answer solve() const {
+    Answer best;
     for (const bool bound : {false, true})
       for (int tangential = 0; tangential < tangential_modes(); ++tangential) {
         const std::array<double, 2> p = solve_pair(normal_equation(bound), tangential_equation(tangential));
         const double violation = std::max(normal_violation(bound, p), tangential_violation(tangential, p));
-        if (violation <= 0.0) return p;
-        if (violation < least) least = violation, best = p;
+        if (violation <= 0.0) return {p, 0.0};
+        if (violation < best.violation) best = {p, violation};
       }
-    return best;  // at a mode's edge, within rounding: the least violated
+    return best;
   }
 
  private:
@@ -208,12 +216,13 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
       std::array<double, 2>& p = percussion[k];
       const double a_n = after.along(c.normal) - c.w_nn * p[0] - c.w_nt * p[1];
       const double a_t = after.along(c.tangent) - c.w_nt * p[0] - c.w_tt * p[1];
-      const std::array<double, 2> next = LocalProblem(c, a_n, a_t).solve();
+      const LocalProblem::Answer answer = LocalProblem(c, a_n, a_t).solve();
+      const std::array<double, 2>& next = answer.percussion;
       const double dn = next[0] - p[0], dt = next[1] - p[1];
       after.add(bodies, c.normal, dn);
       after.add(bodies, c.tangent, dt);
-      largest_change =
-          std::max({largest_change, std::abs(c.w_nn * dn + c.w_nt * dt), std::abs(c.w_nt * dn + c.w_tt * dt)});
+      largest_change = std::max(
+          {largest_change, std::abs(c.w_nn * dn + c.w_nt * dt), std::abs(c.w_nt * dn + c.w_tt * dt), answer.violation});
       p = next;
     }
     sweeps.kkt_residual = largest_change / velocity_scale;
