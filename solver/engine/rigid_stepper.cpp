@@ -133,9 +133,8 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
         "{}). Likely cause: grains packed tighter than rigid ones fit, e.g. a packing compressed with soft contacts "
         "between fixed walls; start from one without overlaps, or give rigid_gap above its overlaps",
         core.step + 1, core.time + core.settings.dt, contacts.size(), members_.size(), deepest,
-        moved.jammed.empty()
-            ? fmt::format("; the program did not converge, scaled KKT residual {:g}", moved.program.kkt_residual)
-            : "; jammed: " + jammed_bodies_in_words(w, within_gap, moved.jammed)));
+        moved.jammed.empty() ? fmt::format("; the program did not converge, residual {:g}", moved.program.kkt_residual)
+                             : "; jammed: " + jammed_bodies_in_words(w, within_gap, moved.jammed)));
   for (std::size_t m = 0; m < members_.size(); ++m) {
     const auto i = static_cast<std::size_t>(members_[m]);
     w.position[i] += moved.velocity[m];

@@ -101,7 +101,7 @@ CollisionResult resolve_by_interior_point(const std::vector<RigidBodyState>& bod
       G.emplace_back(static_cast<Eigen::Index>(k), 3 * r.body + 2, -r.w);
     }
     qp.h[static_cast<Eigen::Index>(k)] = (c.elastic ? 0.0 : -0.5 * normal[k].at(bodies)) - c.bias - normal[k].wall;
-    qp.compliance[static_cast<Eigen::Index>(k)] = kRelativeCompliance * inverse_effective_mass(bodies, normal[k]);
+    qp.compliance[static_cast<Eigen::Index>(k)] = contact_compliance(bodies, normal[k]);
   }
   qp.H.resize(n, n);
   qp.H.setFromTriplets(H.begin(), H.end());

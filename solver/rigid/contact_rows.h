@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 
+#include <utility>
 #include <vector>
 
 #include "geometry/vec2.h"
@@ -49,16 +50,23 @@ inline Relative relative(const std::vector<RigidBodyState>& bodies, const Collis
           c.other < 0 ? dot(direction, c.wall_velocity) : 0.0};
 }
 
-// B M⁻¹ Bᵀ of a relative velocity: the inverse of the effective mass a
-// percussion along it meets.
-inline double inverse_effective_mass(const std::vector<RigidBodyState>& bodies, const Relative& r) {
+// B_a M⁻¹ B_bᵀ for two relative velocities of one contact (normal and
+// tangent): an entry of the contact's block of the Delassus operator. With
+// a = b, the inverse of the effective mass a percussion along it meets.
+inline double inverse_mass_coupling(const std::vector<RigidBodyState>& bodies, const Relative& a, const Relative& b) {
   double sum = 0.0;
-  for (const Row& a : {r.first, r.second}) {
-    if (a.body < 0) continue;
-    const RigidBodyState& b = bodies[static_cast<std::size_t>(a.body)];
-    sum += (a.x * a.x + a.y * a.y) / b.mass + a.w * a.w / b.inertia;
+  for (const auto& [p, q] : {std::pair{a.first, b.first}, std::pair{a.second, b.second}}) {
+    if (p.body < 0) continue;
+    const RigidBodyState& s = bodies[static_cast<std::size_t>(p.body)];
+    sum += (p.x * q.x + p.y * q.y) / s.mass + p.w * q.w / s.inertia;
   }
   return sum;
+}
+
+// The compliance ε_k of a contact along its normal relative velocity
+// (collision.h): kRelativeCompliance over its effective mass.
+inline double contact_compliance(const std::vector<RigidBodyState>& bodies, const Relative& normal) {
+  return kRelativeCompliance * inverse_mass_coupling(bodies, normal, normal);
 }
 
 }  // namespace sphero::contact_rows

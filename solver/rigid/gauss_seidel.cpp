@@ -26,31 +26,20 @@ struct LocalContact {
   double compliance = 0.0;  // ε
 };
 
-// B_a M⁻¹ B_bᵀ over the bodies two relative velocities of one contact share.
-double coupling(const std::vector<RigidBodyState>& bodies, const Relative& a, const Relative& b) {
-  double sum = 0.0;
-  for (const auto& [p, q] : {std::pair{a.first, b.first}, std::pair{a.second, b.second}}) {
-    if (p.body < 0) continue;
-    const RigidBodyState& s = bodies[static_cast<std::size_t>(p.body)];
-    sum += (p.x * q.x + p.y * q.y) / s.mass + p.w * q.w / s.inertia;
-  }
-  return sum;
-}
-
 LocalContact local_contact(const std::vector<RigidBodyState>& bodies, const CollisionContact& c) {
   LocalContact l;
   l.normal = relative(bodies, c, c.normal);
   l.tangent = relative(bodies, c, perp(c.normal));
-  l.w_nn = coupling(bodies, l.normal, l.normal);
-  l.w_nt = coupling(bodies, l.normal, l.tangent);
-  l.w_tt = coupling(bodies, l.tangent, l.tangent);
+  l.w_nn = inverse_mass_coupling(bodies, l.normal, l.normal);
+  l.w_nt = inverse_mass_coupling(bodies, l.normal, l.tangent);
+  l.w_tt = inverse_mass_coupling(bodies, l.tangent, l.tangent);
   l.normal_before = l.normal.at(bodies);
   l.tangent_before = l.tangent.at(bodies);
   l.lower = (c.elastic ? 0.0 : 0.5 * l.normal_before) + c.bias;
   l.xi_n = c.elastic ? 0.0 : c.normal_dissipation;
   l.xi_t = c.tangential_dissipation;
   l.mu = c.friction;
-  l.compliance = kRelativeCompliance * l.w_nn;
+  l.compliance = contact_compliance(bodies, l.normal);
   return l;
 }
 
