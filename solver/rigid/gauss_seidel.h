@@ -19,9 +19,9 @@
 namespace sphero {
 
 // As resolve_collisions; `program.iterations` counts the sweeps and
-// `program.kkt_residual` is the last sweep's largest change of a relative
-// velocity, or violation of a contact's law, over the program's velocity
-// scale; `program.x` and `z` stay empty.
+// `program.kkt_residual` is the last sweep's largest change of a contact's
+// relative velocity over the whole sweep, or violation of a contact's law,
+// over the program's velocity scale; `program.x` and `z` stay empty.
 CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodies,
                                         const std::vector<CollisionContact>& contacts,
                                         const CollisionSettings& settings);
