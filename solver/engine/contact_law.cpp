@@ -1,7 +1,8 @@
 #include "engine/contact_law.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -23,11 +24,8 @@ void validate(const ContactLaw& law) {
   const auto require = [](double value, bool zero_allowed, double most, const char* what) {
     if (!(std::isfinite(value) && (zero_allowed ? value >= 0.0 : value > 0.0)))
       throw std::invalid_argument(std::string(what) + (zero_allowed ? " must be >= 0" : " must be positive"));
-    if (value > most) {
-      std::ostringstream message;
-      message << what << " = " << value << ": at most " << most;
-      throw std::invalid_argument(message.str());
-    }
+    // Every digit of a refused value: rounded, it may look like its bound.
+    if (value > most) throw std::invalid_argument(fmt::format("{} = {}: at most {:g}", what, value, most));
   };
   require(law.kn, false, kMostStiffness, "the normal stiffness kn");
   require(law.gamma_n, true, kMostDamping, "the normal damping gamma_n");

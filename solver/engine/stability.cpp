@@ -82,8 +82,8 @@ double check_time_step(const World& w, const EngineSettings& s) {
   const double limit = 0.1 * p.period;
   if (s.dt > limit && !s.allow_large_time_step)
     throw std::invalid_argument(
-        fmt::format("the time step dt = {:g} is above a tenth of the shortest contact period 2π sqrt(m_min/k_n) = {:g} "
-                    "(m_min = {:g}, k_n = {:g} between materials {} and {}); use dt <= {:g}, or allow it explicitly",
+        fmt::format("the time step dt = {} is above a tenth of the shortest contact period 2π sqrt(m_min/k_n) = {:g} "
+                    "(m_min = {:g}, k_n = {:g} between materials {} and {}); use dt <= {}, or allow it explicitly",
                     s.dt, p.period, p.lightest, p.stiffest, p.material_a, p.material_b, limit));
   return limit;
 }

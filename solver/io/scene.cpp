@@ -306,7 +306,7 @@ void parse_vibration(const Value& v, const std::string& key, const std::map<std:
   m.tap_interval = positive_up_to(v, key, "tap_interval", t.at("tap_interval"), 1e9, "s");
   if (m.tap_interval * m.frequency < 1.0)
     fail_at(v.at, key,
-            fmt::format("tap_interval={:g} s is shorter than one cycle (1/frequency = {:g} s): each tap is a "
+            fmt::format("tap_interval={} s is shorter than one cycle (1/frequency = {} s): each tap is a "
                         "whole cycle; lengthen the interval or raise the frequency",
                         m.tap_interval, 1.0 / m.frequency));
 }

@@ -73,7 +73,7 @@ void set_time_step(EngineSnapshot& state, double dt, const SceneLocation& at) {
   if (chosen != state.settings.dt && state.settings.integrator == Integrator::gear &&
       state.settings.model == Model::soft)
     fail_at(at, "dt",
-            fmt::format("dt {:g} s where the run had {:g} s: Gear's history is kept in steps of dt, so a Gear run "
+            fmt::format("dt {} s where the run had {} s: Gear's history is kept in steps of dt, so a Gear run "
                         "keeps its time step (use integrator = verlet to change it between stages)",
                         chosen, state.settings.dt));
   EngineSettings settings = state.settings;

@@ -198,7 +198,7 @@ CompactionResult compress_isotropically(const CompressionOptions& o) {
   if (o.grains.empty()) throw std::invalid_argument("compression: no grains");
   if (!(o.pressure > 0.0 && o.pressure <= kMostPressure))
     throw std::invalid_argument(fmt::format(
-        "compression: the target pressure {:g} must be positive and at most {:g} N/m", o.pressure, kMostPressure));
+        "compression: the target pressure {} must be positive and at most {:g} N/m", o.pressure, kMostPressure));
   validate(o.law);
   const Extent e = extent_of(o.grains);
   const double r = 0.1 * e.largest_reach;  // plates' sphero-radius
@@ -217,7 +217,7 @@ CompactionResult deposit_under_gravity(const DepositionOptions& o) {
   if (o.grains.empty()) throw std::invalid_argument("deposition: no grains");
   if (!(o.gravity > 0.0 && o.gravity <= kMostGravity))
     throw std::invalid_argument(
-        fmt::format("deposition: gravity {:g} must be positive and at most {:g} m/s²", o.gravity, kMostGravity));
+        fmt::format("deposition: gravity {} must be positive and at most {:g} m/s²", o.gravity, kMostGravity));
   validate(o.law);
   const Extent e = extent_of(o.grains);
   const double r = 0.1 * e.largest_reach, gap = 0.01 * e.largest_reach;

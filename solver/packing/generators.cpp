@@ -55,15 +55,15 @@ std::vector<BodySpec> lattice_packing(const LatticeOptions& o) {
   const double diameter = 2.0 * mass_properties(o.shape).bounding_radius;
   if (!(o.spacing >= diameter))
     throw std::invalid_argument(
-        fmt::format("the spacing {:g} is below the grains' outline diameter {:g}: they could "
-                    "overlap; use a spacing >= {:g}",
+        fmt::format("the spacing {} is below the grains' outline diameter {}: they could "
+                    "overlap; use a spacing >= {}",
                     o.spacing, diameter, diameter));
   const Shape local = centred_and_scaled(o.shape, 1.0, mass_properties(o.shape).centroid);
   const double row_step = o.hexagonal ? o.spacing * std::sqrt(3.0) / 2.0 : o.spacing;
   if (o.hexagonal && row_step < diameter)
     throw std::invalid_argument(
-        fmt::format("on a hexagonal lattice rows are spacing × √3/2 = {:g} apart, below the "
-                    "outline diameter {:g}; use a spacing >= {:g}",
+        fmt::format("on a hexagonal lattice rows are spacing × √3/2 = {} apart, below the "
+                    "outline diameter {}; use a spacing >= {}",
                     row_step, diameter, diameter * 2.0 / std::sqrt(3.0)));
   std::vector<BodySpec> bodies;
   for (int j = 0; j < o.rows; ++j)

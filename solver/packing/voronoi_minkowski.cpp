@@ -148,8 +148,8 @@ VoronoiMinkowskiPacking voronoi_minkowski(const VoronoiMinkowskiOptions& o) {
       const double phi_max = erode_cells(cells, r, 0.0, scale).solid_area / o.box.area();
       if (!(*o.packing_fraction > 0.0 && *o.packing_fraction <= phi_max))
         throw std::invalid_argument(
-            fmt::format("the target packing fraction {:g} is out of reach: with r = {:g} the "
-                        "densest (Δ = 0) is {:.4f}; lower the target or r",
+            fmt::format("the target packing fraction {} is out of reach: with r = {:g} the "
+                        "densest (Δ = 0) is {}; lower the target or r",
                         *o.packing_fraction, r, phi_max));
       gap = solve([&](double x) { return erode_cells(cells, r, x, scale).solid_area / o.box.area(); }, 0.0, 0.5 * scale,
                   *o.packing_fraction, true, o.progress, "fitting the gap to the packing fraction");

@@ -1,18 +1,17 @@
 #include "rigid/rigid_law.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
 namespace sphero {
 namespace {
 
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
+// Every digit the value has: a refused value printed rounded may look
+// like its bound (1.0000000001 as "1").
+std::string number(double v) { return fmt::format("{}", v); }
 
 }  // namespace
 

@@ -91,7 +91,7 @@ void check_scale(const std::string& name, const std::vector<Vec2>& vertices, dou
     const Vec2 v = vertices[i];
     if (std::abs(v.x) > kMaxCoordinate || std::abs(v.y) > kMaxCoordinate)
       throw ShapeError(
-          fmt::format("shape '{}': vertex {} ({:g}, {:g}) lies beyond {:g} from the origin; coordinates "
+          fmt::format("shape '{}': vertex {} ({}, {}) lies beyond {:g} from the origin; coordinates "
                       "must stay within ±{:g}",
                       name, i + 1, v.x, v.y, kMaxCoordinate, kMaxCoordinate));
     low = {std::min(low.x, v.x), std::min(low.y, v.y)};
@@ -99,7 +99,7 @@ void check_scale(const std::string& name, const std::vector<Vec2>& vertices, dou
   }
   extent = std::max({extent, high.x - low.x, high.y - low.y});
   if (radius > kMaxCoordinate)
-    throw ShapeError(fmt::format("shape '{}': the radius {:g} exceeds {:g}", name, radius, kMaxCoordinate));
+    throw ShapeError(fmt::format("shape '{}': the radius {} exceeds {:g}", name, radius, kMaxCoordinate));
   if (extent < kMinShapeSize)
     throw ShapeError(
         fmt::format("shape '{}': {:g} across; a shape must be at least {:g} across (change the unit of "
