@@ -830,6 +830,11 @@ Backend backend_from_string(std::string_view word) {
 
 SceneConfig parse_scene(const std::string& text, const std::string& source, const std::filesystem::path& base,
                         const std::vector<std::string>& overrides) {
+  if (const auto control = first_control_byte(text))
+    throw SceneError(
+        fmt::format("{}:{}: {}: a scene is plain text; remove it (was the file saved by a word "
+                    "processor, or a binary pasted into it?)",
+                    source, control->line, describe(*control)));
   const SceneSections sections = split_sections(text, source);
   const SceneValues values(joined(sections.first), source, overrides);
   SceneConfig scene;

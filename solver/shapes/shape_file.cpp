@@ -27,6 +27,8 @@ class LineReader {
     std::string text;
     while (std::getline(in_, text)) {
       ++number_;
+      if (const auto control = first_control_byte(text))
+        fail(number_, describe(*control) + ": a shape file is plain text; remove it");
       if (const auto hash = text.find('#'); hash != std::string::npos) text.erase(hash);
       std::istringstream split(text);
       Line line{number_, {}};

@@ -42,6 +42,29 @@ std::string fit_for_message(std::string_view text, std::size_t longest) {
   return out;
 }
 
+std::optional<ControlByte> first_control_byte(std::string_view text) {
+  ControlByte at;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') {
+      ++at.line, at.column = 1;
+      continue;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
+      at.byte = c;
+      return at;
+    }
+    ++at.column;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const ControlByte& c) {
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02X", c.byte);
+  return std::string("a control character (byte ") + byte + ") at column " + std::to_string(c.column);
+}
+
 std::optional<double> parse_number(std::string_view text) {
   double value = 0.0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -14,6 +14,19 @@ namespace sphero {
 // with the full length said (a value pasted by mistake can be megabytes).
 std::string fit_for_message(std::string_view text, std::size_t longest = 300);
 
+// Where a text holds a control character no text file of Sphero's may
+// (NUL and the rest of ASCII's control bytes and DEL, but tab, line feed
+// and carriage return): such a byte would cut a path or a name short
+// wherever C strings meet it, and nobody types one on purpose.
+struct ControlByte {
+  int line = 1;    // from 1
+  int column = 1;  // from 1, in bytes
+  unsigned char byte = 0;
+};
+std::optional<ControlByte> first_control_byte(std::string_view text);
+// "a control character (byte 0x00) at column 7": for a reader's message.
+std::string describe(const ControlByte& c);
+
 // The whole text as a number in the C locale (std::from_chars: no leading
 // '+', no spaces, no trailing characters); "inf" and "nan" parse, so that
 // callers can say why they refuse them.

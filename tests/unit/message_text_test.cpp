@@ -44,6 +44,19 @@ TEST(MessageText, ParsesWholeNumbersOnly) {
   EXPECT_TRUE(std::isnan(*parse_number("nan")));
 }
 
+TEST(MessageText, AControlCharacterIsFoundWithItsLineAndColumn) {
+  EXPECT_FALSE(first_control_byte("a = 1\r\n\tb = 2\n"));  // tab, CR and LF are text
+  EXPECT_FALSE(first_control_byte("grain = é\n"));         // so is UTF-8
+  const auto nul = first_control_byte(std::string_view("a = 1\nshape=x\0y\n", 16));
+  ASSERT_TRUE(nul);
+  EXPECT_EQ(nul->line, 2);
+  EXPECT_EQ(nul->column, 8);
+  EXPECT_EQ(nul->byte, 0);
+  EXPECT_EQ(describe(*nul), "a control character (byte 0x00) at column 8");
+  EXPECT_EQ(first_control_byte("x\x7F")->byte, 0x7F);
+  EXPECT_EQ(first_control_byte("\x1B[0m")->column, 1);
+}
+
 TEST(MessageText, FiniteRefusesInfinitiesAndNan) {
   EXPECT_EQ(parse_finite("3"), 3.0);
   EXPECT_FALSE(parse_finite("inf"));
