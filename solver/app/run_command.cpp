@@ -264,6 +264,21 @@ struct RunStart {
   std::string backend;               // the header's line for the backend, if not the CPU
 };
 
+// A restart continues to the scene's end: a checkpoint at or past it has
+// nothing left to run, and a duration that ends before it is a mistake.
+void refuse_a_restart_past_the_end(const EngineSnapshot& checkpoint, const std::vector<StagePlan>& stages,
+                                   const EngineSnapshot& first, const std::string& file) {
+  const long end = stages.back().end_step;
+  if (checkpoint.step < end) return;
+  const double end_at = end_time(stages, first.step, first.time);
+  throw SceneError(fmt::format(
+      "{}: the checkpoint is at t = {:.6g} s (step {}), and the scene {} at t = {:.6g} s (step {}): nothing is left to "
+      "run. To continue it, {}",
+      file, checkpoint.time, checkpoint.step, checkpoint.step == end ? "ends there too" : "ends before it", end_at, end,
+      stages.size() == 1 ? fmt::format("give a duration above {:.6g} s (--duration)", checkpoint.time - first.time)
+                         : fmt::format("lengthen stage {}'s duration", stages.back().name)));
+}
+
 // The run from `first` (first_stage_state), or, with --restart, from the
 // checkpoint, which must be what the scene makes at its time: the stage it
 // belongs to is applied to the scene's state before they are compared.
@@ -283,6 +298,7 @@ RunStart start_run(const RunOptions& options, const SceneConfig& scene, EngineSn
     run.stage = k;
     check_restart(*checkpoint, stage.world, stage.settings, options.restart, scene.source);
   });
+  if (checkpoint) refuse_a_restart_past_the_end(*checkpoint, run.stages, first, options.restart);
   if (!checkpoint) {
     run.engine = engine_for(
         [&] {
