@@ -328,7 +328,37 @@ bool holds_the_checkpoints_run(const fs::path& out, const fs::path& restart) {
   return fs::equivalent(folder, out, unknown);
 }
 
+// What --output names must be a folder or nothing yet: a file, a link to
+// nothing and a loop of links are named as such before anything is read
+// or written there.
+void refuse_an_output_that_is_no_folder(const fs::path& out) {
+  const std::string name = out.string();
+  std::error_code error;
+  const fs::file_status entry = fs::symlink_status(out, error);
+  const auto looped = [&] { return error == std::make_error_code(std::errc::too_many_symbolic_link_levels); };
+  if (!looped() && entry.type() == fs::file_type::not_found) return;  // created below
+  if (error && !looped())
+    throw SceneError(fmt::format("the output directory '{}' cannot be examined: {}", name, error.message()));
+  const fs::file_status target = looped() ? entry : fs::status(out, error);
+  if (looped())
+    throw SceneError(
+        fmt::format("the output directory '{}' leads through a loop of symbolic links; give another "
+                    "folder with --output DIR",
+                    name));
+  if (fs::is_symlink(entry) && !fs::exists(target))
+    throw SceneError(
+        fmt::format("the output directory '{}' is a symbolic link to '{}', which does not exist: create "
+                    "that folder, or give another with --output DIR",
+                    name, fs::read_symlink(out, error).string()));
+  if (!fs::is_directory(target))
+    throw SceneError(
+        fmt::format("the output directory '{}' is a file, not a folder: give a folder's name with --output "
+                    "DIR (--overwrite replaces a run's files in a folder, never a file)",
+                    name));
+}
+
 void prepare_output_directory(const fs::path& out, const RunOptions& options) {
+  refuse_an_output_that_is_no_folder(out);
   const bool holds_a_run = fs::exists(out / "energy.csv") || fs::exists(out / "run.sphero");
   if (!options.restart.empty() && holds_a_run && !holds_the_checkpoints_run(out, options.restart)) {
     // Continuing here would splice the checkpoint's run into another one.

@@ -77,4 +77,15 @@ expect empty-output-name "output: an empty folder name" "$sphero" run small.ini 
 expect empty-figure-name "-o: an empty file name" "$sphero" figure . -o ""
 expect empty-bench-scene "--scene: give at least one scene, or all" "$sphero" bench --scene "" --n 100
 
+# An --output that cannot be a folder is named as such, never with the
+# file system's raw text; nothing is written through it.
+ln -s loop loop; ln -s nowhere/x dangling; echo "a user's notes" > notes.txt
+expect output-link-loop "'loop' leads through a loop of symbolic links" "$sphero" run small.ini --output loop
+expect output-inside-link-loop "'loop/run' leads through a loop of symbolic links" "$sphero" run small.ini --output loop/run
+expect output-dangling-link "'dangling' is a symbolic link to 'nowhere/x', which does not exist" \
+  "$sphero" run small.ini --output dangling
+expect output-a-file "'notes.txt' is a file, not a folder" "$sphero" run small.ini --output notes.txt --overwrite
+[ "$(cat notes.txt)" = "a user's notes" ] || { echo "FAIL output-a-file: the file was changed"; exit 1; }
+[ ! -e nowhere ] || { echo "FAIL output-dangling-link: its target was created"; exit 1; }
+
 finish && echo "bad inputs refused"
