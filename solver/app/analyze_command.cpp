@@ -29,6 +29,7 @@
 #include "io/packing_frame.h"
 #include "io/state_vtu.h"
 #include "packing/touching_pairs.h"
+#include "text/csv_row.h"
 
 namespace sphero::app {
 namespace {
@@ -109,8 +110,8 @@ class AnalysisTables {
     for (std::size_t z = 0; z < s.coordination_distribution.size(); ++z)
       coordination_ += fmt::format("{},{},{},{}\n", frame, s.time, z, s.coordination_distribution[z]);
     for (const analysis::ShapeGroup& g : s.shapes)
-      shapes_ += fmt::format(
-          "{},{},{},{},{},{},{}\n", frame, s.time, g.shape, g.grains, g.area, g.mean_centre.x, g.mean_centre.y);
+      shapes_ += fmt::format("{},{},{},{},{},{},{}\n", frame, s.time, csv_field(g.shape), g.grains, g.area,
+                             g.mean_centre.x, g.mean_centre.y);
     for (std::size_t k = 0; k < s.normal_density.size(); ++k)
       roses_ += fmt::format("{},{},{},{},{}\n", frame, s.time, (static_cast<double>(k) + 0.5) * 180.0 / o_.rose_bins,
                             s.normal_density[k], s.mean_normal_force[k]);

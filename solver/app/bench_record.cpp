@@ -1,5 +1,7 @@
 #include "app/bench_record.h"
 
+#include "text/csv_row.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,7 +23,7 @@ void print_bench_record(const BenchRecord& record, bool csv, bool& header_printe
     for (const auto& [key, value] : record) {
       std::string bare = value;
       bare.erase(std::remove(bare.begin(), bare.end(), '"'), bare.end());
-      line += fmt::format("{}{}", line.empty() ? "" : ",", bare);
+      line += fmt::format("{}{}", line.empty() ? "" : ",", csv_field(bare));
     }
   } else {
     for (const auto& [key, value] : record) line += fmt::format("{}\"{}\": {}", line.empty() ? "{" : ", ", key, value);

@@ -15,6 +15,7 @@
 #include "analysis/figures/charts.h"
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "text/csv_row.h"
 #include "text/message_text.h"
 
 namespace sphero::app {
@@ -40,6 +41,15 @@ std::vector<std::string> split_commas(const std::string& line) {
   return out;
 }
 
+// A table line's fields as RFC 4180 quotes them.
+std::vector<std::string> fields_of(const std::string& line, const std::string& file, int number) {
+  auto fields = split_csv_row(line);
+  if (!fields)
+    throw std::runtime_error(
+        fmt::format("{}:{}: a quoted field left open, or text after its closing quote", file, number));
+  return std::move(*fields);
+}
+
 // Lines starting with '#' are comments; the first other line names the columns.
 Table read_table(const std::string& file) {
   if (std::filesystem::is_directory(file)) throw std::runtime_error(fmt::format("{}: a folder, not a table", file));
@@ -52,10 +62,10 @@ Table read_table(const std::string& file) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     if (t.columns.empty()) {
-      t.columns = split_commas(line);
+      t.columns = fields_of(line, file, number);
       continue;
     }
-    t.rows.push_back(split_commas(line));
+    t.rows.push_back(fields_of(line, file, number));
     if (t.rows.back().size() != t.columns.size())
       throw std::runtime_error(fmt::format(
           "{}:{}: {} values where the header names {} columns", file, number, t.rows.back().size(), t.columns.size()));

@@ -17,6 +17,7 @@
 #include "io/pvtu_file.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
+#include "text/csv_row.h"
 #include "text/message_text.h"
 
 #include <algorithm>
@@ -96,9 +97,10 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
   for (std::string line; std::getline(in, line);) {
     ++number;
     if (line.empty() || line[0] == '#') continue;
-    std::stringstream fields(line);
-    std::vector<std::string> words;
-    for (std::string w; std::getline(fields, w, ',');) words.push_back(w);
+    const auto fields = split_csv_row(line);
+    if (!fields)
+      throw std::runtime_error(fmt::format("{}:{}: a quoted field left open; the file is damaged", file, number));
+    const std::vector<std::string>& words = *fields;
     if (line.rfind("time_s", 0) == 0) {
       table.columns = words;
       continue;

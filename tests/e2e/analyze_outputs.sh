@@ -52,4 +52,13 @@ grep -q -- "--chain-links: unknown chain links 'best': use ahead-and-behind (Pet
 cp -r "$run" "$work/two-best"
 "$sphero" analyze "$work/two-best" --no-local-packing --chain-links two-best-aligned > /dev/null
 [ "$(grep -c '^[0-9]' "$work/two-best/analysis.csv")" -eq "$frames" ] || { echo "two-best-aligned: not one row per frame"; exit 1; }
+# A shape whose name holds a comma and quotes stays one column of
+# shapes.csv (RFC 4180), and sphero plot reads the table back.
+sed 's/^name disk$/name big,"cow"/' "$(dirname "$0")/../../data/shapes/disk.shape" > "$work/odd.shape"
+printf 'duration = 0.02\nlaw = 0 0 linear kn=1e4\ngrains = shape=odd.shape count=3 region=0,0,5,5\n' > "$work/odd.ini"
+"$sphero" run "$work/odd.ini" --output "$work/odd" --quiet > /dev/null
+"$sphero" analyze "$work/odd" --no-local-packing > /dev/null
+grep -q '^0,0,"big,""cow""",3,' "$work/odd/shapes.csv" || { echo "shapes.csv: the odd name is not quoted"; exit 1; }
+"$sphero" plot "$work/odd/shapes.csv" --x frame --y grains --by shape -o "$work/odd.png" | grep -q "1 curve(s)" \
+  || { echo "sphero plot did not read shapes.csv back as one shape"; exit 1; }
 echo "analysis ok: $frames frames, distributions, chains, fields, 8 plots, any thread count; bad options refused"
