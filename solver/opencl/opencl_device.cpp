@@ -24,8 +24,11 @@ std::string lower(std::string text) {
 // An index, or a part of the name.
 bool matches(const std::string& choice, int index, const std::string& name) {
   if (choice.empty()) return true;
-  if (std::all_of(choice.begin(), choice.end(), [](unsigned char c) { return std::isdigit(c); }))
-    return std::stoi(choice) == index;
+  if (std::all_of(choice.begin(), choice.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    // Compared as text: an index of any length, leading zeros allowed.
+    const std::size_t first = std::min(choice.find_first_not_of('0'), choice.size() - 1);
+    return choice.substr(first) == std::to_string(index);
+  }
   return lower(name).find(lower(choice)) != std::string::npos;
 }
 
@@ -65,10 +68,13 @@ std::string listing(const std::vector<OpenClDeviceInfo>& all) {
     return "no OpenCL device is installed: install pocl-opencl-icd (PoCL, on the CPU) or a GPU driver's OpenCL ICD "
            "(for NVIDIA, an .icd file naming libnvidia-opencl.so.1 in /etc/OpenCL/vendors or in a folder given by "
            "OCL_ICD_VENDORS)";
-  std::string out = "the devices are:";
-  for (const OpenClDeviceInfo& i : all)
-    out += fmt::format("\n  platform {} ({}), device {}: {} [{}{}]", i.platform_index, i.platform, i.device_index,
-                       i.name, i.version, i.fp64 ? ", double precision" : ", no double precision");
+  // One line: messages show control characters, line breaks included, as escapes.
+  std::string out = "the devices are";
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const OpenClDeviceInfo& i = all[k];
+    out += fmt::format("{} platform {} ({}), device {}: {} [{}{}]", k == 0 ? ":" : ";", i.platform_index, i.platform,
+                       i.device_index, i.name, i.version, i.fp64 ? ", double precision" : ", no double precision");
+  }
   return out;
 }
 

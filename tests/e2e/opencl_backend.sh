@@ -47,4 +47,11 @@ grep -q "backend: expected cpu or opencl, found 'gpu'" "$work/word.txt"
 if OPENCL_DEVICE=no-such-device "$sphero" run "$soft" --check --backend opencl 2> "$work/device.txt"; then exit 1; fi
 grep -q "backend = opencl: no OpenCL device with double precision matches OPENCL_PLATFORM='' and OPENCL_DEVICE='no-such-device'" "$work/device.txt"
 grep -q "the devices are:" "$work/device.txt"
+# The listing is one line: no escaped line breaks. An index past any int is
+# no device (not a C++ conversion's text); leading zeros still name one.
+if grep -qF '\x0A' "$work/device.txt"; then echo "the device listing holds escaped line breaks"; exit 1; fi
+if OPENCL_PLATFORM=99999999999999999999 "$sphero" run "$soft" --check --backend opencl 2> "$work/huge.txt"; then exit 1; fi
+grep -q "matches OPENCL_PLATFORM='99999999999999999999' and OPENCL_DEVICE=''" "$work/huge.txt"
+if grep -qE 'stoi|std::' "$work/huge.txt"; then echo "a C++ internal in the message"; exit 1; fi
+OPENCL_PLATFORM=000 OPENCL_DEVICE=00 "$sphero" run "$soft" --check --backend opencl > /dev/null
 echo "opencl backend: the same energy.csv, $frames frames and checkpoints as the CPU; a restart across backends is exact"
