@@ -15,6 +15,28 @@ bool same_law(const ContactLaw& a, const ContactLaw& b) {
          a.mu == b.mu && a.cohesion == b.cohesion;
 }
 
+// How body i's shape differs, if it does: its sphero-radius, its number of
+// vertices or the first vertex that moved, in the body's own frame (where
+// the shape file puts it, about the centroid).
+std::string shape_difference(const World& a, const World& b, std::size_t i) {
+  const std::string which =
+      a.shape_name[i] == b.shape_name[i]
+          ? fmt::format("body {}'s shape '{}'", i, a.shape_name[i])
+          : fmt::format("body {}'s shape, '{}' there and '{}' here,", i, a.shape_name[i], b.shape_name[i]);
+  if (!close(a.radius[i], b.radius[i]))
+    return fmt::format("{} has sphero-radius {} there, {} here", which, a.radius[i], b.radius[i]);
+  const auto sa = local_skeleton(a, i), sb = local_skeleton(b, i);
+  if (sa.size() != sb.size())
+    return fmt::format("{} has {} skeleton vertices there, {} here", which, sa.size(), sb.size());
+  for (std::size_t k = 0; k < sa.size(); ++k)
+    if (norm(sa[k] - sb[k]) > 1e-9 * (a.bounding_radius[i] + 1e-300))
+      return fmt::format(
+          "{} has its vertex {} {:.3g} away from where the checkpoint has it, ({:.6g}, {:.6g}) about "
+          "the centroid",
+          which, k + 1, norm(sa[k] - sb[k]), sa[k].x, sa[k].y);
+  return {};
+}
+
 // The first body whose kind, material, density or shape differs, and how.
 std::string body_difference(const World& a, const World& b) {
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -24,13 +46,8 @@ std::string body_difference(const World& a, const World& b) {
     if (a.material[i] != b.material[i])
       return fmt::format("body {} is of material {} there, {} here", i, a.material[i], b.material[i]);
     if (!close(a.density[i], b.density[i]))
-      return fmt::format("body {} has density {:g} there, {:g} here (density)", i, a.density[i], b.density[i]);
-    const auto sa = local_skeleton(a, i), sb = local_skeleton(b, i);
-    bool same = sa.size() == sb.size() && close(a.radius[i], b.radius[i]);
-    for (std::size_t k = 0; same && k < sa.size(); ++k)
-      same = norm(sa[k] - sb[k]) <= 1e-9 * (a.bounding_radius[i] + 1e-300);
-    if (!same)
-      return fmt::format("body {} is a '{}' there, a '{}' here (its shape)", i, a.shape_name[i], b.shape_name[i]);
+      return fmt::format("body {} has density {} there, {} here (density)", i, a.density[i], b.density[i]);
+    if (std::string d = shape_difference(a, b, i); !d.empty()) return d + " (shape file)";
   }
   return {};
 }
