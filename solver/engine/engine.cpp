@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/dof.h"
+#include "engine/wall_steps.h"
 #include "engine/wall_vibration.h"
 
 namespace sphero {
@@ -54,6 +55,7 @@ double step_limit_of(const World& w, const EngineSettings& s) {
 Engine::Engine(World world, EngineSettings settings)
     : core_(std::move(world), settings), stepper_(make_stepper(settings)) {
   dt_limit_ = step_limit_of(core_.world, core_.settings);
+  check_wall_motions();
   core_.classify_bodies();
   if (core_.settings.threads < 1) throw std::invalid_argument("the number of threads must be at least 1");
   World& w = core_.world;
@@ -72,6 +74,17 @@ Engine::Engine(World world, EngineSettings settings)
   stepper_->start(core_);
   core_.sum_body_energies(soft);
   core_.ledger.initial_mechanical = ledger().mechanical();
+}
+
+// Imposed wall motions checked against the step, and the pressure plates
+// found whose steps the run checks.
+void Engine::check_wall_motions() {
+  const World& w = core_.world;
+  check_wall_steps(w, core_.settings);
+  wall_step_bound_ = sphero::wall_step_bound(w);
+  plates_.clear();
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (w.is_wall[i] && !w.constraint[i].holds_all()) plates_.push_back(i);
 }
 
 EnergyLedger Engine::ledger() const {
@@ -98,6 +111,7 @@ Engine::Engine(EngineSnapshot s)
   for (std::size_t i = 0; i < w.size(); ++i) update_orientation(w, i);
   mark_seams(w);
   dt_limit_ = step_limit_of(w, core_.settings);
+  check_wall_motions();
   core_.classify_bodies();
   // Each body's power at the step's end, as the stepper took it (the state
   // holds the forces and velocities it was taken from).
@@ -204,7 +218,9 @@ void Engine::step() {
                                  core_.settings.model,
                                  kinetic_energy_of(core_.world, core_.vibrating),
                                  check_energy_,
-                                 body_numbers_.empty() ? nullptr : &body_numbers_};
+                                 body_numbers_.empty() ? nullptr : &body_numbers_,
+                                 plates_.empty() ? nullptr : &plates_,
+                                 wall_step_bound_};
   const EnergyLedger checked =
       check_energy_ && near_energy_bound(core_.ledger, context.driven_kinetic) ? ledger() : core_.ledger;
   try {

@@ -170,6 +170,11 @@ class Engine {
   double drive_work() const { return drive_work_; }
   long step_count() const { return core_.step; }
   double time_step_limit() const { return dt_limit_; }
+  // How far a pressure plate may move in one step before the run stops
+  // (wall_steps.h); a part of a world spread over ranks takes the whole
+  // world's.
+  double wall_step_bound() const { return wall_step_bound_; }
+  void set_wall_step_bound(double bound) { wall_step_bound_ = bound; }
 
   // Re-evaluates forces and energies in the current state without moving
   // anything (tangential springs untouched): for tests and output. The
@@ -182,6 +187,7 @@ class Engine {
 
  private:
   void book_constraint_work();
+  void check_wall_motions();
 
   // mutable: a stepper that keeps the bodies on a device brings the
   // host's copy up to date when a const reader asks (Stepper::sync_host);
@@ -189,6 +195,8 @@ class Engine {
   mutable EngineCore core_;
   std::unique_ptr<Stepper> stepper_;
   double dt_limit_ = 0.0;
+  double wall_step_bound_ = 0.0;
+  std::vector<std::size_t> plates_;  // walls that move as the grains push them
   bool check_energy_ = true;
   double drive_work_ = 0.0;
   // The step's external work before its trapezoid, and the trapezoid's

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/thread_team.h"
+#include "engine/wall_steps.h"
 
 namespace sphero {
 namespace {
@@ -101,6 +102,24 @@ bool looks_unstable_after_all(const World& w, const std::vector<Vec2>& previous,
   return norm2(w.position[i] - previous[i]) > bound * bound && moved_of(w, previous, i) > bound;
 }
 
+namespace {
+
+// A pressure plate that crossed more than the thinnest grain's layer in a
+// step may have passed through grains: the run stops before it goes on.
+void check_plates(const World& w, const std::vector<Vec2>& previous, const StabilityContext& run) {
+  for (const std::size_t i : *run.plates) {
+    const std::string problem = wall_step_problem(w, i, moved_of(w, previous, i), run.wall_step_bound, run.dt);
+    if (problem.empty()) continue;
+    const std::size_t named = run.body_numbers ? static_cast<std::size_t>((*run.body_numbers)[i]) : i;
+    throw InstabilityError(named, fmt::format("unstable at step {} (t = {:g}): the pressure plate's {}. Likely cause: "
+                                              "a pressure the grains cannot hold at this dt; lower dt or the "
+                                              "pressure, or drive the plate at a velocity",
+                                              run.step, run.time, problem));
+  }
+}
+
+}  // namespace
+
 void check_stability(const World& w, const std::vector<Vec2>& previous, std::size_t first_unstable,
                      const EnergyLedger& ledger, std::size_t fastest, const StabilityContext& run) {
   // Found in parallel (by the integrator's last pass, or here), reported
@@ -118,6 +137,7 @@ void check_stability(const World& w, const std::vector<Vec2>& previous, std::siz
                      2.0 * w.bounding_radius[i]),
          run);
   }
+  if (run.plates) check_plates(w, previous, run);
   if (run.check_energy) check_energy(w, ledger, fastest, run);
 }
 

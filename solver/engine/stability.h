@@ -72,6 +72,10 @@ struct StabilityContext {
   // Where the world is a part of a larger one: each body's number there,
   // which the messages name.
   const std::vector<int>* body_numbers = nullptr;
+  // Walls that move as the grains push them (pressure plates), each step
+  // checked against wall_step_bound (wall_steps.h).
+  const std::vector<std::size_t>* plates = nullptr;
+  double wall_step_bound = 0.0;
 };
 
 // Throws InstabilityError for the lowest body that looks unstable

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "engine/stability.h"
+#include "engine/wall_steps.h"
 #include "io/wall_motions.h"
 #include "shapes/mass_properties.h"
 
@@ -160,6 +161,11 @@ void apply_stage(const StageSpec& stage, EngineSnapshot& state) {
   if (stage.attractor) state.world.attractor = *stage.attractor;
   apply_wall_changes(state, stage.wall_changes);
   if (stage.dt) set_time_step(state, *stage.dt, stage.at);
+  try {
+    check_wall_steps(state.world, state.settings);
+  } catch (const std::invalid_argument& e) {
+    fail_at(stage.at, "set_wall", e.what());
+  }
 }
 
 void start_stage_from(const SceneConfig& scene, EngineSnapshot& state, const std::string& checkpoint) {

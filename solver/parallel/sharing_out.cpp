@@ -160,6 +160,8 @@ void DistributedEngine::start_engine(std::vector<BodyRecord> records, const Worl
       std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0, books};
   if (settings_.integrator == Integrator::gear) split_history(history, s);
   engine_ = std::make_unique<Engine>(std::move(s));
+  // The thinnest grain of the whole world bounds a plate's step on every rank.
+  engine_->set_wall_step_bound(ranks_.min(engine_->wall_step_bound()));
   engine_->count_only(std::move(counted), held_);
   engine_->agree_lists_with(agreement_.get());
   // Gear corrects a free wall with the forces of every rank's contacts on it.

@@ -33,6 +33,44 @@ TEST(TimeStep, TooLargeIsRefusedWithTheNumbers) {
   EXPECT_NO_THROW(Engine(world_of(bodies, linear_law(1e4)), s));
 }
 
+// A floor driven at 1 m/s under disks of sphero-radius 0.5 with dt 1e-3 s:
+// 1 mm a step, well within half the radius; at 300 m/s, 0.3 m, beyond it.
+TEST(WallSteps, AWallThatCrossesMoreThanHalfTheThinnestLayerInAStepIsRefused) {
+  const auto engine_with = [](Vec2 velocity, Vibration vibration) {
+    BodySpec floor = test::wall({{-5, 0}, {5, 0}}, 0.1);
+    floor.constraint.imposed_velocity = {velocity.x, velocity.y, 0.0};
+    floor.constraint.vibration = vibration;
+    EngineSettings s;
+    s.dt = 1e-3;
+    s.verlet_distance = 0.05;
+    return Engine(world_of({floor, disk({0, 1}, 0.5)}, linear_law(1e4)), s);
+  };
+  EXPECT_NO_THROW(engine_with({0, 1}, {}));
+  EXPECT_NO_THROW(engine_with({0, 240}, {}));  // 0.24 m a step
+  try {
+    engine_with({0, 300}, {});
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("wall wall0 moves 0.3 m in one step of 0.001 s, more than 0.25 m"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("lower dt to at most 0.000833333 s"), std::string::npos) << message;
+  }
+  // A vibration: its peak speed 2π f A counts, and so do its steps a cycle.
+  Vibration shaken;
+  shaken.frequency = 10.0, shaken.amplitude = {0.0, 5.0};  // 314 m/s at its peak
+  EXPECT_THROW(engine_with({}, shaken), std::invalid_argument);
+  shaken.frequency = 60.0, shaken.amplitude = {0.0, 1e-4};  // 16.7 steps a cycle
+  try {
+    engine_with({}, shaken);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("fewer than the 20 that follow its motion"), std::string::npos) << e.what();
+  }
+  shaken.frequency = 40.0;
+  EXPECT_NO_THROW(engine_with({}, shaken));
+}
+
 TEST(Instability, AForcedHugeTimeStepStopsWithAMessage) {
   std::vector<BodySpec> bodies{disk({0, 0}, 0.5, {1, 0}), disk({1.05, 0}, 0.5, {-1, 0})};
   EngineSettings s;
