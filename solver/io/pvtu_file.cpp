@@ -13,6 +13,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -189,6 +190,7 @@ std::vector<std::filesystem::path> pvtu_pieces(const std::filesystem::path& pvtu
   if (text.find("type=\"PUnstructuredGrid\"") == std::string::npos)
     throw std::runtime_error(pvtu.string() + ": not a parallel unstructured grid (.pvtu) file");
   std::vector<std::filesystem::path> pieces;
+  std::map<std::filesystem::path, std::size_t> seen;  // each piece's file, and its number from 1
   const std::string tag = "<Piece ", key = "Source=\"";
   for (auto at = text.find(tag); at != std::string::npos; at = text.find(tag, at + tag.size())) {
     const auto end = text.find('>', at);
@@ -199,6 +201,12 @@ std::vector<std::filesystem::path> pvtu_pieces(const std::filesystem::path& pvtu
     if (pieces.size() == kMaxPieces)
       throw std::runtime_error(fmt::format("{}: more than {} pieces; the file is damaged", pvtu.string(), kMaxPieces));
     pieces.push_back(piece_path(pvtu, text.substr(source + key.size(), close - source - key.size())));
+    // The same file twice (under two spellings or through a link) would
+    // count its grains twice.
+    const auto [first, fresh] = seen.emplace(std::filesystem::canonical(pieces.back()), pieces.size());
+    if (!fresh)
+      throw std::runtime_error(fmt::format("{}: pieces {} and {} are the same file, {}; the file is damaged",
+                                           pvtu.string(), first->second, pieces.size(), pieces.back().string()));
   }
   if (pieces.empty()) throw std::runtime_error(pvtu.string() + ": names no piece; the file is damaged");
   return pieces;

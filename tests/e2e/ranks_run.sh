@@ -138,3 +138,13 @@ cmp "$work/unstable-1.err" <(sed "s/unstable-2/unstable-1/" "$work/unstable-2.er
 cmp "$work/unstable-1/energy.csv" "$work/unstable-2/energy.csv"
 [ -f "$work/unstable-2/last-good.ckpt" ]
 echo "an unstable run stops on 2 ranks with the serial run's message and last good frame"
+# A .pvtu that names one piece twice (under two spellings) is refused, not
+# analysed with its grains counted twice.
+cp -r "$work/branch" "$work/piece-twice"
+sed -i 's#<Piece Source="particles_00000_1.vtu"/>#<Piece Source="./particles_00000_0.vtu"/>#' \
+  "$work/piece-twice/particles_00000.pvtu"
+if "$sphero" analyze "$work/piece-twice" --no-local-packing 2> "$work/piece-twice.err" > /dev/null; then
+  echo "a piece named twice was analysed"; exit 1
+fi
+grep -q "particles_00000.pvtu: pieces 1 and 2 are the same file" "$work/piece-twice.err"
+echo "a frame naming a piece twice is refused"
