@@ -1,10 +1,15 @@
 #include "engine/triangulation_neighbours.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <stdexcept>
 #include <string>
 
 #include "engine/stability.h"
+#include "triangulation/constrained_triangulation.h"
 
 namespace sphero {
 namespace {
@@ -102,6 +107,29 @@ bool TriangulationNeighbours::copies_still_cover(const World& w, const std::vect
   return true;
 }
 
+namespace {
+
+// A skeleton whose own segments meet other than end to end cannot be a set
+// of triangulation edges: said once per shape, before the first build,
+// rather than when rounding first shows it as the grain turns.
+void refuse_self_meeting_skeletons(const World& w) {
+  std::set<std::string> checked;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w.is_wall[i] || !checked.insert(w.shape_name[i]).second) continue;
+    const std::vector<Vec2> skeleton = local_skeleton(w, i);
+    const auto pair = self_meeting_segments(skeleton, w.closed[i] && skeleton.size() >= 3);
+    if (!pair) continue;
+    throw std::invalid_argument(fmt::format(
+        "neighbours = triangulation cannot take the shape '{}' (body {}): its skeleton's segments {} and {} meet "
+        "other than end to end (they cross, touch, or fold back onto each other). The void space is triangulated "
+        "with the skeletons' segments as edges, which may meet only at shared ends; list neighbours with cells, "
+        "which take such shapes",
+        w.shape_name[i], i, (*pair)[0], (*pair)[1]));
+  }
+}
+
+}  // namespace
+
 void TriangulationNeighbours::follow(const World& w, const std::vector<std::array<int, 2>>& wraps, double skin,
                                      int threads, bool each_pair_once) {
   double largest_radius = 0.0, largest_bound = 0.0;
@@ -111,6 +139,7 @@ void TriangulationNeighbours::follow(const World& w, const std::vector<std::arra
       largest_bound = std::max(largest_bound, w.bounding_radius[i]);
   const double reach = largest_bound + largest_radius + skin;
   const bool periodic = w.cell.periodic[0] || w.cell.periodic[1];
+  if (!triangulation_) refuse_self_meeting_skeletons(w);
   try {
     if (!triangulation_ || body_count_ != w.size() || (periodic && !copies_still_cover(w, wraps, reach))) {
       build(w, wraps, reach);
@@ -119,6 +148,14 @@ void TriangulationNeighbours::follow(const World& w, const std::vector<std::arra
       fill_points(w, wraps, points);
       triangulation_->move_to(points);
     }
+  } catch (const SelfMeetingSkeletonError& e) {
+    const auto b = static_cast<std::size_t>(e.body());
+    throw InstabilityError(fmt::format(
+        "neighbours = triangulation cannot take body {}'s shape '{}': its skeleton's segments {} and {} meet other "
+        "than end to end (they cross, touch, or fold back onto each other, which rounding may show only as the "
+        "grain turns). The void space is triangulated with the skeletons' segments as edges, which may meet only "
+        "at shared ends; list neighbours with cells, which take such shapes",
+        b, w.shape_name[b], e.segments()[0], e.segments()[1]));
   } catch (const TriangulationError& e) {
     throw InstabilityError("neighbours = triangulation: " + std::string(e.what()) +
                            ", an overlap deeper than the two sphero-radii. Lower dt or the velocities (or list "

@@ -1,5 +1,7 @@
 #include "triangulation/constrained_triangulation.h"
 
+#include "geometry/segment.h"
+
 #include <CGAL/Constrained_Delaunay_triangulation_2.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/Triangulation_face_base_with_info_2.h>
@@ -7,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -48,7 +51,51 @@ std::vector<Cdt::Vertex_handle> insert_points(Cdt& cdt, const std::vector<Vec2>&
   return handle;
 }
 
+// Whether two of one body's segments, sharing the point `shared` (or -1),
+// meet elsewhere: apart, they must not touch; sharing an end, the far end
+// of one must not lie on the other (a fold back along itself).
+bool meet_elsewhere(const std::vector<Vec2>& points, std::array<int, 2> s, std::array<int, 2> t) {
+  const auto at = [&](int k) { return points[static_cast<std::size_t>(k)]; };
+  int shared = -1;
+  for (int a : s)
+    for (int b : t)
+      if (a == b) shared = a;
+  if (shared < 0) return segments_intersect(at(s[0]), at(s[1]), at(t[0]), at(t[1]));
+  const Vec2 middle = at(shared), a = at(s[0] == shared ? s[1] : s[0]), b = at(t[0] == shared ? t[1] : t[0]);
+  return cross(a - middle, b - middle) == 0.0 && dot(a - middle, b - middle) > 0.0;
+}
+
+// Two of the segments (pairs of indices into points) that meet other than
+// end to end, numbered from 1 in their order.
+std::optional<std::array<int, 2>> first_meeting(const std::vector<Vec2>& points,
+                                                const std::vector<std::array<int, 2>>& segments) {
+  for (std::size_t i = 0; i < segments.size(); ++i)
+    for (std::size_t j = i + 1; j < segments.size(); ++j)
+      if (meet_elsewhere(points, segments[i], segments[j]))
+        return std::array<int, 2>{static_cast<int>(i) + 1, static_cast<int>(j) + 1};
+  return std::nullopt;
+}
+
+// After a failed constraint of `body`: two of its own segments that meet
+// other than end to end, if any.
+std::optional<std::array<int, 2>> self_meeting(const std::vector<Vec2>& points,
+                                               const std::vector<std::array<int, 2>>& constraints,
+                                               const std::vector<int>& owner, int body) {
+  std::vector<std::array<int, 2>> own;
+  for (const auto& c : constraints)
+    if (owner[static_cast<std::size_t>(c[0])] == body) own.push_back(c);
+  return first_meeting(points, own);
+}
+
 }  // namespace
+
+std::optional<std::array<int, 2>> self_meeting_segments(const std::vector<Vec2>& skeleton, bool closed) {
+  const int n = static_cast<int>(skeleton.size());
+  std::vector<std::array<int, 2>> segments;
+  for (int k = 0; k + 1 < n; ++k) segments.push_back({k, k + 1});
+  if (closed && n >= 3) segments.push_back({n - 1, 0});
+  return first_meeting(skeleton, segments);
+}
 
 std::vector<VoidTriangulation::Triangle> constrained_triangulation(const std::vector<Vec2>& points,
                                                                    const std::vector<std::array<int, 2>>& constraints,
@@ -59,6 +106,12 @@ std::vector<VoidTriangulation::Triangle> constrained_triangulation(const std::ve
     try {
       cdt.insert_constraint(handle[static_cast<std::size_t>(a)], handle[static_cast<std::size_t>(b)]);
     } catch (const Cdt::Intersection_of_constraints_exception&) {
+      const int body = owner[static_cast<std::size_t>(a)];
+      if (const auto pair = body >= 0 ? self_meeting(points, constraints, owner, body) : std::nullopt)
+        throw SelfMeetingSkeletonError(body, (*pair)[0], (*pair)[1],
+                                       "the skeleton of " + body_name(body) + " meets itself: its segments " +
+                                           std::to_string((*pair)[0]) + " and " + std::to_string((*pair)[1]) +
+                                           " cross, touch or fold back onto each other");
       throw TriangulationError("the skeleton of " + body_name(owner[static_cast<std::size_t>(a)]) +
                                " crosses or touches another skeleton near (" +
                                std::to_string(points[static_cast<std::size_t>(a)].x) + ", " +

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "triangulation/void_triangulation.h"
@@ -14,10 +15,16 @@ namespace sphero {
 // is an edge: vertices counter-clockwise, neighbours and constraint flags
 // filled in, `inside` left false. Throws TriangulationError naming the
 // bodies (`owner` per point) when two points coincide or two constraints
-// cross or touch.
+// cross or touch (SelfMeetingSkeletonError when a body's own do).
 std::vector<VoidTriangulation::Triangle> constrained_triangulation(const std::vector<Vec2>& points,
                                                                    const std::vector<std::array<int, 2>>& constraints,
                                                                    const std::vector<int>& owner);
+
+// Two segments of one skeleton (its points in order; closed: the last
+// joins the first) that meet other than end to end — crossing, touching or
+// folding back onto each other — numbered from 1 in skeleton order; such a
+// skeleton cannot be a set of triangulation edges. O(n²): once per shape.
+std::optional<std::array<int, 2>> self_meeting_segments(const std::vector<Vec2>& skeleton, bool closed);
 
 }  // namespace sphero
 

@@ -37,6 +37,21 @@ class TriangulationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A skeleton whose own segments meet other than end to end (crossing,
+// touching, or folding back onto each other): the triangulation takes
+// skeleton segments as edges, which may meet only at shared ends.
+class SelfMeetingSkeletonError : public TriangulationError {
+ public:
+  SelfMeetingSkeletonError(int body, int first, int second, const std::string& message)
+      : TriangulationError(message), body_(body), segments_{first, second} {}
+  int body() const { return body_; }                         // the world's body
+  std::array<int, 2> segments() const { return segments_; }  // in skeleton order, from 1
+
+ private:
+  int body_;
+  std::array<int, 2> segments_;
+};
+
 struct TriangulationStats {
   long builds = 0;    // from scratch, the first included
   long moves = 0;     // calls to move_to

@@ -2,6 +2,7 @@
 // candidates: the same forces, bit for bit, on the same runs.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "engine/triangulation_neighbours.h"
 #include "physics/reproducibility.h"
 #include "physics/scenes.h"
+#include "triangulation/constrained_triangulation.h"
 #include "triangulation/triangulation_check.h"
 
 namespace sphero {
@@ -25,6 +27,19 @@ const TriangulationStats& stats_of(const Engine& e, TriangulationStats& out) {
 // Cows, hexagons and disks falling in a cell periodic in x, the skin
 // adaptive and the rebuilds partial: the grains cross the periodic border,
 // so the copies near it are made anew as they drift.
+// Skeletons whose own segments meet other than end to end cannot be
+// triangulation edges: a polyline folding back along itself, one crossing
+// itself, a closed bow tie; a hairpin and a square can.
+TEST(TriangulationNeighbours, SkeletonsThatMeetThemselvesAreFoundWithTheirSegments) {
+  const auto pair = [](std::vector<Vec2> skeleton, bool closed) { return self_meeting_segments(skeleton, closed); };
+  EXPECT_EQ(pair({{0, 0}, {1, 0}, {0.3, 0}}, false), (std::array<int, 2>{1, 2}));        // folds back
+  EXPECT_EQ(pair({{0, 0}, {1, 1}, {1, 0}, {0, 1}}, false), (std::array<int, 2>{1, 3}));  // crosses
+  EXPECT_EQ(pair({{0, 0}, {1, 1}, {1, 0}, {0, 1}}, true), (std::array<int, 2>{1, 3}));   // a bow tie
+  EXPECT_FALSE(pair({{0, 0}, {1, 0}, {0, 0.15}}, false));                                // a hairpin
+  EXPECT_FALSE(pair({{0, 0}, {1, 0}, {1, 1}, {0, 1}}, true));                            // a square
+  EXPECT_FALSE(pair({{0, 0}, {1, 0}, {2, 0}}, false));  // straight on: collinear, not folding
+}
+
 TEST(TriangulationNeighbours, AFallingPeriodicMixtureRunsBitForBitAsWithLinkCells) {
   for (Integrator integrator : {Integrator::velocity_verlet, Integrator::gear}) {
     Engine cells = falling_mixture(1, integrator);
