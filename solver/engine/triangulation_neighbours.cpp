@@ -112,10 +112,14 @@ namespace {
 // A skeleton whose own segments meet other than end to end cannot be a set
 // of triangulation edges: said once per shape, before the first build,
 // rather than when rounding first shows it as the grain turns.
+constexpr int kMostCheckedSegments = 2000;
+
 void refuse_self_meeting_skeletons(const World& w) {
   std::set<std::string> checked;
   for (std::size_t i = 0; i < w.size(); ++i) {
-    if (w.is_wall[i] || !checked.insert(w.shape_name[i]).second) continue;
+    // Pairwise, so up to kMostCheckedSegments; a larger skeleton meeting
+    // itself is named when its constraint fails (the same message).
+    if (w.is_wall[i] || w.vertex_count[i] > kMostCheckedSegments || !checked.insert(w.shape_name[i]).second) continue;
     const std::vector<Vec2> skeleton = local_skeleton(w, i);
     const auto pair = self_meeting_segments(skeleton, w.closed[i] && skeleton.size() >= 3);
     if (!pair) continue;

@@ -37,10 +37,10 @@ double wall_step_bound(const World& w) {
   return kWallStepFraction * thinnest;
 }
 
-std::string wall_step_problem(const World& w, std::size_t i, double moved, double bound, double dt) {
+std::string wall_step_problem(const World& w, std::size_t i, int number, double moved, double bound, double dt) {
   if (!(moved > bound)) return {};
   return fmt::format("wall {} moves {:g} m in one step of {:g} s, more than {}: it could pass through grains unseen",
-                     wall_label(w, i, static_cast<int>(i)), moved, dt, thinnest_layer(bound));
+                     wall_label(w, i, number), moved, dt, thinnest_layer(bound));
 }
 
 void check_wall_steps(const World& w, const EngineSettings& settings) {
@@ -48,7 +48,8 @@ void check_wall_steps(const World& w, const EngineSettings& settings) {
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!w.is_wall[i]) continue;
     const double speed = fastest_imposed_speed(w, i);
-    if (const std::string problem = wall_step_problem(w, i, speed * dt, bound, dt); !problem.empty())
+    if (const std::string problem = wall_step_problem(w, i, static_cast<int>(i), speed * dt, bound, dt);
+        !problem.empty())
       throw std::invalid_argument(
           fmt::format("{} (at {:g} m/s); lower dt to at most {:g} s or slow the wall", problem, speed, bound / speed));
     const Vibration& v = w.constraint[i].vibration;

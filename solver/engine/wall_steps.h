@@ -27,8 +27,8 @@ double wall_step_bound(const World& w);
 // plates move as the grains let them: the run checks their every step.
 void check_wall_steps(const World& w, const EngineSettings& settings);
 
-// Empty, or what is wrong with wall i having moved `moved` in one step
-// (a pressure plate's check after each step).
-std::string wall_step_problem(const World& w, std::size_t i, double moved, double bound, double dt);
+// Empty, or what is wrong with wall i, number `number` in the run, having
+// moved `moved` in one step (a pressure plate's check after each step).
+std::string wall_step_problem(const World& w, std::size_t i, int number, double moved, double bound, double dt);
 
 }  // namespace sphero

@@ -164,7 +164,7 @@ void apply_stage(const StageSpec& stage, EngineSnapshot& state) {
   try {
     check_wall_steps(state.world, state.settings);
   } catch (const std::invalid_argument& e) {
-    fail_at(stage.at, "set_wall", e.what());
+    fail_at(stage.at, stage.wall_changes.empty() ? "dt" : "set_wall", e.what());
   }
 }
 

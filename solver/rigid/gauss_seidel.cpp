@@ -169,8 +169,9 @@ class LocalProblem {
 // the sweeps are measured by what moves the bodies.
 double largest_relative_change(const std::vector<LocalContact>& local, const Eigen::VectorXd& moved) {
   double largest = 0.0;
-  for (const LocalContact& c : local)
-    largest = std::max({largest, std::abs(c.normal.at({}, &moved)), std::abs(c.tangent.at({}, &moved))});
+  // The bodies' rows only: a moving wall's velocity is no change.
+  const auto change = [&](const Relative& r) { return std::abs(r.first.dot({}, &moved) + r.second.dot({}, &moved)); };
+  for (const LocalContact& c : local) largest = std::max({largest, change(c.normal), change(c.tangent)});
   return largest;
 }
 

@@ -272,6 +272,18 @@ TEST(Collision, GaussSeidelSolvesTheInteriorPointsPrograms) {
   std::vector<CollisionContact> corners;
   for (double x : {-0.2, 0.3, 0.8}) corners.push_back(on_floor(0, {x, 0.0}, 4.0, 0.7));
   programs.emplace_back(std::vector<RigidBodyState>{square}, corners);
+  // Two disks side by side struck by a floor rising at 0.5 m/s (and
+  // sliding): the wall's velocity is part of every floor contact's.
+  std::vector<CollisionContact> floor;
+  for (int b = 0; b < 2; ++b) {
+    floor.push_back(on_floor(b, {double(b), 0.0}, 0.0, 0.3));
+    floor.back().wall_velocity = {0.3, 0.5};
+  }
+  CollisionContact side;
+  side.body = 1, side.other = 0, side.point = {0.5, 0.5}, side.normal = {1.0, 0.0};
+  floor.push_back(side);
+  programs.emplace_back(
+      std::vector<RigidBodyState>{disk({0, 0.5}, {0.1, -0.2}, 1.0), disk({1, 0.5}, {0, 0}, 1.0)}, floor);
   for (const auto& [bodies, contacts] : programs) {
     const CollisionResult ip = resolve_collisions(bodies, contacts),
                           gs = resolve_collisions(bodies, contacts, gauss_seidel());
@@ -289,7 +301,7 @@ TEST(Collision, GaussSeidelSolvesTheInteriorPointsPrograms) {
               double work = 0.0;  // the impulses' work at the mean velocities
               for (std::size_t b = 0; b < bodies.size(); ++b)
                 work += 0.5 * dot(bodies[b].impulse, bodies[b].velocity + gs.velocity[b]);
-              return work;
+              return work + gs.wall_work;  // and a moving wall's
             }(),
         1e-9);
   }
