@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -77,8 +78,13 @@ Shape parse_shape(std::istream& in, const std::string& source_name, const std::s
   std::vector<Vec2> vertices;
   bool have_vertices = false;
 
+  std::map<std::string, int> line_of;  // name, kind and radius: where each was given
   while (const auto line = reader.next()) {
     const std::string& key = line->words[0];
+    if (key == "name" || key == "kind" || key == "radius")
+      if (const auto [first, fresh] = line_of.emplace(key, line->number); !fresh)
+        reader.fail(
+            line->number, fmt::format("'{}' is given twice (first on line {}); a shape has one", key, first->second));
     if (key == "name") {
       expect_word_count(reader, *line, 2, "name WORD");
       name = line->words[1];
