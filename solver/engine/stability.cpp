@@ -38,8 +38,7 @@ ContactPeriod shortest_contact_period(const World& w) {
   return p;
 }
 
-// How far body i moved this step; a wrap into the periodic cell is not a move.
-// Body i's step, less any whole periods a wrap added.
+// Body i's step; a wrap into the periodic cell is not a move.
 Vec2 step_of(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
   Vec2 step = w.position[i] - previous[i];
   if (w.cell.periodic[0]) step.x -= w.cell.size.x * std::round(step.x / w.cell.size.x);
@@ -47,6 +46,7 @@ Vec2 step_of(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
   return step;
 }
 
+// How far body i moved this step.
 double moved_of(const World& w, const std::vector<Vec2>& previous, std::size_t i) {
   return norm(step_of(w, previous, i));
 }

@@ -114,6 +114,17 @@ namespace {
 // rather than when rounding first shows it as the grain turns.
 constexpr int kMostCheckedSegments = 2000;
 
+// What the triangulation cannot take in body b's skeleton: for the check
+// before the first build and for a failure during the run alike.
+std::string self_meeting_words(const World& w, std::size_t b, std::array<int, 2> segments) {
+  return fmt::format(
+      "neighbours = triangulation cannot take body {}'s shape '{}': its skeleton's segments {} and {} meet other "
+      "than end to end (they cross, touch, or fold back onto each other, which rounding may show only as the grain "
+      "turns). The void space is triangulated with the skeletons' segments as edges, which may meet only at shared "
+      "ends; list neighbours with cells, which take such shapes",
+      b, w.shape_name[b], segments[0], segments[1]);
+}
+
 void refuse_self_meeting_skeletons(const World& w) {
   std::set<std::string> checked;
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -122,13 +133,7 @@ void refuse_self_meeting_skeletons(const World& w) {
     if (w.is_wall[i] || w.vertex_count[i] > kMostCheckedSegments || !checked.insert(w.shape_name[i]).second) continue;
     const std::vector<Vec2> skeleton = local_skeleton(w, i);
     const auto pair = self_meeting_segments(skeleton, w.closed[i] && skeleton.size() >= 3);
-    if (!pair) continue;
-    throw std::invalid_argument(fmt::format(
-        "neighbours = triangulation cannot take the shape '{}' (body {}): its skeleton's segments {} and {} meet "
-        "other than end to end (they cross, touch, or fold back onto each other). The void space is triangulated "
-        "with the skeletons' segments as edges, which may meet only at shared ends; list neighbours with cells, "
-        "which take such shapes",
-        w.shape_name[i], i, (*pair)[0], (*pair)[1]));
+    if (pair) throw std::invalid_argument(self_meeting_words(w, i, *pair));
   }
 }
 
@@ -153,13 +158,7 @@ void TriangulationNeighbours::follow(const World& w, const std::vector<std::arra
       triangulation_->move_to(points);
     }
   } catch (const SelfMeetingSkeletonError& e) {
-    const auto b = static_cast<std::size_t>(e.body());
-    throw InstabilityError(fmt::format(
-        "neighbours = triangulation cannot take body {}'s shape '{}': its skeleton's segments {} and {} meet other "
-        "than end to end (they cross, touch, or fold back onto each other, which rounding may show only as the "
-        "grain turns). The void space is triangulated with the skeletons' segments as edges, which may meet only "
-        "at shared ends; list neighbours with cells, which take such shapes",
-        b, w.shape_name[b], e.segments()[0], e.segments()[1]));
+    throw InstabilityError(self_meeting_words(w, static_cast<std::size_t>(e.body()), e.segments()));
   } catch (const TriangulationError& e) {
     throw InstabilityError("neighbours = triangulation: " + std::string(e.what()) +
                            ", an overlap deeper than the two sphero-radii. Lower dt or the velocities (or list "
