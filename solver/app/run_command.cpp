@@ -339,6 +339,7 @@ void refuse_an_output_that_is_no_folder(const fs::path& out) {
   if (!looped() && entry.type() == fs::file_type::not_found) return;  // created below
   if (error && !looped())
     throw SceneError(fmt::format("the output directory '{}' cannot be examined: {}", name, error.message()));
+  // A link to itself shows its loop only when followed.
   const fs::file_status target = looped() ? entry : fs::status(out, error);
   if (looped())
     throw SceneError(

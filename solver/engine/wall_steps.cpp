@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <stdexcept>
 
 #include "engine/wall_label.h"
@@ -11,15 +12,13 @@
 namespace sphero {
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586;
-
 // The fastest any point of wall i moves under its imposed motion.
 double fastest_imposed_speed(const World& w, std::size_t i) {
   const BodyConstraint& c = w.constraint[i];
   const std::array<double, 3> steady = c.steady_imposed_velocity();
   double speed = std::hypot(c.held[dof_x] ? steady[0] : 0.0, c.held[dof_y] ? steady[1] : 0.0);
   if (c.held[dof_rotation]) speed += std::abs(steady[2]) * w.bounding_radius[i];
-  if (c.vibration.on()) speed += kTwoPi * c.vibration.frequency * norm(c.vibration.amplitude);
+  if (c.vibration.on()) speed += 2.0 * std::numbers::pi * c.vibration.frequency * norm(c.vibration.amplitude);
   return speed;
 }
 
