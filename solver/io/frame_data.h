@@ -29,6 +29,9 @@ struct ParticleRecord {
   std::array<double, 4> wall_stress{};  // the part of `stress` due to contacts with walls
   double radius = 0.0;                  // sphero-radius (0 where the file does not say)
   std::string shape{};                  // the shape's name (empty where the file does not say)
+  Vec2 velocity{};                      // of the centre of mass (0 where the file does not say)
+  double angular_velocity = 0.0;
+  double mass = 0.0;  // per unit thickness, from the state frame's density (0 where the frame has none)
 };
 
 // Per touching pair of bodies.

@@ -180,7 +180,9 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
                *coordination = cell_array(particles, "coordination_number", 1, true, p_source),
                *kinetic = cell_array(particles, "kinetic_energy", 1, false, p_source),
                *wall_stress = cell_array(particles, "stress_from_walls", 4, false, p_source),
-               *radius = cell_array(particles, "sphero_radius", 1, false, p_source);
+               *radius = cell_array(particles, "sphero_radius", 1, false, p_source),
+               *velocity = cell_array(particles, "velocity", 3, false, p_source),
+               *angular_velocity = cell_array(particles, "angular_velocity", 1, false, p_source);
   auto* shape = vtkStringArray::SafeDownCast(particles->GetCellData()->GetAbstractArray("shape"));
   if (shape != nullptr && shape->GetNumberOfValues() != particles->GetNumberOfCells())
     throw std::runtime_error("the particles' array 'shape' does not hold one name per particle; the file is damaged");
@@ -197,6 +199,8 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     }
     p.coordination = cell_int(coordination, c);
     p.kinetic_energy = kinetic ? kinetic->GetTuple1(c) : 0.0;
+    if (velocity) p.velocity = {velocity->GetComponent(c, 0), velocity->GetComponent(c, 1)};
+    if (angular_velocity) p.angular_velocity = angular_velocity->GetTuple1(c);
     if (shape != nullptr) p.shape = shape->GetValue(c);
     data.particles.push_back(p);
   }

@@ -19,11 +19,12 @@ std::vector<Vec2> placed(const std::vector<Vec2>& local, const BodySpec& b) {
 
 void add_exact_shapes(FrameData& frame, const std::vector<BodySpec>& bodies) {
   frame.exact_shapes.clear();
-  for (const ParticleRecord& p : frame.particles) {
+  for (ParticleRecord& p : frame.particles) {
     if (p.id < 0 || static_cast<std::size_t>(p.id) >= bodies.size())
       throw std::runtime_error("the state frame has no body " + std::to_string(p.id));
     const BodySpec& b = bodies[static_cast<std::size_t>(p.id)];
     frame.exact_shapes.push_back({b.shape, b.position, b.angle});
+    p.mass = b.density * p.area;
   }
 }
 
@@ -47,6 +48,9 @@ FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution)
     p.area = m.area;
     p.radius = b.shape.radius;
     p.shape = b.shape.name;
+    p.velocity = b.velocity;
+    p.angular_velocity = b.angular_velocity;
+    p.mass = m.mass(b.density);
     p.kinetic_energy = 0.5 * m.mass(b.density) * norm2(b.velocity) +
                        0.5 * m.inertia(b.density) * b.angular_velocity * b.angular_velocity;
     frame.particles.push_back(p);

@@ -20,8 +20,8 @@ inline constexpr int kPackingArcResolution = 24;
 // circle.
 FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution);
 
-// Fills the frame's exact shapes from the bodies its particles' ids
-// index (a run's state frame). Throws std::runtime_error when an id has no
+// Fills the frame's exact shapes and its particles' masses from the bodies
+// its particles' ids index (a run's state frame). Throws std::runtime_error when an id has no
 // body.
 void add_exact_shapes(FrameData& frame, const std::vector<BodySpec>& bodies);
 
