@@ -11,6 +11,7 @@ void bind_shapes(py::module_& m);
 void bind_scene(py::module_& m);
 void bind_simulation(py::module_& m);
 void bind_analysis(py::module_& m);
+void bind_fields(py::module_& m);
 void bind_commands(py::module_& m);
 
 }  // namespace sphero::python

@@ -6,5 +6,6 @@ PYBIND11_MODULE(_sphero, m) {
   sphero::python::bind_scene(m);
   sphero::python::bind_simulation(m);
   sphero::python::bind_analysis(m);
+  sphero::python::bind_fields(m);
   sphero::python::bind_commands(m);
 }

@@ -30,16 +30,22 @@ void check_grid_options(const CoarseGrainingOptions& o) {
         fmt::format("the Gaussian's cutoff must be 1 to 10 widths, not {}", o.kernel.gaussian_cutoff));
 }
 
-// The box around the particles' outlines and their contacts with walls
-// (their centres where the frame has no outlines).
+// The box around the particles and their contacts with walls: their exact
+// shapes where the frame has them (whatever resolution drew the outlines),
+// else their outlines, else their centres.
 std::array<double, 4> particles_box(const FrameData& frame) {
   std::array<double, 4> box{INFINITY, INFINITY, -INFINITY, -INFINITY};
-  const auto grow = [&](Vec2 p) {
-    box[0] = std::min(box[0], p.x), box[1] = std::min(box[1], p.y);
-    box[2] = std::max(box[2], p.x), box[3] = std::max(box[3], p.y);
+  const auto grow = [&](Vec2 p, double r = 0.0) {
+    box[0] = std::min(box[0], p.x - r), box[1] = std::min(box[1], p.y - r);
+    box[2] = std::max(box[2], p.x + r), box[3] = std::max(box[3], p.y + r);
   };
-  for (const auto& outline : frame.outlines)
-    for (Vec2 p : outline) grow(p);
+  if (frame.exact_shapes.size() == frame.particles.size()) {
+    for (const PlacedShape& p : frame.exact_shapes)
+      for (Vec2 v : p.shape.vertices) grow(p.position + rotated(v, p.angle), p.shape.radius);
+  } else {
+    for (const auto& outline : frame.outlines)
+      for (Vec2 p : outline) grow(p);
+  }
   for (const ParticleRecord& p : frame.particles) grow(p.centre);
   for (const WallRecord& wall : frame.walls)
     for (const WallContact& c : wall.contacts) grow(c.point);
@@ -82,10 +88,22 @@ FieldGrid field_grid(const FrameData& frame, const CoarseGrainingOptions& o) {
   }
   if ((o.periodic[0] && !(o.cell_size.x > 0.0)) || (o.periodic[1] && !(o.cell_size.y > 0.0)))
     throw std::invalid_argument("a periodic axis needs the cell's period");
+  // A window on a periodic axis is laid as it is, and takes the sources'
+  // images; without one the grid spans the period and wraps.
+  const bool window = o.has_window();
+  const std::array<bool, 2> wraps{o.periodic[0] && !window, o.periodic[1] && !window};
+  for (int axis = 0; axis < 2; ++axis) {
+    const double period = axis == 0 ? o.cell_size.x : o.cell_size.y;
+    if (window && o.periodic[static_cast<std::size_t>(axis)] && o.kernel.cutoff() > 0.5 * period)
+      throw std::invalid_argument(fmt::format(
+          "the kernel reaches {} from a source, more than half the period {}: a window on a periodic axis takes "
+          "the sources' images one period away only; choose a narrower kernel, or no window",
+          o.kernel.cutoff(), period));
+  }
   FieldGrid g;
   long long nx = 0, ny = 0;
-  lay_axis(extent[0], extent[2], o.cell, o.periodic[0], o.cell_low.x, o.cell_size.x, g.origin.x, g.hx, nx);
-  lay_axis(extent[1], extent[3], o.cell, o.periodic[1], o.cell_low.y, o.cell_size.y, g.origin.y, g.hy, ny);
+  lay_axis(extent[0], extent[2], o.cell, wraps[0], o.cell_low.x, o.cell_size.x, g.origin.x, g.hx, nx);
+  lay_axis(extent[1], extent[3], o.cell, wraps[1], o.cell_low.y, o.cell_size.y, g.origin.y, g.hy, ny);
   const double nodes = static_cast<double>(nx) * static_cast<double>(ny);
   if (nodes > static_cast<double>(kMaxFieldNodes))
     throw std::invalid_argument(
@@ -93,7 +111,8 @@ FieldGrid field_grid(const FrameData& frame, const CoarseGrainingOptions& o) {
                     "or a smaller window",
                     nx, ny, nodes, kMaxFieldNodes, kMaxFieldNodes * 40 * 8 / 1'000'000'000.0));
   g.nx = static_cast<int>(nx), g.ny = static_cast<int>(ny);
-  g.periodic = o.periodic;
+  g.periodic = wraps;
+  if (window) g.image_period = {o.periodic[0] ? o.cell_size.x : 0.0, o.periodic[1] ? o.cell_size.y : 0.0};
   return g;
 }
 
@@ -114,9 +133,9 @@ std::unordered_map<int, std::size_t> particle_index(const FrameData& frame) {
 
 // A vector brought to its shortest image across the periodic axes.
 Vec2 shortest_image(Vec2 d, const FieldGrid& g) {
-  const double px = g.hx * g.nx, py = g.hy * g.ny;
-  if (g.periodic[0]) d.x -= px * std::round(d.x / px);
-  if (g.periodic[1]) d.y -= py * std::round(d.y / py);
+  const double px = g.periodic[0] ? g.hx * g.nx : g.image_period.x, py = g.periodic[1] ? g.hy * g.ny : g.image_period.y;
+  if (px > 0.0) d.x -= px * std::round(d.x / px);
+  if (py > 0.0) d.y -= py * std::round(d.y / py);
   return d;
 }
 
@@ -273,6 +292,11 @@ std::vector<FieldArray> continuum_fields(const CoarseGrainedSums& s) {
     put(13, {rho > 0.0 ? 0.5 * (kxx + kyy) / rho : 0.0});
   }
   return f;
+}
+
+ImageData2D field_image(const CoarseGrainedSums& sums) {
+  const FieldGrid& g = sums.grid;
+  return {g.origin, {g.hx, g.hy}, g.nx, g.ny, sums.time, continuum_fields(sums)};
 }
 
 }  // namespace sphero::analysis

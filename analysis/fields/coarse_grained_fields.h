@@ -17,6 +17,7 @@
 #include "analysis/fields/coarse_graining_kernel.h"
 #include "analysis/fields/field_grid.h"
 #include "io/frame_data.h"
+#include "io/image_data.h"
 
 namespace sphero::analysis {
 
@@ -85,11 +86,7 @@ CoarseGrainedSums weighted_mean(const std::vector<CoarseGrainedSums>& frames, co
 
 // One field on the grid's nodes, node-major: vectors have 3 components (z
 // = 0, as ParaView expects) and tensors 4 (xx, xy, yx, yy).
-struct FieldArray {
-  std::string name;
-  int components = 1;
-  std::vector<double> values;
-};
+using FieldArray = ImageArray;
 
 // The fields a user reads, in this order: density, number_density,
 // momentum, velocity, kinetic_stress (Σ m v′ ⊗ v′ φ with v′ = v − V(r)),
@@ -99,5 +96,7 @@ struct FieldArray {
 // (tr σ_kinetic / 2ρ, m²/s²). Where no mass reaches a node, its ratios
 // (velocity, coordination, fabric, temperature) are 0.
 std::vector<FieldArray> continuum_fields(const CoarseGrainedSums& sums);
+// The same as an image on the grid's nodes, for the .vti writer and ParaView.
+ImageData2D field_image(const CoarseGrainedSums& sums);
 
 }  // namespace sphero::analysis

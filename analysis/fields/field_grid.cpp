@@ -24,6 +24,15 @@ double into_period(double x, double origin, double h, int n, bool periodic) {
 
 const std::vector<std::pair<std::size_t, double>>& KernelStencil::at(Vec2 source) {
   weights_.clear();
+  const Vec2 period = grid_.image_period;
+  for (int kx = period.x > 0.0 ? -1 : 0; kx <= (period.x > 0.0 ? 1 : 0); ++kx)
+    for (int ky = period.y > 0.0 ? -1 : 0; ky <= (period.y > 0.0 ? 1 : 0); ++ky)
+      add_image(source + Vec2{kx * period.x, ky * period.y});
+  return weights_;
+}
+
+// Appends one image's normalised weights.
+void KernelStencil::add_image(Vec2 source) {
   const FieldGrid& g = grid_;
   const double c = kernel_.cutoff();
   const Vec2 s{into_period(source.x, g.origin.x, g.hx, g.nx, g.periodic[0]),
@@ -32,7 +41,7 @@ const std::vector<std::pair<std::size_t, double>>& KernelStencil::at(Vec2 source
   const double j_low = std::ceil((s.y - c - g.origin.y) / g.hy), j_high = std::floor((s.y + c - g.origin.y) / g.hy);
   // A source whose kernel misses a bounded axis entirely gives nothing.
   if ((!g.periodic[0] && (i_high < 0.0 || i_low >= g.nx)) || (!g.periodic[1] && (j_high < 0.0 || j_low >= g.ny)))
-    return weights_;
+    return;
   const auto i0 = static_cast<long long>(i_low), i1 = static_cast<long long>(i_high);
   const auto j0 = static_cast<long long>(j_low), j1 = static_cast<long long>(j_high);
   const bool gaussian = kernel_.kind == KernelKind::gaussian;
@@ -45,6 +54,7 @@ const std::vector<std::pair<std::size_t, double>>& KernelStencil::at(Vec2 source
     const double dx = g.origin.x + static_cast<double>(i) * g.hx - s.x;
     column_factor_[static_cast<std::size_t>(i - i0)] = std::exp(-dx * dx / two_w2);
   }
+  const std::size_t first = weights_.size();
   double total = 0.0;
   for (long long j = j0; j <= j1; ++j) {
     const double dy = g.origin.y + static_cast<double>(j) * g.hy - s.y;
@@ -61,12 +71,11 @@ const std::vector<std::pair<std::size_t, double>>& KernelStencil::at(Vec2 source
     }
   }
   if (total <= 0.0) {
-    weights_.clear();
-    return weights_;
+    weights_.resize(first);
+    return;
   }
   const double scale = 1.0 / (total * g.cell_area());
-  for (auto& [node, w] : weights_) w *= scale;
-  return weights_;
+  for (std::size_t k = first; k < weights_.size(); ++k) weights_[k].second *= scale;
 }
 
 const std::vector<std::pair<std::size_t, double>>& KernelStencil::along(Vec2 a, Vec2 b) {

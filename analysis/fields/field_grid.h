@@ -21,6 +21,9 @@ struct FieldGrid {
   int nx = 0, ny = 0;
   // A periodic axis wraps: node n along it is node 0 one period (n × h) on.
   std::array<bool, 2> periodic{false, false};
+  // A periodic axis's period where the grid covers only part of it (a
+  // window): sources count at their images one period either way too.
+  Vec2 image_period{};
 
   std::size_t nodes() const { return static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny); }
   std::size_t index(int i, int j) const { return static_cast<std::size_t>(j) * static_cast<std::size_t>(nx) + i; }
@@ -42,6 +45,7 @@ class KernelStencil {
   const std::vector<std::pair<std::size_t, double>>& along(Vec2 a, Vec2 b);
 
  private:
+  void add_image(Vec2 source);
   const FieldGrid& grid_;
   CoarseGrainingKernel kernel_;
   std::vector<std::pair<std::size_t, double>> weights_, line_;

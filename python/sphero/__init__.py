@@ -18,11 +18,12 @@ except ImportError as _missing:
         "environment, or make the virtual environment with --system-site-packages so that it sees Debian's "
         "python3-numpy (docs/PYTHON.md)") from _missing
 
-from ._sphero import Frame, Scene, Shape, Simulation, analyze, command, frame_count, read_frame, read_shape
+from ._sphero import (Frame, Scene, Shape, Simulation, analyze, coarse_grain, command, frame_count, read_frame,
+                      read_shape)
 from .scene_text import scene_text
 
-__all__ = ["Frame", "Scene", "Shape", "Simulation", "analyze", "command", "frame_count", "read_frame", "read_shape",
-           "scene", "scene_text", "pack", "analyze_run"]
+__all__ = ["Frame", "Scene", "Shape", "Simulation", "analyze", "coarse_grain", "command", "frame_count", "read_frame",
+           "read_shape", "scene", "scene_text", "pack", "analyze_run"]
 
 
 def _change(simulation, **keys):

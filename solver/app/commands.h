@@ -15,5 +15,6 @@ int run_figure_command(const std::vector<std::string>& args);
 int run_analyze_command(const std::vector<std::string>& args);
 int run_bench_command(const std::vector<std::string>& args);
 int run_plot_command(const std::vector<std::string>& args);
+int run_coarse_grain_command(const std::vector<std::string>& args);
 
 }  // namespace sphero::app

@@ -25,6 +25,8 @@ constexpr const char* kUsage =
     "  pack voronoi|gas|lattice    make a packing file (Voronoi-Minkowski, random gas, lattice)\n"
     "  pack compress|deposit       compact a packing: four pressure plates, or gravity into a box\n"
     "  analyze RUN_DIR             stress, packing, coordination, fabric, force chains per frame (CSV)\n"
+    "  coarse-grain RUN_DIR --width W\n"
+    "                              density, velocity, stress and fabric fields on a grid (VTI, for ParaView)\n"
     "  figure RUN_DIR [--plot P]   force network, packing map, rose, stress-strain, energy… (PNG, SVG, PDF)\n"
     "  bench                       Cundall numbers of the standard scenes (JSON lines or CSV)\n"
     "  plot TABLE.csv --x C --y C  an x-y chart of a table's columns (log axes, a curve per group)\n"
@@ -75,6 +77,7 @@ int main(int argc, char** argv) {
     if (args[0] == "figure") return sphero::app::run_figure_command(rest);
     if (args[0] == "plot") return sphero::app::run_plot_command(rest);
     if (args[0] == "analyze") return sphero::app::run_analyze_command(rest);
+    if (args[0] == "coarse-grain") return sphero::app::run_coarse_grain_command(rest);
     if (args[0] == "bench") return sphero::app::run_bench_command(rest);
   } catch (const std::bad_alloc&) {
     fmt::print(stderr,

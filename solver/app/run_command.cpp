@@ -770,7 +770,8 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   on_root(ranks, [&] {
     refuse_the_checkpoints_folder(options, out);
     prepare_output_directory(out, options);
-    output.emplace(out, wall_columns(engine->local().world(), piece), scene.arc_resolution, scene.fields, resume_at);
+    output.emplace(out, wall_columns(engine->local().world(), piece), engine->local().world().cell,
+                   scene.arc_resolution, scene.fields, resume_at);
     if (!options.quiet)
       fmt::print("sphero run: {}\n  {} grains, dt = {:g} s, {} steps to t = {:g} s, frames every {:g} s into {}/\n  {}",
                  scene.source, grains, settings.dt, plan.end_step - engine->step_count(),
@@ -863,7 +864,7 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   prepare_output_directory(out, options);
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = engine.time();
-  RunOutput output(out, start.columns, scene.arc_resolution, scene.fields, resume_at);
+  RunOutput output(out, start.columns, world.cell, scene.arc_resolution, scene.fields, resume_at);
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);
   const StagePlan& now = start.stages[start.stage];

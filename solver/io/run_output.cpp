@@ -7,7 +7,9 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "io/collection_file.h"
 #include "io/frame_reader.h"
+#include "io/run_manifest.h"
 #include "io/wall_labels.h"
 #include "text/message_text.h"
 
@@ -49,25 +51,19 @@ std::vector<WallColumns> wall_columns(const World& w, const FramePiece& piece) {
 
 RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
                      std::vector<std::string> fields, std::optional<double> resume_at)
-    : RunOutput(std::move(directory), wall_columns(w, FramePiece{}), arc_resolution, std::move(fields), resume_at) {}
+    : RunOutput(
+          std::move(directory), wall_columns(w, FramePiece{}), w.cell, arc_resolution, std::move(fields), resume_at) {}
 
-RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, int arc_resolution,
-                     std::vector<std::string> fields, std::optional<double> resume_at)
+RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, const PeriodicCell& cell,
+                     int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at)
     : directory_(std::move(directory)),
       fields_(std::move(fields)),
       walls_(std::move(walls)),
       arc_resolution_(arc_resolution) {
   continues_ = resume_at && holds_a_run();  // before anything is written: it may refuse the folder
   // The manifest ParaView's Sphero reader opens: what the run holds.
-  std::string manifest = fmt::format(
-      "# Sphero run: open this file in ParaView (Sphero plugin) to see the run as one time-aware source\n"
-      "format = 2\narc_resolution = {}\nfields = ",
-      arc_resolution);
-  for (std::size_t k = 0; k < fields_.size(); ++k) {
-    if (k > 0) manifest += ',';
-    manifest += fields_[k];
-  }
-  write_text_atomically(directory_ / "run.sphero", manifest + "\n");
+  write_text_atomically(
+      directory_ / "run.sphero", run_manifest_text({kRunManifestFormat, arc_resolution, fields_, cell}));
   if (continues_) {
     resume(*resume_at, energy_header());
     return;
@@ -180,14 +176,10 @@ void RunOutput::list_frame(const std::string& extension, const EnergyRow& row) {
 }
 
 void RunOutput::write_collection(const std::string& name) const {
-  std::string xml =
-      "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-      "  <Collection>\n";
+  std::vector<CollectionEntry> entries;
   for (std::size_t k = 0; k < times_.size(); ++k)
-    xml += fmt::format("    <DataSet timestep=\"{}\" part=\"0\" file=\"{}{}\"/>\n", times_[k],
-                       frame_stem(name, static_cast<int>(k)), extensions_[k]);
-  xml += "  </Collection>\n</VTKFile>\n";
-  write_text_atomically(directory_ / (name + ".pvd"), xml);
+    entries.push_back({times_[k], frame_stem(name, static_cast<int>(k)) + extensions_[k]});
+  write_collection_atomically(directory_ / (name + ".pvd"), entries);
 }
 
 EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const EnergyLedger& ledger,

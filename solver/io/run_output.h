@@ -65,9 +65,10 @@ class RunOutput {
   RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
             std::optional<double> resume_at = std::nullopt);
   // The same for a run whose walls are `walls` (in the order of their
-  // numbers): all energy.csv needs of the world.
-  RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, int arc_resolution,
-            std::vector<std::string> fields, std::optional<double> resume_at = std::nullopt);
+  // numbers) and whose periodic cell is `cell`: all the folder needs of the
+  // world.
+  RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, const PeriodicCell& cell,
+            int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at = std::nullopt);
 
   // A whole frame of a run on one process; its energy row books `ledger`,
   // the engine's (Engine::ledger) when a caller holds it already.

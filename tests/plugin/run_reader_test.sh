@@ -3,8 +3,8 @@
 # MPIEXEC]: makes a small static, loaded sample (so that it has stresses
 # and force chains), runs it with frames (with the rigid model, or on 2 MPI
 # ranks, which write each frame in pieces, when asked), analyses it with
-# sphero analyze --add-fields, and checks the plugin's reader and filters
-# against that in pvpython.
+# sphero analyze --add-fields and sphero coarse-grain, and checks the
+# plugin's reader and filters against them in pvpython.
 set -euo pipefail
 sphero=$1; pvpython=$2; plugin=$3; shapes=$4; work=$5; model=${6:-soft}; mpiexec=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,4 +29,5 @@ else
   "$sphero" run dense.ini --quiet > /dev/null
 fi
 "$sphero" analyze sphero-output --add-fields > /dev/null
+"$sphero" coarse-grain sphero-output --width 0.6 --kernel lucy --window 1,1,11,11 > /dev/null
 "$pvpython" --no-mpi --force-offscreen-rendering "$here/run_reader_test.py" --plugin "$plugin" --run sphero-output --sphero "$sphero"

@@ -326,6 +326,13 @@ TEST(CoarseGraining, APeriodicAxisWrapsKernelsAndContactLines) {
     middle += s.nodes[s.grid.index(50, j)][sums::contact_xx];
   }
   EXPECT_NEAR(edge, middle, 1e-6 * middle);
+  // A window across the seam takes the images: the same line density.
+  o.window = {-2, -3, 2, 3};
+  const CoarseGrainedSums seam = coarse_grain(f, field_grid(f, o), o.kernel);
+  EXPECT_FALSE(seam.grid.periodic[0]);
+  double across = 0.0;
+  for (int j = 0; j < seam.grid.ny; ++j) across += seam.nodes[seam.grid.index(20, j)][sums::contact_xx];  // x = 0
+  EXPECT_NEAR(across * seam.grid.hy, middle * s.grid.hy, 1e-6 * middle * s.grid.hy);
 }
 
 TEST(CoarseGraining, AMeanOverFramesIsTheMeanOfTheirSums) {

@@ -15,6 +15,7 @@
 #include "vtkUnstructuredGrid.h"
 
 #include "io/frame_reader.h"
+#include "io/run_manifest.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 #include "shapes/outline_cache.h"
@@ -37,6 +38,7 @@ std::string frame_suffix(const std::string& file) { return file.substr(file.find
 struct vtkSpheroRunReader::Run {
   std::filesystem::path directory;
   int arc_resolution = 24;
+  sphero::PeriodicCell cell;
   std::vector<double> times;
   std::vector<std::string> suffixes;  // per frame, "NNNNN.vtu" or "NNNNN.pvtu"
   std::vector<std::string> energy_columns;
@@ -60,20 +62,10 @@ int vtkSpheroRunReader::RequestInformation(vtkInformation*, vtkInformationVector
                                            vtkInformationVector* outputVector) {
   try {
     auto run = std::make_unique<Run>();
-    std::ifstream manifest(this->FileName);
-    if (!manifest) {
-      throw std::runtime_error(this->FileName + ": cannot open");
-    }
     run->directory = std::filesystem::path(this->FileName).parent_path();
-    for (std::string line; std::getline(manifest, line);) {
-      if (line.rfind("arc_resolution = ", 0) == 0) {
-        const auto chords = sphero::parse_number(line.substr(17));
-        if (!chords || *chords < 3 || *chords > 4096 || *chords != std::floor(*chords)) {
-          throw std::runtime_error(this->FileName + ": arc_resolution must be a whole number from 3 to 4096");
-        }
-        run->arc_resolution = static_cast<int>(*chords);
-      }
-    }
+    const sphero::RunManifest m = sphero::read_run_manifest(this->FileName);
+    run->arc_resolution = m.arc_resolution;
+    run->cell = m.cell;
     const auto pvd = run->directory / "particles.pvd";
     if (!std::filesystem::exists(pvd)) {
       throw std::runtime_error(pvd.string() + ": missing; the run wrote no particles");
@@ -206,6 +198,17 @@ int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtk
         exact->SetName("state_file");
         exact->InsertNextValue(state.string());
         grid->GetFieldData()->AddArray(exact);
+      }
+      if (block == 0 && (run.cell.periodic[0] || run.cell.periodic[1])) {
+        // Where the Sphero filters find the periodic cell (coarse-grained
+        // fields wrap across it): periodic x, y, then x0, y0, width, height.
+        const sphero::PeriodicCell& c = run.cell;
+        vtkNew<vtkDoubleArray> cell;
+        cell->SetName("periodic_cell");
+        for (double v : {double(c.periodic[0]), double(c.periodic[1]), c.low.x, c.low.y, c.size.x, c.size.y}) {
+          cell->InsertNextValue(v);
+        }
+        grid->GetFieldData()->AddArray(cell);
       }
       output->SetBlock(block, grid);
       output->GetMetaData(block)->Set(vtkCompositeDataSet::NAME(), names[block]);
