@@ -36,15 +36,16 @@ analysis::CoarseGrainingOptions options_from(double width, std::optional<double>
   return o;
 }
 
-// periodic=("x", (x0, y0, width, height)) for a frame read on its own.
+// periodic=("x", (x0, y0, x1, y1)), the scene's `periodic` and `cell`, for
+// a frame read on its own.
 PeriodicCell periodic_from(const std::optional<std::pair<std::string, std::vector<double>>>& periodic) {
   PeriodicCell cell;
   if (!periodic) return cell;
   const auto& [axes, box] = *periodic;
-  if ((axes != "x" && axes != "y" && axes != "x,y") || box.size() != 4 || !(box[2] > 0.0 && box[3] > 0.0))
-    throw std::invalid_argument("periodic: expected (\"x\", \"y\" or \"x,y\", (x0, y0, width, height))");
+  if ((axes != "x" && axes != "y" && axes != "x,y") || box.size() != 4 || !(box[2] > box[0] && box[3] > box[1]))
+    throw std::invalid_argument("periodic: expected (\"x\", \"y\" or \"x,y\", (x0, y0, x1, y1)) with x0 < x1, y0 < y1");
   cell.periodic = {axes != "y", axes != "x"};
-  cell.low = {box[0], box[1]}, cell.size = {box[2], box[3]};
+  cell.low = {box[0], box[1]}, cell.size = {box[2] - box[0], box[3] - box[1]};
   return cell;
 }
 

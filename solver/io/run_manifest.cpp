@@ -40,7 +40,8 @@ std::string run_manifest_text(const RunManifest& m) {
       "format = {}\narc_resolution = {}\nfields = {}\nperiodic = {}\n",
       m.format, m.arc_resolution, joined(m.fields), periodic_text(m.cell));
   if (m.cell.periodic[0] || m.cell.periodic[1])
-    text += fmt::format("cell = {},{},{},{}\n", m.cell.low.x, m.cell.low.y, m.cell.size.x, m.cell.size.y);
+    text += fmt::format(
+        "cell = {},{},{},{}\n", m.cell.low.x, m.cell.low.y, m.cell.low.x + m.cell.size.x, m.cell.low.y + m.cell.size.y);
   return text;
 }
 
@@ -77,9 +78,9 @@ RunManifest read_run_manifest(const std::filesystem::path& file) {
       std::vector<double> numbers;
       for (const std::string& part : split(value))
         if (const auto n = parse_finite(part)) numbers.push_back(*n);
-      if (numbers.size() != 4 || !(numbers[2] > 0.0 && numbers[3] > 0.0))
-        throw refuse(fmt::format("cell must be X0,Y0,WIDTH,HEIGHT with a positive width and height, not '{}'", value));
-      m.cell.low = {numbers[0], numbers[1]}, m.cell.size = {numbers[2], numbers[3]};
+      if (numbers.size() != 4 || !(numbers[2] > numbers[0] && numbers[3] > numbers[1]))
+        throw refuse(fmt::format("cell must be X0,Y0,X1,Y1 with X0 < X1 and Y0 < Y1, not '{}'", value));
+      m.cell.low = {numbers[0], numbers[1]}, m.cell.size = {numbers[2] - numbers[0], numbers[3] - numbers[1]};
       has_cell = true;
     }
   }

@@ -251,3 +251,45 @@ def test_walls_are_found_by_name(tmp_path):
     assert sim.radii[0] == 0.05 and sim.radii[2] == 0.5
     with pytest.raises(KeyError, match="no wall is named 'lid'"):
         sim.wall("lid")
+
+
+def test_coarse_grained_fields_are_the_frames_sums(tmp_path):
+    run = run_cli(tmp_path, sphero.scene_text(**SMALL))
+    last = sphero.frame_count(str(run)) - 1
+    frame = sphero.read_frame(str(run), last)
+    fields = sphero.coarse_grain(run, width=0.6)  # the last frame
+    x, y = fields["x"], fields["y"]
+    area = (x[1] - x[0]) * (y[1] - y[0])
+    assert fields["density"].shape == (len(y), len(x))
+    assert fields["velocity"].shape == (len(y), len(x), 2)
+    assert fields["stress"].shape == (len(y), len(x), 2, 2)
+    assert fields["time"] == frame.time
+    # ∫ρ dA is the mass (density 1: the areas), ∫σ dA the Love–Weber sum of
+    # every particle, walls included.
+    assert math.isclose(fields["density"].sum() * area, frame.areas.sum(), rel_tol=1e-12)
+    love_weber = (frame.stresses * frame.areas[:, None]).sum(axis=0)
+    integral = fields["contact_stress"].sum(axis=(0, 1)).ravel() * area
+    np.testing.assert_allclose(integral, love_weber, rtol=1e-10, atol=1e-10 * abs(love_weber).max())
+    # A live simulation at the same state gives the same fields.
+    sim = sphero.Simulation(small_scene())
+    sim.run(time=0.2)
+    live = sphero.coarse_grain(sim, width=0.6)
+    np.testing.assert_array_equal(live["stress"], fields["stress"])
+    np.testing.assert_array_equal(live["velocity"], fields["velocity"])
+    # A mean over two frames, on the first one's grid.
+    mean = sphero.coarse_grain(run, width=0.6, frames=(last - 1, last), kernel="lucy")
+    both = [sphero.read_frame(str(run), k) for k in (last - 1, last)]
+    assert math.isclose(mean["time"], 0.5 * (both[0].time + both[1].time))
+    np.testing.assert_allclose(mean["density"], sphero.coarse_grain(both, width=0.6, kernel="lucy")["density"],
+                               rtol=0, atol=0)
+    with pytest.raises(ValueError, match="the kernel's width must be a positive length"):
+        sphero.coarse_grain(frame, width=-1.0)
+    with pytest.raises(ValueError, match="frames: the run has frames 0 to"):
+        sphero.coarse_grain(run, width=0.6, frames=(0, 99))
+    with pytest.raises(ValueError, match="periodic: expected"):
+        sphero.coarse_grain(frame, width=0.6, periodic=("z", (0, 0, 1, 1)))
+    # Periodic along x over the box's width: the mass is all there still.
+    wrapped = sphero.coarse_grain(frame, width=0.6, periodic=("x", (0, -5, 8, 15)))
+    wx, wy = wrapped["x"], wrapped["y"]
+    assert wx[0] == 0 and math.isclose(wx[-1] + (wx[1] - wx[0]), 8)
+    assert math.isclose(wrapped["density"].sum() * (wx[1] - wx[0]) * (wy[1] - wy[0]), frame.areas.sum(), rel_tol=1e-12)

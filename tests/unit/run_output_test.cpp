@@ -22,6 +22,7 @@
 #include <sstream>
 #include <thread>
 
+#include "io/run_manifest.h"
 #include "io/run_output.h"
 #include "io/scene.h"
 
@@ -151,6 +152,42 @@ TEST(RunOutput, AWriterKilledMidRunLeavesOnlyWholeFiles) {
   EXPECT_GT(listed, 3);
   EXPECT_NE(collection.find("</VTKFile>"), std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST(RunManifest, APeriodicCellReadsBackAsItWasWritten) {
+  const fs::path dir = fs::temp_directory_path() / "sphero_run_manifest";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  RunManifest written;
+  written.arc_resolution = 12;
+  written.fields = {"particles", "state"};
+  written.cell.periodic = {true, false};
+  written.cell.low = {0.0, -10.0}, written.cell.size = {20.0, 50.0};
+  std::ofstream(dir / "run.sphero") << run_manifest_text(written);
+  const RunManifest read = read_run_manifest(dir / "run.sphero");
+  EXPECT_EQ(read.format, kRunManifestFormat);
+  EXPECT_EQ(read.arc_resolution, 12);
+  EXPECT_EQ(read.fields, written.fields);
+  EXPECT_EQ(read.cell.periodic, written.cell.periodic);
+  EXPECT_EQ(read.cell.low, written.cell.low);
+  EXPECT_EQ(read.cell.size, written.cell.size);
+  // A format-2 manifest (no periodic line) reads as not periodic.
+  std::ofstream(dir / "old.sphero") << "# Sphero run\nformat = 2\narc_resolution = 16\nfields = particles\n";
+  const RunManifest old = read_run_manifest(dir / "old.sphero");
+  EXPECT_EQ(old.format, 2);
+  EXPECT_FALSE(old.cell.periodic[0] || old.cell.periodic[1]);
+  for (const auto& [line, words] : std::vector<std::pair<std::string, std::string>>{
+           {"arc_resolution = 2", "old.sphero:2: arc_resolution must be a whole number from 3 to 4096"},
+           {"cell = 5,0,1,1", "cell must be X0,Y0,X1,Y1 with X0 < X1 and Y0 < Y1"},
+           {"periodic = xy", "periodic must be none, x, y or x,y"}}) {
+    std::ofstream(dir / "old.sphero") << "# Sphero run\n" << line << "\n";
+    try {
+      read_run_manifest(dir / "old.sphero");
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
