@@ -53,7 +53,7 @@ void set_series_colour(cairo_t* cr, int index) {
   cairo_set_source_rgb(cr, c[0], c[1], c[2]);
 }
 
-void set_map_colour(cairo_t* cr, double t) {
+std::array<double, 3> map_colour(double t) {
   // viridis (R's viridis(9)), linearly interpolated
   static constexpr std::array<std::array<double, 3>, 9> stops{{{0.267, 0.004, 0.329},
                                                                {0.278, 0.176, 0.482},
@@ -68,7 +68,12 @@ void set_map_colour(cairo_t* cr, double t) {
   const auto k = std::min(static_cast<std::size_t>(t), stops.size() - 2);
   const double u = t - static_cast<double>(k);
   const auto &a = stops[k], &b = stops[k + 1];
-  cairo_set_source_rgb(cr, a[0] + u * (b[0] - a[0]), a[1] + u * (b[1] - a[1]), a[2] + u * (b[2] - a[2]));
+  return {a[0] + u * (b[0] - a[0]), a[1] + u * (b[1] - a[1]), a[2] + u * (b[2] - a[2])};
+}
+
+void set_map_colour(cairo_t* cr, double t) {
+  const auto [r, g, b] = map_colour(t);
+  cairo_set_source_rgb(cr, r, g, b);
 }
 
 void draw_text(cairo_t* cr, double x, double y, const std::string& text, double align, double angle) {
@@ -133,6 +138,21 @@ std::vector<std::string> wrap_text(const std::string& text, double font_size, do
   }
   if (!line.empty() || lines.empty()) lines.push_back(line);
   return lines;
+}
+
+std::vector<double> nice_ticks(double low, double high, int count) {
+  const double raw = (high - low) / count;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = magnitude;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * magnitude >= raw) {
+      step = m * magnitude;
+      break;
+    }
+  std::vector<double> ticks;
+  for (double t = std::ceil(low / step - 1e-9) * step; t <= high + 1e-9 * step; t += step)
+    ticks.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);
+  return ticks;
 }
 
 }  // namespace sphero::analysis

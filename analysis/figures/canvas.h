@@ -5,6 +5,7 @@
 
 #include <cairo.h>
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -19,7 +20,8 @@ void render_figure(const std::filesystem::path& file, int width, int height, con
 // Colour-blind-safe qualitative palette (Okabe & Ito), cycled.
 void set_series_colour(cairo_t* cr, int index);
 
-// Perceptually uniform colour map (viridis) at t ∈ [0, 1].
+// Perceptually uniform colour map (viridis) at t ∈ [0, 1]: red, green, blue.
+std::array<double, 3> map_colour(double t);
 void set_map_colour(cairo_t* cr, double t);
 
 // Text with its anchor at (x, y): `align` 0 left, 0.5 centre, 1 right;
@@ -37,5 +39,8 @@ std::vector<std::string> wrap_text(const std::string& text, double font_size, do
 
 // The advance width of `text` at `font_size`, measured the same way.
 double text_width(const std::string& text, double font_size);
+
+// Ticks at 1, 2 or 5 × 10^k covering [low, high] with about `count` steps.
+std::vector<double> nice_ticks(double low, double high, int count);
 
 }  // namespace sphero::analysis

@@ -12,22 +12,6 @@
 namespace sphero::analysis {
 namespace {
 
-// Ticks at 1, 2 or 5 × 10^k covering [low, high] with about `count` steps.
-std::vector<double> nice_ticks(double low, double high, int count) {
-  const double raw = (high - low) / count;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = magnitude;
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * magnitude >= raw) {
-      step = m * magnitude;
-      break;
-    }
-  std::vector<double> ticks;
-  for (double t = std::ceil(low / step - 1e-9) * step; t <= high + 1e-9 * step; t += step)
-    ticks.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);
-  return ticks;
-}
-
 std::string tick_label(double v) { return fmt::format("{:.6g}", v); }
 
 // A logarithmic axis is drawn as a linear one of log10(value): ticks at the

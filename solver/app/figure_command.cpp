@@ -20,6 +20,7 @@
 #include "app/analysis_options.h"
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/field_figure.h"
 #include "io/frame_reader.h"
 #include "io/packing_frame.h"
 #include "io/state_vtu.h"
@@ -263,7 +264,9 @@ int run_figure_command(const std::vector<std::string>& args) {
       "plot", po::value(&kind),
       "network (default): force network of a frame, chains highlighted; packing-map: particles coloured by local "
       "packing fraction; rose: contact-normal and force orientations of a frame; stress-strain, void-ratio: over the "
-      "frames; energy: the energy ledger; ke-histogram: kinetic energy per particle against Maxwell-Boltzmann")(
+      "frames; energy: the energy ledger; ke-histogram: kinetic energy per particle against Maxwell-Boltzmann; "
+      "field:NAME: a coarse-grained field of a frame (or the mean over --frames), NAME pressure, deviator_stress, "
+      "density, speed, velocity_x, ... (docs/ANALYSIS.md)")(
       "frame", po::value(&frame_text), "frame number, or 'last' (default), for network, packing-map and rose")(
       "x", po::value(&x_axis), "stress-strain and void-ratio against 'strain' (default) or 'time'")(
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/<plot>.png)")(
@@ -276,6 +279,7 @@ int run_figure_command(const std::vector<std::string>& args) {
       "stress-strain, void-ratio: another run (repeatable) whose sigma_yy or e is drawn beside RUN_DIR's, each "
       "labelled by its directory's name");
   add_analysis_options(options);
+  add_field_figure_options(options);
   po::variables_map vm;
   if (const auto stop = parse_command_line(
           args, options, run, true, "figure", "usage: sphero figure RUN_DIR|PACKING.vtu [options]\n", vm))
@@ -285,10 +289,11 @@ int run_figure_command(const std::vector<std::string>& args) {
   if (names_a_packing_file(run))
     return packing_figure(run, kind, vm.count("plot") > 0, analysis_options(vm),
                           frame_figure_options(width > 0 ? width : 1600, title, view), output);
-  if (!kinds.count(kind))
+  const bool field = kind.rfind("field:", 0) == 0;
+  if (!kinds.count(kind) && !field)
     throw std::invalid_argument(
         fmt::format("--plot: unknown plot '{}'; use network, packing-map, rose, stress-strain, "
-                    "void-ratio, energy or ke-histogram",
+                    "void-ratio, energy, ke-histogram or field:NAME",
                     kind));
   if (x_axis != "strain" && x_axis != "time") throw std::invalid_argument("--x: use 'strain' or 'time'");
   const analysis::AnalysisOptions o = analysis_options(vm);
@@ -303,8 +308,16 @@ int run_figure_command(const std::vector<std::string>& args) {
   const bool of_a_frame = kind == "network" || kind == "packing-map" || kind == "rose";
   if (width == 0) width = of_a_frame && kind != "rose" ? 1600 : 1200;
   if (output.empty())
-    output =
-        (std::filesystem::path(run) / ((kind == "network" ? std::string("force-network") : kind) + ".png")).string();
+    output = (std::filesystem::path(run) / ((kind == "network" ? std::string("force-network")
+                                             : field           ? "field-" + kind.substr(6)
+                                                               : kind) +
+                                            ".png"))
+                 .string();
+  if (field) {
+    draw_field_figure({run, kind.substr(6), title, output, frame, width == 0 ? 1600 : width}, vm);
+    fmt::print("sphero figure: {} -> {}\n", kind, output);
+    return 0;
+  }
   if (of_a_frame) {
     const FrameData data = read_frame(run, frame);
     const analysis::FigureOptions figure = frame_figure_options(width, title, view);

@@ -26,6 +26,13 @@ ls "$run" | grep -q '^fields_[0-9]' && fail "the earlier series was left beside 
 "$sphero" coarse-grain "$run" --width 0.8 --kernel lucy --time-width 0.1 > /dev/null
 [ -f "$run/fields_mean.vti" ] && fail "the mean was left beside the smoothed series"
 [ "$(ls "$run" | grep -c '^fields_[0-9]*\.vti$')" -eq "$frames" ] || fail "not one smoothed file per frame"
+# Field figures, in every format, with arrows and principal directions.
+for format in png svg pdf; do
+  "$sphero" figure "$run" --plot field:pressure --arrows --principal-directions -o "$work/pressure.$format" > /dev/null
+  [ -s "$work/pressure.$format" ] || fail "no field figure in $format"
+done
+"$sphero" figure "$run" --plot field:speed --frames 1:3 --kernel lucy --kernel-width 1 > /dev/null
+[ -s "$run/field-speed.png" ] || fail "no field-speed.png in the run's folder"
 # A new run over the folder removes them with the other analysis files.
 cat > "$work/again.ini" <<INI
 duration = 0.05

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/figures/canvas.h"
+#include "analysis/figures/field_map.h"
 #include "analysis/figures/force_network.h"
 #include "geometry/polygon.h"
 
@@ -84,6 +85,52 @@ TEST(FigureLayout, ALongTitleMakesTheFigureTallerInsteadOfRunningOffTheEdge) {
   o.title = std::string(30, 'x') + " " + std::string(30, 'y') + " " + std::string(30, 'z');
   draw_force_network(f, dir / "long.png", o);
   EXPECT_GT(png_height(dir / "long.png"), png_height(dir / "short.png"));
+  std::filesystem::remove_all(dir);
+}
+
+// A field with a wall reaching far beyond it, at two aspect ratios and
+// with a caption that wraps: caption, drawing and colour bar never overlap,
+// all lie inside the figure, and nothing is drawn outside the field's
+// rectangle but text and the bar.
+TEST(FigureLayout, AFieldMapKeepsItsCaptionDrawingAndColourBarApart) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "sphero_field_map_layout_test";
+  std::filesystem::create_directories(dir);
+  for (const auto& [nx, ny] : {std::pair{40, 10}, std::pair{10, 40}}) {
+    FieldMap m;
+    m.nx = nx, m.ny = ny, m.origin = {0, 0}, m.spacing = {0.5, 0.5};
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) m.values.push_back(i + j);
+    m.caption = "pressure, t = 1 s; coarse-grained with a gaussian kernel of width w = 1 m; " + std::string(40, 'x');
+    m.quantity = "pressure p (N/m)";
+    m.wall_outlines = {{{-100, -1}, {100, -1}, {100, 1}, {-100, 1}}};  // across the field, far out both ways
+    const int width = 500;
+    const FieldMapLayout l = field_map_layout(m, width);
+    const std::vector<Box> boxes{l.caption, l.drawing, l.colour_bar};
+    for (std::size_t a = 0; a < boxes.size(); ++a) {
+      EXPECT_GE(boxes[a].x0, 0.0);
+      EXPECT_LE(boxes[a].x1, l.width);
+      EXPECT_GE(boxes[a].y0, 0.0);
+      EXPECT_LE(boxes[a].y1, l.height);
+      for (std::size_t b = a + 1; b < boxes.size(); ++b) EXPECT_FALSE(boxes[a].overlaps(boxes[b])) << a << " " << b;
+    }
+    const auto file = dir / "field.png";
+    draw_field_map(m, file, width);
+    EXPECT_EQ(png_height(file), static_cast<int>(l.height));
+    // The wall's grey stops at the drawing's edge: the margins beside it,
+    // at the wall's height, stay white.
+    cairo_surface_t* png = cairo_image_surface_create_from_png(file.c_str());
+    const int stride = cairo_image_surface_get_stride(png);
+    const unsigned char* data = cairo_image_surface_get_data(png);
+    const double wall_y = l.drawing.y1 - (0.5 + 0.25) * (l.drawing.y1 - l.drawing.y0) / (ny * 0.5);  // y = 0.5
+    const auto pixel = [&](double x, double y) {
+      return *reinterpret_cast<const std::uint32_t*>(data + static_cast<int>(y) * stride + 4 * static_cast<int>(x)) &
+             0xffffffu;
+    };
+    EXPECT_EQ(pixel(2, wall_y), 0xffffffu);
+    EXPECT_EQ(pixel(width - 3, wall_y), 0xffffffu);
+    EXPECT_EQ(pixel(0.5 * (l.drawing.x0 + l.drawing.x1), wall_y), 0x595959u);  // the wall's grey, 0.35
+    cairo_surface_destroy(png);
+  }
   std::filesystem::remove_all(dir);
 }
 
