@@ -17,7 +17,7 @@ const char* to_string(KernelKind kind);
 
 // Gaussian exp(−r²/2w²) cut at `gaussian_cutoff` widths c and lowered by
 // its value there, so that it falls to 0 continuously (a grain crossing the
-// cutoff changes no field by a jump; at 3w its standard deviation is 0.96 w);
+// cutoff changes no field by a jump; at 3w its standard deviation is 0.94 w);
 // Lucy's polynomial (1 + 3s)(1 − s)³ with s = r/c and c = √(56/5) w ≈
 // 3.35 w, which gives it the standard deviation w.
 struct CoarseGrainingKernel {

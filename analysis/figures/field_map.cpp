@@ -66,9 +66,14 @@ void draw_nodes(cairo_t* cr, const FieldMap& m, const Layout& l, double low, dou
   for (int j = 0; j < m.ny; ++j)
     for (int i = 0; i < m.nx; ++i) {
       const double v = m.values[static_cast<std::size_t>(j) * static_cast<std::size_t>(m.nx) + i];
-      const auto [r, g, b] = map_colour(std::isfinite(v) ? (v - low) / (high - low) : 0.0);
-      // Row 0 of the image is the top of the field.
+      // Row 0 of the image is the top of the field; a node without a value
+      // stays transparent (premultiplied: all zero).
       auto* pixel = reinterpret_cast<std::uint32_t*>(pixels + static_cast<std::ptrdiff_t>(m.ny - 1 - j) * stride) + i;
+      if (!std::isfinite(v)) {
+        *pixel = 0;
+        continue;
+      }
+      const auto [r, g, b] = map_colour((v - low) / (high - low));
       const auto byte = [](double c) {
         return static_cast<std::uint32_t>(std::lround(255.0 * std::clamp(c, 0.0, 1.0)));
       };

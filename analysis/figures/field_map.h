@@ -19,7 +19,7 @@ struct FieldMap {
   std::string quantity;  // under the colour bar, with its unit: "pressure p (N/m)"
   Vec2 origin, spacing;  // of the nodes
   int nx = 0, ny = 0;
-  std::vector<double> values;  // per node, x fastest
+  std::vector<double> values;  // per node, x fastest; NaN for a node left blank
   // Per node, an arrow (a vector in its own unit, `arrow_unit`), drawn at
   // every few nodes and scaled to the longest; empty for none.
   std::vector<Vec2> arrows;

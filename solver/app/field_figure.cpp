@@ -29,22 +29,27 @@ const FieldArray& named(const std::vector<FieldArray>& fields, const std::string
 
 // A quantity a field figure draws: its label (with its unit) and its value
 // at node k of the fields.
+// A ratio of sums (velocity, coordination, temperature) means nothing where
+// almost no material is: it is left blank there.
 struct Quantity {
   std::string label;
   std::function<double(const std::vector<FieldArray>&, std::size_t)> value;
+  bool ratio = false;
 };
 
-Quantity scalar(const std::string& label, const std::string& name) {
-  return {label, [name](const std::vector<FieldArray>& f, std::size_t k) { return named(f, name).values[k]; }};
+Quantity scalar(const std::string& label, const std::string& name, bool ratio = false) {
+  return {label, [name](const std::vector<FieldArray>& f, std::size_t k) { return named(f, name).values[k]; }, ratio};
 }
 
 Quantity component(const std::string& label, const std::string& name, int components, std::size_t first,
-                   std::size_t second) {
-  return {label, [=](const std::vector<FieldArray>& f, std::size_t k) {
+                   std::size_t second, bool ratio = false) {
+  return {label,
+          [=](const std::vector<FieldArray>& f, std::size_t k) {
             const auto& v = named(f, name).values;
             const std::size_t at = k * static_cast<std::size_t>(components);
             return 0.5 * (v[at + first] + v[at + second]);
-          }};
+          },
+          ratio};
 }
 
 const std::map<std::string, Quantity>& quantities() {
@@ -53,19 +58,23 @@ const std::map<std::string, Quantity>& quantities() {
       {"number_density", scalar("number density n (grains per m²)", "number_density")},
       {"pressure", scalar("pressure p = (σ₁ + σ₂)/2 (N/m), compression positive", "pressure")},
       {"deviator_stress", scalar("deviator stress q = (σ₁ − σ₂)/2 (N/m)", "deviator_stress")},
-      {"coordination", scalar("coordination z (contacts per grain)", "coordination")},
+      {"coordination", scalar("coordination z (contacts per grain)", "coordination", true)},
       {"coordination_density",
        scalar("contact density (contacts per m², counted at both grains)", "coordination_density")},
-      {"granular_temperature", scalar("granular temperature T = tr σ_kinetic / 2ρ (m²/s²)", "granular_temperature")},
-      {"velocity_x", component("velocity v_x (m/s)", "velocity", 3, 0, 0)},
-      {"velocity_y", component("velocity v_y (m/s)", "velocity", 3, 1, 1)},
+      {"granular_temperature",
+       scalar("granular temperature T = tr σ_kinetic / 2ρ (m²/s²)", "granular_temperature", true)},
+      {"velocity_x", component("velocity v_x (m/s)", "velocity", 3, 0, 0, true)},
+      {"velocity_y", component("velocity v_y (m/s)", "velocity", 3, 1, 1, true)},
       {"stress_xx", component("stress σ_xx (N/m), compression positive", "stress", 4, 0, 0)},
       {"stress_yy", component("stress σ_yy (N/m), compression positive", "stress", 4, 3, 3)},
       {"stress_xy", component("shear stress (σ_xy + σ_yx)/2 (N/m)", "stress", 4, 1, 2)},
-      {"speed", {"speed |v| (m/s)", [](const std::vector<FieldArray>& f, std::size_t k) {
-                   const auto& v = named(f, "velocity").values;
-                   return std::hypot(v[3 * k], v[3 * k + 1]);
-                 }}}};
+      {"speed",
+       {"speed |v| (m/s)",
+        [](const std::vector<FieldArray>& f, std::size_t k) {
+          const auto& v = named(f, "velocity").values;
+          return std::hypot(v[3 * k], v[3 * k + 1]);
+        },
+        true}}};
   return table;
 }
 
@@ -140,13 +149,14 @@ void draw_field_figure(const FieldFigure& figure, const po::variables_map& vm) {
   analysis::FieldMap map;
   map.origin = grid.origin, map.spacing = {grid.hx, grid.hy}, map.nx = grid.nx, map.ny = grid.ny;
   map.quantity = quantity->second.label;
-  for (std::size_t k = 0; k < grid.nodes(); ++k) map.values.push_back(quantity->second.value(fields, k));
-  // Glyphs only where there is material: in the kernels' tails the
-  // velocity is a ratio of vanishing sums.
+  // Ratios and glyphs only where there is material: in the kernels' tails
+  // they are ratios of vanishing sums.
   const auto& density = named(fields, "density").values;
   const double densest = *std::max_element(density.begin(), density.end());
   const auto material = [&](std::size_t k) { return density[k] >= 0.05 * densest; };
-  std::string glyphs;
+  for (std::size_t k = 0; k < grid.nodes(); ++k)
+    map.values.push_back(!quantity->second.ratio || material(k) ? quantity->second.value(fields, k) : NAN);
+  std::string glyphs = quantity->second.ratio ? "; blank: under 5% of the largest density" : "";
   if (vm.count("arrows")) {
     const auto& v = named(fields, "velocity").values;
     double fastest = 0.0;
