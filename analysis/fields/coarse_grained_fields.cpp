@@ -52,19 +52,50 @@ std::array<double, 4> particles_box(const FrameData& frame) {
   return box;
 }
 
-// Nodes from `low` to at least `high`, `h` apart, along a bounded axis;
-// whole cells filling the period along a periodic one.
-void lay_axis(double low, double high, double h, bool periodic, double period_low, double period, double& origin,
-              double& spacing, long long& n) {
-  if (periodic) {
-    n = std::max(1LL, static_cast<long long>(std::ceil(period / h - 1e-9)));
-    spacing = period / static_cast<double>(n);
-    origin = period_low;
-    return;
+// How many nodes an axis needs: from `low` to at least `high`, `h` apart,
+// on a bounded axis; whole cells filling the period on a periodic one. A
+// double, checked against the limit before it becomes a count.
+double nodes_along(double low, double high, double h, bool periodic, double period) {
+  if (periodic) return std::max(1.0, std::ceil(period / h - 1e-9));
+  return std::floor((high - low) / h + 1e-9) + 1.0;
+}
+
+// The kernel's reach over the cell: a grain's stencil spans about twice
+// this many nodes each way.
+constexpr double kMostNodesPerReach = 500.0;
+
+void check_extent(const std::array<double, 4>& extent, const CoarseGrainingOptions& o) {
+  for (double v : extent)
+    if (!std::isfinite(v)) throw std::invalid_argument("the sample's extent is not finite; the frame is damaged");
+  for (const double period : {o.cell_size.x, o.cell_size.y})
+    if (!std::isfinite(period)) throw std::invalid_argument("the periodic cell is not finite; the run is damaged");
+  if (o.kernel.cutoff() / o.cell > kMostNodesPerReach)
+    throw std::invalid_argument(fmt::format(
+        "a cell of {} is too fine for a kernel reaching {}: each grain would touch about {:.3g} nodes; choose a cell "
+        "of at least {:.3g}",
+        o.cell, o.kernel.cutoff(), std::pow(2.0 * o.kernel.cutoff() / o.cell, 2.0),
+        o.kernel.cutoff() / kMostNodesPerReach));
+}
+
+// A window on a periodic axis takes the sources' images one period either
+// way: it must be no wider than the period, and the kernel reach no more
+// than half of it.
+void check_periodic_window(const CoarseGrainingOptions& o) {
+  for (int axis = 0; axis < 2; ++axis) {
+    if (!o.periodic[static_cast<std::size_t>(axis)]) continue;
+    const double period = axis == 0 ? o.cell_size.x : o.cell_size.y;
+    const double wide = axis == 0 ? o.window[2] - o.window[0] : o.window[3] - o.window[1];
+    if (wide > period)
+      throw std::invalid_argument(fmt::format(
+          "the window is {} wide along the periodic {}, more than its period {}; give a window within one period, "
+          "or none (the grid then spans the period)",
+          wide, axis == 0 ? "x" : "y", period));
+    if (o.kernel.cutoff() > 0.5 * period)
+      throw std::invalid_argument(fmt::format(
+          "the kernel reaches {} from a source, more than half the period {}: a window on a periodic axis takes "
+          "the sources' images one period away only; choose a narrower kernel, or no window",
+          o.kernel.cutoff(), period));
   }
-  spacing = h;
-  origin = low;
-  n = static_cast<long long>(std::floor((high - low) / h + 1e-9)) + 1;
 }
 
 }  // namespace
@@ -74,43 +105,39 @@ FieldGrid field_grid(const FrameData& frame, const CoarseGrainingOptions& o) {
   if (frame.particles.empty()) throw std::invalid_argument("the frame holds no particles to coarse-grain");
   const std::array<double, 4> box = particles_box(frame);
   std::array<double, 4> extent = box;
-  if (o.has_window()) {
+  const bool window = o.has_window();
+  if (window) {
     extent = o.window;
     if (!(extent[2] > extent[0] && extent[3] > extent[1]))
       throw std::invalid_argument("the window must have X0 < X1 and Y0 < Y1");
     if (extent[2] < box[0] || extent[0] > box[2] || extent[3] < box[1] || extent[1] > box[3])
       throw std::invalid_argument(
-          fmt::format("the window {},{},{},{} lies outside the sample, whose particles span {},{},{},{}", extent[0],
-                      extent[1], extent[2], extent[3], box[0], box[1], box[2], box[3]));
+          fmt::format("the window {:.6g},{:.6g},{:.6g},{:.6g} lies outside the sample, whose particles span "
+                      "{:.6g},{:.6g},{:.6g},{:.6g}",
+                      extent[0], extent[1], extent[2], extent[3], box[0], box[1], box[2], box[3]));
   } else {
     const double grow = o.kernel.cutoff();
     extent = {box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow};
   }
   if ((o.periodic[0] && !(o.cell_size.x > 0.0)) || (o.periodic[1] && !(o.cell_size.y > 0.0)))
     throw std::invalid_argument("a periodic axis needs the cell's period");
+  check_extent(extent, o);
+  if (window) check_periodic_window(o);
   // A window on a periodic axis is laid as it is, and takes the sources'
   // images; without one the grid spans the period and wraps.
-  const bool window = o.has_window();
   const std::array<bool, 2> wraps{o.periodic[0] && !window, o.periodic[1] && !window};
-  for (int axis = 0; axis < 2; ++axis) {
-    const double period = axis == 0 ? o.cell_size.x : o.cell_size.y;
-    if (window && o.periodic[static_cast<std::size_t>(axis)] && o.kernel.cutoff() > 0.5 * period)
-      throw std::invalid_argument(fmt::format(
-          "the kernel reaches {} from a source, more than half the period {}: a window on a periodic axis takes "
-          "the sources' images one period away only; choose a narrower kernel, or no window",
-          o.kernel.cutoff(), period));
-  }
-  FieldGrid g;
-  long long nx = 0, ny = 0;
-  lay_axis(extent[0], extent[2], o.cell, wraps[0], o.cell_low.x, o.cell_size.x, g.origin.x, g.hx, nx);
-  lay_axis(extent[1], extent[3], o.cell, wraps[1], o.cell_low.y, o.cell_size.y, g.origin.y, g.hy, ny);
-  const double nodes = static_cast<double>(nx) * static_cast<double>(ny);
-  if (nodes > static_cast<double>(kMaxFieldNodes))
+  const double nx = nodes_along(extent[0], extent[2], o.cell, wraps[0], o.cell_size.x),
+               ny = nodes_along(extent[1], extent[3], o.cell, wraps[1], o.cell_size.y);
+  if (!(nx * ny <= static_cast<double>(kMaxFieldNodes)))
     throw std::invalid_argument(
-        fmt::format("a grid of {} × {} = {} nodes is more than the {} allowed (about {} GB); choose a larger cell "
-                    "or a smaller window",
-                    nx, ny, nodes, kMaxFieldNodes, kMaxFieldNodes * 40 * 8 / 1'000'000'000.0));
+        fmt::format("a grid of {:.6g} × {:.6g} = {:.6g} nodes is more than the {} allowed (about {} GB a frame); "
+                    "choose a larger cell or a smaller window",
+                    nx, ny, nx * ny, kMaxFieldNodes, kMaxFieldNodes * 40 * 8 / 1'000'000'000.0));
+  FieldGrid g;
   g.nx = static_cast<int>(nx), g.ny = static_cast<int>(ny);
+  g.hx = wraps[0] ? o.cell_size.x / nx : o.cell;
+  g.hy = wraps[1] ? o.cell_size.y / ny : o.cell;
+  g.origin = {wraps[0] ? o.cell_low.x : extent[0], wraps[1] ? o.cell_low.y : extent[1]};
   g.periodic = wraps;
   if (window) g.image_period = {o.periodic[0] ? o.cell_size.x : 0.0, o.periodic[1] ? o.cell_size.y : 0.0};
   return g;
@@ -194,16 +221,35 @@ void gather_contacts(const FrameData& frame, const std::unordered_map<int, std::
     }
 }
 
+// Masses, centres, velocities and contacts as coarse-graining needs them:
+// present and finite.
+void check_frame_values(const FrameData& frame) {
+  for (const ParticleRecord& p : frame.particles) {
+    if (!(p.mass > 0.0))
+      throw std::runtime_error(fmt::format(
+          "particle {} has no mass in this frame: coarse-graining needs the run's state frames (fields = ...,state)",
+          p.id));
+    if (!std::isfinite(p.mass) || !is_finite(p.centre) || !is_finite(p.velocity))
+      throw std::runtime_error(fmt::format("particle {} has a mass, centre or velocity that is not finite", p.id));
+  }
+  for (const PairRecord& pair : frame.pairs)
+    if (!is_finite(pair.branch) || !is_finite(pair.force) || !is_finite(pair.normal))
+      throw std::runtime_error(
+          fmt::format("the contact of bodies {} and {} has a branch, force or normal that is not "
+                      "finite",
+                      pair.body_a, pair.body_b));
+  for (const WallRecord& wall : frame.walls)
+    for (const WallContact& c : wall.contacts)
+      if (!is_finite(c.point) || !is_finite(c.force))
+        throw std::runtime_error(fmt::format("a contact of wall {} has a point or force that is not finite", wall.id));
+}
+
 }  // namespace
 
 CoarseGrainedSums coarse_grain(const FrameData& frame, const FieldGrid& grid, const CoarseGrainingKernel& kernel) {
   CoarseGrainedSums out{grid, frame.time, std::vector<Node>(grid.nodes(), Node{})};
   const auto index = particle_index(frame);
-  for (const ParticleRecord& p : frame.particles)
-    if (!(p.mass > 0.0))
-      throw std::runtime_error(fmt::format(
-          "particle {} has no mass in this frame: coarse-graining needs the run's state frames (fields = ...,state)",
-          p.id));
+  check_frame_values(frame);
   KernelStencil stencil(grid, kernel);
   std::vector<ParticleContacts> per_particle(frame.particles.size());
   gather_contacts(frame, index, grid, stencil, out.nodes, per_particle);
@@ -224,21 +270,23 @@ CoarseGrainedSums coarse_grain(const FrameData& frame, const FieldGrid& grid, co
   return out;
 }
 
+void accumulate(CoarseGrainedSums& total, const CoarseGrainedSums& frame, double weight) {
+  if (total.nodes.empty()) total = {frame.grid, 0.0, std::vector<Node>(frame.nodes.size(), Node{})};
+  if (frame.nodes.size() != total.nodes.size())
+    throw std::invalid_argument("a mean of fields needs every frame on the same grid");
+  total.time += weight * frame.time;
+  for (std::size_t k = 0; k < total.nodes.size(); ++k)
+    for (std::size_t q = 0; q < sums::count; ++q) total.nodes[k][q] += weight * frame.nodes[k][q];
+}
+
 CoarseGrainedSums weighted_mean(const std::vector<CoarseGrainedSums>& frames, const std::vector<double>& weights) {
   if (frames.empty() || frames.size() != weights.size())
     throw std::invalid_argument("a mean of fields needs one weight per frame, and at least one frame");
   double total = 0.0;
   for (double w : weights) total += w;
   if (!(total > 0.0)) throw std::invalid_argument("a mean of fields needs weights that add to more than 0");
-  CoarseGrainedSums mean{frames.front().grid, 0.0, std::vector<Node>(frames.front().nodes.size(), Node{})};
-  for (std::size_t f = 0; f < frames.size(); ++f) {
-    if (frames[f].nodes.size() != mean.nodes.size())
-      throw std::invalid_argument("a mean of fields needs every frame on the same grid");
-    const double w = weights[f] / total;
-    mean.time += w * frames[f].time;
-    for (std::size_t k = 0; k < mean.nodes.size(); ++k)
-      for (std::size_t q = 0; q < sums::count; ++q) mean.nodes[k][q] += w * frames[f].nodes[k][q];
-  }
+  CoarseGrainedSums mean;
+  for (std::size_t f = 0; f < frames.size(); ++f) accumulate(mean, frames[f], weights[f] / total);
   return mean;
 }
 

@@ -21,7 +21,7 @@
 
 namespace sphero::analysis {
 
-// A grid larger than this is refused: each node holds about 40 numbers.
+// A grid larger than this is refused: each node holds about 40 numbers a frame.
 inline constexpr std::size_t kMaxFieldNodes = 4'000'000;
 
 struct CoarseGrainingOptions {
@@ -42,8 +42,10 @@ struct CoarseGrainingOptions {
 // spacing is rounded down so that whole cells fill the period. Throws
 // std::invalid_argument naming what is wrong: a width or cell that is not
 // positive and finite, a cell wider than the width (the kernel would fall
-// between the nodes), a window that misses every particle, a grid of more
-// than kMaxFieldNodes nodes.
+// between the nodes) or finer than a 500th of the kernel's reach (each grain
+// would touch a million nodes), a window that misses every particle, a
+// window on a periodic axis wider than its period, a grid of more than
+// kMaxFieldNodes nodes.
 FieldGrid field_grid(const FrameData& frame, const CoarseGrainingOptions& options);
 
 // What every field is made of: per node, sums over the frame's particles
@@ -77,9 +79,13 @@ struct CoarseGrainedSums {
 };
 
 // Throws std::runtime_error when the frame holds no masses (a run that
-// wrote no state frames).
+// wrote no state frames), or a value that is not finite.
 CoarseGrainedSums coarse_grain(const FrameData& frame, const FieldGrid& grid, const CoarseGrainingKernel& kernel);
 
+// Adds `weight` × a frame's sums (and time) to `total`, which an empty
+// total takes the frame's grid for: a running mean without the frames kept.
+// Throws std::invalid_argument for a frame on another grid.
+void accumulate(CoarseGrainedSums& total, const CoarseGrainedSums& frame, double weight);
 // The weighted mean of several frames' sums on one grid (the weights need
 // not add to 1), for a time average; its time is the weighted mean time.
 CoarseGrainedSums weighted_mean(const std::vector<CoarseGrainedSums>& frames, const std::vector<double>& weights);

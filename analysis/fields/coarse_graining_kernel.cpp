@@ -32,4 +32,9 @@ double CoarseGrainingKernel::operator()(double r_squared) const {
   return (1.0 + 3.0 * s) * rest * rest * rest;
 }
 
+double time_weight(double from_centre, double width) {
+  const double d = from_centre / width;
+  return std::abs(d) <= kTimeReach ? std::exp(-0.5 * d * d) : 0.0;
+}
+
 }  // namespace sphero::analysis

@@ -29,4 +29,9 @@ struct CoarseGrainingKernel {
   double operator()(double r_squared) const;
 };
 
+// Coarse-graining in time: frames weighted by a Gaussian of width T (s) in
+// their time from the centre's, cut at kTimeReach widths (weight 0 beyond).
+inline constexpr double kTimeReach = 3.0;
+double time_weight(double from_centre, double width);
+
 }  // namespace sphero::analysis

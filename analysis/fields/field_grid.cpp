@@ -6,6 +6,8 @@
 namespace sphero::analysis {
 namespace {
 
+constexpr double kMostPiecesAlongALine = 4096.0;
+
 // A lattice index's node along an axis of n nodes, or −1 off a bounded axis.
 long long wrapped(long long k, int n, bool periodic) {
   if (periodic) return ((k % n) + n) % n;
@@ -81,7 +83,9 @@ void KernelStencil::add_image(Vec2 source) {
 const std::vector<std::pair<std::size_t, double>>& KernelStencil::along(Vec2 a, Vec2 b) {
   line_.clear();
   const double step = std::min(0.25 * kernel_.width, 0.5 * std::min(grid_.hx, grid_.hy));
-  const int pieces = std::max(1, static_cast<int>(std::ceil(norm(b - a) / step)));
+  // A contact line is a grain or two long; a longer one (a damaged frame)
+  // is sampled more coarsely rather than at unbounded cost.
+  const int pieces = static_cast<int>(std::clamp(std::ceil(norm(b - a) / step), 1.0, kMostPiecesAlongALine));
   if (line_sum_.size() != grid_.nodes()) line_sum_.assign(grid_.nodes(), 0.0);
   for (int k = 0; k < pieces; ++k) {
     const Vec2 middle = a + ((k + 0.5) / pieces) * (b - a);

@@ -40,8 +40,9 @@ class KernelStencil {
   const std::vector<std::pair<std::size_t, double>>& at(Vec2 source);
   // The same along the straight line from `a` to `b`: the mean of the
   // point kernel over the line (midpoints of pieces at most a quarter of
-  // the width or half a cell long), as the coarse-grained contact stress
-  // spreads a force along the line between the two bodies' centres.
+  // the width or half a cell long, 4096 at most), as the coarse-grained
+  // contact stress spreads a force along the line between the two bodies'
+  // centres.
   const std::vector<std::pair<std::size_t, double>>& along(Vec2 a, Vec2 b);
 
  private:

@@ -149,9 +149,15 @@ std::vector<double> nice_ticks(double low, double high, int count) {
       step = m * magnitude;
       break;
     }
+  // Counted, not accumulated: a step under the values' resolution would
+  // never advance a running sum.
+  const double first = std::ceil(low / step - 1e-9), last = std::floor(high / step + 1e-9);
+  if (!std::isfinite(first) || !std::isfinite(last) || last - first > 1000.0 || !(step > 0.0)) return {low, high};
   std::vector<double> ticks;
-  for (double t = std::ceil(low / step - 1e-9) * step; t <= high + 1e-9 * step; t += step)
+  for (double k = first; k <= last; ++k) {
+    const double t = k * step;
     ticks.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);
+  }
   return ticks;
 }
 

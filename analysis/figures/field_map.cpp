@@ -12,6 +12,8 @@
 namespace sphero::analysis {
 namespace {
 
+constexpr int kLargestImageSide = 32767;  // Cairo's image surfaces
+
 struct Layout {
   double width = 0.0, height = 0.0;
   double margin = 0.0, font = 0.0, line = 0.0;
@@ -49,8 +51,10 @@ std::pair<double, double> value_range(const std::vector<double>& values) {
   for (double v : values)
     if (std::isfinite(v)) low = std::min(low, v), high = std::max(high, v);
   if (!(high >= low)) throw std::runtime_error("the field has no finite value to draw");
-  if (high == low) {
-    const double pad = std::max(1e-12, 1e-3 * std::abs(low));
+  // A field uniform to within its rounding gets a range it can be drawn on.
+  const double scale = std::max(std::abs(low), std::abs(high));
+  if (high - low <= 1e-9 * scale || high - low < 1e-300) {
+    const double pad = std::max(1e-12, 1e-3 * scale);
     low -= pad, high += pad;
   }
   return {low, high};
@@ -60,6 +64,10 @@ std::pair<double, double> value_range(const std::vector<double>& values) {
 // with bilinear smoothing (no seams between cells, in PNG, SVG and PDF).
 void draw_nodes(cairo_t* cr, const FieldMap& m, const Layout& l, double low, double high) {
   cairo_surface_t* image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, m.nx, m.ny);
+  if (cairo_surface_status(image) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(image);
+    throw std::runtime_error(fmt::format("Cairo cannot make an image of {} × {} nodes", m.nx, m.ny));
+  }
   const int stride = cairo_image_surface_get_stride(image);
   unsigned char* pixels = cairo_image_surface_get_data(image);
   cairo_surface_flush(image);
@@ -191,6 +199,11 @@ void draw_field_map(const FieldMap& m, const std::filesystem::path& file, int wi
   if (nodes == 0 || m.values.size() != nodes || (!m.arrows.empty() && m.arrows.size() != nodes) ||
       (!m.bars.empty() && m.bars.size() != nodes))
     throw std::runtime_error("the field map's arrays do not match its grid");
+  if (m.nx > kLargestImageSide || m.ny > kLargestImageSide)
+    throw std::runtime_error(
+        fmt::format("a grid of {} × {} nodes is too large to draw (at most {} a side); choose a "
+                    "larger cell",
+                    m.nx, m.ny, kLargestImageSide));
   const auto [low, high] = value_range(m.values);
   const Layout l = layout(m, width);
   render_figure(file, width, static_cast<int>(l.height), [&](cairo_t* cr) {

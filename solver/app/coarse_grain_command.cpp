@@ -12,6 +12,8 @@
 #include <future>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "analysis/fields/coarse_grained_fields.h"
 #include "app/analysis_files.h"
 #include "app/analysis_options.h"
@@ -98,6 +100,37 @@ void remove_earlier_fields(const fs::path& folder) {
     if (is_fields_file(entry.path().filename().string())) fs::remove(entry.path());
 }
 
+// The new fields files gather in a hidden folder beside the old ones and
+// replace them only once every frame is done: a frame that fails leaves
+// the earlier coarse-graining as it was.
+class FieldsFolder {
+ public:
+  explicit FieldsFolder(fs::path output)
+      : output_(std::move(output)), staging_(output_ / fmt::format(".fields-{}", ::getpid())) {
+    fs::remove_all(staging_);
+    fs::create_directory(staging_);
+  }
+  ~FieldsFolder() {
+    std::error_code ignored;
+    fs::remove_all(staging_, ignored);
+  }
+  FieldsFolder(const FieldsFolder&) = delete;
+  FieldsFolder& operator=(const FieldsFolder&) = delete;
+  void write(const std::string& name, const CoarseGrainedSums& sums) {
+    write_image_vti(staging_ / name, analysis::field_image(sums));
+    written_.push_back({sums.time, name});
+  }
+  void commit(const std::string& collection) {
+    remove_earlier_fields(output_);
+    for (const CollectionEntry& e : written_) fs::rename(staging_ / e.file, output_ / e.file);
+    write_collection_atomically(output_ / collection, written_);
+  }
+
+ private:
+  fs::path output_, staging_;
+  std::vector<CollectionEntry> written_;
+};
+
 // The frames' sums, a batch at a time (one frame per thread), handed to
 // `take` in frame order.
 template <class Take>
@@ -117,20 +150,21 @@ void coarse_grain_frames(const fs::path& run, const Request& r, const analysis::
   }
 }
 
-// Each frame's fields become the Gaussian mean (in time, width T, cut at
-// 3T) of the frames around it, as soon as the frames 3T after it are in.
+// Each frame's fields become the Gaussian mean in time (analysis::
+// time_weight) of the frames around it, as soon as the frames within the
+// kernel's reach after it are in; only those frames are held.
 class TimeSmoothing {
  public:
-  explicit TimeSmoothing(double width) : width_(width) {}
+  explicit TimeSmoothing(double width) : width_(width), reach_(analysis::kTimeReach * width) {}
   template <class Emit>
   void add(int frame, CoarseGrainedSums sums, Emit emit) {
     window_.push_back({frame, std::move(sums)});
-    while (next_ < window_.size() && window_.back().sums.time - window_[next_].sums.time > 3.0 * width_) {
+    while (next_ < window_.size() && window_.back().sums.time - window_[next_].sums.time > reach_) {
       emit(window_[next_].frame, smoothed(next_));
       ++next_;
     }
-    // Frames more than 3T before the next one to emit serve no later one.
-    while (next_ > 0 && next_ < window_.size() && window_[next_].sums.time - window_.front().sums.time > 3.0 * width_)
+    // Frames farther than the reach before the next one to emit serve no later one.
+    while (next_ > 0 && next_ < window_.size() && window_[next_].sums.time - window_.front().sums.time > reach_)
       window_.pop_front(), --next_;
   }
   template <class Emit>
@@ -144,20 +178,17 @@ class TimeSmoothing {
     CoarseGrainedSums sums;
   };
   CoarseGrainedSums smoothed(std::size_t centre) const {
-    std::vector<CoarseGrainedSums> near;
-    std::vector<double> weights;
     const double t = window_[centre].sums.time;
-    for (const Held& h : window_) {
-      const double d = (h.sums.time - t) / width_;
-      if (std::abs(d) > 3.0) continue;
-      near.push_back(h.sums);
-      weights.push_back(std::exp(-0.5 * d * d));
-    }
-    CoarseGrainedSums mean = analysis::weighted_mean(near, weights);
+    double total = 0.0;
+    for (const Held& h : window_) total += analysis::time_weight(h.sums.time - t, width_);
+    CoarseGrainedSums mean;
+    for (const Held& h : window_)
+      if (const double w = analysis::time_weight(h.sums.time - t, width_); w > 0.0)
+        analysis::accumulate(mean, h.sums, w / total);
     mean.time = t;
     return mean;
   }
-  double width_;
+  double width_, reach_;
   std::deque<Held> window_;
   std::size_t next_ = 0;
 };
@@ -193,29 +224,27 @@ int run_coarse_grain_command(const std::vector<std::string>& args) {
   if (fs::exists(r.output) && !fs::is_directory(r.output))
     throw std::invalid_argument(fmt::format("--output: {} is a file, not a folder", r.output.string()));
   fs::create_directories(r.output);
-  remove_earlier_fields(r.output);
-  std::vector<CollectionEntry> written;
-  const auto write = [&](const std::string& name, const CoarseGrainedSums& sums) {
-    write_image_vti(r.output / name, analysis::field_image(sums));
-    written.push_back({sums.time, name});
-  };
+  FieldsFolder folder(r.output);
   const auto frame_name = [](int frame) { return fmt::format("fields_{:05d}.vti", frame); };
   std::string collection = "fields.pvd";
   if (r.average) {
-    std::vector<CoarseGrainedSums> all;
-    coarse_grain_frames(run, r, grid, [&](int, CoarseGrainedSums s) { all.push_back(std::move(s)); });
-    write("fields_mean.vti", analysis::weighted_mean(all, std::vector<double>(all.size(), 1.0)));
+    // A running sum: the frames are not kept.
+    CoarseGrainedSums total;
+    const double weight = 1.0 / (r.frames.last - r.frames.first + 1);
+    coarse_grain_frames(run, r, grid, [&](int, const CoarseGrainedSums& s) { analysis::accumulate(total, s, weight); });
+    folder.write("fields_mean.vti", total);
     collection = "fields_mean.pvd";
   } else if (r.time_width > 0.0) {
     TimeSmoothing smoothing(r.time_width);
-    const auto emit = [&](int frame, const CoarseGrainedSums& s) { write(frame_name(frame), s); };
+    const auto emit = [&](int frame, const CoarseGrainedSums& s) { folder.write(frame_name(frame), s); };
     coarse_grain_frames(
         run, r, grid, [&](int frame, CoarseGrainedSums s) { smoothing.add(frame, std::move(s), emit); });
     smoothing.finish(emit);
   } else {
-    coarse_grain_frames(run, r, grid, [&](int frame, CoarseGrainedSums s) { write(frame_name(frame), s); });
+    coarse_grain_frames(
+        run, r, grid, [&](int frame, const CoarseGrainedSums& s) { folder.write(frame_name(frame), s); });
   }
-  write_collection_atomically(r.output / collection, written);
+  folder.commit(collection);
   fmt::print("{}: {} × {} nodes {:g} × {:g} m apart, {} kernel of width {:g} m (reach {:g} m), frames {} to {}{}\n",
              (r.output / collection).string(), grid.nx, grid.ny, grid.hx, grid.hy,
              analysis::to_string(r.fields.kernel.kind), r.fields.kernel.width, r.fields.kernel.cutoff(), r.frames.first,

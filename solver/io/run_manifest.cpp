@@ -76,9 +76,9 @@ RunManifest read_run_manifest(const std::filesystem::path& file) {
     }
     if (key == "cell") {
       std::vector<double> numbers;
-      for (const std::string& part : split(value))
-        if (const auto n = parse_finite(part)) numbers.push_back(*n);
-      if (numbers.size() != 4 || !(numbers[2] > numbers[0] && numbers[3] > numbers[1]))
+      for (const std::string& part : split(value)) numbers.push_back(parse_finite(part).value_or(NAN));
+      if (numbers.size() != 4 || !(numbers[2] > numbers[0] && numbers[3] > numbers[1]) ||
+          !std::isfinite(numbers[2] - numbers[0]) || !std::isfinite(numbers[3] - numbers[1]))
         throw refuse(fmt::format("cell must be X0,Y0,X1,Y1 with X0 < X1 and Y0 < Y1, not '{}'", value));
       m.cell.low = {numbers[0], numbers[1]}, m.cell.size = {numbers[2] - numbers[0], numbers[3] - numbers[1]};
       has_cell = true;

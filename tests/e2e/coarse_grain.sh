@@ -18,7 +18,26 @@ grep -q "fields.pvd: .* nodes 0.4 × 0.4 m apart, gaussian kernel of width 0.8 m
 [ "$(grep -c '<DataSet' "$run/fields.pvd")" -eq "$frames" ] || fail "fields.pvd does not list every frame"
 # Batches of frames on several threads write the same bytes as one thread.
 "$sphero" coarse-grain "$run" --width 0.8 --threads 1 -o "$work/one-thread" > /dev/null
-for f in "$run"/fields_*.vti; do cmp -s "$f" "$work/one-thread/$(basename "$f")" || fail "$(basename "$f") differs by threads"; done
+"$sphero" coarse-grain "$run" --width 0.8 --threads 3 -o "$work/three-threads" > /dev/null
+for f in "$run"/fields_*.vti; do
+  cmp -s "$f" "$work/one-thread/$(basename "$f")" || fail "$(basename "$f") differs between one thread and all cores"
+  cmp -s "$f" "$work/three-threads/$(basename "$f")" || fail "$(basename "$f") differs between one thread and three"
+done
+# Smoothing in time over a width far under the frames' spacing leaves each
+# frame alone: the same bytes.
+"$sphero" coarse-grain "$run" --width 0.8 --time-width 1e-9 -o "$work/smoothed-alone" > /dev/null
+for f in "$run"/fields_*.vti; do
+  cmp -s "$f" "$work/smoothed-alone/$(basename "$f")" || fail "$(basename "$f") moved under a vanishing time width"
+done
+# A frame that fails leaves the earlier fields as they were, and nothing else.
+cp -r "$run" "$work/damaged"
+last=$(ls "$work/damaged"/particles_*.vtu | tail -1)
+head -c 300 "$last" > "$last.cut" && mv "$last.cut" "$last"
+if "$sphero" coarse-grain "$work/damaged" --width 0.8 --kernel lucy 2> "$work/damaged.txt"; then fail "a damaged frame was coarse-grained"; fi
+for f in "$run"/fields_*.vti "$run/fields.pvd"; do
+  cmp -s "$f" "$work/damaged/$(basename "$f")" || fail "a failed coarse-graining changed $(basename "$f")"
+done
+ls -a "$work/damaged" | grep -q '^\.fields' && fail "a failed coarse-graining left its staging folder"
 # A mean replaces the series; a smoothed series replaces the mean.
 "$sphero" coarse-grain "$run" --width 0.8 --average --frames 1:3 > /dev/null
 [ -f "$run/fields_mean.vti" ] && [ -f "$run/fields_mean.pvd" ] || fail "no fields_mean.vti"

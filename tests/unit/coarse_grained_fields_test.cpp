@@ -114,6 +114,16 @@ TEST(CoarseGraining, EveryKernelIsNormalisedOnTheGridItself) {
     double along = 0.0;
     for (const auto& [node, w] : stencil.along({4.0, 3.0}, {6.5, 5.2})) along += w * grid.cell_area();
     EXPECT_NEAR(along, 1.0, 1e-14);
+    // The weight at the source itself is the continuous kernel's peak over
+    // its integral: (1 − e^−4.5) / 2πw²(1 − 5.5 e^−4.5) for the Gaussian
+    // lowered at 3w, 5/(πc²) for Lucy's, to the lattice's discretisation.
+    const double w2 = 0.45 * 0.45, floor = std::exp(-4.5);
+    const double peak = kind == KernelKind::gaussian
+                            ? (1.0 - floor) / (2.0 * std::numbers::pi * w2 * (1.0 - 5.5 * floor))
+                            : 5.0 / (std::numbers::pi * (56.0 / 5.0) * w2);
+    double at_source = 0.0;
+    for (const auto& [node, w] : stencil.at({6.0, 5.0})) at_source = std::max(at_source, w);
+    EXPECT_NEAR(at_source, peak, 1e-2 * peak) << to_string(kind);
     // Near an edge the kernel keeps its lattice normalisation: what falls
     // off the grid is lost, not piled onto the nodes inside.
     double cut = 0.0;
@@ -363,10 +373,25 @@ TEST(CoarseGraining, BadGridsAreRefusedWithWhatToDo) {
   refused(options(1.0, 0.0), "cell size must be a positive length");
   refused(options(1.0, NAN), "cell size must be a positive length");
   refused(options(0.5, 1.0), "wider than the kernel's width");
-  refused(options(1.0, 1e-4), "nodes is more than the");
+  refused(options(1.0, 1e-4), "is too fine for a kernel reaching 3");
+  FrameData spread;
+  spread.particles = {particle(0, {0, 0}, 1.0), particle(1, {100, 100}, 1.0)};
+  try {
+    field_grid(spread, options(1.0, 0.05));  // 2121 × 2121 nodes
+    ADD_FAILURE() << "accepted a grid of 4.5e6 nodes";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("nodes is more than the 4000000 allowed"), std::string::npos) << e.what();
+  }
+  CoarseGrainingOptions wide = options(0.5, 0.25);
+  wide.periodic = {true, false}, wide.cell_low = {0, 0}, wide.cell_size = {5, 10};
+  wide.window = {0, 0, 8, 8};
+  refused(wide, "more than its period 5");
   CoarseGrainingOptions outside = options(1.0, 0.5);
   outside.window = {100, 100, 120, 120};
   refused(outside, "lies outside the sample");
+  FrameData lost = gas(3, 5);
+  lost.particles[1].centre = {NAN, 1.0};
+  EXPECT_THROW(coarse_grain(lost, field_grid(f, options(1.0, 0.5)), options(1.0, 0.5).kernel), std::runtime_error);
   FrameData massless;
   massless.particles = {particle(0, {0, 0}, 0.0)};
   EXPECT_THROW(coarse_grain(massless, field_grid(f, options(1.0, 0.5)), options(1.0, 0.5).kernel), std::runtime_error);
