@@ -39,7 +39,9 @@ void print_table(const std::vector<Shape>& shapes, double density) {
                shape.name, to_string(shape.kind), shape.vertices.size(), shape.radius, p.area,
                tidy(p.centroid.x, p.bounding_radius), tidy(p.centroid.y, p.bounding_radius), p.mass(density),
                p.inertia(density), p.bounding_radius, convex ? "yes" : "no",
-               convex ? "analytic" : "exact (CGAL offset + Green)");
+               convex                                      ? "analytic"
+               : mitred_mass_properties(shape).has_value() ? "analytic, mitred reflex corners"
+                                                           : "exact (CGAL offset + Green)");
   }
   fmt::print(
       "\narea of skeleton + disk; com in the file's coordinates; mass = density * area and inertia about the\n"

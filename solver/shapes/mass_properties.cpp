@@ -4,8 +4,10 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 
+#include "geometry/polygon.h"
 #include "morphology/minkowski.h"
 #include "morphology/region.h"
 
@@ -138,6 +140,7 @@ Region convex_swept_region(const Shape& shape) {
 
 std::vector<Region> swept_region(const Shape& shape) {
   if (shape.radius > 0.0 && shape.has_convex_skeleton()) return {convex_swept_region(shape)};
+  if (auto mitre = mitred_swept_region(shape)) return {std::move(*mitre)};
   return sharp_or_offset_region(shape);
 }
 
@@ -145,8 +148,145 @@ MassProperties exact_mass_properties(const Shape& shape) {
   return finish(shape, integrate(sharp_or_offset_region(shape)));
 }
 
+namespace {
+
+// The turn at each vertex of a counter-clockwise loop: positive at a convex
+// corner, negative at a reflex one, in (−π, π).
+std::vector<double> turns(const std::vector<Vec2>& v) {
+  const std::size_t n = v.size();
+  std::vector<double> turn(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 in = v[i] - v[(i + n - 1) % n], out = v[(i + 1) % n] - v[i];
+    turn[i] = std::atan2(cross(in, out), dot(in, out));
+  }
+  return turn;
+}
+
+// The outer boundary of the mitred pieces, each arc replaced by the polygon
+// of its tangents (which encloses it): where this loop is simple, no two
+// pieces meet but at the kites, and the true boundary, inside it, is simple
+// too. A loop that only the tangents make cross errs on the safe side.
+std::vector<Vec2> mitred_outline(const std::vector<Vec2>& v, const std::vector<double>& turn, double r) {
+  const std::size_t n = v.size();
+  std::vector<Vec2> loop;
+  loop.reserve(3 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 in = v[i] - v[(i + n - 1) % n], out = v[(i + 1) % n] - v[i];
+    const Vec2 n_in = Vec2{in.y, -in.x} / norm(in), n_out = Vec2{out.y, -out.x} / norm(out);
+    if (turn[i] <= 0.0) {  // the mitre's tip, or the point beside a straight vertex
+      loop.push_back(v[i] + (r / (1.0 + dot(n_in, n_out))) * (n_in + n_out));
+      continue;
+    }
+    const int steps = static_cast<int>(std::ceil(turn[i] / (kPi / 8.0)));
+    const double step = turn[i] / steps, start = std::atan2(n_in.y, n_in.x);
+    loop.push_back(v[i] + r * n_in);
+    for (int k = 0; k < steps; ++k) {
+      const double angle = start + (k + 0.5) * step;
+      loop.push_back(v[i] + (r / std::cos(0.5 * step)) * Vec2{std::cos(angle), std::sin(angle)});
+    }
+    loop.push_back(v[i] + r * n_out);
+  }
+  return loop;
+}
+
+// A closed skeleton counter-clockwise, with its turns, where the mitred
+// decomposition applies to it at radius r (mitred_mass_properties).
+struct Mitred {
+  std::vector<Vec2> v;
+  std::vector<double> turn;
+};
+
+std::optional<Mitred> mitred(const Shape& shape) {
+  if (!shape.is_closed() || shape.vertices.size() < 3) return std::nullopt;
+  Mitred m{shape.vertices, {}};
+  std::vector<Vec2>& v = m.v;
+  if (signed_area(v) < 0.0) std::reverse(v.begin(), v.end());
+  m.turn = turns(v);
+  const std::size_t n = v.size();
+  const double r = shape.radius;
+  if (r == 0.0) return m;
+  // How far along each edge, from either end, a reflex corner's kite reaches.
+  std::vector<double> kite_reach(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (m.turn[i] >= 0.0) continue;
+    if (m.turn[i] < -0.5 * kPi) return std::nullopt;  // sharper than a right angle: its edges' strips enter the polygon
+    kite_reach[i] = r * std::tan(-0.5 * m.turn[i]);
+  }
+  for (std::size_t i = 0; i < n; ++i)  // edge i runs from vertex i to vertex i + 1
+    if (kite_reach[i] + kite_reach[(i + 1) % n] >= norm(v[(i + 1) % n] - v[i])) return std::nullopt;
+  if (first_self_intersection(mitred_outline(v, m.turn, r)).first >= 0) return std::nullopt;
+  return m;
+}
+
+// Where the outline passes a corner: the mitre's tip at a reflex or
+// straight corner, else the start of the corner's arc (`leaving` false) or
+// its end (`leaving` true).
+Vec2 outline_at(const Mitred& m, std::size_t i, double r, bool leaving) {
+  const std::size_t n = m.v.size();
+  const Vec2 in = m.v[i] - m.v[(i + n - 1) % n], out = m.v[(i + 1) % n] - m.v[i];
+  const Vec2 n_in = Vec2{in.y, -in.x} / norm(in), n_out = Vec2{out.y, -out.x} / norm(out);
+  if (m.turn[i] <= 0.0) return m.v[i] + (r / (1.0 + dot(n_in, n_out))) * (n_in + n_out);
+  return m.v[i] + r * (leaving ? n_out : n_in);
+}
+
+}  // namespace
+
+std::optional<Region> mitred_swept_region(const Shape& shape) {
+  if (shape.radius <= 0.0) return std::nullopt;
+  const auto m = mitred(shape);
+  if (!m) return std::nullopt;
+  const std::size_t n = m->v.size();
+  const double r = shape.radius;
+  Region region;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t j = (i + 1) % n;
+    region.outer.push_back(BoundaryPiece::segment(outline_at(*m, i, r, true), outline_at(*m, j, r, false)));
+    if (m->turn[j] > 0.0)
+      region.outer.push_back(
+          BoundaryPiece::arc(outline_at(*m, j, r, false), outline_at(*m, j, r, true), m->v[j], r, true));
+  }
+  return region;
+}
+
+std::optional<MassProperties> mitred_mass_properties(const Shape& shape) {
+  const auto mitre = mitred(shape);
+  if (!mitre) return std::nullopt;
+  const std::vector<Vec2>& v = mitre->v;
+  const std::vector<double>& turn = mitre->turn;
+  const std::size_t n = v.size();
+  const double r = shape.radius;
+  AreaMoments m = polygon_moments(v);
+  if (r == 0.0) return finish(shape, m);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 a = v[i], b = v[(i + 1) % n];
+    const Vec2 edge = b - a;
+    const Vec2 outward = Vec2{edge.y, -edge.x} / norm(edge);
+    m += polygon_moments(std::array<Vec2, 4>{a, a + r * outward, b + r * outward, b});
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 corner = v[i], in = corner - v[(i + n - 1) % n], out = v[(i + 1) % n] - corner;
+    const Vec2 n_in = Vec2{in.y, -in.x} / norm(in), n_out = Vec2{out.y, -out.x} / norm(out);
+    if (turn[i] > 0.0) {
+      Vec2 bisector = n_in + n_out;
+      bisector = bisector / norm(bisector);
+      m += sector_moments(corner, bisector, turn[i], r);
+    } else if (turn[i] < 0.0) {
+      // The kite both strips cover: the corner, the two strips' outer
+      // corners and where their outer edges cross.
+      const Vec2 tip = corner + (r / (1.0 + dot(n_in, n_out))) * (n_in + n_out);
+      AreaMoments kite = polygon_moments(std::array<Vec2, 4>{corner, corner + r * n_out, tip, corner + r * n_in});
+      if (kite.area < 0.0)
+        kite = polygon_moments(std::array<Vec2, 4>{corner, corner + r * n_in, tip, corner + r * n_out});
+      m.area -= kite.area, m.first -= kite.first, m.second -= kite.second;
+    }
+  }
+  return finish(shape, m);
+}
+
 MassProperties mass_properties(const Shape& shape) {
-  return shape.has_convex_skeleton() ? convex_mass_properties(shape) : exact_mass_properties(shape);
+  if (shape.has_convex_skeleton()) return convex_mass_properties(shape);
+  if (const auto p = mitred_mass_properties(shape)) return *p;
+  return exact_mass_properties(shape);
 }
 
 }  // namespace sphero

@@ -2,6 +2,7 @@
 // multiply by the areal density σ for mass and moment of inertia.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "geometry/vec2.h"
@@ -20,7 +21,8 @@ struct MassProperties {
   double inertia(double density) const { return density * polar_moment; }
 };
 
-// Picks the analytic decomposition for convex skeletons and the exact
+// Picks the analytic decomposition for convex skeletons, the mitred one
+// for polygons whose pieces meet only at reflex corners, and the exact
 // region otherwise.
 MassProperties mass_properties(const Shape& shape);
 
@@ -30,15 +32,27 @@ MassProperties mass_properties(const Shape& shape);
 // pieces would overlap at reflex corners.
 MassProperties convex_mass_properties(const Shape& shape);
 
+// A non-convex polygon whose pieces overlap only at its reflex corners:
+// the convex decomposition less, at each reflex corner, the kite where its
+// two edges' rectangles overlap (area r² tan(φ/2), φ the turn there). It
+// applies where every reflex turn is at most a right angle, the kites fit
+// along their edges, and the outer boundary of the pieces (its arcs by
+// their tangents) is a simple loop; nothing otherwise. O(n log n): the
+// boundary is checked by a sweep.
+std::optional<MassProperties> mitred_mass_properties(const Shape& shape);
+// Its outline where it applies (r > 0): the edges pushed out by r, meeting
+// at the mitres' tips at reflex corners and joined by arcs at convex ones.
+std::optional<Region> mitred_swept_region(const Shape& shape);
+
 // The exact region P ⊕ D(r) from CGAL's offset construction, integrated by
 // Green's theorem over its segments and arcs. Any skeleton.
 MassProperties exact_mass_properties(const Shape& shape);
 
 // The exact region skeleton ⊕ D(r) as segment-and-arc boundaries (for a
 // sharp polygon, r = 0, the polygon itself): built directly for a rounded
-// point, segment or convex polygon, from CGAL's offset otherwise (exact
-// arithmetic, milliseconds a shape: too slow for every grain of a large
-// Voronoi packing).
+// point, segment or convex polygon and for a mitred polygon, from CGAL's
+// offset otherwise (exact arithmetic, milliseconds a shape: too slow for
+// every grain of a large Voronoi packing).
 std::vector<Region> swept_region(const Shape& shape);
 
 // R from the skeleton alone: max over vertices of |v − c| + r (the farthest

@@ -1,6 +1,7 @@
 #include "triangulation/void_triangulation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <queue>
 #include <span>
@@ -107,10 +108,20 @@ void VoidTriangulation::order_along_curve() {
   triangles_ = std::move(sorted);
 }
 
-// Inside a closed skeleton: all three corners on it and the centroid
-// within it (a triangle across a concave notch has its corners on the
-// skeleton too).
+// Inside a closed skeleton: all three corners on it, and the triangle,
+// its corners taken in the skeleton's order, turning the skeleton's way.
+// The triangulation keeps the skeleton's edges, so a triangle lies wholly
+// inside or wholly outside it, and one across a concave notch turns the
+// other way; a flat triangle, which orientation cannot place, takes its
+// centroid's side.
 void VoidTriangulation::mark_inside() {
+  std::vector<double> skeleton_turn(skeletons_.count(), 0.0);  // the sign of each closed skeleton's area
+  for (std::size_t k = 0; k < skeletons_.count(); ++k) {
+    if (!skeletons_.closed[k]) continue;
+    const int first = skeletons_.first[k], end = skeletons_.first[k + 1];
+    skeleton_turn[k] =
+        signed_area(std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
+  }
   for (Triangle& t : triangles_) {
     t.inside = false;
     const auto skeleton = [&](int v) {  // kNone for a corner of the frame
@@ -119,14 +130,19 @@ void VoidTriangulation::mark_inside() {
     const int k = skeleton(t.vertex[0]);
     if (k == kNone || skeleton(t.vertex[1]) != k || skeleton(t.vertex[2]) != k) continue;
     if (!skeletons_.closed[static_cast<std::size_t>(k)]) continue;
-    const Vec2 centroid =
-        (position_[static_cast<std::size_t>(t.vertex[0])] + position_[static_cast<std::size_t>(t.vertex[1])] +
-         position_[static_cast<std::size_t>(t.vertex[2])]) /
-        3.0;
+    std::array<int, 3> corners{t.vertex[0], t.vertex[1], t.vertex[2]};
+    std::sort(corners.begin(), corners.end());
+    const Vec2 a = position_[static_cast<std::size_t>(corners[0])], b = position_[static_cast<std::size_t>(corners[1])],
+               c = position_[static_cast<std::size_t>(corners[2])];
+    const double turn = cross(b - a, c - a), polygon_turn = skeleton_turn[static_cast<std::size_t>(k)];
+    if (turn != 0.0 && polygon_turn != 0.0) {
+      t.inside = (turn > 0.0) == (polygon_turn > 0.0);
+      continue;
+    }
     const int first = skeletons_.first[static_cast<std::size_t>(k)],
               end = skeletons_.first[static_cast<std::size_t>(k) + 1];
     t.inside = point_in_polygon(
-        centroid, std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
+        (a + b + c) / 3.0, std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
   }
 }
 

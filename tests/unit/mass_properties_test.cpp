@@ -133,6 +133,70 @@ TEST(MassProperties, NonConvexShapesAgreeWithMonteCarloWithinItsError) {
   }
 }
 
+// A closed curve of `n` vertices wiggling about a circle (radius 1,
+// amplitude a, k waves): shallow reflex turns, edges much shorter than r.
+std::vector<Vec2> wiggly_circle(int n, double a, int k) {
+  std::vector<Vec2> v;
+  for (int i = 0; i < n; ++i) {
+    const double t = 2.0 * kPi * i / n, rho = 1.0 + a * std::sin(k * t);
+    v.push_back({rho * std::cos(t), rho * std::sin(t)});
+  }
+  return v;
+}
+
+TEST(MassProperties, MitredNonConvexPolygonsEqualTheExactRegion) {
+  const std::vector<Shape> shapes{
+      polygon(kEll, 0.3),                                                                  // one 90° reflex corner
+      polygon({{0, 0}, {3, 0}, {3, 2}, {2, 2}, {2, 0.6}, {1, 0.6}, {1, 2}, {0, 2}}, 0.3),  // U, pocket open
+      polygon({{0, 0}, {2, 0}, {2, 2}, {1.2, 1.3}, {0, 2}}, 0.1),                          // a shallow notch
+      polygon({{0, 0}, {2, 0}, {2, 2}, {1.2, 1.3}, {0, 2}}, 0.0),                          // the same, sharp
+      make_shape("wiggle", SkeletonKind::polygon, wiggly_circle(400, 0.05, 12), 0.05),     // r ≫ edges
+      polygon({{0, 0}, {2, 0}, {2, 2}, {1.05, 0.5}, {0.95, 0.5}, {0, 2}}, 0.05),           // two 58° turns
+  };
+  for (const Shape& shape : shapes) {
+    SCOPED_TRACE(shape.name + " r = " + std::to_string(shape.radius));
+    const auto mitred = mitred_mass_properties(shape);
+    ASSERT_TRUE(mitred.has_value());
+    expect_same(*mitred, exact_mass_properties(shape), 1e-9);
+    // Its outline: a closed loop of segments and arcs enclosing the same region.
+    if (shape.radius > 0.0) {
+      const auto region = mitred_swept_region(shape);
+      ASSERT_TRUE(region.has_value());
+      const BoundaryLoop& loop = region->outer;
+      for (std::size_t k = 0; k < loop.size(); ++k)
+        EXPECT_LT(norm(loop[k].end - loop[(k + 1) % loop.size()].start), 1e-12);
+      const AreaMoments integral = integrate(*region);
+      const MassProperties exact = exact_mass_properties(shape);
+      EXPECT_NEAR(integral.area, exact.area, 1e-9 * exact.area);
+      EXPECT_NEAR(integral.central_second(), exact.polar_moment, 1e-9 * exact.polar_moment);
+    }
+    // Clockwise, the same shape.
+    std::vector<Vec2> clockwise(shape.vertices.rbegin(), shape.vertices.rend());
+    expect_same(
+        *mitred_mass_properties(make_shape("cw", SkeletonKind::polygon, clockwise, shape.radius)), *mitred, 1e-12);
+  }
+  // The L's closed form: 5 quarter disks, the edge strips, less one kite r².
+  const double r = 0.3;
+  EXPECT_NEAR(mitred_mass_properties(polygon(kEll, r))->area, 3.0 + 8.0 * r + 5.0 * (kPi / 4.0) * r * r - r * r, 1e-12);
+}
+
+TEST(MassProperties, PiecesThatMeetBeyondTheCornersLeaveItToTheExactRegion) {
+  // The U's pocket closes (1 wide, r = 0.55): strips of facing edges meet.
+  const Shape closing = polygon({{0, 0}, {3, 0}, {3, 2}, {2, 2}, {2, 0.6}, {1, 0.6}, {1, 2}, {0, 2}}, 0.55);
+  EXPECT_FALSE(mitred_mass_properties(closing).has_value());
+  // A reflex turn sharper than a right angle (113°, a V notch).
+  const Shape notch = polygon({{0, 0}, {2, 0}, {2, 2}, {1, 0.5}, {0, 2}}, 0.05);
+  EXPECT_FALSE(mitred_mass_properties(notch).has_value());
+  // A kite longer than its edge (a short edge between two reflex corners).
+  const Shape step = polygon({{0, 0}, {3, 0}, {3, 2}, {2, 2}, {2, 1.9}, {1, 1.9}, {1, 2}, {0, 2}}, 0.2);
+  EXPECT_FALSE(mitred_mass_properties(step).has_value());
+  // mass_properties falls back to the exact region for each.
+  // The cow's reflex corners turn by up to 154°.
+  const Shape cow = read_shape_file(SPHERO_DATA_DIR "/shapes/cow.shape");
+  EXPECT_FALSE(mitred_mass_properties(cow).has_value());
+  for (const Shape& s : {closing, notch, step, cow}) expect_same(mass_properties(s), exact_mass_properties(s), 1e-12);
+}
+
 TEST(MassProperties, UShapeWithLargeRadiusEnclosesAHoleThatIsNotSolid) {
   // The U's pocket (1 wide, 1.4 deep) closes at its mouth for r = 0.55 > 0.5
   // while its bottom stays clear: the sweep has a hole, which the

@@ -236,5 +236,46 @@ TEST(DiscWalk, FindsEverySkeletonThatReachesIntoTheDisc) {
   }
 }
 
+// Triangles inside a closed skeleton are marked by their turn: each is the
+// one the centroid test gives, for skeletons with deep notches, either way
+// round, and one of 2000 vertices.
+TEST(VoidTriangulation, TrianglesInsideNotchedSkeletonsAreThoseWhoseCentroidIsInside) {
+  Skeletons skeletons;
+  // A comb: five teeth with notches between them (counter-clockwise).
+  std::vector<Vec2> comb{{0, 0}, {5, 0}, {5, 2}};
+  for (int k = 4; k >= 0; --k)
+    for (Vec2 p : {Vec2{k + 0.8, 2}, Vec2{k + 0.8, 0.5}, Vec2{k + 0.2, 0.5}, Vec2{k + 0.2, 2}}) comb.push_back(p);
+  comb.push_back({0, 2});
+  skeletons.add(comb, true, 0);
+  // The same comb clockwise, moved up.
+  std::vector<Vec2> clockwise;
+  for (auto p = comb.rbegin(); p != comb.rend(); ++p) clockwise.push_back(*p + Vec2{0, 3});
+  skeletons.add(clockwise, true, 1);
+  // A star of 2000 vertices with deep, narrow spikes.
+  std::vector<Vec2> star;
+  for (int k = 0; k < 2000; ++k) {
+    const double t = 2.0 * M_PI * k / 2000, rho = k % 2 == 0 ? 1.5 : 0.6;
+    star.push_back(Vec2{8, 4} + rho * Vec2{std::cos(t), std::sin(t)});
+  }
+  skeletons.add(star, true, 2);
+  const VoidTriangulation t(skeletons);
+  int inside = 0;
+  for (const auto& triangle : t.triangles()) {
+    const Vec2 a = t.vertices()[static_cast<std::size_t>(triangle.vertex[0])],
+               b = t.vertices()[static_cast<std::size_t>(triangle.vertex[1])],
+               c = t.vertices()[static_cast<std::size_t>(triangle.vertex[2])];
+    const int k = t.body_of_vertex(triangle.vertex[0]);
+    bool centroid_inside = false;
+    if (k != VoidTriangulation::kNone && t.body_of_vertex(triangle.vertex[1]) == k &&
+        t.body_of_vertex(triangle.vertex[2]) == k) {
+      const auto& loop = k == 0 ? comb : k == 1 ? clockwise : star;
+      centroid_inside = point_in_polygon((a + b + c) / 3.0, loop);
+    }
+    EXPECT_EQ(triangle.inside, centroid_inside) << "triangle at " << a.x << "," << a.y;
+    inside += triangle.inside;
+  }
+  EXPECT_GT(inside, 2000);  // the star's 1998 and the combs' own
+}
+
 }  // namespace
 }  // namespace sphero
