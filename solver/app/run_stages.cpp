@@ -21,10 +21,9 @@ long steps_in(double seconds, double dt, const std::string& key) {
   constexpr double kMostSteps = 1e12;
   const double steps = seconds / dt;
   if (!(steps >= 0.0 && steps <= kMostSteps))
-    throw std::invalid_argument(
-        fmt::format("{} = {:g} s with dt = {:g} s is {:g} steps; a run takes at most {:g} "
-                    "(shorten {} or lengthen dt)",
-                    key, seconds, dt, steps, kMostSteps, key));
+    throw std::invalid_argument(fmt::format(
+        "{} = {} s with dt = {} s is {} steps; a run takes at most {:g} (shorten {} or lengthen dt)", key, seconds, dt,
+        std::isfinite(steps) ? fmt::format("{:.6g}", steps) : "more than 1e308", kMostSteps, key));
   return std::lround(steps);
 }
 
@@ -33,9 +32,13 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
   StagePlan first;
   first.name = "first";
   first.first_step = start.step;
-  first.end_step = start.step + steps_in(scene.duration, start.settings.dt, "duration");
-  first.frame_every = every(scene.output_interval, start.settings.dt, "output_interval");
-  first.checkpoint_every = every(scene.checkpoint_interval, start.settings.dt, "checkpoint_interval");
+  try {
+    first.end_step = start.step + steps_in(scene.duration, start.settings.dt, "duration");
+    first.frame_every = every(scene.output_interval, start.settings.dt, "output_interval");
+    first.checkpoint_every = every(scene.checkpoint_interval, start.settings.dt, "checkpoint_interval");
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(scene.source + ": " + e.what());
+  }
   first.dt = start.settings.dt;
   plans.push_back(first);
   if (visit) visit(0, plans.back(), start);
