@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "analysis/figures/charts.h"
+#include "analysis/figures/column_labels.h"
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "text/csv_row.h"
@@ -88,8 +89,8 @@ int run_plot_command(const std::vector<std::string>& args) {
       "by", po::value(&by), "one curve per value of this column (e.g. scene), in order of appearance")(
       "style", po::value(&style), "line (default), dashed, markers or bars")("log-x", "logarithmic x axis")(
       "log-y", "logarithmic y axis")("title", po::value(&title), "the chart's title")(
-      "x-label", po::value(&x_label), "x axis label (default: the column)")(
-      "y-label", po::value(&y_label), "y axis label (default: the columns)")(
+      "x-label", po::value(&x_label), "x axis label (default: the column's quantity and unit, where Sphero knows it)")(
+      "y-label", po::value(&y_label), "y axis label (default: the columns' quantities and unit)")(
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default: beside the table, TABLE.png)")(
       "width", po::value(&width), "width in pixels (PNG) or points (default 1200)");
   po::variables_map vm;
@@ -113,8 +114,8 @@ int run_plot_command(const std::vector<std::string>& args) {
 
   analysis::Chart chart;
   chart.title = title;
-  chart.x_label = x_label.empty() ? x_column : x_label;
-  chart.y_label = y_label.empty() ? y_text : y_label;
+  chart.x_label = x_label.empty() ? analysis::axis_label({x_column}) : x_label;
+  chart.y_label = y_label.empty() ? analysis::axis_label(split_commas(y_text)) : y_label;
   chart.x_log = vm.count("log-x") > 0;
   chart.y_log = vm.count("log-y") > 0;
   std::vector<std::string> groups;  // in order of appearance
@@ -126,8 +127,8 @@ int run_plot_command(const std::vector<std::string>& args) {
     for (int y : ys) {
       analysis::Curve curve;
       curve.style = styles.at(style);
-      curve.label = g.empty() ? table.columns[static_cast<std::size_t>(y)]
-                              : (ys.size() > 1 ? g + ", " + table.columns[static_cast<std::size_t>(y)] : g);
+      const std::string quantity = analysis::column_meaning(table.columns[static_cast<std::size_t>(y)]).quantity;
+      curve.label = g.empty() ? quantity : (ys.size() > 1 ? g + ", " + quantity : g);
       for (const auto& row : table.rows) {
         if (group >= 0 && row[static_cast<std::size_t>(group)] != g) continue;
         curve.x.push_back(value_of(row[static_cast<std::size_t>(x)]));
