@@ -156,8 +156,17 @@ void draw_colour_bar(cairo_t* cr, const View& v, const FigureOptions& o) {
     cairo_fill(cr);
   }
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, x0, y + h + 0.3 * v.margin, fmt::format("{:.3g}", o.fill_low));
-  draw_text(cr, x1, y + h + 0.3 * v.margin, fmt::format("{:.3g}", o.fill_high), 1.0);
+  cairo_set_line_width(cr, 1.0);
+  cairo_rectangle(cr, x0, y, x1 - x0, h);
+  cairo_stroke(cr);
+  // Ticks at round values, labelled under the bar.
+  for (double t : nice_ticks(o.fill_low, o.fill_high, 4)) {
+    const double x = x0 + (x1 - x0) * (t - o.fill_low) / (o.fill_high - o.fill_low);
+    cairo_move_to(cr, x, y + h);
+    cairo_line_to(cr, x, y + h + 0.12 * v.margin);
+    cairo_stroke(cr);
+    draw_text(cr, x, y + h + 0.35 * v.margin, fmt::format("{:.6g}", t), 0.5);
+  }
   draw_text(cr, x1 + 0.02 * o.width, y + 0.5 * h, o.fill_label);
 }
 
