@@ -290,6 +290,13 @@ void draw_rose(const Rose& rose, const std::filesystem::path& file, int width) {
     }
     cairo_stroke(cr);
     cairo_set_font_size(cr, 18 * scale);
+    // The radial scale: each ring's share of a curve's outer circle, along
+    // the 15° ray between two spokes.
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    const double ray = 15.0 * std::numbers::pi / 180.0;
+    for (int k = 1; k <= 4; ++k)
+      draw_text(cr, cx + radius * k / 4.0 * std::cos(ray), cy - radius * k / 4.0 * std::sin(ray),
+                fmt::format("{}%", 25 * k), 0.5);
     for (int d = 0; d < 360; d += 30) {
       const double a = d * std::numbers::pi / 180.0;
       cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
@@ -333,7 +340,7 @@ void draw_rose(const Rose& rose, const std::filesystem::path& file, int width) {
         cairo_line_to(cr, 65 * scale, legend_y);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0, 0, 0);
-        draw_text(cr, 75 * scale, legend_y, fmt::format("{} (outer circle {:.4g})", c.label, top));
+        draw_text(cr, 75 * scale, legend_y, fmt::format("{}; 100% = {:.4g}", c.label, top));
         legend_y += 26 * scale;
       }
     }

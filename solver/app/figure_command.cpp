@@ -85,8 +85,8 @@ void rose_figure(const FrameData& data, const analysis::AnalysisOptions& o, cons
   analysis::Rose rose;
   rose.title = fmt::format("{}{}contact orientations, t = {:.4g} s, anisotropy a = {:.3f}", title,
                            title.empty() ? "" : " — ", s.time, s.anisotropy);
-  rose.curves.push_back({"contact normals E(θ)", {}, s.normal_density, Curve::Style::line});
-  rose.curves.push_back({"mean normal force f(θ)", {}, s.mean_normal_force, Curve::Style::dashed});
+  rose.curves.push_back({"contact normals E(θ) (per radian)", {}, s.normal_density, Curve::Style::line});
+  rose.curves.push_back({"mean normal force f(θ) (N)", {}, s.mean_normal_force, Curve::Style::dashed});
   analysis::draw_rose(rose, output, width);
 }
 
