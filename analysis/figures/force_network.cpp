@@ -46,7 +46,7 @@ struct Heading {
 };
 
 constexpr std::array<double, 3> sticking_colour{0.55, 0.0, 0.0}, sliding_colour{0.85, 0.45, 0.05},
-    chain_colour{0.10, 0.30, 0.75};
+    chain_colour{0.10, 0.30, 0.75}, width_sample_colour{0.3, 0.3, 0.3};
 
 double strongest_force(const FrameData& f) {
   double strongest = 0.0;
@@ -58,15 +58,18 @@ double force_line_width(double magnitude, double strongest, double widest_px) {
   return std::max(0.3, widest_px * magnitude / strongest);
 }
 
-// The legend's entries for a drawing of forces: line widths for the
-// strongest force, a half and a quarter of it, then the colours.
+// The legend's entries for a drawing of forces, in two groups that cannot
+// be mistaken for each other: line widths (in grey) for the strongest
+// force, a half and a quarter of it; then the colours of a contact's state
+// (at one width).
 std::vector<LegendEntry> legend_entries(const FrameData& f, const FigureOptions& o, double widest_px) {
   const double strongest = strongest_force(f);
   if (!o.draw_forces || strongest <= 0.0) return {};
-  std::vector<LegendEntry> entries{{0.0, {}, fmt::format("{} contacts; line width ∝ contact force:", f.forces.size())}};
+  std::vector<LegendEntry> entries{{0.0, {}, fmt::format("{} contacts; width: contact force", f.forces.size())}};
   for (double fraction : {1.0, 0.5, 0.25})
-    entries.push_back({force_line_width(fraction * strongest, strongest, widest_px), sticking_colour,
+    entries.push_back({force_line_width(fraction * strongest, strongest, widest_px), width_sample_colour,
                        fmt::format("{:.3g} N", fraction * strongest)});
+  entries.push_back({0.0, {}, "colour: contact state"});
   entries.push_back({std::min(4.0, widest_px), sticking_colour, "sticking"});
   entries.push_back({std::min(4.0, widest_px), sliding_colour, "sliding"});
   if (!o.in_chain.empty())

@@ -38,7 +38,7 @@ expect huge-wall "wall.ini:3: wall" "$sphero" run wall.ini --check
 scene wall2.ini "wall = radius=0.1 points=0,0;1e308,0" "grains = shape=$disk count=2 region=1,1,5,5"
 expect huge-wall-limit "points = 1e308: give -1e+09 to 1e+09 m" "$sphero" run wall2.ini --check
 scene long.ini "grains = shape=$disk count=2 region=0,0,5,5"
-expect huge-duration "is inf steps; a run takes at most 1e+12" "$sphero" run long.ini --check --duration 1e308
+expect huge-duration "is more than 1e308 steps; a run takes at most 1e+12" "$sphero" run long.ini --check --duration 1e308
 expect tiny-dt "dt = 1e-300 s is 1e+298 steps" "$sphero" run long.ini --check --dt 1e-300
 expect huge-output-interval "output_interval = 1e+300 s" "$sphero" run long.ini --output out1 --output_interval 1e300
 
