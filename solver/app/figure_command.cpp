@@ -21,6 +21,7 @@
 #include "app/command_line.h"
 #include "app/commands.h"
 #include "app/field_figure.h"
+#include "app/plate_strains.h"
 #include "io/frame_reader.h"
 #include "io/packing_frame.h"
 #include "io/state_vtu.h"
@@ -31,8 +32,8 @@ namespace {
 
 using analysis::Curve;
 
-const std::set<std::string> kinds{
-    "network", "packing-map", "rose", "stress-strain", "void-ratio", "energy", "ke-histogram"};
+const std::set<std::string> kinds{"network",      "packing-map", "rose",         "stress-strain",    "void-ratio",
+                                  "stress-ratio", "energy",      "ke-histogram", "volumetric-strain"};
 
 // Force network, with the links of force chains highlighted.
 void network_figure(const FrameData& data, const analysis::AnalysisOptions& o, analysis::FigureOptions figure,
@@ -146,6 +147,46 @@ void series_figure(const std::string& kind, const std::string& run, const std::v
     }
   }
   analysis::draw_chart(chart, output, width, width * 2 / 3);
+}
+
+// A biaxial test's standard plots: q/p, and the volumetric strain, against
+// the axial strain, strains from the plates named left, right, bottom and
+// top where the run has them (else from the box around the particles:
+// axial only, and the caption says so).
+// Returns what the figure shows at its last frame, for the command's summary.
+std::string biaxial_figure(const std::string& kind, const std::string& run, const analysis::AnalysisOptions& o,
+                           FrameRange frames, bool against_time, const std::string& title, const std::string& output,
+                           int width) {
+  const Series s = frame_series(run, o, frames, against_time);
+  const PlateStrains plates = plate_strains(run, frames);
+  if (kind == "volumetric-strain" && !plates.found)
+    throw std::invalid_argument(
+        "--plot volumetric-strain: the run has no plates named left, right, bottom and top (as sphero pack compress "
+        "names them); name the walls in the scene (wall = name=left ...)");
+  const std::vector<double>& x = against_time ? s.x : plates.found ? plates.axial : s.x;
+  const std::string strains =
+      plates.found ? "strains from the plates, " + plates.note : "strain from the box round the particles";
+  analysis::Chart chart;
+  chart.x_label = against_time ? "time t (s)" : "axial strain ε_a = 1 − H/H₀ (compression positive)";
+  const std::string head = title.empty() ? "" : title + " — ";
+  if (kind == "stress-ratio") {
+    std::vector<double> ratio;
+    for (std::size_t k = 0; k < s.p.size(); ++k) ratio.push_back(s.p[k] != 0.0 ? s.q[k] / s.p[k] : NAN);
+    chart.title = fmt::format("{}stress ratio q/p of the sample (Love–Weber); {}", head, strains);
+    chart.y_label = "stress ratio q/p";
+    chart.curves = {{"q/p, q = (σ₁ − σ₂)/2, p = (σ₁ + σ₂)/2", x, ratio, Curve::Style::line}};
+    chart.y_from_zero = true;
+  } else {
+    chart.title = fmt::format("{}volumetric strain; {}", head, strains);
+    chart.y_label = "strain (compression positive)";
+    chart.curves = {{"volumetric ε_v = 1 − WH/(W₀H₀)", x, plates.volumetric, Curve::Style::line},
+                    {"lateral 1 − W/W₀", x, plates.lateral, Curve::Style::dashed}};
+  }
+  analysis::draw_chart(chart, output, width, width * 2 / 3);
+  const double q_over_p = s.p.back() != 0.0 ? s.q.back() / s.p.back() : NAN;
+  return plates.found ? fmt::format("at the end: axial strain {:.6g}, volumetric strain {:.6g}, q/p {:.6g}",
+                                    plates.axial.back(), plates.volumetric.back(), q_over_p)
+                      : fmt::format("at the end: q/p {:.6g} (no plates named left, right, bottom, top)", q_over_p);
 }
 
 void energy_figure(const std::string& run, const std::string& title, const std::string& output, int width) {
@@ -264,11 +305,14 @@ int run_figure_command(const std::vector<std::string>& args) {
       "plot", po::value(&kind),
       "network (default): force network of a frame, chains highlighted; packing-map: particles coloured by local "
       "packing fraction; rose: contact-normal and force orientations of a frame; stress-strain, void-ratio: over the "
-      "frames; energy: the energy ledger; ke-histogram: kinetic energy per particle against Maxwell-Boltzmann; "
+      "frames; stress-ratio, volumetric-strain: q/p and the volumetric strain against the axial strain, strains from "
+      "the plates named left, right, bottom, top; energy: the energy ledger; ke-histogram: kinetic energy per "
+      "particle against Maxwell-Boltzmann; "
       "field:NAME: a coarse-grained field of a frame (or the mean over --frames), NAME pressure, deviator_stress, "
       "density, speed, velocity_x, ... (docs/ANALYSIS.md)")(
       "frame", po::value(&frame_text), "frame number, or 'last' (default), for network, packing-map and rose")(
-      "x", po::value(&x_axis), "stress-strain and void-ratio against 'strain' (default) or 'time'")(
+      "x", po::value(&x_axis),
+      "stress-strain, void-ratio, stress-ratio, volumetric-strain against 'strain' (default) or 'time'")(
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/<plot>.png)")(
       "width", po::value(&width), "width in pixels (PNG) or points (default 1600 for frames, 1200 for plots)")(
       "title", po::value(&title), "a title before the caption")(
@@ -293,7 +337,7 @@ int run_figure_command(const std::vector<std::string>& args) {
   if (!kinds.count(kind) && !field)
     throw std::invalid_argument(
         fmt::format("--plot: unknown plot '{}'; use network, packing-map, rose, stress-strain, "
-                    "void-ratio, energy, ke-histogram or field:NAME",
+                    "void-ratio, stress-ratio, volumetric-strain, energy, ke-histogram or field:NAME",
                     kind));
   if (x_axis != "strain" && x_axis != "time") throw std::invalid_argument("--x: use 'strain' or 'time'");
   const analysis::AnalysisOptions o = analysis_options(vm);
@@ -333,6 +377,11 @@ int run_figure_command(const std::vector<std::string>& args) {
   const FrameRange range = frame_range(vm, frames);
   if (kind == "stress-strain" || kind == "void-ratio")
     series_figure(kind, run, compared, o, vm, x_axis == "time", title, output, width);
+  if (kind == "stress-ratio" || kind == "volumetric-strain") {
+    const std::string summary = biaxial_figure(kind, run, o, range, x_axis == "time", title, output, width);
+    fmt::print("sphero figure: {} -> {}; {}\n", kind, output, summary);
+    return 0;
+  }
   if (kind == "energy") energy_figure(run, title, output, width);
   if (kind == "ke-histogram") histogram_figure(run, range, title, output, width);
   fmt::print("sphero figure: {} -> {}\n", kind, output);

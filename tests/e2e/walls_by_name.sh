@@ -37,6 +37,15 @@ awk -F, -v header="$header" 'NR == 1 { n = split(header, names, ","); for (k = 1
   END { exit bad }' sphero-output/energy.csv || fail "the plates' forces are not the grains' reaction to their loads"
 grep -q "^format = 3$" sphero-output/run.sphero || fail "run.sphero is not format 3"
 
+# The biaxial plots find the plates by name: the top driven down 0.002 m
+# over a span of about 12 m, the sides held at their pressure.
+summary=$("$sphero" figure sphero-output --plot volumetric-strain -o volumetric.png)
+[ -s volumetric.png ] || fail "no volumetric-strain figure"
+axial=$(sed -n 's/.*axial strain \([^,]*\),.*/\1/p' <<<"$summary")
+awk -v a="$axial" 'BEGIN { exit !(a > 5e-5 && a < 5e-4) }' || fail "axial strain $axial from the plates: $summary"
+"$sphero" figure sphero-output --plot stress-ratio -o ratio.png | grep -q "q/p" || fail "no stress-ratio summary"
+[ -s ratio.png ] || fail "no stress-ratio figure"
+
 # --packing on the command line replaces the scene's packing.
 "$sphero" run dense.ini --packing gas.vtu --check | grep -q "valid. 40 grains, 0 walls" ||
   fail "--packing added to the scene's packing instead of replacing it"

@@ -1,0 +1,26 @@
+// The strains of a biaxial sample from its plates: the walls named left,
+// right, bottom and top (as `sphero pack compress` names them), their
+// positions in energy.csv, their sphero-radii from the run's first state
+// frame, so that the spans run between the plates' inner faces. Compression
+// positive: axial ε_a = 1 − H/H₀, lateral 1 − W/W₀, volumetric
+// ε_v = 1 − WH/(W₀H₀).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/analysis_options.h"
+
+namespace sphero::app {
+
+struct PlateStrains {
+  bool found = false;                                    // false: the run has no four plates so named
+  std::string note;                                      // how the spans were measured, for a caption
+  std::vector<double> time, axial, lateral, volumetric;  // per frame of the range
+};
+
+// Throws std::runtime_error naming energy.csv when its rows do not match
+// the run's frames.
+PlateStrains plate_strains(const std::string& run, FrameRange frames);
+
+}  // namespace sphero::app
