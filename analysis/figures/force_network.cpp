@@ -176,6 +176,12 @@ void draw_colour_bar(cairo_t* cr, const View& v, const FigureOptions& o) {
 void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o, const Heading& h, double widest_px) {
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  // The drawing stays in its view: walls that reach beyond it (a
+  // sample's long plates, framed out) are cut at its edge, never drawn
+  // over the caption, the legend or the colour bar.
+  cairo_save(cr);
+  cairo_rectangle(cr, v.x(v.low), v.y(v.high), (v.high.x - v.low.x) * v.scale, (v.high.y - v.low.y) * v.scale);
+  cairo_clip(cr);
   // Walls: their rounded outlines, dark grey.
   for (const auto& w : f.wall_outlines) {
     trace(cr, v, w, true);
@@ -195,6 +201,7 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
     cairo_stroke(cr);
   }
   if (o.draw_forces) draw_forces(cr, f, v, o, widest_px);
+  cairo_restore(cr);
   draw_heading(cr, h, v);
   if (filled) draw_colour_bar(cr, v, o);
 }
@@ -218,6 +225,32 @@ std::vector<std::pair<Vec2, Vec2>> contact_pieces(const FrameData& f, const Part
   return {{s.a, s.b}};
 }
 
+namespace {
+
+std::pair<Vec2, Vec2> box_of(const std::vector<std::vector<Vec2>>& polygons) {
+  Vec2 low{INFINITY, INFINITY}, high{-INFINITY, -INFINITY};
+  for (const auto& polygon : polygons)
+    for (Vec2 p : polygon) {
+      low = {std::min(low.x, p.x), std::min(low.y, p.y)};
+      high = {std::max(high.x, p.x), std::max(high.y, p.y)};
+    }
+  return {low, high};
+}
+
+}  // namespace
+
+bool frames_grains_only(const FrameData& f, const FigureOptions& o) {
+  if (f.outlines.empty()) return false;
+  if (o.view != FigureOptions::View::automatic) return o.view == FigureOptions::View::grains;
+  if (f.wall_outlines.empty()) return false;
+  const auto [grain_low, grain_high] = box_of(f.outlines);
+  const auto [wall_low, wall_high] = box_of(f.wall_outlines);
+  const Vec2 grains = grain_high - grain_low;
+  const Vec2 all{std::max(grain_high.x, wall_high.x) - std::min(grain_low.x, wall_low.x),
+                 std::max(grain_high.y, wall_high.y) - std::min(grain_low.y, wall_low.y)};
+  return all.x > 2.0 * grains.x || all.y > 2.0 * grains.y;
+}
+
 void draw_force_network(const FrameData& f, const std::filesystem::path& file, const FigureOptions& o) {
   if (o.width < 100 || o.width > 20000) throw std::runtime_error("the figure width must be between 100 and 20000");
   View v;
@@ -226,7 +259,7 @@ void draw_force_network(const FrameData& f, const std::filesystem::path& file, c
   double sizes = 0.0;
   for (const auto& p : f.outlines) sizes += std::sqrt(std::abs(signed_area(p)));
   const double mean_size = f.outlines.empty() ? 1.0 : sizes / static_cast<double>(f.outlines.size());
-  const bool grains_only = o.fit_grains && !f.outlines.empty();
+  const bool grains_only = frames_grains_only(f, o);
   for (const auto* group : {&f.outlines, &f.wall_outlines}) {
     if (grains_only && group == &f.wall_outlines) continue;
     for (const auto& polygon : *group)

@@ -4,6 +4,8 @@
 // across a periodic boundary as its two halves, one at each grain), under
 // a caption wrapped to the width and a legend of line widths and colours. Rendered with
 // Cairo, headless; PNG, or vector SVG / PDF, chosen by the file's extension.
+// Everything drawn stays inside the view: walls reaching beyond it are cut
+// at its edge, never drawn over the caption, legend or colour bar.
 #pragma once
 
 #include <filesystem>
@@ -31,10 +33,16 @@ struct FigureOptions {
   std::string fill_label;
   bool draw_forces = true;
   bool show_time = true;  // false: the caption is the title alone (a packing has no time)
-  // Frame the grains only (with a margin of a mean grain size), cutting off
-  // walls that reach far beyond them; otherwise grains and walls.
-  bool fit_grains = false;
+  // What the drawing frames: the grains only (with a margin of a mean grain
+  // size), cutting off walls that reach far beyond them; grains and walls;
+  // or, automatically, the grains where the walls reach more than twice as
+  // far as they do along either axis (a biaxial sample's long plates),
+  // else everything.
+  enum class View { automatic, grains, all } view = View::automatic;
 };
+
+// Whether a figure of `f` with `o` frames its grains only.
+bool frames_grains_only(const FrameData& f, const FigureOptions& o);
 
 // Each particle's centre, by body id.
 using ParticleCentres = std::map<int, Vec2>;

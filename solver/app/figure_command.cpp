@@ -72,11 +72,14 @@ void packing_map(const FrameData& data, analysis::AnalysisOptions o, const analy
 
 // The figure options of a frame's drawing; throws for an unknown --view.
 analysis::FigureOptions frame_figure_options(int width, const std::string& title, const std::string& view) {
-  if (view != "all" && view != "grains") throw std::invalid_argument("--view: use 'all' or 'grains'");
+  if (view != "all" && view != "grains" && view != "auto")
+    throw std::invalid_argument("--view: use 'auto', 'all' or 'grains'");
   analysis::FigureOptions figure;
   figure.width = width;
   figure.title = title;
-  figure.fit_grains = view == "grains";
+  figure.view = view == "grains" ? analysis::FigureOptions::View::grains
+                : view == "all"  ? analysis::FigureOptions::View::all
+                                 : analysis::FigureOptions::View::automatic;
   return figure;
 }
 
@@ -299,7 +302,7 @@ int run_figure_command(const std::vector<std::string>& args) {
   std::string run, frame_text = "last", output, title, kind = "network", x_axis = "strain";
   int width = 0;
   std::vector<std::string> compared;
-  std::string view = "all";
+  std::string view = "auto";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "plot", po::value(&kind),
@@ -317,7 +320,8 @@ int run_figure_command(const std::vector<std::string>& args) {
       "width", po::value(&width), "width in pixels (PNG) or points (default 1600 for frames, 1200 for plots)")(
       "title", po::value(&title), "a title before the caption")(
       "view", po::value(&view),
-      "network, packing-map: 'all' (default) or 'grains' (frame the grains, cutting off walls "
+      "network, packing-map: 'auto' (default: the grains where the walls reach more than twice as far, as a "
+      "biaxial sample's long plates do; else everything), 'all', or 'grains' (frame the grains, cutting off walls "
       "that reach far beyond them)")(
       "compare", po::value(&compared),
       "stress-strain, void-ratio: another run (repeatable) whose sigma_yy or e is drawn beside RUN_DIR's, each "

@@ -21,7 +21,7 @@ grep -q "frame 999 does not exist; the run has frames 0 to" "$work/err" || { cat
 "$sphero" figure "$run" --view grains --frame 3 -o "$work/g.svg" > /dev/null
 if cmp -s "$work/g.svg" "$work/f.svg"; then echo "--view grains changed nothing"; exit 1; fi
 if "$sphero" figure "$run" --view pie -o "$work/v.png" 2> "$work/err"; then echo "accepted --view pie"; exit 1; fi
-grep -q -- "--view: use 'all' or 'grains'" "$work/err" || { cat "$work/err"; exit 1; }
+grep -q -- "--view: use 'auto', 'all' or 'grains'" "$work/err" || { cat "$work/err"; exit 1; }
 # Two runs compared on one chart (here the same run twice, under two names).
 ln -sfn "$run" "$work/again"
 "$sphero" figure "$run" --compare "$work/again" --plot stress-strain -o "$work/c.svg" > /dev/null

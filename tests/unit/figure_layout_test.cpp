@@ -134,5 +134,45 @@ TEST(FigureLayout, AFieldMapKeepsItsCaptionDrawingAndColourBarApart) {
   std::filesystem::remove_all(dir);
 }
 
+// A sample between plates ten times as long as it is wide: the automatic
+// view frames the grains, and the plates, cut at the view's edge, leave the
+// margins and the caption white.
+TEST(FigureLayout, LongPlatesAreFramedOutAndCutAtTheViewsEdge) {
+  FrameData f;
+  for (int k = 0; k < 4; ++k) {
+    const Vec2 c{1.0 + k, 1.0};
+    std::vector<Vec2> square{c + Vec2{-0.4, -0.4}, c + Vec2{0.4, -0.4}, c + Vec2{0.4, 0.4}, c + Vec2{-0.4, 0.4}};
+    f.outlines.push_back(square);
+    ParticleRecord p;
+    p.id = k, p.centre = c, p.area = 0.64;
+    f.particles.push_back(p);
+  }
+  f.wall_outlines = {{{-20, 0.4}, {25, 0.4}, {25, 0.5}, {-20, 0.5}}, {{-20, 1.5}, {25, 1.5}, {25, 1.6}, {-20, 1.6}}};
+  FigureOptions o;
+  o.width = 600;
+  o.title = "plates far longer than the sample";
+  EXPECT_TRUE(frames_grains_only(f, o));
+  o.view = FigureOptions::View::all;
+  EXPECT_FALSE(frames_grains_only(f, o));
+  o.view = FigureOptions::View::automatic;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "sphero_long_plates_test";
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "plates.png";
+  draw_force_network(f, file, o);
+  cairo_surface_t* png = cairo_image_surface_create_from_png(file.c_str());
+  const int stride = cairo_image_surface_get_stride(png), height = cairo_image_surface_get_height(png);
+  const unsigned char* data = cairo_image_surface_get_data(png);
+  const auto pixel = [&](int x, int y) {
+    return *reinterpret_cast<const std::uint32_t*>(data + y * stride + 4 * x) & 0xffffffu;
+  };
+  // Along the figure's left and right edges, top to bottom: no wall grey.
+  for (int y = 0; y < height; ++y) {
+    EXPECT_EQ(pixel(1, y), 0xffffffu) << "row " << y;
+    EXPECT_EQ(pixel(o.width - 2, y), 0xffffffu) << "row " << y;
+  }
+  cairo_surface_destroy(png);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace sphero::analysis
