@@ -56,9 +56,13 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
     plan.spec = &stage;
     plan.name = stage.name;
     plan.first_step = plans.back().end_step;
-    plan.end_step = plan.first_step + steps_in(stage.duration, state.settings.dt, where + "duration");
-    plan.frame_every = every(output_interval, state.settings.dt, where + "output_interval");
-    plan.checkpoint_every = every(checkpoint_interval, state.settings.dt, where + "checkpoint_interval");
+    try {
+      plan.end_step = plan.first_step + steps_in(stage.duration, state.settings.dt, where + "duration");
+      plan.frame_every = every(output_interval, state.settings.dt, where + "output_interval");
+      plan.checkpoint_every = every(checkpoint_interval, state.settings.dt, where + "checkpoint_interval");
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(scene.source + ": " + e.what());
+    }
     plan.dt = state.settings.dt;
     plans.push_back(plan);
     if (visit) visit(plans.size() - 1, plans.back(), state);

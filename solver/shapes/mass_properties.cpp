@@ -153,11 +153,16 @@ namespace {
 // The turn at each vertex of a counter-clockwise loop: positive at a convex
 // corner, negative at a reflex one, in (−π, π).
 std::vector<double> turns(const std::vector<Vec2>& v) {
+  // A turn within rounding of straight is straight: its arc, whose end
+  // normals could round the wrong way round, would otherwise become a
+  // whole circle.
+  constexpr double kStraight = 1e-12;
   const std::size_t n = v.size();
   std::vector<double> turn(n);
   for (std::size_t i = 0; i < n; ++i) {
     const Vec2 in = v[i] - v[(i + n - 1) % n], out = v[(i + 1) % n] - v[i];
     turn[i] = std::atan2(cross(in, out), dot(in, out));
+    if (std::abs(turn[i]) < kStraight) turn[i] = 0.0;
   }
   return turn;
 }

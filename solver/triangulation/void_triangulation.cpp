@@ -112,14 +112,15 @@ void VoidTriangulation::order_along_curve() {
 // its corners taken in the skeleton's order, turning the skeleton's way.
 // The triangulation keeps the skeleton's edges, so a triangle lies wholly
 // inside or wholly outside it, and one across a concave notch turns the
-// other way; a flat triangle, which orientation cannot place, takes its
-// centroid's side.
+// other way. The triangle's corners are counter-clockwise (by the
+// triangulation's exact predicates), so the skeleton's order turns that
+// way exactly when it is a rotation of theirs: no rounding decides it.
 void VoidTriangulation::mark_inside() {
-  std::vector<double> skeleton_turn(skeletons_.count(), 0.0);  // the sign of each closed skeleton's area
+  std::vector<double> skeleton_area(skeletons_.count(), 0.0);  // its sign: the skeleton's own turn
   for (std::size_t k = 0; k < skeletons_.count(); ++k) {
     if (!skeletons_.closed[k]) continue;
     const int first = skeletons_.first[k], end = skeletons_.first[k + 1];
-    skeleton_turn[k] =
+    skeleton_area[k] =
         signed_area(std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
   }
   for (Triangle& t : triangles_) {
@@ -130,19 +131,23 @@ void VoidTriangulation::mark_inside() {
     const int k = skeleton(t.vertex[0]);
     if (k == kNone || skeleton(t.vertex[1]) != k || skeleton(t.vertex[2]) != k) continue;
     if (!skeletons_.closed[static_cast<std::size_t>(k)]) continue;
-    std::array<int, 3> corners{t.vertex[0], t.vertex[1], t.vertex[2]};
-    std::sort(corners.begin(), corners.end());
-    const Vec2 a = position_[static_cast<std::size_t>(corners[0])], b = position_[static_cast<std::size_t>(corners[1])],
-               c = position_[static_cast<std::size_t>(corners[2])];
-    const double turn = cross(b - a, c - a), polygon_turn = skeleton_turn[static_cast<std::size_t>(k)];
-    if (turn != 0.0 && polygon_turn != 0.0) {
-      t.inside = (turn > 0.0) == (polygon_turn > 0.0);
+    const auto [a, b, c] = t.vertex;
+    // The corners in the skeleton's order are a rotation of the
+    // counter-clockwise ones when the smallest index is followed by the
+    // next larger.
+    const bool skeleton_order_turns_left = (a < b && b < c) || (b < c && c < a) || (c < a && a < b);
+    const double area = skeleton_area[static_cast<std::size_t>(k)];
+    if (area != 0.0) {
+      t.inside = skeleton_order_turns_left == (area > 0.0);
       continue;
     }
     const int first = skeletons_.first[static_cast<std::size_t>(k)],
               end = skeletons_.first[static_cast<std::size_t>(k) + 1];
+    const Vec2 centroid = (position_[static_cast<std::size_t>(a)] + position_[static_cast<std::size_t>(b)] +
+                           position_[static_cast<std::size_t>(c)]) /
+                          3.0;
     t.inside = point_in_polygon(
-        (a + b + c) / 3.0, std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
+        centroid, std::span<const Vec2>(position_.data() + first, static_cast<std::size_t>(end - first)));
   }
 }
 

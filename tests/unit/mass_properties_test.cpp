@@ -2,10 +2,12 @@
 // method, and quasi-random Monte Carlo as the independent check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
 
+#include "geometry/polygon.h"
 #include "geometry/segment.h"
 #include "morphology/minkowski.h"
 #include "morphology/region.h"
@@ -153,6 +155,7 @@ TEST(MassProperties, MitredNonConvexPolygonsEqualTheExactRegion) {
       polygon({{0, 0}, {2, 0}, {2, 2}, {1.2, 1.3}, {0, 2}}, 0.0),                          // the same, sharp
       make_shape("wiggle", SkeletonKind::polygon, wiggly_circle(400, 0.05, 12), 0.05),     // r ≫ edges
       polygon({{0, 0}, {2, 0}, {2, 2}, {1.05, 0.5}, {0.95, 0.5}, {0, 2}}, 0.05),           // two 58° turns
+      polygon({{0, 0}, {1, 1e-17}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}}, 0.3),          // straight to rounding
   };
   for (const Shape& shape : shapes) {
     SCOPED_TRACE(shape.name + " r = " + std::to_string(shape.radius));
@@ -171,10 +174,11 @@ TEST(MassProperties, MitredNonConvexPolygonsEqualTheExactRegion) {
       EXPECT_NEAR(integral.area, exact.area, 1e-9 * exact.area);
       EXPECT_NEAR(integral.central_second(), exact.polar_moment, 1e-9 * exact.polar_moment);
     }
-    // Clockwise, the same shape.
-    std::vector<Vec2> clockwise(shape.vertices.rbegin(), shape.vertices.rend());
-    expect_same(
-        *mitred_mass_properties(make_shape("cw", SkeletonKind::polygon, clockwise, shape.radius)), *mitred, 1e-12);
+    // Clockwise (a Shape built by hand: make_shape would turn it round), the same.
+    Shape clockwise = shape;
+    std::reverse(clockwise.vertices.begin(), clockwise.vertices.end());
+    ASSERT_LT(signed_area(clockwise.vertices), 0.0);
+    expect_same(*mitred_mass_properties(clockwise), *mitred, 1e-12);
   }
   // The L's closed form: 5 quarter disks, the edge strips, less one kite r².
   const double r = 0.3;
@@ -217,7 +221,7 @@ TEST(MassProperties, PiecesThatMeetBeyondTheCornersLeaveItToTheExactRegion) {
   // A reflex turn sharper than a right angle (113°, a V notch).
   const Shape notch = polygon({{0, 0}, {2, 0}, {2, 2}, {1, 0.5}, {0, 2}}, 0.05);
   EXPECT_FALSE(mitred_mass_properties(notch).has_value());
-  // A kite longer than its edge (a short edge between two reflex corners).
+  // Kites longer than their edges (the short edges beside the step's reflex corners).
   const Shape step = polygon({{0, 0}, {3, 0}, {3, 2}, {2, 2}, {2, 1.9}, {1, 1.9}, {1, 2}, {0, 2}}, 0.2);
   EXPECT_FALSE(mitred_mass_properties(step).has_value());
   // mass_properties falls back to the exact region for each.
