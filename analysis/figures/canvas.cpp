@@ -1,5 +1,7 @@
 #include "analysis/figures/canvas.h"
 
+#include <fmt/format.h>
+
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
@@ -159,6 +161,26 @@ std::vector<double> nice_ticks(double low, double high, int count) {
     ticks.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);
   }
   return ticks;
+}
+
+void draw_colour_bar(cairo_t* cr, const ColourBar& b) {
+  for (int k = 0; k < b.steps; ++k) {
+    set_map_colour(cr, (k + 0.5) / b.steps);
+    cairo_rectangle(cr, b.x0 + (b.x1 - b.x0) * k / b.steps, b.top, (b.x1 - b.x0) / b.steps + 0.5, b.height);
+    cairo_fill(cr);
+  }
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_set_line_width(cr, 1.0);
+  cairo_rectangle(cr, b.x0, b.top, b.x1 - b.x0, b.height);
+  cairo_stroke(cr);
+  const double bottom = b.top + b.height;
+  for (double t : nice_ticks(b.low, b.high, b.ticks)) {
+    const double x = b.x0 + (b.x1 - b.x0) * (t - b.low) / (b.high - b.low);
+    cairo_move_to(cr, x, bottom);
+    cairo_line_to(cr, x, bottom + b.tick_length);
+    cairo_stroke(cr);
+    draw_text(cr, x, bottom + b.label_below, fmt::format("{:.6g}", t), 0.5);
+  }
 }
 
 }  // namespace sphero::analysis

@@ -43,4 +43,15 @@ double text_width(const std::string& text, double font_size);
 // Ticks at 1, 2 or 5 × 10^k covering [low, high] with about `count` steps.
 std::vector<double> nice_ticks(double low, double high, int count);
 
+// A horizontal colour bar: viridis over [low, high] in `steps` bands across
+// x0..x1, from `top` down `height`, framed, with about `ticks` ticks at
+// round values (`tick_length` long) labelled `label_below` under the bar.
+struct ColourBar {
+  double x0 = 0, x1 = 0, top = 0, height = 0;
+  double low = 0, high = 1;
+  int steps = 256, ticks = 6;
+  double tick_length = 0, label_below = 0;
+};
+void draw_colour_bar(cairo_t* cr, const ColourBar& bar);
+
 }  // namespace sphero::analysis

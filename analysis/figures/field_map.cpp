@@ -156,26 +156,10 @@ void draw_glyphs(cairo_t* cr, const FieldMap& m, const Layout& l, const std::vec
     }
 }
 
-void draw_colour_bar(cairo_t* cr, const FieldMap& m, const Layout& l, double low, double high) {
-  const double x0 = l.margin, x1 = l.width - l.margin, top = l.bar_top, h = 0.45 * l.margin;
-  const int steps = 256;
-  for (int k = 0; k < steps; ++k) {
-    set_map_colour(cr, (k + 0.5) / steps);
-    cairo_rectangle(cr, x0 + (x1 - x0) * k / steps, top, (x1 - x0) / steps + 0.5, h);
-    cairo_fill(cr);
-  }
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  cairo_set_line_width(cr, 1.0);
-  cairo_rectangle(cr, x0, top, x1 - x0, h);
-  cairo_stroke(cr);
-  for (double t : nice_ticks(low, high, 6)) {
-    const double x = x0 + (x1 - x0) * (t - low) / (high - low);
-    cairo_move_to(cr, x, top + h);
-    cairo_line_to(cr, x, top + h + 0.25 * l.font);
-    cairo_stroke(cr);
-    draw_text(cr, x, top + h + 0.9 * l.line, fmt::format("{:.6g}", t), 0.5);
-  }
-  draw_text(cr, 0.5 * (x0 + x1), top + h + 2.0 * l.line, m.quantity, 0.5);
+void draw_quantity_bar(cairo_t* cr, const FieldMap& m, const Layout& l, double low, double high) {
+  const double x0 = l.margin, x1 = l.width - l.margin, h = 0.45 * l.margin;
+  draw_colour_bar(cr, {x0, x1, l.bar_top, h, low, high, 256, 6, 0.25 * l.font, 0.9 * l.line});
+  draw_text(cr, 0.5 * (x0 + x1), l.bar_top + h + 2.0 * l.line, m.quantity, 0.5);
 }
 
 }  // namespace
@@ -235,7 +219,7 @@ void draw_field_map(const FieldMap& m, const std::filesystem::path& file, int wi
     cairo_set_line_width(cr, 1.0);
     cairo_rectangle(cr, l.x(l.low), l.top, (l.high.x - l.low.x) * l.scale, l.drawing_height);
     cairo_stroke(cr);
-    draw_colour_bar(cr, m, l, low, high);
+    draw_quantity_bar(cr, m, l, low, high);
   });
 }
 

@@ -150,26 +150,10 @@ void draw_forces(cairo_t* cr, const FrameData& f, const View& v, const FigureOpt
   }
 }
 
-void draw_colour_bar(cairo_t* cr, const View& v, const FigureOptions& o) {
+// The fill's colour bar under the drawing, its label to the right.
+void draw_fill_bar(cairo_t* cr, const View& v, const FigureOptions& o) {
   const double x0 = v.margin, x1 = v.margin + 0.4 * o.width, y = v.height - 1.2 * v.margin, h = 0.3 * v.margin;
-  const int steps = 100;
-  for (int k = 0; k < steps; ++k) {
-    set_map_colour(cr, (k + 0.5) / steps);
-    cairo_rectangle(cr, x0 + (x1 - x0) * k / steps, y, (x1 - x0) / steps + 0.5, h);
-    cairo_fill(cr);
-  }
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  cairo_set_line_width(cr, 1.0);
-  cairo_rectangle(cr, x0, y, x1 - x0, h);
-  cairo_stroke(cr);
-  // Ticks at round values, labelled under the bar.
-  for (double t : nice_ticks(o.fill_low, o.fill_high, 4)) {
-    const double x = x0 + (x1 - x0) * (t - o.fill_low) / (o.fill_high - o.fill_low);
-    cairo_move_to(cr, x, y + h);
-    cairo_line_to(cr, x, y + h + 0.12 * v.margin);
-    cairo_stroke(cr);
-    draw_text(cr, x, y + h + 0.35 * v.margin, fmt::format("{:.6g}", t), 0.5);
-  }
+  draw_colour_bar(cr, {x0, x1, y, h, o.fill_low, o.fill_high, 100, 4, 0.12 * v.margin, 0.35 * v.margin});
   draw_text(cr, x1 + 0.02 * o.width, y + 0.5 * h, o.fill_label);
 }
 
@@ -203,7 +187,7 @@ void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o
   if (o.draw_forces) draw_forces(cr, f, v, o, widest_px);
   cairo_restore(cr);
   draw_heading(cr, h, v);
-  if (filled) draw_colour_bar(cr, v, o);
+  if (filled) draw_fill_bar(cr, v, o);
 }
 
 }  // namespace

@@ -213,8 +213,6 @@ AnalysedFrame analyse_frame_files(const std::filesystem::path& dir, int frame, c
   return a;
 }
 
-int default_thread_count() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u)); }
-
 // A packing or state file: packing fraction, void ratio, local packing and
 // coordination, with contacts where the outlines touch (within `gap`); no
 // stresses, chains or fabric, which need contact forces and normals.

@@ -88,7 +88,7 @@ Request request(const po::variables_map& vm, const fs::path& run) {
   }
   const int threads = vm["threads"].as<int>();
   if (threads < 0 || threads > 1024) throw std::invalid_argument("--threads: expected 0 (one per core) to 1024");
-  r.threads = threads > 0 ? threads : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
+  r.threads = threads > 0 ? threads : default_thread_count();
   r.output = vm.count("output") ? fs::path(vm["output"].as<std::string>()) : run;
   return r;
 }

@@ -1,8 +1,10 @@
 #include "app/command_line.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
+#include <thread>
 
 namespace sphero::app {
 
@@ -44,5 +46,7 @@ bool names_a_packing_file(const std::string& argument) {
                                 "wrote, or a .pvtu of a run on ranks)");
   return true;
 }
+
+int default_thread_count() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u)); }
 
 }  // namespace sphero::app

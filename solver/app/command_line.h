@@ -24,4 +24,8 @@ std::optional<int> parse_command_line(const std::vector<std::string>& args,
 // when such a file does not exist.
 bool names_a_packing_file(const std::string& argument);
 
+// How many frames a command works on at once when --threads is 0: one per
+// core, 1 to 64.
+int default_thread_count();
+
 }  // namespace sphero::app

@@ -10,7 +10,7 @@
 
 #include <stdexcept>
 
-#include "io/atomic_file.h"
+#include "io/vtu_file.h"
 
 namespace sphero {
 
@@ -40,17 +40,8 @@ vtkSmartPointer<vtkImageData> image_grid(const ImageData2D& image, const std::st
 
 void write_image_vti(const std::filesystem::path& path, const ImageData2D& image) {
   const vtkSmartPointer<vtkImageData> grid = image_grid(image, path.string());
-  write_atomically(path, [&](const std::filesystem::path& temporary) {
-    vtkNew<vtkXMLImageDataWriter> writer;
-    writer->SetFileName(temporary.c_str());
-    writer->SetInputData(grid);
-    writer->SetDataModeToAppended();
-    writer->EncodeAppendedDataOff();
-    writer->SetCompressorTypeToLZ4();
-    if (writer->Write() != 1)
-      throw std::runtime_error(path.string() +
-                               ": VTK could not write the file (is the directory writable, the disk full?)");
-  });
+  vtkNew<vtkXMLImageDataWriter> writer;
+  write_vtk_xml_atomically(path, *writer, grid);
 }
 
 }  // namespace sphero

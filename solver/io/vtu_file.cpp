@@ -35,21 +35,25 @@ void add_time_value(vtkUnstructuredGrid* grid, double time) {
   grid->GetFieldData()->AddArray(value);
 }
 
-void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid) {
+void write_vtk_xml_atomically(const std::filesystem::path& path, vtkXMLWriter& writer, vtkDataObject* data) {
   write_atomically(path, [&](const std::filesystem::path& temporary) {
-    vtkNew<vtkXMLUnstructuredGridWriter> writer;
-    writer->SetFileName(temporary.c_str());
-    writer->SetInputData(grid);
+    writer.SetFileName(temporary.c_str());
+    writer.SetInputData(data);
     // Raw appended data compressed with LZ4: VTK, ParaView and pvpython
     // read it like zlib, and it writes several times faster than base64
     // and zlib for about the same size.
-    writer->SetDataModeToAppended();
-    writer->EncodeAppendedDataOff();
-    writer->SetCompressorTypeToLZ4();
-    if (writer->Write() != 1)
+    writer.SetDataModeToAppended();
+    writer.EncodeAppendedDataOff();
+    writer.SetCompressorTypeToLZ4();
+    if (writer.Write() != 1)
       throw std::runtime_error(path.string() +
                                ": VTK could not write the file (is the directory writable, the disk full?)");
   });
+}
+
+void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid) {
+  vtkNew<vtkXMLUnstructuredGridWriter> writer;
+  write_vtk_xml_atomically(path, *writer, grid);
 }
 
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& file) {

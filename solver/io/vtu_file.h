@@ -10,11 +10,18 @@
 
 #include <filesystem>
 
+class vtkDataObject;
+class vtkXMLWriter;
+
 namespace sphero {
 
 vtkNew<vtkDoubleArray> named_doubles(const char* name, int components);
 vtkNew<vtkIntArray> named_ints(const char* name, int components);
 
+// Writes `data` with `writer` (any VTK XML format) through a temporary file
+// and a rename, as raw appended data compressed with LZ4. Throws
+// std::runtime_error naming the file.
+void write_vtk_xml_atomically(const std::filesystem::path& path, vtkXMLWriter& writer, vtkDataObject* data);
 // Writes through a temporary file and a rename. Throws std::runtime_error
 // naming the file.
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid);

@@ -167,6 +167,19 @@ std::vector<double> turns(const std::vector<Vec2>& v) {
   return turn;
 }
 
+// The outward normals (right of a counter-clockwise loop) of the edges
+// into and out of corner i, and where the two edges pushed out by r meet.
+struct Corner {
+  Vec2 in, out;
+  Vec2 tip(Vec2 corner, double r) const { return corner + (r / (1.0 + dot(in, out))) * (in + out); }
+};
+
+Corner corner_normals(const std::vector<Vec2>& v, std::size_t i) {
+  const std::size_t n = v.size();
+  const Vec2 in = v[i] - v[(i + n - 1) % n], out = v[(i + 1) % n] - v[i];
+  return {Vec2{in.y, -in.x} / norm(in), Vec2{out.y, -out.x} / norm(out)};
+}
+
 // The outer boundary of the mitred pieces, each arc replaced by the polygon
 // of its tangents (which encloses it): where this loop is simple, no two
 // pieces meet but at the kites, and the true boundary, inside it, is simple
@@ -176,10 +189,10 @@ std::vector<Vec2> mitred_outline(const std::vector<Vec2>& v, const std::vector<d
   std::vector<Vec2> loop;
   loop.reserve(3 * n);
   for (std::size_t i = 0; i < n; ++i) {
-    const Vec2 in = v[i] - v[(i + n - 1) % n], out = v[(i + 1) % n] - v[i];
-    const Vec2 n_in = Vec2{in.y, -in.x} / norm(in), n_out = Vec2{out.y, -out.x} / norm(out);
+    const Corner c = corner_normals(v, i);
+    const Vec2 n_in = c.in, n_out = c.out;
     if (turn[i] <= 0.0) {  // the mitre's tip, or the point beside a straight vertex
-      loop.push_back(v[i] + (r / (1.0 + dot(n_in, n_out))) * (n_in + n_out));
+      loop.push_back(c.tip(v[i], r));
       continue;
     }
     const int steps = static_cast<int>(std::ceil(turn[i] / (kPi / 8.0)));
@@ -227,11 +240,9 @@ std::optional<Mitred> mitred(const Shape& shape) {
 // straight corner, else the start of the corner's arc (`leaving` false) or
 // its end (`leaving` true).
 Vec2 outline_at(const Mitred& m, std::size_t i, double r, bool leaving) {
-  const std::size_t n = m.v.size();
-  const Vec2 in = m.v[i] - m.v[(i + n - 1) % n], out = m.v[(i + 1) % n] - m.v[i];
-  const Vec2 n_in = Vec2{in.y, -in.x} / norm(in), n_out = Vec2{out.y, -out.x} / norm(out);
-  if (m.turn[i] <= 0.0) return m.v[i] + (r / (1.0 + dot(n_in, n_out))) * (n_in + n_out);
-  return m.v[i] + r * (leaving ? n_out : n_in);
+  const Corner c = corner_normals(m.v, i);
+  if (m.turn[i] <= 0.0) return c.tip(m.v[i], r);
+  return m.v[i] + r * (leaving ? c.out : c.in);
 }
 
 }  // namespace
@@ -269,8 +280,9 @@ std::optional<MassProperties> mitred_mass_properties(const Shape& shape) {
     m += polygon_moments(std::array<Vec2, 4>{a, a + r * outward, b + r * outward, b});
   }
   for (std::size_t i = 0; i < n; ++i) {
-    const Vec2 corner = v[i], in = corner - v[(i + n - 1) % n], out = v[(i + 1) % n] - corner;
-    const Vec2 n_in = Vec2{in.y, -in.x} / norm(in), n_out = Vec2{out.y, -out.x} / norm(out);
+    const Vec2 corner = v[i];
+    const Corner c = corner_normals(v, i);
+    const Vec2 n_in = c.in, n_out = c.out;
     if (turn[i] > 0.0) {
       Vec2 bisector = n_in + n_out;
       bisector = bisector / norm(bisector);
@@ -278,7 +290,7 @@ std::optional<MassProperties> mitred_mass_properties(const Shape& shape) {
     } else if (turn[i] < 0.0) {
       // The kite both strips cover: the corner, the two strips' outer
       // corners and where their outer edges cross.
-      const Vec2 tip = corner + (r / (1.0 + dot(n_in, n_out))) * (n_in + n_out);
+      const Vec2 tip = c.tip(corner, r);
       AreaMoments kite = polygon_moments(std::array<Vec2, 4>{corner, corner + r * n_out, tip, corner + r * n_in});
       if (kite.area < 0.0)
         kite = polygon_moments(std::array<Vec2, 4>{corner, corner + r * n_in, tip, corner + r * n_out});
