@@ -2,7 +2,14 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
+#include <limits>
+#include <stdexcept>
+
 #include "app/opencl_backend.h"
+#include "app/run_folder.h"
+#include "engine/thread_team.h"
 #include "io/checkpoint.h"
 #include "io/frame_grids.h"
 #include "io/stage.h"
@@ -29,12 +36,41 @@ std::unique_ptr<Engine> engine_of(const SceneConfig& scene) {
   return engine;
 }
 
+// energy.csv's columns are fixed when output starts: a change that makes
+// a wall a pressure plate would need load columns it does not have.
+void refuse_new_columns(const RunOutput& output, const World& changed) {
+  const std::vector<WallColumns> now = wall_columns(changed, FramePiece{});
+  for (std::size_t k = 0; k < now.size() && k < output.walls().size(); ++k)
+    if (now[k].loaded && !output.walls()[k].loaded)
+      throw std::invalid_argument(fmt::format(
+          "change(): wall {} would become a pressure plate while output goes to {}, whose energy.csv has no load "
+          "columns for it: stop_output() first, or make the change before start_output()",
+          now[k].label, output.directory().string()));
+}
+
 }  // namespace
 
 Simulation::Simulation(const SceneConfig& scene) : Simulation(scene, engine_of(scene)) {}
 
 Simulation::Simulation(SceneConfig scene, std::unique_ptr<Engine> engine)
-    : scene_(std::move(scene)), engine_(std::move(engine)), arc_resolution_(scene_.arc_resolution) {}
+    : scene_(std::move(scene)),
+      run_(std::move(engine), [this](EngineSnapshot state) { return engine_of(std::move(state), scene_); }),
+      arc_resolution_(scene_.arc_resolution) {}
+
+// Output still going ends with its last frame and final.ckpt, as far as
+// they can be written: a destructor cannot report a failure.
+Simulation::~Simulation() {
+  try {
+    stop_output();
+  } catch (const std::exception&) {
+  }
+}
+
+Simulation::Output::Output(SerialRun& run, RunOutput output, StagePlan schedule, bool background)
+    : files(std::move(output)),
+      plan(std::move(schedule)),
+      frames(run, files, background),
+      checkpoints(run, files.directory() / "checkpoint.ckpt") {}
 
 std::unique_ptr<Simulation> Simulation::from_checkpoint(const std::filesystem::path& checkpoint,
                                                         const SceneConfig& scene) {
@@ -48,19 +84,85 @@ void Simulation::change(const std::string& stage_text) {
   // Tried on a copy of the world and settings first (all a stage changes),
   // so that a refused change leaves the simulation as it was.
   EngineSnapshot trial;
-  trial.world = engine_->world();
-  trial.settings = engine_->settings();
+  trial.world = engine().world();
+  trial.settings = engine().settings();
   apply_stage(stage, trial);
-  // The world moves out and back: its arrays keep their memory, so the
-  // NumPy views Python holds stay valid.
-  EngineSnapshot state = Engine::snapshot_of(std::move(engine_));
-  apply_stage(stage, state);
-  engine_ = engine_of(std::move(state), scene_);
+  if (output_) refuse_new_columns(output_->files, trial.world);
+  run_.apply_stage(stage);
+  if (!output_) return;
+  output_->frame_pending = false;  // the stage's first frame takes its place
+  // A stage's frames count from its start, and its first is its start.
+  output_->plan.first_step = run_.step_count();
+  output_->frames.stage_begun(point_now(output_->plan));
 }
 
 void Simulation::save_checkpoint(const std::filesystem::path& path) const {
-  sphero::save_checkpoint(path, engine_->snapshot());
+  sphero::save_checkpoint(path, engine().snapshot());
 }
+
+RunOutcome Simulation::run(long steps, RunObserver* observer, const std::function<void(RunDriver&)>& hand_driver) {
+  StagePlan plan = output_ ? output_->plan : StagePlan{};
+  if (!output_) plan.first_step = run_.step_count();
+  plan.end_step = run_.step_count() + steps;  // a frame due there waits (Output::frame_pending)
+  if (output_ && output_->frame_pending && steps > 0) {
+    output_->frames.write_now();
+    output_->frame_pending = false;
+  }
+  RunDriver driver(run_, {plan});
+  driver.leave_the_end_open();
+  if (output_) {
+    driver.observe(output_->frames);
+    driver.observe(output_->checkpoints);
+  }
+  if (observer) driver.observe(*observer);
+  if (hand_driver) hand_driver(driver);
+  const RunOutcome outcome = driver.run_until(plan.end_step);
+  if (output_ && outcome.ending == RunOutcome::Ending::finished && steps > 0)
+    output_->frame_pending = (run_.step_count() - plan.first_step) % plan.frame_every == 0;
+  // The arrays Python holds are the host's: brought back from a device
+  // (backend = opencl).
+  engine().world();
+  return outcome;
+}
+
+void Simulation::start_output(const std::filesystem::path& folder, long frame_every, long checkpoint_every,
+                              bool overwrite) {
+  if (output_)
+    throw std::invalid_argument(
+        fmt::format("output already goes to {}: stop_output() first", output_->files.directory().string()));
+  if (frame_every < 1) throw std::invalid_argument("start_output: frame_every must be at least 1 step");
+  if (checkpoint_every < 0) throw std::invalid_argument("start_output: checkpoint_every must be 0 (none) or more");
+  app::RunOptions options;
+  options.overwrite = overwrite;
+  app::prepare_output_directory(folder, options);
+  RunOutput files(
+      folder, wall_columns(engine().world(), FramePiece{}), engine().world().cell, arc_resolution_, scene_.fields);
+  StagePlan plan;
+  plan.name = "python";
+  plan.first_step = run_.step_count();
+  plan.frame_every = frame_every;
+  plan.checkpoint_every = checkpoint_every;
+  plan.dt = engine().settings().dt;
+  // Frames in the background only where the engine leaves a core free.
+  output_ =
+      std::make_unique<Output>(run_, std::move(files), plan, scene_.threads == 1 && ThreadTeam::usable_cores() > 1);
+  output_->frames.started(point_now(output_->plan));
+}
+
+void Simulation::stop_output() {
+  if (!output_) return;
+  if (output_->frame_pending) output_->frames.write_now();
+  output_->frames.finished(point_now(output_->plan));
+  sphero::save_checkpoint(output_->files.directory() / "final.ckpt", engine().snapshot());
+  output_.reset();
+}
+
+std::optional<std::filesystem::path> Simulation::output_folder() const {
+  if (!output_) return std::nullopt;
+  return output_->files.directory();
+}
+
+RunPoint Simulation::point_now(const StagePlan& plan) const { return {plan, false, run_.step_count(), run_.time()}; }
 
 Simulation::Busy::Busy(const Simulation& s) : simulation_(s) {
   std::thread::id none{};
@@ -79,6 +181,6 @@ void Simulation::require_idle() const {
         "this Simulation is running in another thread; read its state between runs (a callback of run() may)");
 }
 
-FrameData Simulation::frame() const { return frame_in_memory(*engine_, arc_resolution_); }
+FrameData Simulation::frame() const { return frame_in_memory(engine(), arc_resolution_); }
 
 }  // namespace sphero::python

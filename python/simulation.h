@@ -8,9 +8,17 @@
 #include <string>
 #include <thread>
 
+#include <functional>
+#include <optional>
+
 #include "engine/engine.h"
 #include "io/frame_data.h"
+#include "io/run_output.h"
 #include "io/scene.h"
+#include "run/checkpoint_observer.h"
+#include "run/frame_observers.h"
+#include "run/run_driver.h"
+#include "run/serial_run.h"
 
 namespace sphero::python {
 
@@ -20,8 +28,9 @@ class Simulation {
   // `--from`'s equivalent: the checkpoint's bodies, contacts, springs and
   // time, with `scene` applied to it as a stage (io/stage.h).
   static std::unique_ptr<Simulation> from_checkpoint(const std::filesystem::path& checkpoint, const SceneConfig& scene);
-  Engine& engine() { return *engine_; }
-  const Engine& engine() const { return *engine_; }
+  ~Simulation();
+  Engine& engine() { return run_.engine(); }
+  const Engine& engine() const { return run_.engine(); }
   int arc_resolution() const { return arc_resolution_; }
   // Applies a stage's changes (set_wall, law, gravity, attractor, dt, as
   // `key = value` lines) to the state now, as a `[stage]` of a scene does:
@@ -33,6 +42,22 @@ class Simulation {
   // write, made in memory and read as a frame file is, so that every number
   // the analysis gives equals what `sphero analyze` gives on a run's frame.
   FrameData frame() const;
+
+  // Steps `steps` steps through the run driver (run/run_driver.h), writing
+  // the output started with start_output; `observer`, when given, sees
+  // every step and may ask the driver to stop. Returns how it ended.
+  RunOutcome run(long steps, RunObserver* observer, const std::function<void(RunDriver&)>& hand_driver = {});
+
+  // From now on, frames, energy.csv and checkpoints in `folder` as
+  // `sphero run` writes them: a frame now and every `frame_every` steps,
+  // checkpoint.ckpt every `checkpoint_every` steps (0: none). The folder
+  // must be empty or new, unless `overwrite` (which clears an earlier
+  // run's files there).
+  void start_output(const std::filesystem::path& folder, long frame_every, long checkpoint_every, bool overwrite);
+  // Writes final.ckpt and ends the output.
+  void stop_output();
+  // The folder output goes to, if any.
+  std::optional<std::filesystem::path> output_folder() const;
 
   // Held while a thread steps the simulation: a second run, or a read of
   // its state, from another thread is refused rather than racing it (the
@@ -52,10 +77,25 @@ class Simulation {
 
  private:
   Simulation(SceneConfig scene, std::unique_ptr<Engine> engine);
+  RunPoint point_now(const StagePlan& plan) const;
+
+  // The folder a simulation writes to and its writers.
+  struct Output {
+    RunOutput files;
+    StagePlan plan;  // its frame and checkpoint steps, from when it began
+    // A frame due at the step where run() returned: written when the
+    // simulation goes on, as the first frame of a change (a stage's start,
+    // as `sphero run` writes it), or by stop_output.
+    bool frame_pending = false;
+    SerialFrames frames;
+    CheckpointObserver checkpoints;
+    Output(SerialRun& run, RunOutput files, StagePlan plan, bool background);
+  };
 
   SceneConfig scene_;  // the first stage's: threads, backend, model
-  std::unique_ptr<Engine> engine_;
+  SerialRun run_;
   int arc_resolution_;
+  std::unique_ptr<Output> output_;
   mutable std::atomic<std::thread::id> runner_{};  // default: none
 };
 

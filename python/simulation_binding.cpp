@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
+#include <exception>
 #include <optional>
 #include <stdexcept>
 
@@ -20,26 +22,49 @@ namespace {
 // waits for, and rarely enough to cost nothing against the steps.
 constexpr std::chrono::milliseconds kSignalCheck{100};
 
-// Up to `most` steps with the GIL released, stopping early once `kSignalCheck`
-// has passed; returns the steps taken (at least one).
-long steps_for_a_while(Engine& engine, long most) {
-  py::gil_scoped_release release;
-  const auto until = std::chrono::steady_clock::now() + kSignalCheck;
-  long taken = 0;
-  while (taken < most) {
-    engine.step();
-    ++taken;
-    if (std::chrono::steady_clock::now() >= until) break;
+// Python's part of a run: Ctrl-C (Python's signal handler only marks it;
+// the interpreter must look) and the callback, both with the GIL taken
+// back for a moment while the steps run without it. A failure of either
+// stops the run after the step and is raised once it has returned.
+class PythonWatch final : public RunObserver {
+ public:
+  PythonWatch(py::object self, py::object callback, long every)
+      : self_(std::move(self)), callback_(std::move(callback)), every_(every) {}
+  void watch(RunDriver& driver) { driver_ = &driver; }
+  void stepped(const RunPoint&) override {
+    const bool call = !callback_.is_none() && ++since_callback_ == every_;
+    const auto now = std::chrono::steady_clock::now();
+    if (!call && now < next_check_) return;
+    next_check_ = now + kSignalCheck;
+    const py::gil_scoped_acquire gil;
+    try {
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      if (call) {
+        since_callback_ = 0;
+        self_.cast<Simulation&>().engine().world();  // the host's arrays, brought back from a device
+        callback_(self_);
+      }
+    } catch (...) {
+      failure_ = std::current_exception();
+      driver_->request_stop(SIGINT);
+    }
   }
-  // The arrays Python holds are the host's: brought back from a device
-  // (backend = opencl) after every stretch.
-  engine.world();
-  return taken;
-}
+  // Raises what stopped the run, if anything did. With the GIL held.
+  void raise_failure() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  py::object self_, callback_;
+  long every_, since_callback_ = 0;
+  std::chrono::steady_clock::time_point next_check_ = std::chrono::steady_clock::now() + kSignalCheck;
+  RunDriver* driver_ = nullptr;
+  std::exception_ptr failure_;
+};
 
 // Steps for `time` (a duration from now, s) or `steps` (one of them),
-// calling `callback(simulation)` every `every` steps; Ctrl-C stops it within
-// a tenth of a second and a step, between two steps.
+// calling `callback(simulation)` every `every` steps; Ctrl-C stops it after
+// the step it comes in.
 void run(py::object self, std::optional<double> time, std::optional<long> steps, const py::object& callback,
          long every) {
   Simulation& s = self.cast<Simulation&>();
@@ -50,18 +75,14 @@ void run(py::object self, std::optional<double> time, std::optional<long> steps,
     throw std::invalid_argument("run: time and steps must be non-negative");
   if (!callback.is_none() && every < 1) throw std::invalid_argument("run: every must be at least 1");
   const Simulation::Busy busy(s);
-  long since_callback = 0;
-  for (long done = 0; done < total;) {
-    const long limit = callback.is_none() ? total - done : std::min(total - done, every - since_callback);
-    const long n = steps_for_a_while(s.engine(), limit);
-    done += n;
-    since_callback += n;
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (!callback.is_none() && since_callback == every) {
-      since_callback = 0;
-      callback(self);
-    }
+  PythonWatch watch(self, callback, every);
+  RunOutcome outcome;
+  {
+    const py::gil_scoped_release release;
+    outcome = s.run(total, &watch, [&](RunDriver& driver) { watch.watch(driver); });
   }
+  watch.raise_failure();
+  if (outcome.ending == RunOutcome::Ending::unstable) throw std::runtime_error(outcome.instability);
 }
 
 py::dict contacts_of(const Engine& engine) {
@@ -131,6 +152,33 @@ void bind_simulation(py::module_& m) {
           "save_checkpoint",
           [idle](py::object self, const std::filesystem::path& path) { idle(self).save_checkpoint(path); },
           py::arg("path"), "A checkpoint of the state now, as `sphero run` writes final.ckpt (--restart, --from).")
+      .def(
+          "start_output",
+          [idle](py::object self, const std::filesystem::path& folder, std::optional<double> frame_interval,
+                 std::optional<double> checkpoint_interval, bool overwrite) {
+            Simulation& s = idle(self);
+            const double dt = s.engine().settings().dt;
+            const auto steps = [dt](std::optional<double> interval, long otherwise) {
+              if (!interval) return otherwise;
+              if (!(std::isfinite(*interval) && *interval > 0.0))
+                throw std::invalid_argument(
+                    fmt::format("start_output: an interval must be positive, found {}", *interval));
+              return std::max(1L, std::lround(*interval / dt));
+            };
+            s.start_output(folder, steps(frame_interval, 1000), steps(checkpoint_interval, 0), overwrite);
+          },
+          py::arg("folder"), py::arg("frame_interval") = py::none(), py::arg("checkpoint_interval") = py::none(),
+          py::arg("overwrite") = false,
+          "From now on, write frames, energy.csv and checkpoints into `folder` as `sphero run` does (a frame now and "
+          "every `frame_interval` s of simulated time, default 1000 steps; checkpoint.ckpt every "
+          "`checkpoint_interval` s, default none). `change()` starts a stage there, with a frame. The folder must be "
+          "empty or new unless `overwrite`.")
+      .def(
+          "stop_output", [idle](py::object self) { idle(self).stop_output(); },
+          "Writes final.ckpt into the output folder and ends the output.")
+      .def_property_readonly(
+          "output_folder", [idle](py::object self) { return idle(self).output_folder(); },
+          "The folder output goes to (start_output), or None.")
       .def("__repr__",
            [](const Simulation& s) {
              const World& w = s.engine().world();

@@ -84,6 +84,7 @@ class RunOutput {
   // which the caller starts with a frame of the state it starts from.
   bool continues() const { return continues_; }
   const std::vector<std::string>& fields() const { return fields_; }
+  const std::vector<WallColumns>& walls() const { return walls_; }
   const std::filesystem::path& directory() const { return directory_; }
 
  private:

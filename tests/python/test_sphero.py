@@ -293,3 +293,25 @@ def test_coarse_grained_fields_are_the_frames_sums(tmp_path):
     wx, wy = wrapped["x"], wrapped["y"]
     assert wx[0] == 0 and math.isclose(wx[-1] + (wx[1] - wx[0]), 8)
     assert math.isclose(wrapped["density"].sum() * (wx[1] - wx[0]) * (wy[1] - wy[0]), frame.areas.sum(), rel_tol=1e-12)
+
+
+def test_output_from_python_is_sphero_runs_to_the_byte(tmp_path):
+    stage = "\n[stage shaken]\nduration = 0.1\nset_wall = 0 velocity=0.5,0\ngravity = 0,-5\n"
+    run = run_cli(tmp_path, sphero.scene_text(**SMALL), stage)
+    sim = sphero.Simulation(small_scene())
+    with pytest.raises(ValueError, match="interval must be positive"):
+        sim.start_output(str(tmp_path / "python"), frame_interval=0)
+    sim.start_output(str(tmp_path / "python"), frame_interval=0.1)
+    assert sim.output_folder == tmp_path / "python"
+    sim.run(time=0.2)
+    sim.change(set_wall=["0 velocity=0.5,0"], gravity=(0, -5))  # a stage: its first frame replaces the step's
+    sim.run(steps=200)
+    sim.run(steps=300)
+    sim.stop_output()
+    assert sim.output_folder is None
+    written = sorted(os.listdir(tmp_path / "python"))
+    assert written == sorted(os.listdir(run)) and "particles_00003.vtu" in written
+    for name in written:
+        assert (tmp_path / "python" / name).read_bytes() == (run / name).read_bytes(), name
+    with pytest.raises(RuntimeError, match="already holds files"):
+        sim.start_output(str(tmp_path / "python"))

@@ -9,7 +9,7 @@
 #include "engine/engine.h"
 #include "io/scene.h"
 
-namespace sphero::app {
+namespace sphero {
 
 struct StagePlan {
   const StageSpec* spec = nullptr;  // null: the first stage, the scene's own keys
@@ -36,4 +36,12 @@ using StageVisit = std::function<void(std::size_t k, const StagePlan&, const Eng
 // changes; `visit`, when given, sees each stage as it is planned.
 std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapshot& start, const StageVisit& visit = {});
 
-}  // namespace sphero::app
+// Whether step `step` of `stage` writes a frame: every frame_every steps
+// from the stage's start, and at the run's end. A later stage's first frame
+// is its start, written once the stage is applied, in place of the last
+// step of the stage before.
+bool frame_at(const StagePlan& stage, long step, bool last_stage);
+// Whether step `step` of `stage` writes checkpoint.ckpt.
+bool checkpoint_at(const StagePlan& stage, long step);
+
+}  // namespace sphero

@@ -1,4 +1,4 @@
-#include "app/run_stages.h"
+#include "run/stage_plan.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "io/stage.h"
 
-namespace sphero::app {
+namespace sphero {
 namespace {
 
 // The steps between writes of `interval` seconds (0: none).
@@ -76,4 +76,13 @@ double end_time(const std::vector<StagePlan>& stages, long step, double time) {
   return time;
 }
 
-}  // namespace sphero::app
+bool frame_at(const StagePlan& stage, long step, bool last_stage) {
+  if (step == stage.end_step) return last_stage;
+  return (step - stage.first_step) % stage.frame_every == 0;
+}
+
+bool checkpoint_at(const StagePlan& stage, long step) {
+  return stage.checkpoint_every > 0 && (step - stage.first_step) % stage.checkpoint_every == 0;
+}
+
+}  // namespace sphero

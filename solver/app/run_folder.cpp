@@ -1,0 +1,142 @@
+#include "app/run_folder.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <system_error>
+#include <vector>
+
+#include "app/analysis_files.h"
+#include "io/scene.h"
+
+namespace sphero::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What an earlier run left in a directory we may overwrite: its frames,
+// collections, manifest, energy log, checkpoints, the tables `sphero
+// analyze` derived from it (stale after a new run) and any temporary files
+// of a killed write. Nothing else is touched (figures included).
+void clear_run_files(const fs::path& directory) {
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().filename().string();
+    const std::string ext = entry.path().extension().string();
+    const bool ours = ext == ".vtu" || ext == ".pvtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" ||
+                      name == "run.sphero" || is_analysis_file(name) ||
+                      (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
+    if (ours && entry.is_regular_file()) fs::remove(entry.path());
+  }
+}
+
+// Whether the folder holds the run that wrote the checkpoint `restart`,
+// which it continues: the checkpoint lies in it.
+bool holds_the_checkpoints_run(const fs::path& out, const fs::path& restart) {
+  std::error_code unknown;
+  const fs::path folder = restart.has_parent_path() ? restart.parent_path() : fs::path(".");
+  return fs::equivalent(folder, out, unknown);
+}
+
+// What --output names must be a folder or nothing yet: a file, a link to
+// nothing and a loop of links are named as such before anything is read
+// or written there.
+void refuse_an_output_that_is_no_folder(const fs::path& out) {
+  const std::string name = out.string();
+  std::error_code error;
+  const fs::file_status entry = fs::symlink_status(out, error);
+  const auto looped = [&] { return error == std::make_error_code(std::errc::too_many_symbolic_link_levels); };
+  if (!looped() && entry.type() == fs::file_type::not_found) return;  // created below
+  if (error && !looped())
+    throw SceneError(fmt::format("the output directory '{}' cannot be examined: {}", name, error.message()));
+  // A link to itself shows its loop only when followed.
+  const fs::file_status target = looped() ? entry : fs::status(out, error);
+  if (looped())
+    throw SceneError(
+        fmt::format("the output directory '{}' leads through a loop of symbolic links; give another "
+                    "folder with --output DIR",
+                    name));
+  if (fs::is_symlink(entry) && !fs::exists(target))
+    throw SceneError(
+        fmt::format("the output directory '{}' is a symbolic link to '{}', which does not exist: create "
+                    "that folder, or give another with --output DIR",
+                    name, fs::read_symlink(out, error).string()));
+  if (!fs::is_directory(target))
+    throw SceneError(
+        fmt::format("the output directory '{}' is a file, not a folder: give a folder's name with --output "
+                    "DIR (--overwrite replaces a run's files in a folder, never a file)",
+                    name));
+}
+
+// A run continuing a checkpoint with --from writes into a folder of its
+// own: never into the run the checkpoint came from.
+void refuse_the_checkpoints_folder(const RunOptions& options, const fs::path& out) {
+  if (options.from.empty() || !options.restart.empty()) return;
+  if (holds_the_checkpoints_run(out, options.from))
+    throw SceneError(fmt::format(
+        "--from {}: the output directory '{}' is the run the checkpoint came from; a run continued with --from "
+        "writes into a folder of its own (--output DIR)",
+        options.from, out.string()));
+}
+
+// A word as the shell reads it back.
+std::string shell_word(const std::string& word) {
+  if (!word.empty() &&
+      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@") ==
+          std::string::npos)
+    return word;
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') quoted.append("'\\''");  // close, an escaped quote, reopen
+    else quoted.push_back(c);
+  }
+  quoted.push_back('\'');
+  return quoted;
+}
+
+}  // namespace
+
+void prepare_output_directory(const fs::path& out, const RunOptions& options) {
+  refuse_the_checkpoints_folder(options, out);
+  refuse_an_output_that_is_no_folder(out);
+  const bool holds_a_run = fs::exists(out / "energy.csv") || fs::exists(out / "run.sphero");
+  if (!options.restart.empty() && holds_a_run && !holds_the_checkpoints_run(out, options.restart)) {
+    // Continuing here would splice the checkpoint's run into another one.
+    if (!options.overwrite)
+      throw SceneError(
+          fmt::format("the output directory '{}' holds another run than the one that wrote '{}' (a "
+                      "checkpoint continues in the folder it was written to): branch it into a new "
+                      "folder with --output DIR, or pass --overwrite to replace that run",
+                      out.string(), options.restart));
+    clear_run_files(out);
+  }
+  if (options.restart.empty() && fs::exists(out) && !fs::is_empty(out)) {
+    if (!options.overwrite)
+      throw SceneError(
+          fmt::format("the output directory '{}' already holds files; choose another with --output DIR "
+                      "or pass --overwrite",
+                      out.string()));
+    clear_run_files(out);
+  }
+  std::error_code cannot;
+  fs::create_directories(out, cannot);
+  if (cannot)
+    throw SceneError(fmt::format("the output directory '{}' cannot be created: {}", out.string(), cannot.message()));
+}
+
+std::string continue_command(const RunOptions& options, const fs::path& out, const fs::path& checkpoint) {
+  std::vector<std::string> words{"sphero", "run"};
+  if (!options.scene_file.empty()) words.push_back(shell_word(options.scene_file));
+  const auto& given = options.overrides;
+  for (std::size_t k = 0; k < given.size(); ++k) {
+    if (given[k] == "--output") {
+      ++k;  // and its value: the directory is named below
+      continue;
+    }
+    if (given[k].rfind("--output=", 0) != 0) words.push_back(shell_word(given[k]));
+  }
+  if (!options.from.empty()) words.insert(words.end(), {"--from", shell_word(options.from)});
+  words.insert(words.end(), {"--output", shell_word(out.string()), "--restart", shell_word(checkpoint.string())});
+  return fmt::format("{}", fmt::join(words, " "));
+}
+
+}  // namespace sphero::app

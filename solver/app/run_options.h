@@ -1,0 +1,19 @@
+// `sphero run`'s own options; every other `--KEY VALUE` overrides a scene key.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sphero::app {
+
+struct RunOptions {
+  std::string scene_file;
+  bool check = false, overwrite = false, quiet = false;
+  std::string restart, from;
+  std::vector<std::string> overrides;
+};
+
+// Throws SceneError naming the argument.
+RunOptions parse_run_arguments(const std::vector<std::string>& args);
+
+}  // namespace sphero::app

@@ -1,0 +1,107 @@
+#include "run/frame_observers.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "io/checkpoint.h"
+
+namespace sphero {
+
+SerialFrames::SerialFrames(SerialRun& run, RunOutput& output, bool background)
+    : run_(run), output_(output), writer_(output, background) {}
+
+void SerialFrames::write_now() {
+  last_good_ = {};  // not two whole states at once
+  last_good_ = run_.engine().snapshot();
+  writer_.write(run_.engine(), last_good_);
+}
+
+void SerialFrames::started(const RunPoint&) {
+  if (output_.continues()) {
+    last_good_ = run_.engine().snapshot();
+    return;
+  }
+  write_now();
+}
+
+void SerialFrames::stage_begun(const RunPoint&) {
+  writer_.flush();
+  write_now();
+}
+
+void SerialFrames::stepped(const RunPoint& at) {
+  if (frame_at(at.stage, at.step, at.last_stage)) write_now();
+}
+
+void SerialFrames::unstable(const InstabilityError&) {
+  writer_.flush();
+  save_checkpoint(output_.directory() / "last-good.ckpt", last_good_);
+}
+
+RankFrames::RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory,
+                       std::vector<std::string> fields, int arc_resolution)
+    : run_(run),
+      output_(output),
+      fields_(std::move(fields)),
+      arc_resolution_(arc_resolution),
+      directory_(std::move(directory)) {
+  const Ranks& ranks = run_.ranks();
+  frame_ = static_cast<int>(ranks.max(output_ ? static_cast<double>(output_->frames_written()) : 0.0));
+}
+
+// Every rank writes its piece of the frame (its own grains, the pairs it is
+// home to, on rank 0 the walls); once all have, rank 0 names them in a
+// .pvtu per field, the collections and energy.csv. A rank that cannot
+// write its piece stops every rank with its message, and so does rank 0
+// when it cannot write the rest. Its energy row books the ledger and the
+// deepest overlap of `header` (the state now).
+void RankFrames::write(const EngineSnapshot& header) {
+  const Ranks& ranks = run_.ranks();
+  const DistributedEngine& engine = run_.engine();
+  if (grids_drawn_at_ != engine.decompositions() || grids_generation_ != run_.generation()) {
+    grids_.emplace(engine.local().world(), arc_resolution_);
+    grids_drawn_at_ = engine.decompositions();
+    grids_generation_ = run_.generation();
+  }
+  const FramePiece piece{ranks.rank(), ranks.size(), engine.held_bodies(), engine.bodies_written()};
+  std::string failure;
+  std::vector<PieceLayout> layouts;
+  const int frame = frame_++;
+  try {
+    layouts = grids_->write(engine.local(), piece, fields_, directory_, frame);
+  } catch (const std::exception& e) {
+    failure = fmt::format("rank {} could not write its piece of frame {}: {}", ranks.rank(), frame, e.what());
+  }
+  const double failing = ranks.min(failure.empty() ? INFINITY : static_cast<double>(ranks.rank()));
+  if (std::isfinite(failing)) throw std::runtime_error(ranks.broadcast(failure, static_cast<int>(failing)));
+  on_root(ranks, [&] {
+    const EnergyRow row = energy_row(engine.local(), piece, header.ledger, header.deepest_overlap);
+    output_->add_frame_of_pieces(layouts, ranks.size(), row);
+  });
+}
+
+void RankFrames::write_now() {
+  last_good_ = {};  // a rank need not hold two shares at once
+  last_good_ = run_.share_now();
+  write(last_good_.header);
+}
+
+void RankFrames::started(const RunPoint&) {
+  const bool continues = run_.ranks().max(output_ && output_->continues() ? 1.0 : 0.0) > 0.0;
+  if (continues) {
+    last_good_ = run_.share_now();
+    return;
+  }
+  write_now();
+}
+
+void RankFrames::stage_begun(const RunPoint&) { write_now(); }
+
+void RankFrames::stepped(const RunPoint& at) {
+  if (frame_at(at.stage, at.step, at.last_stage)) write_now();
+}
+
+void RankFrames::unstable(const InstabilityError&) { run_.save_checkpoint(directory_ / "last-good.ckpt", last_good_); }
+
+}  // namespace sphero

@@ -1,0 +1,37 @@
+// A run on this process: one engine, remade as its caller makes engines
+// (threads, neighbour strategy, backend) when a stage is applied.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "engine/engine.h"
+#include "run/stepped_run.h"
+
+namespace sphero {
+
+// An engine stepping a state as the run asks: none of what it chooses
+// changes the results.
+using EngineMaker = std::function<std::unique_ptr<Engine>(EngineSnapshot)>;
+
+class SerialRun final : public SteppedRun {
+ public:
+  SerialRun(std::unique_ptr<Engine> engine, EngineMaker make_engine);
+  Engine& engine() { return *engine_; }
+  const Engine& engine() const { return *engine_; }
+
+  void step() override { engine_->step(); }
+  long step_count() const override { return engine_->step_count(); }
+  double time() const override { return engine_->time(); }
+  // The world moves out and back: its arrays keep their memory, so views
+  // of them (Python's NumPy arrays) stay valid.
+  void apply_stage(const StageSpec& stage) override;
+  void save_checkpoint(const std::filesystem::path& path) override;
+  RunTotals totals() override;
+
+ private:
+  std::unique_ptr<Engine> engine_;
+  EngineMaker make_engine_;
+};
+
+}  // namespace sphero

@@ -1,0 +1,18 @@
+// A request to stop a run early: SIGINT or SIGTERM to the program, or
+// Ctrl-C in Python. The run driver looks at it after every step, so that a
+// run stops with a state it can continue from.
+#pragma once
+
+namespace sphero {
+
+// Records `signal` (nonzero); safe inside a signal handler.
+void request_stop(int signal);
+// The signal that asked the run to stop, 0 for none.
+int stop_requested();
+void clear_stop_request();
+// SIGINT and SIGTERM request a stop from now on.
+void stop_on_signals();
+// The flag itself, for the engine's checks inside a step.
+const volatile int* stop_flag();
+
+}  // namespace sphero
