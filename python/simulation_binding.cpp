@@ -13,6 +13,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "run/stop_request.h"
 #include "simulation.h"
 
 namespace sphero::python {
@@ -78,10 +79,21 @@ void run(py::object self, std::optional<double> time, std::optional<long> steps,
   PythonWatch watch(self, callback, every);
   RunOutcome outcome;
   {
+    // On the main thread Ctrl-C reaches the run itself, even inside a long
+    // step (which is then rolled back to its start): Python's handler runs
+    // only between the interpreter's instructions.
+    const py::module_ threading = py::module_::import("threading");
+    std::optional<StopOnInterrupt> interrupt;
+    if (threading.attr("current_thread")().is(threading.attr("main_thread")())) interrupt.emplace();
     const py::gil_scoped_release release;
     outcome = s.run(total, &watch, [&](RunDriver& driver) { watch.watch(driver); });
   }
   watch.raise_failure();
+  if (outcome.ending == RunOutcome::Ending::stopped && stop_requested() == SIGINT) {
+    clear_stop_request();
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
   if (outcome.ending == RunOutcome::Ending::unstable) throw std::runtime_error(outcome.instability);
 }
 

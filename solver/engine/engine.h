@@ -140,6 +140,11 @@ class Engine {
   const TriangulationNeighbours* neighbour_triangulation() const { return core_.neighbours.triangulation(); }
   const EngineSettings& settings() const { return core_.settings; }
   void set_threads(int threads);
+  // Where given, a flag read inside the step's long passes (the rigid
+  // model's programs): nonzero gives the step up with Interrupted
+  // (rigid/interruption.h), leaving the state part-stepped; its caller
+  // restores it from a snapshot taken before (run/serial_run.h).
+  void set_interruption(const volatile int* flag) { core_.interruption = flag; }
   // Every later force evaluation of a soft-model run by `backend` instead
   // of the CPU's contact pass (the same bits; contact_evaluator.h).
   void set_contact_backend(std::unique_ptr<ContactEvaluator> backend) { core_.contact_backend = std::move(backend); }

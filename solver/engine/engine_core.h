@@ -86,6 +86,15 @@ struct EngineCore {
   ContactPass contacts;
   // When set, evaluates the contacts in the CPU pass's place (another backend).
   std::unique_ptr<ContactEvaluator> contact_backend;
+  // Read inside long passes (the rigid model's programs): nonzero gives
+  // the step up with Interrupted (rigid/interruption.h). Not state.
+  const volatile int* interruption = nullptr;
+  // The rigid model's collision settings, with the interruption.
+  CollisionSettings collision_settings() const {
+    CollisionSettings c = settings.rigid.collision();
+    c.program.interrupt = interruption;
+    return c;
+  }
   // The running ledger, summed per chunk every step (the energy check's);
   // exact_ledger() is the one the run books.
   EnergyLedger ledger;

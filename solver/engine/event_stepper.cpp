@@ -236,7 +236,7 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
     contacts.push_back(c);
   }
   ComponentStats groups;
-  const CollisionSettings settings = core.settings.rigid.collision();
+  const CollisionSettings settings = core.collision_settings();
   const CollisionResult result = resolve_collisions_by_group(bodies, contacts, settings, &groups);
   if (!result.jammed.empty())
     throw InstabilityError(fmt::format(

@@ -126,7 +126,7 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
     c.bias = -0.5 * g.gap;
     contacts.push_back(c);
   }
-  const CollisionResult moved = resolve_collisions_by_group(states_, contacts, core.settings.rigid.collision());
+  const CollisionResult moved = resolve_collisions_by_group(states_, contacts, core.collision_settings());
   if (!moved.program.converged || !moved.jammed.empty())
     throw InstabilityError(fmt::format(
         "step {} (t = {:g}): no displacement opens the overlaps of {} contacts among {} bodies (the deepest {:g} m"
@@ -280,7 +280,7 @@ CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<
   if (contacts.empty()) return {};
   const Clock::time_point solving = Clock::now();
   ComponentStats groups;
-  CollisionResult result = resolve_collisions_by_group(states_, contacts, settings.collision(), &groups);
+  CollisionResult result = resolve_collisions_by_group(states_, contacts, core.collision_settings(), &groups);
   stats_.seconds_solving += seconds_since(solving);
   stats_.groups += groups.groups;
   stats_.group_programs += groups.programs;

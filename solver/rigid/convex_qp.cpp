@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "rigid/interruption.h"
+
 namespace sphero {
 namespace {
 
@@ -73,6 +75,7 @@ class InteriorPoint {
     start();
     QpSolution out;
     for (out.iterations = 0;; ++out.iterations) {
+      give_up_if_asked(settings_.interrupt);
       residuals();
       out.kkt_residual = kkt_residual();
       if (out.kkt_residual <= settings_.tolerance || out.iterations == settings_.max_iterations ||

@@ -35,6 +35,9 @@ struct QpSettings {
   // stalls near 1e-10.
   double tolerance = 1e-9;
   int max_iterations = 100;
+  // Read between iterations (and Gauss–Seidel sweeps): nonzero gives the
+  // program up with Interrupted (rigid/interruption.h).
+  const volatile int* interrupt = nullptr;
 };
 
 struct QpSolution {

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "rigid/contact_rows.h"
+#include "rigid/interruption.h"
 
 namespace sphero {
 namespace {
@@ -212,6 +213,7 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
   CollisionResult out;
   QpSolution& sweeps = out.program;
   for (sweeps.iterations = 1; sweeps.iterations <= settings.max_sweeps; ++sweeps.iterations) {
+    give_up_if_asked(settings.program.interrupt);
     double largest_violation = 0.0;
     const Eigen::VectorXd start = after.u;
     for (std::size_t k = 0; k < local.size(); ++k) {

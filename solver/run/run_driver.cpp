@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rigid/interruption.h"
 #include "run/stop_request.h"
 
 namespace sphero {
@@ -23,10 +24,17 @@ RunOutcome RunDriver::run() { return run_until(stages_.back().end_step); }
 int RunDriver::step_within_stage(long until) {
   const long end = std::min(stages_[stage_].end_step, until);
   while (run_.step_count() < end) {
-    run_.step();
-    const int signal = run_.agreed(std::max(requested_, stop_requested()));
+    try {
+      run_.step();
+    } catch (const Interrupted&) {  // rolled back to the step's start
+      const RunPoint now = point();
+      tell([&](RunObserver& o) { o.stopping(now); });
+      return std::max({1, requested_, stop_requested()});
+    }
     const RunPoint now = point();
     tell([&](RunObserver& o) { o.stepped(now); });
+    // After the observers, which may ask for the stop themselves.
+    const int signal = run_.agreed(std::max(requested_, stop_requested()));
     if (signal) {
       tell([&](RunObserver& o) { o.stopping(now); });
       return signal;

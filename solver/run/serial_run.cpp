@@ -1,11 +1,41 @@
 #include "run/serial_run.h"
 
+#include <chrono>
+
 #include "io/checkpoint.h"
+#include "rigid/interruption.h"
+#include "run/stop_request.h"
 
 namespace sphero {
 
-SerialRun::SerialRun(std::unique_ptr<Engine> engine, EngineMaker make_engine)
-    : engine_(std::move(engine)), make_engine_(std::move(make_engine)) {}
+SerialRun::SerialRun(std::unique_ptr<Engine> engine, EngineMaker make_engine, double slow_step)
+    : engine_(std::move(engine)), make_engine_(std::move(make_engine)), slow_step_(slow_step) {}
+
+void SerialRun::step() {
+  const auto start = std::chrono::steady_clock::now();
+  const auto timed = [&] {
+    engine_->step();
+    last_step_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (last_step_seconds_ < slow_step_) {
+    timed();
+    return;
+  }
+  EngineSnapshot before = engine_->snapshot();
+  engine_->set_interruption(stop_flag());
+  try {
+    timed();
+  } catch (const Interrupted&) {
+    // Back to the step's start, in the world's own arrays (views of them
+    // stay valid), copied over the part-stepped values.
+    EngineSnapshot stepped = Engine::snapshot_of(std::move(engine_));
+    stepped.world = before.world;
+    before.world = std::move(stepped.world);
+    engine_ = make_engine_(std::move(before));
+    throw;
+  }
+  engine_->set_interruption(nullptr);
+}
 
 void SerialRun::apply_stage(const StageSpec& stage) {
   EngineSnapshot state = Engine::snapshot_of(std::move(engine_));

@@ -16,15 +16,22 @@ using EngineMaker = std::function<std::unique_ptr<Engine>(EngineSnapshot)>;
 
 class SerialRun final : public SteppedRun {
  public:
-  SerialRun(std::unique_ptr<Engine> engine, EngineMaker make_engine);
+  // A step that follows one of over `slow_step` seconds (wall time) may be
+  // interrupted inside by a stop request (run/stop_request.h) and is then
+  // rolled back to its start: such steps keep a snapshot of the state
+  // they start from, a small cost beside them.
+  SerialRun(std::unique_ptr<Engine> engine, EngineMaker make_engine, double slow_step = kSlowStep);
+  static constexpr double kSlowStep = 0.2;
   Engine& engine() { return *engine_; }
   const Engine& engine() const { return *engine_; }
 
-  void step() override { engine_->step(); }
+  // Throws Interrupted (rigid/interruption.h) after a rollback.
+  void step() override;
   long step_count() const override { return engine_->step_count(); }
   double time() const override { return engine_->time(); }
   // The world moves out and back: its arrays keep their memory, so views
-  // of them (Python's NumPy arrays) stay valid.
+  // of them (Python's NumPy arrays) stay valid (a rolled back step keeps
+  // them too).
   void apply_stage(const StageSpec& stage) override;
   void save_checkpoint(const std::filesystem::path& path) override;
   RunTotals totals() override;
@@ -32,6 +39,8 @@ class SerialRun final : public SteppedRun {
  private:
   std::unique_ptr<Engine> engine_;
   EngineMaker make_engine_;
+  double slow_step_;
+  double last_step_seconds_ = 0.0;
 };
 
 }  // namespace sphero

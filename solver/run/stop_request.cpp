@@ -17,6 +17,13 @@ int stop_requested() { return g_stop; }
 void clear_stop_request() { g_stop = 0; }
 const volatile int* stop_flag() { return &g_stop; }
 
+StopOnInterrupt::StopOnInterrupt() {
+  clear_stop_request();
+  previous_ = std::signal(SIGINT, remember_signal);
+}
+
+StopOnInterrupt::~StopOnInterrupt() { std::signal(SIGINT, previous_); }
+
 void stop_on_signals() {
   std::signal(SIGINT, remember_signal);
   std::signal(SIGTERM, remember_signal);

@@ -15,4 +15,17 @@ void stop_on_signals();
 // The flag itself, for the engine's checks inside a step.
 const volatile int* stop_flag();
 
+// While it lives, SIGINT requests a stop (the request cleared first); the
+// handler before is restored after (Python's, around a run).
+class StopOnInterrupt {
+ public:
+  StopOnInterrupt();
+  ~StopOnInterrupt();
+  StopOnInterrupt(const StopOnInterrupt&) = delete;
+  StopOnInterrupt& operator=(const StopOnInterrupt&) = delete;
+
+ private:
+  void (*previous_)(int);
+};
+
 }  // namespace sphero
