@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "app/data_directory.h"
+#include "engine/engine_device.h"
 #include "io/scene.h"
 #include "opencl/device_contact_pass.h"
 #include "opencl/device_verlet_stepper.h"
@@ -20,7 +21,7 @@ OpenClBackend use_opencl_backend(Engine& engine, const std::string& source, cons
     if (unsupported.empty()) {
       auto stepper = std::make_unique<DeviceVerletStepper>(std::move(device), engine.world(), folder);
       const DeviceVerletStepper* raw = stepper.get();
-      engine.use_stepper(std::move(stepper));
+      EngineDevice(engine).use_stepper(std::move(stepper));
       if (DeviceVerletStepper::lists_on_device(engine.neighbour_settings()))
         return {"bodies, neighbour lists, contacts and integration on " + where, [raw] { return raw->seconds(); }};
       return {"bodies, contacts and integration on " + where +
@@ -29,7 +30,7 @@ OpenClBackend use_opencl_backend(Engine& engine, const std::string& source, cons
     }
     auto pass = std::make_unique<DeviceContactPass>(std::move(device), engine.world(), folder);
     const DeviceContactPass* raw = pass.get();
-    engine.set_contact_backend(std::move(pass));
+    EngineDevice(engine).set_contact_backend(std::move(pass));
     return {
         fmt::format("contacts on {}; the integration on the CPU (the device does not yet step {})", where, unsupported),
         [raw] { return raw->seconds(); }};

@@ -70,37 +70,6 @@ class Engine {
     core_.constraints_may_have_changed = true;
     return core_.world;
   }
-  // The bodies' motion to overwrite between steps with what the rank that
-  // owns them computed (solver/parallel): the state the step itself would
-  // have left with all of their contacts, so nothing is reclassified.
-  World& world_to_refresh() {
-    stepper_->sync_host(core_);
-    return core_.world;
-  }
-  // A body's integrator history (Stepper::history_of), read and refreshed alike.
-  Stepper::BodyHistory history_of(std::size_t body) const { return stepper_->history_of(body); }
-  void set_history_of(std::size_t body, const Stepper::BodyHistory& h) { stepper_->set_history_of(body, h); }
-  // A rank's part of a world shared by ranks: each body counts for what
-  // `counted` says (PartCount, world.h) in the ledger and the list's
-  // counts, the energy check, which needs every rank's ledger, is left to
-  // the caller, and messages name each body by its number in the whole
-  // world.
-  void count_only(std::vector<std::uint8_t> counted, std::vector<int> body_numbers) {
-    core_.counted = std::move(counted);
-    body_numbers_ = std::move(body_numbers);
-    check_energy_ = false;
-    if (core_.settings.model == Model::soft) core_.take_constraint_powers();  // of the bodies counted
-  }
-  // On a rank's part: what completes the shared bodies' forces before
-  // Gear's corrector (EngineCore::complete_shared_forces).
-  void complete_shared_forces_with(std::function<void()> complete) {
-    core_.complete_shared_forces = std::move(complete);
-  }
-  // On a rank's part, once the forces of the last step's end state are
-  // complete (after the ghosts were corrected): the external power taken
-  // again from them, and the step's work of imposed loads and motions
-  // booked again with it, by the same trapezoid as step().
-  void retake_constraint_power();
   // Every candidate feature pair as a full record, assembled now from the
   // list (the step keeps only what the next step needs): call it per
   // frame, not per contact.
@@ -119,10 +88,6 @@ class Engine {
     stepper_->sync_host(core_);
     return core_.exact_ledger();
   }
-  // The ledger a step keeps running (its sums per chunk; the energy
-  // check's), and what it keeps exactly.
-  const EnergyLedger& running_ledger() const { return core_.ledger; }
-  const LedgerBooks& books() const { return core_.books; }
   // The list as the last step left it (candidates, their states and each
   // body's incidences); its world coordinates are as world()'s.
   const NeighbourList& neighbour_list() const {
@@ -145,19 +110,7 @@ class Engine {
   // (rigid/interruption.h), leaving the state part-stepped; its caller
   // restores it from a snapshot taken before (run/serial_run.h).
   void set_interruption(const volatile int* flag) { core_.interruption = flag; }
-  // Every later force evaluation of a soft-model run by `backend` instead
-  // of the CPU's contact pass (the same bits; contact_evaluator.h).
-  void set_contact_backend(std::unique_ptr<ContactEvaluator> backend) { core_.contact_backend = std::move(backend); }
-  // Every later step by `stepper` (one that keeps the bodies on a device:
-  // the same bits), started from the state now.
-  void use_stepper(std::unique_ptr<Stepper> stepper);
   void set_neighbour_strategy(NeighbourStrategy strategy);
-  // The list's rebuilds decided with the other parts of a world spread
-  // over ranks (NeighbourList::agree_with; null: alone).
-  // Each part counts what count_only's mask gives it.
-  void agree_lists_with(const ListAgreement* agreement) {
-    core_.neighbours.agree_with(agreement, agreement ? &core_.counted : nullptr);
-  }                                                                           // takes effect at the next list rebuild
   void prepare_neighbour_search() { core_.neighbours.prepare(core_.world); }  // see NeighbourList::prepare
   // What the engine holds, by the capacity of its arrays (shape names and
   // contact laws aside): world, neighbour list, scratch, the stepper's history.
@@ -170,27 +123,23 @@ class Engine {
   double deepest_overlap() const { return core_.deepest_overlap; }
   double deepest_overlap_time() const { return core_.deepest_overlap_time; }
   double time() const { return core_.time; }
-  // The work the last step's drive did on the vibrating walls' inertia
-  // (in the ledger, unless count_only left the walls to the caller).
-  double drive_work() const { return drive_work_; }
   long step_count() const { return core_.step; }
   double time_step_limit() const { return dt_limit_; }
-  // How far a pressure plate may move in one step before the run stops
-  // (wall_steps.h); a part of a world spread over ranks takes the whole
-  // world's.
-  double wall_step_bound() const { return wall_step_bound_; }
-  void set_wall_step_bound(double bound) { wall_step_bound_ = bound; }
 
   // Re-evaluates forces and energies in the current state without moving
   // anything (tangential springs untouched): for tests and output. The
   // rigid model keeps its last percussions and takes only the energies anew.
   void evaluate_forces_now();
-  // The soft model's last contact pass of the step made again, in its
-  // place (its deepest overlap forgotten first): for a part of a world
-  // spread over ranks, once the ghosts that pass read are corrected.
-  void evaluate_last_pass_again();
 
  private:
+  // The ranks' and the devices' hooks (engine/engine_part.h,
+  // engine/engine_device.h): kept out of the face a stepper and a driver see.
+  friend class EnginePart;
+  friend class EngineDevice;
+  void retake_constraint_power();
+  void evaluate_last_pass_again();
+  void use_stepper(std::unique_ptr<Stepper> stepper);
+
   void book_constraint_work();
   void check_wall_motions();
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "engine/contact_geometry.h"
+#include "engine/engine_part.h"
 
 namespace sphero {
 namespace {
@@ -280,19 +281,19 @@ void exchange_ghost_records(const Ranks& ranks, const std::vector<std::vector<in
 // history, and then every rank's forces and energies taken anew at the
 // corrected state (the step took them with the ghosts' own corrections).
 void DistributedEngine::refresh_ghosts() {
-  World& w = engine_->world_to_refresh();
+  World& w = EnginePart(*engine_).world_to_refresh();
   exchange_ghost_records<GrainMotion>(
       ranks_, send_, receive_, [&](std::size_t k) { return motion_of(w, k); },
       [&](std::size_t k, const GrainMotion& m) { set_motion(w, k, m); });
   if (settings_.integrator != Integrator::gear) return;
   exchange_ghost_records<Stepper::BodyHistory>(
-      ranks_, send_, receive_, [&](std::size_t k) { return engine_->history_of(k); },
-      [&](std::size_t k, const Stepper::BodyHistory& h) { engine_->set_history_of(k, h); });
+      ranks_, send_, receive_, [&](std::size_t k) { return EnginePart(*engine_).history_of(k); },
+      [&](std::size_t k, const Stepper::BodyHistory& h) { EnginePart(*engine_).set_history_of(k, h); });
   // The corrected state's forces, now that the ghosts are corrected (the
   // step's own pass read them as predicted), and the imposed loads' work
   // on this rank's grains with them.
-  engine_->evaluate_last_pass_again();
-  engine_->retake_constraint_power();
+  EnginePart(*engine_).evaluate_last_pass_again();
+  EnginePart(*engine_).retake_constraint_power();
 }
 
 // The ranks' exact sums are added as integers, so the totals are the
@@ -302,14 +303,14 @@ EnergyLedger DistributedEngine::ledger() const {
   for (int k : walls_) total.add_body(engine_->world(), static_cast<std::size_t>(k));
   total.external_work.add(wall_work_);
   EnergyLedger l;
-  l.initial_mechanical = ranks_.sum(std::vector<double>{engine_->running_ledger().initial_mechanical})[0];
+  l.initial_mechanical = ranks_.sum(std::vector<double>{EnginePart(*engine_).running_ledger().initial_mechanical})[0];
   total.round_into(l);
   return l;
 }
 
 // The ranks' running ledgers added (the energy check's, every step).
 EnergyLedger DistributedEngine::running_ledger() const {
-  EnergyLedger total = ledger_of(ranks_.sum(ledger_terms(engine_->running_ledger())));
+  EnergyLedger total = ledger_of(ranks_.sum(ledger_terms(EnginePart(*engine_).running_ledger())));
   const BodyEnergySums walls = walls_energies();
   total.kinetic_translational += walls.translational;
   total.kinetic_rotational += walls.rotational;
@@ -375,7 +376,7 @@ std::vector<std::uint8_t> DistributedEngine::bodies_written() const {
 EngineSnapshot DistributedEngine::header() {
   take_list_scalars();
   const EnergyLedger total = ledger();
-  const ExactLedger books_sum = ExactLedger::of_carried(ranks_.sum(as_sums(engine_->books()).carried()));
+  const ExactLedger books_sum = ExactLedger::of_carried(ranks_.sum(as_sums(EnginePart(*engine_).books()).carried()));
   LedgerBooks books;
   books.ended.damping = books_sum.damping, books.ended.sliding = books_sum.sliding;
   books.external_work = books_sum.external_work;

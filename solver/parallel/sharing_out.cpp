@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/candidate_order.h"
+#include "engine/engine_part.h"
 #include "parallel/distributed_engine.h"
 #include "parallel/zoltan_partition.h"
 
@@ -161,12 +162,12 @@ void DistributedEngine::start_engine(std::vector<BodyRecord> records, const Worl
   if (settings_.integrator == Integrator::gear) split_history(history, s);
   engine_ = std::make_unique<Engine>(std::move(s));
   // The thinnest grain of the whole world bounds a plate's step on every rank.
-  engine_->set_wall_step_bound(ranks_.min(engine_->wall_step_bound()));
-  engine_->count_only(std::move(counted), held_);
-  engine_->agree_lists_with(agreement_.get());
+  EnginePart(*engine_).set_wall_step_bound(ranks_.min(EnginePart(*engine_).wall_step_bound()));
+  EnginePart(*engine_).count_only(std::move(counted), held_);
+  EnginePart(*engine_).agree_lists_with(agreement_.get());
   // Gear corrects a free wall with the forces of every rank's contacts on it.
   if (settings_.integrator == Integrator::gear && !free_walls_.empty())
-    engine_->complete_shared_forces_with([this] { settle_wall_forces(); });
+    EnginePart(*engine_).complete_shared_forces_with([this] { settle_wall_forces(); });
   ++decompositions_;
 }
 
@@ -223,7 +224,7 @@ OwnedBody DistributedEngine::record_of(std::size_t k, int owner) const {
           list.reference_positions().empty() ? w.position[k] : list.reference_positions()[k],
           list.reference_angles().empty() ? w.angle[k] : list.reference_angles()[k],
           list.wraps().empty() ? std::array<int, 2>{0, 0} : list.wraps()[k],
-          engine_->history_of(k)};
+          EnginePart(*engine_).history_of(k)};
 }
 
 // The list's scalars from this rank's engine, the counts that add up over
@@ -301,8 +302,8 @@ void DistributedEngine::share_out() {
                      [this](std::size_t k, int owner) { return record_of(k, owner); }};
   Parcels parcels = pack(from);
   const World shared = world_of_shared(shared_bytes(w));
-  const EnergyLedger ledger = engine_->running_ledger();
-  const LedgerBooks books = engine_->books();
+  const EnergyLedger ledger = EnginePart(*engine_).running_ledger();
+  const LedgerBooks books = EnginePart(*engine_).books();
   const double time = engine_->time();
   const long step = engine_->step_count();
   engine_.reset();

@@ -7,6 +7,7 @@
 #include "engine/candidate_order.h"
 #include "engine/contact_geometry.h"
 #include "engine/dof.h"
+#include "engine/engine_part.h"
 #include "parallel/distributed_engine.h"
 
 namespace sphero {
@@ -37,7 +38,7 @@ BodyEnergySums DistributedEngine::walls_energies() const {
 // started with and the settled forces it ended with (the same expressions,
 // so the same bits as the serial run's).
 void DistributedEngine::kick_free_walls(const std::vector<GrainMotion>& before) {
-  World& w = engine_->world_to_refresh();
+  World& w = EnginePart(*engine_).world_to_refresh();
   const double dt = settings_.dt;
   for (std::size_t j = 0; j < free_walls_.size(); ++j) {
     const int b = free_walls_[j];
@@ -84,7 +85,7 @@ std::vector<double> DistributedEngine::driven_wall_powers(
 void DistributedEngine::book_wall_work(const std::vector<std::pair<GrainMotion, BodyConstraint>>& walls_at_start) {
   std::vector<double> powers = wall_powers();
   if (!vibrating_walls_.empty()) {
-    wall_work_.add(engine_->drive_work());
+    wall_work_.add(EnginePart(*engine_).drive_work());
     wall_powers_ = driven_wall_powers(walls_at_start);
   }
   add_trapezoid_work(wall_work_, wall_powers_, powers, settings_.dt);
@@ -132,7 +133,7 @@ void DistributedEngine::settle_wall_forces() {
   std::vector<WallShare> all = records_of<WallShare>(ranks_.all_gather(bytes));
   std::sort(all.begin(), all.end(),
             [](const WallShare& a, const WallShare& b) { return a.wall != b.wall ? a.wall < b.wall : a.key < b.key; });
-  World& out = engine_->world_to_refresh();
+  World& out = EnginePart(*engine_).world_to_refresh();
   std::size_t at = 0;
   for (int k : walls_) {
     const auto i = static_cast<std::size_t>(k);

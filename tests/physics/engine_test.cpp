@@ -9,6 +9,7 @@
 #include <numbers>
 #include <random>
 
+#include "engine/engine_part.h"
 #include "geometry/uniform.h"
 #include "physics/scenes.h"
 #include "shapes/shape_file.h"
@@ -334,13 +335,13 @@ TEST(Diagnostics, ThePassMadeAgainReplacesTheLastOnesDeepestOverlap) {
   e.run(1500);
   const double deepest = e.deepest_overlap(), at = e.deepest_overlap_time();
   ASSERT_GT(deepest, 0.0);
-  World& w = e.world_to_refresh();
+  World& w = EnginePart(e).world_to_refresh();
   const Vec2 was = w.position[1];
   w.position[1].x = w.position[0].x + 0.5;  // far deeper than the collision went
   e.evaluate_forces_now();
   EXPECT_GT(e.deepest_overlap(), 0.4);
   w.position[1] = was;
-  e.evaluate_last_pass_again();
+  EnginePart(e).evaluate_last_pass_again();
   EXPECT_EQ(e.deepest_overlap(), deepest);
   EXPECT_EQ(e.deepest_overlap_time(), at);
 }

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "engine/engine.h"
+#include "engine/engine_device.h"
 #include "io/scene.h"
 #include "opencl/device_contact_pass.h"
 #include "opencl_test_support.h"
@@ -24,7 +25,7 @@ std::pair<Engine, Engine> twin_engines(const std::string& text, OpenClDevice& de
   World w = build_world(scene);
   const EngineSettings s = resolve_engine_settings(scene, w);
   Engine cpu(w, s), gpu(w, s);
-  gpu.set_contact_backend(std::make_unique<DeviceContactPass>(device, w, kKernels));
+  EngineDevice(gpu).set_contact_backend(std::make_unique<DeviceContactPass>(device, w, kKernels));
   return {std::move(cpu), std::move(gpu)};
 }
 

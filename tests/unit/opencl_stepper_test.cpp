@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "engine/engine.h"
+#include "engine/engine_device.h"
 #include "io/scene.h"
 #include "opencl/device_verlet_stepper.h"
 #include "opencl_test_support.h"
@@ -93,7 +94,7 @@ Engine device_engine(const std::string& text) {
   const SceneConfig scene = parse_scene(text, "t.ini", SPHERO_DATA_DIR "/shapes");
   World w = build_world(scene);
   Engine e(w, resolve_engine_settings(scene, w));
-  e.use_stepper(std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels));
+  EngineDevice(e).use_stepper(std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels));
   return e;
 }
 

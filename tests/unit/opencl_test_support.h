@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/engine_device.h"
 #include "io/scene.h"
 #include "opencl/device_verlet_stepper.h"
 
@@ -36,7 +37,7 @@ inline Twins twins(const std::string& text) {
   Engine cpu(w, s), gpu(w, s);
   auto stepper = std::make_unique<DeviceVerletStepper>(OpenClDevice::choose("", ""), w, kKernels);
   const DeviceVerletStepper* raw = stepper.get();
-  gpu.use_stepper(std::move(stepper));
+  EngineDevice(gpu).use_stepper(std::move(stepper));
   return {std::move(cpu), std::move(gpu), raw};
 }
 
