@@ -28,8 +28,8 @@ std::unique_ptr<Engine> engine_of(EngineSnapshot state, const SceneConfig& scene
 }
 
 // The engine at the scene's start, as `sphero run` makes it.
-std::unique_ptr<Engine> engine_of(const SceneConfig& scene) {
-  World world = build_world(scene);
+std::unique_ptr<Engine> engine_of(const SceneConfig& scene, const GivenGrains& given = {}) {
+  World world = build_world(scene, given);
   const EngineSettings settings = resolve_engine_settings(scene, world);
   auto engine = std::make_unique<Engine>(std::move(world), settings);
   if (scene.backend == Backend::opencl) app::use_opencl_backend(*engine, scene.source);
@@ -51,6 +51,9 @@ void refuse_new_columns(const RunOutput& output, const World& changed) {
 }  // namespace
 
 Simulation::Simulation(const SceneConfig& scene) : Simulation(scene, engine_of(scene)) {}
+
+Simulation::Simulation(const SceneConfig& scene, const GivenGrains& given)
+    : Simulation(scene, engine_of(scene, given)) {}
 
 Simulation::Simulation(SceneConfig scene, std::unique_ptr<Engine> engine)
     : scene_(std::move(scene)),

@@ -25,6 +25,9 @@ namespace sphero::python {
 class Simulation {
  public:
   explicit Simulation(const SceneConfig& scene);
+  // The scene's world with `given` grains placed after its walls and
+  // packings, before its own `grains` lines (io/scene.h, GivenGrains).
+  Simulation(const SceneConfig& scene, const GivenGrains& given);
   // `--from`'s equivalent: the checkpoint's bodies, contacts, springs and
   // time, with `scene` applied to it as a stage (io/stage.h).
   static std::unique_ptr<Simulation> from_checkpoint(const std::filesystem::path& checkpoint, const SceneConfig& scene);

@@ -63,6 +63,78 @@ class PythonWatch final : public RunObserver {
   std::exception_ptr failure_;
 };
 
+// One value per grain from `values` (None: `otherwise` for every grain),
+// refused, naming the argument, for another length.
+template <class T>
+std::vector<T> per_grain(const py::object& values, std::size_t n, T otherwise, const char* name) {
+  if (values.is_none()) return std::vector<T>(n, otherwise);
+  std::vector<T> out = values.cast<std::vector<T>>();
+  if (out.size() != n)
+    throw std::invalid_argument(
+        fmt::format("Simulation({}=...): {} values for {} grains (one per row of positions)", name, out.size(), n));
+  return out;
+}
+
+std::vector<Vec2> points_per_grain(const py::object& values, std::size_t n, const char* name) {
+  if (values.is_none()) return std::vector<Vec2>(n);
+  std::vector<Vec2> out = to_points(values, fmt::format("Simulation({}=...)", name).c_str());
+  if (out.size() != n)
+    throw std::invalid_argument(
+        fmt::format("Simulation({}=...): {} rows for {} grains (one per row of positions)", name, out.size(), n));
+  return out;
+}
+
+// The grains of Simulation(scene, shapes=..., positions=..., ...).
+GivenGrains grains_from_arrays(const std::vector<Shape>& shapes, const py::object& shape_index,
+                               const py::object& positions, const py::object& angles, const py::object& velocities,
+                               const py::object& angular_velocities, const py::object& materials,
+                               const py::object& densities) {
+  const std::vector<Vec2> centres = to_points(positions, "Simulation(positions=...)");
+  const std::size_t n = centres.size();
+  const std::vector<long> index = per_grain<long>(shape_index, n, 0, "shape_index");
+  const std::vector<double> angle = per_grain<double>(angles, n, 0.0, "angles");
+  const std::vector<Vec2> velocity = points_per_grain(velocities, n, "velocities");
+  const std::vector<double> spin = per_grain<double>(angular_velocities, n, 0.0, "angular_velocities");
+  const std::vector<int> material = per_grain<int>(materials, n, 0, "materials");
+  const std::vector<double> density = per_grain<double>(densities, n, 1.0, "densities");
+  GivenGrains given;
+  given.source = "Simulation(positions=...)";
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto refuse = [&](const char* name, const std::string& what) {
+      throw std::invalid_argument(fmt::format("Simulation({}=...): row {}: {}", name, k, what));
+    };
+    if (index[k] < 0 || index[k] >= static_cast<long>(shapes.size()))
+      refuse("shape_index", fmt::format("{} names no shape: there are {} (0 to {})", index[k], shapes.size(),
+                                        static_cast<long>(shapes.size()) - 1));
+    const bool finite = std::isfinite(centres[k].x) && std::isfinite(centres[k].y) && std::isfinite(angle[k]) &&
+                        std::isfinite(velocity[k].x) && std::isfinite(velocity[k].y) && std::isfinite(spin[k]);
+    if (!finite) refuse("positions", "a position, angle or velocity that is not a finite number");
+    if (material[k] < 0) refuse("materials", fmt::format("material {}; materials are numbered from 0", material[k]));
+    if (!(density[k] > 0.0 && std::isfinite(density[k])))
+      refuse("densities", fmt::format("density {}; give a positive one", density[k]));
+    BodySpec b;
+    b.shape = shapes[static_cast<std::size_t>(index[k])];
+    b.position = centres[k];
+    b.angle = angle[k];
+    b.velocity = velocity[k];
+    b.angular_velocity = spin[k];
+    b.material = material[k];
+    b.density = density[k];
+    given.bodies.push_back(std::move(b));
+  }
+  return given;
+}
+
+std::unique_ptr<Simulation> from_arrays(const SceneConfig& scene, const std::vector<Shape>& shapes,
+                                        const py::object& shape_index, const py::object& positions,
+                                        const py::object& angles, const py::object& velocities,
+                                        const py::object& angular_velocities, const py::object& materials,
+                                        const py::object& densities) {
+  if (shapes.empty()) throw std::invalid_argument("Simulation(shapes=...): give at least one sphero.Shape");
+  return std::make_unique<Simulation>(scene, grains_from_arrays(shapes, shape_index, positions, angles, velocities,
+                                                                angular_velocities, materials, densities));
+}
+
 // Steps for `time` (a duration from now, s) or `steps` (one of them),
 // calling `callback(simulation)` every `every` steps; Ctrl-C stops it after
 // the step it comes in.
@@ -155,6 +227,15 @@ void bind_simulation(py::module_& m) {
       "A scene stepped by the engine (soft or rigid model, as the scene says), as `sphero run` steps it. One thread "
       "runs it at a time.")
       .def(py::init<const SceneConfig&>(), py::arg("scene"))
+      .def(py::init(&from_arrays), py::arg("scene"), py::kw_only(), py::arg("shapes"), py::arg("shape_index"),
+           py::arg("positions"), py::arg("angles") = py::none(), py::arg("velocities") = py::none(),
+           py::arg("angular_velocities") = py::none(), py::arg("materials") = py::none(),
+           py::arg("densities") = py::none(),
+           "The scene's walls, laws and settings with grains from arrays: grain k is shapes[shape_index[k]] at "
+           "positions[k] (its centre of mass, N × 2), turned by angles[k] (radians, default 0), moving at "
+           "velocities[k] (N × 2, default 0) and angular_velocities[k] (default 0), of materials[k] (default 0) and "
+           "densities[k] (default 1). They come after the scene's walls and packings and before its own grains, "
+           "under the same checks (two grains whose skeletons cross are refused, named by their rows).")
       .def_static("from_checkpoint", &Simulation::from_checkpoint, py::arg("checkpoint"), py::arg("scene"),
                   "`sphero run SCENE --from CHECKPOINT`'s start: the checkpoint's bodies, contacts, springs and time, "
                   "with everything else from `scene` applied as a stage (docs/SCENES.md, \"Stages\").")

@@ -180,6 +180,16 @@ void require_bodies(const SceneConfig& scene);
 // culprit. `sources`, when given, receives where the bodies came from.
 World build_world(const SceneConfig& scene, const Progress& progress = {}, std::vector<BodySource>* sources = nullptr);
 
+// Grains given whole (Python's arrays): placed after the scene's walls and
+// packings and before its `grains` lines, under the same checks, each
+// named in messages by `source` and its row.
+struct GivenGrains {
+  std::vector<BodySpec> bodies;
+  std::string source;  // "Simulation(positions=...)"
+};
+World build_world(const SceneConfig& scene, const GivenGrains& given, const Progress& progress = {},
+                  std::vector<BodySource>* sources = nullptr);
+
 // The scene's engine settings with 'auto' filled in for this world: dt a
 // fiftieth of the shortest contact period, the Verlet distance 5% of the
 // smallest grain's size.

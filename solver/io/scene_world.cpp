@@ -196,6 +196,20 @@ void apply_wall_motions_and_changes(const SceneConfig& scene, Layout& layout) {
   if (std::find(removed.begin(), removed.end(), true) != removed.end()) remove_bodies(layout, removed, scene.source);
 }
 
+// Grains given whole, each a grain whatever its spec says.
+void add_given_grains(const GivenGrains& given, int& materials, Layout& layout) {
+  if (given.bodies.empty()) return;
+  layout.sources.push_back({given.source, "grains given"});
+  for (BodySpec b : given.bodies) {
+    if (b.material < 0 || b.material >= kMostMaterials)
+      throw SceneError(fmt::format(
+          "{}: a grain of material {}; materials are numbered 0 to {}", given.source, b.material, kMostMaterials - 1));
+    materials = std::max(materials, b.material + 1);
+    b.is_wall = false;
+    layout.add(std::move(b));
+  }
+}
+
 // A grain of `g` at c must not overlap grains placed before, nor a wall, and
 // must lie in the periodic cell.
 void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, double R, const PlacedCircles& earlier,
@@ -295,7 +309,12 @@ void check_material(const SceneLocation& at, const char* key, int material) {
 }
 
 World build_world(const SceneConfig& scene, const Progress& progress, std::vector<BodySource>* sources) {
-  require_bodies(scene);
+  return build_world(scene, GivenGrains{}, progress, sources);
+}
+
+World build_world(const SceneConfig& scene, const GivenGrains& given, const Progress& progress,
+                  std::vector<BodySource>* sources) {
+  if (given.bodies.empty()) require_bodies(scene);
   int materials = materials_named(scene);
   std::vector<ContactLaw> laws;
   std::vector<RigidLaw> rigid_laws;
@@ -304,6 +323,7 @@ World build_world(const SceneConfig& scene, const Progress& progress, std::vecto
   add_wall_and_packing_bodies(scene, materials, layout);
   check_wall_names(scene, layout);
   apply_wall_motions_and_changes(scene, layout);
+  add_given_grains(given, materials, layout);
   if (materials * materials != static_cast<int>(laws.size()))
     throw SceneError(fmt::format("{}: the packing uses material {} but the scene has laws for materials 0 to {} only",
                                  scene.source, materials - 1, static_cast<int>(std::sqrt(laws.size())) - 1));

@@ -315,3 +315,28 @@ def test_output_from_python_is_sphero_runs_to_the_byte(tmp_path):
         assert (tmp_path / "python" / name).read_bytes() == (run / name).read_bytes(), name
     with pytest.raises(RuntimeError, match="already holds files"):
         sim.start_output(str(tmp_path / "python"))
+
+
+def test_a_world_from_arrays_is_the_scene_files_to_the_bit(tmp_path):
+    from_scene = sphero.Simulation(small_scene())
+    grains = ~from_scene.is_wall
+    shapes = [sphero.read_shape(os.path.join(DATA, "shapes", name)) for name in ("peanut.shape", "disk.shape")]
+    index = [0 if name == shapes[0].name else 1 for name in np.array(from_scene.names)[grains]]
+    walls_only = {key: value for key, value in SMALL.items() if key != "grains"}
+    scene = sphero.scene(base=os.path.join(DATA, "shapes"), **walls_only)
+    from_arrays = sphero.Simulation(scene, shapes=shapes, shape_index=index, positions=from_scene.positions[grains],
+                                    angles=from_scene.angles[grains], velocities=from_scene.velocities[grains],
+                                    angular_velocities=from_scene.angular_velocities[grains])
+    assert np.array_equal(from_arrays.positions, from_scene.positions)
+    for sim, name in ((from_scene, "scene.ckpt"), (from_arrays, "arrays.ckpt")):
+        sim.run(steps=1000)
+        sim.save_checkpoint(str(tmp_path / name))
+    assert (tmp_path / "scene.ckpt").read_bytes() == (tmp_path / "arrays.ckpt").read_bytes()
+    # Refused by the argument that is wrong.
+    positions = from_scene.positions[grains]
+    with pytest.raises(ValueError, match=r"Simulation\(angles=...\): 3 values for 14 grains"):
+        sphero.Simulation(scene, shapes=shapes, shape_index=index, positions=positions, angles=[0, 0, 0])
+    with pytest.raises(ValueError, match=r"Simulation\(shape_index=...\): row 0: 2 names no shape"):
+        sphero.Simulation(scene, shapes=shapes, shape_index=[2] * 14, positions=positions)
+    with pytest.raises(RuntimeError, match=r"grain 1 .* and grain 2 .*Simulation\(positions=...\)"):
+        sphero.Simulation(scene, shapes=shapes, shape_index=index, positions=np.repeat(positions[:7], 2, axis=0))
