@@ -58,7 +58,9 @@ Simulation::Simulation(const SceneConfig& scene, const GivenGrains& given)
 Simulation::Simulation(SceneConfig scene, std::unique_ptr<Engine> engine)
     : scene_(std::move(scene)),
       run_(std::move(engine), [this](EngineSnapshot state) { return engine_of(std::move(state), scene_); }),
-      arc_resolution_(scene_.arc_resolution) {}
+      arc_resolution_(scene_.arc_resolution) {
+  run_.keep_arrays_alive();  // NumPy views of them
+}
 
 // Output still going ends with its last frame and final.ckpt, as far as
 // they can be written: a destructor cannot report a failure.

@@ -29,7 +29,8 @@ __all__ = ["Frame", "Scene", "Shape", "Simulation", "analyze", "coarse_grain", "
 def _change(simulation, **keys):
     """Changes the simulation between runs as a stage of a scene does
     (docs/SCENES.md, "Stages"), every contact and spring kept: set_wall=[...],
-    law=[...], gravity=(gx, gy), attractor="x,y g", dt=... ("auto" too).
+    law=[...], gravity=(gx, gy), attractor="x,y g", dt=... ("auto" too),
+    grains=[...] (grains added after every body; shape paths from here).
 
         sim.change(set_wall=["top velocity=0,-0.01"], gravity=(0, 0))
 

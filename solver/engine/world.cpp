@@ -170,6 +170,29 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
   return w;
 }
 
+void add_bodies(World& w, const std::vector<BodySpec>& bodies) {
+  std::vector<Vec2> per_body;  // every body's body-frame vertices, in global order
+  const std::size_t before = w.size();
+  for (std::size_t i = 0; i < before; ++i) {
+    const std::vector<Vec2> skeleton = local_skeleton(w, i);
+    per_body.insert(per_body.end(), skeleton.begin(), skeleton.end());
+  }
+  MassPropertiesCache properties;
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    const MassProperties& props = properties.of(bodies[k].shape);
+    check_body(bodies[k], before + k, w.material_count, props, w.cell);
+    add_body(w, bodies[k], props, per_body);
+  }
+  share_local_vertices(w, per_body);
+  w.world_vertex.resize(per_body.size());
+  w.orientation.resize(w.size(), Vec2{1.0, 0.0});
+  for (std::size_t i = before; i < w.size(); ++i) {
+    update_orientation(w, i);
+    update_body_vertices(w, i);
+  }
+  mark_seams(w);
+}
+
 ContactLaw placeholder_law() {
   ContactLaw placeholder;
   placeholder.kn = 1.0;

@@ -223,6 +223,11 @@ inline double body_potential(const World& w, std::size_t i) {
 World make_world(const std::vector<BodySpec>& bodies, int material_count, const std::vector<ContactLaw>& laws,
                  Vec2 gravity, const PeriodicCell& cell = {});
 
+// Appends `bodies` to `world` (numbered after every body there, whose data
+// stay as they are), checked as make_world checks them. Their forces are
+// left at zero: set them before stepping from the world.
+void add_bodies(World& world, const std::vector<BodySpec>& bodies);
+
 // A valid soft law that nothing reads: for worlds whose contacts follow no
 // soft law (a packing's geometry, the rigid model).
 ContactLaw placeholder_law();

@@ -152,7 +152,11 @@ bool RunOutput::wants(const std::string& field) const {
 void RunOutput::write_frame(const Engine& engine) { write_frame(engine, engine.ledger()); }
 
 void RunOutput::write_frame(const Engine& engine, const EnergyLedger& ledger) {
-  if (!grids_) grids_.emplace(engine.world(), arc_resolution_);
+  // Drawn anew when a stage has added grains (shapes the drawing may lack).
+  if (!grids_ || grids_bodies_ != engine.world().size()) {
+    grids_.emplace(engine.world(), arc_resolution_);
+    grids_bodies_ = engine.world().size();
+  }
   grids_->write(engine, FramePiece{}, fields_, directory_, frame_);
   list_frame(".vtu", energy_row(engine, FramePiece{}, ledger, engine.deepest_overlap()));
 }

@@ -110,6 +110,7 @@ class RunOutput {
   std::vector<WallColumns> walls_;
   int arc_resolution_;
   std::optional<FrameGrids> grids_;
+  std::size_t grids_bodies_ = 0;  // the bodies grids_ was drawn for
   std::vector<double> times_;
   std::vector<std::string> extensions_;  // per frame: ".vtu" whole, ".pvtu" in pieces
   int frame_ = 0;

@@ -773,12 +773,12 @@ std::string joined(const std::vector<std::string>& lines) {
 
 // What a stage may change, and how a stage says it.
 const std::vector<std::string> kStageKeys{
-    "duration", "dt", "gravity", "attractor", "law", "set_wall", "output_interval", "checkpoint_interval"};
+    "duration", "dt", "gravity", "attractor", "law", "set_wall", "grains", "output_interval", "checkpoint_interval"};
 
 // A stage's keys from `text` (its lines, others blank); a stage of a scene
 // needs its duration, a change between Python runs has none.
 StageSpec parse_stage_text(const std::string& text, const std::string& source, StageSpec stage,
-                           const SceneConfig& first, bool needs_duration) {
+                           const SceneConfig& first, bool needs_duration, const std::filesystem::path& base) {
   const SceneValues values(text, source, {});
   for (const auto& [key, line] : values.file_keys())
     if (std::find(kStageKeys.begin(), kStageKeys.end(), key) == kStageKeys.end() ||
@@ -806,16 +806,22 @@ StageSpec parse_stage_text(const std::string& text, const std::string& source, S
               "a stage keeps every body: fix the wall where it is (W fixed) or move it away (W velocity=...) "
               "instead of removing it");
   }
+  for (const Value& v : values.list("grains")) {
+    stage.grains.push_back(parse_grains(v, base));
+    check_material(v.at, "grains", stage.grains.back().material);
+  }
+  stage.seed = first.seed;
   if (const auto v = values.scalar("output_interval")) stage.output_interval = positive(*v, "output_interval", v->text);
   if (const auto v = values.scalar("checkpoint_interval")) stage.checkpoint_interval = parse_checkpoint_interval(*v);
   return stage;
 }
 
-StageSpec parse_stage(const SceneSections::Stage& section, const std::string& source, const SceneConfig& first) {
+StageSpec parse_stage(const SceneSections::Stage& section, const std::string& source, const SceneConfig& first,
+                      const std::filesystem::path& base) {
   StageSpec stage;
   stage.name = section.name;
   stage.at = {fmt::format("{}:{}", source, section.line)};
-  return parse_stage_text(joined(section.lines), source, std::move(stage), first, true);
+  return parse_stage_text(joined(section.lines), source, std::move(stage), first, true, base);
 }
 
 }  // namespace
@@ -849,15 +855,17 @@ SceneConfig parse_scene(const std::string& text, const std::string& source, cons
   if (scene.laws.empty())
     throw SceneError(fmt::format("{}: no 'law = 0 0 linear kn=...' line: grains need a contact law", source));
   check_law_models(scene.laws, scene.engine);
-  for (const SceneSections::Stage& stage : sections.stages) scene.stages.push_back(parse_stage(stage, source, scene));
+  for (const SceneSections::Stage& stage : sections.stages)
+    scene.stages.push_back(parse_stage(stage, source, scene, base));
   return scene;
 }
 
-StageSpec parse_stage_changes(const std::string& text, const std::string& source, const SceneConfig& first) {
+StageSpec parse_stage_changes(const std::string& text, const std::string& source, const SceneConfig& first,
+                              const std::filesystem::path& base) {
   StageSpec stage;
   stage.name = source;
   stage.at = {source};
-  return parse_stage_text(text, source, std::move(stage), first, false);
+  return parse_stage_text(text, source, std::move(stage), first, false, base);
 }
 
 void require_bodies(const SceneConfig& scene) {

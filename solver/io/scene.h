@@ -112,6 +112,11 @@ struct StageSpec {
   std::vector<LawSpec> laws;  // replace the laws of the pairs they name
   std::vector<WallChange> wall_changes;
   std::optional<double> output_interval, checkpoint_interval;
+  // Grains the stage adds, after every body there is (ids stay those of
+  // the bodies before), placed by a generator seeded from `seed` and the
+  // step the stage starts at.
+  std::vector<GrainsSpec> grains;
+  std::uint64_t seed = 1;
 };
 
 struct SceneConfig {
@@ -162,7 +167,8 @@ struct BodySource {
 // A stage's changes given as `key = value` lines without a duration, as
 // Python's Simulation.change() gives them between runs; `first` is the
 // scene the state came from (its model). Throws SceneError naming the line.
-StageSpec parse_stage_changes(const std::string& text, const std::string& source, const SceneConfig& first);
+StageSpec parse_stage_changes(const std::string& text, const std::string& source, const SceneConfig& first,
+                              const std::filesystem::path& base = ".");
 
 // Material numbers run from 0 to kMostMaterials − 1: the law table holds
 // materials² entries. Throws SceneError at `at` for one beyond.
@@ -179,6 +185,11 @@ void require_bodies(const SceneConfig& scene);
 // than their sphero-radii. Throws SceneError naming the scene line of the
 // culprit. `sources`, when given, receives where the bodies came from.
 World build_world(const SceneConfig& scene, const Progress& progress = {}, std::vector<BodySource>* sources = nullptr);
+
+// The bodies of `lines` (a stage's grains), placed as a scene's grains
+// lines are, clear of every body of `world`, by a generator seeded with
+// `seed`. Throws SceneError naming the line.
+std::vector<BodySpec> grains_among(const std::vector<GrainsSpec>& lines, const World& world, std::uint64_t seed);
 
 // Grains given whole (Python's arrays): placed after the scene's walls and
 // packings and before its `grains` lines, under the same checks, each

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <numbers>
 #include <optional>
@@ -210,37 +211,42 @@ void add_given_grains(const GivenGrains& given, int& materials, Layout& layout) 
   }
 }
 
+// The circles grains are placed clear of, each with where it came from.
+struct Placed {
+  std::vector<Circle> circles;
+  std::vector<std::string> origin;  // "grains from scene.ini:7", "the run's grain 12"
+};
+
+// Where a grain of `g` at c, of bounding radius R, meets a wall: empty
+// where it meets none.
+using WallCheck = std::function<std::string(Vec2 c, double R)>;
+
 // A grain of `g` at c must not overlap grains placed before, nor a wall, and
 // must lie in the periodic cell.
-void check_grain_centre(const SceneConfig& scene, const GrainsSpec& g, Vec2 c, double R, const PlacedCircles& earlier,
-                        const std::vector<const GrainsSpec*>& placed_from) {
+void check_grain_centre(const GrainsSpec& g, Vec2 c, double R, const PlacedCircles& earlier, const Placed& placed,
+                        const WallCheck& meets_wall, const PeriodicCell& cell) {
   if (const auto k = earlier.first_overlap(c, false))
     fail_at(g.at, "grains",
-            fmt::format("a grain at ({:g}, {:g}) overlaps grains from {}; move the regions apart", c.x, c.y,
-                        placed_from[static_cast<std::size_t>(*k)]->at.where));
-  for (const WallSpec& w : scene.walls)
-    if (distance_to_path(w.points, c) < R + w.radius)
-      fail_at(g.at, "grains",
-              fmt::format("a grain at ({:g}, {:g}) overlaps the wall of {}; keep the region {:g} away from walls", c.x,
-                          c.y, w.at.where, R + w.radius));
+            fmt::format("a grain at ({:g}, {:g}) overlaps {}; move the regions apart", c.x, c.y,
+                        placed.origin[static_cast<std::size_t>(*k)]));
+  if (const std::string wall = meets_wall(c, R); !wall.empty())
+    fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) overlaps {}", c.x, c.y, wall));
   for (int axis = 0; axis < 2; ++axis) {
-    if (!scene.cell.periodic[axis]) continue;
-    const double low = axis ? scene.cell.low.y : scene.cell.low.x, size = axis ? scene.cell.size.y : scene.cell.size.x;
+    if (!cell.periodic[axis]) continue;
+    const double low = axis ? cell.low.y : cell.low.x, size = axis ? cell.size.y : cell.size.x;
     const double coordinate = axis ? c.y : c.x;
     if (coordinate < low || coordinate >= low + size)
       fail_at(g.at, "grains", fmt::format("a grain at ({:g}, {:g}) lies outside the periodic cell", c.x, c.y));
   }
 }
 
-// The scene's `grains` lines, in order, from one generator seeded by the
-// scene: the centres of a line (packing/random_placement.h), then each
-// grain's angle and heading.
-void add_grain_bodies(const SceneConfig& scene, Layout& layout, const Progress& progress) {
-  std::mt19937_64 generator(scene.seed);
-  std::vector<Circle> placed;
-  std::vector<const GrainsSpec*> placed_from;
-  for (const GrainsSpec& g : scene.grains) {
-    layout.sources.push_back({g.at.where, "grains " + g.shape_file.filename().string()});
+// The grains of `lines`, in order, from `generator`: the centres of a line
+// (packing/random_placement.h), clear of `placed` and of the walls, then
+// each grain's angle and heading; `add` takes each grain and its line.
+void place_grains(const std::vector<GrainsSpec>& lines, std::mt19937_64& generator, Placed& placed,
+                  const WallCheck& meets_wall, const PeriodicCell& cell, const Progress& progress,
+                  const std::function<void(BodySpec, const GrainsSpec&)>& add) {
+  for (const GrainsSpec& g : lines) {
     Shape shape;
     try {
       shape = read_shape_file(g.shape_file);
@@ -251,19 +257,20 @@ void add_grain_bodies(const SceneConfig& scene, Layout& layout, const Progress& 
     const Box region{{g.region[0], g.region[1]}, {g.region[2], g.region[3]}};
     std::vector<Vec2> centres;
     try {
-      centres = g.generator == "lattice" ? lattice_centres(region, R, g.count, shape.name)
-                                         : random_centres(generator, region, R, g.count, placed, shape.name, progress);
+      centres = g.generator == "lattice"
+                    ? lattice_centres(region, R, g.count, shape.name)
+                    : random_centres(generator, region, R, g.count, placed.circles, shape.name, progress);
     } catch (const std::invalid_argument& e) {
       fail_at(g.at, "grains", e.what());
     }
-    PlacedCircles earlier(R);  // the grains of the lines before this one
-    for (const Circle& p : placed) earlier.add(p.centre, p.radius);
+    PlacedCircles earlier(R);  // what lies there before this line
+    for (const Circle& p : placed.circles) earlier.add(p.centre, p.radius);
     for (std::size_t k = 0; k < centres.size(); ++k) {
       const Vec2 c = centres[k];
-      check_grain_centre(scene, g, c, R, earlier, placed_from);
+      check_grain_centre(g, c, R, earlier, placed, meets_wall, cell);
       report(progress, "checking overlaps", k + 1, centres.size());
-      placed.push_back({c, R});
-      placed_from.push_back(&g);
+      placed.circles.push_back({c, R});
+      placed.origin.push_back("grains from " + g.at.where);
       BodySpec b;
       b.shape = shape;
       b.position = c;
@@ -271,9 +278,27 @@ void add_grain_bodies(const SceneConfig& scene, Layout& layout, const Progress& 
       b.velocity = random_heading_velocity(generator, g.speed);
       b.material = g.material;
       b.density = g.density;
-      layout.add(std::move(b));
+      add(std::move(b), g);
     }
   }
+}
+
+// The scene's `grains` lines, in order, from one generator seeded by the
+// scene.
+void add_grain_bodies(const SceneConfig& scene, Layout& layout, const Progress& progress) {
+  std::mt19937_64 generator(scene.seed);
+  Placed placed;
+  const WallCheck meets_wall = [&](Vec2 c, double R) -> std::string {
+    for (const WallSpec& w : scene.walls)
+      if (distance_to_path(w.points, c) < R + w.radius)
+        return fmt::format("the wall of {}; keep the region {:g} away from walls", w.at.where, R + w.radius);
+    return {};
+  };
+  const GrainsSpec* line = nullptr;
+  place_grains(scene.grains, generator, placed, meets_wall, scene.cell, progress, [&](BodySpec b, const GrainsSpec& g) {
+    if (line != &g) layout.sources.push_back({g.at.where, "grains " + g.shape_file.filename().string()}), line = &g;
+    layout.add(std::move(b));
+  });
 }
 
 // Grains whose skeletons cross overlap by more than their sphero-radii: no
@@ -300,6 +325,35 @@ void check_no_grains_superposed(const Layout& layout) {
 }
 
 }  // namespace
+
+std::vector<BodySpec> grains_among(const std::vector<GrainsSpec>& lines, const World& world, std::uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  Placed placed;
+  for (std::size_t i = 0; i < world.size(); ++i)
+    if (!world.is_wall[i]) {
+      placed.circles.push_back({world.position[i], world.bounding_radius[i]});
+      placed.origin.push_back(fmt::format("the run's grain {}", i));
+    }
+  const WallCheck meets_wall = [&](Vec2 c, double R) -> std::string {
+    for (std::size_t i = 0; i < world.size(); ++i) {
+      if (!world.is_wall[i]) continue;
+      // From the angle: a world read from a checkpoint holds no orientations.
+      const Vec2 cs = orientation_at(world.angle[i]), p = world.position[i];
+      std::vector<Vec2> path;
+      for (const Vec2 v : local_skeleton(world, i))
+        path.push_back({p.x + cs.x * v.x - cs.y * v.y, p.y + cs.y * v.x + cs.x * v.y});
+      if (world.closed[i]) path.push_back(path.front());
+      if (distance_to_path(path, c) < R + world.radius[i])
+        return fmt::format(
+            "wall {} ('{}'); keep the region {:g} away from it", i, world.shape_name[i], R + world.radius[i]);
+    }
+    return {};
+  };
+  std::vector<BodySpec> grains;
+  place_grains(lines, generator, placed, meets_wall, world.cell, {},
+               [&](BodySpec b, const GrainsSpec&) { grains.push_back(std::move(b)); });
+  return grains;
+}
 
 void check_material(const SceneLocation& at, const char* key, int material) {
   if (material >= kMostMaterials)

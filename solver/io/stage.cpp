@@ -54,7 +54,7 @@ void set_law_tables(EngineSnapshot& state, const std::vector<LawSpec>& given, in
 
 // The materials a stage's laws and walls name, beside the state's.
 int materials_after(const World& w, const std::vector<LawSpec>& laws, const std::vector<WallChange>& changes,
-                    const std::vector<WallSpec>& walls) {
+                    const std::vector<WallSpec>& walls, const std::vector<GrainsSpec>& grains) {
   int materials = w.material_count;
   const auto need = [&](int material, const SceneLocation& at, const char* key) {
     check_material(at, key, material);
@@ -64,7 +64,44 @@ int materials_after(const World& w, const std::vector<LawSpec>& laws, const std:
   for (const WallChange& c : changes)
     if (c.material) need(*c.material, c.at, "set_wall");
   for (const WallSpec& s : walls) need(s.material, s.at, "wall");
+  for (const GrainsSpec& g : grains) need(g.material, g.at, "grains");
   return materials;
+}
+
+// Grains a stage adds come after every body (the ids before stay). Their
+// kinetic and potential energies are booked as work in, what bringing
+// them in cost, so the first law still closes; their forces are the body
+// forces (placed clear of every body, they touch none), as a fresh run's
+// first step would find them; Gear's history starts from them.
+void add_stage_grains(const std::vector<GrainsSpec>& lines, std::uint64_t seed, EngineSnapshot& state) {
+  if (lines.empty()) return;
+  // A seed of the stage's own for every step it may start at.
+  const std::uint64_t mixed = seed + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(state.step + 1);
+  const std::vector<BodySpec> grains = grains_among(lines, state.world, mixed);
+  World& w = state.world;
+  const std::size_t before = w.size();
+  try {
+    add_bodies(w, grains);
+  } catch (const std::invalid_argument& e) {
+    fail_at(lines.front().at, "grains", e.what());
+  }
+  if (!state.books) state.books = books_of(state.ledger);
+  const double half_dt2 = 0.5 * state.settings.dt * state.settings.dt;
+  for (std::size_t i = before; i < w.size(); ++i) {
+    w.force[i] = body_force(w, i);
+    for (const double energy : {translational_energy(w, i), rotational_energy(w, i), body_potential(w, i)}) {
+      state.books->external_work.add(energy);
+      state.ledger.external_work += energy;
+    }
+    if (!state.r2.empty()) {
+      state.r2.push_back({w.force[i].x / w.mass[i] * half_dt2, w.force[i].y / w.mass[i] * half_dt2, 0.0});
+      state.r3.push_back({0.0, 0.0, 0.0});
+      state.r4.push_back({0.0, 0.0, 0.0});
+    }
+  }
+  // The next step lists the new grains' pairs (a list whose references
+  // count fewer bodies than the world rebuilds, keeping every contact).
+  if (!state.neighbours.wraps.empty()) state.neighbours.wraps.resize(w.size(), {0, 0});
 }
 
 // The time step `dt` (0: auto, for the state's world now), checked as a
@@ -106,11 +143,11 @@ std::size_t matching_wall(const World& w, const WallSpec& spec, std::size_t k) {
       if (w.is_wall[j] && w.shape_name[j] == spec.name) i = j;
     if (i == w.size())
       fail_at(spec.at, "wall",
-              fmt::format("the run continued has no wall named '{}': a continued run adds no bodies", spec.name));
+              fmt::format("the run continued has no wall named '{}': a continued run adds no walls", spec.name));
   } else {
     if (k >= w.size() || !w.is_wall[k])
       fail_at(spec.at, "wall",
-              fmt::format("the run continued has no wall {} for this line: a continued run adds no bodies", k));
+              fmt::format("the run continued has no wall {} for this line: a continued run adds no walls", k));
     i = k;
   }
   const Shape shape = make_shape(
@@ -143,23 +180,21 @@ void refuse_what_cannot_carry_over(const SceneConfig& scene, const EngineSnapsho
   const PeriodicCell& c = state.world.cell;
   if (c.periodic != scene.cell.periodic || !(c.low == scene.cell.low) || !(c.size == scene.cell.size))
     refuse("the periodic cell differs (periodic, cell)");
-  if (!scene.grains.empty())
-    fail_at(scene.grains.front().at, "grains",
-            "a continued run adds no grains: give them in a new scene, with the checkpoint's last state file as its "
-            "packing");
   if (!scene.packings.empty())
-    fail_at(
-        scene.packings.front().second, "packing", "a continued run adds no bodies: its bodies are the checkpoint's");
+    fail_at(scene.packings.front().second, "packing",
+            "a continued run adds no packing: add grains with 'grains = ...' lines, or start a new scene with the "
+            "checkpoint's last state file and this packing");
 }
 
 }  // namespace
 
 void apply_stage(const StageSpec& stage, EngineSnapshot& state) {
-  const int materials = materials_after(state.world, stage.laws, stage.wall_changes, {});
+  const int materials = materials_after(state.world, stage.laws, stage.wall_changes, {}, stage.grains);
   set_law_tables(state, stage.laws, materials, true, fmt::format("{} (stage {})", stage.at.where, stage.name));
   if (stage.gravity) state.world.gravity = *stage.gravity;
   if (stage.attractor) state.world.attractor = *stage.attractor;
   apply_wall_changes(state, stage.wall_changes);
+  add_stage_grains(stage.grains, stage.seed, state);
   if (stage.dt) set_time_step(state, *stage.dt, stage.at);
   try {
     check_wall_steps(state.world, state.settings);
@@ -170,7 +205,7 @@ void apply_stage(const StageSpec& stage, EngineSnapshot& state) {
 
 void start_stage_from(const SceneConfig& scene, EngineSnapshot& state, const std::string& checkpoint) {
   refuse_what_cannot_carry_over(scene, state, checkpoint);
-  const int materials = materials_after(state.world, scene.laws, scene.wall_changes, scene.walls);
+  const int materials = materials_after(state.world, scene.laws, scene.wall_changes, scene.walls, scene.grains);
   set_law_tables(state, scene.laws, materials, false, scene.source);
   state.world.gravity = scene.gravity;
   state.world.attractor = scene.attractor;
@@ -182,6 +217,7 @@ void start_stage_from(const SceneConfig& scene, EngineSnapshot& state, const std
     state.world.material[wall] = spec.material;
   }
   apply_wall_changes(state, scene.wall_changes);
+  add_stage_grains(scene.grains, scene.seed, state);
   set_time_step(state, scene.engine.dt, {scene.source});
 }
 

@@ -39,6 +39,11 @@ void SerialRun::step() {
 
 void SerialRun::apply_stage(const StageSpec& stage) {
   EngineSnapshot state = Engine::snapshot_of(std::move(engine_));
+  if (keep_arrays_ && !stage.grains.empty()) {
+    World before = std::move(state.world);
+    state.world = before;
+    kept_.push_back(std::move(before));
+  }
   sphero::apply_stage(stage, state);
   engine_ = make_engine_(std::move(state));
 }

@@ -31,8 +31,11 @@ class SerialRun final : public SteppedRun {
   double time() const override { return engine_->time(); }
   // The world moves out and back: its arrays keep their memory, so views
   // of them (Python's NumPy arrays) stay valid (a rolled back step keeps
-  // them too).
+  // them too). A stage that adds grains grows them: with
+  // keep_arrays_alive, the arrays before are kept (as they were) for the
+  // views that still read them.
   void apply_stage(const StageSpec& stage) override;
+  void keep_arrays_alive() { keep_arrays_ = true; }
   void save_checkpoint(const std::filesystem::path& path) override;
   RunTotals totals() override;
 
@@ -40,6 +43,8 @@ class SerialRun final : public SteppedRun {
   std::unique_ptr<Engine> engine_;
   EngineMaker make_engine_;
   double slow_step_;
+  bool keep_arrays_ = false;
+  std::vector<World> kept_;  // worlds whose arrays views may still read
   double last_step_seconds_ = 0.0;
 };
 

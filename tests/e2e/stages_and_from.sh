@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # stages_and_from.sh SPHERO DATA_DIR WORKDIR MPIEXEC SAME_FRAMES: a two-stage scene writes the
 # bytes of its first stage run alone followed by `--from` with the second
-# (final checkpoint, energy.csv's rows, every frame); a stage keeps every
-# contact, so a biaxial test continues a compressed sample's stresses; a run
+# (final checkpoint, energy.csv's rows, every frame), also when it adds
+# grains; a stage keeps every contact, so a biaxial test continues a compressed sample's stresses; a run
 # stopped in its second stage restarts to the same end; what a stage or
 # --from cannot take is refused by name, before anything is written; on 2
 # MPI ranks --from and a scene of stages write the serial run's frames and
@@ -47,6 +47,28 @@ for field in particles contacts walls state contact_points; do
       fail "$field frame $((n1 - 1 + k)) differs from --from's frame $k"
   done
 done
+
+# A stage that pours four disks onto the sample: the same bytes as --from
+# with the grains line, the grains numbered after every body, their
+# energy booked as work in so that the first law still closes.
+pour="grains = shape=$data/shapes/disk.shape count=4 region=3.5,10.6,8.5,12 speed=0.5"
+printf '%s\ngravity = 0,-1\noutput = pour\n\n[stage pour]\nduration = 0.2\ndt = auto\n%s\n' "$first" "$pour" >pour.ini
+printf '%s\ngravity = 0,-1\noutput = rest\n' "$first" >rest.ini
+printf 'duration = 0.2\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=20\noutput_interval = 0.02\ngravity = 0,-1\noutput = poured\n%s\n' \
+  "$pour" >poured.ini
+run pour.ini
+run rest.ini
+run poured.ini --from rest/final.ckpt
+cmp pour/final.ckpt poured/final.ckpt || fail "a stage adding grains differs from --from with them"
+diff <(tail -n +3 pour/energy.csv) <(tail -n +3 rest/energy.csv | head -n -1; tail -n +3 poured/energy.csv) >/dev/null ||
+  fail "a stage adding grains wrote other rows than --from"
+grains_in() { grep -ao 'NumberOfCells="[0-9]*"' "$1" | head -1 | tr -dc 0-9; }
+[[ $(grains_in rest/particles_00000.vtu) == 40 && $(grains_in poured/particles_00000.vtu) == 44 ]] ||
+  fail "the poured run holds $(grains_in poured/particles_00000.vtu) grains, not 44"
+awk -F, '/^[0-9]/ { for (k = 1; k <= NF; ++k) if (names[k] == "first_law_residual_J") r = $k; else if (names[k] == "external_work_J") w = $k }
+  /^time_s/ { for (k = 1; k <= NF; ++k) names[k] = $k }
+  END { exit !(w > 30 && r * r < (1e-4 * w) ^ 2) }' pour/energy.csv ||
+  fail "the poured grains' energy is not booked: $(tail -1 pour/energy.csv | cut -c1-200)"
 
 # Stopped in its second stage (the checkpoint 0.15 s into it), the run
 # restarts to the straight run's end.
@@ -111,7 +133,7 @@ printf '%s\n[stage s]\nduration = 1\n[stage s]\nduration = 1\n' "$first" >twice.
 refused "twice.ini:7: a second stage named 's' (the first is on line 5)" twice.ini --check
 printf '%s\n[shear]\nduration = 1\n' "$first" >section.ini
 refused "section.ini:5: '[shear]': the only sections of a scene are '[stage NAME]'" section.ini --check
-refused "a continued run adds no bodies" one.ini --from one/final.ckpt --output elsewhere
+refused "a continued run adds no packing" one.ini --from one/final.ckpt --output elsewhere
 refused "is the run the checkpoint came from" second.ini --from one/final.ckpt --output one --overwrite
 printf 'duration = 1\nlaw = 0 0 linear kn=1e5\nwall = name=top radius=0.3 points=0,0;1,0\n' >reshaped.ini
 refused "wall 43 of the run continued has another shape" reshaped.ini --from one/final.ckpt --output reshaped
@@ -131,4 +153,7 @@ cmp second/energy.csv second-ranks/energy.csv || fail "--from on 2 ranks wrote o
 timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run two.ini --output two-ranks --quiet >/dev/null
 "$same" two two-ranks >/dev/null || fail "two stages on 2 ranks wrote other frames"
 cmp two/energy.csv two-ranks/energy.csv || fail "two stages on 2 ranks wrote other rows"
+timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run pour.ini --output pour-ranks --quiet >/dev/null
+"$same" pour pour-ranks >/dev/null || fail "a stage adding grains on 2 ranks wrote other frames"
+cmp pour/energy.csv pour-ranks/energy.csv || fail "a stage adding grains on 2 ranks wrote other rows"
 echo "stages and --from ok"

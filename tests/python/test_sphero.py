@@ -340,3 +340,22 @@ def test_a_world_from_arrays_is_the_scene_files_to_the_bit(tmp_path):
         sphero.Simulation(scene, shapes=shapes, shape_index=[2] * 14, positions=positions)
     with pytest.raises(RuntimeError, match=r"grain 1 .* and grain 2 .*Simulation\(positions=...\)"):
         sphero.Simulation(scene, shapes=shapes, shape_index=index, positions=np.repeat(positions[:7], 2, axis=0))
+
+
+def test_grains_added_between_runs_are_a_stages(tmp_path):
+    disk = os.path.join(DATA, "shapes", "disk.shape")
+    stage = f"\n[stage poured]\nduration = 0.1\ngrains = shape={disk} count=3 region=1,10.2,7,11.5\n"
+    run = run_cli(tmp_path, sphero.scene_text(**SMALL), stage)
+    sim = sphero.Simulation(small_scene())
+    sim.run(time=0.2)
+    positions = sim.positions  # a view of the arrays before: kept readable, as they were
+    sim.change(grains=[dict(shape=disk, count=3, region=(1, 10.2, 7, 11.5))])
+    assert sim.bodies == 18 and positions.shape == (15, 2)
+    assert np.array_equal(positions, sim.positions[:15])  # the bodies before keep their numbers
+    sim.run(steps=500)
+    sim.save_checkpoint(str(tmp_path / "python.ckpt"))
+    assert (tmp_path / "python.ckpt").read_bytes() == (run / "final.ckpt").read_bytes()
+    assert abs(sim.energy()["first_law_residual"]) < 1e-5 * sim.energy()["external_work"]
+    with pytest.raises(RuntimeError, match=r"change\(grains\[0\]=...\): grains: a grain at .* overlaps"):
+        sim.change(grains=[dict(shape=disk, count=3, region=(1, 0.2, 7, 1.5))])
+    assert sim.bodies == 18
