@@ -13,6 +13,7 @@
 #include "io/checkpoint.h"
 #include "io/frame_grids.h"
 #include "io/stage.h"
+#include "run/stop_request.h"
 
 namespace sphero::python {
 namespace {
@@ -85,12 +86,16 @@ std::unique_ptr<Simulation> Simulation::from_checkpoint(const std::filesystem::p
 }
 
 void Simulation::change(const std::string& stage_text) {
+  require_not_running("change()");
   const StageSpec stage = parse_stage_changes(stage_text, "change()", scene_);
-  // Tried on a copy of the world and settings first (all a stage changes),
-  // so that a refused change leaves the simulation as it was.
+  // Tried on a copy of the world and settings first (all a stage changes,
+  // at the step it changes them: grains are placed from it), so that a
+  // refused change leaves the simulation as it was.
   EngineSnapshot trial;
   trial.world = engine().world();
   trial.settings = engine().settings();
+  trial.step = run_.step_count();
+  trial.time = run_.time();
   apply_stage(stage, trial);
   if (output_) refuse_new_columns(output_->files, trial.world);
   run_.apply_stage(stage);
@@ -99,13 +104,16 @@ void Simulation::change(const std::string& stage_text) {
   // A stage's frames count from its start, and its first is its start.
   output_->plan.first_step = run_.step_count();
   output_->frames.stage_begun(point_now(output_->plan));
+  output_->checkpoints.stage_begun(point_now(output_->plan));
 }
 
 void Simulation::save_checkpoint(const std::filesystem::path& path) const {
   sphero::save_checkpoint(path, engine().snapshot());
 }
 
-RunOutcome Simulation::run(long steps, RunObserver* observer, const std::function<void(RunDriver&)>& hand_driver) {
+RunOutcome Simulation::run(long steps, RunObserver* observer, bool signals,
+                           const std::function<void(RunDriver&)>& hand_driver) {
+  run_.interrupt_with(signals ? stop_flag() : nullptr);
   StagePlan plan = output_ ? output_->plan : StagePlan{};
   if (!output_) plan.first_step = run_.step_count();
   plan.end_step = run_.step_count() + steps;  // a frame due there waits (Output::frame_pending)
@@ -115,6 +123,7 @@ RunOutcome Simulation::run(long steps, RunObserver* observer, const std::functio
   }
   RunDriver driver(run_, {plan});
   driver.leave_the_end_open();
+  driver.listen_for_signals(signals);
   if (output_) {
     driver.observe(output_->frames);
     driver.observe(output_->checkpoints);
@@ -122,7 +131,8 @@ RunOutcome Simulation::run(long steps, RunObserver* observer, const std::functio
   if (observer) driver.observe(*observer);
   if (hand_driver) hand_driver(driver);
   const RunOutcome outcome = driver.run_until(plan.end_step);
-  if (output_ && outcome.ending == RunOutcome::Ending::finished && steps > 0)
+  // A frame due where the run ended waits for what comes next.
+  if (output_ && outcome.ending != RunOutcome::Ending::unstable && steps > 0 && run_.step_count() == plan.end_step)
     output_->frame_pending = (run_.step_count() - plan.first_step) % plan.frame_every == 0;
   // The arrays Python holds are the host's: brought back from a device
   // (backend = opencl).
@@ -132,6 +142,7 @@ RunOutcome Simulation::run(long steps, RunObserver* observer, const std::functio
 
 void Simulation::start_output(const std::filesystem::path& folder, long frame_every, long checkpoint_every,
                               bool overwrite) {
+  require_not_running("start_output()");
   if (output_)
     throw std::invalid_argument(
         fmt::format("output already goes to {}: stop_output() first", output_->files.directory().string()));
@@ -155,6 +166,7 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
 }
 
 void Simulation::stop_output() {
+  require_not_running("stop_output()");
   if (!output_) return;
   if (output_->frame_pending) output_->frames.write_now();
   output_->frames.finished(point_now(output_->plan));
@@ -178,6 +190,13 @@ Simulation::Busy::Busy(const Simulation& s) : simulation_(s) {
 }
 
 Simulation::Busy::~Busy() { simulation_.runner_.store(std::thread::id{}); }
+
+void Simulation::require_not_running(const char* what) const {
+  if (runner_.load() != std::thread::id{})
+    throw std::runtime_error(fmt::format(
+        "{}: not while run() steps this Simulation (a callback may read its state): call it after run() returns",
+        what));
+}
 
 void Simulation::require_idle() const {
   const std::thread::id runner = runner_.load();

@@ -49,7 +49,10 @@ class Simulation {
   // Steps `steps` steps through the run driver (run/run_driver.h), writing
   // the output started with start_output; `observer`, when given, sees
   // every step and may ask the driver to stop. Returns how it ended.
-  RunOutcome run(long steps, RunObserver* observer, const std::function<void(RunDriver&)>& hand_driver = {});
+  // `signals`: whether the process's stop request (run/stop_request.h)
+  // stops it, also inside a long step (a run on Python's main thread).
+  RunOutcome run(long steps, RunObserver* observer, bool signals,
+                 const std::function<void(RunDriver&)>& hand_driver = {});
 
   // From now on, frames, energy.csv and checkpoints in `folder` as
   // `sphero run` writes them: a frame now and every `frame_every` steps,
@@ -77,6 +80,9 @@ class Simulation {
   };
   // Throws std::runtime_error while another thread steps the simulation.
   void require_idle() const;
+  // Throws std::runtime_error while any thread, this one's callbacks
+  // included, steps it: what `what` does would change the run under way.
+  void require_not_running(const char* what) const;
 
  private:
   Simulation(SceneConfig scene, std::unique_ptr<Engine> engine);

@@ -151,17 +151,21 @@ void run(py::object self, std::optional<double> time, std::optional<long> steps,
   PythonWatch watch(self, callback, every);
   RunOutcome outcome;
   {
-    // On the main thread Ctrl-C reaches the run itself, even inside a long
-    // step (which is then rolled back to its start): Python's handler runs
-    // only between the interpreter's instructions.
-    const py::module_ threading = py::module_::import("threading");
+    // On the main thread, where Python's own handler takes Ctrl-C, it
+    // reaches the run itself, even inside a long step of the rigid model
+    // (rolled back to its start): Python's handler runs only between the
+    // interpreter's instructions. Off it, Ctrl-C is the main thread's.
+    const py::module_ threading = py::module_::import("threading"), signal = py::module_::import("signal");
+    const bool ours = threading.attr("current_thread")().is(threading.attr("main_thread")()) &&
+                      signal.attr("getsignal")(SIGINT).is(signal.attr("default_int_handler"));
     std::optional<StopOnInterrupt> interrupt;
-    if (threading.attr("current_thread")().is(threading.attr("main_thread")())) interrupt.emplace();
+    if (ours) interrupt.emplace();
     const py::gil_scoped_release release;
-    outcome = s.run(total, &watch, [&](RunDriver& driver) { watch.watch(driver); });
+    outcome = s.run(total, &watch, ours, [&](RunDriver& driver) { watch.watch(driver); });
   }
   watch.raise_failure();
-  if (outcome.ending == RunOutcome::Ending::stopped && stop_requested() == SIGINT) {
+  // Also a Ctrl-C that came after the run's last look at it.
+  if (stop_requested() == SIGINT && outcome.ending != RunOutcome::Ending::unstable) {
     clear_stop_request();
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw py::error_already_set();
@@ -284,8 +288,10 @@ void bind_simulation(py::module_& m) {
       .def("run", &run, py::arg("time") = py::none(), py::arg("steps") = py::none(), py::arg("callback") = py::none(),
            py::arg("every") = 1000,
            "Steps for a simulated time from now (a duration, s) or a number of steps; callback(simulation) every "
-           "`every` steps. Ctrl-C stops it within a tenth of a second and a step, between two steps; a second run "
-           "from another thread meanwhile raises RuntimeError.")
+           "`every` steps. Ctrl-C stops it (KeyboardInterrupt) after the step it comes in, and on the main thread "
+           "inside a slow step of the rigid model, which is rolled back to its start; a second run from another "
+           "thread meanwhile raises RuntimeError, and so do change(), start_output() and stop_output() from a "
+           "callback.")
       .def_property_readonly("time", [idle](py::object self) { return idle(self).engine().time(); })
       .def_property_readonly("step_count", [idle](py::object self) { return idle(self).engine().step_count(); })
       .def_property_readonly("dt", [idle](py::object self) { return idle(self).engine().settings().dt; })

@@ -5,6 +5,7 @@
 // observers.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <filesystem>
@@ -179,6 +180,10 @@ std::string stages_listing(const std::vector<StagePlan>& stages) {
   return listing + "\n";
 }
 
+std::size_t grains_of(const World& world) {
+  return static_cast<std::size_t>(std::count(world.is_wall.begin(), world.is_wall.end(), std::uint8_t{0}));
+}
+
 // An engine for a later stage's state, as the scene asks.
 EngineMaker engine_maker(const SceneConfig& scene) {
   return [&scene](EngineSnapshot state) {
@@ -194,6 +199,22 @@ RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = time;
   return RunOutput(out, columns, cell, scene.arc_resolution, scene.fields, resume_at);
+}
+
+// The driver's run; a later stage refused where it begins (grains that
+// find no room) says where the run stopped and how to go on.
+RunOutcome run_saying_where_a_stage_is_refused(RunDriver& driver, const RunOptions& options, const fs::path& out,
+                                               const fs::path& checkpoint) {
+  try {
+    return driver.run();
+  } catch (const SceneError& e) {
+    if (driver.stage() + 1 >= driver.stages().size()) throw;
+    throw SceneError(fmt::format(
+        "{}. The run stopped at t = {:g} s, where stage {} begins, and saved {}: mend the stage, then continue with: "
+        "{}",
+        e.what(), driver.stepped().time(), driver.stages()[driver.stage() + 1].name, checkpoint.string(),
+        continue_command(options, out, checkpoint)));
+  }
 }
 
 // The run's first line: what it runs, how long, and where it writes.
@@ -352,7 +373,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   ProgressReport progress(
       options.quiet || !ranks.root(), run->engine().grains(), first_step, start.stages.back().end_step);
   driver.observe(progress);
-  const RunOutcome outcome = driver.run();
+  const RunOutcome outcome = run_saying_where_a_stage_is_refused(driver, options, out, checkpoints.path());
   if (outcome.ending != RunOutcome::Ending::finished) {
     int code = 0;
     on_root(ranks, [&] {
@@ -376,8 +397,7 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   SerialRun run(std::move(start.engine), engine_maker(scene));
   RunDriver driver(run, start.stages, start.stage);
   const World& world = run.engine().world();
-  std::size_t grains = 0;
-  for (std::size_t i = 0; i < world.size(); ++i) grains += !world.is_wall[i];
+  const std::size_t grains = grains_of(world);
   const EngineSettings& settings = run.engine().settings();
   const long end_step = start.stages.back().end_step;
   const std::string note =
@@ -402,14 +422,16 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   const long first_step = run.step_count();
   ProgressReport progress(options.quiet, grains, first_step, end_step);
   driver.observe(progress);
-  const RunOutcome outcome = driver.run();
+  const RunOutcome outcome = run_saying_where_a_stage_is_refused(driver, options, out, checkpoints.path());
   if (outcome.ending != RunOutcome::Ending::finished)
     return report_early_end(outcome, run.time(), continue_command(options, out, checkpoints.path()),
                             frames.last_good_time(), output.frames_written(), out);
   save_checkpoint(out / "final.ckpt", run.engine().snapshot());
   const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
   progress.finish();
-  print_summary(run.totals(), &run.engine(), scene, output, out, run.step_count() - first_step, grains, wall, cpu);
+  // The grains at the end (stages may have added some) for the Cundall number.
+  print_summary(run.totals(), &run.engine(), scene, output, out, run.step_count() - first_step,
+                grains_of(run.engine().world()), wall, cpu);
   return 0;
 }
 

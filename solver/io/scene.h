@@ -191,6 +191,10 @@ World build_world(const SceneConfig& scene, const Progress& progress = {}, std::
 // `seed`. Throws SceneError naming the line.
 std::vector<BodySpec> grains_among(const std::vector<GrainsSpec>& lines, const World& world, std::uint64_t seed);
 
+// The bodies of `lines` as they will be but for where they lie (each at
+// its region's centre): what a plan of the run needs of them.
+std::vector<BodySpec> unplaced_grains(const std::vector<GrainsSpec>& lines);
+
 // Grains given whole (Python's arrays): placed after the scene's walls and
 // packings and before its `grains` lines, under the same checks, each
 // named in messages by `source` and its row.

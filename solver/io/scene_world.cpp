@@ -355,6 +355,23 @@ std::vector<BodySpec> grains_among(const std::vector<GrainsSpec>& lines, const W
   return grains;
 }
 
+std::vector<BodySpec> unplaced_grains(const std::vector<GrainsSpec>& lines) {
+  std::vector<BodySpec> grains;
+  for (const GrainsSpec& g : lines) {
+    BodySpec b;
+    try {
+      b.shape = read_shape_file(g.shape_file);
+    } catch (const ShapeError& e) {
+      fail_at(g.at, "grains", e.what());
+    }
+    b.position = {0.5 * (g.region[0] + g.region[2]), 0.5 * (g.region[1] + g.region[3])};
+    b.material = g.material;
+    b.density = g.density;
+    grains.insert(grains.end(), static_cast<std::size_t>(g.count), b);
+  }
+  return grains;
+}
+
 void check_material(const SceneLocation& at, const char* key, int material) {
   if (material >= kMostMaterials)
     fail_at(at, key,

@@ -73,11 +73,13 @@ int materials_after(const World& w, const std::vector<LawSpec>& laws, const std:
 // them in cost, so the first law still closes; their forces are the body
 // forces (placed clear of every body, they touch none), as a fresh run's
 // first step would find them; Gear's history starts from them.
-void add_stage_grains(const std::vector<GrainsSpec>& lines, std::uint64_t seed, EngineSnapshot& state) {
+void add_stage_grains(const std::vector<GrainsSpec>& lines, std::uint64_t seed, EngineSnapshot& state,
+                      Placing placing) {
   if (lines.empty()) return;
   // A seed of the stage's own for every step it may start at.
   const std::uint64_t mixed = seed + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(state.step + 1);
-  const std::vector<BodySpec> grains = grains_among(lines, state.world, mixed);
+  const std::vector<BodySpec> grains =
+      placing == Placing::among_bodies ? grains_among(lines, state.world, mixed) : unplaced_grains(lines);
   World& w = state.world;
   const std::size_t before = w.size();
   try {
@@ -188,13 +190,13 @@ void refuse_what_cannot_carry_over(const SceneConfig& scene, const EngineSnapsho
 
 }  // namespace
 
-void apply_stage(const StageSpec& stage, EngineSnapshot& state) {
+void apply_stage(const StageSpec& stage, EngineSnapshot& state, Placing placing) {
   const int materials = materials_after(state.world, stage.laws, stage.wall_changes, {}, stage.grains);
   set_law_tables(state, stage.laws, materials, true, fmt::format("{} (stage {})", stage.at.where, stage.name));
   if (stage.gravity) state.world.gravity = *stage.gravity;
   if (stage.attractor) state.world.attractor = *stage.attractor;
   apply_wall_changes(state, stage.wall_changes);
-  add_stage_grains(stage.grains, stage.seed, state);
+  add_stage_grains(stage.grains, stage.seed, state, placing);
   if (stage.dt) set_time_step(state, *stage.dt, stage.at);
   try {
     check_wall_steps(state.world, state.settings);
@@ -217,7 +219,7 @@ void start_stage_from(const SceneConfig& scene, EngineSnapshot& state, const std
     state.world.material[wall] = spec.material;
   }
   apply_wall_changes(state, scene.wall_changes);
-  add_stage_grains(scene.grains, scene.seed, state);
+  add_stage_grains(scene.grains, scene.seed, state, Placing::among_bodies);
   set_time_step(state, scene.engine.dt, {scene.source});
 }
 

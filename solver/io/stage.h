@@ -16,7 +16,13 @@ namespace sphero {
 // they name, its gravity, attractor and time step those it gives, and its
 // set_wall lines change walls. Throws SceneError naming the line.
 // Only the state's world and settings are read and changed.
-void apply_stage(const StageSpec& stage, EngineSnapshot& state);
+// `placing`: where the stage adds grains, they are placed clear of the
+// state's bodies (Placing::among_bodies); a plan made before the run,
+// which does not know where the bodies will be, adds them unplaced, as
+// many and of the shapes they will be (Placing::unplaced), all its dt and
+// steps need.
+enum class Placing { among_bodies, unplaced };
+void apply_stage(const StageSpec& stage, EngineSnapshot& state, Placing placing = Placing::among_bodies);
 
 // Applies `scene` as a stage to a checkpoint's state (`--from`): its laws,
 // gravity, attractor and time step replace the checkpoint's, its walls,

@@ -16,6 +16,8 @@ class CheckpointObserver final : public RunObserver {
     if (checkpoint_at(at.stage, at.step)) save(at.step);
   }
   void stopping(const RunPoint& at) override { save(at.step); }
+  // The state at this step is no longer the one saved.
+  void stage_begun(const RunPoint&) override { saved_at_ = -1; }
   const std::filesystem::path& path() const { return path_; }
 
  private:

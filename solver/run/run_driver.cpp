@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/scene.h"
 #include "rigid/interruption.h"
 #include "run/stop_request.h"
 
@@ -29,12 +30,12 @@ int RunDriver::step_within_stage(long until) {
     } catch (const Interrupted&) {  // rolled back to the step's start
       const RunPoint now = point();
       tell([&](RunObserver& o) { o.stopping(now); });
-      return std::max({1, requested_, stop_requested()});
+      return std::max({1, requested_, listen_ ? stop_requested() : 0});
     }
     const RunPoint now = point();
     tell([&](RunObserver& o) { o.stepped(now); });
     // After the observers, which may ask for the stop themselves.
-    const int signal = run_.agreed(std::max(requested_, stop_requested()));
+    const int signal = run_.agreed(std::max(requested_, listen_ ? stop_requested() : 0));
     if (signal) {
       tell([&](RunObserver& o) { o.stopping(now); });
       return signal;
@@ -50,8 +51,16 @@ RunOutcome RunDriver::run_until(long until) {
       if (const int signal = step_within_stage(until)) return {RunOutcome::Ending::stopped, signal, {}};
       // A later stage begins only when the run goes on past its start.
       if (run_.step_count() >= until || stage_ + 1 == stages_.size()) break;
+      try {
+        run_.apply_stage(*stages_[stage_ + 1].spec);
+      } catch (const SceneError&) {
+        // Refused at its start (grains that find no room): the state the
+        // stage before left is kept, checkpointed as for a stop.
+        const RunPoint now = point();
+        tell([&](RunObserver& o) { o.stopping(now); });
+        throw;
+      }
       ++stage_;
-      run_.apply_stage(*stages_[stage_].spec);
       const RunPoint now = point();
       tell([&](RunObserver& o) { o.stage_begun(now); });
     }

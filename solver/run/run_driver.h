@@ -45,6 +45,10 @@ class RunDriver {
   // Asks the run to stop after the step it is in (an observer's way: a
   // failed Python callback, Ctrl-C seen by Python).
   void request_stop(int signal) { requested_ = signal; }
+  // Whether the process's stop request (run/stop_request.h) stops this run
+  // too (by default; not a Python run off the main thread, whose Ctrl-C is
+  // the main thread's).
+  void listen_for_signals(bool listen) { listen_ = listen; }
 
   const std::vector<StagePlan>& stages() const { return stages_; }
   std::size_t stage() const { return stage_; }
@@ -67,6 +71,7 @@ class RunDriver {
   std::vector<RunObserver*> observers_;
   int requested_ = 0;
   bool open_end_ = false;
+  bool listen_ = true;
 };
 
 }  // namespace sphero

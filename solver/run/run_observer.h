@@ -26,7 +26,9 @@ class RunObserver {
   virtual void stage_begun(const RunPoint&) {}
   // After every step.
   virtual void stepped(const RunPoint&) {}
-  // A stop was requested; the state is the end of the step just taken.
+  // A stop was requested; the state is the end of the step just taken (or,
+  // for a step given up inside, its start; for a stage refused at its
+  // start, the state the stage before left).
   virtual void stopping(const RunPoint&) {}
   // A step failed; the state is as it left it.
   virtual void unstable(const InstabilityError&) {}

@@ -1,6 +1,7 @@
 #include "run/serial_run.h"
 
 #include <chrono>
+#include <optional>
 
 #include "io/checkpoint.h"
 #include "rigid/interruption.h"
@@ -9,7 +10,10 @@
 namespace sphero {
 
 SerialRun::SerialRun(std::unique_ptr<Engine> engine, EngineMaker make_engine, double slow_step)
-    : engine_(std::move(engine)), make_engine_(std::move(make_engine)), slow_step_(slow_step) {}
+    : engine_(std::move(engine)),
+      make_engine_(std::move(make_engine)),
+      slow_step_(slow_step),
+      interruption_(stop_flag()) {}
 
 void SerialRun::step() {
   const auto start = std::chrono::steady_clock::now();
@@ -17,12 +21,13 @@ void SerialRun::step() {
     engine_->step();
     last_step_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  if (last_step_seconds_ < slow_step_) {
+  // Only the rigid model's programs look at the flag.
+  if (last_step_seconds_ < slow_step_ || !interruption_ || engine_->settings().model != Model::rigid) {
     timed();
     return;
   }
   EngineSnapshot before = engine_->snapshot();
-  engine_->set_interruption(stop_flag());
+  engine_->set_interruption(interruption_);
   try {
     timed();
   } catch (const Interrupted&) {
@@ -39,13 +44,25 @@ void SerialRun::step() {
 
 void SerialRun::apply_stage(const StageSpec& stage) {
   EngineSnapshot state = Engine::snapshot_of(std::move(engine_));
+  // Planning checked all but where added grains find room: kept to go
+  // back to where they find none.
+  std::optional<EngineSnapshot> before;
+  if (!stage.grains.empty()) before = state;
   if (keep_arrays_ && !stage.grains.empty()) {
-    World before = std::move(state.world);
-    state.world = before;
-    kept_.push_back(std::move(before));
+    World arrays = std::move(state.world);
+    state.world = arrays;
+    kept_.push_back(std::move(arrays));
   }
-  sphero::apply_stage(stage, state);
-  engine_ = make_engine_(std::move(state));
+  try {
+    sphero::apply_stage(stage, state);
+    engine_ = make_engine_(std::move(state));
+  } catch (...) {
+    if (before) engine_ = make_engine_(std::move(*before));
+    throw;
+  }
+  // The stage's first step is never interrupted: a stop there would save
+  // the applied stage at the step the stage before ends.
+  last_step_seconds_ = 0.0;
 }
 
 void SerialRun::save_checkpoint(const std::filesystem::path& path) {

@@ -36,6 +36,9 @@ class SerialRun final : public SteppedRun {
   // views that still read them.
   void apply_stage(const StageSpec& stage) override;
   void keep_arrays_alive() { keep_arrays_ = true; }
+  // The flag a slow step is interrupted by (run/stop_request.h's by
+  // default; null: none, as for a Python run off the main thread).
+  void interrupt_with(const volatile int* flag) { interruption_ = flag; }
   void save_checkpoint(const std::filesystem::path& path) override;
   RunTotals totals() override;
 
@@ -44,6 +47,7 @@ class SerialRun final : public SteppedRun {
   EngineMaker make_engine_;
   double slow_step_;
   bool keep_arrays_ = false;
+  const volatile int* interruption_;
   std::vector<World> kept_;  // worlds whose arrays views may still read
   double last_step_seconds_ = 0.0;
 };

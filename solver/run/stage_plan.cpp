@@ -48,7 +48,7 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
   state.settings = start.settings;
   double output_interval = scene.output_interval, checkpoint_interval = scene.checkpoint_interval;
   for (const StageSpec& stage : scene.stages) {
-    apply_stage(stage, state);
+    apply_stage(stage, state, Placing::unplaced);
     if (stage.output_interval) output_interval = *stage.output_interval;
     if (stage.checkpoint_interval) checkpoint_interval = *stage.checkpoint_interval;
     const std::string where = fmt::format("stage {}'s ", stage.name);

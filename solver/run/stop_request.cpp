@@ -19,10 +19,13 @@ const volatile int* stop_flag() { return &g_stop; }
 
 StopOnInterrupt::StopOnInterrupt() {
   clear_stop_request();
-  previous_ = std::signal(SIGINT, remember_signal);
+  struct sigaction ours {};
+  ours.sa_handler = remember_signal;
+  sigemptyset(&ours.sa_mask);
+  sigaction(SIGINT, &ours, &previous_);
 }
 
-StopOnInterrupt::~StopOnInterrupt() { std::signal(SIGINT, previous_); }
+StopOnInterrupt::~StopOnInterrupt() { sigaction(SIGINT, &previous_, nullptr); }
 
 void stop_on_signals() {
   std::signal(SIGINT, remember_signal);

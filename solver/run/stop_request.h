@@ -3,6 +3,8 @@
 // run stops with a state it can continue from.
 #pragma once
 
+#include <csignal>
+
 namespace sphero {
 
 // Records `signal` (nonzero); safe inside a signal handler.
@@ -16,7 +18,8 @@ void stop_on_signals();
 const volatile int* stop_flag();
 
 // While it lives, SIGINT requests a stop (the request cleared first); the
-// handler before is restored after (Python's, around a run).
+// handler before, with all its flags, is restored after (Python's, around
+// a run).
 class StopOnInterrupt {
  public:
   StopOnInterrupt();
@@ -25,7 +28,7 @@ class StopOnInterrupt {
   StopOnInterrupt& operator=(const StopOnInterrupt&) = delete;
 
  private:
-  void (*previous_)(int);
+  struct sigaction previous_;
 };
 
 }  // namespace sphero

@@ -359,3 +359,15 @@ def test_grains_added_between_runs_are_a_stages(tmp_path):
     with pytest.raises(RuntimeError, match=r"change\(grains\[0\]=...\): grains: a grain at .* overlaps"):
         sim.change(grains=[dict(shape=disk, count=3, region=(1, 0.2, 7, 1.5))])
     assert sim.bodies == 18
+
+
+def test_a_callback_cannot_change_the_run_under_way(tmp_path):
+    sim = sphero.Simulation(small_scene())
+    sim.start_output(str(tmp_path / "out"), frame_interval=0.01)
+    for action, name in ((lambda s: s.stop_output(), "stop_output"), (lambda s: s.change(gravity=(0, 1)), "change"),
+                         (lambda s: s.start_output(str(tmp_path / "other")), "start_output")):
+        with pytest.raises(RuntimeError, match=rf"{name}\(\): not while run\(\) steps this Simulation"):
+            sim.run(steps=20, callback=action, every=10)
+        assert sim.step_count % 10 == 0 and sim.output_folder == tmp_path / "out"
+    sim.stop_output()
+    assert (tmp_path / "out" / "final.ckpt").exists()
