@@ -13,6 +13,7 @@
 #include "io/checkpoint.h"
 #include "io/frame_grids.h"
 #include "io/stage.h"
+#include "run/stage_plan.h"
 #include "run/stop_request.h"
 
 namespace sphero::python {
@@ -151,14 +152,18 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
   app::RunOptions options;
   options.overwrite = overwrite;
   app::prepare_output_directory(folder, options);
-  RunOutput files(
-      folder, wall_columns(engine().world(), FramePiece{}), engine().world().cell, arc_resolution_, scene_.fields);
+  // The scene's fields as `sphero run` lists them (its stages are not run here).
+  SceneConfig first = scene_;
+  first.stages.clear();
+  const std::vector<std::string> fields = run_fields(first).all;
+  RunOutput files(folder, wall_columns(engine().world(), FramePiece{}), engine().world().cell, arc_resolution_, fields);
   StagePlan plan;
   plan.name = "python";
   plan.first_step = run_.step_count();
   plan.frame_every = frame_every;
   plan.checkpoint_every = checkpoint_every;
   plan.dt = engine().settings().dt;
+  plan.fields = fields;
   // Frames in the background only where the engine leaves a core free.
   output_ =
       std::make_unique<Output>(run_, std::move(files), plan, scene_.threads == 1 && ThreadTeam::usable_cores() > 1);

@@ -198,7 +198,7 @@ RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const
   prepare_output_directory(out, options);
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = time;
-  return RunOutput(out, columns, cell, scene.arc_resolution, scene.fields, resume_at);
+  return RunOutput(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at);
 }
 
 // The driver's run; a later stage refused where it begins (grains that
@@ -242,11 +242,13 @@ struct RanksStart {
 // Every stage's plan on every rank: rank 0's numbers (whole numbers and
 // time steps, exact as doubles), the specs from each rank's scene.
 void share_the_plan(const Ranks& ranks, const SceneConfig& scene, RanksStart& start) {
+  const RunFields fields = run_fields(scene);
   start.stages.resize(scene.stages.size() + 1);
   for (std::size_t k = 0; k < start.stages.size(); ++k) {
     StagePlan& plan = start.stages[k];
     plan.name = k == 0 ? "first" : scene.stages[k - 1].name;
     plan.spec = k == 0 ? nullptr : &scene.stages[k - 1];
+    plan.fields = fields.per_stage[k];
     for (long* n : {&plan.first_step, &plan.end_step, &plan.frame_every, &plan.checkpoint_every})
       *n = static_cast<long>(ranks.max(ranks.root() ? static_cast<double>(*n) : -1e300));
     plan.dt = ranks.max(ranks.root() ? plan.dt : -1e300);
@@ -362,7 +364,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
     output.emplace(open_output(options, scene, start.columns, run->engine().local().world().cell, run->time()));
     if (!options.quiet) print_header(scene, run->engine().grains(), driver, run->engine().settings().dt, "  " + header);
   });
-  RankFrames frames(*run, output ? &*output : nullptr, out, scene.fields, scene.arc_resolution);
+  RankFrames frames(*run, output ? &*output : nullptr, out, scene.arc_resolution);
   CheckpointObserver checkpoints(*run, out / "checkpoint.ckpt");
   driver.observe(frames);
   driver.observe(checkpoints);

@@ -64,7 +64,7 @@ void print_summary(const RunTotals& totals, const Engine* engine, const SceneCon
                    const fs::path& out, long steps, std::size_t grains, double wall, double cpu) {
   const EnergyLedger& l = totals.ledger;
   std::string collections;  // the .pvd files the scene's fields asked for
-  for (const std::string& field : scene.fields) collections += (collections.empty() ? "" : ", ") + field + ".pvd";
+  for (const std::string& field : output.fields()) collections += (collections.empty() ? "" : ", ") + field + ".pvd";
   fmt::print(
       "sphero run: done, t = {:g} s in {} steps, {:.1f} s wall, Cundall number {:.3g} particle-steps per CPU second.\n"
       "  energy: mechanical {:.6g} J (started at {:.6g}), work in {:.6g} J, dissipated {:.6g} J, first-law residual "

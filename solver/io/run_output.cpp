@@ -59,7 +59,8 @@ RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> w
     : directory_(std::move(directory)),
       fields_(std::move(fields)),
       walls_(std::move(walls)),
-      arc_resolution_(arc_resolution) {
+      arc_resolution_(arc_resolution),
+      frame_fields_(fields_) {
   continues_ = resume_at && holds_a_run();  // before anything is written: it may refuse the folder
   // The manifest ParaView's Sphero reader opens: what the run holds.
   write_text_atomically(
@@ -119,6 +120,16 @@ void RunOutput::resume(double time, const std::string& header) {
       extensions_.push_back(frame_extension(frame));
     }
   frame_ = static_cast<int>(times_.size());
+  // Which kept frames hold each field: those its collection names.
+  held_.assign(times_.size(), {});
+  for (const std::string& name : fields_) {
+    if (!std::filesystem::exists(directory_ / (name + ".pvd"))) continue;
+    std::vector<std::string> files;
+    for (const CollectionEntry& entry : read_collection(directory_ / (name + ".pvd"))) files.push_back(entry.file);
+    for (std::size_t k = 0; k < times_.size(); ++k)
+      if (std::find(files.begin(), files.end(), frame_stem(name, static_cast<int>(k)) + extensions_[k]) != files.end())
+        held_[k].push_back(name);
+  }
   // energy.csv: keep the header and the rows up to the checkpoint.
   const auto energy = directory_ / "energy.csv";
   std::ifstream old(energy);
@@ -145,6 +156,13 @@ void RunOutput::resume(double time, const std::string& header) {
   write_text_atomically(directory_ / "energy.csv", kept);
 }
 
+void RunOutput::set_frame_fields(std::vector<std::string> fields) {
+  for (const std::string& f : fields)
+    if (!wants(f))
+      throw std::logic_error(fmt::format("frames of field {}, which the run's output was not opened for", f));
+  frame_fields_ = std::move(fields);
+}
+
 bool RunOutput::wants(const std::string& field) const {
   return std::find(fields_.begin(), fields_.end(), field) != fields_.end();
 }
@@ -157,7 +175,7 @@ void RunOutput::write_frame(const Engine& engine, const EnergyLedger& ledger) {
     grids_.emplace(engine.world(), arc_resolution_);
     grids_bodies_ = engine.world().size();
   }
-  grids_->write(engine, FramePiece{}, fields_, directory_, frame_);
+  grids_->write(engine, FramePiece{}, frame_fields_, directory_, frame_);
   list_frame(".vtu", energy_row(engine, FramePiece{}, ledger, engine.deepest_overlap()));
 }
 
@@ -173,6 +191,7 @@ void RunOutput::add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int
 void RunOutput::list_frame(const std::string& extension, const EnergyRow& row) {
   times_.push_back(row.time);
   extensions_.push_back(extension);
+  held_.push_back(frame_fields_);
   ++frame_;
   for (const std::string& name : kFrameFields)
     if (wants(name)) write_collection(name);
@@ -182,7 +201,8 @@ void RunOutput::list_frame(const std::string& extension, const EnergyRow& row) {
 void RunOutput::write_collection(const std::string& name) const {
   std::vector<CollectionEntry> entries;
   for (std::size_t k = 0; k < times_.size(); ++k)
-    entries.push_back({times_[k], frame_stem(name, static_cast<int>(k)) + extensions_[k]});
+    if (std::find(held_[k].begin(), held_[k].end(), name) != held_[k].end())
+      entries.push_back({times_[k], frame_stem(name, static_cast<int>(k)) + extensions_[k]});
   write_collection_atomically(directory_ / (name + ".pvd"), entries);
 }
 

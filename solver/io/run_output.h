@@ -84,6 +84,11 @@ class RunOutput {
   // which the caller starts with a frame of the state it starts from.
   bool continues() const { return continues_; }
   const std::vector<std::string>& fields() const { return fields_; }
+  // What frames hold from now on (a stage's fields, among those given at
+  // construction, which run.sphero lists and whose collections are kept):
+  // each collection names the frames that hold its field.
+  void set_frame_fields(std::vector<std::string> fields);
+  const std::vector<std::string>& frame_fields() const { return frame_fields_; }
   const std::vector<WallColumns>& walls() const { return walls_; }
   const std::filesystem::path& directory() const { return directory_; }
 
@@ -112,7 +117,9 @@ class RunOutput {
   std::optional<FrameGrids> grids_;
   std::size_t grids_bodies_ = 0;  // the bodies grids_ was drawn for
   std::vector<double> times_;
-  std::vector<std::string> extensions_;  // per frame: ".vtu" whole, ".pvtu" in pieces
+  std::vector<std::string> extensions_;         // per frame: ".vtu" whole, ".pvtu" in pieces
+  std::vector<std::vector<std::string>> held_;  // per frame: the fields it holds
+  std::vector<std::string> frame_fields_;       // what frames hold now
   int frame_ = 0;
   bool continues_ = false;
 };

@@ -772,8 +772,8 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 // What a stage may change, and how a stage says it.
-const std::vector<std::string> kStageKeys{
-    "duration", "dt", "gravity", "attractor", "law", "set_wall", "grains", "output_interval", "checkpoint_interval"};
+const std::vector<std::string> kStageKeys{"duration", "dt",     "gravity",         "attractor",           "law",
+                                          "set_wall", "grains", "output_interval", "checkpoint_interval", "fields"};
 
 // A stage's keys from `text` (its lines, others blank); a stage of a scene
 // needs its duration, a change between Python runs has none.
@@ -813,6 +813,11 @@ StageSpec parse_stage_text(const std::string& text, const std::string& source, S
   stage.seed = first.seed;
   if (const auto v = values.scalar("output_interval")) stage.output_interval = positive(*v, "output_interval", v->text);
   if (const auto v = values.scalar("checkpoint_interval")) stage.checkpoint_interval = parse_checkpoint_interval(*v);
+  if (const auto v = values.scalar("fields")) {
+    if (!needs_duration)
+      fail_at(v->at, "fields", "the fields a run writes are chosen when its output starts (start_output)");
+    stage.fields = parse_fields(*v);
+  }
   return stage;
 }
 

@@ -117,6 +117,7 @@ struct StageSpec {
   // step the stage starts at.
   std::vector<GrainsSpec> grains;
   std::uint64_t seed = 1;
+  std::optional<std::vector<std::string>> fields;  // what its frames hold, from its start on
 };
 
 struct SceneConfig {

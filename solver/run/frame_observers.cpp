@@ -17,7 +17,9 @@ void SerialFrames::write_now() {
   writer_.write(run_.engine(), last_good_);
 }
 
-void SerialFrames::started(const RunPoint&) {
+void SerialFrames::started(const RunPoint& at) {
+  writer_.flush();
+  output_.set_frame_fields(at.stage.fields);
   if (output_.continues()) {
     last_good_ = run_.engine().snapshot();
     return;
@@ -25,8 +27,9 @@ void SerialFrames::started(const RunPoint&) {
   write_now();
 }
 
-void SerialFrames::stage_begun(const RunPoint&) {
-  writer_.flush();
+void SerialFrames::stage_begun(const RunPoint& at) {
+  writer_.flush();  // before the fields change under the frame being written
+  output_.set_frame_fields(at.stage.fields);
   write_now();
 }
 
@@ -39,13 +42,8 @@ void SerialFrames::unstable(const InstabilityError&) {
   save_checkpoint(output_.directory() / "last-good.ckpt", last_good_);
 }
 
-RankFrames::RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory,
-                       std::vector<std::string> fields, int arc_resolution)
-    : run_(run),
-      output_(output),
-      fields_(std::move(fields)),
-      arc_resolution_(arc_resolution),
-      directory_(std::move(directory)) {
+RankFrames::RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory, int arc_resolution)
+    : run_(run), output_(output), arc_resolution_(arc_resolution), directory_(std::move(directory)) {
   const Ranks& ranks = run_.ranks();
   frame_ = static_cast<int>(ranks.max(output_ ? static_cast<double>(output_->frames_written()) : 0.0));
 }
@@ -87,7 +85,13 @@ void RankFrames::write_now() {
   write(last_good_.header);
 }
 
-void RankFrames::started(const RunPoint&) {
+void RankFrames::take_fields(const RunPoint& at) {
+  fields_ = at.stage.fields;
+  if (output_) output_->set_frame_fields(fields_);
+}
+
+void RankFrames::started(const RunPoint& at) {
+  take_fields(at);
   const bool continues = run_.ranks().max(output_ && output_->continues() ? 1.0 : 0.0) > 0.0;
   if (continues) {
     last_good_ = run_.share_now();
@@ -96,7 +100,10 @@ void RankFrames::started(const RunPoint&) {
   write_now();
 }
 
-void RankFrames::stage_begun(const RunPoint&) { write_now(); }
+void RankFrames::stage_begun(const RunPoint& at) {
+  take_fields(at);
+  write_now();
+}
 
 void RankFrames::stepped(const RunPoint& at) {
   if (frame_at(at.stage, at.step, at.last_stage)) write_now();

@@ -44,8 +44,7 @@ class SerialFrames final : public RunObserver {
 // .pvtu files, collections and energy.csv (`output`, null elsewhere).
 class RankFrames final : public RunObserver {
  public:
-  RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory, std::vector<std::string> fields,
-             int arc_resolution);
+  RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory, int arc_resolution);
   void started(const RunPoint&) override;
   void stage_begun(const RunPoint&) override;
   void stepped(const RunPoint& at) override;
@@ -56,10 +55,11 @@ class RankFrames final : public RunObserver {
  private:
   void write_now();
   void write(const EngineSnapshot& header);
+  void take_fields(const RunPoint& at);  // the stage's
 
   RankRun& run_;
   RunOutput* output_;
-  std::vector<std::string> fields_;
+  std::vector<std::string> fields_;  // the stage's
   int arc_resolution_;
   std::filesystem::path directory_;
   int frame_ = 0;

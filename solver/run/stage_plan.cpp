@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "io/frame_grids.h"
 #include "io/stage.h"
 
 namespace sphero {
@@ -27,7 +29,34 @@ long steps_in(double seconds, double dt, const std::string& key) {
   return std::lround(steps);
 }
 
+RunFields run_fields(const SceneConfig& scene) {
+  RunFields fields;
+  fields.per_stage.push_back(scene.fields);
+  for (const StageSpec& stage : scene.stages)
+    fields.per_stage.push_back(stage.fields.value_or(fields.per_stage.back()));
+  for (const std::string& name : kFrameFields)
+    for (const auto& stage : fields.per_stage)
+      if (std::find(stage.begin(), stage.end(), name) != stage.end()) {
+        fields.all.push_back(name);
+        break;
+      }
+  // The field every frame is found by (RunOutput's frames collection).
+  std::string index = "walls";
+  for (const char* name : {"state", "contacts", "particles"})
+    if (std::find(fields.all.begin(), fields.all.end(), name) != fields.all.end()) index = name;
+  for (std::size_t k = 1; k < fields.per_stage.size(); ++k) {
+    const auto& stage = fields.per_stage[k];
+    if (std::find(stage.begin(), stage.end(), index) == stage.end())
+      throw SceneError(fmt::format(
+          "{}: stage {}: fields leaves out {}, which every frame of the run is found by (the run writes it in "
+          "another stage): keep it",
+          scene.stages[k - 1].at.where, scene.stages[k - 1].name, index));
+  }
+  return fields;
+}
+
 std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapshot& start, const StageVisit& visit) {
+  const RunFields fields = run_fields(scene);
   std::vector<StagePlan> plans;
   StagePlan first;
   first.name = "first";
@@ -40,6 +69,7 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
     throw SceneError(scene.source + ": " + e.what());
   }
   first.dt = start.settings.dt;
+  first.fields = fields.per_stage.front();
   plans.push_back(first);
   if (visit) visit(0, plans.back(), start);
   if (scene.stages.empty()) return plans;
@@ -64,6 +94,7 @@ std::vector<StagePlan> plan_stages(const SceneConfig& scene, const EngineSnapsho
       throw SceneError(scene.source + ": " + e.what());
     }
     plan.dt = state.settings.dt;
+    plan.fields = fields.per_stage[plans.size()];
     plans.push_back(plan);
     if (visit) visit(plans.size() - 1, plans.back(), state);
   }

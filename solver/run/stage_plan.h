@@ -17,7 +17,19 @@ struct StagePlan {
   long first_step = 0, end_step = 0;
   long frame_every = 1, checkpoint_every = 0;  // steps; 0: no checkpoints but the last
   double dt = 0.0;                             // the stage's time step, s
+  std::vector<std::string> fields;             // what its frames hold
 };
+
+// What each stage's frames hold (the scene's fields, then each stage's
+// where it gives them), and what the run's frames hold over all stages,
+// in the order io/frame_grids.h lists them. Throws SceneError, naming the
+// stage, where a stage leaves out the field the run's frames are indexed
+// by (particles where the run writes them).
+struct RunFields {
+  std::vector<std::vector<std::string>> per_stage;
+  std::vector<std::string> all;
+};
+RunFields run_fields(const SceneConfig& scene);
 
 // The simulated time at which the run ends, from `time` at step `step`.
 double end_time(const std::vector<StagePlan>& stages, long step, double time);

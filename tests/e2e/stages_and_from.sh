@@ -80,6 +80,24 @@ run two.ini --output stopped --restart stopped/checkpoint.ckpt
 cmp two/final.ckpt stopped/final.ckpt || fail "a restart in the second stage did not reach the straight run's end"
 cmp two/energy.csv stopped/energy.csv || fail "a restart in the second stage wrote other rows"
 
+# A stage with fields of its own: the collections name the frames that
+# hold each field, run.sphero lists them all, and a restart in that stage
+# keeps them so.
+printf '%s\noutput = fields\nfields = particles,contacts,state\n\n[stage shear]\nduration = 0.2\n%s\n%s\n' "$first" \
+  'fields = particles,contact_points' 'set_wall = top velocity=0.01,0' >fields.ini
+run fields.ini
+count() { grep -c '<DataSet' "fields/$1.pvd"; }
+[[ $(count particles) == 23 && $(count contacts) == 11 && $(count state) == 11 && $(count contact_points) == 12 ]] ||
+  fail "a stage's fields: particles $(count particles), contacts $(count contacts), contact_points $(count contact_points)"
+grep -q '^fields = particles,contacts,contact_points,state$' fields/run.sphero || fail "run.sphero: $(cat fields/run.sphero)"
+run fields.ini --checkpoint_interval 0.15 --output fields-stopped
+rm fields-stopped/final.ckpt
+run fields.ini --output fields-stopped --restart fields-stopped/checkpoint.ckpt
+for file in final.ckpt energy.csv particles.pvd contacts.pvd state.pvd contact_points.pvd run.sphero; do
+  cmp -s "fields/$file" "fields-stopped/$file" || fail "a restart in a stage with fields of its own wrote another $file"
+done
+printf '%s\n[stage s]\nduration = 1\nfields = contacts\n' "$first" >no_particles.ini
+
 # A biaxial test continuing the compressed sample once it has settled,
 # every step a frame about the boundary: the stresses' means over the 100
 # steps either side agree within 0.5% (the loading itself moves sigma_yy by
@@ -123,6 +141,8 @@ refused() {
 }
 printf '%s\n[stage s]\nduration = 1\nseed = 4\n' "$first" >bad_key.ini
 refused "bad_key.ini:7: 'seed' cannot change in a stage (stage s)" bad_key.ini --check
+refused "no_particles.ini:5: stage s: fields leaves out particles, which every frame of the run is found by" \
+  no_particles.ini --check
 printf '%s\n[stage s]\nduration = 1\nset_wall = lid fixed\n' "$first" >bad_wall.ini
 refused "bad_wall.ini:7: set_wall: no wall is named 'lid'" bad_wall.ini --check
 printf '%s\n[stage s]\nduration = -1\n' "$first" >bad_duration.ini
@@ -153,6 +173,12 @@ cmp second/energy.csv second-ranks/energy.csv || fail "--from on 2 ranks wrote o
 timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run two.ini --output two-ranks --quiet >/dev/null
 "$same" two two-ranks >/dev/null || fail "two stages on 2 ranks wrote other frames"
 cmp two/energy.csv two-ranks/energy.csv || fail "two stages on 2 ranks wrote other rows"
+timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run fields.ini --output fields-ranks --quiet >/dev/null
+"$same" fields fields-ranks >/dev/null || fail "a stage's fields on 2 ranks wrote other frames"
+for file in particles.pvd contacts.pvd contact_points.pvd run.sphero; do
+  [[ $(grep -c '<DataSet' "fields/$file") == $(grep -c '<DataSet' "fields-ranks/$file") ]] ||
+    fail "a stage's fields on 2 ranks: $file lists other frames"
+done
 timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run pour.ini --output pour-ranks --quiet >/dev/null
 "$same" pour pour-ranks >/dev/null || fail "a stage adding grains on 2 ranks wrote other frames"
 cmp pour/energy.csv pour-ranks/energy.csv || fail "a stage adding grains on 2 ranks wrote other rows"

@@ -83,7 +83,11 @@ TEST(Scene, StagesFollowTheFirstWithWhatEachChanges) {
             std::string::npos);
   EXPECT_NE(refused("duration = 1\nset_wall = 0 remove\n").find("s.ini:7: set_wall: a stage keeps every body"),
             std::string::npos);
-  EXPECT_NE(refused("duration = 1\nfields = state\n").find("'fields' cannot change in a stage"), std::string::npos);
+  EXPECT_NE(refused("duration = 1\narc_resolution = 8\n").find("'arc_resolution' cannot change in a stage"),
+            std::string::npos);
+  const SceneConfig fields =
+      parse_scene(minimal("[stage s]\nduration = 1\nfields = particles,contact_points\n"), "s.ini", kShapes);
+  EXPECT_EQ(fields.stages.front().fields, (std::vector<std::string>{"particles", "contact_points"}));
   EXPECT_NE(refused("gravity = 0,1\n").find("s.ini:5: stage s: missing 'duration = SECONDS'"), std::string::npos);
   EXPECT_NE(
       error_of(minimal("[stage]\nduration = 1\n")).find("s.ini:5: '[stage]': the only sections"), std::string::npos);
