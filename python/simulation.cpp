@@ -13,6 +13,7 @@
 #include "io/checkpoint.h"
 #include "io/frame_grids.h"
 #include "io/stage.h"
+#include "run/run_start.h"
 #include "run/stage_plan.h"
 #include "run/stop_request.h"
 
@@ -81,8 +82,7 @@ Simulation::Output::Output(SerialRun& run, RunOutput output, StagePlan schedule,
 
 std::unique_ptr<Simulation> Simulation::from_checkpoint(const std::filesystem::path& checkpoint,
                                                         const SceneConfig& scene) {
-  EngineSnapshot state = load_checkpoint(checkpoint);
-  start_stage_from(scene, state, checkpoint.string());
+  EngineSnapshot state = first_stage_state(scene, checkpoint);
   return std::unique_ptr<Simulation>(new Simulation(scene, engine_of(std::move(state), scene)));
 }
 

@@ -19,7 +19,6 @@
 #include "app/default_scene.h"
 #include "app/opencl_backend.h"
 #include "app/progress_line.h"
-#include "app/restart_check.h"
 #include "app/run_folder.h"
 #include "app/run_options.h"
 #include "app/run_report.h"
@@ -34,6 +33,7 @@
 #include "run/frame_observers.h"
 #include "run/rank_run.h"
 #include "run/run_driver.h"
+#include "run/run_start.h"
 #include "run/serial_run.h"
 #include "run/stage_plan.h"
 #include "run/stop_request.h"
@@ -76,22 +76,6 @@ std::string listing_note(const World& w) {
       step);
 }
 
-// The state a run's first stage starts from: the scene's world and
-// settings at step 0, or, with --from, the checkpoint's whole state with
-// the scene applied to it as a stage.
-EngineSnapshot first_stage_state(const RunOptions& options, const SceneConfig& scene, std::vector<BodySource>* sources,
-                                 const Progress& progress) {
-  EngineSnapshot state;
-  if (!options.from.empty()) {
-    state = load_checkpoint(options.from);
-    start_stage_from(scene, state, options.from);
-    return state;
-  }
-  state.world = build_world(scene, progress, sources);
-  state.settings = resolve_engine_settings(scene, state.world);
-  return state;
-}
-
 // An engine stepping `state` as the scene asks: its threads, neighbour
 // strategy and backend, none of which changes the results.
 // `backend`, when given, receives the header's line for the backend.
@@ -110,66 +94,6 @@ std::unique_ptr<Engine> engine_for(const std::function<std::unique_ptr<Engine>()
     if (backend) *backend = "  backend: " + description + "\n";
   }
   return engine;
-}
-
-// Where the run starts: its engine, its stages and the one it is in.
-struct RunStart {
-  std::unique_ptr<Engine> engine;
-  std::vector<StagePlan> stages;
-  std::size_t stage = 0;
-  std::vector<WallColumns> columns;  // energy.csv's: every wall, loaded where a stage loads it
-  std::string backend;               // the header's line for the backend, if not the CPU
-};
-
-// A restart continues to the scene's end: a checkpoint at or past it has
-// nothing left to run, and a duration that ends before it is a mistake.
-void refuse_a_restart_past_the_end(const EngineSnapshot& checkpoint, const std::vector<StagePlan>& stages,
-                                   const EngineSnapshot& first, const std::string& file) {
-  const long end = stages.back().end_step;
-  if (checkpoint.step < end) return;
-  const double end_at = end_time(stages, first.step, first.time);
-  throw SceneError(fmt::format(
-      "{}: the checkpoint is at t = {:.6g} s (step {}), and the scene {} at t = {:.6g} s (step {}): nothing is left to "
-      "run. To continue it, {}",
-      file, checkpoint.time, checkpoint.step, checkpoint.step == end ? "ends there too" : "ends before it", end_at, end,
-      stages.size() == 1 ? fmt::format("give a duration above {:.6g} s (--duration)", checkpoint.time - first.time)
-                         : fmt::format("lengthen stage {}'s duration", stages.back().name)));
-}
-
-// The run from `first` (first_stage_state), or, with --restart, from the
-// checkpoint, which must be what the scene makes at its time: the stage it
-// belongs to is applied to the scene's state before they are compared.
-// `check`, where given, sees every stage's plan and state.
-RunStart start_run(const RunOptions& options, const SceneConfig& scene, EngineSnapshot first,
-                   const StageVisit& check = {}) {
-  RunStart run;
-  std::optional<EngineSnapshot> checkpoint;
-  if (!options.restart.empty()) checkpoint = load_checkpoint(options.restart);
-  bool placed = false;  // the checkpoint's stage found and checked
-  run.stages = plan_stages(scene, first, [&](std::size_t k, const StagePlan& plan, const EngineSnapshot& stage) {
-    if (check) check(k, plan, stage);
-    const std::vector<WallColumns> columns = wall_columns(stage.world, FramePiece{});
-    if (run.columns.empty()) run.columns = columns;
-    for (std::size_t c = 0; c < columns.size(); ++c) run.columns[c].loaded = run.columns[c].loaded || columns[c].loaded;
-    // A checkpoint belongs to the first stage that ends at or after its
-    // step (the last, for a run already at its end).
-    if (!checkpoint || placed || (checkpoint->step > plan.end_step && k < scene.stages.size())) return;
-    placed = true;
-    run.stage = k;
-    check_restart(*checkpoint, stage.world, stage.settings, options.restart, scene.source);
-  });
-  if (checkpoint) refuse_a_restart_past_the_end(*checkpoint, run.stages, first, options.restart);
-  if (!checkpoint) {
-    run.engine = engine_for(
-        [&] {
-          return options.from.empty() ? std::make_unique<Engine>(std::move(first.world), first.settings)
-                                      : std::make_unique<Engine>(std::move(first));
-        },
-        scene, &run.backend);
-    return run;
-  }
-  run.engine = engine_for([&] { return std::make_unique<Engine>(std::move(*checkpoint)); }, scene, &run.backend);
-  return run;
 }
 
 // The stages, for the run's header and --check; empty for one stage.
@@ -264,25 +188,26 @@ RanksStart whole_state_on_root(const Ranks& ranks, const RunOptions& options, co
     try {
       EngineSnapshot first = [&] {
         ProgressLine line(options.quiet);
-        return first_stage_state(options, scene, &start.sources, line.callback());
+        return first_stage_state(scene, options.from, &start.sources, line.callback());
       }();
       if (scene.backend == Backend::opencl)
         throw SceneError(
             fmt::format("{}: backend = opencl does not run on several ranks: drop mpirun or the key", scene.source));
-      RunStart run = start_run(
-          options, scene, std::move(first), [&](std::size_t k, const StagePlan& plan, const EngineSnapshot& stage) {
-            const std::string refusal = distributed_refusal(stage.settings);
-            if (refusal.empty()) return;
-            throw SceneError(k == 0 ? fmt::format("{}: {}", scene.source, refusal)
-                                    : fmt::format("{}: stage {}: {}", scene.source, plan.name, refusal));
-          });
+      RunStart run =
+          start_run(scene, std::move(first), options.from.empty(), options.restart,
+                    [&](std::size_t k, const StagePlan& plan, const EngineSnapshot& stage) {
+                      const std::string refusal = distributed_refusal(stage.settings);
+                      if (refusal.empty()) return;
+                      throw SceneError(k == 0 ? fmt::format("{}: {}", scene.source, refusal)
+                                              : fmt::format("{}: stage {}: {}", scene.source, plan.name, refusal));
+                    });
       start.stages = run.stages;
       start.stage = run.stage;
       start.columns = run.columns;
       // The serial engine that makes the state is gone (with this
       // statement) before the ranks' parts are made: its list is the
       // largest thing it holds.
-      start.whole = Engine::snapshot_of(std::move(run.engine));
+      start.whole = Engine::snapshot_of(run.engine());
     } catch (const std::exception& e) {
       failed = std::current_exception();
       failure = e.what();
@@ -393,17 +318,18 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   std::vector<BodySource> sources;
   EngineSnapshot first = [&] {
     ProgressLine line(options.quiet);
-    return first_stage_state(options, scene, &sources, line.callback());
+    return first_stage_state(scene, options.from, &sources, line.callback());
   }();
-  RunStart start = start_run(options, scene, std::move(first));
-  SerialRun run(std::move(start.engine), engine_maker(scene));
+  RunStart start = start_run(scene, std::move(first), options.from.empty(), options.restart);
+  std::string backend;  // the header's line for it, if not the CPU
+  SerialRun run(engine_for([&] { return start.engine(); }, scene, &backend), engine_maker(scene));
   RunDriver driver(run, start.stages, start.stage);
   const World& world = run.engine().world();
   const std::size_t grains = grains_of(world);
   const EngineSettings& settings = run.engine().settings();
   const long end_step = start.stages.back().end_step;
   const std::string note =
-      listing_note(world) + start.backend + rigid_listing(world, settings) + stages_listing(start.stages);
+      listing_note(world) + backend + rigid_listing(world, settings) + stages_listing(start.stages);
   if (options.check) {
     fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}{}{}",
                scene.source, grains, world.size() - grains, settings.dt, run.engine().time_step_limit(),

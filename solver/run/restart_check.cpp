@@ -1,11 +1,11 @@
-#include "app/restart_check.h"
+#include "run/restart_check.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <stdexcept>
 
-namespace sphero::app {
+namespace sphero {
 namespace {
 
 bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
@@ -128,4 +128,4 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
     refuse("the attractor differs (attractor)");
 }
 
-}  // namespace sphero::app
+}  // namespace sphero

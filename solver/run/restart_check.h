@@ -9,11 +9,11 @@
 
 #include "engine/engine.h"
 
-namespace sphero::app {
+namespace sphero {
 
 // Throws std::runtime_error naming the key (or the body) that differs and
 // what to do.
 void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, const EngineSettings& scene_settings,
                    const std::string& checkpoint_name, const std::string& scene_name);
 
-}  // namespace sphero::app
+}  // namespace sphero

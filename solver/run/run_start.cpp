@@ -1,0 +1,77 @@
+#include "run/run_start.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "io/checkpoint.h"
+#include "io/stage.h"
+#include "run/restart_check.h"
+
+namespace sphero {
+namespace {
+
+// A restart continues to the scene's end: a checkpoint at or past it has
+// nothing left to run, and a duration that ends before it is a mistake.
+void refuse_a_restart_past_the_end(const EngineSnapshot& checkpoint, const std::vector<StagePlan>& stages,
+                                   const EngineSnapshot& first, const std::string& file) {
+  const long end = stages.back().end_step;
+  if (checkpoint.step < end) return;
+  const double end_at = end_time(stages, first.step, first.time);
+  throw SceneError(fmt::format(
+      "{}: the checkpoint is at t = {:.6g} s (step {}), and the scene {} at t = {:.6g} s (step {}): nothing is left to "
+      "run. To continue it, {}",
+      file, checkpoint.time, checkpoint.step, checkpoint.step == end ? "ends there too" : "ends before it", end_at, end,
+      stages.size() == 1 ? fmt::format("give a duration above {:.6g} s (--duration)", checkpoint.time - first.time)
+                         : fmt::format("lengthen stage {}'s duration", stages.back().name)));
+}
+
+}  // namespace
+
+EngineSnapshot first_stage_state(const SceneConfig& scene, const std::filesystem::path& from,
+                                 std::vector<BodySource>* sources, const Progress& progress) {
+  EngineSnapshot state;
+  if (!from.empty()) {
+    state = load_checkpoint(from);
+    start_stage_from(scene, state, from.string());
+    return state;
+  }
+  state.world = build_world(scene, progress, sources);
+  state.settings = resolve_engine_settings(scene, state.world);
+  return state;
+}
+
+RunStart start_run(const SceneConfig& scene, EngineSnapshot first, bool fresh, const std::filesystem::path& restart,
+                   const StageVisit& check) {
+  RunStart run;
+  std::optional<EngineSnapshot> checkpoint;
+  if (!restart.empty()) checkpoint = load_checkpoint(restart);
+  bool placed = false;  // the checkpoint's stage found and checked
+  run.stages = plan_stages(scene, first, [&](std::size_t k, const StagePlan& plan, const EngineSnapshot& stage) {
+    if (check) check(k, plan, stage);
+    const std::vector<WallColumns> columns = wall_columns(stage.world, FramePiece{});
+    if (run.columns.empty()) run.columns = columns;
+    for (std::size_t c = 0; c < columns.size(); ++c) run.columns[c].loaded = run.columns[c].loaded || columns[c].loaded;
+    // A checkpoint belongs to the first stage that ends at or after its
+    // step (the last, for a run already at its end).
+    if (!checkpoint || placed || (checkpoint->step > plan.end_step && k < scene.stages.size())) return;
+    placed = true;
+    run.stage = k;
+    check_restart(*checkpoint, stage.world, stage.settings, restart.string(), scene.source);
+  });
+  if (!checkpoint) {
+    run.state = std::move(first);
+    run.fresh = fresh;
+    return run;
+  }
+  refuse_a_restart_past_the_end(*checkpoint, run.stages, first, restart.string());
+  run.state = std::move(*checkpoint);
+  return run;
+}
+
+std::unique_ptr<Engine> RunStart::engine() {
+  if (fresh) return std::make_unique<Engine>(std::move(state.world), state.settings);
+  return std::make_unique<Engine>(std::move(state));
+}
+
+}  // namespace sphero
