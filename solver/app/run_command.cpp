@@ -122,7 +122,10 @@ RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const
   prepare_output_directory(out, options);
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = time;
-  return RunOutput(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at);
+  RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at);
+  // A --from run's frames go on from its parent's numbers.
+  if (!options.from.empty() && !output.continues()) output.number_frames_from(first_frame_number(options.from, time));
+  return output;
 }
 
 // The driver's run; a later stage refused where it begins (grains that
@@ -305,7 +308,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
     int code = 0;
     on_root(ranks, [&] {
       code = report_early_end(outcome, run->time(), "mpirun ... " + continue_command(options, out, checkpoints.path()),
-                              frames.last_good_time(), output->frames_written(), out);
+                              frames.last_good_time(), output->next_frame_number() - 1, out);
     });
     return static_cast<int>(ranks.max(static_cast<double>(code)));
   }
@@ -353,7 +356,7 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   const RunOutcome outcome = run_saying_where_a_stage_is_refused(driver, options, out, checkpoints.path());
   if (outcome.ending != RunOutcome::Ending::finished)
     return report_early_end(outcome, run.time(), continue_command(options, out, checkpoints.path()),
-                            frames.last_good_time(), output.frames_written(), out);
+                            frames.last_good_time(), output.next_frame_number() - 1, out);
   save_checkpoint(out / "final.ckpt", run.engine().snapshot());
   const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
   progress.finish();

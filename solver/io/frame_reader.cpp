@@ -128,9 +128,9 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size())
     throw std::runtime_error(
         fmt::format("{}: frame {} does not exist; the run has frames 0 to {}", run.string(), frame, frames.size() - 1));
-  const std::string index = fmt::format("{:05d}", frame);
-  const std::string extension = frame_extension(frames[static_cast<std::size_t>(frame)]);
-  const auto file = [&](const char* field) { return run / (frame_stem(field, frame) + extension); };
+  const CollectionEntry& entry = frames[static_cast<std::size_t>(frame)];
+  const std::string index = fmt::format("{:05d}", frame_number(entry));
+  const auto file = [&](const char* field) { return run / frame_file(entry, field); };
   const auto particles = read_vtu(file("particles"));
   vtkSmartPointer<vtkUnstructuredGrid> contacts, walls, state;
   if (std::filesystem::exists(file("contacts"))) contacts = read_vtu(file("contacts"));
@@ -150,6 +150,19 @@ std::string frame_extension(const std::filesystem::path& run, int frame) {
   const std::vector<CollectionEntry> frames = read_collection(run / "particles.pvd");
   if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size()) return ".vtu";
   return frame_extension(frames[static_cast<std::size_t>(frame)]);
+}
+
+int frame_number(const CollectionEntry& frame) {
+  const std::string stem = std::filesystem::path(frame.file).stem().string();
+  const std::size_t underscore = stem.rfind('_');
+  if (underscore == std::string::npos || underscore + 1 == stem.size()) return 0;
+  const std::string digits = stem.substr(underscore + 1);
+  if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
+  return std::stoi(digits);
+}
+
+std::string frame_file(const CollectionEntry& frame, const std::string& field) {
+  return frame_stem(field, frame_number(frame)) + frame_extension(frame);
 }
 
 std::string frame_extension(const CollectionEntry& frame) {
@@ -254,7 +267,10 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
 }
 
 void add_particle_fields(const std::filesystem::path& run, int frame, const std::vector<ParticleField>& fields) {
-  const auto file = run / (frame_stem("particles", frame) + frame_extension(run, frame));
+  const std::vector<CollectionEntry> frames = run_frames(run);
+  if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size())
+    throw std::runtime_error(fmt::format("{}: frame {} does not exist", run.string(), frame));
+  const auto file = run / frame_file(frames[static_cast<std::size_t>(frame)], "particles");
   const std::vector<std::filesystem::path> pieces =
       file.extension() == ".pvtu" ? pvtu_pieces(file) : std::vector<std::filesystem::path>{file};
   // The fields' values come in body order (read_frame's); each piece takes

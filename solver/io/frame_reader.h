@@ -45,6 +45,13 @@ FrameData read_frame(const std::filesystem::path& run_directory, int frame);
 std::string frame_extension(const std::filesystem::path& run_directory, int frame);
 // The same of a collection's entry.
 std::string frame_extension(const CollectionEntry& frame);
+// The number a frame's files carry ("particles_00011.vtu": 11; a run
+// continued with --from goes on from its parent's numbers), 0 where the
+// name carries none.
+int frame_number(const CollectionEntry& frame);
+// The file of `field` of the frame `frame` names ("contacts_00011.vtu"
+// beside "particles_00011.vtu"), relative to the run's folder.
+std::string frame_file(const CollectionEntry& frame, const std::string& field);
 
 // The same from grids already in memory (what ParaView's Sphero reader
 // produces); `contacts`, `walls` and `state` may be null. The state frame

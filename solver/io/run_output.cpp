@@ -114,7 +114,9 @@ bool RunOutput::holds_a_run() const {
 void RunOutput::resume(double time, const std::string& header) {
   // Frames up to the checkpoint's time stay; later ones (written after the
   // checkpoint by the interrupted run) are superseded.
-  for (const CollectionEntry& frame : read_collection(frames_collection()))  // checked: every timestep a finite number
+  const std::vector<CollectionEntry> frames = read_collection(frames_collection());  // every timestep finite
+  if (!frames.empty()) first_number_ = frame_number(frames.front());
+  for (const CollectionEntry& frame : frames)
     if (frame.time <= time * (1.0 + 1e-12)) {
       times_.push_back(frame.time);
       extensions_.push_back(frame_extension(frame));
@@ -127,7 +129,8 @@ void RunOutput::resume(double time, const std::string& header) {
     std::vector<std::string> files;
     for (const CollectionEntry& entry : read_collection(directory_ / (name + ".pvd"))) files.push_back(entry.file);
     for (std::size_t k = 0; k < times_.size(); ++k)
-      if (std::find(files.begin(), files.end(), frame_stem(name, static_cast<int>(k)) + extensions_[k]) != files.end())
+      if (std::find(files.begin(), files.end(),
+                    frame_stem(name, first_number_ + static_cast<int>(k)) + extensions_[k]) != files.end())
         held_[k].push_back(name);
   }
   // energy.csv: keep the header and the rows up to the checkpoint.
@@ -175,15 +178,16 @@ void RunOutput::write_frame(const Engine& engine, const EnergyLedger& ledger) {
     grids_.emplace(engine.world(), arc_resolution_);
     grids_bodies_ = engine.world().size();
   }
-  grids_->write(engine, FramePiece{}, frame_fields_, directory_, frame_);
+  grids_->write(engine, FramePiece{}, frame_fields_, directory_, next_frame_number());
   list_frame(".vtu", energy_row(engine, FramePiece{}, ledger, engine.deepest_overlap()));
 }
 
 void RunOutput::add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int pieces, const EnergyRow& row) {
   for (const PieceLayout& layout : layouts) {
     std::vector<std::string> names;
-    for (int k = 0; k < pieces; ++k) names.push_back(FramePiece{k, pieces, {}, {}}.file_name(layout.field, frame_));
-    write_pvtu_atomically(directory_ / (frame_stem(layout.field, frame_) + ".pvtu"), layout.cell_arrays, names);
+    const int number = next_frame_number();
+    for (int k = 0; k < pieces; ++k) names.push_back(FramePiece{k, pieces, {}, {}}.file_name(layout.field, number));
+    write_pvtu_atomically(directory_ / (frame_stem(layout.field, number) + ".pvtu"), layout.cell_arrays, names);
   }
   list_frame(".pvtu", row);
 }
@@ -202,7 +206,7 @@ void RunOutput::write_collection(const std::string& name) const {
   std::vector<CollectionEntry> entries;
   for (std::size_t k = 0; k < times_.size(); ++k)
     if (std::find(held_[k].begin(), held_[k].end(), name) != held_[k].end())
-      entries.push_back({times_[k], frame_stem(name, static_cast<int>(k)) + extensions_[k]});
+      entries.push_back({times_[k], frame_stem(name, first_number_ + static_cast<int>(k)) + extensions_[k]});
   write_collection_atomically(directory_ / (name + ".pvd"), entries);
 }
 

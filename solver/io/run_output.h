@@ -79,6 +79,11 @@ class RunOutput {
   // rank 0's: the .pvtu of each field, the collections and energy.csv's row.
   void add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int pieces, const EnergyRow& row);
   int frames_written() const { return frame_; }
+  // Frames are numbered from `first` in their files' names (a --from run
+  // goes on from its parent's numbers); before the first frame only.
+  void number_frames_from(int first) { first_number_ = first; }
+  // The number the next frame's files carry.
+  int next_frame_number() const { return first_number_ + frame_; }
   // Whether an earlier run's frames were found and are continued (those up
   // to the checkpoint's time kept). False for a new run and for a branch,
   // which the caller starts with a frame of the state it starts from.
@@ -120,7 +125,8 @@ class RunOutput {
   std::vector<std::string> extensions_;         // per frame: ".vtu" whole, ".pvtu" in pieces
   std::vector<std::vector<std::string>> held_;  // per frame: the fields it holds
   std::vector<std::string> frame_fields_;       // what frames hold now
-  int frame_ = 0;
+  int frame_ = 0;                               // frames in the folder
+  int first_number_ = 0;                        // the first one's number
   bool continues_ = false;
 };
 

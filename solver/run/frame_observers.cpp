@@ -45,7 +45,7 @@ void SerialFrames::unstable(const InstabilityError&) {
 RankFrames::RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory, int arc_resolution)
     : run_(run), output_(output), arc_resolution_(arc_resolution), directory_(std::move(directory)) {
   const Ranks& ranks = run_.ranks();
-  frame_ = static_cast<int>(ranks.max(output_ ? static_cast<double>(output_->frames_written()) : 0.0));
+  frame_ = static_cast<int>(ranks.max(output_ ? static_cast<double>(output_->next_frame_number()) : 0.0));
 }
 
 // Every rank writes its piece of the frame (its own grains, the pairs it is

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <optional>
 
 #include "io/checkpoint.h"
+#include "io/frame_reader.h"
 #include "io/stage.h"
 #include "run/restart_check.h"
 
@@ -67,6 +69,15 @@ RunStart start_run(const SceneConfig& scene, EngineSnapshot first, bool fresh, c
   refuse_a_restart_past_the_end(*checkpoint, run.stages, first, restart.string());
   run.state = std::move(*checkpoint);
   return run;
+}
+
+int first_frame_number(const std::filesystem::path& from, double time) {
+  const std::filesystem::path parent = from.has_parent_path() ? from.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::exists(parent / "particles.pvd")) return 0;
+  int next = 0;
+  for (const CollectionEntry& frame : read_collection(parent / "particles.pvd"))
+    if (frame.time < time - 1e-12 * std::abs(time)) next = frame_number(frame) + 1;
+  return next;
 }
 
 std::unique_ptr<Engine> RunStart::engine() {

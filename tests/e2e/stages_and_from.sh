@@ -42,11 +42,17 @@ for field in particles contacts walls state contact_points; do
   for ((k = 0; k < n1 - 1; ++k)); do
     cmp -s "$(printf "two/%s_%05d.vtu" $field $k)" "$(printf "one/%s_%05d.vtu" $field $k)" || fail "$field frame $k differs"
   done
-  for ((k = 0; k < n2; ++k)); do
-    cmp -s "$(printf "two/%s_%05d.vtu" $field $((n1 - 1 + k)))" "$(printf "second/%s_%05d.vtu" $field $k)" ||
-      fail "$field frame $((n1 - 1 + k)) differs from --from's frame $k"
+  # --from's frames go on from its parent's numbers: the same names.
+  for ((k = n1 - 1; k < n1 - 1 + n2; ++k)); do
+    cmp -s "$(printf "two/%s_%05d.vtu" $field $k)" "$(printf "second/%s_%05d.vtu" $field $k)" ||
+      fail "$field frame $k differs from --from's"
   done
 done
+[[ $(grep -o 'particles_[0-9]*' second/particles.pvd | head -1) == $(printf 'particles_%05d' $((n1 - 1))) ]] ||
+  fail "--from's frames do not go on from its parent's numbers: $(grep -o 'particles_[0-9]*' second/particles.pvd | head -1)"
+"$sphero" analyze second --no-local-packing >/dev/null || fail "sphero analyze cannot read a --from run's frames"
+[[ $(($(wc -l <second/analysis.csv) - $(grep -c '^#' second/analysis.csv) - 1)) == "$n2" ]] ||
+  fail "sphero analyze read $(wc -l <second/analysis.csv) lines of a --from run of $n2 frames"
 
 # A stage that pours four disks onto the sample: the same bytes as --from
 # with the grains line, the grains numbered after every body, their
@@ -63,8 +69,9 @@ cmp pour/final.ckpt poured/final.ckpt || fail "a stage adding grains differs fro
 diff <(tail -n +3 pour/energy.csv) <(tail -n +3 rest/energy.csv | head -n -1; tail -n +3 poured/energy.csv) >/dev/null ||
   fail "a stage adding grains wrote other rows than --from"
 grains_in() { grep -ao 'NumberOfCells="[0-9]*"' "$1" | head -1 | tr -dc 0-9; }
-[[ $(grains_in rest/particles_00000.vtu) == 40 && $(grains_in poured/particles_00000.vtu) == 44 ]] ||
-  fail "the poured run holds $(grains_in poured/particles_00000.vtu) grains, not 44"
+poured_first=$(ls poured/particles_*.vtu | head -1)
+[[ $(grains_in rest/particles_00000.vtu) == 40 && $(grains_in "$poured_first") == 44 ]] ||
+  fail "the poured run holds $(grains_in "$poured_first") grains, not 44"
 awk -F, '/^[0-9]/ { for (k = 1; k <= NF; ++k) if (names[k] == "first_law_residual_J") r = $k; else if (names[k] == "external_work_J") w = $k }
   /^time_s/ { for (k = 1; k <= NF; ++k) names[k] = $k }
   END { exit !(w > 30 && r * r < (1e-4 * w) ^ 2) }' pour/energy.csv ||
