@@ -13,6 +13,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "io/run_output.h"
 #include "run/stop_request.h"
 #include "simulation.h"
 
@@ -173,6 +174,23 @@ void run(py::object self, std::optional<double> time, std::optional<long> steps,
   if (outcome.ending == RunOutcome::Ending::unstable) throw std::runtime_error(outcome.instability);
 }
 
+// energy.csv's wall columns, now.
+py::dict walls_of(const Engine& engine) {
+  const std::vector<WallColumns> columns = wall_columns(engine.world(), FramePiece{});
+  const EnergyRow row = energy_row(engine, FramePiece{}, EnergyLedger{}, engine.deepest_overlap());
+  py::dict walls;
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    const EnergyRow::Wall& w = row.walls[k];
+    py::dict wall;
+    wall["number"] = columns[k].number;
+    wall["force"] = py::make_tuple(w.force.x, w.force.y);
+    wall["position"] = py::make_tuple(w.position.x, w.position.y);
+    wall["load"] = py::make_tuple(w.load.x, w.load.y);
+    walls[py::str(columns[k].label)] = wall;
+  }
+  return walls;
+}
+
 py::dict contacts_of(const Engine& engine) {
   const World& w = engine.world();
   std::vector<int> vertex_body, edge_body, vertex, edge, sliding;
@@ -329,6 +347,10 @@ void bind_simulation(py::module_& m) {
                                const auto& w = idle(self).engine().world().is_wall;
                                return copy_values(std::vector<std::uint8_t>(w.begin(), w.end())).attr("astype")("bool");
                              })
+      .def(
+          "walls", [idle](py::object self) { return walls_of(idle(self).engine()); },
+          "Every wall by its label (its name, or wallN) as energy.csv's columns give it: number, the force the "
+          "grains exert on it (N per unit thickness), its position, and the load imposed on a pressure plate.")
       .def(
           "contacts", [idle](py::object self) { return contacts_of(idle(self).engine()); },
           "Every touching vertex contact: bodies, features, point of application, normal, force on the vertex "

@@ -86,6 +86,10 @@ def test_stepping_matches_sphero_run_to_the_bit(tmp_path):
     frame = sphero.read_frame(str(run), sphero.frame_count(str(run)) - 1)
     grains = ~sim.is_wall
     assert np.array_equal(frame.centres, sim.positions[grains])
+    wall = sim.walls()["wall0"]
+    assert wall["number"] == 0 and wall["load"] == (0.0, 0.0)
+    assert wall["force"] == (float(row["wall0_fx_N"]), float(row["wall0_fy_N"]))
+    assert wall["position"] == (float(row["wall0_x_m"]), float(row["wall0_y_m"]))
 
 
 def test_the_analysis_is_sphero_analyzes(tmp_path):
