@@ -82,6 +82,7 @@ Simulation::Output::Output(SerialRun& run, RunOutput output, StagePlan schedule,
 
 std::unique_ptr<Simulation> Simulation::from_checkpoint(const std::filesystem::path& checkpoint,
                                                         const SceneConfig& scene) {
+  if (checkpoint.empty()) throw std::invalid_argument("from_checkpoint: give the checkpoint's path");
   EngineSnapshot state = first_stage_state(scene, checkpoint);
   return std::unique_ptr<Simulation>(new Simulation(scene, engine_of(std::move(state), scene)));
 }

@@ -124,7 +124,8 @@ RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const
   if (!options.restart.empty()) resume_at = time;
   RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at);
   // A --from run's frames go on from its parent's numbers.
-  if (!options.from.empty() && !output.continues()) output.number_frames_from(first_frame_number(options.from, time));
+  if (!options.from.empty() && options.restart.empty())
+    output.number_frames_from(first_frame_number(options.from, time));
   return output;
 }
 
@@ -210,7 +211,7 @@ RanksStart whole_state_on_root(const Ranks& ranks, const RunOptions& options, co
       // The serial engine that makes the state is gone (with this
       // statement) before the ranks' parts are made: its list is the
       // largest thing it holds.
-      start.whole = Engine::snapshot_of(run.engine());
+      start.whole = Engine::snapshot_of(engine_for([&] { return run.engine(); }, scene));
     } catch (const std::exception& e) {
       failed = std::current_exception();
       failure = e.what();
@@ -308,7 +309,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
     int code = 0;
     on_root(ranks, [&] {
       code = report_early_end(outcome, run->time(), "mpirun ... " + continue_command(options, out, checkpoints.path()),
-                              frames.last_good_time(), output->next_frame_number() - 1, out);
+                              frames.last_good_time(), output->frames_written(), output->next_frame_number() - 1, out);
     });
     return static_cast<int>(ranks.max(static_cast<double>(code)));
   }
@@ -356,7 +357,7 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   const RunOutcome outcome = run_saying_where_a_stage_is_refused(driver, options, out, checkpoints.path());
   if (outcome.ending != RunOutcome::Ending::finished)
     return report_early_end(outcome, run.time(), continue_command(options, out, checkpoints.path()),
-                            frames.last_good_time(), output.next_frame_number() - 1, out);
+                            frames.last_good_time(), output.frames_written(), output.next_frame_number() - 1, out);
   save_checkpoint(out / "final.ckpt", run.engine().snapshot());
   const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
   progress.finish();

@@ -112,14 +112,16 @@ void print_summary(const RunTotals& totals, const Engine* engine, const SceneCon
 }
 
 int report_early_end(const RunOutcome& outcome, double time, const std::string& continue_with, double last_good_time,
-                     int last_frame, const fs::path& out) {
+                     int frames_written, int last_frame, const fs::path& out) {
   if (outcome.ending == RunOutcome::Ending::stopped) {
     fmt::print(stderr, "\nsphero run: stopped by signal {} at t = {:g} s; continue with\n  {}\n", outcome.signal, time,
                continue_with);
     return 128 + outcome.signal;
   }
-  fmt::print(stderr, "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} in {}/ and last-good.ckpt.\n",
-             outcome.instability, last_good_time, last_frame, out.string());
+  fmt::print(stderr,
+             "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} (particles_{:05d}) in {}/ and "
+             "last-good.ckpt.\n",
+             outcome.instability, last_good_time, frames_written - 1, last_frame, out.string());
   return 3;
 }
 

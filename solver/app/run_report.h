@@ -41,10 +41,11 @@ void print_summary(const RunTotals& totals, const Engine* engine, const SceneCon
                    const std::filesystem::path& out, long steps, std::size_t grains, double wall, double cpu);
 
 // For a run stopped by a signal or by an instability: what happened and
-// how to go on (`continue_with`, the command that continues it; `last_frame`,
-// the number of the last frame written). Returns
-// the exit status: 128 + the signal, or 3.
+// how to go on (`continue_with`, the command that continues it;
+// `frames_written` and `last_frame`, the frames in the folder and the
+// number the last one's files carry). Returns the exit status: 128 + the
+// signal, or 3.
 int report_early_end(const RunOutcome& outcome, double time, const std::string& continue_with, double last_good_time,
-                     int last_frame, const std::filesystem::path& out);
+                     int frames_written, int last_frame, const std::filesystem::path& out);
 
 }  // namespace sphero::app

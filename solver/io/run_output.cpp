@@ -124,13 +124,15 @@ void RunOutput::resume(double time, const std::string& header) {
   frame_ = static_cast<int>(times_.size());
   // Which kept frames hold each field: those its collection names.
   held_.assign(times_.size(), {});
+  // (Or whose file is there: a run killed between rewriting two
+  // collections has listed its last frame in only some of them.)
   for (const std::string& name : fields_) {
-    if (!std::filesystem::exists(directory_ / (name + ".pvd"))) continue;
     std::vector<std::string> files;
-    for (const CollectionEntry& entry : read_collection(directory_ / (name + ".pvd"))) files.push_back(entry.file);
+    if (std::filesystem::exists(directory_ / (name + ".pvd")))
+      for (const CollectionEntry& entry : read_collection(directory_ / (name + ".pvd"))) files.push_back(entry.file);
     for (std::size_t k = 0; k < times_.size(); ++k)
-      if (std::find(files.begin(), files.end(),
-                    frame_stem(name, first_number_ + static_cast<int>(k)) + extensions_[k]) != files.end())
+      if (const std::string file = frame_stem(name, first_number_ + static_cast<int>(k)) + extensions_[k];
+          std::find(files.begin(), files.end(), file) != files.end() || std::filesystem::exists(directory_ / file))
         held_[k].push_back(name);
   }
   // energy.csv: keep the header and the rows up to the checkpoint.

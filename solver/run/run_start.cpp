@@ -75,8 +75,12 @@ int first_frame_number(const std::filesystem::path& from, double time) {
   const std::filesystem::path parent = from.has_parent_path() ? from.parent_path() : std::filesystem::path(".");
   if (!std::filesystem::exists(parent / "particles.pvd")) return 0;
   int next = 0;
-  for (const CollectionEntry& frame : read_collection(parent / "particles.pvd"))
-    if (frame.time < time - 1e-12 * std::abs(time)) next = frame_number(frame) + 1;
+  try {
+    for (const CollectionEntry& frame : read_collection(parent / "particles.pvd"))
+      if (frame.time < time - 1e-12 * std::abs(time)) next = frame_number(frame) + 1;
+  } catch (const std::exception&) {
+    return 0;  // the numbers only: the run does not need its parent's frames
+  }
   return next;
 }
 

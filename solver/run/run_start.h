@@ -35,17 +35,17 @@ struct RunStart {
   std::unique_ptr<Engine> engine();
 };
 
+// The number a --from run's first frame carries: the one after its
+// parent's last frame before the checkpoint's `time` (the parent's frames
+// lie beside the checkpoint, `from`), so that the numbers go on as in one
+// run of two stages; 0 where no frames can be read there.
+int first_frame_number(const std::filesystem::path& from, double time);
+
 // The run from `first` (first_stage_state; `fresh` where it is a scene's),
 // or, with `restart` (a checkpoint), from the checkpoint, which must be
 // what the scene makes at its time: the stage it belongs to is applied to
 // the scene's state before they are compared. `check`, where given, sees
 // every stage's plan and state. Throws SceneError naming what differs.
-// The number a --from run's first frame carries: the one after its
-// parent's last frame before the checkpoint's `time` (the parent's frames
-// lie beside the checkpoint, `from`), so that the numbers go on as in one
-// run of two stages; 0 where no frames lie there.
-int first_frame_number(const std::filesystem::path& from, double time);
-
 RunStart start_run(const SceneConfig& scene, EngineSnapshot first, bool fresh, const std::filesystem::path& restart,
                    const StageVisit& check = {});
 

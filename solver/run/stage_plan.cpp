@@ -44,13 +44,15 @@ RunFields run_fields(const SceneConfig& scene) {
   std::string index = "walls";
   for (const char* name : {"state", "contacts", "particles"})
     if (std::find(fields.all.begin(), fields.all.end(), name) != fields.all.end()) index = name;
-  for (std::size_t k = 1; k < fields.per_stage.size(); ++k) {
+  if (std::find(fields.all.begin(), fields.all.end(), index) == fields.all.end()) return fields;
+  for (std::size_t k = 0; k < fields.per_stage.size(); ++k) {
     const auto& stage = fields.per_stage[k];
-    if (std::find(stage.begin(), stage.end(), index) == stage.end())
-      throw SceneError(fmt::format(
-          "{}: stage {}: fields leaves out {}, which every frame of the run is found by (the run writes it in "
-          "another stage): keep it",
-          scene.stages[k - 1].at.where, scene.stages[k - 1].name, index));
+    if (std::find(stage.begin(), stage.end(), index) != stage.end()) continue;
+    const std::string where =
+        k == 0 ? fmt::format("{}: fields", scene.source)
+               : fmt::format("{}: stage {}: fields", scene.stages[k - 1].at.where, scene.stages[k - 1].name);
+    throw SceneError(fmt::format(
+        "{} leaves out {}, which every frame of the run is found by (another stage writes it): keep it", where, index));
   }
   return fields;
 }

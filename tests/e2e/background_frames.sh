@@ -38,7 +38,7 @@ for threads in 1 2; do
   "$sphero" run --quiet --output "$dir/unstable-$threads" --dt 0.003 --allow_large_time_step true --threads "$threads" \
     > /dev/null 2> "$dir/unstable-$threads.err" || status=$?
   [ "$status" -eq 3 ] || { echo "threads $threads: exit $status, not 3"; cat "$dir/unstable-$threads.err"; exit 1; }
-  grep -q "The last good state (t = .*) is frame [0-9]* in" "$dir/unstable-$threads.err"
+  grep -q "The last good state (t = .*) is frame [0-9]* (particles_[0-9]*) in" "$dir/unstable-$threads.err"
 done
 cmp "$dir/unstable-1.err" <(sed "s/unstable-2/unstable-1/" "$dir/unstable-2.err")
 for f in "$dir/unstable-1"/*; do cmp "$f" "$dir/unstable-2/$(basename "$f")"; done

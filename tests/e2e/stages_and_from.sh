@@ -150,6 +150,10 @@ printf '%s\n[stage s]\nduration = 1\nseed = 4\n' "$first" >bad_key.ini
 refused "bad_key.ini:7: 'seed' cannot change in a stage (stage s)" bad_key.ini --check
 refused "no_particles.ini:5: stage s: fields leaves out particles, which every frame of the run is found by" \
   no_particles.ini --check
+printf '%s\nfields = contacts\n[stage s]\nduration = 1\nfields = particles\n' "$first" >first_without.ini
+refused "first_without.ini: fields leaves out particles" first_without.ini --check
+printf '%s\nfields = contact_points\n[stage s]\nduration = 1\n' "$first" >points_only.ini
+"$sphero" run points_only.ini --check >/dev/null || fail "a run writing only contact_points in two stages was refused"
 printf '%s\n[stage s]\nduration = 1\nset_wall = lid fixed\n' "$first" >bad_wall.ini
 refused "bad_wall.ini:7: set_wall: no wall is named 'lid'" bad_wall.ini --check
 printf '%s\n[stage s]\nduration = -1\n' "$first" >bad_duration.ini
