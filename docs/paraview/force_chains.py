@@ -1,7 +1,7 @@
 """The force-chain figure of a Sphero run in ParaView: particles in light
 grey, every contact a tube whose radius grows with its force (dark red), and
-the contacts along force chains (Peters et al. 2005) on top, coloured by
-chain. Runs under pvpython or pvbatch with the Sphero plugin:
+the contacts along force chains (Peters et al. 2005) on top in blue, with
+the time above the drawing and a legend below it. Runs under pvpython or pvbatch with the Sphero plugin:
 
     pvpython --no-mpi docs/paraview/force_chains.py --plugin build/lib/paraview-5.11/plugins/SpheroPlugin/SpheroPlugin.so \\
         --run sphero-output -o force-chains.png
@@ -14,7 +14,7 @@ import argparse
 import os
 
 from paraview.simple import (LoadPlugin, OpenDataFile, ExtractBlock, MergeBlocks, ExtractSurface, CellDatatoPointData, Calculator, Tube, Show,
-                             CreateView, SetActiveView, Render, SaveScreenshot)
+                             CreateView, SetActiveView, Render, SaveScreenshot, Text)
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--plugin", required=True, help="the built SpheroPlugin.so")
@@ -41,8 +41,11 @@ everything = MergeBlocks(Input=chains)
 everything.UpdatePipeline(time)
 x0, x1, y0, y1, _, _ = everything.GetDataInformation().GetBounds()
 margin = 0.02 * max(x1 - x0, y1 - y0)
+# A band above the drawing for the time and one below for the legend, so
+# that no text lies over the grains.
+band = 0.09 * (x1 - x0 + 2 * margin)
 if args.height is None:
-    args.height = max(100, int(args.width * (y1 - y0 + 2 * margin) / (x1 - x0 + 2 * margin)))
+    args.height = max(100, int(args.width * (y1 - y0 + 2 * margin + 2 * band) / (x1 - x0 + 2 * margin)))
 
 view = CreateView("RenderView")
 SetActiveView(view)
@@ -109,7 +112,27 @@ chain_display.AmbientColor = chain_display.DiffuseColor = [0.10, 0.30, 0.75]  # 
 view.CameraFocalPoint = [0.5 * (x0 + x1), 0.5 * (y0 + y1), 0.0]
 view.CameraPosition = [0.5 * (x0 + x1), 0.5 * (y0 + y1), 10 * (x1 - x0 + y1 - y0)]
 view.CameraViewUp = [0, 1, 0]
-view.CameraParallelScale = 0.5 * (y1 - y0) + margin
+view.CameraParallelScale = 0.5 * (y1 - y0) + margin + band
+
+
+def label(text, corner):
+    """Text in a corner of the image, black, sized with the image."""
+    display = Show(Text(Text=text), view)
+    for location in (corner, corner.replace(" ", "")):  # ParaView 5.10 on, and before
+        try:
+            display.WindowLocation = location
+            break
+        except ValueError:
+            continue
+    display.Color = [0.0, 0.0, 0.0]
+    display.Justification = "Left"
+    display.FontSize = max(10, args.width // 70)
+    return display
+
+
+label(f"t = {time:.6g} s", "Upper Left Corner")
+label(f"dark red: every contact, tube radius proportional to its force (the thickest {strongest:.3g} N per unit "
+      f"thickness)\nblue: the contacts along force chains", "Lower Left Corner")
 Render(view)
 SaveScreenshot(args.output, view, ImageResolution=[args.width, args.height])
 print(f"force chains at t = {time:g} s -> {args.output}")
