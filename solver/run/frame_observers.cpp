@@ -82,6 +82,7 @@ void RankFrames::write(const EngineSnapshot& header) {
 void RankFrames::write_now() {
   last_good_ = {};  // a rank need not hold two shares at once
   last_good_ = run_.share_now();
+  run_.note_share(last_good_);  // a checkpoint at this step takes it too
   write(last_good_.header);
 }
 
@@ -95,6 +96,7 @@ void RankFrames::started(const RunPoint& at) {
   const bool continues = run_.ranks().max(output_ && output_->continues() ? 1.0 : 0.0) > 0.0;
   if (continues) {
     last_good_ = run_.share_now();
+    run_.note_share(last_good_);
     return;
   }
   write_now();

@@ -24,7 +24,14 @@ void RankRun::save_checkpoint(const std::filesystem::path& path, const StateShar
   });
 }
 
-void RankRun::save_checkpoint(const std::filesystem::path& path) { save_checkpoint(path, share_now()); }
+void RankRun::save_checkpoint(const std::filesystem::path& path) {
+  // The same on every rank: each noted its share of the same frame.
+  if (noted_ && noted_->header.step == engine_->step_count() && noted_generation_ == generation_) {
+    save_checkpoint(path, *noted_);
+    return;
+  }
+  save_checkpoint(path, share_now());
+}
 
 // The whole state is put together on rank 0 as a checkpoint in parts would
 // be read back, so that the stage starts from exactly the bodies, springs

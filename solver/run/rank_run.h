@@ -41,6 +41,14 @@ class RankRun final : public SteppedRun {
 
   // This rank's share of the state now. Collective.
   StateShare share_now();
+  // A share that `share` holder keeps (the frames' last good state):
+  // save_checkpoint(path) reuses it while the run is at its step, rather
+  // than take a second share of the same state. It must outlive the run's
+  // steps; a new stage's state needs a new share.
+  void note_share(const StateShare& share) {
+    noted_ = &share;
+    noted_generation_ = generation_;
+  }
   // The checkpoint in parts of every rank's `share`: rank 0 writes it,
   // taking the other ranks' parts one at a time, so that no rank holds the
   // whole state. Collective.
@@ -50,6 +58,8 @@ class RankRun final : public SteppedRun {
   const Ranks& ranks_;
   std::optional<DistributedEngine> engine_;
   int generation_ = 0;
+  const StateShare* noted_ = nullptr;
+  int noted_generation_ = -1;  // the engine it was taken of
 };
 
 // What rank 0 alone does (files, the terminal): a failure there stops
