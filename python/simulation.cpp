@@ -154,9 +154,7 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
   options.overwrite = overwrite;
   app::prepare_output_directory(folder, options);
   // The scene's fields as `sphero run` lists them (its stages are not run here).
-  SceneConfig first = scene_;
-  first.stages.clear();
-  const std::vector<std::string> fields = run_fields(first).all;
+  const std::vector<std::string> fields = in_frame_order(scene_.fields);
   RunOutput files(folder, wall_columns(engine().world(), FramePiece{}), engine().world().cell, arc_resolution_, fields);
   StagePlan plan;
   plan.name = "python";

@@ -257,9 +257,8 @@ void finish_run_on_ranks(RankRun& run, const ProgressReport& progress, const Ran
   run.save_checkpoint(out / "final.ckpt", last);
   on_root(ranks, [&] {
     progress.finish();
-    const RunTotals totals{
-        last.header.time, last.header.ledger, last.header.deepest_overlap, last.header.deepest_overlap_time};
-    print_summary(totals, nullptr, scene, *output, out, last.header.step - first_step, engine.grains(), wall, cpu);
+    print_summary(
+        RunTotals::of(last.header), nullptr, *output, out, last.header.step - first_step, engine.grains(), wall, cpu);
     fmt::print(
         "  ranks: {}, grains shared out {} times (the Cundall number counts every rank's CPU time); the "
         "busiest rank's wall time: steps {:.2f} s, exchanges {:.2f} s, sharing out {:.2f} s\n",
@@ -362,7 +361,7 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   const double cpu = progress.cpu_seconds_used(), wall = progress.wall_seconds();
   progress.finish();
   // The grains at the end (stages may have added some) for the Cundall number.
-  print_summary(run.totals(), &run.engine(), scene, output, out, run.step_count() - first_step,
+  print_summary(run.totals(), &run.engine(), output, out, run.step_count() - first_step,
                 grains_of(run.engine().world()), wall, cpu);
   return 0;
 }

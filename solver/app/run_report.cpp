@@ -60,8 +60,8 @@ double ProgressReport::wall_seconds() const {
 
 double ProgressReport::cpu_seconds_used() const { return cpu_seconds() - cpu_start_; }
 
-void print_summary(const RunTotals& totals, const Engine* engine, const SceneConfig& scene, const RunOutput& output,
-                   const fs::path& out, long steps, std::size_t grains, double wall, double cpu) {
+void print_summary(const RunTotals& totals, const Engine* engine, const RunOutput& output, const fs::path& out,
+                   long steps, std::size_t grains, double wall, double cpu) {
   const EnergyLedger& l = totals.ledger;
   std::string collections;  // the .pvd files the scene's fields asked for
   for (const std::string& field : output.fields()) collections += (collections.empty() ? "" : ", ") + field + ".pvd";

@@ -10,7 +10,6 @@
 
 #include "engine/engine.h"
 #include "io/run_output.h"
-#include "io/scene.h"
 #include "run/run_driver.h"
 #include "run/stepped_run.h"
 
@@ -37,7 +36,7 @@ class ProgressReport final : public RunObserver {
 
 // The summary of a run that reached its end. `engine`, where the run has
 // one (not on ranks), adds what its model and neighbour strategy counted.
-void print_summary(const RunTotals& totals, const Engine* engine, const SceneConfig& scene, const RunOutput& output,
+void print_summary(const RunTotals& totals, const Engine* engine, const RunOutput& output,
                    const std::filesystem::path& out, long steps, std::size_t grains, double wall, double cpu);
 
 // For a run stopped by a signal or by an instability: what happened and

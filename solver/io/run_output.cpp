@@ -41,6 +41,20 @@ Vec2 grains_force_on(const Engine& engine, std::size_t i) {
 
 }  // namespace
 
+std::vector<std::string> in_frame_order(const std::vector<std::string>& fields) {
+  std::vector<std::string> ordered;
+  for (const std::string& name : kFrameFields)
+    if (std::find(fields.begin(), fields.end(), name) != fields.end()) ordered.push_back(name);
+  return ordered;
+}
+
+std::string index_field(const std::vector<std::string>& fields) {
+  std::string index = "walls";
+  for (const char* name : {"state", "contacts", "particles"})
+    if (std::find(fields.begin(), fields.end(), name) != fields.end()) index = name;
+  return index;
+}
+
 std::vector<WallColumns> wall_columns(const World& w, const FramePiece& piece) {
   std::vector<WallColumns> walls;
   for (std::size_t i = 0; i < w.size(); ++i)
@@ -90,12 +104,7 @@ std::string RunOutput::energy_header() const {
   return header;
 }
 
-std::filesystem::path RunOutput::frames_collection() const {
-  std::string collection = "walls";
-  for (const char* name : {"state", "contacts", "particles"})
-    if (wants(name)) collection = name;
-  return directory_ / (collection + ".pvd");
-}
+std::filesystem::path RunOutput::frames_collection() const { return directory_ / (index_field(fields_) + ".pvd"); }
 
 bool RunOutput::holds_a_run() const {
   const auto pvd = frames_collection(), energy = directory_ / "energy.csv";

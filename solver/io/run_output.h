@@ -53,6 +53,12 @@ struct EnergyRow {
 // with the run's `ledger` and `deepest_overlap`.
 EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const EnergyLedger& ledger, double deepest_overlap);
 
+// `fields` in the order frames write them (io/frame_grids.h's).
+std::vector<std::string> in_frame_order(const std::vector<std::string>& fields);
+// The field whose collection lists every frame of a run that writes
+// `fields`: particles, else contacts, else state, else walls.
+std::string index_field(const std::vector<std::string>& fields);
+
 class RunOutput {
  public:
   // `fields` chooses among particles, contacts, walls, state. The directory must

@@ -211,6 +211,15 @@ void add_given_grains(const GivenGrains& given, int& materials, Layout& layout) 
   }
 }
 
+// The shape of a grains line, refused with the line where it cannot be read.
+Shape grain_shape(const GrainsSpec& g) {
+  try {
+    return read_shape_file(g.shape_file);
+  } catch (const ShapeError& e) {
+    fail_at(g.at, "grains", e.what());
+  }
+}
+
 // The circles grains are placed clear of, each with where it came from.
 struct Placed {
   std::vector<Circle> circles;
@@ -247,12 +256,7 @@ void place_grains(const std::vector<GrainsSpec>& lines, std::mt19937_64& generat
                   const WallCheck& meets_wall, const PeriodicCell& cell, const Progress& progress,
                   const std::function<void(BodySpec, const GrainsSpec&)>& add) {
   for (const GrainsSpec& g : lines) {
-    Shape shape;
-    try {
-      shape = read_shape_file(g.shape_file);
-    } catch (const ShapeError& e) {
-      fail_at(g.at, "grains", e.what());
-    }
+    const Shape shape = grain_shape(g);
     const double R = mass_properties(shape).bounding_radius;
     const Box region{{g.region[0], g.region[1]}, {g.region[2], g.region[3]}};
     std::vector<Vec2> centres;
@@ -359,11 +363,7 @@ std::vector<BodySpec> unplaced_grains(const std::vector<GrainsSpec>& lines) {
   std::vector<BodySpec> grains;
   for (const GrainsSpec& g : lines) {
     BodySpec b;
-    try {
-      b.shape = read_shape_file(g.shape_file);
-    } catch (const ShapeError& e) {
-      fail_at(g.at, "grains", e.what());
-    }
+    b.shape = grain_shape(g);
     b.position = {0.5 * (g.region[0] + g.region[2]), 0.5 * (g.region[1] + g.region[3])};
     b.material = g.material;
     b.density = g.density;

@@ -79,10 +79,14 @@ void RankFrames::write(const EngineSnapshot& header) {
   });
 }
 
-void RankFrames::write_now() {
+void RankFrames::keep_share() {
   last_good_ = {};  // a rank need not hold two shares at once
   last_good_ = run_.share_now();
   run_.note_share(last_good_);  // a checkpoint at this step takes it too
+}
+
+void RankFrames::write_now() {
+  keep_share();
   write(last_good_.header);
 }
 
@@ -95,8 +99,7 @@ void RankFrames::started(const RunPoint& at) {
   take_fields(at);
   const bool continues = run_.ranks().max(output_ && output_->continues() ? 1.0 : 0.0) > 0.0;
   if (continues) {
-    last_good_ = run_.share_now();
-    run_.note_share(last_good_);
+    keep_share();
     return;
   }
   write_now();

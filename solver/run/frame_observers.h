@@ -53,6 +53,7 @@ class RankFrames final : public RunObserver {
   const StateShare& last_good() const { return last_good_; }
 
  private:
+  void keep_share();  // the state now, as the last good one
   void write_now();
   void write(const EngineSnapshot& header);
   void take_fields(const RunPoint& at);  // the stage's

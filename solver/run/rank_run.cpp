@@ -66,9 +66,6 @@ void RankRun::apply_stage(const StageSpec& stage) {
 
 int RankRun::agreed(int value) const { return static_cast<int>(ranks_.max(static_cast<double>(value))); }
 
-RunTotals RankRun::totals() {
-  const EngineSnapshot header = engine_->header();
-  return {header.time, header.ledger, header.deepest_overlap, header.deepest_overlap_time};
-}
+RunTotals RankRun::totals() { return RunTotals::of(engine_->header()); }
 
 }  // namespace sphero

@@ -20,6 +20,8 @@ void RunDriver::start() {
   tell([&](RunObserver& o) { o.started(now); });
 }
 
+int RunDriver::pending_stop() const { return std::max(requested_, listen_ ? stop_requested() : 0); }
+
 RunOutcome RunDriver::run() { return run_until(stages_.back().end_step); }
 
 int RunDriver::step_within_stage(long until) {
@@ -30,12 +32,12 @@ int RunDriver::step_within_stage(long until) {
     } catch (const Interrupted&) {  // rolled back to the step's start
       const RunPoint now = point();
       tell([&](RunObserver& o) { o.stopping(now); });
-      return std::max({1, requested_, listen_ ? stop_requested() : 0});
+      return std::max(1, pending_stop());
     }
     const RunPoint now = point();
     tell([&](RunObserver& o) { o.stepped(now); });
     // After the observers, which may ask for the stop themselves.
-    const int signal = run_.agreed(std::max(requested_, listen_ ? stop_requested() : 0));
+    const int signal = run_.agreed(pending_stop());
     if (signal) {
       tell([&](RunObserver& o) { o.stopping(now); });
       return signal;

@@ -57,6 +57,8 @@ class RunDriver {
 
  private:
   RunPoint point() const;
+  // The stop asked for, by an observer or (where it listens) a signal.
+  int pending_stop() const;
   // Steps the stage the run is in to its end or to `until`; returns the
   // signal that stopped it, 0 for none.
   int step_within_stage(long until);

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "io/frame_grids.h"
+#include "io/run_output.h"
 #include "io/stage.h"
 
 namespace sphero {
@@ -34,16 +34,11 @@ RunFields run_fields(const SceneConfig& scene) {
   fields.per_stage.push_back(scene.fields);
   for (const StageSpec& stage : scene.stages)
     fields.per_stage.push_back(stage.fields.value_or(fields.per_stage.back()));
-  for (const std::string& name : kFrameFields)
-    for (const auto& stage : fields.per_stage)
-      if (std::find(stage.begin(), stage.end(), name) != stage.end()) {
-        fields.all.push_back(name);
-        break;
-      }
+  std::vector<std::string> any_stage;
+  for (const auto& stage : fields.per_stage) any_stage.insert(any_stage.end(), stage.begin(), stage.end());
+  fields.all = in_frame_order(any_stage);
   // The field every frame is found by (RunOutput's frames collection).
-  std::string index = "walls";
-  for (const char* name : {"state", "contacts", "particles"})
-    if (std::find(fields.all.begin(), fields.all.end(), name) != fields.all.end()) index = name;
+  const std::string index = index_field(fields.all);
   if (std::find(fields.all.begin(), fields.all.end(), index) == fields.all.end()) return fields;
   for (std::size_t k = 0; k < fields.per_stage.size(); ++k) {
     const auto& stage = fields.per_stage[k];

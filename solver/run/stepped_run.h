@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "engine/energy_ledger.h"
+#include "engine/engine.h"
 #include "io/stage.h"
 
 namespace sphero {
@@ -16,6 +17,7 @@ struct RunTotals {
   double time = 0.0;
   EnergyLedger ledger;
   double deepest_overlap = 0.0, deepest_overlap_time = 0.0;
+  static RunTotals of(const EngineSnapshot& s) { return {s.time, s.ledger, s.deepest_overlap, s.deepest_overlap_time}; }
 };
 
 class SteppedRun {
