@@ -42,13 +42,13 @@ std::unique_ptr<Engine> engine_of(const SceneConfig& scene, const GivenGrains& g
 // energy.csv's columns are fixed when output starts: a change that makes
 // a wall a pressure plate would need load columns it does not have.
 void refuse_new_columns(const RunOutput& output, const World& changed) {
-  const std::vector<WallColumns> now = wall_columns(changed, FramePiece{});
-  for (std::size_t k = 0; k < now.size() && k < output.walls().size(); ++k)
-    if (now[k].loaded && !output.walls()[k].loaded)
+  std::vector<WallColumns> columns = output.walls();
+  for (const WallColumns& wall : wall_columns(changed))
+    if (!add_wall_columns(columns, wall))
       throw std::invalid_argument(fmt::format(
           "change(): wall {} would become a pressure plate while output goes to {}, whose energy.csv has no load "
           "columns for it: stop_output() first, or make the change before start_output()",
-          now[k].label, output.directory().string()));
+          wall.label, output.directory().string()));
 }
 
 }  // namespace
@@ -155,7 +155,7 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
   app::prepare_output_directory(folder, options);
   // The scene's fields as `sphero run` lists them (its stages are not run here).
   const std::vector<std::string> fields = in_frame_order(scene_.fields);
-  RunOutput files(folder, wall_columns(engine().world(), FramePiece{}), engine().world().cell, arc_resolution_, fields);
+  RunOutput files(folder, wall_columns(engine().world()), engine().world().cell, arc_resolution_, fields);
   StagePlan plan;
   plan.name = "python";
   plan.first_step = run_.step_count();

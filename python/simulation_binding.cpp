@@ -176,8 +176,8 @@ void run(py::object self, std::optional<double> time, std::optional<long> steps,
 
 // energy.csv's wall columns, now.
 py::dict walls_of(const Engine& engine) {
-  const std::vector<WallColumns> columns = wall_columns(engine.world(), FramePiece{});
-  const EnergyRow row = energy_row(engine, FramePiece{}, EnergyLedger{}, engine.deepest_overlap());
+  const std::vector<WallColumns> columns = wall_columns(engine.world());
+  const EnergyRow row = energy_row(engine, EnergyLedger{}, engine.deepest_overlap());
   py::dict walls;
   for (std::size_t k = 0; k < columns.size(); ++k) {
     const EnergyRow::Wall& w = row.walls[k];
@@ -329,6 +329,11 @@ void bind_simulation(py::module_& m) {
       .def_property_readonly(
           "radii", [idle](py::object self) { return view_values(idle(self).engine().world().radius, self); },
           "Sphero-radii, N (a read-only view).")
+      .def_property_readonly(
+          "ids", [idle](py::object self) { return copy_values(idle(self).engine().world().id); },
+          "Each body's id, N (a copy): what frames, checkpoints, energy.csv's wallN and change(remove=...) call "
+          "it. A body keeps its id for the whole run and no id is given twice: ids rise with the body number and "
+          "have gaps where grains were removed.")
       .def_property_readonly(
           "names", [idle](py::object self) { return idle(self).engine().world().shape_name; },
           "Each body's shape name: a wall's name where it has one ('wall' or 'plate' where not), as energy.csv "

@@ -30,9 +30,13 @@ def _change(simulation, **keys):
     """Changes the simulation between runs as a stage of a scene does
     (docs/SCENES.md, "Stages"), every contact and spring kept: set_wall=[...],
     law=[...], gravity=(gx, gy), attractor="x,y g", dt=... ("auto" too),
-    grains=[...] (grains added after every body; shape paths from here).
+    grains=[...] (grains added after every body; shape paths from here),
+    remove=[...] (grains removed: {"region": (x0, y0, x1, y1)} for those whose
+    centre lies there, {"ids": [...]} by id, as sim.ids gives them; a wall
+    with set_wall=["NAME remove"]).
 
         sim.change(set_wall=["top velocity=0,-0.01"], gravity=(0, 0))
+        sim.change(remove=[{"region": (0, 0.5, 1, 1)}])
 
     A refused change raises RuntimeError naming the argument, and changes
     nothing."""

@@ -9,14 +9,14 @@
 
 namespace sphero::app {
 
-std::string walls_listing(const World& world, const FramePiece& piece) {
+std::string walls_listing(const World& world) {
   std::vector<std::pair<int, std::size_t>> walls;  // number in the run, body
   for (std::size_t i = 0; i < world.size(); ++i)
-    if (world.is_wall[i]) walls.push_back({piece.number_of(i), i});
+    if (world.is_wall[i]) walls.push_back({world.id[i], i});
   std::sort(walls.begin(), walls.end());
   const auto label = [&](int body) {
     const auto i = static_cast<std::size_t>(body);
-    return wall_label(world, i, piece.number_of(i));
+    return wall_label(world, i, world.id[i]);
   };
   std::string listing = walls.empty() ? "  no walls\n" : "  walls (number, name: motion):\n";
   for (const auto& [number, i] : walls) {

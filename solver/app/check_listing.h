@@ -12,7 +12,7 @@
 
 namespace sphero::app {
 
-std::string walls_listing(const World& world, const FramePiece& piece);
+std::string walls_listing(const World& world);
 std::string sources_listing(const std::vector<BodySource>& sources);
 // A rigid-model run's solver, tolerance and gap, and its laws by pair of
 // materials; empty for a soft one.

@@ -229,13 +229,12 @@ RanksStart whole_state_on_root(const Ranks& ranks, const RunOptions& options, co
 void check_on_ranks(const Ranks& ranks, const SceneConfig& scene, const RunOptions& options, const RanksStart& start,
                     const RankRun& run, const std::string& header) {
   const DistributedEngine& engine = run.engine();
-  const FramePiece piece{ranks.rank(), ranks.size(), engine.held_bodies(), engine.bodies_written()};
   const EngineSettings& settings = engine.settings();
   on_root(ranks, [&] {
     fmt::print("{}: valid. {} grains, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps on {}{}{}{}",
                scene.source, engine.grains(), settings.dt, engine.time_step_limit(), settings.verlet_distance,
                start.stages.back().end_step - engine.step_count(), header, stages_listing(start.stages),
-               walls_listing(engine.local().world(), piece),
+               walls_listing(engine.local().world()),
                options.restart.empty() && options.from.empty() ? sources_listing(start.sources) : "");
   });
 }
@@ -336,7 +335,7 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   if (options.check) {
     fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}{}{}",
                scene.source, grains, world.size() - grains, settings.dt, run.engine().time_step_limit(),
-               settings.verlet_distance, end_step - run.step_count(), note, walls_listing(world, FramePiece{}),
+               settings.verlet_distance, end_step - run.step_count(), note, walls_listing(world),
                options.restart.empty() && options.from.empty() ? sources_listing(sources) : "");
     return 0;
   }

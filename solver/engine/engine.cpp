@@ -107,9 +107,7 @@ Engine::Engine(EngineSnapshot s)
   World& w = core_.world;
   // A checkpoint keeps the vertices but not the orientations derived from
   // the angles (the same numbers the running engine held).
-  w.orientation.resize(w.size(), Vec2{1.0, 0.0});
-  for (std::size_t i = 0; i < w.size(); ++i) update_orientation(w, i);
-  mark_seams(w);
+  derive_orientations_and_seams(w);
   dt_limit_ = step_limit_of(w, core_.settings);
   check_wall_motions();
   core_.classify_bodies();

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "engine/thread_team.h"
+#include "engine/wall_label.h"
 #include "shapes/mass_properties.h"
 
 namespace sphero {
@@ -127,11 +128,20 @@ void add_body(World& w, const BodySpec& spec, const MassProperties& props, std::
   w.closed.push_back(spec.shape.is_closed());
   w.constraint.push_back(constraint);
   w.shape_name.push_back(spec.shape.name);
+  w.id.push_back(w.next_id++);
   w.vertex_begin.push_back(static_cast<int>(per_body.size()));
   w.vertex_count.push_back(static_cast<int>(spec.shape.vertices.size()));
   // A lone point is its disk's centre of mass exactly (the integrals give
   // it to rounding; update_orientation relies on the exact zero).
   for (Vec2 v : spec.shape.vertices) per_body.push_back(spec.shape.vertices.size() == 1 ? Vec2{} : v - props.centroid);
+}
+
+std::string span_refusal(const World& w, std::size_t plate, std::size_t end) {
+  return "body " + std::to_string(w.id[plate]) + " ('" + w.shape_name[plate] +
+         "') keeps its pressure over its span to body " + std::to_string(w.id[end]) + " ('" + w.shape_name[end] +
+         "'), which would be removed: fix the plate ('set_wall = " +
+         (is_unnamed_wall(w.shape_name[plate]) ? std::to_string(w.id[plate]) : w.shape_name[plate]) +
+         " fixed') or give it a motion of its own in the same stage";
 }
 
 void check_spans(const World& w) {
@@ -191,6 +201,48 @@ void add_bodies(World& w, const std::vector<BodySpec>& bodies) {
     update_body_vertices(w, i);
   }
   mark_seams(w);
+}
+
+std::vector<int> remove_bodies(World& w, const std::vector<std::uint8_t>& removed) {
+  if (removed.size() != w.size()) throw std::logic_error("remove_bodies: one flag per body");
+  std::vector<int> new_index(w.size(), -1);
+  int kept = 0;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (!removed[i]) new_index[i] = kept++;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    for (const int end : w.constraint[i].span_bodies)
+      if (!removed[i] && end >= 0 && removed[static_cast<std::size_t>(end)])
+        throw std::invalid_argument(span_refusal(w, i, static_cast<std::size_t>(end)));
+  std::vector<Vec2> per_body, world_vertex;
+  std::vector<int> vertex_begin;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (removed[i]) continue;
+    vertex_begin.push_back(static_cast<int>(per_body.size()));
+    const std::vector<Vec2> skeleton = local_skeleton(w, i);
+    per_body.insert(per_body.end(), skeleton.begin(), skeleton.end());
+    const auto first = w.world_vertex.begin() + w.vertex_begin[i];
+    world_vertex.insert(world_vertex.end(), first, first + w.vertex_count[i]);
+  }
+  keep_bodies(w.position, new_index), keep_bodies(w.angle, new_index), keep_bodies(w.velocity, new_index);
+  keep_bodies(w.angular_velocity, new_index), keep_bodies(w.force, new_index), keep_bodies(w.torque, new_index);
+  keep_bodies(w.mass, new_index), keep_bodies(w.inertia, new_index), keep_bodies(w.density, new_index);
+  keep_bodies(w.inverse_mass, new_index), keep_bodies(w.inverse_inertia, new_index);
+  keep_bodies(w.radius, new_index), keep_bodies(w.bounding_radius, new_index), keep_bodies(w.material, new_index);
+  keep_bodies(w.is_wall, new_index), keep_bodies(w.closed, new_index), keep_bodies(w.constraint, new_index);
+  keep_bodies(w.shape_name, new_index), keep_bodies(w.id, new_index), keep_bodies(w.vertex_count, new_index);
+  keep_bodies(w.orientation, new_index), keep_bodies(w.seam, new_index);
+  for (BodyConstraint& c : w.constraint)
+    for (int& end : c.span_bodies)
+      if (end >= 0) end = new_index[static_cast<std::size_t>(end)];
+  w.vertex_begin = std::move(vertex_begin);
+  share_local_vertices(w, per_body);
+  w.world_vertex = std::move(world_vertex);
+  return new_index;
+}
+
+int index_of_id(const World& w, int id) {
+  const auto found = std::lower_bound(w.id.begin(), w.id.end(), id);
+  return found != w.id.end() && *found == id ? static_cast<int>(found - w.id.begin()) : -1;
 }
 
 ContactLaw placeholder_law() {
@@ -253,6 +305,12 @@ void update_world_vertices(World& w, int threads) {
   w.orientation.resize(w.size(), Vec2{1.0, 0.0});
   w.world_vertex.resize(w.size() == 0 ? 0 : static_cast<std::size_t>(w.vertex_begin.back() + w.vertex_count.back()));
   ThreadTeam::for_each(threads, w.size(), [&w](std::size_t i) { update_body_vertices(w, i); });
+}
+
+void derive_orientations_and_seams(World& w) {
+  w.orientation.resize(w.size(), Vec2{1.0, 0.0});
+  for (std::size_t i = 0; i < w.size(); ++i) update_orientation(w, i);
+  mark_seams(w);
 }
 
 void mark_seams(World& w) {

@@ -125,6 +125,12 @@ struct World {
   std::vector<std::uint8_t> closed;   // skeleton is a closed polygon
   std::vector<BodyConstraint> constraint;
   std::vector<std::string> shape_name;
+  // Each body's id: what frames, checkpoints and stages call it. A body
+  // keeps its id for the whole run and no id is given twice, so ids rise
+  // with the body's index but leave gaps where bodies were removed
+  // (remove_bodies); next_id is the id the next body added gets.
+  std::vector<int> id;
+  int next_id = 0;
   // Skeleton vertices. Body i's are the global indices vertex_begin[i] ..
   // vertex_begin[i] + vertex_count[i] - 1, in world_vertex. Their body-frame
   // coordinates are shared by every body with the same skeleton (a packing
@@ -228,6 +234,29 @@ World make_world(const std::vector<BodySpec>& bodies, int material_count, const 
 // left at zero: set them before stepping from the world.
 void add_bodies(World& world, const std::vector<BodySpec>& bodies);
 
+// Removes the bodies whose `removed` flag is set (one per body), keeping
+// the others' order, data and ids; returns each old index's new one (−1
+// for a removed body). A constraint whose pressure span names a removed
+// body is refused (std::invalid_argument naming both): remove or re-aim
+// the plate first.
+std::vector<int> remove_bodies(World& world, const std::vector<std::uint8_t>& removed);
+
+// Keeps the entries of per-body `values` whose body stays (a new index of
+// remove_bodies's that is not −1), in order.
+template <class T>
+void keep_bodies(std::vector<T>& values, const std::vector<int>& new_index) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (new_index[i] < 0) continue;
+    if (kept != i) values[kept] = std::move(values[i]);  // a string moved onto itself would be emptied
+    ++kept;
+  }
+  values.resize(kept);
+}
+
+// The index of the body with id `id`, or −1 (ids rise with the index).
+int index_of_id(const World& world, int id);
+
 // A valid soft law that nothing reads: for worlds whose contacts follow no
 // soft law (a packing's geometry, the rigid model).
 ContactLaw placeholder_law();
@@ -242,6 +271,9 @@ World geometry_world(const std::vector<BodySpec>& bodies);
 // With `threads` threads, each placing a contiguous part of the bodies.
 void update_world_vertices(World& world, int threads = 1);
 void update_body_vertices(World& world, std::size_t body);
+// The orientations (from the angles) and seams, which a checkpoint does not
+// keep: what a world read back needs before its geometry is asked for.
+void derive_orientations_and_seams(World& world);
 // Sets World::seam from the current world vertices, constraints and cell
 // (make_world, every list rebuild, an engine restored from a snapshot).
 void mark_seams(World& world);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <istream>
 #include <iterator>
+#include <numeric>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -31,8 +32,9 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // model's stepping; 9: walls' vibrations; 10: the ledger's books and each
 // contact's dissipation (a version 9 file continues from the ledger's
 // rounded values); 11: checkpoints in parts (kPartsMagic); 12: the rigid
-// laws' Coulomb friction and the rigid solver.
-constexpr std::uint32_t kVersion = 12;
+// laws' Coulomb friction and the rigid solver; 13: the bodies' ids and the
+// next id (before it, a body's id is its index).
+constexpr std::uint32_t kVersion = 13;
 // A checkpoint in parts: the header's fields (a snapshot of no bodies),
 // the number of parts, each part (its size, then its bodies and
 // candidates), the version again and the checksum of everything before.
@@ -394,13 +396,23 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   if (version >= 9)
     for (BodyConstraint& c : w.constraint) describe(io, c.vibration);
   if (version >= 10) ledger_books(io, s);
+  if (version >= 13) {
+    io.vector(w.id);
+    io.value(w.next_id);
+  } else if constexpr (!kWrites<Io>) {
+    w.id.resize(w.size());
+    std::iota(w.id.begin(), w.id.end(), 0);
+    w.next_id = static_cast<int>(w.size());
+  }
 }
 
 // A part's bodies and candidates, in either direction.
 // A part's body, in either direction.
 template <class Io>
-void body_fields(Io& io, BodyRecord& r) {
+void body_fields(Io& io, BodyRecord& r, std::uint32_t version) {
   describe(io, r.facts);
+  if (version >= 13) io.value(r.facts.id);
+  else r.facts.id = r.facts.owned.body;
   io.string(r.shape_name);
   io.vector(r.local_vertices);
   if constexpr (std::is_same_v<Io, Reader>)
@@ -416,12 +428,12 @@ void candidate_fields(Io& io, CandidateStream& c) {
 }
 
 // A part read whole.
-void read_part(Reader& io, StatePart& part) {
+void read_part(Reader& io, StatePart& part, std::uint32_t version) {
   std::uint64_t bodies = 0;
   io.value(bodies);
   if (bodies > io.left()) io.fail("more bodies in a part than the rest of the file holds");
   part.bodies.resize(bodies);
-  for (BodyRecord& r : part.bodies) body_fields(io, r);
+  for (BodyRecord& r : part.bodies) body_fields(io, r, version);
   candidate_fields(io, part.candidates);
 }
 
@@ -431,7 +443,7 @@ void write_part(Io& io, std::size_t bodies, const PartBodies& each_body, const C
   io.value(static_cast<std::uint64_t>(bodies));
   std::size_t written = 0;
   each_body([&](const BodyRecord& r) {
-    body_fields(io, const_cast<BodyRecord&>(r));  // the writer only reads
+    body_fields(io, const_cast<BodyRecord&>(r), kVersion);  // the writer only reads
     ++written;
   });
   if (written != bodies)
@@ -459,7 +471,7 @@ class SummingOut {
 };
 
 // The parts after a parts checkpoint's header, put together with it.
-EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot header) {
+EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot header, std::uint32_t version) {
   std::uint64_t count = 0;
   reader.value(count);
   if (count < 1 || count > reader.left()) reader.fail("an impossible number of parts");
@@ -469,8 +481,13 @@ EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot hea
     reader.value(size);
     if (size > reader.left()) reader.fail("a part longer than the rest of the file");
     const auto start = body.tellg();
-    read_part(reader, part);
+    read_part(reader, part, version);
     if (static_cast<std::uint64_t>(body.tellg() - start) != size) reader.fail("a part whose size is not its content's");
+  }
+  if (version < 13) {  // bodies numbered 0 to N − 1, their ids
+    std::size_t bodies = 0;
+    for (const StatePart& part : parts) bodies += part.bodies.size();
+    header.world.next_id = static_cast<int>(bodies);
   }
   try {
     EngineSnapshot whole = assemble_state(
@@ -575,7 +592,7 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
     if (in_parts) {
       if (snapshot.world.size() != 0 || !snapshot.neighbours.contacts.empty())
         reader.fail("bodies in the header of its parts");
-      snapshot = read_parts(reader, body, std::move(snapshot));
+      snapshot = read_parts(reader, body, std::move(snapshot), version);
     } else {
       check_snapshot(snapshot);
     }

@@ -35,8 +35,8 @@ vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const World& w, const s
     const Vec2 at = c.point + shift, to_edge_frame = c.edge_offset + shift;
     const vtkIdType id = points->InsertNextPoint(at.x, at.y, 0.0);
     grid->InsertNextCell(VTK_VERTEX, 1, &id);
-    vertex_body->InsertNextValue(piece.number_of(v));
-    edge_body->InsertNextValue(piece.number_of(e));
+    vertex_body->InsertNextValue(w.id[v]);
+    edge_body->InsertNextValue(w.id[e]);
     vertex->InsertNextValue(c.vertex - w.vertex_begin[v]);
     edge->InsertNextValue(c.feature - w.vertex_begin[e]);
     kind->InsertNextValue(c.kind == ContactKind::vertex_vertex);

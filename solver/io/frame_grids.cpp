@@ -168,14 +168,13 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
   auto centre = named_doubles("centre_of_mass", 3);
   for (std::size_t i = 0; i < n; ++i) {
     if (w.is_wall[i] || !piece.writes(i)) continue;
-    const auto number = static_cast<std::size_t>(piece.number_of(i));
     std::vector<vtkIdType> ids;
     for (Vec2 p : shape_of(i).outline) {
       const Vec2 q = to_world(w, i, p);
       ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
     }
     grid->InsertNextCell(VTK_POLYGON, static_cast<vtkIdType>(ids.size()), ids.data());
-    id->InsertNextValue(static_cast<int>(number));
+    id->InsertNextValue(w.id[i]);
     material->InsertNextValue(w.material[i]);
     coordination->InsertNextValue(coordination_of[i]);
     shape->InsertNextValue(w.shape_name[i]);
@@ -231,8 +230,8 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contact_lines(const Engine& eng
     const Vec2 xb = w.is_wall[p.b] ? touch : w.position[p.b] + p.b_offset + shift;
     const vtkIdType ids[2] = {points->InsertNextPoint(xa.x, xa.y, 0.0), points->InsertNextPoint(xb.x, xb.y, 0.0)};
     grid->InsertNextCell(VTK_LINE, 2, ids);
-    first->InsertNextValue(piece.number_of(static_cast<std::size_t>(p.a)));
-    second->InsertNextValue(piece.number_of(static_cast<std::size_t>(p.b)));
+    first->InsertNextValue(w.id[static_cast<std::size_t>(p.a)]);
+    second->InsertNextValue(w.id[static_cast<std::size_t>(p.b)]);
     sliding->InsertNextValue(p.sliding);
     count->InsertNextValue(p.contacts);
     force->InsertNextTuple3(p.force.x, p.force.y, 0.0);
@@ -280,7 +279,7 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const World& w, const std
         }
       }
       grid->InsertNextCell(which == 0 ? VTK_POLYGON : VTK_POLY_LINE, static_cast<vtkIdType>(ids.size()), ids.data());
-      id->InsertNextValue(piece.number_of(i));
+      id->InsertNextValue(w.id[i]);
       part->InsertNextValue(which);
       grain->InsertNextValue(-1);
       force->InsertNextTuple3(w.force[i].x, w.force[i].y, 0.0);
@@ -299,9 +298,9 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const World& w, const std
     const Vec2 on_wall = wall_has_vertex ? c.force : -c.force;
     const vtkIdType point = points->InsertNextPoint(at.x, at.y, 0.0);
     grid->InsertNextCell(VTK_VERTEX, 1, &point);
-    id->InsertNextValue(piece.number_of(wall));
+    id->InsertNextValue(w.id[wall]);
     part->InsertNextValue(3);
-    grain->InsertNextValue(piece.number_of(touching));
+    grain->InsertNextValue(w.id[touching]);
     force->InsertNextTuple3(on_wall.x, on_wall.y, 0.0);
   }
   grid->SetPoints(points);

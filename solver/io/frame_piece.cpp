@@ -8,7 +8,7 @@ bool FramePiece::writes_pair(const World& w, int a, int b) const {
   const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
   if (w.is_wall[ua]) return writes(ub);
   if (w.is_wall[ub]) return writes(ua);
-  return writes(number_of(ua) < number_of(ub) ? ua : ub);
+  return writes(w.id[ua] < w.id[ub] ? ua : ub);
 }
 
 std::string FramePiece::file_name(const std::string& field, int frame) const {

@@ -3,7 +3,7 @@
 // one per rank, put together by one .pvtu per field: each rank writes the
 // grains it owns, the pairs of bodies whose lower-numbered grain it owns
 // (every vertex contact of a pair goes with the pair), and rank 0 the
-// walls. The bodies of a rank's world carry their numbers in the run.
+// walls. Every file names a body by its id (World::id).
 #pragma once
 
 #include <cstdint>
@@ -17,14 +17,12 @@ namespace sphero {
 struct FramePiece {
   int index = 0;                      // this piece
   int count = 1;                      // the frame's pieces; 1: the frame is one .vtu
-  std::vector<int> number;            // per body of the world written, its number in the run; empty: the same
   std::vector<std::uint8_t> written;  // per body, 1 where this piece writes it; empty: every body
 
   bool whole() const { return count == 1; }
-  int number_of(std::size_t body) const { return number.empty() ? static_cast<int>(body) : number[body]; }
   bool writes(std::size_t body) const { return written.empty() || written[body] != 0; }
   // Whether this piece writes the contacts of bodies a and b: those of the
-  // pair's lower-numbered grain, or of the grain where the other is a wall.
+  // pair's grain of lower id, or of the grain where the other is a wall.
   bool writes_pair(const World& w, int a, int b) const;
   // The file of this piece of a frame's field: "particles_00012.vtu" whole,
   // "particles_00012_3.vtu" as piece 3.

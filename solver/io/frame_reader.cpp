@@ -112,6 +112,10 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
           "{}:{}: {} values for {} columns; the file is damaged", file, number, words.size(), table.columns.size()));
     std::vector<double> values;
     for (const auto& w : words) {
+      if (w.empty()) {  // the columns of a wall a stage removed
+        values.push_back(NAN);
+        continue;
+      }
       const auto value = parse_finite(w);
       if (!value)
         throw std::runtime_error(fmt::format(
@@ -262,7 +266,11 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
       for (WallRecord& w : data.walls)
         if (w.id == touched[k]) w.contacts.push_back(touches[k]);
   }
-  if (state) add_exact_shapes(data, bodies_from_state_grid(state, "the state frame"));
+  if (state) {
+    std::vector<int> ids;
+    const std::vector<BodySpec> bodies = bodies_from_state_grid(state, "the state frame", &ids);
+    add_exact_shapes(data, bodies, ids);
+  }
   return data;
 }
 

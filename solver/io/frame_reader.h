@@ -31,7 +31,7 @@ std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd);
 struct EnergyTable {
   bool present = false;  // the run wrote the file
   std::vector<std::string> columns;
-  std::vector<std::vector<double>> rows;
+  std::vector<std::vector<double>> rows;  // NaN where a cell is empty (a wall a stage removed)
   // A column's index; throws std::runtime_error naming the column when the
   // header lacks it.
   std::size_t column(const std::string& name) const;

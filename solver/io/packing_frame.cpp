@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "shapes/outline_cache.h"
 
@@ -17,12 +18,14 @@ std::vector<Vec2> placed(const std::vector<Vec2>& local, const BodySpec& b) {
 
 }  // namespace
 
-void add_exact_shapes(FrameData& frame, const std::vector<BodySpec>& bodies) {
+void add_exact_shapes(FrameData& frame, const std::vector<BodySpec>& bodies, const std::vector<int>& ids) {
   frame.exact_shapes.clear();
+  std::unordered_map<int, std::size_t> body_of;
+  for (std::size_t k = 0; k < ids.size() && k < bodies.size(); ++k) body_of.emplace(ids[k], k);
   for (ParticleRecord& p : frame.particles) {
-    if (p.id < 0 || static_cast<std::size_t>(p.id) >= bodies.size())
-      throw std::runtime_error("the state frame has no body " + std::to_string(p.id));
-    const BodySpec& b = bodies[static_cast<std::size_t>(p.id)];
+    const auto found = body_of.find(p.id);
+    if (found == body_of.end()) throw std::runtime_error("the state frame has no body " + std::to_string(p.id));
+    const BodySpec& b = bodies[found->second];
     frame.exact_shapes.push_back({b.shape, b.position, b.angle});
     p.mass = b.density * p.area;
   }

@@ -20,9 +20,9 @@ inline constexpr int kPackingArcResolution = 24;
 // circle.
 FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution);
 
-// Fills the frame's exact shapes and its particles' masses from the bodies
-// its particles' ids index (a run's state frame). Throws std::runtime_error when an id has no
-// body.
-void add_exact_shapes(FrameData& frame, const std::vector<BodySpec>& bodies);
+// Fills the frame's exact shapes and its particles' masses from `bodies`,
+// whose ids are `ids` (a run's state frame). Throws std::runtime_error when
+// a particle's id has no body.
+void add_exact_shapes(FrameData& frame, const std::vector<BodySpec>& bodies, const std::vector<int>& ids);
 
 }  // namespace sphero

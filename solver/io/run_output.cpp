@@ -55,18 +55,27 @@ std::string index_field(const std::vector<std::string>& fields) {
   return index;
 }
 
-std::vector<WallColumns> wall_columns(const World& w, const FramePiece& piece) {
+bool add_wall_columns(std::vector<WallColumns>& columns, const WallColumns& wall) {
+  for (WallColumns& c : columns)
+    if (c.number == wall.number) {
+      const bool had = c.loaded || !wall.loaded;
+      c.loaded = c.loaded || wall.loaded;
+      return had;
+    }
+  throw std::logic_error(fmt::format("energy.csv: a stage's wall {} the run did not have", wall.number));
+}
+
+std::vector<WallColumns> wall_columns(const World& w) {
   std::vector<WallColumns> walls;
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (w.is_wall[i]) walls.push_back({piece.number_of(i), wall_label(w, i, piece.number_of(i)), loaded(w, i)});
+    if (w.is_wall[i]) walls.push_back({w.id[i], wall_label(w, i, w.id[i]), loaded(w, i)});
   std::sort(walls.begin(), walls.end(), [](const auto& a, const auto& b) { return a.number < b.number; });
   return walls;
 }
 
 RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
                      std::vector<std::string> fields, std::optional<double> resume_at)
-    : RunOutput(
-          std::move(directory), wall_columns(w, FramePiece{}), w.cell, arc_resolution, std::move(fields), resume_at) {}
+    : RunOutput(std::move(directory), wall_columns(w), w.cell, arc_resolution, std::move(fields), resume_at) {}
 
 RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, const PeriodicCell& cell,
                      int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at)
@@ -190,14 +199,14 @@ void RunOutput::write_frame(const Engine& engine, const EnergyLedger& ledger) {
     grids_bodies_ = engine.world().size();
   }
   grids_->write(engine, FramePiece{}, frame_fields_, directory_, next_frame_number());
-  list_frame(".vtu", energy_row(engine, FramePiece{}, ledger, engine.deepest_overlap()));
+  list_frame(".vtu", energy_row(engine, ledger, engine.deepest_overlap()));
 }
 
 void RunOutput::add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int pieces, const EnergyRow& row) {
   for (const PieceLayout& layout : layouts) {
     std::vector<std::string> names;
     const int number = next_frame_number();
-    for (int k = 0; k < pieces; ++k) names.push_back(FramePiece{k, pieces, {}, {}}.file_name(layout.field, number));
+    for (int k = 0; k < pieces; ++k) names.push_back(FramePiece{k, pieces, {}}.file_name(layout.field, number));
     write_pvtu_atomically(directory_ / (frame_stem(layout.field, number) + ".pvtu"), layout.cell_arrays, names);
   }
   list_frame(".pvtu", row);
@@ -221,15 +230,11 @@ void RunOutput::write_collection(const std::string& name) const {
   write_collection_atomically(directory_ / (name + ".pvd"), entries);
 }
 
-EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const EnergyLedger& ledger,
-                     double deepest_overlap) {
+EnergyRow energy_row(const Engine& engine, const EnergyLedger& ledger, double deepest_overlap) {
   EnergyRow row{engine.time(), engine.step_count(), ledger, deepest_overlap, {}};
   const World& w = engine.world();
-  std::vector<std::pair<int, EnergyRow::Wall>> walls;
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (w.is_wall[i]) walls.push_back({piece.number_of(i), {grains_force_on(engine, i), w.position[i], load_on(w, i)}});
-  std::sort(walls.begin(), walls.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& wall : walls) row.walls.push_back(wall.second);
+  for (std::size_t i = 0; i < w.size(); ++i)  // in the order of their ids, which rise with the index
+    if (w.is_wall[i]) row.walls.push_back({w.id[i], grains_force_on(engine, i), w.position[i], load_on(w, i)});
   return row;
 }
 
@@ -239,14 +244,18 @@ void RunOutput::append_energy_row(const EnergyRow& r) {
                                 l.kinetic_rotational, l.elastic_normal, l.elastic_tangential, l.gravitational,
                                 l.mechanical(), l.external_work, l.damping_dissipation, l.sliding_dissipation,
                                 l.first_law_residual(), r.deepest_overlap);
-  if (r.walls.size() != walls_.size())
-    throw std::logic_error(
-        fmt::format("energy.csv: a row of {} walls for a header of {}", r.walls.size(), walls_.size()));
-  for (std::size_t k = 0; k < walls_.size(); ++k) {
-    const EnergyRow::Wall& wall = r.walls[k];
+  std::size_t next = 0;  // both in the order of the walls' numbers
+  for (const WallColumns& columns : walls_) {
+    if (next == r.walls.size() || r.walls[next].number != columns.number) {
+      row += columns.loaded ? ",,,,,," : ",,,,";  // a wall a stage removed
+      continue;
+    }
+    const EnergyRow::Wall& wall = r.walls[next++];
     row += fmt::format(",{},{},{},{}", wall.force.x, wall.force.y, wall.position.x, wall.position.y);
-    if (walls_[k].loaded) row += fmt::format(",{},{}", wall.load.x, wall.load.y);
+    if (columns.loaded) row += fmt::format(",{},{}", wall.load.x, wall.load.y);
   }
+  if (next != r.walls.size())
+    throw std::logic_error(fmt::format("energy.csv: a row with wall {} the header lacks", r.walls[next].number));
   row += "\n";
   // One write of a whole row: a run killed mid-way leaves whole rows.
   std::ofstream csv(directory_ / "energy.csv", std::ios::app);

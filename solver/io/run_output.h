@@ -33,17 +33,23 @@ struct WallColumns {
 };
 // The walls of `world`, numbered by `piece` as in the run, in the order of
 // their numbers.
-std::vector<WallColumns> wall_columns(const World& world, const FramePiece& piece);
+std::vector<WallColumns> wall_columns(const World& world);
+// Gives `columns` (a run's, in the order of their numbers) the load
+// columns `wall` needs; returns whether it had them already. A stage adds
+// no walls: `wall` must be among them.
+bool add_wall_columns(std::vector<WallColumns>& columns, const WallColumns& wall);
 
 // A row of energy.csv: the run's energies and work, its deepest overlap,
-// and its walls' forces and positions in the order of their numbers.
+// and its walls' forces and positions in the order of their numbers (the
+// walls there now: a wall a stage removed leaves its columns empty).
 struct EnergyRow {
   double time = 0.0;
   long step = 0;
   EnergyLedger ledger;
   double deepest_overlap = 0.0;
   struct Wall {
-    Vec2 force;  // the grains' on the wall: contacts only
+    int number = 0;  // its id (World::id): a wall a stage removed has no entry
+    Vec2 force;      // the grains' on the wall: contacts only
     Vec2 position;
     Vec2 load;  // imposed on its free translations
   };
@@ -51,7 +57,7 @@ struct EnergyRow {
 };
 // The row of an engine whose walls are numbered by `piece` as in the run,
 // with the run's `ledger` and `deepest_overlap`.
-EnergyRow energy_row(const Engine& engine, const FramePiece& piece, const EnergyLedger& ledger, double deepest_overlap);
+EnergyRow energy_row(const Engine& engine, const EnergyLedger& ledger, double deepest_overlap);
 
 // `fields` in the order frames write them (io/frame_grids.h's).
 std::vector<std::string> in_frame_order(const std::vector<std::string>& fields);

@@ -78,6 +78,9 @@ const std::vector<std::pair<const char*, const char*>> kListKeys{
     {"grains",
      "shape=FILE count=N region=x0,y0,x1,y1 [generator=lattice|random] [material=..] [density=..] "
      "[speed=..] [angle=random|DEGREES]"},
+    {"remove",
+     "region=x0,y0,x1,y1 | ids=A,B,..: in a stage or a --from scene, remove the grains whose centre lies in "
+     "the region, or those of these ids (walls: set_wall = W remove)"},
 };
 
 // On the command line a list key replaces the scene's entries of that key;
@@ -435,6 +438,21 @@ GrainsSpec parse_grains(const Value& v, const std::filesystem::path& base) {
   return g;
 }
 
+RemovalSpec parse_removal(const Value& v) {
+  const auto t = tokens(v, "remove", {"region", "ids"});
+  if (t.size() != 1) fail_at(v.at, "remove", "give region=x0,y0,x1,y1 or ids=A,B,.. (one a line)");
+  RemovalSpec r;
+  r.at = v.at;
+  if (t.count("region")) {
+    const auto b = numbers(v, "remove", t.at("region"), 4, "region", kCoordinateRange);
+    if (!(b[2] >= b[0] && b[3] >= b[1])) fail_at(v.at, "remove", "region=x0,y0,x1,y1 needs x1 >= x0 and y1 >= y0");
+    r.region = std::array<double, 4>{b[0], b[1], b[2], b[3]};
+    return r;
+  }
+  for (const std::string& id : split(t.at("ids"), ',')) r.ids.push_back(whole(v, "remove", id, 0));
+  return r;
+}
+
 po::options_description scene_options() {
   po::options_description options("scene keys");
   for (const auto& [key, help] : kScalarKeys) options.add_options()(key, po::value<std::string>(), help);
@@ -692,6 +710,7 @@ void read_lists(const SceneValues& values, SceneConfig& scene, const std::filesy
   for (const Value& v : values.list("set_wall")) scene.wall_changes.push_back(parse_wall_change(v));
   for (const Value& v : values.list("grains")) scene.grains.push_back(parse_grains(v, base));
   for (const Value& v : values.list("packing")) scene.packings.push_back({base / v.text, v.at});
+  for (const Value& v : values.list("remove")) scene.removals.push_back(parse_removal(v));
 }
 
 void check_law_models(const std::vector<LawSpec>& laws, const EngineSettings& engine) {
@@ -772,8 +791,9 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 // What a stage may change, and how a stage says it.
-const std::vector<std::string> kStageKeys{"duration", "dt",     "gravity",         "attractor",           "law",
-                                          "set_wall", "grains", "output_interval", "checkpoint_interval", "fields"};
+const std::vector<std::string> kStageKeys{"duration", "dt",       "gravity", "attractor",       "law",
+                                          "remove",   "set_wall", "grains",  "output_interval", "checkpoint_interval",
+                                          "fields"};
 
 // A stage's keys from `text` (its lines, others blank); a stage of a scene
 // needs its duration, a change between Python runs has none.
@@ -799,13 +819,8 @@ StageSpec parse_stage_text(const std::string& text, const std::string& source, S
   if (const auto v = values.scalar("attractor")) stage.attractor = parse_attractor(*v, first.engine.rigid.events);
   for (const Value& v : values.list("law")) stage.laws.push_back(parse_law(v));
   check_law_models(stage.laws, first.engine);
-  for (const Value& v : values.list("set_wall")) {
-    stage.wall_changes.push_back(parse_wall_change(v));
-    if (stage.wall_changes.back().remove)
-      fail_at(v.at, "set_wall",
-              "a stage keeps every body: fix the wall where it is (W fixed) or move it away (W velocity=...) "
-              "instead of removing it");
-  }
+  for (const Value& v : values.list("remove")) stage.removals.push_back(parse_removal(v));
+  for (const Value& v : values.list("set_wall")) stage.wall_changes.push_back(parse_wall_change(v));
   for (const Value& v : values.list("grains")) {
     stage.grains.push_back(parse_grains(v, base));
     check_material(v.at, "grains", stage.grains.back().material);

@@ -71,6 +71,15 @@ struct WallChange {
   WallMotion motion;
 };
 
+// A `remove` line (a stage, or a --from scene): the grains whose centre of
+// mass lies in a region (x0 <= x <= x1, y0 <= y <= y1), or the grains of
+// the given ids.
+struct RemovalSpec {
+  SceneLocation at;
+  std::optional<std::array<double, 4>> region;  // x0, y0, x1, y1
+  std::vector<int> ids;
+};
+
 struct GrainsSpec {
   SceneLocation at;
   std::filesystem::path shape_file;
@@ -117,7 +126,14 @@ struct StageSpec {
   // step the stage starts at.
   std::vector<GrainsSpec> grains;
   std::uint64_t seed = 1;
+  std::vector<RemovalSpec> removals;               // applied first, with set_wall's removals
   std::optional<std::vector<std::string>> fields;  // what its frames hold, from its start on
+  // Whether it adds or removes bodies (grains, removals, a wall removed).
+  bool changes_bodies() const {
+    bool removes_a_wall = false;
+    for (const WallChange& c : wall_changes) removes_a_wall = removes_a_wall || c.remove;
+    return !grains.empty() || !removals.empty() || removes_a_wall;
+  }
 };
 
 struct SceneConfig {
@@ -137,6 +153,7 @@ struct SceneConfig {
   std::vector<WallChange> wall_changes;
   std::vector<GrainsSpec> grains;
   std::vector<std::pair<std::filesystem::path, SceneLocation>> packings;  // state files to load bodies from
+  std::vector<RemovalSpec> removals;  // a --from scene's; a new run has none to remove
   // output
   std::filesystem::path output_directory = "sphero-output";
   double output_interval = 0.0;

@@ -385,6 +385,10 @@ World build_world(const SceneConfig& scene, const Progress& progress, std::vecto
 
 World build_world(const SceneConfig& scene, const GivenGrains& given, const Progress& progress,
                   std::vector<BodySource>* sources) {
+  if (!scene.removals.empty())
+    fail_at(scene.removals.front().at, "remove",
+            "a new run has no grains to remove yet: remove grains in a '[stage NAME]' or in the scene of a run "
+            "--from a checkpoint (leave a packing's walls out with 'set_wall = W remove')");
   if (given.bodies.empty()) require_bodies(scene);
   int materials = materials_named(scene);
   std::vector<ContactLaw> laws;

@@ -33,7 +33,11 @@ void check_bodies(const World& w) {
   per_body(w.bounding_radius, n, "bounding radius"), per_body(w.material, n, "material");
   per_body(w.is_wall, n, "wall flag"), per_body(w.closed, n, "closed flag"), per_body(w.constraint, n, "constraint");
   per_body(w.shape_name, n, "shape name"), per_body(w.vertex_begin, n, "vertex ranges");
-  per_body(w.vertex_count, n, "vertex counts");
+  per_body(w.vertex_count, n, "vertex counts"), per_body(w.id, n, "ids");
+  for (std::size_t i = 0; i < n; ++i)
+    require(w.id[i] >= 0 && (i == 0 || w.id[i] > w.id[i - 1]),
+            fmt::format("body {}: its id {} is not above the body before's", i, w.id[i]));
+  require(n == 0 || w.next_id > w.id[n - 1], fmt::format("the next id, {}, is one a body has", w.next_id));
   require(w.material_count >= 1 && w.material_count <= 1000, fmt::format("{} materials", w.material_count));
   require(w.law.size() == static_cast<std::size_t>(w.material_count) * static_cast<std::size_t>(w.material_count),
           "the law table does not match the materials");

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "engine/body_removal.h"
 #include "engine/stability.h"
+#include "engine/wall_label.h"
 #include "engine/wall_steps.h"
 #include "io/wall_motions.h"
 #include "shapes/mass_properties.h"
@@ -126,14 +128,71 @@ void set_time_step(EngineSnapshot& state, double dt, const SceneLocation& at) {
   state.settings.dt = chosen;
 }
 
-void apply_wall_changes(EngineSnapshot& state, const std::vector<WallChange>& changes) {
-  WallMotions motions(wall_views(state.world));
-  for (const WallChange& c : changes) {
-    const std::size_t wall = motions.need_wall(c.wall, c.at, "set_wall");
-    if (c.remove) fail_at(c.at, "set_wall", "a stage keeps every body: fix the wall (W fixed) instead of removing it");
-    if (!c.keeps_motion) motions.apply(wall, c.motion, c.at, "set_wall");
-    if (c.material) state.world.material[wall] = *c.material;
+// The bodies a removal line names, flagged in `removed`.
+void flag_removal(const RemovalSpec& r, const World& w, std::vector<std::uint8_t>& removed) {
+  if (r.region) {
+    const auto [x0, y0, x1, y1] = *r.region;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      const Vec2 p = w.position[i];
+      if (!w.is_wall[i] && p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1) removed[i] = 1;
+    }
+    return;
   }
+  for (const int id : r.ids) {
+    const int i = index_of_id(w, id);
+    if (i < 0)
+      fail_at(r.at, "remove",
+              fmt::format("no body has id {} (ids are the frames' 'id'; those of removed grains are not reused)", id));
+    const auto body = static_cast<std::size_t>(i);
+    if (w.is_wall[body])
+      fail_at(r.at, "remove",
+              fmt::format("body {} is wall '{}': remove a wall with 'set_wall = {} remove'", id, w.shape_name[body],
+                          is_unnamed_wall(w.shape_name[body]) ? std::to_string(id) : w.shape_name[body]));
+    removed[body] = 1;
+  }
+}
+
+// A stage's `remove` lines and `set_wall = W remove` lines, applied at
+// once before anything else the stage changes (their energies leave the
+// books under the laws they had).
+void remove_stage_bodies(const std::vector<RemovalSpec>& removals, const std::vector<WallChange>& changes,
+                         EngineSnapshot& state, Placing placing) {
+  std::vector<std::uint8_t> removed(state.world.size(), 0);
+  const SceneLocation* first = nullptr;  // the line a refusal names
+  const char* first_key = "";
+  WallMotions motions(wall_views(state.world));
+  for (const WallChange& c : changes)
+    if (c.remove) {
+      removed[motions.need_wall(c.wall, c.at, "set_wall")] = 1;
+      if (!first) first = &c.at, first_key = "set_wall";
+    }
+  for (const RemovalSpec& r : removals) {
+    if (r.region && placing == Placing::unplaced) continue;  // where the grains will be is not known yet
+    flag_removal(r, state.world, removed);
+    if (!first) first = &r.at, first_key = "remove";
+  }
+  if (!first) return;
+  try {
+    remove_bodies(state, removed);
+  } catch (const std::invalid_argument& e) {
+    fail_at(*first, first_key, e.what());
+  }
+}
+
+// set_wall's new motions (before any body is removed, so that a plate
+// whose span a stage removes may be fixed in the same stage).
+void apply_wall_motions(EngineSnapshot& state, const std::vector<WallChange>& changes) {
+  WallMotions motions(wall_views(state.world));
+  for (const WallChange& c : changes)
+    if (!c.remove && !c.keeps_motion)
+      motions.apply(motions.need_wall(c.wall, c.at, "set_wall"), c.motion, c.at, "set_wall");
+}
+
+// set_wall's new materials (once the law tables hold them).
+void apply_wall_materials(EngineSnapshot& state, const std::vector<WallChange>& changes) {
+  WallMotions motions(wall_views(state.world));
+  for (const WallChange& c : changes)
+    if (!c.remove && c.material) state.world.material[motions.need_wall(c.wall, c.at, "set_wall")] = *c.material;
 }
 
 // The checkpoint's wall that `spec`, the k-th wall line, continues: the
@@ -147,10 +206,11 @@ std::size_t matching_wall(const World& w, const WallSpec& spec, std::size_t k) {
       fail_at(spec.at, "wall",
               fmt::format("the run continued has no wall named '{}': a continued run adds no walls", spec.name));
   } else {
-    if (k >= w.size() || !w.is_wall[k])
+    const int found = index_of_id(w, static_cast<int>(k));
+    if (found < 0 || !w.is_wall[static_cast<std::size_t>(found)])
       fail_at(spec.at, "wall",
               fmt::format("the run continued has no wall {} for this line: a continued run adds no walls", k));
-    i = k;
+    i = static_cast<std::size_t>(found);
   }
   const Shape shape = make_shape(
       "wall", spec.points.size() == 2 ? SkeletonKind::segment : SkeletonKind::polyline, spec.points, spec.radius);
@@ -191,11 +251,13 @@ void refuse_what_cannot_carry_over(const SceneConfig& scene, const EngineSnapsho
 }  // namespace
 
 void apply_stage(const StageSpec& stage, EngineSnapshot& state, Placing placing) {
+  apply_wall_motions(state, stage.wall_changes);
+  remove_stage_bodies(stage.removals, stage.wall_changes, state, placing);
   const int materials = materials_after(state.world, stage.laws, stage.wall_changes, {}, stage.grains);
   set_law_tables(state, stage.laws, materials, true, fmt::format("{} (stage {})", stage.at.where, stage.name));
   if (stage.gravity) state.world.gravity = *stage.gravity;
   if (stage.attractor) state.world.attractor = *stage.attractor;
-  apply_wall_changes(state, stage.wall_changes);
+  apply_wall_materials(state, stage.wall_changes);
   add_stage_grains(stage.grains, stage.seed, state, placing);
   if (stage.dt) set_time_step(state, *stage.dt, stage.at);
   try {
@@ -207,18 +269,30 @@ void apply_stage(const StageSpec& stage, EngineSnapshot& state, Placing placing)
 
 void start_stage_from(const SceneConfig& scene, EngineSnapshot& state, const std::string& checkpoint) {
   refuse_what_cannot_carry_over(scene, state, checkpoint);
+  // The wall lines' motions, then set_wall's, then the removals, as a stage.
+  std::vector<int> matched;  // ids
+  {
+    WallMotions motions(wall_views(state.world));
+    for (std::size_t k = 0; k < scene.walls.size(); ++k) {
+      const WallSpec& spec = scene.walls[k];
+      const std::size_t wall = matching_wall(state.world, spec, k);
+      motions.apply(wall, spec.motion, spec.at, "wall");
+      matched.push_back(state.world.id[wall]);
+    }
+  }
+  apply_wall_motions(state, scene.wall_changes);
+  remove_stage_bodies(scene.removals, scene.wall_changes, state, Placing::among_bodies);
   const int materials = materials_after(state.world, scene.laws, scene.wall_changes, scene.walls, scene.grains);
   set_law_tables(state, scene.laws, materials, false, scene.source);
   state.world.gravity = scene.gravity;
   state.world.attractor = scene.attractor;
-  WallMotions motions(wall_views(state.world));
   for (std::size_t k = 0; k < scene.walls.size(); ++k) {
-    const WallSpec& spec = scene.walls[k];
-    const std::size_t wall = matching_wall(state.world, spec, k);
-    motions.apply(wall, spec.motion, spec.at, "wall");
-    state.world.material[wall] = spec.material;
+    const int wall = index_of_id(state.world, matched[k]);
+    if (wall < 0)
+      fail_at(scene.walls[k].at, "wall", "the wall this line continues is removed by 'set_wall = ... remove'");
+    state.world.material[static_cast<std::size_t>(wall)] = scene.walls[k].material;
   }
-  apply_wall_changes(state, scene.wall_changes);
+  apply_wall_materials(state, scene.wall_changes);
   add_stage_grains(scene.grains, scene.seed, state, Placing::among_bodies);
   set_time_step(state, scene.engine.dt, {scene.source});
 }

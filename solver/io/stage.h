@@ -20,7 +20,8 @@ namespace sphero {
 // state's bodies (Placing::among_bodies); a plan made before the run,
 // which does not know where the bodies will be, adds them unplaced, as
 // many and of the shapes they will be (Placing::unplaced), all its dt and
-// steps need.
+// steps need, and removes no grains by region (it keeps those a region
+// would find: the run finds them when the stage begins).
 enum class Placing { among_bodies, unplaced };
 void apply_stage(const StageSpec& stage, EngineSnapshot& state, Placing placing = Placing::among_bodies);
 

@@ -107,23 +107,27 @@ void read_plate_spans(std::vector<BodySpec>& bodies, const std::vector<vtkIdType
   }
 }
 
-// The cells in the order of their ids where these number them 0 to n − 1
-// (the pieces of a run on ranks come in the ranks' order), else as stored
-// (a packing edited elsewhere may renumber or leave bodies out). Bodies are
-// read in this order, which decides whose skeleton bodies of a shape share.
+// The cells in the order of their ids where these are distinct whole
+// numbers >= 0 (the pieces of a run on ranks come in the ranks' order; a
+// run that removed bodies leaves gaps), else as stored (a packing edited
+// elsewhere may renumber). Bodies are read in this order, which decides
+// whose skeleton bodies of a shape share.
 std::vector<vtkIdType> cells_in_body_order(vtkDataArray* id, vtkIdType cells) {
   std::vector<vtkIdType> as_stored(static_cast<std::size_t>(cells));
   for (vtkIdType c = 0; c < cells; ++c) as_stored[static_cast<std::size_t>(c)] = c;
   if (id == nullptr || id->GetNumberOfComponents() != 1) return as_stored;
-  std::vector<vtkIdType> by_id(static_cast<std::size_t>(cells), -1);
+  std::vector<std::pair<double, vtkIdType>> by_id;
   for (vtkIdType c = 0; c < cells; ++c) {
     const double number = id->GetTuple1(c);
-    if (!(number >= 0.0 && number < static_cast<double>(cells))) return as_stored;
-    vtkIdType& slot = by_id[static_cast<std::size_t>(number)];
-    if (slot >= 0) return as_stored;
-    slot = c;
+    if (!(number >= 0.0 && number < 2147483647.0) || number != std::floor(number)) return as_stored;
+    by_id.push_back({number, c});
   }
-  return by_id;
+  std::sort(by_id.begin(), by_id.end());
+  for (std::size_t k = 0; k < by_id.size(); ++k) {
+    if (k > 0 && by_id[k].first == by_id[k - 1].first) return as_stored;
+    as_stored[k] = by_id[k].second;
+  }
+  return as_stored;
 }
 
 }  // namespace
@@ -163,7 +167,7 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece
     const int type = ids.size() == 1 ? VTK_VERTEX : (w.closed[i] ? VTK_POLYGON : VTK_POLY_LINE);
     grid->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
     shape->InsertNextValue(w.shape_name[i]);
-    id->InsertNextValue(piece.number_of(i));
+    id->InsertNextValue(w.id[i]);
     material->InsertNextValue(w.material[i]);
     wall->InsertNextValue(w.is_wall[i]);
     const BodyConstraint& c = w.constraint[i];
@@ -183,7 +187,7 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece
     const double vibration_tuple[4] = {v.amplitude.x, v.amplitude.y, v.frequency, v.tap_interval};
     vibration->InsertNextTuple(vibration_tuple);
     const auto span_id = [&](int end) {
-      return end < 0 ? -1.0 : static_cast<double>(piece.number_of(static_cast<std::size_t>(end)));
+      return end < 0 ? -1.0 : static_cast<double>(w.id[static_cast<std::size_t>(end)]);
     };
     const double plate_tuple[5] = {
         c.pressure, c.inward.x, c.inward.y, span_id(c.span_bodies[0]), span_id(c.span_bodies[1])};
@@ -202,14 +206,15 @@ void write_packing_vtu(const std::filesystem::path& path, const std::vector<Body
   write_state_vtu(path, geometry_world(bodies), 0.0);
 }
 
-std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path) {
+std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path, std::vector<int>* ids) {
   if (!std::filesystem::exists(path)) throw std::runtime_error(path.string() + ": the packing file does not exist");
   const vtkSmartPointer<vtkUnstructuredGrid> grid = read_vtu(path);
   if (grid->GetNumberOfCells() == 0) throw std::runtime_error(path.string() + ": holds no bodies");
-  return bodies_from_state_grid(grid, path.string());
+  return bodies_from_state_grid(grid, path.string(), ids);
 }
 
-std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source) {
+std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source,
+                                             std::vector<int>* body_ids) {
   vtkCellData* data = grid->GetCellData();
   const auto need = [&](const char* name, int components) {
     vtkDataArray* a = data->GetArray(name);
@@ -281,6 +286,10 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
     bodies.push_back(std::move(b));
   }
   read_plate_spans(bodies, order, id, source);
+  if (body_ids) {
+    body_ids->clear();
+    for (const vtkIdType c : order) body_ids->push_back(id ? static_cast<int>(id->GetTuple1(c)) : static_cast<int>(c));
+  }
   return bodies;
 }
 

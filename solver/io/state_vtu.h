@@ -27,8 +27,12 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& world, const FrameP
 void write_packing_vtu(const std::filesystem::path& path, const std::vector<BodySpec>& bodies);
 
 // Throws std::runtime_error naming the file and what is missing.
-std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path);
-// The same from a grid already read (`source` names it in messages).
-std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source);
+// Bodies in the order of their ids, and with `ids` these (see below).
+std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path, std::vector<int>* ids = nullptr);
+// The same from a grid already read (`source` names it in messages), in
+// the order of their ids; with `ids`, these too (cell numbers where the
+// file has none).
+std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source,
+                                             std::vector<int>* ids = nullptr);
 
 }  // namespace sphero

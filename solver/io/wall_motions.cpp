@@ -23,7 +23,8 @@ double path_length(const std::vector<Vec2>& points, bool closed) {
 std::vector<WallView> wall_views(std::vector<BodySpec>& bodies) {
   std::vector<WallView> views;
   for (BodySpec& b : bodies)
-    views.push_back({b.is_wall, b.shape.name, path_length(b.shape.vertices, b.shape.is_closed()), &b.constraint});
+    views.push_back({b.is_wall, b.shape.name, path_length(b.shape.vertices, b.shape.is_closed()), &b.constraint,
+                     static_cast<int>(views.size())});
   return views;
 }
 
@@ -32,7 +33,7 @@ std::vector<WallView> wall_views(World& world) {
   for (std::size_t i = 0; i < world.size(); ++i)
     views.push_back({world.is_wall[i] != 0, world.shape_name[i],
                      world.is_wall[i] ? path_length(local_skeleton(world, i), world.closed[i] != 0) : 0.0,
-                     &world.constraint[i]});
+                     &world.constraint[i], world.id[i]});
   return views;
 }
 
@@ -40,11 +41,15 @@ WallMotions::WallMotions(std::vector<WallView> bodies) : bodies_(std::move(bodie
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (bodies_[i].is_wall && !is_unnamed_wall(bodies_[i].name))
       wall_names_ += (wall_names_.empty() ? "" : ", ") + bodies_[i].name;
-    if (!bodies_[i].is_wall || (i > 0 && bodies_[i - 1].is_wall)) continue;
+    if (!bodies_[i].is_wall || (i > 0 && bodies_[i - 1].is_wall && bodies_[i - 1].number + 1 == bodies_[i].number))
+      continue;
     std::size_t last = i;
-    while (last + 1 < bodies_.size() && bodies_[last + 1].is_wall) ++last;
-    wall_numbers_ +=
-        (wall_numbers_.empty() ? "" : ", ") + (last == i ? fmt::format("{}", i) : fmt::format("{} to {}", i, last));
+    while (last + 1 < bodies_.size() && bodies_[last + 1].is_wall &&
+           bodies_[last + 1].number == bodies_[last].number + 1)
+      ++last;
+    const int first_number = bodies_[i].number, last_number = bodies_[last].number;
+    wall_numbers_ += (wall_numbers_.empty() ? "" : ", ") +
+                     (last == i ? fmt::format("{}", first_number) : fmt::format("{} to {}", first_number, last_number));
   }
 }
 
@@ -52,11 +57,11 @@ std::size_t WallMotions::need_wall(const std::string& reference, const SceneLoca
                                    const std::string& key) const {
   if (std::isdigit(static_cast<unsigned char>(reference.front()))) {
     const std::size_t number = std::stoul(reference);
-    if (number >= bodies_.size() || !bodies_[number].is_wall)
-      fail_at(at, key,
-              fmt::format("body {} is not a wall; the walls are {} (numbered as in energy.csv){}", number,
-                          wall_numbers_.empty() ? "none" : wall_numbers_, named_ones()));
-    return number;
+    for (std::size_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i].is_wall && static_cast<std::size_t>(bodies_[i].number) == number) return i;
+    fail_at(at, key,
+            fmt::format("body {} is not a wall; the walls are {} (numbered as in energy.csv){}", number,
+                        wall_numbers_.empty() ? "none" : wall_numbers_, named_ones()));
   }
   for (std::size_t i = 0; i < bodies_.size(); ++i)
     if (bodies_[i].is_wall && bodies_[i].name == reference) return i;

@@ -18,6 +18,7 @@ struct WallView {
   std::string name;     // its shape's name
   double length = 0.0;  // its skeleton's, which a pressure plate's force acts on
   BodyConstraint* constraint = nullptr;
+  int number = 0;  // what a scene calls it by number: its id (World::id), or its place in a list of bodies
 };
 
 std::vector<WallView> wall_views(std::vector<BodySpec>& bodies);

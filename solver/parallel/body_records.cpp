@@ -48,6 +48,7 @@ BodyRecord body_record(const World& w, std::size_t k, const std::vector<int>& nu
   f.inverse_mass = w.inverse_mass[k], f.inverse_inertia = w.inverse_inertia[k];
   f.radius = w.radius[k], f.bounding_radius = w.bounding_radius[k];
   f.material = w.material[k];
+  f.id = w.id[k];
   f.is_wall = w.is_wall[k], f.closed = w.closed[k];
   f.constraint = w.constraint[k];
   for (int& s : f.constraint.span_bodies)
@@ -92,6 +93,7 @@ std::vector<BodyRecord> body_records_of(const std::vector<char>& bytes) {
 std::vector<char> shared_bytes(const World& w) {
   std::vector<char> bytes;
   append_value(bytes, w.material_count);
+  append_value(bytes, w.next_id);
   append_value(bytes, w.gravity);
   append_value(bytes, w.attractor);
   append_value(bytes, w.cell);
@@ -107,6 +109,7 @@ World world_of_shared(const std::vector<char>& bytes) {
   ByteReader in(bytes);
   std::size_t laws = 0, rigid_laws = 0;
   in.read(&w.material_count, sizeof w.material_count);
+  in.read(&w.next_id, sizeof w.next_id);
   in.read(&w.gravity, sizeof w.gravity);
   in.read(&w.attractor, sizeof w.attractor);
   in.read(&w.cell, sizeof w.cell);
@@ -129,6 +132,7 @@ World world_of_records(const std::vector<BodyRecord>& records, const World& shar
   w.gravity = shared.gravity;
   w.attractor = shared.attractor;
   w.cell = shared.cell;
+  w.next_id = shared.next_id;
   std::vector<int> numbers;
   std::vector<Vec2> per_body;
   int next = 0;
@@ -141,6 +145,7 @@ World world_of_records(const std::vector<BodyRecord>& records, const World& shar
     w.inverse_mass.push_back(f.inverse_mass), w.inverse_inertia.push_back(f.inverse_inertia);
     w.radius.push_back(f.radius), w.bounding_radius.push_back(f.bounding_radius);
     w.material.push_back(f.material);
+    w.id.push_back(f.id);
     w.is_wall.push_back(f.is_wall), w.closed.push_back(f.closed);
     w.constraint.push_back(f.constraint);
     w.shape_name.push_back(r.shape_name);

@@ -19,6 +19,7 @@ struct BodyFacts {
   OwnedBody owned;  // its number in the run, owner, motion, list reference, history
   double mass, inertia, density, inverse_mass, inverse_inertia, radius, bounding_radius;
   int material;
+  int id;  // World::id
   std::uint8_t is_wall, closed;
   BodyConstraint constraint;  // span_bodies as numbers in the run
   int vertex_count;

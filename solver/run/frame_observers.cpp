@@ -62,7 +62,7 @@ void RankFrames::write(const EngineSnapshot& header) {
     grids_drawn_at_ = engine.decompositions();
     grids_generation_ = run_.generation();
   }
-  const FramePiece piece{ranks.rank(), ranks.size(), engine.held_bodies(), engine.bodies_written()};
+  const FramePiece piece{ranks.rank(), ranks.size(), engine.bodies_written()};
   std::string failure;
   std::vector<PieceLayout> layouts;
   const int frame = frame_++;
@@ -74,7 +74,7 @@ void RankFrames::write(const EngineSnapshot& header) {
   const double failing = ranks.min(failure.empty() ? INFINITY : static_cast<double>(ranks.rank()));
   if (std::isfinite(failing)) throw std::runtime_error(ranks.broadcast(failure, static_cast<int>(failing)));
   on_root(ranks, [&] {
-    const EnergyRow row = energy_row(engine.local(), piece, header.ledger, header.deepest_overlap);
+    const EnergyRow row = energy_row(engine.local(), header.ledger, header.deepest_overlap);
     output_->add_frame_of_pieces(layouts, ranks.size(), row);
   });
 }

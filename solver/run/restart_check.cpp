@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -18,14 +19,16 @@ bool same_law(const ContactLaw& a, const ContactLaw& b) {
 // How body i's shape differs, if it does: its sphero-radius, its number of
 // vertices or the first vertex that moved, in the body's own frame (where
 // the shape file puts it, about the centroid).
-std::string shape_difference(const World& a, const World& b, std::size_t i) {
+// Body i of a is body j of b (the same id).
+std::string shape_difference(const World& a, const World& b, std::size_t i, std::size_t j) {
+  const int id = a.id[i];
   const std::string which =
-      a.shape_name[i] == b.shape_name[i]
-          ? fmt::format("body {}'s shape '{}'", i, a.shape_name[i])
-          : fmt::format("body {}'s shape, '{}' there and '{}' here,", i, a.shape_name[i], b.shape_name[i]);
-  if (!close(a.radius[i], b.radius[i]))
-    return fmt::format("{} has sphero-radius {} there, {} here", which, a.radius[i], b.radius[i]);
-  const auto sa = local_skeleton(a, i), sb = local_skeleton(b, i);
+      a.shape_name[i] == b.shape_name[j]
+          ? fmt::format("body {}'s shape '{}'", id, a.shape_name[i])
+          : fmt::format("body {}'s shape, '{}' there and '{}' here,", id, a.shape_name[i], b.shape_name[j]);
+  if (!close(a.radius[i], b.radius[j]))
+    return fmt::format("{} has sphero-radius {} there, {} here", which, a.radius[i], b.radius[j]);
+  const auto sa = local_skeleton(a, i), sb = local_skeleton(b, j);
   if (sa.size() != sb.size())
     return fmt::format("{} has {} skeleton vertices there, {} here", which, sa.size(), sb.size());
   for (std::size_t k = 0; k < sa.size(); ++k)
@@ -37,19 +40,31 @@ std::string shape_difference(const World& a, const World& b, std::size_t i) {
   return {};
 }
 
-// The first body whose kind, material, density or shape differs, and how.
+// The first body of a whose kind, material, density or shape differs from
+// b's body of its id, and how.
 std::string body_difference(const World& a, const World& b) {
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a.is_wall[i] != b.is_wall[i])
+    const int id = a.id[i], found = index_of_id(b, id);
+    if (found < 0) return fmt::format("body {} is there, the scene has none of that id", id);
+    const auto j = static_cast<std::size_t>(found);
+    if (a.is_wall[i] != b.is_wall[j])
       return fmt::format(
-          "body {} is a {} there, a {} here", i, a.is_wall[i] ? "wall" : "grain", b.is_wall[i] ? "wall" : "grain");
-    if (a.material[i] != b.material[i])
-      return fmt::format("body {} is of material {} there, {} here", i, a.material[i], b.material[i]);
-    if (!close(a.density[i], b.density[i]))
-      return fmt::format("body {} has density {} there, {} here (density)", i, a.density[i], b.density[i]);
-    if (std::string d = shape_difference(a, b, i); !d.empty()) return d + " (shape file)";
+          "body {} is a {} there, a {} here", id, a.is_wall[i] ? "wall" : "grain", b.is_wall[j] ? "wall" : "grain");
+    if (a.material[i] != b.material[j])
+      return fmt::format("body {} is of material {} there, {} here", id, a.material[i], b.material[j]);
+    if (!close(a.density[i], b.density[j]))
+      return fmt::format("body {} has density {} there, {} here (density)", id, a.density[i], b.density[j]);
+    if (std::string d = shape_difference(a, b, i, j); !d.empty()) return d + " (shape file)";
   }
   return {};
+}
+
+// A plate's span as the ids of its ends.
+std::array<int, 2> span_ids(const World& w, const BodyConstraint& c) {
+  std::array<int, 2> ids{-1, -1};
+  for (std::size_t k = 0; k < 2; ++k)
+    if (c.span_bodies[k] >= 0) ids[k] = w.id[static_cast<std::size_t>(c.span_bodies[k])];
+  return ids;
 }
 
 // The first wall whose imposed motion (held directions, velocity,
@@ -58,12 +73,13 @@ std::string body_difference(const World& a, const World& b) {
 std::string motion_difference(const World& a, const World& b) {
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (!a.is_wall[i]) continue;
-    const BodyConstraint &x = a.constraint[i], &y = b.constraint[i];
+    const auto j = static_cast<std::size_t>(index_of_id(b, a.id[i]));  // body_difference found it
+    const BodyConstraint &x = a.constraint[i], &y = b.constraint[j];
     const Vibration &u = x.vibration, &v = y.vibration;
     if (x.held != y.held || x.steady_imposed_velocity() != y.steady_imposed_velocity() || x.pressure != y.pressure ||
-        !(x.inward == y.inward) || x.span_bodies != y.span_bodies || !(u.amplitude == v.amplitude) ||
+        !(x.inward == y.inward) || span_ids(a, x) != span_ids(b, y) || !(u.amplitude == v.amplitude) ||
         u.frequency != v.frequency || u.tap_interval != v.tap_interval)
-      return fmt::format("the motion imposed on wall {} differs (wall, set_wall)", i);
+      return fmt::format("the motion imposed on wall {} differs (wall, set_wall)", a.id[i]);
   }
   return {};
 }
@@ -71,7 +87,7 @@ std::string motion_difference(const World& a, const World& b) {
 }  // namespace
 
 void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, const EngineSettings& scene_settings,
-                   const std::string& checkpoint_name, const std::string& scene_name) {
+                   const std::string& checkpoint_name, const std::string& scene_name, bool may_lack_bodies) {
   const World& w = checkpoint.world;
   const auto refuse = [&](const std::string& what) {
     throw std::runtime_error(
@@ -80,7 +96,7 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
                     "(sphero run NEXT.ini --from CHECKPOINT, docs/SCENES.md)",
                     checkpoint_name, scene_name, what));
   };
-  if (w.size() != scene_world.size())
+  if (w.size() > scene_world.size() || (w.size() < scene_world.size() && !may_lack_bodies))
     refuse(fmt::format("it holds {} bodies, the scene makes {}", w.size(), scene_world.size()));
   if (const std::string d = body_difference(w, scene_world); !d.empty()) refuse(d);
   if (const std::string d = motion_difference(w, scene_world); !d.empty()) refuse(d);

@@ -12,8 +12,10 @@
 namespace sphero {
 
 // Throws std::runtime_error naming the key (or the body) that differs and
-// what to do.
+// what to do. Bodies are matched by id; with `may_lack_bodies` (a stage
+// before removed grains by region, which the scene's plan cannot know)
+// the checkpoint may hold fewer than the scene makes.
 void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, const EngineSettings& scene_settings,
-                   const std::string& checkpoint_name, const std::string& scene_name);
+                   const std::string& checkpoint_name, const std::string& scene_name, bool may_lack_bodies = false);
 
 }  // namespace sphero

@@ -48,18 +48,20 @@ RunStart start_run(const SceneConfig& scene, EngineSnapshot first, bool fresh, c
   RunStart run;
   std::optional<EngineSnapshot> checkpoint;
   if (!restart.empty()) checkpoint = load_checkpoint(restart);
-  bool placed = false;  // the checkpoint's stage found and checked
+  bool placed = false;           // the checkpoint's stage found and checked
+  bool regions_removed = false;  // by a stage so far, which the plan keeps (io/stage.h)
   run.stages = plan_stages(scene, first, [&](std::size_t k, const StagePlan& plan, const EngineSnapshot& stage) {
+    if (k > 0)
+      for (const RemovalSpec& r : scene.stages[k - 1].removals) regions_removed = regions_removed || r.region;
     if (check) check(k, plan, stage);
-    const std::vector<WallColumns> columns = wall_columns(stage.world, FramePiece{});
-    if (run.columns.empty()) run.columns = columns;
-    for (std::size_t c = 0; c < columns.size(); ++c) run.columns[c].loaded = run.columns[c].loaded || columns[c].loaded;
+    if (k == 0) run.columns = wall_columns(stage.world);
+    for (const WallColumns& wall : wall_columns(stage.world)) add_wall_columns(run.columns, wall);
     // A checkpoint belongs to the first stage that ends at or after its
     // step (the last, for a run already at its end).
     if (!checkpoint || placed || (checkpoint->step > plan.end_step && k < scene.stages.size())) return;
     placed = true;
     run.stage = k;
-    check_restart(*checkpoint, stage.world, stage.settings, restart.string(), scene.source);
+    check_restart(*checkpoint, stage.world, stage.settings, restart.string(), scene.source, regions_removed);
   });
   if (!checkpoint) {
     run.state = std::move(first);

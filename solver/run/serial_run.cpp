@@ -44,11 +44,11 @@ void SerialRun::step() {
 
 void SerialRun::apply_stage(const StageSpec& stage) {
   EngineSnapshot state = Engine::snapshot_of(std::move(engine_));
-  // Planning checked all but where added grains find room: kept to go
-  // back to where they find none.
+  // Planning checked all but where added grains find room and which
+  // grains the removals find: kept to go back to where these fail.
   std::optional<EngineSnapshot> before;
-  if (!stage.grains.empty()) before = state;
-  if (keep_arrays_ && !stage.grains.empty()) {
+  if (stage.changes_bodies()) before = state;
+  if (keep_arrays_ && stage.changes_bodies()) {
     World arrays = std::move(state.world);
     state.world = arrays;
     kept_.push_back(std::move(arrays));

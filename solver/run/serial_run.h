@@ -31,7 +31,7 @@ class SerialRun final : public SteppedRun {
   double time() const override { return engine_->time(); }
   // The world moves out and back: its arrays keep their memory, so views
   // of them (Python's NumPy arrays) stay valid (a rolled back step keeps
-  // them too). A stage that adds grains grows them: with
+  // them too). A stage that adds or removes bodies resizes them: with
   // keep_arrays_alive, the arrays before are kept (as they were) for the
   // views that still read them.
   void apply_stage(const StageSpec& stage) override;

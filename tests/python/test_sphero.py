@@ -365,6 +365,33 @@ def test_grains_added_between_runs_are_a_stages(tmp_path):
     assert sim.bodies == 18
 
 
+def test_grains_removed_between_runs_are_a_stages(tmp_path):
+    stage = "\n[stage cut]\nduration = 0.1\nremove = region=0,4,8,10\nremove = ids=1,2\n"
+    run = run_cli(tmp_path, sphero.scene_text(**SMALL), stage)
+    sim = sphero.Simulation(small_scene())
+    sim.run(time=0.2)
+    ids, positions = sim.ids, sim.positions.copy()
+    kept = (positions[:, 1] < 4) | (ids == 0)  # the wall is body 0, and stays
+    kept[[1, 2]] = False
+    view = sim.positions
+    sim.change(remove=[dict(region=(0, 4, 8, 10)), dict(ids=[1, 2])])
+    assert sim.bodies == kept.sum() < 14
+    assert np.array_equal(sim.ids, ids[kept])  # the grains kept keep their ids
+    assert np.array_equal(sim.positions, positions[kept])
+    assert np.array_equal(view, positions)  # a view taken before reads the arrays as they were
+    sim.run(steps=500)
+    sim.save_checkpoint(str(tmp_path / "python.ckpt"))
+    assert (tmp_path / "python.ckpt").read_bytes() == (run / "final.ckpt").read_bytes()
+    assert abs(sim.energy()["first_law_residual"]) < 1e-2 * sim.energy()["damping_dissipation"]
+    frame = sim.frame()
+    assert sorted(frame.ids) == sorted(ids[kept][1:])  # frames name grains by id
+    with pytest.raises(RuntimeError, match=r"change\(remove\[0\]=...\): remove: no body has id 2 "):
+        sim.change(remove=[dict(ids=[2])])
+    with pytest.raises(RuntimeError, match=r"change\(remove\[0\]=...\): remove: body 0 is wall 'wall'"):
+        sim.change(remove=[dict(ids=[0, 3])])
+    assert sim.bodies == kept.sum()
+
+
 def test_a_callback_cannot_change_the_run_under_way(tmp_path):
     sim = sphero.Simulation(small_scene())
     sim.start_output(str(tmp_path / "out"), frame_interval=0.01)

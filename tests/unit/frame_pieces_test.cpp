@@ -48,7 +48,7 @@ fs::path fresh_directory(const std::string& name) {
 // Grains dealt to the pieces in turn (so no piece holds a run of bodies),
 // the walls to piece 0.
 FramePiece piece_of(const World& w, int index) {
-  FramePiece piece{index, kPieces, {}, std::vector<std::uint8_t>(w.size())};
+  FramePiece piece{index, kPieces, std::vector<std::uint8_t>(w.size())};
   for (std::size_t i = 0; i < w.size(); ++i)
     piece.written[i] = w.is_wall[i] ? index == 0 : static_cast<int>(i % kPieces) == index;
   return piece;
@@ -67,8 +67,7 @@ TwoWays write_both_ways(const Engine& engine) {
   std::vector<PieceLayout> layouts;
   for (int k = kPieces - 1; k >= 0; --k)
     layouts = grids.write(engine, piece_of(engine.world(), k), kAllFields, dirs.pieces, 0);
-  pieces.add_frame_of_pieces(
-      layouts, kPieces, energy_row(engine, FramePiece{}, engine.ledger(), engine.deepest_overlap()));
+  pieces.add_frame_of_pieces(layouts, kPieces, energy_row(engine, engine.ledger(), engine.deepest_overlap()));
   return dirs;
 }
 

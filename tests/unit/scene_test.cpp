@@ -1,6 +1,7 @@
 // Scenes: what they set, and every mistake named with its line and key.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -81,7 +82,20 @@ TEST(Scene, StagesFollowTheFirstWithWhatEachChanges) {
   const auto refused = [](const std::string& stage) { return error_of(minimal("[stage s]\n" + stage)); };
   EXPECT_NE(refused("duration = 1\nthreads = 2\n").find("s.ini:7: 'threads' cannot change in a stage (stage s)"),
             std::string::npos);
-  EXPECT_NE(refused("duration = 1\nset_wall = 0 remove\n").find("s.ini:7: set_wall: a stage keeps every body"),
+  const SceneConfig removing = parse_scene(
+      minimal("[stage s]\nduration = 1\nset_wall = 0 remove\nremove = region=0,0,2,1.5\nremove = ids=3,7\n"), "s.ini",
+      kShapes);
+  const StageSpec& cut = removing.stages.front();
+  EXPECT_TRUE(cut.wall_changes.front().remove);
+  ASSERT_EQ(cut.removals.size(), 2u);
+  EXPECT_EQ(cut.removals[0].region, (std::array<double, 4>{0, 0, 2, 1.5}));
+  EXPECT_EQ(cut.removals[1].ids, (std::vector<int>{3, 7}));
+  EXPECT_EQ(cut.removals[1].at.where, "s.ini:9");
+  EXPECT_NE(refused("duration = 1\nremove = region=0,0,1\n").find("s.ini:7: remove: expected 4 comma-separated"),
+            std::string::npos);
+  EXPECT_NE(refused("duration = 1\nremove = ids=2 region=0,0,1,1\n").find("s.ini:7: remove: give region="),
+            std::string::npos);
+  EXPECT_NE(refused("duration = 1\nremove = ids=2,-1\n").find("s.ini:7: remove: expected a whole number >= 0"),
             std::string::npos);
   EXPECT_NE(refused("duration = 1\narc_resolution = 8\n").find("'arc_resolution' cannot change in a stage"),
             std::string::npos);

@@ -28,6 +28,7 @@
 #include <fstream>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -120,10 +121,15 @@ void add_frame_fields(vtkFieldData* fields, double time, int frame, const std::v
 // `resolution`; cell data and field data kept from the written grid.
 vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(vtkUnstructuredGrid* written,
                                                          const std::filesystem::path& state_file, int resolution) {
-  const std::vector<sphero::BodySpec> bodies = sphero::read_state_vtu(state_file);
+  std::vector<int> ids;
+  const std::vector<sphero::BodySpec> bodies = sphero::read_state_vtu(state_file, &ids);
   vtkDataArray* id = written->GetCellData()->GetArray("id");
   if (!id) {
     throw std::runtime_error("the particles have no id array");
+  }
+  std::unordered_map<long, std::size_t> body_of;  // ids have gaps where a stage removed bodies
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    body_of.emplace(ids[k], k);
   }
   sphero::OutlineCache outlines(resolution);
   vtkNew<vtkPoints> points;
@@ -131,11 +137,11 @@ vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(vtkUnstructuredGrid* wr
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   grid->Allocate(written->GetNumberOfCells());
   for (vtkIdType c = 0; c < written->GetNumberOfCells(); ++c) {
-    const auto body = static_cast<std::size_t>(id->GetTuple1(c));
-    if (body >= bodies.size()) {
-      throw std::runtime_error(state_file.string() + ": has no body " + std::to_string(body));
+    const auto found = body_of.find(static_cast<long>(id->GetTuple1(c)));
+    if (found == body_of.end()) {
+      throw std::runtime_error(state_file.string() + ": has no body " + std::to_string(id->GetTuple1(c)));
     }
-    const sphero::BodySpec& b = bodies[body];
+    const sphero::BodySpec& b = bodies[found->second];
     std::vector<vtkIdType> ids;
     for (const sphero::Vec2 p : outlines.outline(b.shape)) {
       const sphero::Vec2 q = b.position + sphero::rotated(p, b.angle);
