@@ -1,5 +1,6 @@
 // A run's frames and their analysis (docs/ANALYSIS.md), the numbers of
 // `sphero analyze`.
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -123,7 +124,12 @@ void bind_analysis(py::module_& m) {
                                for (const ParticleRecord& p : f.particles) z.push_back(p.coordination);
                                return copy_values(z);
                              })
-      .def_property_readonly("vertex_contacts", [](const FrameData& f) { return f.vertex_contacts.size(); });
+      .def_property_readonly("vertex_contacts", [](const FrameData& f) { return f.vertex_contacts.size(); })
+      .def("__repr__", [](const FrameData& f) {
+        return fmt::format("<sphero.Frame t = {:g} s: {} particles, {} touching pairs, {} walls, {} vertex contacts{}>",
+                           f.time, f.particles.size(), f.pairs.size(), f.walls.size(), f.vertex_contacts.size(),
+                           f.states.empty() ? "" : fmt::format(", the state of {} bodies", f.states.size()));
+      });
   m.def("frame_count", &frame_count, py::arg("run_directory"));
   m.def("read_frame", &read_frame, py::arg("run_directory"), py::arg("frame"));
   const auto doc =

@@ -1,4 +1,5 @@
 // Scenes, read from .ini text exactly as `sphero run` reads them.
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -20,7 +21,16 @@ void bind_scene(py::module_& m) {
           "Parses scene text; shape and packing paths are relative to `base`.")
       .def_readonly("duration", &SceneConfig::duration)
       .def_readonly("output_interval", &SceneConfig::output_interval)
-      .def_property_readonly("output_directory", [](const SceneConfig& s) { return s.output_directory.string(); });
+      .def_property_readonly("output_directory", [](const SceneConfig& s) { return s.output_directory.string(); })
+      .def("__repr__", [](const SceneConfig& s) {
+        std::size_t grains = 0;
+        for (const GrainsSpec& g : s.grains) grains += static_cast<std::size_t>(g.count);
+        return fmt::format(
+            "<sphero.Scene '{}': {} model, {:g} s{}, {} wall lines, {} packings, {} grains lines ({} grains)>",
+            s.source, to_string(s.engine.model), s.duration,
+            s.stages.empty() ? "" : fmt::format(" then {} stages", s.stages.size()), s.walls.size(), s.packings.size(),
+            s.grains.size(), grains);
+      });
 }
 
 }  // namespace sphero::python

@@ -41,8 +41,8 @@ class Simulation {
   void change(const std::string& stage_text);
   // A checkpoint of the state now, as `sphero run` writes final.ckpt.
   void save_checkpoint(const std::filesystem::path& path) const;
-  // The current state as a run's frame: the grids the run's writer would
-  // write, made in memory and read as a frame file is, so that every number
+  // The current state as a run's frame, made in memory straight from the
+  // engine: what the run's files are written from, so that every number
   // the analysis gives equals what `sphero analyze` gives on a run's frame.
   FrameData frame() const;
 

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <csignal>
 #include <exception>
+#include <map>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "arrays.h"
 #include "bindings.h"
@@ -172,6 +174,23 @@ void run(py::object self, std::optional<double> time, std::optional<long> steps,
     throw py::error_already_set();
   }
   if (outcome.ending == RunOutcome::Ending::unstable) throw std::runtime_error(outcome.instability);
+}
+
+// Every distinct shape of the bodies, and per body its place among them:
+// what Simulation(shapes=..., shape_index=...) takes.
+py::tuple shapes_of(const World& w) {
+  std::vector<Shape> shapes;
+  std::vector<long> index;
+  // Bodies of one skeleton share its body-frame vertices (World::local_shift).
+  std::map<std::tuple<std::string, double, bool, int, int>, long> known;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const int first = w.vertex_begin[i] + w.local_shift[i];
+    const auto [at, fresh] = known.try_emplace(
+        {w.shape_name[i], w.radius[i], w.closed[i] != 0, first, w.vertex_count[i]}, static_cast<long>(shapes.size()));
+    if (fresh) shapes.push_back(body_shape(w, i));
+    index.push_back(at->second);
+  }
+  return py::make_tuple(shapes, copy_values(index));
 }
 
 // energy.csv's wall columns, now.
@@ -352,6 +371,10 @@ void bind_simulation(py::module_& m) {
                                const auto& w = idle(self).engine().world().is_wall;
                                return copy_values(std::vector<std::uint8_t>(w.begin(), w.end())).attr("astype")("bool");
                              })
+      .def(
+          "shapes", [idle](py::object self) { return shapes_of(idle(self).engine().world()); },
+          "(shapes, shape_index): every distinct shape of the bodies (sphero.Shape, skeleton about the centre of "
+          "mass), and per body the index of its own, as Simulation(shapes=..., shape_index=...) takes them.")
       .def(
           "walls", [idle](py::object self) { return walls_of(idle(self).engine()); },
           "Every wall by its label (its name, or wallN) as energy.csv's columns give it: number, the force the "

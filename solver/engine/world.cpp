@@ -266,6 +266,15 @@ std::vector<Vec2> local_skeleton(const World& w, std::size_t body) {
   return out;
 }
 
+Shape body_shape(const World& w, std::size_t i) {
+  std::vector<Vec2> local = local_skeleton(w, i);
+  const SkeletonKind kind = local.size() == 1   ? SkeletonKind::point
+                            : w.closed[i]       ? SkeletonKind::polygon
+                            : local.size() == 2 ? SkeletonKind::segment
+                                                : SkeletonKind::polyline;
+  return make_shape(w.shape_name[i], kind, std::move(local), w.radius[i]);
+}
+
 void share_local_vertices(World& w, const std::vector<Vec2>& per_body) {
   w.local_vertex.clear();
   w.local_bend.clear();

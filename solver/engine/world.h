@@ -329,6 +329,8 @@ inline void update_orientation(World& w, std::size_t i) {
 }
 // Body i's skeleton in its own frame (vertex_count[i] points).
 std::vector<Vec2> local_skeleton(const World& w, std::size_t body);
+// Body i's shape: its name, skeleton in its own frame and sphero-radius.
+Shape body_shape(const World& w, std::size_t body);
 // Stores per-body body-frame vertices (`per_body`, in global vertex order)
 // once per distinct skeleton: sets local_vertex and local_shift.
 void share_local_vertices(World& w, const std::vector<Vec2>& per_body);

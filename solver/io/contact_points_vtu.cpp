@@ -15,8 +15,34 @@
 
 namespace sphero {
 
-vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const World& w, const std::vector<Contact>& contacts,
-                                                         const FramePiece& piece) {
+std::vector<VertexContactRecord> vertex_contact_records(const World& w, const std::vector<Contact>& contacts,
+                                                        const FramePiece& piece) {
+  std::vector<VertexContactRecord> records;
+  for (const Contact& c : contacts) {
+    if (!c.active || !piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
+    const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
+    // Where the vertex body is drawn; the offset takes the point to the edge
+    // body's own frame (its centre of mass as the particles file gives it).
+    const Vec2 shift = drawing_shift(w, v);
+    VertexContactRecord r;
+    r.vertex_body = w.id[v];
+    r.edge_body = w.id[e];
+    r.vertex = c.vertex - w.vertex_begin[v];
+    r.edge = c.feature - w.vertex_begin[e];
+    r.vertex_to_vertex = c.kind == ContactKind::vertex_vertex;
+    r.sliding = c.sliding;
+    r.point = c.point + shift;
+    r.normal = c.normal;
+    r.force = c.force;
+    r.normal_force = c.normal_force;
+    r.overlap = c.overlap;
+    r.edge_offset = c.edge_offset + shift;
+    records.push_back(r);
+  }
+  return records;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const std::vector<VertexContactRecord>& records) {
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // points of application for analysis, not rounded to float
@@ -26,29 +52,23 @@ vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const World& w, const s
   auto normal = named_doubles("normal", 3), force = named_doubles("force", 3);
   auto normal_force = named_doubles("normal_force", 1), tangential = named_doubles("tangential_force_vector", 3);
   auto overlap = named_doubles("overlap", 1), offset = named_doubles("edge_offset", 3);
-  for (const Contact& c : contacts) {
-    if (!c.active || !piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
-    const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
-    // Where the vertex body is drawn; the offset takes the point to the edge
-    // body's own frame (its centre of mass as the particles file gives it).
-    const Vec2 shift = drawing_shift(w, v);
-    const Vec2 at = c.point + shift, to_edge_frame = c.edge_offset + shift;
-    const vtkIdType id = points->InsertNextPoint(at.x, at.y, 0.0);
+  for (const VertexContactRecord& r : records) {
+    const vtkIdType id = points->InsertNextPoint(r.point.x, r.point.y, 0.0);
     grid->InsertNextCell(VTK_VERTEX, 1, &id);
-    vertex_body->InsertNextValue(w.id[v]);
-    edge_body->InsertNextValue(w.id[e]);
-    vertex->InsertNextValue(c.vertex - w.vertex_begin[v]);
-    edge->InsertNextValue(c.feature - w.vertex_begin[e]);
-    kind->InsertNextValue(c.kind == ContactKind::vertex_vertex);
-    sliding->InsertNextValue(c.sliding);
-    normal->InsertNextTuple3(c.normal.x, c.normal.y, 0.0);
-    force->InsertNextTuple3(c.force.x, c.force.y, 0.0);
-    normal_force->InsertNextValue(c.normal_force);
+    vertex_body->InsertNextValue(r.vertex_body);
+    edge_body->InsertNextValue(r.edge_body);
+    vertex->InsertNextValue(r.vertex);
+    edge->InsertNextValue(r.edge);
+    kind->InsertNextValue(r.vertex_to_vertex);
+    sliding->InsertNextValue(r.sliding);
+    normal->InsertNextTuple3(r.normal.x, r.normal.y, 0.0);
+    force->InsertNextTuple3(r.force.x, r.force.y, 0.0);
+    normal_force->InsertNextValue(r.normal_force);
     // The force on the vertex body less its normal part −f_n n.
-    const Vec2 t = c.force + c.normal_force * c.normal;
+    const Vec2 t = r.force + r.normal_force * r.normal;
     tangential->InsertNextTuple3(t.x, t.y, 0.0);
-    overlap->InsertNextValue(c.overlap);
-    offset->InsertNextTuple3(to_edge_frame.x, to_edge_frame.y, 0.0);
+    overlap->InsertNextValue(r.overlap);
+    offset->InsertNextTuple3(r.edge_offset.x, r.edge_offset.y, 0.0);
   }
   grid->SetPoints(points);
   for (vtkAbstractArray* a :

@@ -18,10 +18,12 @@ class vtkUnstructuredGrid;
 
 namespace sphero {
 
-// The frame's grid of these contacts of the world's bodies, whole or a
-// rank's piece of it (bodies numbered as in the run).
-vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const World& world, const std::vector<Contact>& contacts,
-                                                         const FramePiece& piece);
+// The records of the world's touching contacts, whole or a rank's piece
+// (bodies named by id, features numbered along each body's skeleton).
+std::vector<VertexContactRecord> vertex_contact_records(const World& world, const std::vector<Contact>& contacts,
+                                                        const FramePiece& piece);
+// Their grid.
+vtkSmartPointer<vtkUnstructuredGrid> contact_points_grid(const std::vector<VertexContactRecord>& records);
 
 // The records of a grid written so. Throws std::runtime_error naming the
 // missing or misshapen array.

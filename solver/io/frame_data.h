@@ -1,6 +1,9 @@
 // One frame of a run as plain data: particles, touching pairs, walls and
-// the force network — the contract between what `sphero run` writes and
-// what the analysis, the figures and the ParaView plugin read. No VTK.
+// the force network, vertex contacts, every body's state — made in memory
+// from the engine (io/frame_grids.h), written from there, and what the
+// readers give back: the contract between what `sphero run` writes and
+// what the analysis, the figures, Python and the ParaView plugin read. No
+// VTK.
 #pragma once
 
 #include <array>
@@ -20,7 +23,7 @@ struct ForceSegment {
 
 // Per particle, what the run wrote beside its outline.
 struct ParticleRecord {
-  int id = 0;                      // body index in the run
+  int id = 0;                      // the body's id in the run (World::id)
   Vec2 centre;                     // centre of mass
   double area = 0.0;               // exact area
   std::array<double, 4> stress{};  // xx, xy, yx, yy, compression positive (Love–Weber)
@@ -32,15 +35,19 @@ struct ParticleRecord {
   Vec2 velocity{};                      // of the centre of mass (0 where the file does not say)
   double angular_velocity = 0.0;
   double mass = 0.0;  // per unit thickness, from the state frame's density (0 where the frame has none)
+  int material = 0;
 };
 
 // Per touching pair of bodies.
 struct PairRecord {
   int body_a = 0, body_b = 0;
-  Vec2 branch;                // a's centre to b's (or to the contact point for a wall)
-  Vec2 normal;                // unit contact normal, from a towards b
-  Vec2 force;                 // on a, summed over the pair's vertex contacts
-  double normal_force = 0.0;  // sum of the vertex contacts' normal forces (the unclipped dashpot can make it < 0)
+  Vec2 branch;                    // a's centre to b's (or to the contact point for a wall)
+  Vec2 normal;                    // unit contact normal, from a towards b
+  Vec2 force;                     // on a, summed over the pair's vertex contacts
+  double normal_force = 0.0;      // sum of the vertex contacts' normal forces (the unclipped dashpot can make it < 0)
+  double tangential_force = 0.0;  // |force less its normal part|
+  double overlap = 0.0;           // the deepest of its vertex contacts'
+  int vertex_contacts = 0;
 };
 
 // A wall (a body of the run's `wall` lines): its skeleton and the force the
@@ -79,6 +86,31 @@ struct PlacedShape {
   double angle = 0.0;
 };
 
+// Per body, grains and walls, what a state frame holds: enough to restart
+// from as a packing (io/state_vtu.h).
+struct StateRecord {
+  int id = 0;
+  std::string shape;           // its shape's name, or a wall's
+  std::vector<Vec2> skeleton;  // world frame
+  bool closed = false;         // a closed polygon (else a point, segment or polyline)
+  int material = 0;
+  bool wall = false;
+  std::array<bool, 3> held{};  // x, y, rotation
+  double radius = 0.0;         // sphero-radius
+  Vec2 centre;                 // of mass
+  double angle = 0.0;
+  Vec2 velocity;
+  double angular_velocity = 0.0;
+  double density = 0.0;
+  std::array<double, 3> imposed_velocity{};  // steady (a vibration's share of a step left out)
+  Vec2 imposed_force;
+  double imposed_torque = 0.0;
+  std::array<double, 4> vibration{};  // amplitude x, y, frequency, tap interval
+  double pressure = 0.0;              // a pressure plate's, with its inward direction
+  Vec2 inward;
+  std::array<int, 2> span{-1, -1};  // the ids of the bodies whose distance is its span
+};
+
 struct FrameData {
   double time = 0.0;
   std::vector<ParticleRecord> particles;    // parallel to outlines
@@ -92,6 +124,11 @@ struct FrameData {
   std::vector<std::vector<Vec2>> wall_outlines;
   std::vector<ForceSegment> forces;
   std::vector<VertexContactRecord> vertex_contacts;  // empty where the run did not write them
+  std::vector<StateRecord> states;                   // empty where the run did not write the state
+  // A rigid run's contacts act by percussions over its time step: dt, by
+  // which the forces are the percussions' rates (0 for the soft model, and
+  // in a frame read from files, whose percussion arrays hold dt × forces).
+  double percussion_dt = 0.0;
 };
 
 }  // namespace sphero

@@ -12,6 +12,7 @@
 #include "io/contact_points_vtu.h"
 #include "io/drawing_shift.h"
 #include "io/frame_reader.h"
+#include "io/packing_frame.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 #include "shapes/outline_cache.h"
@@ -19,16 +20,15 @@
 namespace sphero {
 namespace {
 
-Shape body_shape(const World& w, int i) {
-  std::vector<Vec2> local = local_skeleton(w, static_cast<std::size_t>(i));
-  const SkeletonKind kind = local.size() == 1   ? SkeletonKind::point
-                            : w.closed[i]       ? SkeletonKind::polygon
-                            : local.size() == 2 ? SkeletonKind::segment
-                                                : SkeletonKind::polyline;
-  return make_shape(w.shape_name[i], kind, std::move(local), w.radius[i]);
+// A body-frame outline placed where body i is (rotated(), its cosine and
+// sine taken once), moved by `shift`.
+std::vector<Vec2> placed(const World& w, std::size_t i, const std::vector<Vec2>& local, Vec2 shift = {}) {
+  const double c = std::cos(w.angle[i]), s = std::sin(w.angle[i]);
+  std::vector<Vec2> out;
+  out.reserve(local.size());
+  for (const Vec2 a : local) out.push_back(w.position[i] + Vec2{c * a.x - s * a.y, s * a.x + c * a.y} + shift);
+  return out;
 }
-
-Vec2 to_world(const World& w, std::size_t i, Vec2 local) { return w.position[i] + rotated(local, w.angle[i]); }
 
 void add_arrays(vtkUnstructuredGrid* grid, std::initializer_list<vtkAbstractArray*> arrays) {
   for (vtkAbstractArray* a : arrays) grid->GetCellData()->AddArray(a);
@@ -84,75 +84,22 @@ std::map<std::tuple<int, int, int, int>, Pair> pairs_of(const World& w, const st
   return pairs;
 }
 
-}  // namespace
-
-FrameGrids::FrameGrids(const World& w, int arc_resolution) {
-  // Bodies of one shape share its drawing: the cache hands out one
-  // polygon per distinct shape, known here by its address.
-  OutlineCache outlines(arc_resolution);
-  std::map<const std::vector<Vec2>*, std::uint32_t> index_of;
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    const Shape shape = body_shape(w, static_cast<int>(i));
-    const std::vector<Vec2>& outline = outlines.outline(shape);
-    const auto [at, is_new] = index_of.try_emplace(&outline, static_cast<std::uint32_t>(shapes_.size()));
-    if (is_new) shapes_.push_back({outline, outlines.area(shape)});
-    shape_index_.push_back(at->second);
-  }
+// The grid's points and cells of one polygon or poly-line.
+void insert_cell(vtkUnstructuredGrid* grid, vtkPoints* points, int type, const std::vector<Vec2>& path) {
+  std::vector<vtkIdType> ids;
+  for (const Vec2 p : path) ids.push_back(points->InsertNextPoint(p.x, p.y, 0.0));
+  grid->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
 }
 
-std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiece& piece,
-                                           const std::vector<std::string>& fields,
-                                           const std::filesystem::path& directory, int frame) const {
-  std::vector<PieceLayout> layouts;
-  const std::vector<Contact> contacts = engine.contacts();
-  for (const std::string& field : kFrameFields) {
-    if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
-    const vtkSmartPointer<vtkUnstructuredGrid> grid = grid_of(field, engine, contacts, piece);
-    add_time_value(grid, engine.time());
-    write_vtu_atomically(directory / piece.file_name(field, frame), grid);
-    layouts.push_back({field, layout_of(grid)});
-  }
-  return layouts;
-}
-
-std::map<std::string, vtkSmartPointer<vtkUnstructuredGrid>> FrameGrids::grids(
-    const Engine& engine, const std::vector<std::string>& fields) const {
-  std::map<std::string, vtkSmartPointer<vtkUnstructuredGrid>> grids;
-  const std::vector<Contact> contacts = engine.contacts();
-  for (const std::string& field : kFrameFields) {
-    if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
-    vtkSmartPointer<vtkUnstructuredGrid> grid = grid_of(field, engine, contacts, FramePiece{});
-    add_time_value(grid, engine.time());
-    grids[field] = grid;
-  }
-  return grids;
-}
-
-vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::grid_of(const std::string& field, const Engine& engine,
-                                                         const std::vector<Contact>& contacts,
-                                                         const FramePiece& piece) const {
-  if (field == "particles") return particles(engine, contacts, piece);
-  if (field == "contacts") return contact_lines(engine, contacts, piece);
-  if (field == "walls") return walls(engine.world(), contacts, piece);
-  if (field == "contact_points") return contact_points_grid(engine.world(), contacts, piece);
-  return state_grid(engine.world(), piece);
-}
-
-vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine, const std::vector<Contact>& contacts,
-                                                           const FramePiece& piece) const {
-  const World& w = engine.world();
-  const std::size_t n = w.size();
-  // Per-particle stress (Love–Weber, docs/MODEL.md §6), compression positive,
-  // and the walls' share of it, so that analysis can leave wall contacts out.
-  std::vector<double> areas(n);
-  std::vector<bool> grain(n);
-  for (std::size_t i = 0; i < n; ++i) areas[i] = shape_of(i).area, grain[i] = !w.is_wall[i];
-  const std::vector<Stress> stress = particle_stresses(w, contacts, areas);
-  const std::vector<Stress> between_grains = particle_stresses(w, contacts, areas, grain);
-  const std::vector<int> coordination_of = coordination_numbers(w, contacts);
+vtkSmartPointer<vtkUnstructuredGrid> new_grid(vtkPoints* points) {
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // positions and branch vectors for analysis, not rounded to float
+  return grid;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> particles_grid(const FrameData& f) {
+  vtkNew<vtkPoints> points;
+  auto grid = new_grid(points);
   auto id = named_ints("id", 1);
   auto material = named_ints("material", 1);
   auto coordination = named_ints("coordination_number", 1);
@@ -166,28 +113,21 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
   auto radius = named_doubles("sphero_radius", 1);
   auto area = named_doubles("area", 1);
   auto centre = named_doubles("centre_of_mass", 3);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (w.is_wall[i] || !piece.writes(i)) continue;
-    std::vector<vtkIdType> ids;
-    for (Vec2 p : shape_of(i).outline) {
-      const Vec2 q = to_world(w, i, p);
-      ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
-    }
-    grid->InsertNextCell(VTK_POLYGON, static_cast<vtkIdType>(ids.size()), ids.data());
-    id->InsertNextValue(w.id[i]);
-    material->InsertNextValue(w.material[i]);
-    coordination->InsertNextValue(coordination_of[i]);
-    shape->InsertNextValue(w.shape_name[i]);
-    velocity->InsertNextTuple3(w.velocity[i].x, w.velocity[i].y, 0.0);
-    omega->InsertNextValue(w.angular_velocity[i]);
-    kinetic->InsertNextValue(0.5 * w.mass[i] * norm2(w.velocity[i]) +
-                             0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i]);
-    sigma->InsertNextTuple4(stress[i].xx, stress[i].xy, stress[i].yx, stress[i].yy);
-    sigma_walls->InsertNextTuple4(stress[i].xx - between_grains[i].xx, stress[i].xy - between_grains[i].xy,
-                                  stress[i].yx - between_grains[i].yx, stress[i].yy - between_grains[i].yy);
-    area->InsertNextValue(shape_of(i).area);
-    centre->InsertNextTuple3(w.position[i].x, w.position[i].y, 0.0);
-    radius->InsertNextValue(w.radius[i]);
+  for (std::size_t k = 0; k < f.particles.size(); ++k) {
+    const ParticleRecord& p = f.particles[k];
+    insert_cell(grid, points, VTK_POLYGON, f.outlines[k]);
+    id->InsertNextValue(p.id);
+    material->InsertNextValue(p.material);
+    coordination->InsertNextValue(p.coordination);
+    shape->InsertNextValue(p.shape);
+    velocity->InsertNextTuple3(p.velocity.x, p.velocity.y, 0.0);
+    omega->InsertNextValue(p.angular_velocity);
+    kinetic->InsertNextValue(p.kinetic_energy);
+    sigma->InsertNextTuple(p.stress.data());
+    sigma_walls->InsertNextTuple(p.wall_stress.data());
+    area->InsertNextValue(p.area);
+    centre->InsertNextTuple3(p.centre.x, p.centre.y, 0.0);
+    radius->InsertNextValue(p.radius);
   }
   grid->SetPoints(points);
   add_arrays(
@@ -195,13 +135,9 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::particles(const Engine& engine,
   return grid;
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contact_lines(const Engine& engine,
-                                                               const std::vector<Contact>& contacts,
-                                                               const FramePiece& piece) const {
-  const World& w = engine.world();
-  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+vtkSmartPointer<vtkUnstructuredGrid> contacts_grid(const FrameData& f) {
   vtkNew<vtkPoints> points;
-  points->SetDataTypeToDouble();  // positions and branch vectors for analysis, not rounded to float
+  auto grid = new_grid(points);
   auto first = named_ints("body_a", 1);
   auto second = named_ints("body_b", 1);
   auto sliding = named_ints("sliding", 1);
@@ -215,11 +151,155 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contact_lines(const Engine& eng
   auto normal_direction = named_doubles("contact_normal", 3);
   // A rigid run's contacts act by percussions: its forces are those over
   // the step, so the step's percussions are the forces times dt.
-  const bool rigid = engine.settings().model == Model::rigid;
-  const double dt = engine.settings().dt;
+  const double dt = f.percussion_dt;
   auto percussion = named_doubles("percussion_on_a", 3);
   auto normal_percussion = named_doubles("normal_percussion", 1);
   auto tangential_percussion = named_doubles("tangential_percussion", 1);
+  for (std::size_t k = 0; k < f.pairs.size(); ++k) {
+    const PairRecord& p = f.pairs[k];
+    const ForceSegment& line = f.forces[k];
+    insert_cell(grid, points, VTK_LINE, {line.a, line.b});
+    first->InsertNextValue(p.body_a);
+    second->InsertNextValue(p.body_b);
+    sliding->InsertNextValue(line.sliding);
+    count->InsertNextValue(p.vertex_contacts);
+    force->InsertNextTuple3(p.force.x, p.force.y, 0.0);
+    magnitude->InsertNextValue(line.magnitude);
+    normal->InsertNextValue(p.normal_force);
+    tangential->InsertNextValue(p.tangential_force);
+    overlap->InsertNextValue(p.overlap);
+    branch->InsertNextTuple3(p.branch.x, p.branch.y, 0.0);
+    normal_direction->InsertNextTuple3(p.normal.x, p.normal.y, 0.0);
+    percussion->InsertNextTuple3(dt * p.force.x, dt * p.force.y, 0.0);
+    normal_percussion->InsertNextValue(dt * p.normal_force);
+    tangential_percussion->InsertNextValue(dt * p.tangential_force);
+  }
+  grid->SetPoints(points);
+  add_arrays(
+      grid, {first, second, sliding, count, force, magnitude, normal, tangential, overlap, branch, normal_direction});
+  if (dt > 0.0) add_arrays(grid, {percussion, normal_percussion, tangential_percussion});
+  return grid;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> walls_grid(const FrameData& f) {
+  vtkNew<vtkPoints> points;
+  auto grid = new_grid(points);
+  auto id = named_ints("id", 1);
+  auto part = named_ints("part", 1);    // 0 outline, 2 skeleton, 3 contact point
+  auto grain = named_ints("grain", 1);  // at a contact point, the grain touching; else −1
+  auto force = named_doubles("force", 3);
+  const auto add = [&](int wall, int which, int touching, Vec2 acting) {
+    id->InsertNextValue(wall);
+    part->InsertNextValue(which);
+    grain->InsertNextValue(touching);
+    force->InsertNextTuple3(acting.x, acting.y, 0.0);
+  };
+  for (std::size_t k = 0; k < f.walls.size(); ++k) {
+    const WallRecord& wall = f.walls[k];
+    if (wall.skeleton.empty()) continue;  // a piece's wall it does not draw: its contacts only
+    insert_cell(grid, points, VTK_POLYGON, f.wall_outlines[k]);
+    add(wall.id, 0, -1, wall.force);
+    insert_cell(grid, points, VTK_POLY_LINE, wall.skeleton);
+    add(wall.id, 2, -1, wall.force);
+  }
+  // Every vertex contact between a grain and a wall, as a vertex cell at its
+  // point of application with the force on the wall: what wall stresses
+  // are summed from (a grain in a corner touches two faces of one wall).
+  for (const WallRecord& wall : f.walls)
+    for (const WallContact& c : wall.contacts) {
+      const vtkIdType point = points->InsertNextPoint(c.point.x, c.point.y, 0.0);
+      grid->InsertNextCell(VTK_VERTEX, 1, &point);
+      add(wall.id, 3, c.grain, c.force);
+    }
+  grid->SetPoints(points);
+  add_arrays(grid, {id, part, grain, force});
+  return grid;
+}
+
+}  // namespace
+
+FrameGrids::FrameGrids(const World& w, int arc_resolution) {
+  // Bodies of one shape share its drawing: the cache hands out one
+  // polygon per distinct shape, known here by its address.
+  OutlineCache outlines(arc_resolution);
+  std::map<const std::vector<Vec2>*, std::uint32_t> index_of;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const Shape shape = body_shape(w, i);
+    const std::vector<Vec2>& outline = outlines.outline(shape);
+    const auto [at, is_new] = index_of.try_emplace(&outline, static_cast<std::uint32_t>(shapes_.size()));
+    if (is_new) shapes_.push_back({outline, outlines.area(shape)});
+    shape_index_.push_back(at->second);
+  }
+}
+
+FrameData FrameGrids::frame(const Engine& engine, const FramePiece& piece,
+                            const std::vector<std::string>& fields) const {
+  const auto wants = [&](const char* field) { return std::find(fields.begin(), fields.end(), field) != fields.end(); };
+  FrameData data;
+  data.time = engine.time();
+  const World& w = engine.world();
+  const std::vector<Contact> contacts = engine.contacts();
+  if (wants("particles")) add_particles(w, contacts, piece, data);
+  if (wants("contacts")) {
+    add_pairs(w, contacts, piece, data);
+    if (engine.settings().model == Model::rigid) data.percussion_dt = engine.settings().dt;
+  }
+  if (wants("walls")) add_walls(w, contacts, piece, data);
+  if (wants("contact_points")) data.vertex_contacts = vertex_contact_records(w, contacts, piece);
+  if (wants("state")) data.states = state_records(w, piece);
+  return data;
+}
+
+std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiece& piece,
+                                           const std::vector<std::string>& fields,
+                                           const std::filesystem::path& directory, int frame) const {
+  const FrameData data = this->frame(engine, piece, fields);
+  std::vector<PieceLayout> layouts;
+  for (const std::string& field : kFrameFields) {
+    if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
+    const vtkSmartPointer<vtkUnstructuredGrid> grid = field_grid(field, data);
+    add_time_value(grid, data.time);
+    write_vtu_atomically(directory / piece.file_name(field, frame), grid);
+    layouts.push_back({field, layout_of(grid)});
+  }
+  return layouts;
+}
+
+void FrameGrids::add_particles(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece,
+                               FrameData& data) const {
+  const std::size_t n = w.size();
+  // Per-particle stress (Love–Weber, docs/MODEL.md §6), compression positive,
+  // and the walls' share of it, so that analysis can leave wall contacts out.
+  std::vector<double> areas(n);
+  std::vector<bool> grain(n);
+  for (std::size_t i = 0; i < n; ++i) areas[i] = shape_of(i).area, grain[i] = !w.is_wall[i];
+  const std::vector<Stress> stress = particle_stresses(w, contacts, areas);
+  const std::vector<Stress> between_grains = particle_stresses(w, contacts, areas, grain);
+  const std::vector<int> coordination_of = coordination_numbers(w, contacts);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (w.is_wall[i] || !piece.writes(i)) continue;
+    data.outlines.push_back(placed(w, i, shape_of(i).outline));
+    ParticleRecord p;
+    p.id = w.id[i];
+    p.material = w.material[i];
+    p.coordination = coordination_of[i];
+    p.shape = w.shape_name[i];
+    p.velocity = w.velocity[i];
+    p.angular_velocity = w.angular_velocity[i];
+    p.kinetic_energy =
+        0.5 * w.mass[i] * norm2(w.velocity[i]) + 0.5 * w.inertia[i] * w.angular_velocity[i] * w.angular_velocity[i];
+    const Stress &s = stress[i], &g = between_grains[i];
+    p.stress = {s.xx, s.xy, s.yx, s.yy};
+    p.wall_stress = {s.xx - g.xx, s.xy - g.xy, s.yx - g.yx, s.yy - g.yy};
+    p.area = shape_of(i).area;
+    p.centre = w.position[i];
+    p.radius = w.radius[i];
+    data.particles.push_back(std::move(p));
+  }
+}
+
+void FrameGrids::add_pairs(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece,
+                           FrameData& data) const {
   for (const auto& [key, p] : pairs_of(w, contacts, piece)) {
     // A wall's centre of mass says nothing about where it is touched: draw
     // wall contacts from the grain to the mean contact point.
@@ -228,66 +308,34 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::contact_lines(const Engine& eng
     const Vec2 touch = p.point_sum / static_cast<double>(p.contacts) + shift;
     const Vec2 xa = w.is_wall[p.a] ? touch : w.position[p.a] + shift;
     const Vec2 xb = w.is_wall[p.b] ? touch : w.position[p.b] + p.b_offset + shift;
-    const vtkIdType ids[2] = {points->InsertNextPoint(xa.x, xa.y, 0.0), points->InsertNextPoint(xb.x, xb.y, 0.0)};
-    grid->InsertNextCell(VTK_LINE, 2, ids);
-    first->InsertNextValue(w.id[static_cast<std::size_t>(p.a)]);
-    second->InsertNextValue(w.id[static_cast<std::size_t>(p.b)]);
-    sliding->InsertNextValue(p.sliding);
-    count->InsertNextValue(p.contacts);
-    force->InsertNextTuple3(p.force.x, p.force.y, 0.0);
-    magnitude->InsertNextValue(norm(p.force));
-    normal->InsertNextValue(p.normal);
-    tangential->InsertNextValue(norm(p.force - p.normal_sum));
-    overlap->InsertNextValue(p.overlap);
-    branch->InsertNextTuple3(xb.x - xa.x, xb.y - xa.y, 0.0);
-    const Vec2 n = p.direction_sum / std::max(norm(p.direction_sum), 1e-300);
-    normal_direction->InsertNextTuple3(n.x, n.y, 0.0);
-    percussion->InsertNextTuple3(dt * p.force.x, dt * p.force.y, 0.0);
-    normal_percussion->InsertNextValue(dt * p.normal);
-    tangential_percussion->InsertNextValue(dt * norm(p.force - p.normal_sum));
+    PairRecord pair;
+    pair.body_a = w.id[static_cast<std::size_t>(p.a)];
+    pair.body_b = w.id[static_cast<std::size_t>(p.b)];
+    pair.branch = xb - xa;
+    pair.normal = p.direction_sum / std::max(norm(p.direction_sum), 1e-300);
+    pair.force = p.force;
+    pair.normal_force = p.normal;
+    pair.tangential_force = norm(p.force - p.normal_sum);
+    pair.overlap = p.overlap;
+    pair.vertex_contacts = p.contacts;
+    data.pairs.push_back(pair);
+    data.forces.push_back({xa, xb, norm(p.force), p.sliding});
   }
-  grid->SetPoints(points);
-  add_arrays(
-      grid, {first, second, sliding, count, force, magnitude, normal, tangential, overlap, branch, normal_direction});
-  if (rigid) add_arrays(grid, {percussion, normal_percussion, tangential_percussion});
-  return grid;
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const World& w, const std::vector<Contact>& contacts,
-                                                       const FramePiece& piece) const {
-  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  vtkNew<vtkPoints> points;
-  points->SetDataTypeToDouble();  // positions and branch vectors for analysis, not rounded to float
-  auto id = named_ints("id", 1);
-  auto part = named_ints("part", 1);    // 0 outline, 2 skeleton, 3 contact point
-  auto grain = named_ints("grain", 1);  // at a contact point, the grain touching; else −1
-  auto force = named_doubles("force", 3);
+void FrameGrids::add_walls(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece,
+                           FrameData& data) const {
+  std::map<std::size_t, std::size_t> record_of;  // wall body, its record
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!w.is_wall[i] || !piece.writes(i)) continue;
     const Vec2 shift = drawing_shift(w, i);
-    for (int which : {0, 2}) {
-      std::vector<vtkIdType> ids;
-      if (which == 0) {
-        for (Vec2 p : shape_of(i).outline) {
-          const Vec2 q = to_world(w, i, p) + shift;
-          ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
-        }
-      } else {
-        for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k) {
-          const Vec2 q = vertex_position(w, static_cast<int>(i), k) + shift;
-          ids.push_back(points->InsertNextPoint(q.x, q.y, 0.0));
-        }
-      }
-      grid->InsertNextCell(which == 0 ? VTK_POLYGON : VTK_POLY_LINE, static_cast<vtkIdType>(ids.size()), ids.data());
-      id->InsertNextValue(w.id[i]);
-      part->InsertNextValue(which);
-      grain->InsertNextValue(-1);
-      force->InsertNextTuple3(w.force[i].x, w.force[i].y, 0.0);
-    }
+    std::vector<Vec2> outline = placed(w, i, shape_of(i).outline, shift), skeleton;
+    for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
+      skeleton.push_back(vertex_position(w, static_cast<int>(i), k) + shift);
+    record_of[i] = data.walls.size();
+    data.walls.push_back({w.id[i], std::move(skeleton), w.force[i], {}});
+    data.wall_outlines.push_back(std::move(outline));
   }
-  // Every vertex contact between a grain and a wall, as a vertex cell at its
-  // point of application with the force on the wall: what wall stresses
-  // are summed from (a grain in a corner touches two faces of one wall).
   for (const Contact& c : contacts) {
     if (!c.active || w.is_wall[c.vertex_body] == w.is_wall[c.edge_body]) continue;
     if (!piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
@@ -296,23 +344,30 @@ vtkSmartPointer<vtkUnstructuredGrid> FrameGrids::walls(const World& w, const std
     const std::size_t touching = static_cast<std::size_t>(wall_has_vertex ? c.edge_body : c.vertex_body);
     const Vec2 at = (wall_has_vertex ? c.point : c.point - c.edge_offset) + drawing_shift(w, wall);
     const Vec2 on_wall = wall_has_vertex ? c.force : -c.force;
-    const vtkIdType point = points->InsertNextPoint(at.x, at.y, 0.0);
-    grid->InsertNextCell(VTK_VERTEX, 1, &point);
-    id->InsertNextValue(w.id[wall]);
-    part->InsertNextValue(3);
-    grain->InsertNextValue(w.id[touching]);
-    force->InsertNextTuple3(on_wall.x, on_wall.y, 0.0);
+    auto found = record_of.find(wall);
+    if (found == record_of.end()) {  // a piece that does not draw the wall (rank 0 draws them): its contacts only
+      found = record_of.emplace(wall, data.walls.size()).first;
+      data.walls.push_back({w.id[wall], {}, w.force[wall], {}});
+      data.wall_outlines.emplace_back();
+    }
+    data.walls[found->second].contacts.push_back({at, on_wall, w.id[touching]});
   }
-  grid->SetPoints(points);
-  add_arrays(grid, {id, part, grain, force});
-  return grid;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data) {
+  if (field == "particles") return particles_grid(data);
+  if (field == "contacts") return contacts_grid(data);
+  if (field == "walls") return walls_grid(data);
+  if (field == "contact_points") return contact_points_grid(data.vertex_contacts);
+  return state_grid(data.states);
 }
 
 FrameData frame_in_memory(const Engine& engine, int arc_resolution) {
-  const FrameGrids drawn(engine.world(), arc_resolution);
-  auto grids = drawn.grids(engine, kFrameFields);
-  FrameData data = frame_from_grids(grids["particles"], grids["contacts"], grids["walls"], grids["state"]);
-  data.vertex_contacts = vertex_contacts_from_grid(grids["contact_points"]);
+  FrameData data = FrameGrids(engine.world(), arc_resolution).frame(engine, FramePiece{}, kFrameFields);
+  // What a reader derives from the state frame, derived alike.
+  std::vector<int> ids;
+  for (const StateRecord& r : data.states) ids.push_back(r.id);
+  add_exact_shapes(data, bodies_of_states(data.states, "the state"), ids);
   return data;
 }
 

@@ -1,5 +1,6 @@
-// The grids of one frame of a run, whole or one rank's piece
-// (io/frame_piece.h): particles (rounded outlines as polygons with
+// The frames of a run, whole or one rank's piece (io/frame_piece.h): made
+// in memory as a FrameData straight from the engine, then written as one
+// grid per field — particles (rounded outlines as polygons with
 // per-particle data), contacts (the force network, one line per
 // interacting pair), walls (skeletons, outlines and the grains' contact
 // points on them), contact points (every vertex contact) and state (the
@@ -8,7 +9,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -25,31 +25,28 @@ inline const std::vector<std::string> kFrameFields = {"particles", "contacts", "
 class FrameGrids {
  public:
   // Outlines of each distinct shape of `world` (the engine's world that
-  // write() is given: the run's, or a rank's part) are drawn once, in its
-  // body frame.
+  // frame() and write() are given: the run's, or a rank's part) are drawn
+  // once, in its body frame.
   FrameGrids(const World& world, int arc_resolution);
 
+  // `engine`'s part `piece` of a frame of `fields`, made straight from its
+  // state: what each field's file holds, named by the bodies' ids. A
+  // piece's wall it does not draw (rank 0 draws the walls) comes as a
+  // record without skeleton, holding the piece's contacts on it.
+  FrameData frame(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields) const;
+
   // Writes `engine`'s part `piece` of frame `frame` of each of `fields`
-  // into `directory` (FramePiece::file_name), each file whole or not at all;
-  // returns each field's arrays, which a .pvtu names.
+  // into `directory` (FramePiece::file_name), each file whole or not at all,
+  // from frame(); returns each field's arrays, which a .pvtu names.
   std::vector<PieceLayout> write(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields,
                                  const std::filesystem::path& directory, int frame) const;
 
-  // The grids write() would write of `engine`'s whole state, in memory: a
-  // frame without the disk, by field.
-  std::map<std::string, vtkSmartPointer<vtkUnstructuredGrid>> grids(const Engine& engine,
-                                                                    const std::vector<std::string>& fields) const;
-
  private:
   // Each from the engine's contacts, assembled once per frame.
-  vtkSmartPointer<vtkUnstructuredGrid> particles(const Engine& engine, const std::vector<Contact>& contacts,
-                                                 const FramePiece& piece) const;
-  vtkSmartPointer<vtkUnstructuredGrid> contact_lines(const Engine& engine, const std::vector<Contact>& contacts,
-                                                     const FramePiece& piece) const;
-  vtkSmartPointer<vtkUnstructuredGrid> walls(const World& w, const std::vector<Contact>& contacts,
-                                             const FramePiece& piece) const;
-  vtkSmartPointer<vtkUnstructuredGrid> grid_of(const std::string& field, const Engine& engine,
-                                               const std::vector<Contact>& contacts, const FramePiece& piece) const;
+  void add_particles(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece,
+                     FrameData& data) const;
+  void add_pairs(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece, FrameData& data) const;
+  void add_walls(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece, FrameData& data) const;
 
   struct DrawnShape {
     std::vector<Vec2> outline;  // body frame
@@ -61,9 +58,13 @@ class FrameGrids {
   std::vector<std::uint32_t> shape_index_;  // per body of the world, its shape in shapes_
 };
 
-// The frame `sphero run` would write of `engine`'s state now, made in
-// memory: the grids write() would write, read as read_frame reads the
-// files (Python's live frames, with no disk).
+// The grid of one field (kFrameFields) of a frame, as its file holds it.
+vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data);
+
+// The frame `sphero run` would write of `engine`'s state now, in memory
+// (Python's live frames, with no disk): frame() of every field, with what
+// a reader derives from the state frame (exact shapes, masses) derived
+// alike, so that its analysis is that of the files to the bit.
 FrameData frame_in_memory(const Engine& engine, int arc_resolution);
 
 }  // namespace sphero

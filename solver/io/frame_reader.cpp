@@ -199,7 +199,8 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
                *wall_stress = cell_array(particles, "stress_from_walls", 4, false, p_source),
                *radius = cell_array(particles, "sphero_radius", 1, false, p_source),
                *velocity = cell_array(particles, "velocity", 3, false, p_source),
-               *angular_velocity = cell_array(particles, "angular_velocity", 1, false, p_source);
+               *angular_velocity = cell_array(particles, "angular_velocity", 1, false, p_source),
+               *material = cell_array(particles, "material", 1, false, p_source);
   auto* shape = vtkStringArray::SafeDownCast(particles->GetCellData()->GetAbstractArray("shape"));
   if (shape != nullptr && shape->GetNumberOfValues() != particles->GetNumberOfCells())
     throw std::runtime_error("the particles' array 'shape' does not hold one name per particle; the file is damaged");
@@ -219,6 +220,7 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     if (velocity) p.velocity = {velocity->GetComponent(c, 0), velocity->GetComponent(c, 1)};
     if (angular_velocity) p.angular_velocity = angular_velocity->GetTuple1(c);
     if (shape != nullptr) p.shape = shape->GetValue(c);
+    if (material) p.material = cell_int(material, c);
     data.particles.push_back(p);
   }
   if (contacts) {
@@ -231,13 +233,17 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     vtkDataArray* normal = cell_array(contacts, "contact_normal", 3, false, source);
     vtkDataArray* force = cell_array(contacts, "force_on_a", 3, false, source);
     vtkDataArray* normal_force = cell_array(contacts, "normal_force", 1, false, source);
+    vtkDataArray* tangential_force = cell_array(contacts, "tangential_force", 1, false, source);
+    vtkDataArray* overlap = cell_array(contacts, "overlap", 1, false, source);
+    vtkDataArray* count = cell_array(contacts, "vertex_contacts", 1, false, source);
     for (vtkIdType c = 0; c < contacts->GetNumberOfCells(); ++c) {
       const auto ends = cell_points(contacts, c);
-      data.pairs.push_back({body_a ? cell_int(body_a, c) : -1, body_b ? cell_int(body_b, c) : -1,
-                            ends.back() - ends.front(),
-                            normal ? Vec2{normal->GetComponent(c, 0), normal->GetComponent(c, 1)} : Vec2{},
-                            force ? Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)} : Vec2{},
-                            normal_force ? normal_force->GetTuple1(c) : 0.0});
+      data.pairs.push_back(
+          {body_a ? cell_int(body_a, c) : -1, body_b ? cell_int(body_b, c) : -1, ends.back() - ends.front(),
+           normal ? Vec2{normal->GetComponent(c, 0), normal->GetComponent(c, 1)} : Vec2{},
+           force ? Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)} : Vec2{},
+           normal_force ? normal_force->GetTuple1(c) : 0.0, tangential_force ? tangential_force->GetTuple1(c) : 0.0,
+           overlap ? overlap->GetTuple1(c) : 0.0, count ? cell_int(count, c) : 0});
       data.forces.push_back({ends.front(), ends.back(), magnitude ? magnitude->GetTuple1(c) : 0.0,
                              sliding ? sliding->GetTuple1(c) != 0.0 : false});
     }
@@ -267,9 +273,10 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
         if (w.id == touched[k]) w.contacts.push_back(touches[k]);
   }
   if (state) {
+    data.states = state_records_from_grid(state, "the state frame");
     std::vector<int> ids;
-    const std::vector<BodySpec> bodies = bodies_from_state_grid(state, "the state frame", &ids);
-    add_exact_shapes(data, bodies, ids);
+    for (const StateRecord& r : data.states) ids.push_back(r.id);
+    add_exact_shapes(data, bodies_of_states(data.states, "the state frame"), ids);
   }
   return data;
 }

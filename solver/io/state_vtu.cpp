@@ -17,6 +17,8 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "engine/wall_vibration.h"
@@ -46,65 +48,61 @@ class RecoveredSkeletons {
   std::map<std::string, std::vector<Vec2>> known_;
 };
 
-// Body c's vibration, its steady velocity being the imposed one.
-void read_vibration(vtkDataArray* vibration, vtkIdType c, BodyConstraint& constraint, const std::string& source) {
+// A record's vibration and pressure plate into `constraint` (the plate's
+// span left as ids, which spans_to_indices turns into body indices once
+// every body is read), checked.
+void set_loads(const StateRecord& r, BodyConstraint& constraint, const std::string& source) {
   Vibration& v = constraint.vibration;
-  v.amplitude = {vibration->GetComponent(c, 0), vibration->GetComponent(c, 1)};
-  v.frequency = vibration->GetComponent(c, 2);
-  v.tap_interval = vibration->GetComponent(c, 3);
+  v.amplitude = {r.vibration[0], r.vibration[1]};
+  v.frequency = r.vibration[2];
+  v.tap_interval = r.vibration[3];
   v.steady_velocity = {constraint.imposed_velocity[0], constraint.imposed_velocity[1]};
   try {
     check_vibration(constraint);
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(fmt::format("{}: body {}: {}", source, c, e.what()));
+    throw std::runtime_error(fmt::format("{}: body {}: {}", source, r.id, e.what()));
   }
-}
-
-// Body c's pressure-plate settings; its span's ends are left as ids, which
-// read_plate_spans turns into body indices once every body is read.
-void read_plate(vtkDataArray* plate, vtkIdType c, BodyConstraint& constraint, const std::string& source) {
-  const double pressure = plate->GetComponent(c, 0);
-  const Vec2 inward{plate->GetComponent(c, 1), plate->GetComponent(c, 2)};
-  if (inward == Vec2{}) return;
+  if (r.inward == Vec2{}) return;
+  const Vec2 inward = r.inward;
   const bool axis = (std::abs(inward.x) == 1.0 && inward.y == 0.0) || (inward.x == 0.0 && std::abs(inward.y) == 1.0);
-  if (!axis || !(pressure >= 0.0) || !std::isfinite(pressure))
+  if (!axis || !(r.pressure >= 0.0) || !std::isfinite(r.pressure))
     throw std::runtime_error(
         fmt::format("{}: body {}: a pressure plate needs a pressure >= 0 and an inward direction "
                     "(±1, 0) or (0, ±1), found {:g} and ({:g}, {:g})",
-                    source, c, pressure, inward.x, inward.y));
-  constraint.pressure = pressure;
+                    source, r.id, r.pressure, inward.x, inward.y));
+  constraint.pressure = r.pressure;
   constraint.inward = inward;
-  for (int k = 0; k < 2; ++k) {
-    const double end = plate->GetComponent(c, 3 + k);
-    if (!(end >= -1.0 && end < 2147483647.0) || end != std::floor(end))
-      throw std::runtime_error(fmt::format("{}: body {}: a plate's span names body {:g}", source, c, end));
-    constraint.span_bodies[static_cast<std::size_t>(k)] = static_cast<int>(end);
-  }
+  constraint.span_bodies = r.span;
 }
 
-// The plates' spans from the ids of the file to the indices of `bodies`,
-// read in `order` (ids as written, `id` absent: cell numbers).
-void read_plate_spans(std::vector<BodySpec>& bodies, const std::vector<vtkIdType>& order, vtkDataArray* id,
+// The plates' spans from the ids of `records` to the indices of `bodies`.
+void spans_to_indices(std::vector<BodySpec>& bodies, const std::vector<StateRecord>& records,
                       const std::string& source) {
   std::map<long, int> index_of;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const double number = id ? id->GetTuple1(order[k]) : static_cast<double>(order[k]);
-    if (std::abs(number) < 2147483647.0) index_of[static_cast<long>(number)] = static_cast<int>(k);
-  }
+  for (std::size_t k = 0; k < records.size(); ++k) index_of[records[k].id] = static_cast<int>(k);
   for (std::size_t k = 0; k < bodies.size(); ++k) {
     std::array<int, 2>& span = bodies[k].constraint.span_bodies;
     if ((span[0] < 0) != (span[1] < 0))
-      throw std::runtime_error(fmt::format("{}: body {}: a plate's span needs two bodies or none", source, order[k]));
+      throw std::runtime_error(
+          fmt::format("{}: body {}: a plate's span needs two bodies or none", source, records[k].id));
     for (int& end : span) {
       if (end < 0) continue;
       const auto found = index_of.find(end);
       if (found == index_of.end() || !bodies[static_cast<std::size_t>(found->second)].is_wall ||
           static_cast<std::size_t>(found->second) == k)
-        throw std::runtime_error(fmt::format(
-            "{}: body {}: a plate's span names body {}, which is not another wall of the file", source, order[k], end));
+        throw std::runtime_error(
+            fmt::format("{}: body {}: a plate's span names body {}, which is not another wall of the file", source,
+                        records[k].id, end));
       end = found->second;
     }
   }
+}
+
+// A plate's span end as the file holds it: -1 or an id.
+int span_end(double end, int body, const std::string& source) {
+  if (!(end >= -1.0 && end < 2147483647.0) || end != std::floor(end))
+    throw std::runtime_error(fmt::format("{}: body {}: a plate's span names body {:g}", source, body, end));
+  return static_cast<int>(end);
 }
 
 // The cells in the order of their ids where these are distinct whole
@@ -112,33 +110,67 @@ void read_plate_spans(std::vector<BodySpec>& bodies, const std::vector<vtkIdType
 // run that removed bodies leaves gaps), else as stored (a packing edited
 // elsewhere may renumber). Bodies are read in this order, which decides
 // whose skeleton bodies of a shape share.
-std::vector<vtkIdType> cells_in_body_order(vtkDataArray* id, vtkIdType cells) {
-  std::vector<vtkIdType> as_stored(static_cast<std::size_t>(cells));
-  for (vtkIdType c = 0; c < cells; ++c) as_stored[static_cast<std::size_t>(c)] = c;
-  if (id == nullptr || id->GetNumberOfComponents() != 1) return as_stored;
-  std::vector<std::pair<double, vtkIdType>> by_id;
+// The cells' ids where these are distinct whole numbers >= 0, else none.
+std::optional<std::vector<int>> usable_ids(vtkDataArray* id, vtkIdType cells) {
+  if (id == nullptr || id->GetNumberOfComponents() != 1) return std::nullopt;
+  std::vector<int> ids;
   for (vtkIdType c = 0; c < cells; ++c) {
     const double number = id->GetTuple1(c);
-    if (!(number >= 0.0 && number < 2147483647.0) || number != std::floor(number)) return as_stored;
-    by_id.push_back({number, c});
+    if (!(number >= 0.0 && number < 2147483647.0) || number != std::floor(number)) return std::nullopt;
+    ids.push_back(static_cast<int>(number));
   }
-  std::sort(by_id.begin(), by_id.end());
-  for (std::size_t k = 0; k < by_id.size(); ++k) {
-    if (k > 0 && by_id[k].first == by_id[k - 1].first) return as_stored;
-    as_stored[k] = by_id[k].second;
-  }
-  return as_stored;
+  std::vector<int> sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return std::nullopt;
+  return ids;
 }
 
 }  // namespace
 
 void write_state_vtu(const std::filesystem::path& path, const World& w, double time) {
-  const vtkSmartPointer<vtkUnstructuredGrid> grid = state_grid(w, FramePiece{});
+  const vtkSmartPointer<vtkUnstructuredGrid> grid = state_grid(state_records(w, FramePiece{}));
   add_time_value(grid, time);
   write_vtu_atomically(path, grid);
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece& piece) {
+std::vector<StateRecord> state_records(const World& w, const FramePiece& piece) {
+  std::vector<StateRecord> records;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!piece.writes(i)) continue;
+    StateRecord r;
+    r.id = w.id[i];
+    r.shape = w.shape_name[i];
+    r.skeleton.reserve(static_cast<std::size_t>(w.vertex_count[i]));
+    for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
+      r.skeleton.push_back(vertex_position(w, static_cast<int>(i), k));
+    r.closed = w.closed[i] != 0 && r.skeleton.size() > 1;
+    r.material = w.material[i];
+    r.wall = w.is_wall[i] != 0;
+    const BodyConstraint& c = w.constraint[i];
+    r.held = c.held;
+    r.radius = w.radius[i];
+    r.centre = w.position[i];
+    r.angle = w.angle[i];
+    r.velocity = w.velocity[i];
+    r.angular_velocity = w.angular_velocity[i];
+    r.density = w.density[i];
+    // A vibrating wall's imposed velocity is its steady one: this step's
+    // share of the oscillation is in its velocity.
+    r.imposed_velocity = c.steady_imposed_velocity();
+    r.imposed_force = c.imposed_force;
+    r.imposed_torque = c.imposed_torque;
+    const Vibration& v = c.vibration;
+    r.vibration = {v.amplitude.x, v.amplitude.y, v.frequency, v.tap_interval};
+    r.pressure = c.pressure;
+    r.inward = c.inward;
+    for (std::size_t k = 0; k < 2; ++k)
+      r.span[k] = c.span_bodies[k] < 0 ? -1 : w.id[static_cast<std::size_t>(c.span_bodies[k])];
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& records) {
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();  // skeletons exactly, not rounded to float
@@ -157,40 +189,27 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& w, const FramePiece
   // whose distance is its span (-1 where it has none); all 0 and -1 for
   // other bodies.
   auto plate = named_doubles("plate", 5);
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    if (!piece.writes(i)) continue;
+  for (const StateRecord& r : records) {
     std::vector<vtkIdType> ids;
-    for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k) {
-      const Vec2 p = vertex_position(w, static_cast<int>(i), k);
-      ids.push_back(points->InsertNextPoint(p.x, p.y, 0.0));
-    }
-    const int type = ids.size() == 1 ? VTK_VERTEX : (w.closed[i] ? VTK_POLYGON : VTK_POLY_LINE);
+    for (const Vec2 p : r.skeleton) ids.push_back(points->InsertNextPoint(p.x, p.y, 0.0));
+    const int type = ids.size() == 1 ? VTK_VERTEX : (r.closed ? VTK_POLYGON : VTK_POLY_LINE);
     grid->InsertNextCell(type, static_cast<vtkIdType>(ids.size()), ids.data());
-    shape->InsertNextValue(w.shape_name[i]);
-    id->InsertNextValue(w.id[i]);
-    material->InsertNextValue(w.material[i]);
-    wall->InsertNextValue(w.is_wall[i]);
-    const BodyConstraint& c = w.constraint[i];
-    held->InsertNextTuple3(c.held[0], c.held[1], c.held[2]);
-    radius->InsertNextValue(w.radius[i]);
-    centre->InsertNextTuple3(w.position[i].x, w.position[i].y, 0.0);
-    angle->InsertNextValue(w.angle[i]);
-    velocity->InsertNextTuple3(w.velocity[i].x, w.velocity[i].y, 0.0);
-    omega->InsertNextValue(w.angular_velocity[i]);
-    density->InsertNextValue(w.density[i]);
-    // A vibrating wall's imposed velocity is its steady one: this step's
-    // share of the oscillation is in its velocity.
-    const std::array<double, 3> steady = c.steady_imposed_velocity();
-    imposed_velocity->InsertNextTuple3(steady[0], steady[1], steady[2]);
-    const Vibration& v = c.vibration;
-    imposed_force->InsertNextTuple3(c.imposed_force.x, c.imposed_force.y, c.imposed_torque);
-    const double vibration_tuple[4] = {v.amplitude.x, v.amplitude.y, v.frequency, v.tap_interval};
-    vibration->InsertNextTuple(vibration_tuple);
-    const auto span_id = [&](int end) {
-      return end < 0 ? -1.0 : static_cast<double>(w.id[static_cast<std::size_t>(end)]);
-    };
+    shape->InsertNextValue(r.shape);
+    id->InsertNextValue(r.id);
+    material->InsertNextValue(r.material);
+    wall->InsertNextValue(r.wall);
+    held->InsertNextTuple3(r.held[0], r.held[1], r.held[2]);
+    radius->InsertNextValue(r.radius);
+    centre->InsertNextTuple3(r.centre.x, r.centre.y, 0.0);
+    angle->InsertNextValue(r.angle);
+    velocity->InsertNextTuple3(r.velocity.x, r.velocity.y, 0.0);
+    omega->InsertNextValue(r.angular_velocity);
+    density->InsertNextValue(r.density);
+    imposed_velocity->InsertNextTuple3(r.imposed_velocity[0], r.imposed_velocity[1], r.imposed_velocity[2]);
+    imposed_force->InsertNextTuple3(r.imposed_force.x, r.imposed_force.y, r.imposed_torque);
+    vibration->InsertNextTuple(r.vibration.data());
     const double plate_tuple[5] = {
-        c.pressure, c.inward.x, c.inward.y, span_id(c.span_bodies[0]), span_id(c.span_bodies[1])};
+        r.pressure, r.inward.x, r.inward.y, static_cast<double>(r.span[0]), static_cast<double>(r.span[1])};
     plate->InsertNextTuple(plate_tuple);
   }
   grid->SetPoints(points);
@@ -213,8 +232,7 @@ std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path, std::vec
   return bodies_from_state_grid(grid, path.string(), ids);
 }
 
-std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source,
-                                             std::vector<int>* body_ids) {
+std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, const std::string& source) {
   vtkCellData* data = grid->GetCellData();
   const auto need = [&](const char* name, int components) {
     vtkDataArray* a = data->GetArray(name);
@@ -241,54 +259,104 @@ std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const st
         source + ": the cell array 'plate' needs 5 components (pressure, inward x, y, the span's two bodies)");
   vtkDataArray* id = data->GetArray("id");
   if (id != nullptr && id->GetNumberOfComponents() != 1) id = nullptr;
-  std::vector<BodySpec> bodies;
-  RecoveredSkeletons skeletons;
+  // Cells by id: ids name the bodies (the pieces of a run on ranks come in
+  // the ranks' order; a run that removed bodies leaves gaps), else as
+  // stored, named by cell number (a packing edited elsewhere may lose its
+  // ids). Bodies are read in this order, which decides whose skeleton
+  // bodies of a shape share.
+  const vtkIdType cells = grid->GetNumberOfCells();
+  std::vector<int> numbers(static_cast<std::size_t>(cells));
+  std::iota(numbers.begin(), numbers.end(), 0);
+  if (const auto ids = usable_ids(id, cells)) numbers = *ids;
+  std::vector<vtkIdType> order(static_cast<std::size_t>(cells));
+  std::iota(order.begin(), order.end(), vtkIdType{0});
+  std::sort(order.begin(), order.end(), [&](vtkIdType a, vtkIdType b) {
+    return numbers[static_cast<std::size_t>(a)] < numbers[static_cast<std::size_t>(b)];
+  });
+  std::vector<StateRecord> records;
   vtkNew<vtkIdList> ids;
-  const std::vector<vtkIdType> order = cells_in_body_order(id, grid->GetNumberOfCells());
   for (const vtkIdType c : order) {
     grid->GetCellPoints(c, ids);
-    const int type = grid->GetCellType(c);
-    BodySpec b;
-    b.position = {centre->GetComponent(c, 0), centre->GetComponent(c, 1)};
-    b.angle = angle->GetTuple1(c);
-    // Skeleton back in the body frame: the world re-centres it on its
-    // centre of mass, which is where it was written from.
-    std::vector<Vec2> local;
+    StateRecord r;
+    r.id = numbers[static_cast<std::size_t>(c)];
     for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
       double p[3];
       grid->GetPoint(ids->GetId(k), p);
-      local.push_back(rotated(Vec2{p[0], p[1]} - b.position, -b.angle));
+      r.skeleton.push_back({p[0], p[1]});
     }
-    const SkeletonKind kind = type == VTK_VERTEX    ? SkeletonKind::point
-                              : type == VTK_POLYGON ? SkeletonKind::polygon
-                              : local.size() == 2   ? SkeletonKind::segment
-                                                    : SkeletonKind::polyline;
-    try {
-      const std::string name = names->GetValue(c);
-      const double r = radius->GetTuple1(c);
-      b.shape = make_shape(name, kind, skeletons.shared(name, kind, r, std::move(local)), r);
-    } catch (const ShapeError& e) {
-      throw std::runtime_error(fmt::format("{}: body {}: {}", source, c, e.what()));
-    }
-    b.velocity = {velocity->GetComponent(c, 0), velocity->GetComponent(c, 1)};
-    b.angular_velocity = omega->GetTuple1(c);
-    b.material = cell_int(material, c);
-    b.density = density->GetTuple1(c);
-    b.is_wall = wall->GetTuple1(c) != 0.0;
+    r.closed = grid->GetCellType(c) == VTK_POLYGON;
+    r.shape = names->GetValue(c);
+    r.radius = radius->GetTuple1(c);
+    r.centre = {centre->GetComponent(c, 0), centre->GetComponent(c, 1)};
+    r.angle = angle->GetTuple1(c);
+    r.velocity = {velocity->GetComponent(c, 0), velocity->GetComponent(c, 1)};
+    r.angular_velocity = omega->GetTuple1(c);
+    r.material = cell_int(material, c);
+    r.density = density->GetTuple1(c);
+    r.wall = wall->GetTuple1(c) != 0.0;
     for (int k = 0; k < 3; ++k) {
-      b.constraint.held[k] = held->GetComponent(c, k) != 0.0;
-      b.constraint.imposed_velocity[k] = imposed_velocity->GetComponent(c, k);
+      r.held[static_cast<std::size_t>(k)] = held->GetComponent(c, k) != 0.0;
+      r.imposed_velocity[static_cast<std::size_t>(k)] = imposed_velocity->GetComponent(c, k);
     }
-    b.constraint.imposed_force = {imposed_force->GetComponent(c, 0), imposed_force->GetComponent(c, 1)};
-    b.constraint.imposed_torque = imposed_force->GetComponent(c, 2);
-    if (vibration != nullptr) read_vibration(vibration, c, b.constraint, source);
-    if (plate != nullptr) read_plate(plate, c, b.constraint, source);
+    r.imposed_force = {imposed_force->GetComponent(c, 0), imposed_force->GetComponent(c, 1)};
+    r.imposed_torque = imposed_force->GetComponent(c, 2);
+    if (vibration != nullptr)
+      for (int k = 0; k < 4; ++k) r.vibration[static_cast<std::size_t>(k)] = vibration->GetComponent(c, k);
+    if (plate != nullptr) {
+      r.pressure = plate->GetComponent(c, 0);
+      r.inward = {plate->GetComponent(c, 1), plate->GetComponent(c, 2)};
+      if (!(r.inward == Vec2{}))
+        for (int k = 0; k < 2; ++k)
+          r.span[static_cast<std::size_t>(k)] = span_end(plate->GetComponent(c, 3 + k), r.id, source);
+    }
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+std::vector<BodySpec> bodies_of_states(const std::vector<StateRecord>& records, const std::string& source) {
+  std::vector<BodySpec> bodies;
+  RecoveredSkeletons skeletons;
+  for (const StateRecord& r : records) {
+    BodySpec b;
+    b.position = r.centre;
+    b.angle = r.angle;
+    // Skeleton back in the body frame: the world re-centres it on its
+    // centre of mass, which is where it was written from.
+    std::vector<Vec2> local;
+    for (const Vec2 p : r.skeleton) local.push_back(rotated(p - b.position, -b.angle));
+    const SkeletonKind kind = local.size() == 1   ? SkeletonKind::point
+                              : r.closed          ? SkeletonKind::polygon
+                              : local.size() == 2 ? SkeletonKind::segment
+                                                  : SkeletonKind::polyline;
+    try {
+      b.shape = make_shape(r.shape, kind, skeletons.shared(r.shape, kind, r.radius, std::move(local)), r.radius);
+    } catch (const ShapeError& e) {
+      throw std::runtime_error(fmt::format("{}: body {}: {}", source, r.id, e.what()));
+    }
+    b.velocity = r.velocity;
+    b.angular_velocity = r.angular_velocity;
+    b.material = r.material;
+    b.density = r.density;
+    b.is_wall = r.wall;
+    b.constraint.held = r.held;
+    b.constraint.imposed_velocity = r.imposed_velocity;
+    b.constraint.imposed_force = r.imposed_force;
+    b.constraint.imposed_torque = r.imposed_torque;
+    set_loads(r, b.constraint, source);
     bodies.push_back(std::move(b));
   }
-  read_plate_spans(bodies, order, id, source);
+  spans_to_indices(bodies, records, source);
+  return bodies;
+}
+
+std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source,
+                                             std::vector<int>* body_ids) {
+  const std::vector<StateRecord> records = state_records_from_grid(grid, source);
+  std::vector<BodySpec> bodies = bodies_of_states(records, source);
   if (body_ids) {
     body_ids->clear();
-    for (const vtkIdType c : order) body_ids->push_back(id ? static_cast<int>(id->GetTuple1(c)) : static_cast<int>(c));
+    for (const StateRecord& r : records) body_ids->push_back(r.id);
   }
   return bodies;
 }

@@ -12,6 +12,7 @@
 #include <vtkSmartPointer.h>
 
 #include "engine/world.h"
+#include "io/frame_data.h"
 #include "io/frame_piece.h"
 
 class vtkUnstructuredGrid;
@@ -19,8 +20,11 @@ class vtkUnstructuredGrid;
 namespace sphero {
 
 void write_state_vtu(const std::filesystem::path& path, const World& world, double time);
-// The grid, whole or a rank's piece of it (bodies numbered as in the run).
-vtkSmartPointer<vtkUnstructuredGrid> state_grid(const World& world, const FramePiece& piece);
+// The bodies of `world` as a state frame holds them, whole or a rank's
+// piece (bodies named by id).
+std::vector<StateRecord> state_records(const World& world, const FramePiece& piece);
+// Their grid.
+vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& records);
 
 // A packing (bodies without contact laws, e.g. from `sphero pack`) in the
 // same format.
@@ -29,6 +33,12 @@ void write_packing_vtu(const std::filesystem::path& path, const std::vector<Body
 // Throws std::runtime_error naming the file and what is missing.
 // Bodies in the order of their ids, and with `ids` these (see below).
 std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path, std::vector<int>* ids = nullptr);
+// A state grid's records in the order of their ids (cell numbers where the
+// file has none); throws std::runtime_error naming `source` and the array
+// that is missing or misshapen.
+std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, const std::string& source);
+// The bodies of records, checked (a plate's span turned into body indices).
+std::vector<BodySpec> bodies_of_states(const std::vector<StateRecord>& records, const std::string& source);
 // The same from a grid already read (`source` names it in messages), in
 // the order of their ids; with `ids`, these too (cell numbers where the
 // file has none).

@@ -3,6 +3,7 @@ scenes (ctest runs it with the build's module first on PYTHONPATH)."""
 import csv
 import math
 import os
+import re
 import subprocess
 
 import numpy as np
@@ -344,6 +345,24 @@ def test_a_world_from_arrays_is_the_scene_files_to_the_bit(tmp_path):
         sphero.Simulation(scene, shapes=shapes, shape_index=[2] * 14, positions=positions)
     with pytest.raises(RuntimeError, match=r"grain 1 .* and grain 2 .*Simulation\(positions=...\)"):
         sphero.Simulation(scene, shapes=shapes, shape_index=index, positions=np.repeat(positions[:7], 2, axis=0))
+
+
+def test_a_simulations_shapes_rebuild_it_and_every_object_says_what_it_is(tmp_path):
+    sim = sphero.Simulation(small_scene())
+    sim.run(steps=200)
+    shapes, index = sim.shapes()
+    assert sorted(shape.name for shape in shapes) == ["disk", "peanut", "wall"]
+    assert len(index) == sim.bodies and [shapes[k].name for k in index] == sim.names
+    grains = ~sim.is_wall
+    walls_only = {key: value for key, value in SMALL.items() if key != "grains"}
+    again = sphero.Simulation(sphero.scene(base=os.path.join(DATA, "shapes"), **walls_only), shapes=shapes,
+                              shape_index=index[grains], positions=sim.positions[grains], angles=sim.angles[grains],
+                              velocities=sim.velocities[grains], angular_velocities=sim.angular_velocities[grains])
+    assert np.array_equal(again.radii, sim.radii) and again.names == sim.names
+    assert repr(small_scene()).startswith("<sphero.Scene '") and "2 grains lines (14 grains)" in repr(small_scene())
+    assert re.match(r"<sphero.Frame t = 0.04 s: 14 particles, \d+ touching pairs, 1 walls, \d+ vertex contacts, "
+                    r"the state of 15 bodies>", repr(sim.frame())), repr(sim.frame())
+    assert repr(shapes[0]).startswith("<sphero.Shape '")
 
 
 def test_grains_added_between_runs_are_a_stages(tmp_path):
