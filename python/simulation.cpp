@@ -152,10 +152,13 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
   if (checkpoint_every < 0) throw std::invalid_argument("start_output: checkpoint_every must be 0 (none) or more");
   app::RunOptions options;
   options.overwrite = overwrite;
-  app::prepare_output_directory(folder, options);
+  FolderLock claim = app::prepare_output_directory(
+      folder, options, [](const std::string& notice) { fmt::print(stderr, "sphero: {}\n", notice); },
+      "Python's Simulation.start_output");
   // The scene's fields as `sphero run` lists them (its stages are not run here).
   const std::vector<std::string> fields = in_frame_order(scene_.fields);
   RunOutput files(folder, wall_columns(engine().world()), engine().world().cell, arc_resolution_, fields);
+  files.hold(std::move(claim));
   StagePlan plan;
   plan.name = "python";
   plan.first_step = run_.step_count();

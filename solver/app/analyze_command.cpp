@@ -24,6 +24,7 @@
 #include "app/analysis_options.h"
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/run_folder.h"
 #include "io/atomic_file.h"
 #include "io/frame_reader.h"
 #include "io/packing_frame.h"
@@ -259,7 +260,8 @@ int run_analyze_command(const std::vector<std::string>& args) {
       "bins of the kinetic-energy and contact-force histograms over [0, 5)")(
       "threads", po::value<int>()->default_value(0), "frames analysed at once (default 0: one per core)")(
       "touch-gap", po::value<double>()->default_value(1e-6),
-      "a packing file: outlines closer than this fraction of the mean grain size count as touching");
+      "a packing file: outlines closer than this fraction of the mean grain size count as touching")(
+      "take-over", "write into a run folder whose lock names a process of another host that has ended");
   po::variables_map vm;
   if (const auto stop = parse_command_line(
           args, options, run, true, "analyze", "usage: sphero analyze RUN_DIR|PACKING.vtu [options]\n", vm))
@@ -280,6 +282,8 @@ int run_analyze_command(const std::vector<std::string>& args) {
   if (bins < 1 || bins > 100000) throw std::invalid_argument("--histogram-bins: expected 1 to 100000");
   const FrameRange frames = frame_range(vm, frame_count(run));
   const std::filesystem::path dir(run);
+  // The tables go into the run's folder: not while another process writes there.
+  const FolderLock claim = claim_folder(dir, "sphero analyze", vm.count("take-over") > 0);
   AnalysisTables tables(o);
   const auto energies = energy_rows(dir);
   std::vector<std::vector<double>> kinetic, contact_forces;

@@ -19,6 +19,7 @@
 #include "app/analysis_options.h"
 #include "app/command_line.h"
 #include "app/commands.h"
+#include "app/run_folder.h"
 #include "io/collection_file.h"
 #include "io/frame_reader.h"
 #include "io/image_vti.h"
@@ -212,7 +213,8 @@ int run_coarse_grain_command(const std::vector<std::string>& args) {
       "time-width", po::value<double>(),
       "T in s: each frame's fields the Gaussian mean in time (width T, cut at 3T) of the frames around it")(
       "threads", po::value<int>()->default_value(0), "frames coarse-grained at once (default 0: one per core)")(
-      "output,o", po::value<std::string>(), "the folder to write into (default the run's)");
+      "output,o", po::value<std::string>(), "the folder to write into (default the run's)")(
+      "take-over", "write into a folder whose lock names a process of another host that has ended");
   po::variables_map vm;
   if (const auto stop = parse_command_line(args, options, run_argument, true, "coarse-grain",
                                            "usage: sphero coarse-grain RUN_DIR --width W [--cell H] [options]\n", vm))
@@ -224,6 +226,7 @@ int run_coarse_grain_command(const std::vector<std::string>& args) {
   if (fs::exists(r.output) && !fs::is_directory(r.output))
     throw std::invalid_argument(fmt::format("--output: {} is a file, not a folder", r.output.string()));
   fs::create_directories(r.output);
+  const FolderLock claim = claim_folder(r.output, "sphero coarse-grain", vm.count("take-over") > 0);
   FieldsFolder folder(r.output);
   const auto frame_name = [](int frame) { return fmt::format("fields_{:05d}.vti", frame); };
   std::string collection = "fields.pvd";

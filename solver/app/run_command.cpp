@@ -44,7 +44,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kRunUsage =
-    "usage: sphero run [SCENE.ini] [--check] [--restart CHECKPOINT] [--from CHECKPOINT] [--overwrite] [--quiet]\n"
+    "usage: sphero run [SCENE.ini] [--check] [--restart CHECKPOINT] [--from CHECKPOINT] [--overwrite] [--take-over] "
+    "[--quiet]\n"
     "                  [--KEY VALUE ...]\n"
     "\n"
     "  SCENE.ini          the scene (default: the built-in hopper of cows, data/scenes/hopper.ini)\n"
@@ -54,6 +55,7 @@ constexpr const char* kRunUsage =
     "  --from FILE        a new run, in its own output folder, from a checkpoint's bodies, contacts and time, with\n"
     "                     everything else from SCENE.ini applied as a stage (docs/SCENES.md, \"Stages\")\n"
     "  --overwrite        reuse an output directory that already holds files\n"
+    "  --take-over        write into a folder whose lock names a process of another host (ended)\n"
     "  --quiet            no progress, only errors and the summary\n"
     "  --KEY VALUE        override any scene key, e.g. --gravity 0,-9.81 --duration 5\n"
     "\n";
@@ -119,10 +121,12 @@ EngineMaker engine_maker(const SceneConfig& scene) {
 RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const std::vector<WallColumns>& columns,
                       const PeriodicCell& cell, double time) {
   const fs::path out = scene.output_directory;
-  prepare_output_directory(out, options);
+  FolderLock claim = prepare_output_directory(
+      out, options, [](const std::string& notice) { fmt::print(stderr, "sphero run: {}\n", notice); });
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = time;
   RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at);
+  output.hold(std::move(claim));
   // A --from run's frames go on from its parent's numbers.
   if (!options.from.empty() && options.restart.empty())
     output.number_frames_from(first_frame_number(options.from, time));

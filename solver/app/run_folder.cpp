@@ -22,6 +22,7 @@ void clear_run_files(const fs::path& directory) {
   for (const auto& entry : fs::directory_iterator(directory)) {
     const std::string name = entry.path().filename().string();
     const std::string ext = entry.path().extension().string();
+    if (name == kFolderLockName) continue;  // this command's claim
     const bool ours = ext == ".vtu" || ext == ".pvtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" ||
                       name == "run.sphero" || is_analysis_file(name) ||
                       (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
@@ -93,11 +94,33 @@ std::string shell_word(const std::string& word) {
   return quoted;
 }
 
+// Whether the folder holds anything but this command's lock.
+bool holds_files(const fs::path& out) {
+  for (const auto& entry : fs::directory_iterator(out))
+    if (entry.path().filename() != kFolderLockName) return true;
+  return false;
+}
+
+FolderLock claim_output(const fs::path& out, const RunOptions& options,
+                        const std::function<void(const std::string&)>& notice, const std::string& command) {
+  std::error_code cannot;
+  fs::create_directories(out, cannot);
+  if (cannot)
+    throw SceneError(fmt::format("the output directory '{}' cannot be created: {}", out.string(), cannot.message()));
+  try {
+    return FolderLock::claim(out, command, options.take_over, notice);
+  } catch (const FolderBusy& e) {
+    throw SceneError(e.what());
+  }
+}
+
 }  // namespace
 
-void prepare_output_directory(const fs::path& out, const RunOptions& options) {
+FolderLock prepare_output_directory(const fs::path& out, const RunOptions& options,
+                                    const std::function<void(const std::string&)>& notice, const std::string& command) {
   refuse_the_checkpoints_folder(options, out);
   refuse_an_output_that_is_no_folder(out);
+  FolderLock claim = claim_output(out, options, notice, command);
   const bool holds_a_run = fs::exists(out / "energy.csv") || fs::exists(out / "run.sphero");
   if (!options.restart.empty() && holds_a_run && !holds_the_checkpoints_run(out, options.restart)) {
     // Continuing here would splice the checkpoint's run into another one.
@@ -109,7 +132,7 @@ void prepare_output_directory(const fs::path& out, const RunOptions& options) {
                       out.string(), options.restart));
     clear_run_files(out);
   }
-  if (options.restart.empty() && fs::exists(out) && !fs::is_empty(out)) {
+  if (options.restart.empty() && holds_files(out)) {
     if (!options.overwrite)
       throw SceneError(
           fmt::format("the output directory '{}' already holds files; choose another with --output DIR "
@@ -117,10 +140,17 @@ void prepare_output_directory(const fs::path& out, const RunOptions& options) {
                       out.string()));
     clear_run_files(out);
   }
-  std::error_code cannot;
-  fs::create_directories(out, cannot);
-  if (cannot)
-    throw SceneError(fmt::format("the output directory '{}' cannot be created: {}", out.string(), cannot.message()));
+  return claim;
+}
+
+FolderLock claim_folder(const fs::path& folder, const std::string& command, bool take_over) {
+  try {
+    return FolderLock::claim(
+        folder, command, take_over, [&](const std::string& notice) { fmt::print(stderr, "{}: {}\n", command, notice); },
+        true);
+  } catch (const FolderBusy& e) {
+    throw SceneError(e.what());
+  }
 }
 
 std::string continue_command(const RunOptions& options, const fs::path& out, const fs::path& checkpoint) {

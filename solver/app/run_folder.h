@@ -5,17 +5,31 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "app/run_options.h"
+#include "io/folder_lock.h"
 
 namespace sphero::app {
 
-// Refuses, naming the folder and what to do, an output that is no folder,
-// one that holds files (without --overwrite, whose earlier run's files it
-// then clears) or another run than a restart's, or (for --from) the folder
-// of the checkpoint's own run; then creates the folder.
-void prepare_output_directory(const std::filesystem::path& out, const RunOptions& options);
+// Refuses, naming the folder and what to do, an output that is no folder
+// or (for --from) the folder of the checkpoint's own run; creates the
+// folder and claims it (io/folder_lock.h: refused where another process
+// writes there; `notice` hears of a dead one's lock taken over); then
+// refuses one that holds files (without --overwrite, whose earlier run's
+// files it then clears) or another run than a restart's. The claim lasts
+// as long as the lock returned.
+FolderLock prepare_output_directory(const std::filesystem::path& out, const RunOptions& options,
+                                    const std::function<void(const std::string&)>& notice,
+                                    const std::string& command = "sphero run");
+
+// Claims an existing folder that `command` writes into (a run's, for
+// `sphero analyze`'s tables or `sphero coarse-grain`'s fields), saying on
+// stderr where a dead process's lock is taken over; throws SceneError
+// naming the holder where another process writes there (this process's
+// own output, Python's, it shares).
+FolderLock claim_folder(const std::filesystem::path& folder, const std::string& command, bool take_over);
 
 // The command that continues an interrupted run: the same scene and keys,
 // into the same output directory, from its checkpoint.

@@ -14,6 +14,8 @@ RunOptions parse_run_arguments(const std::vector<std::string>& args) {
       o.check = true;
     } else if (a == "--overwrite") {
       o.overwrite = true;
+    } else if (a == "--take-over") {
+      o.take_over = true;
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (a == "--restart") {

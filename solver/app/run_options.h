@@ -9,6 +9,7 @@ namespace sphero::app {
 struct RunOptions {
   std::string scene_file;
   bool check = false, overwrite = false, quiet = false;
+  bool take_over = false;  // a folder another host's process claims (io/folder_lock.h)
   std::string restart, from;
   std::vector<std::string> overrides;
 };

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "io/folder_lock.h"
 #include "io/frame_grids.h"
 
 namespace sphero {
@@ -108,6 +109,8 @@ class RunOutput {
   const std::vector<std::string>& frame_fields() const { return frame_fields_; }
   const std::vector<WallColumns>& walls() const { return walls_; }
   const std::filesystem::path& directory() const { return directory_; }
+  // Keeps the folder's claim (io/folder_lock.h) as long as this output.
+  void hold(FolderLock claim) { claim_.emplace(std::move(claim)); }
 
  private:
   // The frame just written, its files ending in `extension`, in the
@@ -132,6 +135,7 @@ class RunOutput {
   std::vector<WallColumns> walls_;
   int arc_resolution_;
   std::optional<FrameGrids> grids_;
+  std::optional<FolderLock> claim_;
   std::size_t grids_bodies_ = 0;  // the bodies grids_ was drawn for
   std::vector<double> times_;
   std::vector<std::string> extensions_;         // per frame: ".vtu" whole, ".pvtu" in pieces
