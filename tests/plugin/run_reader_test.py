@@ -75,6 +75,15 @@ for frame, (t, row) in enumerate(zip(times, rows)):
     # The energy ledger's row rides along as field data.
     assert particles.GetFieldData().GetArray("first_law_residual_J") is not None
     # Every vertex contact is a point of its own; the pair lines count them.
+    # Every block holds every cell array (NaN, -1 or "" where it has none of
+    # its own), so that ParaView colours the run as opened, none "(partial)".
+    names = [{grid.GetCellData().GetArrayName(k) for k in range(grid.GetCellData().GetNumberOfArrays())}
+             for grid in (block(data, b) for b in ("particles", "contacts", "walls", "contact_points"))]
+    assert all(n == names[0] for n in names) and "force_on_a" in names[0], names
+    if particles.GetNumberOfCells() > 0:
+        assert math.isnan(particles.GetCellData().GetArray("force_on_a").GetComponent(0, 0))
+    if block(data, "contacts").GetNumberOfCells() > 0:
+        assert block(data, "contacts").GetCellData().GetArray("material").GetValue(0) == -1
     pairs = block(data, "contacts").GetCellData().GetArray("vertex_contacts")
     vertex_contacts = sum(int(pairs.GetValue(k)) for k in range(pairs.GetNumberOfTuples()))
     assert block(data, "contact_points").GetNumberOfCells() == vertex_contacts, (frame, vertex_contacts)

@@ -2,6 +2,7 @@
 
 #include "vtkCellData.h"
 #include "vtkCompositeDataSet.h"
+#include "vtkDataArray.h"
 #include "vtkDoubleArray.h"
 #include "vtkFieldData.h"
 #include "vtkInformation.h"
@@ -10,6 +11,7 @@
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPoints.h"
+#include "vtkSmartPointer.h"
 #include "vtkStreamingDemandDrivenPipeline.h"
 #include "vtkStringArray.h"
 #include "vtkUnstructuredGrid.h"
@@ -117,6 +119,43 @@ void add_frame_fields(vtkFieldData* fields, double time, int frame, const std::v
   }
 }
 
+// Gives every block each cell array another block has, filled with NaN
+// (floating point), -1 (integers, Sphero's "none") or "" (names), so that
+// the run as opened colours by any array over all its blocks instead of
+// ParaView's "(partial)". No two blocks use one name for different things.
+void share_cell_arrays(vtkMultiBlockDataSet* output) {
+  std::map<std::string, vtkAbstractArray*> named;
+  for (unsigned int b = 0; b < output->GetNumberOfBlocks(); ++b) {
+    vtkCellData* cells = vtkUnstructuredGrid::SafeDownCast(output->GetBlock(b))->GetCellData();
+    for (int k = 0; k < cells->GetNumberOfArrays(); ++k) {
+      vtkAbstractArray* a = cells->GetAbstractArray(k);
+      named.emplace(a->GetName(), a);
+    }
+  }
+  for (unsigned int b = 0; b < output->GetNumberOfBlocks(); ++b) {
+    auto* grid = vtkUnstructuredGrid::SafeDownCast(output->GetBlock(b));
+    vtkCellData* cells = grid->GetCellData();
+    for (const auto& [name, like] : named) {
+      if (cells->GetAbstractArray(name.c_str())) {
+        continue;
+      }
+      auto filler = vtk::TakeSmartPointer(like->NewInstance());
+      filler->SetName(name.c_str());
+      filler->SetNumberOfComponents(like->GetNumberOfComponents());
+      filler->SetNumberOfTuples(grid->GetNumberOfCells());
+      if (auto* numbers = vtkDataArray::SafeDownCast(filler)) {
+        const int type = numbers->GetDataType();
+        numbers->Fill(type == VTK_DOUBLE || type == VTK_FLOAT ? std::nan("") : -1.0);
+      } else if (auto* names = vtkStringArray::SafeDownCast(filler)) {
+        for (vtkIdType k = 0; k < names->GetNumberOfValues(); ++k) {
+          names->SetValue(k, "");
+        }
+      }
+      cells->AddArray(filler);
+    }
+  }
+}
+
 // The particles' outlines regenerated from the state frame's skeletons at
 // `resolution`; cell data and field data kept from the written grid.
 vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(vtkUnstructuredGrid* written,
@@ -219,6 +258,7 @@ int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtk
       output->SetBlock(block, grid);
       output->GetMetaData(block)->Set(vtkCompositeDataSet::NAME(), names[block]);
     }
+    share_cell_arrays(output);
     add_frame_fields(output->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
     output->GetInformation()->Set(vtkDataObject::DATA_TIME_STEP(), time);
   } catch (const std::exception& e) {
