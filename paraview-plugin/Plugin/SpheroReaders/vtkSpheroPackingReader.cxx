@@ -1,5 +1,7 @@
 #include "vtkSpheroPackingReader.h"
 
+#include "SpheroDisplay.h"
+
 #include "vtkCellArray.h"
 #include "vtkCellData.h"
 #include "vtkCellType.h"
@@ -37,7 +39,10 @@ void add_outline(vtkUnstructuredGrid* grid, vtkPoints* points, const std::vector
 }
 }  // namespace
 
-vtkSpheroPackingReader::vtkSpheroPackingReader() { this->SetNumberOfInputPorts(0); }
+vtkSpheroPackingReader::vtkSpheroPackingReader() {
+  this->SetNumberOfInputPorts(0);
+  sphero::plugin::warn_without_display();
+}
 
 int vtkSpheroPackingReader::CanReadFile(const char* fileName) {
   // The XML header, before any appended data, names the cell arrays.

@@ -1,5 +1,7 @@
 #include "vtkSpheroRunReader.h"
 
+#include "SpheroDisplay.h"
+
 #include "vtkCellData.h"
 #include "vtkCompositeDataSet.h"
 #include "vtkDataArray.h"
@@ -50,7 +52,10 @@ struct vtkSpheroRunReader::Run {
 
 vtkStandardNewMacro(vtkSpheroRunReader);
 
-vtkSpheroRunReader::vtkSpheroRunReader() { this->SetNumberOfInputPorts(0); }
+vtkSpheroRunReader::vtkSpheroRunReader() {
+  this->SetNumberOfInputPorts(0);
+  sphero::plugin::warn_without_display();
+}
 
 vtkSpheroRunReader::~vtkSpheroRunReader() = default;
 

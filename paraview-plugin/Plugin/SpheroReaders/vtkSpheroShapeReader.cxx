@@ -1,5 +1,7 @@
 #include "vtkSpheroShapeReader.h"
 
+#include "SpheroDisplay.h"
+
 #include "vtkInformation.h"
 #include "vtkInformationVector.h"
 #include "vtkObjectFactory.h"
@@ -15,7 +17,10 @@
 
 vtkStandardNewMacro(vtkSpheroShapeReader);
 
-vtkSpheroShapeReader::vtkSpheroShapeReader() { this->SetNumberOfInputPorts(0); }
+vtkSpheroShapeReader::vtkSpheroShapeReader() {
+  this->SetNumberOfInputPorts(0);
+  sphero::plugin::warn_without_display();
+}
 
 int vtkSpheroShapeReader::CanReadFile(const char* fileName) {
   // The first word that is not in a comment must be the format's name.
