@@ -218,6 +218,17 @@ if args.periodic_run:
             for c in range(mine.GetNumberOfComponents()):
                 same(mine.GetComponent(k, c), theirs.GetComponent(k, c), f"periodic {name}")
 
+# The second output: energy.csv as a table over time, for line charts.
+ledger = servermanager.Fetch(reader, idx=1)
+with open(os.path.join(args.run, "energy.csv")) as f:
+    energy = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
+assert ledger.GetNumberOfRows() == len(energy), (ledger.GetNumberOfRows(), len(energy))
+assert ledger.GetNumberOfColumns() == len(energy[0]), (ledger.GetNumberOfColumns(), len(energy[0]))
+for name in ("time_s", "first_law_residual_J", "kinetic_translational_J"):
+    column = ledger.GetColumnByName(name)
+    for k in (0, len(energy) - 1):
+        same(column.GetValue(k), float(energy[k][name]), f"energy ledger {name} row {k}")
+
 # Without the plugin, ParaView opens the collection itself, a run on ranks'
 # pieces (.pvtu) included: the same particles as the Sphero reader's.
 plain = OpenDataFile(os.path.join(args.run, "particles.pvd"))

@@ -16,6 +16,7 @@
 #include "vtkSmartPointer.h"
 #include "vtkStreamingDemandDrivenPipeline.h"
 #include "vtkStringArray.h"
+#include "vtkTable.h"
 #include "vtkUnstructuredGrid.h"
 
 #include "io/frame_reader.h"
@@ -54,10 +55,19 @@ vtkStandardNewMacro(vtkSpheroRunReader);
 
 vtkSpheroRunReader::vtkSpheroRunReader() {
   this->SetNumberOfInputPorts(0);
+  this->SetNumberOfOutputPorts(2);  // the frame, and the energy ledger over time
   sphero::plugin::warn_without_display();
 }
 
 vtkSpheroRunReader::~vtkSpheroRunReader() = default;
+
+int vtkSpheroRunReader::FillOutputPortInformation(int port, vtkInformation* info) {
+  if (port == 1) {
+    info->Set(vtkDataObject::DATA_TYPE_NAME(), "vtkTable");
+    return 1;
+  }
+  return this->Superclass::FillOutputPortInformation(port, info);
+}
 
 int vtkSpheroRunReader::CanReadFile(const char* fileName) {
   std::ifstream in(fileName ? fileName : "");
@@ -158,6 +168,19 @@ void share_cell_arrays(vtkMultiBlockDataSet* output) {
       }
       cells->AddArray(filler);
     }
+  }
+}
+
+// energy.csv as a table: a column per quantity, a row per frame, in time order.
+void fill_ledger_table(vtkTable* table, const std::vector<std::string>& columns,
+                       const std::map<double, std::vector<double>>& rows) {
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    vtkNew<vtkDoubleArray> column;
+    column->SetName(columns[k].c_str());
+    for (const auto& [time, row] : rows) {
+      column->InsertNextValue(k == 0 ? time : (k < row.size() ? row[k] : std::nan("")));
+    }
+    table->AddColumn(column);
   }
 }
 
@@ -264,6 +287,7 @@ int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtk
       output->GetMetaData(block)->Set(vtkCompositeDataSet::NAME(), names[block]);
     }
     share_cell_arrays(output);
+    fill_ledger_table(vtkTable::GetData(outputVector, 1), run.energy_columns, run.energy_rows);
     add_frame_fields(output->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
     output->GetInformation()->Set(vtkDataObject::DATA_TIME_STEP(), time);
   } catch (const std::exception& e) {

@@ -15,6 +15,9 @@
  * the last one at or before the requested time. Field data on every block:
  * TimeValue, frame, and the run's energy-ledger row at that time (step,
  * energies, work, dissipation, first-law residual, wall forces).
+ *
+ * A second output (port 1) is the run's energy.csv as a table, one row per
+ * frame and a column per quantity, for ParaView's line charts over time.
  */
 #ifndef vtkSpheroRunReader_h
 #define vtkSpheroRunReader_h
@@ -53,6 +56,7 @@ class SPHEROREADERS_EXPORT vtkSpheroRunReader : public vtkMultiBlockDataSetAlgor
   vtkSpheroRunReader();
   ~vtkSpheroRunReader() override;
 
+  int FillOutputPortInformation(int port, vtkInformation* info) override;
   int RequestInformation(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
