@@ -22,7 +22,7 @@ void clear_run_files(const fs::path& directory) {
   for (const auto& entry : fs::directory_iterator(directory)) {
     const std::string name = entry.path().filename().string();
     const std::string ext = entry.path().extension().string();
-    if (name == kFolderLockName) continue;  // this command's claim
+    if (name.rfind(kFolderLockName, 0) == 0) continue;  // the claim, and others' being made
     const bool ours = ext == ".vtu" || ext == ".pvtu" || ext == ".pvd" || ext == ".ckpt" || name == "energy.csv" ||
                       name == "run.sphero" || is_analysis_file(name) ||
                       (name.rfind(".", 0) == 0 && name.find(".tmp") != std::string::npos);
@@ -94,10 +94,11 @@ std::string shell_word(const std::string& word) {
   return quoted;
 }
 
-// Whether the folder holds anything but this command's lock.
+// Whether the folder holds anything but locks (this command's, and those
+// other claimants are making as they find it taken).
 bool holds_files(const fs::path& out) {
   for (const auto& entry : fs::directory_iterator(out))
-    if (entry.path().filename() != kFolderLockName) return true;
+    if (entry.path().filename().string().rfind(kFolderLockName, 0) != 0) return true;
   return false;
 }
 

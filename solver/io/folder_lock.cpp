@@ -31,21 +31,28 @@ std::string lock_text(const std::string& command) {
   return out.str();
 }
 
-// Creates the lock file only where none is: true if this call made it.
+// Creates the lock file, whole, only where none is: true if this call
+// made it. Written under a name of this process's first, then linked to
+// the lock's name (link fails where that exists), so that no other
+// process ever reads a lock half written.
 bool create_exclusively(const fs::path& file, const std::string& text) {
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    if (errno == EEXIST) return false;
-    throw std::runtime_error("cannot create " + file.string() + ": " + std::strerror(errno) +
+  const fs::path mine = file.string() + "." + std::to_string(getpid()) + ".tmp";
+  const int fd = ::open(mine.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw std::runtime_error("cannot create " + mine.string() + ": " + std::strerror(errno) +
                              "; is the folder writable?");
-  }
   const ssize_t written = ::write(fd, text.data(), text.size());
   ::close(fd);
   if (written != static_cast<ssize_t>(text.size())) {
-    ::unlink(file.c_str());
-    throw std::runtime_error("cannot write " + file.string() + " (disk full?)");
+    ::unlink(mine.c_str());
+    throw std::runtime_error("cannot write " + mine.string() + " (disk full?)");
   }
-  return true;
+  const int linked = ::link(mine.c_str(), file.c_str());
+  const int error = errno;
+  ::unlink(mine.c_str());
+  if (linked == 0) return true;
+  if (error == EEXIST) return false;
+  throw std::runtime_error("cannot create " + file.string() + ": " + std::strerror(error));
 }
 
 // Whether process `pid` of this host still runs (one we may not signal

@@ -1,7 +1,8 @@
 // A claim on an output folder, so that two writers never share one: a
-// lock file made with O_EXCL (atomic: of two processes creating it at
-// once, one wins) holding the claiming process, its host, what it is and
-// when it began; removed when the claim ends. A lock left by a process of
+// lock file made whole and then linked into place (atomic like O_EXCL: of
+// two processes creating it at once, one wins, and none reads it half
+// written) holding the claiming process, its host, what it is and when it
+// began; removed when the claim ends. A lock left by a process of
 // this host that no longer runs (a run killed or crashed) is reported and
 // taken over, nothing else touched; one from another host, whose process
 // cannot be checked, is refused naming it, unless the caller takes it
