@@ -21,11 +21,13 @@
 #include "app/commands.h"
 #include "app/data_directory.h"
 #include "app/default_scene.h"
+#include "app/frame_bench.h"
 #include "app/opencl_backend.h"
 #include "app/rigid_bench.h"
 #include "bench/neighbour_scenes.h"
 #include "bench/standard_scenes.h"
 #include "engine/thread_team.h"
+#include "io/packing_frame.h"
 #include "io/scene.h"
 #include "text/message_text.h"
 
@@ -97,7 +99,7 @@ struct BenchOptions {
   long steps = 0, settle_steps = 0;
   int repeat = 1;
   double seconds = 2.0, verlet = 0.0;
-  bool large = false, csv = false, contact_lists = true, full_rebuilds = false;
+  bool large = false, csv = false, contact_lists = true, full_rebuilds = false, frames = false;
   std::vector<NeighbourStrategy> strategies{NeighbourStrategy::cells};
   std::vector<Backend> backends{Backend::cpu};
   std::vector<double> rigid_tolerances{1e-9};
@@ -162,6 +164,10 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "settle-steps", po::value(&o.settle_steps),
       "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and "
       "continues it)")("csv", "print CSV (a header, then a row per case) instead of JSON lines")(
+      "frames",
+      "also what a frame of each case costs: each field's file alone and the light set (state, contacts, walls), in "
+      "bytes per grain and seconds to make and write (on the thread that writes it, at the scene's arc resolution "
+      "24), and in steps of the case on the first thread count (records \"frame\")")(
       "no-contact-lists", "time without contact lists: every vertex pair of neighbouring particles, each step")(
       "full-rebuilds",
       "rebuild every expired list whole, not only the pairs of the few bodies that moved (the cost partial rebuilds "
@@ -213,6 +219,9 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
   o.csv = vm.count("csv") > 0;
   o.contact_lists = !vm.count("no-contact-lists");
   o.full_rebuilds = vm.count("full-rebuilds") > 0;
+  o.frames = vm.count("frames") > 0;
+  if (o.frames && o.csv)
+    throw std::invalid_argument("--frames prints records of their own, as JSON lines: leave out --csv");
   return std::nullopt;
 }
 
@@ -362,6 +371,26 @@ BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o
           {"wait_share", threads_of(o, t) < 2 ? missing : fmt::format("{:.4f}", waiting_wall / wall)}};
 }
 
+// The case's frames: what each costs, against a step of its first
+// variant's timing.
+void print_frame_costs(const Case& c, const SettledCase& s, const BenchOptions& o, const Timing& first,
+                       bool& header_printed) {
+  const Engine engine{EngineSnapshot(s.state)};
+  const double step_seconds = first.wall / static_cast<double>(std::max(s.timed_steps, 1L));
+  for (const FrameCost& cost : frame_costs(engine, kPackingArcResolution, std::max(o.repeat, 3))) {
+    const BenchRecord record{{"record", "\"frame\""},
+                             {"scene", fmt::format("\"{}\"", c.kind.name)},
+                             {"n", fmt::format("{}", s.grains)},
+                             {"fields", fmt::format("\"{}\"", cost.fields)},
+                             {"bytes_per_grain", fmt::format("{:.1f}", cost.bytes_per_grain)},
+                             {"write_ms", fmt::format("{:.3f}", 1e3 * cost.write_seconds)},
+                             {"step_ms", fmt::format("{:.3f}", 1e3 * step_seconds)},
+                             {"steps_per_frame", fmt::format("{:.2f}", cost.write_seconds / step_seconds)},
+                             {"threads", fmt::format("{}", threads_of(o, 0))}};
+    print_bench_record(record, o.csv, header_printed);
+  }
+}
+
 }  // namespace
 
 int run_bench_command(const std::vector<std::string>& args) {
@@ -385,6 +414,7 @@ int run_bench_command(const std::vector<std::string>& args) {
             c.kind.name, threads_of(o, t), to_string(strategy_of(o, t)), to_string(backend_of(o, t)), threads_of(o, 0),
             to_string(strategy_of(o, 0)), to_string(backend_of(o, 0))));
     }
+    if (o.frames) print_frame_costs(c, settled, o, timings.front(), header_printed);
   }
   return 0;
 }

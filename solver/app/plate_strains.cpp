@@ -46,7 +46,8 @@ PlateStrains plate_strains(const std::string& run, FrameRange frames) {
   const std::size_t time = table.column("time_s"), left = table.column("left_x_m"), right = table.column("right_x_m"),
                     bottom = table.column("bottom_y_m"), top = table.column("top_y_m");
   // energy.csv has a row at each frame's time.
-  const std::vector<CollectionEntry> collection = read_collection(std::filesystem::path(run) / "particles.pvd");
+  const std::vector<CollectionEntry> collection =
+      read_collection(std::filesystem::path(run) / frame_index_collection(run));
   std::map<double, const std::vector<double>*> row_at;
   for (const auto& row : table.rows) row_at[row[time]] = &row;
   double w0 = 0.0, h0 = 0.0;

@@ -127,9 +127,12 @@ RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const
   if (!options.restart.empty()) resume_at = time;
   RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at);
   output.hold(std::move(claim));
-  // A --from run's frames go on from its parent's numbers.
+  // A --from run's frames go on from its parent's numbers, and so do a
+  // --from run's and a branch's shape rows.
   if (!options.from.empty() && options.restart.empty())
     output.number_frames_from(first_frame_number(options.from, time));
+  const fs::path parent = fs::path(options.restart.empty() ? options.from : options.restart).parent_path();
+  if (!options.from.empty() || !options.restart.empty()) output.number_shapes_from(parent.empty() ? "." : parent);
   return output;
 }
 

@@ -65,17 +65,20 @@ void print_summary(const RunTotals& totals, const Engine* engine, const RunOutpu
   const EnergyLedger& l = totals.ledger;
   std::string collections;  // the .pvd files the scene's fields asked for
   for (const std::string& field : output.fields()) collections += (collections.empty() ? "" : ", ") + field + ".pvd";
+  const auto& fields = output.fields();
+  const bool drawn = std::find(fields.begin(), fields.end(), "outlines") != fields.end();
   fmt::print(
       "sphero run: done, t = {:g} s in {} steps, {:.1f} s wall, Cundall number {:.3g} particle-steps per CPU second.\n"
       "  energy: mechanical {:.6g} J (started at {:.6g}), work in {:.6g} J, dissipated {:.6g} J, first-law residual "
       "{:.3g} J\n"
       "  contacts: deepest overlap {:.3g} of the two sphero-radii (t = {:g} s)\n"
       "  output: {}/run.sphero, {} ({} frames), energy.csv, final.ckpt\n"
-      "  open in ParaView: {}/run.sphero with the Sphero plugin (README), or particles.pvd without it\n",
+      "  open in ParaView: {}/run.sphero with the Sphero plugin (README){}\n",
       totals.time, steps, wall, static_cast<double>(steps) * static_cast<double>(grains) / std::max(cpu, 1e-9),
       l.mechanical(), l.initial_mechanical, l.external_work, l.dissipated(), l.first_law_residual(),
       totals.deepest_overlap, totals.deepest_overlap_time, out.string(), collections, output.frames_written(),
-      out.string());
+      out.string(),
+      drawn ? ", or outlines.pvd without it" : " (fields = ...,outlines draws them for ParaView without it)");
   if (engine && engine->settings().model == Model::rigid) {
     const CollisionStats c = engine->collision_stats();
     const bool sweeps = engine->settings().rigid.solver == RigidSolver::gauss_seidel;
@@ -119,7 +122,7 @@ int report_early_end(const RunOutcome& outcome, double time, const std::string& 
     return 128 + outcome.signal;
   }
   fmt::print(stderr,
-             "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} (particles_{:05d}) in {}/ and "
+             "\nsphero run: {}\nThe last good state (t = {:g} s) is frame {} (state_{:05d}) in {}/ and "
              "last-good.ckpt.\n",
              outcome.instability, last_good_time, frames_written - 1, last_frame, out.string());
   return 3;

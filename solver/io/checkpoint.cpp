@@ -9,12 +9,15 @@
 #include <istream>
 #include <iterator>
 #include <numeric>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+
+#include <vtk_zlib.h>
 
 #include "io/atomic_file.h"
 #include "io/snapshot_check.h"
@@ -33,8 +36,12 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // contact's dissipation (a version 9 file continues from the ledger's
 // rounded values); 11: checkpoints in parts (kPartsMagic); 12: the rigid
 // laws' Coulomb friction and the rigid solver; 13: the bodies' ids and the
-// next id (before it, a body's id is its index).
-constexpr std::uint32_t kVersion = 13;
+// next id (before it, a body's id is its index); 14: a whole checkpoint's
+// fields compressed (zlib), without the world vertices, which reading
+// derives from the positions as the engine does.
+constexpr std::uint32_t kVersion = 14;
+// A whole checkpoint's fields are compressed from this version on.
+constexpr std::uint32_t kFirstCompressed = 14;
 // A checkpoint in parts: the header's fields (a snapshot of no bodies),
 // the number of parts, each part (its size, then its bodies and
 // candidates), the version again and the checksum of everything before.
@@ -362,7 +369,13 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
       io.fail("inconsistent skeleton arrays");
     share_local_vertices(w, per_body);
   }
-  io.vector(w.world_vertex);
+  if (version < kFirstCompressed) {
+    io.vector(w.world_vertex);
+  } else if constexpr (!kWrites<Io>) {
+    // A snapshot's vertices are those of its positions (Engine::snapshot),
+    // derived with the same arithmetic.
+    update_world_vertices(w);
+  }
   io.value(w.material_count);
   io.vector(w.law);
   io.value(w.gravity);
@@ -470,6 +483,35 @@ class SummingOut {
   std::uint64_t sum_ = kChecksumStart;
 };
 
+// zlib at its fastest level: the repeated skeletons, masses and zeros of
+// a granular state shrink several times over for a fraction of a frame's
+// cost.
+void deflate_into(const std::vector<char>& in, std::vector<char>& out) {
+  uLongf size = compressBound(static_cast<uLong>(in.size()));
+  const std::size_t start = out.size();
+  out.resize(start + size);
+  if (compress2(reinterpret_cast<Bytef*>(out.data() + start), &size, reinterpret_cast<const Bytef*>(in.data()),
+                static_cast<uLong>(in.size()), Z_BEST_SPEED) != Z_OK)
+    throw std::runtime_error("the checkpoint could not be compressed (out of memory?)");
+  out.resize(start + size);
+}
+
+// Exactly `size` bytes from `compressed`, or the reader's failure: a
+// size no zlib stream of this length can hold, a damaged stream, one that
+// ends early or goes on.
+std::string inflate_exactly(std::string_view compressed, std::uint64_t size, const Reader& reader) {
+  if (size > 1032 * static_cast<std::uint64_t>(compressed.size()) + 64 || size > (std::uint64_t{1} << 40))
+    reader.fail("a size its compressed fields cannot hold");
+  std::string out(static_cast<std::size_t>(size), '\0');
+  uLongf produced = static_cast<uLongf>(size);
+  uLong consumed = static_cast<uLong>(compressed.size());
+  const int status = uncompress2(
+      reinterpret_cast<Bytef*>(out.data()), &produced, reinterpret_cast<const Bytef*>(compressed.data()), &consumed);
+  if (status != Z_OK || produced != size || consumed != compressed.size())
+    reader.fail("its compressed fields are damaged");
+  return out;
+}
+
 // The parts after a parts checkpoint's header, put together with it.
 EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot header, std::uint32_t version) {
   std::uint64_t count = 0;
@@ -555,13 +597,23 @@ void save_checkpoint_in_parts(const std::filesystem::path& path, const EngineSna
   });
 }
 
+// The magic, the version, the fields' size and the fields compressed
+// (with the version again as their trailer), then the checksum of all
+// that.
 void write_checkpoint(std::ostream& out, const EngineSnapshot& snapshot) {
-  std::vector<char> bytes(kMagic, kMagic + sizeof kMagic);
-  Appending appending{bytes};
+  std::vector<char> fields_bytes;
+  Appending appending{fields_bytes};
   Writer writer(appending);
-  writer.value(kVersion);
   fields(writer, const_cast<EngineSnapshot&>(snapshot), kVersion);  // the writer only reads
   writer.value(kVersion);                                           // trailer: a truncated file is caught
+  std::vector<char> bytes(kMagic, kMagic + sizeof kMagic);
+  const auto append = [&](const auto& value) {
+    const char* raw = reinterpret_cast<const char*>(&value);
+    bytes.insert(bytes.end(), raw, raw + sizeof value);
+  };
+  append(kVersion);
+  append(static_cast<std::uint64_t>(fields_bytes.size()));
+  deflate_into(fields_bytes, bytes);
   const std::uint64_t sum = checksum(std::string_view(bytes.data(), bytes.size()));
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
@@ -586,8 +638,22 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
     if (checksum(std::string_view(bytes).substr(0, bytes.size() - sizeof stored)) != stored)
       reader.fail("its checksum does not match its content: the file is damaged");
   }
+  // From kFirstCompressed, a whole checkpoint's fields are read from their
+  // inflated bytes.
+  std::istringstream inflated;
+  std::optional<Reader> fields_reader;
+  if (!in_parts && version >= kFirstCompressed) {
+    std::uint64_t size = 0;
+    reader.value(size);
+    const std::size_t start = sizeof kMagic + sizeof version + sizeof size;
+    if (bytes.size() < start + sizeof(std::uint64_t)) reader.fail("the file ends early");
+    inflated.str(inflate_exactly(
+        std::string_view(bytes).substr(start, bytes.size() - start - sizeof(std::uint64_t)), size, reader));
+    fields_reader.emplace(inflated, source_name);
+  }
+  Reader& io = fields_reader ? *fields_reader : reader;
   EngineSnapshot snapshot;
-  fields(reader, snapshot, version);
+  fields(io, snapshot, version);
   try {
     if (in_parts) {
       if (snapshot.world.size() != 0 || !snapshot.neighbours.contacts.empty())
@@ -597,12 +663,13 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
       check_snapshot(snapshot);
     }
   } catch (const std::invalid_argument& e) {
-    reader.fail(e.what());
+    io.fail(e.what());
   }
   std::uint32_t trailer = 0;
-  reader.value(trailer);
-  if (trailer != version) reader.fail("a damaged end");
-  check_books(reader, snapshot);
+  io.value(trailer);
+  if (trailer != version) io.fail("a damaged end");
+  if (fields_reader && inflated.peek() != std::char_traits<char>::eof()) io.fail("bytes after its end");
+  check_books(io, snapshot);
   return snapshot;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,14 @@ struct PlacedShape {
   double angle = 0.0;
 };
 
+// A row of a run's shape table (io/shape_table.h): a shape in its body
+// frame, centred on its centre of mass, with its mass properties.
+struct ShapeRow {
+  Shape shape;
+  double area = 0.0;
+  double polar_moment = 0.0;  // about the centre of mass: inertia per unit density
+};
+
 // Per body, grains and walls, what a state frame holds: enough to restart
 // from as a packing (io/state_vtu.h).
 struct StateRecord {
@@ -109,6 +118,14 @@ struct StateRecord {
   double pressure = 0.0;              // a pressure plate's, with its inward direction
   Vec2 inward;
   std::array<int, 2> span{-1, -1};  // the ids of the bodies whose distance is its span
+  // A light state frame (format 2) names its shape by its row in the run's
+  // shape table (io/shape_table.h) and carries what the analysis needs of
+  // a grain that its contacts alone do not give.
+  int shape_row = -1;                     // -1: the skeleton above is all there is
+  std::shared_ptr<const ShapeRow> exact;  // that row, where read from a file
+  int coordination = 0;
+  std::array<double, 4> stress{};       // as ParticleRecord's
+  std::array<double, 4> wall_stress{};  // as ParticleRecord's
 };
 
 struct FrameData {

@@ -218,7 +218,9 @@ vtkSmartPointer<vtkUnstructuredGrid> walls_grid(const FrameData& f) {
 
 }  // namespace
 
-FrameGrids::FrameGrids(const World& w, int arc_resolution) {
+FrameGrids::FrameGrids(const World& w, int arc_resolution, ShapeTable* shapes) {
+  if (shapes)
+    for (std::size_t i = 0; i < w.size(); ++i) table_row_.push_back(shapes->row_of(w, i));
   // Bodies of one shape share its drawing: the cache hands out one
   // polygon per distinct shape, known here by its address.
   OutlineCache outlines(arc_resolution);
@@ -239,14 +241,16 @@ FrameData FrameGrids::frame(const Engine& engine, const FramePiece& piece,
   data.time = engine.time();
   const World& w = engine.world();
   const std::vector<Contact> contacts = engine.contacts();
-  if (wants("particles")) add_particles(w, contacts, piece, data);
+  const bool drawn = wants("outlines"), state = wants("state");
+  const Loads per_body = drawn || state ? loads(w, contacts) : Loads{};
+  if (drawn) add_particles(w, per_body, piece, data);
+  if (state) add_states(w, per_body, piece, data);
   if (wants("contacts")) {
     add_pairs(w, contacts, piece, data);
     if (engine.settings().model == Model::rigid) data.percussion_dt = engine.settings().dt;
   }
   if (wants("walls")) add_walls(w, contacts, piece, data);
   if (wants("contact_points")) data.vertex_contacts = vertex_contact_records(w, contacts, piece);
-  if (wants("state")) data.states = state_records(w, piece);
   return data;
 }
 
@@ -265,17 +269,35 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
   return layouts;
 }
 
-void FrameGrids::add_particles(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece,
-                               FrameData& data) const {
+FrameGrids::Loads FrameGrids::loads(const World& w, const std::vector<Contact>& contacts) const {
   const std::size_t n = w.size();
   // Per-particle stress (Love–Weber, docs/MODEL.md §6), compression positive,
   // and the walls' share of it, so that analysis can leave wall contacts out.
   std::vector<double> areas(n);
   std::vector<bool> grain(n);
   for (std::size_t i = 0; i < n; ++i) areas[i] = shape_of(i).area, grain[i] = !w.is_wall[i];
-  const std::vector<Stress> stress = particle_stresses(w, contacts, areas);
-  const std::vector<Stress> between_grains = particle_stresses(w, contacts, areas, grain);
-  const std::vector<int> coordination_of = coordination_numbers(w, contacts);
+  return {particle_stresses(w, contacts, areas), particle_stresses(w, contacts, areas, grain),
+          coordination_numbers(w, contacts)};
+}
+
+void FrameGrids::add_states(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const {
+  data.states = state_records(w, piece);
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!piece.writes(i)) continue;
+    StateRecord& r = data.states[next++];
+    if (!table_row_.empty()) r.shape_row = table_row_[i];
+    r.coordination = loads.coordination[i];
+    const Stress &s = loads.stress[i], &g = loads.between_grains[i];
+    r.stress = {s.xx, s.xy, s.yx, s.yy};
+    r.wall_stress = {s.xx - g.xx, s.xy - g.xy, s.yx - g.yx, s.yy - g.yy};
+  }
+}
+
+void FrameGrids::add_particles(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const {
+  const std::size_t n = w.size();
+  const std::vector<Stress>&stress = loads.stress, &between_grains = loads.between_grains;
+  const std::vector<int>& coordination_of = loads.coordination;
   for (std::size_t i = 0; i < n; ++i) {
     if (w.is_wall[i] || !piece.writes(i)) continue;
     data.outlines.push_back(placed(w, i, shape_of(i).outline));
@@ -355,19 +377,25 @@ void FrameGrids::add_walls(const World& w, const std::vector<Contact>& contacts,
 }
 
 vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data) {
-  if (field == "particles") return particles_grid(data);
+  if (field == "outlines") return particles_grid(data);
   if (field == "contacts") return contacts_grid(data);
   if (field == "walls") return walls_grid(data);
   if (field == "contact_points") return contact_points_grid(data.vertex_contacts);
-  return state_grid(data.states);
+  const bool light = !data.states.empty() && std::all_of(data.states.begin(), data.states.end(),
+                                                         [](const StateRecord& r) { return r.shape_row >= 0; });
+  return light ? light_state_grid(data.states, kShapeTableFile) : state_grid(data.states, true);
 }
 
 FrameData frame_in_memory(const Engine& engine, int arc_resolution) {
-  FrameData data = FrameGrids(engine.world(), arc_resolution).frame(engine, FramePiece{}, kFrameFields);
-  // What a reader derives from the state frame, derived alike.
-  std::vector<int> ids;
-  for (const StateRecord& r : data.states) ids.push_back(r.id);
-  add_exact_shapes(data, bodies_of_states(data.states, "the state"), ids);
+  ShapeTable shapes;
+  const std::vector<std::string> fields{"contacts", "walls", "contact_points", "state"};
+  FrameData data = FrameGrids(engine.world(), arc_resolution, &shapes).frame(engine, FramePiece{}, fields);
+  // What a reader derives from the state frame and the shape table,
+  // derived alike.
+  std::vector<std::shared_ptr<const ShapeRow>> rows;
+  for (const ShapeRow& row : shapes.rows()) rows.push_back(std::make_shared<const ShapeRow>(row));
+  for (StateRecord& r : data.states) r.exact = rows[static_cast<std::size_t>(r.shape_row)];
+  add_particles_from_states(data, arc_resolution);
   return data;
 }
 

@@ -13,21 +13,28 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/stress.h"
 #include "io/frame_data.h"
 #include "io/frame_piece.h"
 #include "io/pvtu_file.h"
+#include "io/shape_table.h"
 
 namespace sphero {
 
 // Every field a run can write, in the order it writes them.
-inline const std::vector<std::string> kFrameFields = {"particles", "contacts", "walls", "contact_points", "state"};
+// `state` (every body's state, and its shape by its row in the run's shape
+// table) is in every frame; `outlines` are the grains drawn as polygons,
+// for viewing without the plugin.
+inline const std::vector<std::string> kFrameFields = {"outlines", "contacts", "walls", "contact_points", "state"};
 
 class FrameGrids {
  public:
   // Outlines of each distinct shape of `world` (the engine's world that
   // frame() and write() are given: the run's, or a rank's part) are drawn
   // once, in its body frame.
-  FrameGrids(const World& world, int arc_resolution);
+  // With `shapes` (the run's table, which it may append to), the state is
+  // written light: each body names its shape's row (io/state_vtu.h).
+  FrameGrids(const World& world, int arc_resolution, ShapeTable* shapes = nullptr);
 
   // `engine`'s part `piece` of a frame of `fields`, made straight from its
   // state: what each field's file holds, named by the bodies' ids. A
@@ -43,8 +50,15 @@ class FrameGrids {
 
  private:
   // Each from the engine's contacts, assembled once per frame.
-  void add_particles(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece,
-                     FrameData& data) const;
+  // Per body, what the analysis needs beyond its state (stresses,
+  // coordination), which particles and the state both carry.
+  struct Loads {
+    std::vector<Stress> stress, between_grains;
+    std::vector<int> coordination;
+  };
+  Loads loads(const World& w, const std::vector<Contact>& contacts) const;
+  void add_particles(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const;
+  void add_states(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const;
   void add_pairs(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece, FrameData& data) const;
   void add_walls(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece, FrameData& data) const;
 
@@ -56,15 +70,17 @@ class FrameGrids {
 
   std::vector<DrawnShape> shapes_;          // one per distinct shape
   std::vector<std::uint32_t> shape_index_;  // per body of the world, its shape in shapes_
+  std::vector<int> table_row_;              // per body, its row in the run's shape table (none without one)
 };
 
 // The grid of one field (kFrameFields) of a frame, as its file holds it.
 vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data);
 
 // The frame `sphero run` would write of `engine`'s state now, in memory
-// (Python's live frames, with no disk): frame() of every field, with what
-// a reader derives from the state frame (exact shapes, masses) derived
-// alike, so that its analysis is that of the files to the bit.
+// (Python's live frames, with no disk): frame() of every field but the
+// drawn outlines, with what a reader derives from the state frame and the
+// shape table (particles, outlines, exact shapes, masses) derived alike,
+// so that its analysis is that of the files to the bit.
 FrameData frame_in_memory(const Engine& engine, int arc_resolution);
 
 }  // namespace sphero

@@ -15,6 +15,8 @@
 #include "io/grid_check.h"
 #include "io/packing_frame.h"
 #include "io/pvtu_file.h"
+#include "io/run_manifest.h"
+#include "io/shape_table.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 #include "text/csv_row.h"
@@ -26,6 +28,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace sphero {
 namespace {
@@ -45,19 +48,30 @@ std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
 // The frames a run's particles.pvd lists; throws std::runtime_error naming
 // the directory when it holds no run, or the file when it lists no frame.
 std::vector<CollectionEntry> run_frames(const std::filesystem::path& run) {
-  if (!std::filesystem::exists(run / "particles.pvd"))
+  const std::filesystem::path index = run / frame_index_collection(run);
+  if (!std::filesystem::exists(index))
     throw std::runtime_error(
-        fmt::format("{}: no particles.pvd; is it the output directory of sphero run?", run.string()));
-  std::vector<CollectionEntry> frames = read_collection(run / "particles.pvd");
+        fmt::format("{}: no {}; is it the output directory of sphero run?", run.string(), index.filename().string()));
+  std::vector<CollectionEntry> frames = read_collection(index);
   if (frames.empty())
-    throw std::runtime_error(
-        fmt::format("{}: particles.pvd lists no frames (the run wrote none yet?)", (run / "particles.pvd").string()));
+    throw std::runtime_error(fmt::format("{}: lists no frames (the run wrote none yet?)", index.string()));
   return frames;
 }
 
 }  // namespace
 
 int frame_count(const std::filesystem::path& run) { return static_cast<int>(run_frames(run).size()); }
+
+int run_arc_resolution(const std::filesystem::path& run) {
+  if (!std::filesystem::exists(run / "run.sphero")) return kPackingArcResolution;
+  return read_run_manifest(run / "run.sphero").arc_resolution;
+}
+
+std::string frame_index_collection(const std::filesystem::path& run) {
+  // Runs before light frames (manifest format 4) drew outlines in every frame.
+  const bool light = std::filesystem::exists(run / "run.sphero") && read_run_manifest(run / "run.sphero").format >= 4;
+  return light ? "state.pvd" : "particles.pvd";
+}
 
 std::vector<CollectionEntry> read_collection(const std::filesystem::path& pvd) {
   std::ifstream in(pvd);
@@ -135,14 +149,20 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
   const CollectionEntry& entry = frames[static_cast<std::size_t>(frame)];
   const std::string index = fmt::format("{:05d}", frame_number(entry));
   const auto file = [&](const char* field) { return run / frame_file(entry, field); };
-  const auto particles = read_vtu(file("particles"));
-  vtkSmartPointer<vtkUnstructuredGrid> contacts, walls, state;
-  if (std::filesystem::exists(file("contacts"))) contacts = read_vtu(file("contacts"));
-  if (std::filesystem::exists(file("walls"))) walls = read_vtu(file("walls"));
-  if (std::filesystem::exists(file("state"))) state = read_vtu(file("state"));
+  const auto read_if_there = [&](const char* field) {
+    return std::filesystem::exists(file(field)) ? read_vtu(file(field)) : nullptr;
+  };
+  const vtkSmartPointer<vtkUnstructuredGrid> state = read_if_there("state");
+  // The drawn outlines are needed only where the state lacks the analysis
+  // (runs before light frames, whose files were particles_NNNNN).
+  vtkSmartPointer<vtkUnstructuredGrid> particles;
+  if (!state || !holds_analysis(state))
+    particles = std::filesystem::exists(file("outlines")) ? read_vtu(file("outlines")) : read_vtu(file("particles"));
+  const auto contacts = read_if_there("contacts"), walls = read_if_there("walls");
   const auto points_file = file("contact_points");
   try {
-    FrameData data = frame_from_grids(particles, contacts, walls, state);
+    const std::shared_ptr<const ShapeTable> shapes = state ? shape_table_of_state(state, file("state")) : nullptr;
+    FrameData data = frame_from_grids(particles, contacts, walls, state, shapes.get(), run_arc_resolution(run));
     if (std::filesystem::exists(points_file)) data.vertex_contacts = vertex_contacts_from_grid(read_vtu(points_file));
     return data;
   } catch (const std::exception& e) {
@@ -151,7 +171,7 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
 }
 
 std::string frame_extension(const std::filesystem::path& run, int frame) {
-  const std::vector<CollectionEntry> frames = read_collection(run / "particles.pvd");
+  const std::vector<CollectionEntry> frames = read_collection(run / frame_index_collection(run));
   if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size()) return ".vtu";
   return frame_extension(frames[static_cast<std::size_t>(frame)]);
 }
@@ -173,15 +193,25 @@ std::string frame_extension(const CollectionEntry& frame) {
   return std::filesystem::path(frame.file).extension() == ".pvtu" ? ".pvtu" : ".vtu";
 }
 
-FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
-                           vtkUnstructuredGrid* state) {
-  FrameData data;
-  if (!particles) throw std::runtime_error("no particles");
-  if (auto* time = particles->GetFieldData()->GetArray("TimeValue")) {
-    if (time->GetNumberOfTuples() < 1 || time->GetNumberOfComponents() < 1 || !std::isfinite(time->GetComponent(0, 0)))
-      throw std::runtime_error("the particles' TimeValue holds no finite time; the file is damaged");
-    data.time = time->GetComponent(0, 0);
-  }
+bool holds_analysis(vtkUnstructuredGrid* state) {
+  return state->GetCellData()->GetAbstractArray("stress_compression_positive") != nullptr;
+}
+
+namespace {
+
+double frame_time(vtkUnstructuredGrid* grid, const char* source) {
+  auto* time = grid->GetFieldData()->GetArray("TimeValue");
+  if (time == nullptr) return 0.0;
+  if (time->GetNumberOfTuples() < 1 || time->GetNumberOfComponents() < 1 || !std::isfinite(time->GetComponent(0, 0)))
+    throw std::runtime_error(fmt::format("{}: TimeValue holds no finite time; the file is damaged", source));
+  return time->GetComponent(0, 0);
+}
+
+// A frame's particles from its drawn outlines (runs before light frames),
+// their exact shapes from its state frame where there is one.
+void add_drawn_particles(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* state, const ShapeTable* shapes,
+                         FrameData& data) {
+  data.time = frame_time(particles, "the particles");
   const std::string p_source = "particles";
   const auto has = [&](const char* name) { return particles->GetCellData()->GetAbstractArray(name) != nullptr; };
   if (!has("id") || !has("centre_of_mass") || !has("area") || !has("stress_compression_positive") ||
@@ -223,6 +253,15 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
     if (material) p.material = cell_int(material, c);
     data.particles.push_back(p);
   }
+  if (state) {
+    data.states = state_records_from_grid(state, "the state frame", shapes);
+    std::vector<int> ids;
+    for (const StateRecord& r : data.states) ids.push_back(r.id);
+    add_exact_shapes(data, bodies_of_states(data.states, "the state frame"), ids);
+  }
+}
+
+void add_contacts(vtkUnstructuredGrid* contacts, FrameData& data) {
   if (contacts) {
     const std::string source = "contacts";
     check_cell_sizes(contacts, 2, 2, source, "contact line");
@@ -248,6 +287,9 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
                              sliding ? sliding->GetTuple1(c) != 0.0 : false});
     }
   }
+}
+
+void add_walls(vtkUnstructuredGrid* walls, FrameData& data) {
   if (walls) {
     const std::string source = "walls";
     check_cell_sizes(walls, 1, kMaxGridPoints, source, "wall cell");
@@ -272,62 +314,95 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
       for (WallRecord& w : data.walls)
         if (w.id == touched[k]) w.contacts.push_back(touches[k]);
   }
-  if (state) {
-    data.states = state_records_from_grid(state, "the state frame");
-    std::vector<int> ids;
-    for (const StateRecord& r : data.states) ids.push_back(r.id);
-    add_exact_shapes(data, bodies_of_states(data.states, "the state frame"), ids);
+}
+
+}  // namespace
+
+FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
+                           vtkUnstructuredGrid* state, const ShapeTable* shapes, int arc_resolution) {
+  FrameData data;
+  if (particles) {
+    add_drawn_particles(particles, state, shapes, data);
+  } else {
+    if (!state || !holds_analysis(state))
+      throw std::runtime_error("no particles, and no state frame that holds its grains' stresses");
+    data.states = state_records_from_grid(state, "the state frame", shapes);
+    add_particles_from_states(data, arc_resolution);
+    data.time = frame_time(state, "the state frame");
   }
+  add_contacts(contacts, data);
+  add_walls(walls, data);
   return data;
 }
 
-void add_particle_fields(const std::filesystem::path& run, int frame, const std::vector<ParticleField>& fields) {
-  const std::vector<CollectionEntry> frames = run_frames(run);
-  if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size())
-    throw std::runtime_error(fmt::format("{}: frame {} does not exist", run.string(), frame));
-  const auto file = run / frame_file(frames[static_cast<std::size_t>(frame)], "particles");
+namespace {
+
+// Adds `fields` (values in the order of `ids`) to the frame's file `file`,
+// whole or in pieces; a cell whose id is not among them (a wall in a state
+// frame) gets NaN.
+void add_fields_to(const std::filesystem::path& file, const std::vector<int>& ids,
+                   const std::vector<ParticleField>& fields) {
+  std::unordered_map<int, std::size_t> value_of;
+  for (std::size_t k = 0; k < ids.size(); ++k) value_of.emplace(ids[k], k);
   const std::vector<std::filesystem::path> pieces =
       file.extension() == ".pvtu" ? pvtu_pieces(file) : std::vector<std::filesystem::path>{file};
-  // The fields' values come in body order (read_frame's); each piece takes
-  // its particles' values by id.
-  std::vector<std::pair<int, std::size_t>> id_to_value;
   std::vector<vtkSmartPointer<vtkUnstructuredGrid>> grids;
   for (const auto& piece : pieces) {
-    grids.push_back(read_vtu(piece));
-    vtkDataArray* id = cell_array(grids.back(), "id", 1, true, piece.string());
-    for (vtkIdType c = 0; c < grids.back()->GetNumberOfCells(); ++c) id_to_value.push_back({cell_int(id, c), 0});
-  }
-  std::sort(id_to_value.begin(), id_to_value.end());
-  for (std::size_t k = 0; k < id_to_value.size(); ++k) id_to_value[k].second = k;
-  const auto cells = static_cast<vtkIdType>(id_to_value.size());
-  for (const ParticleField& f : fields)
-    if (f.components < 1 || static_cast<vtkIdType>(f.values.size()) != cells * f.components)
-      throw std::runtime_error(fmt::format("{}: field {} has {} values for {} particles of {} components",
-                                           file.string(), f.name, f.values.size(), cells, f.components));
-  for (std::size_t k = 0; k < pieces.size(); ++k) {
-    vtkUnstructuredGrid* grid = grids[k];
-    vtkDataArray* id = grid->GetCellData()->GetArray("id");
+    vtkSmartPointer<vtkUnstructuredGrid> grid = read_vtu(piece);
+    vtkDataArray* id = cell_array(grid, "id", 1, true, piece.string());
     for (const ParticleField& f : fields) {
       auto array = named_doubles(f.name.c_str(), f.components);
       array->SetNumberOfTuples(grid->GetNumberOfCells());
       for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
-        const std::pair<int, std::size_t> probe{cell_int(id, c), 0};
-        const std::size_t at = std::lower_bound(id_to_value.begin(), id_to_value.end(), probe)->second;
+        const auto found = value_of.find(cell_int(id, c));
         for (int j = 0; j < f.components; ++j)
           array->SetComponent(
-              c, j, f.values[at * static_cast<std::size_t>(f.components) + static_cast<std::size_t>(j)]);
+              c, j,
+              found == value_of.end()
+                  ? NAN
+                  : f.values[found->second * static_cast<std::size_t>(f.components) + static_cast<std::size_t>(j)]);
       }
       grid->GetCellData()->RemoveArray(f.name.c_str());
       grid->GetCellData()->AddArray(array);
     }
-    write_vtu_atomically(pieces[k], grid);
+    grids.push_back(grid);
   }
+  for (std::size_t k = 0; k < pieces.size(); ++k) write_vtu_atomically(pieces[k], grids[k]);
   if (file.extension() == ".pvtu") {
     const std::vector<ArrayLayout> layout = layout_of(grids.front());
     std::vector<std::string> names;
     for (const auto& piece : pieces) names.push_back(piece.lexically_relative(file.parent_path()).string());
     write_pvtu_atomically(file, layout, names);
   }
+}
+
+}  // namespace
+
+void add_particle_fields(const std::filesystem::path& run, int frame, const std::vector<ParticleField>& fields) {
+  const std::vector<CollectionEntry> frames = run_frames(run);
+  if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size())
+    throw std::runtime_error(fmt::format("{}: frame {} does not exist", run.string(), frame));
+  const CollectionEntry& entry = frames[static_cast<std::size_t>(frame)];
+  // The fields' values come in the order of read_frame's particles; each
+  // file takes its cells' values by id.
+  std::vector<int> ids;
+  for (const ParticleRecord& p : read_frame(run, frame).particles) ids.push_back(p.id);
+  for (const ParticleField& f : fields)
+    if (f.components < 1 || f.values.size() != ids.size() * static_cast<std::size_t>(f.components))
+      throw std::runtime_error(fmt::format("{}: frame {}: field {} has {} values for {} particles of {} components",
+                                           run.string(), frame, f.name, f.values.size(), ids.size(), f.components));
+  // The drawn outlines, for ParaView without the plugin; the state, which
+  // the plugin draws the particles from.
+  bool added = false;
+  for (const char* field : {"outlines", "particles", "state"}) {
+    const auto file = run / frame_file(entry, field);
+    if (!std::filesystem::exists(file)) continue;
+    if (std::string(field) == "state" && !holds_analysis(read_vtu(file))) continue;
+    add_fields_to(file, ids, fields);
+    added = true;
+  }
+  if (!added)
+    throw std::runtime_error(fmt::format("{}: frame {} has no file to add particle fields to", run.string(), frame));
 }
 
 }  // namespace sphero

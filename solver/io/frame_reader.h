@@ -10,6 +10,7 @@
 
 #include "geometry/vec2.h"
 #include "io/frame_data.h"
+#include "io/shape_table.h"
 
 class vtkUnstructuredGrid;
 
@@ -56,8 +57,22 @@ std::string frame_file(const CollectionEntry& frame, const std::string& field);
 // The same from grids already in memory (what ParaView's Sphero reader
 // produces); `contacts`, `walls` and `state` may be null. The state frame
 // gives the particles' exact outlines.
+// `particles`, where given, are the drawn outlines, and the state gives
+// their exact shapes; without them, the particles are drawn from a state
+// that carries the analysis (holds_analysis) at `arc_resolution`, the
+// run's (run_arc_resolution). A state of format 2 needs its run's shape
+// table.
 FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
-                           vtkUnstructuredGrid* state = nullptr);
+                           vtkUnstructuredGrid* state = nullptr, const ShapeTable* shapes = nullptr,
+                           int arc_resolution = 24);
+// Whether a state frame carries the analysis of its grains (a run's since
+// light frames), so that the drawn outlines are not needed.
+bool holds_analysis(vtkUnstructuredGrid* state);
+// The chords per full circle a run's outlines are drawn at (its manifest's).
+int run_arc_resolution(const std::filesystem::path& run_directory);
+// The collection that lists every frame of a run: state.pvd since light
+// frames (manifest format 4), particles.pvd before.
+std::string frame_index_collection(const std::filesystem::path& run_directory);
 
 // Per-particle results to add to a frame's particles_NNNNN.vtu (an array of
 // the same name is replaced), so that ParaView shows them on the outlines.

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "io/state_vtu.h"
 #include "shapes/outline_cache.h"
 
 namespace sphero {
@@ -61,6 +62,30 @@ FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution)
     frame.exact_shapes.push_back({b.shape, b.position, b.angle});
   }
   return frame;
+}
+
+void add_particles_from_states(FrameData& frame, int arc_resolution) {
+  std::vector<BodySpec> bodies = bodies_of_states(frame.states, "the state frame");
+  std::vector<const StateRecord*> grains;
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    if (bodies[k].is_wall) continue;
+    if (grains.size() != k) bodies[grains.size()] = std::move(bodies[k]);
+    grains.push_back(&frame.states[k]);
+  }
+  bodies.resize(grains.size());
+  FrameData drawn = packing_frame(bodies, arc_resolution);
+  for (std::size_t k = 0; k < grains.size(); ++k) {
+    const StateRecord& r = *grains[k];
+    ParticleRecord& p = drawn.particles[k];
+    p.id = r.id;
+    p.material = r.material;
+    p.coordination = r.coordination;
+    p.stress = r.stress;
+    p.wall_stress = r.wall_stress;
+  }
+  frame.particles = std::move(drawn.particles);
+  frame.outlines = std::move(drawn.outlines);
+  frame.exact_shapes = std::move(drawn.exact_shapes);
 }
 
 }  // namespace sphero

@@ -25,4 +25,9 @@ FrameData packing_frame(const std::vector<BodySpec>& bodies, int arc_resolution)
 // a particle's id has no body.
 void add_exact_shapes(FrameData& frame, const std::vector<BodySpec>& bodies, const std::vector<int>& ids);
 
+// A frame written without drawn outlines: its particles (with their
+// coordination and stresses), outlines at `arc_resolution` and exact
+// shapes from its grains' state records, in the order of their ids.
+void add_particles_from_states(FrameData& frame, int arc_resolution);
+
 }  // namespace sphero

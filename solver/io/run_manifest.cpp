@@ -39,6 +39,7 @@ std::string run_manifest_text(const RunManifest& m) {
       "# Sphero run: open this file in ParaView (Sphero plugin) to see the run as one time-aware source\n"
       "format = {}\narc_resolution = {}\nfields = {}\nperiodic = {}\n",
       m.format, m.arc_resolution, joined(m.fields), periodic_text(m.cell));
+  if (!m.shapes.empty()) text += fmt::format("shapes = {}\n", m.shapes);
   if (m.cell.periodic[0] || m.cell.periodic[1])
     text += fmt::format(
         "cell = {},{},{},{}\n", m.cell.low.x, m.cell.low.y, m.cell.low.x + m.cell.size.x, m.cell.low.y + m.cell.size.y);
@@ -69,6 +70,11 @@ RunManifest read_run_manifest(const std::filesystem::path& file) {
     if (key == "format") m.format = whole(1, kRunManifestFormat);
     if (key == "arc_resolution") m.arc_resolution = whole(3, 4096);
     if (key == "fields") m.fields = split(value);
+    if (key == "shapes") {
+      if (value.empty() || value.find('/') != std::string::npos)
+        throw refuse(fmt::format("shapes must name a file beside run.sphero, not '{}'", value));
+      m.shapes = value;
+    }
     if (key == "periodic") {
       if (value != "none" && value != "x" && value != "y" && value != "x,y")
         throw refuse(fmt::format("periodic must be none, x, y or x,y, not '{}'", value));

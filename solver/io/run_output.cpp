@@ -15,6 +15,8 @@
 
 namespace sphero {
 
+std::vector<std::string> in_frame_order(const std::vector<std::string>& fields);
+
 namespace {
 
 // Whether wall i is pushed by an imposed force: a pressure plate, or a
@@ -39,6 +41,12 @@ Vec2 grains_force_on(const Engine& engine, std::size_t i) {
   return w.force[i] - body_force(w, i) - load_on(w, i);
 }
 
+// Every frame holds the state: frames are found by it.
+std::vector<std::string> with_state(std::vector<std::string> fields) {
+  if (std::find(fields.begin(), fields.end(), "state") == fields.end()) fields.push_back("state");
+  return in_frame_order(fields);
+}
+
 }  // namespace
 
 std::vector<std::string> in_frame_order(const std::vector<std::string>& fields) {
@@ -50,7 +58,7 @@ std::vector<std::string> in_frame_order(const std::vector<std::string>& fields) 
 
 std::string index_field(const std::vector<std::string>& fields) {
   std::string index = "walls";
-  for (const char* name : {"state", "contacts", "particles"})
+  for (const char* name : {"outlines", "contacts", "state"})
     if (std::find(fields.begin(), fields.end(), name) != fields.end()) index = name;
   return index;
 }
@@ -80,14 +88,18 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
 RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, const PeriodicCell& cell,
                      int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at)
     : directory_(std::move(directory)),
-      fields_(std::move(fields)),
+      fields_(with_state(std::move(fields))),
       walls_(std::move(walls)),
       arc_resolution_(arc_resolution),
       frame_fields_(fields_) {
   continues_ = resume_at && holds_a_run();  // before anything is written: it may refuse the folder
+  // Rows keep their numbers: a continued run appends to its table.
+  if (continues_ && std::filesystem::exists(directory_ / kShapeTableFile))
+    shapes_ = read_shape_table(directory_ / kShapeTableFile);
+  shapes_written_ = shapes_.size();
   // The manifest ParaView's Sphero reader opens: what the run holds.
-  write_text_atomically(
-      directory_ / "run.sphero", run_manifest_text({kRunManifestFormat, arc_resolution, fields_, cell}));
+  write_text_atomically(directory_ / "run.sphero",
+                        run_manifest_text({kRunManifestFormat, arc_resolution, fields_, cell, kShapeTableFile}));
   if (continues_) {
     resume(*resume_at, energy_header());
     return;
@@ -179,6 +191,15 @@ void RunOutput::resume(double time, const std::string& header) {
   write_text_atomically(directory_ / "energy.csv", kept);
 }
 
+void RunOutput::number_shapes_from(const std::filesystem::path& parent) {
+  if (continues_ || frame_ > 0 || !std::filesystem::exists(parent / kShapeTableFile)) return;
+  try {
+    shapes_ = read_shape_table(parent / kShapeTableFile);
+  } catch (const std::runtime_error&) {
+    return;  // the numbers only: the frames name this run's own table either way
+  }
+}
+
 void RunOutput::set_frame_fields(std::vector<std::string> fields) {
   for (const std::string& f : fields)
     if (!wants(f))
@@ -193,10 +214,17 @@ bool RunOutput::wants(const std::string& field) const {
 void RunOutput::write_frame(const Engine& engine) { write_frame(engine, engine.ledger()); }
 
 void RunOutput::write_frame(const Engine& engine, const EnergyLedger& ledger) {
-  // Drawn anew when a stage has added grains (shapes the drawing may lack).
-  if (!grids_ || grids_bodies_ != engine.world().size()) {
-    grids_.emplace(engine.world(), arc_resolution_);
-    grids_bodies_ = engine.world().size();
+  // Drawn anew when a stage or Python has added or removed bodies (shapes
+  // the drawing may lack, bodies at other indices).
+  const std::pair<std::size_t, int> bodies{engine.world().size(), engine.world().next_id};
+  if (!grids_ || grids_bodies_ != bodies) {
+    grids_.emplace(engine.world(), arc_resolution_, &shapes_);
+    grids_bodies_ = bodies;
+  }
+  // Before any frame names them.
+  if (shapes_.size() != shapes_written_ || !std::filesystem::exists(directory_ / kShapeTableFile)) {
+    write_shape_table(directory_ / kShapeTableFile, shapes_);
+    shapes_written_ = shapes_.size();
   }
   grids_->write(engine, FramePiece{}, frame_fields_, directory_, next_frame_number());
   list_frame(".vtu", energy_row(engine, ledger, engine.deepest_overlap()));

@@ -1,12 +1,13 @@
-// What `sphero run` leaves on disk, per frame: particles_NNNNN.vtu (rounded
-// outlines as polygons with per-particle data), contacts_NNNNN.vtu (the force
-// network, one line per interacting pair), walls_NNNNN.vtu (wall skeletons
-// and outlines), state_NNNNN.vtu (the exact skeletons and everything needed
-// to restart from them as a packing), contact_points_NNNNN.vtu (every vertex
-// contact) (io/frame_grids.h), collected with their times in particles.pvd,
-// contacts.pvd, walls.pvd, state.pvd and contact_points.pvd; and
+// What `sphero run` leaves on disk: shapes.vtu, every shape of the run once
+// (io/shape_table.h); per frame state_NNNNN.vtu (every body's state, its
+// shape by its row in the table, and the grains' stresses), contacts_NNNNN.vtu
+// (the force network, one line per interacting pair), walls_NNNNN.vtu (wall
+// skeletons and outlines), contact_points_NNNNN.vtu (every vertex contact)
+// and outlines_NNNNN.vtu (the grains drawn as polygons, for ParaView
+// without the plugin) (io/frame_grids.h), as the run's fields choose,
+// collected with their times in state.pvd, contacts.pvd, ...; and
 // energy.csv, one row per frame. A run on ranks writes each frame as
-// pieces, one per rank, named by particles_NNNNN.pvtu and the others.
+// pieces, one per rank, named by state_NNNNN.pvtu and the others.
 // Every file is written whole or not at all (temporary name, then rename);
 // a CSV row is appended with one write.
 #pragma once
@@ -63,12 +64,13 @@ EnergyRow energy_row(const Engine& engine, const EnergyLedger& ledger, double de
 // `fields` in the order frames write them (io/frame_grids.h's).
 std::vector<std::string> in_frame_order(const std::vector<std::string>& fields);
 // The field whose collection lists every frame of a run that writes
-// `fields`: particles, else contacts, else state, else walls.
+// `fields`: state (which every run writes), else contacts, else outlines,
+// else walls.
 std::string index_field(const std::vector<std::string>& fields);
 
 class RunOutput {
  public:
-  // `fields` chooses among particles, contacts, walls, state. The directory must
+  // `fields` chooses among kFrameFields (state always among them). The directory must
   // exist. Outlines of each distinct shape are drawn once, in its body frame,
   // at the first whole frame (a run on ranks, whose ranks draw their own,
   // never draws them here).
@@ -97,6 +99,13 @@ class RunOutput {
   void number_frames_from(int first) { first_number_ = first; }
   // The number the next frame's files carry.
   int next_frame_number() const { return first_number_ + frame_; }
+  // A --from run or a branch numbers its shapes on from its parent's table
+  // (the run beside its checkpoint, in `parent`), so that its state frames
+  // are those of one run; before the first frame only. A parent without a
+  // readable table leaves the numbering to this run.
+  void number_shapes_from(const std::filesystem::path& parent);
+  // The run's shape table as it stands (io/shape_table.h).
+  const ShapeTable& shapes() const { return shapes_; }
   // Whether an earlier run's frames were found and are continued (those up
   // to the checkpoint's time kept). False for a new run and for a branch,
   // which the caller starts with a frame of the state it starts from.
@@ -119,7 +128,7 @@ class RunOutput {
   void append_energy_row(const EnergyRow& row);
   void write_collection(const std::string& name) const;
   // The collection whose frames a continued run keeps: the last of
-  // particles, contacts, state the run writes, else walls.
+  // state, else contacts, else outlines the run writes, else walls.
   std::filesystem::path frames_collection() const;
   // Whether the directory holds the frames of an earlier run to continue;
   // throws where it holds part of a run only.
@@ -135,8 +144,10 @@ class RunOutput {
   std::vector<WallColumns> walls_;
   int arc_resolution_;
   std::optional<FrameGrids> grids_;
+  ShapeTable shapes_;  // the run's (io/shape_table.h), which its state frames name
+  std::size_t shapes_written_ = 0;
   std::optional<FolderLock> claim_;
-  std::size_t grids_bodies_ = 0;  // the bodies grids_ was drawn for
+  std::pair<std::size_t, int> grids_bodies_;  // the bodies grids_ was drawn for: their count and next id
   std::vector<double> times_;
   std::vector<std::string> extensions_;         // per frame: ".vtu" whole, ".pvtu" in pieces
   std::vector<std::vector<std::string>> held_;  // per frame: the fields it holds

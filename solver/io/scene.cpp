@@ -670,11 +670,16 @@ void read_periodic_cell(const SceneValues& values, SceneConfig& scene) {
 }
 
 std::vector<std::string> parse_fields(const Value& v) {
-  std::vector<std::string> fields = split(v.text, ',');
-  for (const auto& f : fields)
-    if (f != "particles" && f != "contacts" && f != "walls" && f != "state" && f != "contact_points")
+  // Every frame holds the state: frames are found by it and outlines drawn
+  // from it.
+  std::vector<std::string> fields{"state"};
+  for (std::string f : split(v.text, ',')) {
+    if (f == "particles") f = "outlines";  // its name before light frames
+    if (f != "outlines" && f != "contacts" && f != "walls" && f != "state" && f != "contact_points")
       fail_at(
-          v.at, "fields", fmt::format("unknown field '{}'; use particles, contacts, walls, state, contact_points", f));
+          v.at, "fields", fmt::format("unknown field '{}'; use state, contacts, walls, contact_points, outlines", f));
+    if (std::find(fields.begin(), fields.end(), f) == fields.end()) fields.push_back(f);
+  }
   return fields;
 }
 

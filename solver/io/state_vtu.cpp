@@ -48,6 +48,23 @@ class RecoveredSkeletons {
   std::map<std::string, std::vector<Vec2>> known_;
 };
 
+// A format-1 record's shape: its skeleton back in the body frame (the world
+// re-centres it on its centre of mass, which is where it was written from),
+// shared with the bodies of its shape read before.
+Shape recovered_shape(const StateRecord& r, RecoveredSkeletons& skeletons, const std::string& source) {
+  std::vector<Vec2> local;
+  for (const Vec2 p : r.skeleton) local.push_back(rotated(p - r.centre, -r.angle));
+  const SkeletonKind kind = local.size() == 1   ? SkeletonKind::point
+                            : r.closed          ? SkeletonKind::polygon
+                            : local.size() == 2 ? SkeletonKind::segment
+                                                : SkeletonKind::polyline;
+  try {
+    return make_shape(r.shape, kind, skeletons.shared(r.shape, kind, r.radius, std::move(local)), r.radius);
+  } catch (const ShapeError& e) {
+    throw std::runtime_error(fmt::format("{}: body {}: {}", source, r.id, e.what()));
+  }
+}
+
 // A record's vibration and pressure plate into `constraint` (the plate's
 // span left as ids, which spans_to_indices turns into body indices once
 // every body is read), checked.
@@ -125,6 +142,122 @@ std::optional<std::vector<int>> usable_ids(vtkDataArray* id, vtkIdType cells) {
   return ids;
 }
 
+// Cells by id: ids name the bodies (the pieces of a run on ranks come in
+// the ranks' order; a run that removed bodies leaves gaps), else as
+// stored, named by cell number (a packing edited elsewhere may lose its
+// ids), which `numbers` gets. Bodies are read in this order, which decides
+// whose skeleton bodies of a shape share.
+std::vector<vtkIdType> cells_by_id(vtkDataArray* id, vtkIdType cells, std::vector<int>& numbers) {
+  numbers.resize(static_cast<std::size_t>(cells));
+  std::iota(numbers.begin(), numbers.end(), 0);
+  if (const auto ids = usable_ids(id, cells)) numbers = *ids;
+  std::vector<vtkIdType> order(static_cast<std::size_t>(cells));
+  std::iota(order.begin(), order.end(), vtkIdType{0});
+  std::sort(order.begin(), order.end(), [&](vtkIdType a, vtkIdType b) {
+    return numbers[static_cast<std::size_t>(a)] < numbers[static_cast<std::size_t>(b)];
+  });
+  return order;
+}
+
+// The arrays a light state frame may hold beside its required ones: absent
+// ones read as 0 (a body that imposes nothing, a frame written without
+// them).
+struct LightArrays {
+  vtkDataArray *material, *velocity, *omega, *coordination, *stress, *wall_stress;
+  vtkDataArray *held, *imposed_velocity, *imposed_force, *vibration, *plate;
+};
+
+void read_light_constraint(const LightArrays& a, vtkIdType c, StateRecord& r, const std::string& source) {
+  for (int k = 0; k < 3; ++k) {
+    if (a.held) r.held[static_cast<std::size_t>(k)] = a.held->GetComponent(c, k) != 0.0;
+    if (a.imposed_velocity) r.imposed_velocity[static_cast<std::size_t>(k)] = a.imposed_velocity->GetComponent(c, k);
+  }
+  if (a.imposed_force) {
+    r.imposed_force = {a.imposed_force->GetComponent(c, 0), a.imposed_force->GetComponent(c, 1)};
+    r.imposed_torque = a.imposed_force->GetComponent(c, 2);
+  }
+  if (a.vibration)
+    for (int k = 0; k < 4; ++k) r.vibration[static_cast<std::size_t>(k)] = a.vibration->GetComponent(c, k);
+  if (a.plate) {
+    r.pressure = a.plate->GetComponent(c, 0);
+    r.inward = {a.plate->GetComponent(c, 1), a.plate->GetComponent(c, 2)};
+    if (!(r.inward == Vec2{}))
+      for (int k = 0; k < 2; ++k)
+        r.span[static_cast<std::size_t>(k)] = span_end(a.plate->GetComponent(c, 3 + k), r.id, source);
+  }
+}
+
+std::vector<StateRecord> light_state_records(vtkUnstructuredGrid* grid, const std::string& source,
+                                             const ShapeTable* shapes) {
+  if (shapes == nullptr)
+    throw std::runtime_error(source + ": a light state frame (format 2) is read with its run's shape table");
+  check_cell_sizes(grid, 1, 1, source, "body (a vertex at its centre of mass)");
+  vtkDataArray *id = cell_array(grid, "id", 1, true, source), *row = cell_array(grid, "shape", 1, true, source),
+               *angle = cell_array(grid, "angle", 1, true, source), *wall = cell_array(grid, "wall", 1, true, source),
+               *density = cell_array(grid, "density", 1, true, source);
+  const auto optional = [&](const char* name, int components) {
+    return cell_array(grid, name, components, false, source);
+  };
+  const LightArrays a{optional("material", 1),
+                      optional("velocity", 3),
+                      optional("angular_velocity", 1),
+                      optional("coordination_number", 1),
+                      optional("stress_compression_positive", 4),
+                      optional("stress_from_walls", 4),
+                      optional("held", 3),
+                      optional("imposed_velocity", 3),
+                      optional("imposed_force", 3),
+                      optional("vibration", 4),
+                      optional("plate", 5)};
+  std::vector<std::shared_ptr<const ShapeRow>> rows;
+  for (const ShapeRow& r : shapes->rows()) rows.push_back(std::make_shared<const ShapeRow>(r));
+  std::vector<int> numbers;
+  if (!usable_ids(id, grid->GetNumberOfCells()))
+    throw std::runtime_error(source + ": the bodies' ids must be distinct whole numbers >= 0; the file is damaged");
+  std::vector<StateRecord> records;
+  vtkNew<vtkIdList> point;
+  for (const vtkIdType c : cells_by_id(id, grid->GetNumberOfCells(), numbers)) {
+    StateRecord r;
+    r.id = numbers[static_cast<std::size_t>(c)];
+    r.shape_row = cell_int(row, c);
+    if (r.shape_row < 0 || static_cast<std::size_t>(r.shape_row) >= rows.size())
+      throw std::runtime_error(
+          fmt::format("{}: body {} names shape row {}, which the run's shape table ({} rows) "
+                      "lacks; the frame or the table is damaged",
+                      source, r.id, cell_int(row, c), rows.size()));
+    r.exact = rows[static_cast<std::size_t>(r.shape_row)];
+    const Shape& shape = r.exact->shape;
+    double p[3];
+    grid->GetCellPoints(c, point);
+    grid->GetPoint(point->GetId(0), p);
+    r.centre = {p[0], p[1]};
+    r.angle = angle->GetTuple1(c);
+    // As the engine places a vertex (vertex_position), to the bit.
+    const Vec2 cs = orientation_at(r.angle), at = r.centre;
+    for (const Vec2 v : shape.vertices)
+      r.skeleton.push_back({at.x + cs.x * v.x - cs.y * v.y, at.y + cs.y * v.x + cs.x * v.y});
+    r.closed = shape.is_closed();
+    r.shape = shape.name;
+    r.radius = shape.radius;
+    r.wall = wall->GetTuple1(c) != 0.0;
+    r.density = density->GetTuple1(c);
+    if (!(r.density > 0.0) || !std::isfinite(r.density) || !std::isfinite(r.angle))
+      throw std::runtime_error(fmt::format("{}: body {}: density {:g} and angle {:g} must be finite, the density > 0",
+                                           source, r.id, r.density, r.angle));
+    if (a.material) r.material = cell_int(a.material, c);
+    if (a.velocity) r.velocity = {a.velocity->GetComponent(c, 0), a.velocity->GetComponent(c, 1)};
+    if (a.omega) r.angular_velocity = a.omega->GetTuple1(c);
+    if (a.coordination) r.coordination = cell_int(a.coordination, c);
+    for (int k = 0; k < 4; ++k) {
+      if (a.stress) r.stress[static_cast<std::size_t>(k)] = a.stress->GetComponent(c, k);
+      if (a.wall_stress) r.wall_stress[static_cast<std::size_t>(k)] = a.wall_stress->GetComponent(c, k);
+    }
+    read_light_constraint(a, c, r, source);
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
 }  // namespace
 
 void write_state_vtu(const std::filesystem::path& path, const World& w, double time) {
@@ -170,18 +303,12 @@ std::vector<StateRecord> state_records(const World& w, const FramePiece& piece) 
   return records;
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& records) {
-  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  vtkNew<vtkPoints> points;
-  points->SetDataTypeToDouble();  // skeletons exactly, not rounded to float
-  vtkNew<vtkStringArray> shape;
-  shape->SetName("shape");
-  auto id = named_ints("id", 1), material = named_ints("material", 1), wall = named_ints("wall", 1),
-       held = named_ints("held", 3);
-  auto radius = named_doubles("sphero_radius", 1), centre = named_doubles("centre_of_mass", 3),
-       angle = named_doubles("angle", 1);
-  auto velocity = named_doubles("velocity", 3), omega = named_doubles("angular_velocity", 1),
-       density = named_doubles("density", 1);
+namespace {
+
+// The bodies' constraints: every piece of a frame holds the same arrays,
+// and a grain's zeros cost next to nothing compressed.
+void add_constraint_arrays(vtkUnstructuredGrid* grid, const std::vector<StateRecord>& records) {
+  auto held = named_ints("held", 3);
   auto imposed_velocity = named_doubles("imposed_velocity", 3), imposed_force = named_doubles("imposed_force", 3);
   // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
   auto vibration = named_doubles("vibration", 4);
@@ -189,6 +316,58 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& 
   // whose distance is its span (-1 where it has none); all 0 and -1 for
   // other bodies.
   auto plate = named_doubles("plate", 5);
+  for (const StateRecord& r : records) {
+    held->InsertNextTuple3(r.held[0], r.held[1], r.held[2]);
+    imposed_velocity->InsertNextTuple3(r.imposed_velocity[0], r.imposed_velocity[1], r.imposed_velocity[2]);
+    imposed_force->InsertNextTuple3(r.imposed_force.x, r.imposed_force.y, r.imposed_torque);
+    vibration->InsertNextTuple(r.vibration.data());
+    const double plate_tuple[5] = {
+        r.pressure, r.inward.x, r.inward.y, static_cast<double>(r.span[0]), static_cast<double>(r.span[1])};
+    plate->InsertNextTuple(plate_tuple);
+  }
+  for (vtkAbstractArray* a :
+       std::initializer_list<vtkAbstractArray*>{held, imposed_velocity, imposed_force, vibration, plate})
+    grid->GetCellData()->AddArray(a);
+}
+
+// What the analysis needs of a grain beyond its state, where a frame of a
+// run holds it.
+void add_analysis_arrays(vtkUnstructuredGrid* grid, const std::vector<StateRecord>& records) {
+  auto coordination = named_ints("coordination_number", 1);
+  auto stress = named_doubles("stress_compression_positive", 4), wall_stress = named_doubles("stress_from_walls", 4);
+  for (const StateRecord& r : records) {
+    coordination->InsertNextValue(r.coordination);
+    stress->InsertNextTuple(r.stress.data());
+    wall_stress->InsertNextTuple(r.wall_stress.data());
+  }
+  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{coordination, stress, wall_stress})
+    grid->GetCellData()->AddArray(a);
+}
+
+void read_analysis_arrays(vtkUnstructuredGrid* grid, vtkIdType c, StateRecord& r, const std::string& source) {
+  vtkDataArray *coordination = cell_array(grid, "coordination_number", 1, false, source),
+               *stress = cell_array(grid, "stress_compression_positive", 4, false, source),
+               *wall_stress = cell_array(grid, "stress_from_walls", 4, false, source);
+  if (coordination) r.coordination = cell_int(coordination, c);
+  for (int k = 0; k < 4; ++k) {
+    if (stress) r.stress[static_cast<std::size_t>(k)] = stress->GetComponent(c, k);
+    if (wall_stress) r.wall_stress[static_cast<std::size_t>(k)] = wall_stress->GetComponent(c, k);
+  }
+}
+
+}  // namespace
+
+vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& records, bool analysis) {
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();  // skeletons exactly, not rounded to float
+  vtkNew<vtkStringArray> shape;
+  shape->SetName("shape");
+  auto id = named_ints("id", 1), material = named_ints("material", 1), wall = named_ints("wall", 1);
+  auto radius = named_doubles("sphero_radius", 1), centre = named_doubles("centre_of_mass", 3),
+       angle = named_doubles("angle", 1);
+  auto velocity = named_doubles("velocity", 3), omega = named_doubles("angular_velocity", 1),
+       density = named_doubles("density", 1);
   for (const StateRecord& r : records) {
     std::vector<vtkIdType> ids;
     for (const Vec2 p : r.skeleton) ids.push_back(points->InsertNextPoint(p.x, p.y, 0.0));
@@ -198,25 +377,60 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& 
     id->InsertNextValue(r.id);
     material->InsertNextValue(r.material);
     wall->InsertNextValue(r.wall);
-    held->InsertNextTuple3(r.held[0], r.held[1], r.held[2]);
     radius->InsertNextValue(r.radius);
     centre->InsertNextTuple3(r.centre.x, r.centre.y, 0.0);
     angle->InsertNextValue(r.angle);
     velocity->InsertNextTuple3(r.velocity.x, r.velocity.y, 0.0);
     omega->InsertNextValue(r.angular_velocity);
     density->InsertNextValue(r.density);
-    imposed_velocity->InsertNextTuple3(r.imposed_velocity[0], r.imposed_velocity[1], r.imposed_velocity[2]);
-    imposed_force->InsertNextTuple3(r.imposed_force.x, r.imposed_force.y, r.imposed_torque);
-    vibration->InsertNextTuple(r.vibration.data());
-    const double plate_tuple[5] = {
-        r.pressure, r.inward.x, r.inward.y, static_cast<double>(r.span[0]), static_cast<double>(r.span[1])};
-    plate->InsertNextTuple(plate_tuple);
   }
   grid->SetPoints(points);
-  for (vtkAbstractArray* a :
-       std::initializer_list<vtkAbstractArray*>{shape, id, material, wall, held, radius, centre, angle, velocity, omega,
-                                                density, imposed_velocity, imposed_force, vibration, plate})
+  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
+           shape, id, material, wall, radius, centre, angle, velocity, omega, density})
     grid->GetCellData()->AddArray(a);
+  add_constraint_arrays(grid, records);
+  if (analysis) add_analysis_arrays(grid, records);
+  return grid;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const std::vector<StateRecord>& records,
+                                                      const std::string& shape_table) {
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();
+  auto id = named_ints("id", 1), row = named_ints("shape", 1), material = named_ints("material", 1),
+       wall = named_ints("wall", 1), coordination = named_ints("coordination_number", 1);
+  auto angle = named_doubles("angle", 1), velocity = named_doubles("velocity", 3),
+       omega = named_doubles("angular_velocity", 1), density = named_doubles("density", 1),
+       stress = named_doubles("stress_compression_positive", 4), wall_stress = named_doubles("stress_from_walls", 4);
+  grid->Allocate(static_cast<vtkIdType>(records.size()));
+  for (const StateRecord& r : records) {
+    const vtkIdType point = points->InsertNextPoint(r.centre.x, r.centre.y, 0.0);
+    grid->InsertNextCell(VTK_VERTEX, 1, &point);
+    id->InsertNextValue(r.id);
+    row->InsertNextValue(r.shape_row);
+    material->InsertNextValue(r.material);
+    wall->InsertNextValue(r.wall);
+    coordination->InsertNextValue(r.coordination);
+    angle->InsertNextValue(r.angle);
+    velocity->InsertNextTuple3(r.velocity.x, r.velocity.y, 0.0);
+    omega->InsertNextValue(r.angular_velocity);
+    density->InsertNextValue(r.density);
+    stress->InsertNextTuple(r.stress.data());
+    wall_stress->InsertNextTuple(r.wall_stress.data());
+  }
+  grid->SetPoints(points);
+  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
+           id, row, material, wall, angle, velocity, omega, density, coordination, stress, wall_stress})
+    grid->GetCellData()->AddArray(a);
+  add_constraint_arrays(grid, records);
+  auto format = named_ints("sphero_state_format", 1);
+  format->InsertNextValue(2);
+  vtkNew<vtkStringArray> table;
+  table->SetName("shape_table");
+  table->InsertNextValue(shape_table);
+  grid->GetFieldData()->AddArray(format);
+  grid->GetFieldData()->AddArray(table);
   return grid;
 }
 
@@ -229,10 +443,38 @@ std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path, std::vec
   if (!std::filesystem::exists(path)) throw std::runtime_error(path.string() + ": the packing file does not exist");
   const vtkSmartPointer<vtkUnstructuredGrid> grid = read_vtu(path);
   if (grid->GetNumberOfCells() == 0) throw std::runtime_error(path.string() + ": holds no bodies");
-  return bodies_from_state_grid(grid, path.string(), ids);
+  const std::shared_ptr<const ShapeTable> shapes = shape_table_of_state(grid, path);
+  return bodies_from_state_grid(grid, path.string(), ids, shapes.get());
 }
 
-std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, const std::string& source) {
+int state_format(vtkUnstructuredGrid* grid) {
+  vtkDataArray* format = grid->GetFieldData()->GetArray("sphero_state_format");
+  return format != nullptr && format->GetNumberOfTuples() == 1 ? static_cast<int>(format->GetTuple1(0)) : 1;
+}
+
+std::shared_ptr<const ShapeTable> shape_table_of_state(vtkUnstructuredGrid* grid, const std::filesystem::path& file) {
+  const int format = state_format(grid);
+  if (format == 1) return nullptr;
+  if (format != 2)
+    throw std::runtime_error(
+        fmt::format("{}: a state frame of format {}; this Sphero reads formats 1 and 2 (a newer one wrote it?)",
+                    file.string(), format));
+  auto* name = vtkStringArray::SafeDownCast(grid->GetFieldData()->GetAbstractArray("shape_table"));
+  const std::string table = name != nullptr && name->GetNumberOfValues() == 1 ? name->GetValue(0) : std::string();
+  if (table.empty() || table.find('/') != std::string::npos || table.find('\\') != std::string::npos)
+    throw std::runtime_error(file.string() +
+                             ": a light state frame must name its shape table (shape_table, a file beside it); "
+                             "the file is damaged");
+  try {
+    return shared_shape_table(file.parent_path() / table);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("{}: its shape table: {}", file.string(), e.what()));
+  }
+}
+
+std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, const std::string& source,
+                                                 const ShapeTable* shapes) {
+  if (state_format(grid) != 1) return light_state_records(grid, source, shapes);
   vtkCellData* data = grid->GetCellData();
   const auto need = [&](const char* name, int components) {
     vtkDataArray* a = data->GetArray(name);
@@ -259,20 +501,8 @@ std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, cons
         source + ": the cell array 'plate' needs 5 components (pressure, inward x, y, the span's two bodies)");
   vtkDataArray* id = data->GetArray("id");
   if (id != nullptr && id->GetNumberOfComponents() != 1) id = nullptr;
-  // Cells by id: ids name the bodies (the pieces of a run on ranks come in
-  // the ranks' order; a run that removed bodies leaves gaps), else as
-  // stored, named by cell number (a packing edited elsewhere may lose its
-  // ids). Bodies are read in this order, which decides whose skeleton
-  // bodies of a shape share.
-  const vtkIdType cells = grid->GetNumberOfCells();
-  std::vector<int> numbers(static_cast<std::size_t>(cells));
-  std::iota(numbers.begin(), numbers.end(), 0);
-  if (const auto ids = usable_ids(id, cells)) numbers = *ids;
-  std::vector<vtkIdType> order(static_cast<std::size_t>(cells));
-  std::iota(order.begin(), order.end(), vtkIdType{0});
-  std::sort(order.begin(), order.end(), [&](vtkIdType a, vtkIdType b) {
-    return numbers[static_cast<std::size_t>(a)] < numbers[static_cast<std::size_t>(b)];
-  });
+  std::vector<int> numbers;
+  const std::vector<vtkIdType> order = cells_by_id(id, grid->GetNumberOfCells(), numbers);
   std::vector<StateRecord> records;
   vtkNew<vtkIdList> ids;
   for (const vtkIdType c : order) {
@@ -309,6 +539,7 @@ std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, cons
         for (int k = 0; k < 2; ++k)
           r.span[static_cast<std::size_t>(k)] = span_end(plate->GetComponent(c, 3 + k), r.id, source);
     }
+    read_analysis_arrays(grid, c, r, source);
     records.push_back(std::move(r));
   }
   return records;
@@ -321,19 +552,7 @@ std::vector<BodySpec> bodies_of_states(const std::vector<StateRecord>& records, 
     BodySpec b;
     b.position = r.centre;
     b.angle = r.angle;
-    // Skeleton back in the body frame: the world re-centres it on its
-    // centre of mass, which is where it was written from.
-    std::vector<Vec2> local;
-    for (const Vec2 p : r.skeleton) local.push_back(rotated(p - b.position, -b.angle));
-    const SkeletonKind kind = local.size() == 1   ? SkeletonKind::point
-                              : r.closed          ? SkeletonKind::polygon
-                              : local.size() == 2 ? SkeletonKind::segment
-                                                  : SkeletonKind::polyline;
-    try {
-      b.shape = make_shape(r.shape, kind, skeletons.shared(r.shape, kind, r.radius, std::move(local)), r.radius);
-    } catch (const ShapeError& e) {
-      throw std::runtime_error(fmt::format("{}: body {}: {}", source, r.id, e.what()));
-    }
+    b.shape = r.exact ? r.exact->shape : recovered_shape(r, skeletons, source);
     b.velocity = r.velocity;
     b.angular_velocity = r.angular_velocity;
     b.material = r.material;
@@ -351,8 +570,8 @@ std::vector<BodySpec> bodies_of_states(const std::vector<StateRecord>& records, 
 }
 
 std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source,
-                                             std::vector<int>* body_ids) {
-  const std::vector<StateRecord> records = state_records_from_grid(grid, source);
+                                             std::vector<int>* body_ids, const ShapeTable* shapes) {
+  const std::vector<StateRecord> records = state_records_from_grid(grid, source, shapes);
   std::vector<BodySpec> bodies = bodies_of_states(records, source);
   if (body_ids) {
     body_ids->clear();

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <vtkSmartPointer.h>
@@ -14,6 +16,7 @@
 #include "engine/world.h"
 #include "io/frame_data.h"
 #include "io/frame_piece.h"
+#include "io/shape_table.h"
 
 class vtkUnstructuredGrid;
 
@@ -23,8 +26,20 @@ void write_state_vtu(const std::filesystem::path& path, const World& world, doub
 // The bodies of `world` as a state frame holds them, whole or a rank's
 // piece (bodies named by id).
 std::vector<StateRecord> state_records(const World& world, const FramePiece& piece);
-// Their grid.
-vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& records);
+// Their grid: format 1, each body's skeleton in world coordinates (a
+// packing, a file that stands alone).
+// With `analysis`, their coordination and stresses too (a run's frame).
+vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& records, bool analysis = false);
+// Format 2, a run's light state frame: one vertex per body at its centre
+// of mass, its shape named by its row (StateRecord::shape_row) in the
+// run's shape table, `shape_table` beside the file.
+vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const std::vector<StateRecord>& records,
+                                                      const std::string& shape_table);
+// 1 or 2, as the grid's field data says (1 where it says nothing).
+int state_format(vtkUnstructuredGrid* grid);
+// The shape table a grid of format 2 read from `file` names, beside it;
+// null for format 1. Throws std::runtime_error naming the file.
+std::shared_ptr<const ShapeTable> shape_table_of_state(vtkUnstructuredGrid* grid, const std::filesystem::path& file);
 
 // A packing (bodies without contact laws, e.g. from `sphero pack`) in the
 // same format.
@@ -36,13 +51,15 @@ std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path, std::vec
 // A state grid's records in the order of their ids (cell numbers where the
 // file has none); throws std::runtime_error naming `source` and the array
 // that is missing or misshapen.
-std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, const std::string& source);
+// A grid of format 2 needs its shape table.
+std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, const std::string& source,
+                                                 const ShapeTable* shapes = nullptr);
 // The bodies of records, checked (a plate's span turned into body indices).
 std::vector<BodySpec> bodies_of_states(const std::vector<StateRecord>& records, const std::string& source);
 // The same from a grid already read (`source` names it in messages), in
 // the order of their ids; with `ids`, these too (cell numbers where the
 // file has none).
 std::vector<BodySpec> bodies_from_state_grid(vtkUnstructuredGrid* grid, const std::string& source,
-                                             std::vector<int>* ids = nullptr);
+                                             std::vector<int>* ids = nullptr, const ShapeTable* shapes = nullptr);
 
 }  // namespace sphero

@@ -1,5 +1,6 @@
 #include "io/vtu_file.h"
 
+#include <vtkCellArray.h>
 #include <vtkFieldData.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridReader.h>
@@ -52,6 +53,12 @@ void write_vtk_xml_atomically(const std::filesystem::path& path, vtkXMLWriter& w
 }
 
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid) {
+  // Connectivity and offsets in 32 bits: a file holds far fewer than 2³¹
+  // points (readers refuse over 10⁸), and they are a light frame's main
+  // cost after the state itself.
+  if (vtkCellArray* cells = grid->GetCells();
+      cells != nullptr && cells->IsStorage64Bit() && cells->GetNumberOfConnectivityIds() < (vtkIdType{1} << 31))
+    cells->ConvertTo32BitStorage();
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   write_vtk_xml_atomically(path, *writer, grid);
 }

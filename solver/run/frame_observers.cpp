@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "io/checkpoint.h"
+#include "run/shape_agreement.h"
 
 namespace sphero {
 
@@ -57,8 +58,10 @@ RankFrames::RankFrames(RankRun& run, RunOutput* output, std::filesystem::path di
 void RankFrames::write(const EngineSnapshot& header) {
   const Ranks& ranks = run_.ranks();
   const DistributedEngine& engine = run_.engine();
-  if (grids_drawn_at_ != engine.decompositions() || grids_generation_ != run_.generation()) {
-    grids_.emplace(engine.local().world(), arc_resolution_);
+  const bool redraw = grids_drawn_at_ != engine.decompositions() || grids_generation_ != run_.generation();
+  if (redraw) {
+    agree_on_shapes(ranks, engine.local().world(), shapes_);
+    grids_.emplace(engine.local().world(), arc_resolution_, &shapes_);
     grids_drawn_at_ = engine.decompositions();
     grids_generation_ = run_.generation();
   }
@@ -67,6 +70,10 @@ void RankFrames::write(const EngineSnapshot& header) {
   std::vector<PieceLayout> layouts;
   const int frame = frame_++;
   try {
+    if (ranks.root() && (shapes_.size() != shapes_written_ || !std::filesystem::exists(directory_ / kShapeTableFile))) {
+      write_shape_table(directory_ / kShapeTableFile, shapes_);  // before any piece names its rows
+      shapes_written_ = shapes_.size();
+    }
     layouts = grids_->write(engine.local(), piece, fields_, directory_, frame);
   } catch (const std::exception& e) {
     failure = fmt::format("rank {} could not write its piece of frame {}: {}", ranks.rank(), frame, e.what());
@@ -98,6 +105,11 @@ void RankFrames::take_fields(const RunPoint& at) {
 void RankFrames::started(const RunPoint& at) {
   take_fields(at);
   const bool continues = run_.ranks().max(output_ && output_->continues() ? 1.0 : 0.0) > 0.0;
+  // Rank 0's output holds the rows a continued run, a branch or a --from
+  // run goes on from; every rank numbers shapes alike.
+  if (output_) shapes_ = output_->shapes();
+  share_root_shapes(run_.ranks(), shapes_);
+  if (continues) shapes_written_ = shapes_.size();
   if (continues) {
     keep_share();
     return;

@@ -68,6 +68,8 @@ class RankFrames final : public RunObserver {
   std::optional<FrameGrids> grids_;
   long grids_drawn_at_ = -1;
   int grids_generation_ = -1;
+  ShapeTable shapes_;  // the run's, the same on every rank (run/shape_agreement.h)
+  std::size_t shapes_written_ = 0;
   StateShare last_good_;
 };
 

@@ -75,10 +75,11 @@ RunStart start_run(const SceneConfig& scene, EngineSnapshot first, bool fresh, c
 
 int first_frame_number(const std::filesystem::path& from, double time) {
   const std::filesystem::path parent = from.has_parent_path() ? from.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::exists(parent / "particles.pvd")) return 0;
   int next = 0;
   try {
-    for (const CollectionEntry& frame : read_collection(parent / "particles.pvd"))
+    const std::filesystem::path index = parent / frame_index_collection(parent);
+    if (!std::filesystem::exists(index)) return 0;
+    for (const CollectionEntry& frame : read_collection(index))
       if (frame.time < time - 1e-12 * std::abs(time)) next = frame_number(frame) + 1;
   } catch (const std::exception&) {
     return 0;  // the numbers only: the run does not need its parent's frames

@@ -7,7 +7,7 @@ set -euo pipefail
 sphero=$1; run=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"; cp -r "$run" "$work/run"; run=$work/run
 "$sphero" analyze "$run" --window 0,0,8,14 --add-fields > /dev/null
-frames=$(grep -c '<DataSet' "$run/particles.pvd")
+frames=$(grep -c '<DataSet' "$run/state.pvd")
 [ "$(grep -c '^[0-9]' "$run/analysis.csv")" -eq "$frames" ] || { echo "analysis.csv: not one row per frame"; exit 1; }
 grep '^frame,' "$run/analysis.csv" | grep -q '^frame,time_s,sigma_xx,sigma_yy,sigma_xy,p,q,packing_fraction,void_ratio,mean_local_packing_fraction,.*coordination,.*fabric_anisotropy,.*wall[0-9]*_face0_sigma_n,' \
   || { echo "analysis.csv: unexpected columns"; grep '^frame,' "$run/analysis.csv"; exit 1; }
@@ -28,7 +28,7 @@ grep -q '^[0-9]*,[0-9.e-]*,0,' "$run/coordination.csv" || { echo "coordination.c
 last=$(printf '%05d' $((frames - 1)))
 test -s "$run/chains_$last.csv"
 for array in local_packing_fraction chain_id pressure deviator_stress major_stress_direction stress_from_walls; do
-  grep -aq "Name=\"$array\"" "$run/particles_$last.vtu" || { echo "particles_$last.vtu lacks $array"; exit 1; }
+  grep -aq "Name=\"$array\"" "$run/state_$last.vtu" || { echo "state_$last.vtu lacks $array"; exit 1; }
 done
 # The mean local packing fraction lies between 0 and 1 on every frame.
 awk -F, '/^[0-9]/ { if ($10 <= 0 || $10 >= 1) { print "local packing fraction " $10; exit 1 } }' "$run/analysis.csv"

@@ -21,13 +21,13 @@ done
 for threads in 1 2; do
   for blocked in 2 5; do
     out="$dir/blocked-$threads-$blocked"
-    mkdir -p "$out/particles_0000$blocked.vtu"
+    mkdir -p "$out/state_0000$blocked.vtu"
     if "$sphero" run --quiet --overwrite --output "$out" --duration 0.5 --threads "$threads" > /dev/null 2> "$out.err"; then
       echo "threads $threads: a frame that could not be written did not stop the run"
       exit 1
     fi
-    grep -q "particles_0000$blocked.vtu" "$out.err" || { cat "$out.err"; exit 1; }
-    [ -f "$out/particles_0000$((blocked - 1)).vtu" ] || { echo "threads $threads: frame $((blocked - 1)) missing"; exit 1; }
+    grep -q "state_0000$blocked.vtu" "$out.err" || { cat "$out.err"; exit 1; }
+    [ -f "$out/state_0000$((blocked - 1)).vtu" ] || { echo "threads $threads: frame $((blocked - 1)) missing"; exit 1; }
     [ ! -e "$out/final.ckpt" ] || { echo "threads $threads: final.ckpt after a failed frame"; exit 1; }
   done
 done
@@ -38,7 +38,7 @@ for threads in 1 2; do
   "$sphero" run --quiet --output "$dir/unstable-$threads" --dt 0.003 --allow_large_time_step true --threads "$threads" \
     > /dev/null 2> "$dir/unstable-$threads.err" || status=$?
   [ "$status" -eq 3 ] || { echo "threads $threads: exit $status, not 3"; cat "$dir/unstable-$threads.err"; exit 1; }
-  grep -q "The last good state (t = .*) is frame [0-9]* (particles_[0-9]*) in" "$dir/unstable-$threads.err"
+  grep -q "The last good state (t = .*) is frame [0-9]* (state_[0-9]*) in" "$dir/unstable-$threads.err"
 done
 cmp "$dir/unstable-1.err" <(sed "s/unstable-2/unstable-1/" "$dir/unstable-2.err")
 for f in "$dir/unstable-1"/*; do cmp "$f" "$dir/unstable-2/$(basename "$f")"; done

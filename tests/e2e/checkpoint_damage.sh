@@ -37,7 +37,7 @@ expect other-bodies "it holds 21 bodies, the scene makes 20" "$sphero" run "$wor
 # Continuing into the run's own folder reads its frames and energy.csv:
 # damaged, they are named, not trusted.
 cp -r "$run" "$work/bad-pvd"
-sed -i '0,/timestep="[^"]*"/{s/timestep="[^"]*"/timestep="soon"/}' "$work/bad-pvd/particles.pvd"
+sed -i '0,/timestep="[^"]*"/{s/timestep="[^"]*"/timestep="soon"/}' "$work/bad-pvd/state.pvd"
 expect restart-bad-pvd "without a finite timestep" \
   "$sphero" run "$scene" --quiet --output "$work/bad-pvd" --restart "$work/bad-pvd/final.ckpt" --duration 0.6
 cp -r "$run" "$work/bad-energy"

@@ -33,9 +33,9 @@ XML
 
 fresh_copy() { rm -rf "$work/$1"; cp -r "$run" "$work/$1"; echo "$work/$1"; }
 
-# A particles frame whose polygon refers to a point past the three there are.
+# A state frame whose polygon refers to a point past the three there are.
 dir=$(fresh_copy past-points)
-ascii_vtu "0 0 0 1 0 0 0 1 0" 3 "0 1 7" 3 7 1 "" > "$dir/particles_00000.vtu"
+ascii_vtu "0 0 0 1 0 0 0 1 0" 3 "0 1 7" 3 7 1 "" > "$dir/state_00000.vtu"
 expect particles-past-points "cell 0 refers to point 7, but there are 3 points" "$sphero" analyze "$dir" --frames 0:0
 expect figure-past-points "cell 0 refers to point 7" "$sphero" figure "$dir" --frame 0 -o "$work/f.png"
 
@@ -52,37 +52,67 @@ dir=$(fresh_copy empty-contact)
 ascii_vtu "0 0 0" 1 "" 0 3 1 "" > "$dir/contacts_00000.vtu"
 expect empty-contact-line "contact line 0 has 0 points, expected 2 to 2" "$sphero" analyze "$dir" --frames 0:0
 
-# A particles frame whose stress has three components instead of four.
+# A light state frame whose stress has three components instead of four.
 dir=$(fresh_copy narrow-stress)
-ascii_vtu "0 0 0 1 0 0 0 1 0" 3 "0 1 2" 3 7 1 \
-  '<DataArray type="Int32" Name="id" format="ascii">0</DataArray>
-   <DataArray type="Float64" Name="centre_of_mass" NumberOfComponents="3" format="ascii">0.3 0.3 0</DataArray>
-   <DataArray type="Float64" Name="area" format="ascii">0.5</DataArray>
-   <DataArray type="Float64" Name="stress_compression_positive" NumberOfComponents="3" format="ascii">1 2 3</DataArray>
-   <DataArray type="Int32" Name="coordination_number" format="ascii">0</DataArray>' > "$dir/particles_00000.vtu"
+cat > "$dir/state_00000.vtu" <<'XML'
+<?xml version="1.0"?>
+<VTKFile type="UnstructuredGrid" version="0.1" byte_order="LittleEndian">
+  <UnstructuredGrid>
+    <FieldData>
+      <DataArray type="Int32" Name="sphero_state_format" NumberOfTuples="1" format="ascii">2</DataArray>
+      <Array type="String" Name="shape_table" NumberOfTuples="1" format="ascii">115 104 97 112 101 115 46 118 116 117 0</Array>
+    </FieldData>
+    <Piece NumberOfPoints="1" NumberOfCells="1">
+      <Points><DataArray type="Float64" NumberOfComponents="3" format="ascii">0.3 0.3 0</DataArray></Points>
+      <Cells>
+        <DataArray type="Int64" Name="connectivity" format="ascii">0</DataArray>
+        <DataArray type="Int64" Name="offsets" format="ascii">1</DataArray>
+        <DataArray type="UInt8" Name="types" format="ascii">1</DataArray>
+      </Cells>
+      <CellData>
+        <DataArray type="Int32" Name="id" format="ascii">0</DataArray>
+        <DataArray type="Int32" Name="shape" format="ascii">0</DataArray>
+        <DataArray type="Int32" Name="wall" format="ascii">0</DataArray>
+        <DataArray type="Float64" Name="angle" format="ascii">0</DataArray>
+        <DataArray type="Float64" Name="density" format="ascii">1</DataArray>
+        <DataArray type="Float64" Name="stress_compression_positive" NumberOfComponents="3" format="ascii">1 2 3</DataArray>
+      </CellData>
+    </Piece>
+  </UnstructuredGrid>
+</VTKFile>
+XML
 expect narrow-stress "cell array 'stress_compression_positive' has 3 components, expected 4" "$sphero" analyze "$dir" --frames 0:0
+# One that names a shape row the table lacks.
+sed -i 's|Name="shape" format="ascii">0<|Name="shape" format="ascii">999<|; s|NumberOfComponents="3" format="ascii">1 2 3<|NumberOfComponents="4" format="ascii">1 2 3 4<|' "$dir/state_00000.vtu"
+expect missing-shape-row "body 0 names shape row 999, which the run's shape table" "$sphero" analyze "$dir" --frames 0:0
+# A damaged shape table.
+dir=$(fresh_copy damaged-shapes)
+head -c 400 "$run/shapes.vtu" > "$dir/shapes.vtu"
+expect damaged-shape-table "shapes.vtu" "$sphero" analyze "$dir" --frames 0:0
+rm "$dir/shapes.vtu"
+expect missing-shape-table "shapes.vtu: missing; the run's state frames name their shapes in it" "$sphero" analyze "$dir" --frames 0:0
 
 # An array with fewer values than cells.
 dir=$(fresh_copy short-array)
 ascii_vtu "0 0 0 1 0 0 0 1 0" 3 "0 1 2 0 1 2" "3 6" "7 7" 2 \
-  '<DataArray type="Float64" Name="area" format="ascii">0.5</DataArray>' > "$dir/particles_00000.vtu"
+  '<DataArray type="Float64" Name="area" format="ascii">0.5</DataArray>' > "$dir/state_00000.vtu"
 expect short-array "the CellData array 'area' holds 1 values, not the 2 its cells need" "$sphero" analyze "$dir" --frames 0:0
 
-ascii_vtu "0 0 0 1 0" 3 "0 1 2" 3 7 1 "" > "$dir/particles_00000.vtu"
+ascii_vtu "0 0 0 1 0" 3 "0 1 2" 3 7 1 "" > "$dir/state_00000.vtu"
 expect short-points "the Points array '' holds 5 values, not the 9 its points need" "$sphero" analyze "$dir" --frames 0:0
-ascii_vtu "0 0 0 1 0 0 0 1 0" 3 "0 1" 3 7 1 "" > "$dir/particles_00000.vtu"
+ascii_vtu "0 0 0 1 0 0 0 1 0" 3 "0 1" 3 7 1 "" > "$dir/state_00000.vtu"
 expect short-connectivity "the Cells array 'connectivity' holds 2 values, not the 3" "$sphero" analyze "$dir" --frames 0:0
 
 # Absurd counts in the header: refused before anything is allocated.
 dir=$(fresh_copy huge-count)
-ascii_vtu "0 0 0" 1 "0" 1 1 2000000000 "" > "$dir/particles_00000.vtu"
+ascii_vtu "0 0 0" 1 "0" 1 1 2000000000 "" > "$dir/state_00000.vtu"
 expect huge-cell-count "announces 2000000000 cells" "$sphero" analyze "$dir" --frames 0:0
 ascii_vtu "0 0 0" 1e300 "0" 1 1 1 "" > "$work/huge_points.vtu"
 expect huge-point-count "announces 1e300 points" "$sphero" analyze "$work/huge_points.vtu"
 
 # A non-finite point.
 dir=$(fresh_copy nan-point)
-ascii_vtu "0 0 0 nan 0 0 0 1 0" 3 "0 1 2" 3 7 1 "" > "$dir/particles_00000.vtu"
+ascii_vtu "0 0 0 nan 0 0 0 1 0" 3 "0 1 2" 3 7 1 "" > "$dir/state_00000.vtu"
 expect nan-point "point 1 is not finite" "$sphero" analyze "$dir" --frames 0:0
 
 # energy.csv: a short row, a word where a number belongs.
@@ -95,11 +125,11 @@ expect word-in-energy "energy.csv:3: 'zero' is not a finite number" "$sphero" an
 
 # Collections: no frames, a timestep that is not a number.
 dir=$(fresh_copy no-frames)
-grep -v '<DataSet' "$run/particles.pvd" > "$dir/particles.pvd"
-expect no-frames "particles.pvd lists no frames" "$sphero" analyze "$dir"
-expect figure-no-frames "particles.pvd lists no frames" "$sphero" figure "$dir" -o "$work/n.png"
+grep -v '<DataSet' "$run/state.pvd" > "$dir/state.pvd"
+expect no-frames "state.pvd: lists no frames" "$sphero" analyze "$dir"
+expect figure-no-frames "state.pvd: lists no frames" "$sphero" figure "$dir" -o "$work/n.png"
 dir=$(fresh_copy bad-timestep)
-sed -i '0,/timestep="[^"]*"/{s/timestep="[^"]*"/timestep="soon"/}' "$dir/particles.pvd"
+sed -i '0,/timestep="[^"]*"/{s/timestep="[^"]*"/timestep="soon"/}' "$dir/state.pvd"
 expect bad-timestep "without a finite timestep" "$sphero" analyze "$dir"
 
 finish && echo "damaged files refused"

@@ -28,7 +28,7 @@ refused() {
 refused "the folder 'busy' is in use by sphero run, process $busy on this host" run "$scene" --output busy
 refused "is in use by sphero run, process $busy" run "$scene" --output busy --overwrite
 refused "is in use by sphero run, process $busy" analyze busy --no-local-packing
-[[ -e busy/particles_00000.vtu && -e busy/energy.csv ]] || fail "a refused command deleted the busy run's files"
+[[ -e busy/state_00000.vtu && -e busy/energy.csv ]] || fail "a refused command deleted the busy run's files"
 
 # Killed, the run leaves its lock; its restart takes it over and says so.
 kill -9 $busy; wait $busy 2>/dev/null || true

@@ -8,7 +8,7 @@
 set -euo pipefail
 sphero=$1; run=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"; cp -r "$run" "$work/run"; cd "$work"
-last=$(( $(grep -c '<DataSet' run/particles.pvd) - 1 ))
+last=$(( $(grep -c '<DataSet' run/state.pvd) - 1 ))
 state=run/state_$(printf '%05d' "$last").vtu
 "$sphero" pack voronoi --box 0,0,10,10 --count 40 --radius 0.05 -o vm.vtu | tee pack.txt > /dev/null
 grep -q "look at it: sphero figure vm.vtu" pack.txt || { echo "pack does not say how to look"; cat pack.txt; exit 1; }

@@ -18,6 +18,7 @@ for n in 2 3; do
   grep -q "ranks: $n, grains shared out" "$work/ranks$n.log"
   "$same" "$work/serial" "$work/ranks$n"
   cmp "$work/serial/run.sphero" "$work/ranks$n/run.sphero"
+  cmp "$work/serial/shapes.vtu" "$work/ranks$n/shapes.vtu"  # rows numbered as the serial run numbers them
   # One .pvtu per frame and field, naming a piece per rank.
   for pvd in "$work/serial"/*.pvd; do
     field=$(basename "$pvd" .pvd)
@@ -79,7 +80,7 @@ echo "a run stopped on 3 ranks continues on 2, and on one, to the serial run's l
 # at the checkpoint's time, to the serial run's last, and the same rows.
 ranks 2 run "$scene" --quiet --threads 1 --output "$work/branch" --duration 1 --restart "$work/split-serial/checkpoint-at-break.ckpt" > /dev/null
 "$same" --last "$work/serial" "$work/branch"
-[ "$(grep -c '<DataSet' "$work/branch/particles.pvd")" -eq "$(grep -c "^[0-9]" "$work/branch/energy.csv")" ]
+[ "$(grep -c '<DataSet' "$work/branch/state.pvd")" -eq "$(grep -c "^[0-9]" "$work/branch/energy.csv")" ]
 cmp <(grep "^[0-9]" "$work/serial/energy.csv" | awk -F, -v s="$break_step" '$2 > s') \
     <(grep "^[0-9]" "$work/branch/energy.csv" | tail -n +2)
 echo "continued on 2 ranks into a new folder: frames from the checkpoint on, to the serial run's last"
@@ -141,10 +142,10 @@ echo "an unstable run stops on 2 ranks with the serial run's message and last go
 # A .pvtu that names one piece twice (under two spellings) is refused, not
 # analysed with its grains counted twice.
 cp -r "$work/branch" "$work/piece-twice"
-sed -i 's#<Piece Source="particles_00000_1.vtu"/>#<Piece Source="./particles_00000_0.vtu"/>#' \
-  "$work/piece-twice/particles_00000.pvtu"
+sed -i 's#<Piece Source="state_00000_1.vtu"/>#<Piece Source="./state_00000_0.vtu"/>#' \
+  "$work/piece-twice/state_00000.pvtu"
 if "$sphero" analyze "$work/piece-twice" --no-local-packing 2> "$work/piece-twice.err" > /dev/null; then
   echo "a piece named twice was analysed"; exit 1
 fi
-grep -q "particles_00000.pvtu: pieces 1 and 2 are the same file" "$work/piece-twice.err"
+grep -q "state_00000.pvtu: pieces 1 and 2 are the same file" "$work/piece-twice.err"
 echo "a frame naming a piece twice is refused"

@@ -23,11 +23,11 @@ cmp <(grep -v '^[0-9]' "$work/straight/energy.csv") <(grep -v '^[0-9]' "$work/br
 cmp <(grep '^[0-9]' "$work/straight/energy.csv" | awk -F, -v s="$break_step" '$2 > s') \
     <(grep '^[0-9]' "$work/branch/energy.csv" | tail -n +2)
 # Its frames: the first at the checkpoint's time, the last the straight run's.
-first_time=$(grep -o 'timestep="[^"]*"' "$work/branch/particles.pvd" | head -n 1 | cut -d'"' -f2)
+first_time=$(grep -o 'timestep="[^"]*"' "$work/branch/state.pvd" | head -n 1 | cut -d'"' -f2)
 break_time=$(echo "$break_line" | cut -d, -f1)
 awk -v a="$first_time" -v b="$break_time" 'BEGIN { exit !(a - b < 1e-12 && b - a < 1e-12) }' ||
   { echo "the branch's first frame is at $first_time, not at the checkpoint's $break_time"; exit 1; }
-cmp "$(ls "$work/straight"/particles_*.vtu | tail -n 1)" "$(ls "$work/branch"/particles_*.vtu | tail -n 1)"
+cmp "$(ls "$work/straight"/state_*.vtu | tail -n 1)" "$(ls "$work/branch"/state_*.vtu | tail -n 1)"
 # A run's folder that lost its frames (the energy log and checkpoint left)
 # is part of a run: refused, untouched.
 mkdir -p "$work/part"; cp "$work/first/energy.csv" "$work/first/final.ckpt" "$work/part/"
@@ -35,7 +35,7 @@ set +e
 message=$("$sphero" run "$scene" --quiet --output "$work/part" --duration 0.5 --restart "$work/part/final.ckpt" 2>&1)
 status=$?
 set -e
-[ "$status" = 1 ] && [[ "$message" == *"particles.pvd: missing, beside the energy.csv of the run to continue"* ]] ||
+[ "$status" = 1 ] && [[ "$message" == *"state.pvd: missing, beside the energy.csv of the run to continue"* ]] ||
   { echo "a folder holding part of a run: status $status, '$message'"; exit 1; }
 [ "$(ls "$work/part" | tr '\n' ' ')" = "energy.csv final.ckpt " ] || { echo "the refused folder was written to"; exit 1; }
 # A folder holding another run: refused and untouched, or, with

@@ -14,7 +14,7 @@ cmp "$work/straight/final.ckpt" "$work/split/final.ckpt"
 # straight run has too when it falls on a frame time); apart from that row
 # the energy logs agree byte for byte, and so do the last frames.
 cmp <(grep -v "^[^,]*,$break_step," "$work/straight/energy.csv") <(grep -v "^[^,]*,$break_step," "$work/split/energy.csv")
-last_straight=$(ls "$work/straight"/particles_*.vtu | tail -n 1)
-last_split=$(ls "$work/split"/particles_*.vtu | tail -n 1)
+last_straight=$(ls "$work/straight"/state_*.vtu | tail -n 1)
+last_split=$(ls "$work/split"/state_*.vtu | tail -n 1)
 cmp "$last_straight" "$last_split"
 echo "restart is bit-exact: final checkpoints, energy logs and last frames are identical"

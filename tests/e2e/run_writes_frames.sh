@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_writes_frames.sh SPHERO SCENE OUT DURATION FRAMES: `sphero run` leaves
 # what it promises — the manifest, each field's collection with FRAMES
-# frames (`any`: as many as particles.pvd, at least two) and their files, energy.csv up to the scene's duration with a
+# frames (`any`: as many as state.pvd, at least two) and their files, energy.csv up to the scene's duration with a
 # first law that closes, and the final checkpoint — whatever its summary
 # says.
 set -euo pipefail
@@ -9,12 +9,13 @@ sphero=$1; scene=$2; out=$3; duration=$4; frames=$5
 "$sphero" run "$scene" --quiet --overwrite --output "$out" > /dev/null
 [ -f "$out/run.sphero" ] || { echo "no run.sphero"; exit 1; }
 [ -f "$out/final.ckpt" ] || { echo "no final.ckpt"; exit 1; }
-[ -f "$out/particles.pvd" ] || { echo "no particles.pvd"; exit 1; }
+[ -f "$out/state.pvd" ] || { echo "no state.pvd"; exit 1; }
+[ -s "$out/shapes.vtu" ] || { echo "no shapes.vtu"; exit 1; }
 if [ "$frames" = any ]; then
-  frames=$(grep -c '<DataSet' "$out/particles.pvd")
-  [ "$frames" -ge 2 ] || { echo "particles.pvd lists $frames frames"; exit 1; }
+  frames=$(grep -c '<DataSet' "$out/state.pvd")
+  [ "$frames" -ge 2 ] || { echo "state.pvd lists $frames frames"; exit 1; }
 fi
-for field in particles contacts walls state; do
+for field in state contacts walls contact_points outlines; do
   [ -f "$out/$field.pvd" ] || continue
   listed=$(grep -c '<DataSet' "$out/$field.pvd")
   [ "$listed" -eq "$frames" ] || { echo "$field.pvd lists $listed frames, not $frames"; exit 1; }

@@ -36,9 +36,10 @@ cmp two/final.ckpt second/final.ckpt || fail "the two-stage run's final checkpoi
 # The stage's first state replaces the last row and frame of the stage before.
 diff <(tail -n +3 two/energy.csv) <(tail -n +3 one/energy.csv | head -n -1; tail -n +3 second/energy.csv) >/dev/null ||
   fail "energy.csv's rows differ"
-n1=$(ls one/particles_*.vtu | wc -l); n2=$(ls second/particles_*.vtu | wc -l)
-[[ $(ls two/particles_*.vtu | wc -l) == $((n1 + n2 - 1)) ]] || fail "the two-stage run has $(ls two/particles_*.vtu | wc -l) frames, not $((n1 + n2 - 1))"
-for field in particles contacts walls state contact_points; do
+n1=$(ls one/state_*.vtu | wc -l); n2=$(ls second/state_*.vtu | wc -l)
+[[ $(ls two/state_*.vtu | wc -l) == $((n1 + n2 - 1)) ]] || fail "the two-stage run has $(ls two/state_*.vtu | wc -l) frames, not $((n1 + n2 - 1))"
+cmp -s two/shapes.vtu one/shapes.vtu || fail "the two-stage run's shape table differs"
+for field in state contacts walls; do
   for ((k = 0; k < n1 - 1; ++k)); do
     cmp -s "$(printf "two/%s_%05d.vtu" $field $k)" "$(printf "one/%s_%05d.vtu" $field $k)" || fail "$field frame $k differs"
   done
@@ -48,8 +49,8 @@ for field in particles contacts walls state contact_points; do
       fail "$field frame $k differs from --from's"
   done
 done
-[[ $(grep -o 'particles_[0-9]*' second/particles.pvd | head -1) == $(printf 'particles_%05d' $((n1 - 1))) ]] ||
-  fail "--from's frames do not go on from its parent's numbers: $(grep -o 'particles_[0-9]*' second/particles.pvd | head -1)"
+[[ $(grep -o 'state_[0-9]*' second/state.pvd | head -1) == $(printf 'state_%05d' $((n1 - 1))) ]] ||
+  fail "--from's frames do not go on from its parent's numbers: $(grep -o 'state_[0-9]*' second/state.pvd | head -1)"
 "$sphero" analyze second --no-local-packing >/dev/null || fail "sphero analyze cannot read a --from run's frames"
 [[ $(($(wc -l <second/analysis.csv) - $(grep -c '^#' second/analysis.csv) - 1)) == "$n2" ]] ||
   fail "sphero analyze read $(wc -l <second/analysis.csv) lines of a --from run of $n2 frames"
@@ -68,10 +69,10 @@ run poured.ini --from rest/final.ckpt
 cmp pour/final.ckpt poured/final.ckpt || fail "a stage adding grains differs from --from with them"
 diff <(tail -n +3 pour/energy.csv) <(tail -n +3 rest/energy.csv | head -n -1; tail -n +3 poured/energy.csv) >/dev/null ||
   fail "a stage adding grains wrote other rows than --from"
-grains_in() { grep -ao 'NumberOfCells="[0-9]*"' "$1" | head -1 | tr -dc 0-9; }
-poured_first=$(ls poured/particles_*.vtu | head -1)
-[[ $(grains_in rest/particles_00000.vtu) == 40 && $(grains_in "$poured_first") == 44 ]] ||
-  fail "the poured run holds $(grains_in "$poured_first") grains, not 44"
+bodies_in() { grep -ao 'NumberOfCells="[0-9]*"' "$1" | head -1 | tr -dc 0-9; }
+poured_first=$(ls poured/state_*.vtu | head -1)
+[[ $(($(bodies_in "$poured_first") - $(bodies_in rest/state_00000.vtu))) == 4 ]] ||
+  fail "the poured run holds $(bodies_in "$poured_first") bodies, not the rest's $(bodies_in rest/state_00000.vtu) and 4"
 awk -F, '/^[0-9]/ { for (k = 1; k <= NF; ++k) if (names[k] == "first_law_residual_J") r = $k; else if (names[k] == "external_work_J") w = $k }
   /^time_s/ { for (k = 1; k <= NF; ++k) names[k] = $k }
   END { exit !(w > 30 && r * r < (1e-4 * w) ^ 2) }' pour/energy.csv ||
@@ -90,17 +91,17 @@ cmp two/energy.csv stopped/energy.csv || fail "a restart in the second stage wro
 # A stage with fields of its own: the collections name the frames that
 # hold each field, run.sphero lists them all, and a restart in that stage
 # keeps them so.
-printf '%s\noutput = fields\nfields = particles,contacts,state\n\n[stage shear]\nduration = 0.2\n%s\n%s\n' "$first" \
+printf '%s\noutput = fields\nfields = outlines,contacts\n\n[stage shear]\nduration = 0.2\n%s\n%s\n' "$first" \
   'fields = particles,contact_points' 'set_wall = top velocity=0.01,0' >fields.ini
 run fields.ini
 count() { grep -c '<DataSet' "fields/$1.pvd"; }
-[[ $(count particles) == 23 && $(count contacts) == 11 && $(count state) == 11 && $(count contact_points) == 12 ]] ||
-  fail "a stage's fields: particles $(count particles), contacts $(count contacts), contact_points $(count contact_points)"
-grep -q '^fields = particles,contacts,contact_points,state$' fields/run.sphero || fail "run.sphero: $(cat fields/run.sphero)"
+[[ $(count outlines) == 23 && $(count contacts) == 11 && $(count state) == 23 && $(count contact_points) == 12 ]] ||
+  fail "a stage's fields: outlines $(count outlines), contacts $(count contacts), state $(count state), contact_points $(count contact_points)"
+grep -q '^fields = outlines,contacts,contact_points,state$' fields/run.sphero || fail "run.sphero: $(cat fields/run.sphero)"
 run fields.ini --checkpoint_interval 0.15 --output fields-stopped
 rm fields-stopped/final.ckpt
 run fields.ini --output fields-stopped --restart fields-stopped/checkpoint.ckpt
-for file in final.ckpt energy.csv particles.pvd contacts.pvd state.pvd contact_points.pvd run.sphero; do
+for file in final.ckpt energy.csv outlines.pvd contacts.pvd state.pvd contact_points.pvd run.sphero shapes.vtu; do
   cmp -s "fields/$file" "fields-stopped/$file" || fail "a restart in a stage with fields of its own wrote another $file"
 done
 printf '%s\n[stage s]\nduration = 1\nfields = contacts\n' "$first" >no_particles.ini
@@ -148,10 +149,9 @@ refused() {
 }
 printf '%s\n[stage s]\nduration = 1\nseed = 4\n' "$first" >bad_key.ini
 refused "bad_key.ini:7: 'seed' cannot change in a stage (stage s)" bad_key.ini --check
-refused "no_particles.ini:5: stage s: fields leaves out particles, which every frame of the run is found by" \
-  no_particles.ini --check
-printf '%s\nfields = contacts\n[stage s]\nduration = 1\nfields = particles\n' "$first" >first_without.ini
-refused "first_without.ini: fields leaves out particles" first_without.ini --check
+# Every frame holds the state, which frames are found by, named or not.
+"$sphero" run no_particles.ini --output no_particles --quiet --duration 0.1 >/dev/null || fail "a stage's fields = contacts was refused"
+grep -q '^fields = contacts,walls,state$' no_particles/run.sphero || fail "run.sphero: $(cat no_particles/run.sphero)"
 printf '%s\nfields = contact_points\n[stage s]\nduration = 1\n' "$first" >points_only.ini
 "$sphero" run points_only.ini --check >/dev/null || fail "a run writing only contact_points in two stages was refused"
 printf '%s\n[stage s]\nduration = 1\nset_wall = lid fixed\n' "$first" >bad_wall.ini
@@ -186,7 +186,7 @@ timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run two.ini --output two-
 cmp two/energy.csv two-ranks/energy.csv || fail "two stages on 2 ranks wrote other rows"
 timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run fields.ini --output fields-ranks --quiet >/dev/null
 "$same" fields fields-ranks >/dev/null || fail "a stage's fields on 2 ranks wrote other frames"
-for file in particles.pvd contacts.pvd contact_points.pvd run.sphero; do
+for file in outlines.pvd contacts.pvd contact_points.pvd state.pvd run.sphero; do
   [[ $(grep -c '<DataSet' "fields/$file") == $(grep -c '<DataSet' "fields-ranks/$file") ]] ||
     fail "a stage's fields on 2 ranks: $file lists other frames"
 done

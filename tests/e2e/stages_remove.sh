@@ -20,6 +20,7 @@ first='duration = 0.2
 law = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=20
 packing = dense.vtu
 output_interval = 0.02
+fields = state,contacts,walls,contact_points,outlines
 dt = 3e-4
 gravity = 0,-1'
 # The side plates held where they are, the lid lifted off, the upper part
@@ -50,8 +51,8 @@ shared=$(comm -12 <(grep '^time_s' two/energy.csv | tr , '\n' | sort) <(grep '^t
 diff <(columns_of two/energy.csv "$shared" | tail -n +2) \
   <(columns_of one/energy.csv "$shared" | tail -n +2 | head -n -1; columns_of second/energy.csv "$shared") >/dev/null ||
   fail "energy.csv's rows differ"
-n1=$(ls one/particles_*.vtu | wc -l); n2=$(ls second/particles_*.vtu | wc -l)
-for field in particles contacts walls state contact_points; do
+n1=$(ls one/outlines_*.vtu | wc -l); n2=$(ls second/outlines_*.vtu | wc -l)
+for field in outlines contacts walls state contact_points; do
   for ((k = n1 - 1; k < n1 - 1 + n2; ++k)); do
     cmp -s "$(printf "two/%s_%05d.vtu" $field $k)" "$(printf "second/%s_%05d.vtu" $field $k)" ||
       fail "$field frame $k differs from --from's"
@@ -61,7 +62,7 @@ done
 # What is left: fewer grains, three walls, the lid's columns empty from the
 # stage on and filled before it.
 cells() { grep -ao 'NumberOfCells="[0-9]*"' "$1" | head -1 | tr -dc 0-9; }
-before=$(cells one/particles_00000.vtu); after=$(cells "$(printf 'two/particles_%05d.vtu' $((n1 - 1)))")
+before=$(cells one/outlines_00000.vtu); after=$(cells "$(printf 'two/outlines_%05d.vtu' $((n1 - 1)))")
 ((before == 40 && after < 38 && after > 10)) || fail "the cut sample holds $after grains of $before"
 column() { awk -F, -v name="$2" -v row="$3" '/^time_s/ { for (k = 1; k <= NF; ++k) if ($k == name) c = k; next }
   /^[0-9]/ { if (++n == row) { print $c; exit } }' "$1"; }
@@ -93,14 +94,14 @@ cmp two/energy.csv stopped/energy.csv || fail "a restart in the removing stage w
 # the stage begins, and a restart inside the stage still goes on.
 printf 'duration = 0.3\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=20\npacking = gas.vtu\ndt = 3e-4\n%s\n' \
   'gravity = 0,-30' >fall.ini
-printf 'output_interval = 0.05\n' >>fall.ini
+printf 'output_interval = 0.05\nfields = state,outlines\n' >>fall.ini
 printf '[stage cut]\nduration = 0.2\nremove = region=-1,-1,13,3\n' >>fall.ini
 run fall.ini --output fall
 run fall.ini --output fall-stopped --checkpoint_interval 0.15
 rm fall-stopped/final.ckpt
 run fall.ini --output fall-stopped --restart fall-stopped/checkpoint.ckpt
 cmp fall/final.ckpt fall-stopped/final.ckpt || fail "a restart after a region's removal did not reach the straight run's end"
-left=$(cells "$(ls fall/particles_*.vtu | tail -1)")
+left=$(cells "$(ls fall/outlines_*.vtu | tail -1)")
 ((10 < left && left < 35)) || fail "the region took $((40 - left)) of the falling grains"
 
 # On ranks: the serial run's frames, rows and checkpoint.

@@ -315,7 +315,7 @@ def test_output_from_python_is_sphero_runs_to_the_byte(tmp_path):
     sim.stop_output()
     assert sim.output_folder is None
     written = sorted(os.listdir(tmp_path / "python"))
-    assert written == sorted(os.listdir(run)) and "particles_00003.vtu" in written
+    assert written == sorted(os.listdir(run)) and "state_00003.vtu" in written and "shapes.vtu" in written
     for name in written:
         assert (tmp_path / "python" / name).read_bytes() == (run / name).read_bytes(), name
     with pytest.raises(RuntimeError, match="already holds files"):

@@ -5,6 +5,7 @@
 #include <vtkDataArray.h>
 #include <vtkVariant.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -20,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kPieces = 3;
-const std::vector<std::string> kAllFields = {"particles", "contacts", "walls", "contact_points", "state"};
+const std::vector<std::string> kAllFields = {"outlines", "contacts", "walls", "contact_points", "state"};
 
 Engine settled_engine() {
   const SceneConfig scene = parse_scene(
@@ -63,7 +64,10 @@ TwoWays write_both_ways(const Engine& engine) {
   RunOutput whole(dirs.whole, engine.world(), 24, kAllFields);
   whole.write_frame(engine);
   RunOutput pieces(dirs.pieces, engine.world(), 24, kAllFields);
-  const FrameGrids grids(engine.world(), 24);
+  // Every rank names the rows of one table (run/shape_agreement.h).
+  ShapeTable shapes;
+  const FrameGrids grids(engine.world(), 24, &shapes);
+  write_shape_table(dirs.pieces / kShapeTableFile, shapes);
   std::vector<PieceLayout> layouts;
   for (int k = kPieces - 1; k >= 0; --k)
     layouts = grids.write(engine, piece_of(engine.world(), k), kAllFields, dirs.pieces, 0);
@@ -74,8 +78,8 @@ TwoWays write_both_ways(const Engine& engine) {
 TEST(FramePieces, ReadBackAsTheWholeFrameRecordForRecord) {
   const Engine engine = settled_engine();
   const TwoWays dirs = write_both_ways(engine);
-  ASSERT_TRUE(fs::exists(dirs.pieces / "particles_00000.pvtu"));
-  ASSERT_TRUE(fs::exists(dirs.pieces / "particles_00000_2.vtu"));
+  ASSERT_TRUE(fs::exists(dirs.pieces / "outlines_00000.pvtu"));
+  ASSERT_TRUE(fs::exists(dirs.pieces / "outlines_00000_2.vtu"));
   EXPECT_EQ(frame_extension(dirs.pieces, 0), ".pvtu");
   const FrameData a = read_frame(dirs.whole, 0), b = read_frame(dirs.pieces, 0);
   ASSERT_EQ(a.particles.size(), 22u);
@@ -148,7 +152,7 @@ TEST(FramePieces, EachGrainIsDrawnWithItsOwnShape) {
   const Engine engine = settled_engine();
   const World& w = engine.world();
   const TwoWays dirs = write_both_ways(engine);
-  for (const fs::path& file : {dirs.whole / "particles_00000.vtu", dirs.pieces / "particles_00000.pvtu"}) {
+  for (const fs::path& file : {dirs.whole / "outlines_00000.vtu", dirs.pieces / "outlines_00000.pvtu"}) {
     const auto grid = read_vtu(file);
     vtkDataArray* id = grid->GetCellData()->GetArray("id");
     vtkDataArray* area = grid->GetCellData()->GetArray("area");
@@ -190,11 +194,21 @@ TEST(FramePieces, FieldsAddedByTheAnalysisGoToEachParticlesPiece) {
   ParticleField twice_id{"twice_id", 1, {}};
   for (const ParticleRecord& p : frame.particles) twice_id.values.push_back(2.0 * p.id);
   add_particle_fields(dirs.pieces, 0, {twice_id});
-  const auto grid = read_vtu(dirs.pieces / "particles_00000.pvtu");
+  const auto grid = read_vtu(dirs.pieces / "outlines_00000.pvtu");
   vtkDataArray* id = grid->GetCellData()->GetArray("id");
   vtkDataArray* added = grid->GetCellData()->GetArray("twice_id");
   ASSERT_NE(added, nullptr);
   for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) EXPECT_EQ(added->GetTuple1(c), 2.0 * id->GetTuple1(c));
+  // The state, which the plugin draws the particles from, holds them too:
+  // NaN for the walls.
+  const auto state = read_vtu(dirs.pieces / "state_00000.pvtu");
+  vtkDataArray *state_id = state->GetCellData()->GetArray("id"), *wall = state->GetCellData()->GetArray("wall"),
+               *in_state = state->GetCellData()->GetArray("twice_id");
+  ASSERT_NE(in_state, nullptr);
+  for (vtkIdType c = 0; c < state->GetNumberOfCells(); ++c) {
+    if (wall->GetTuple1(c) != 0.0) EXPECT_TRUE(std::isnan(in_state->GetTuple1(c)));
+    else EXPECT_EQ(in_state->GetTuple1(c), 2.0 * state_id->GetTuple1(c));
+  }
 }
 
 void expect_refused(const fs::path& pvtu, const std::string& words) {
@@ -215,14 +229,14 @@ TEST(FramePieces, DamagedSummariesAreRefusedByName) {
   const std::string head = "<VTKFile type=\"PUnstructuredGrid\"><PUnstructuredGrid>";
   write_text(dir / "none.pvtu", head + "</PUnstructuredGrid></VTKFile>");
   expect_refused(dir / "none.pvtu", "names no piece");
-  write_text(dir / "missing.pvtu", head + "<Piece Source=\"particles_00000_7.vtu\"/></PUnstructuredGrid></VTKFile>");
-  expect_refused(dir / "missing.pvtu", "particles_00000_7.vtu is missing");
+  write_text(dir / "missing.pvtu", head + "<Piece Source=\"outlines_00000_7.vtu\"/></PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "missing.pvtu", "outlines_00000_7.vtu is missing");
   write_text(dir / "outside.pvtu", head + "<Piece Source=\"../elsewhere.vtu\"/></PUnstructuredGrid></VTKFile>");
   expect_refused(dir / "outside.pvtu", "is not a .vtu beside the file");
-  write_text(dir / "unclosed.pvtu", head + "<Piece Source=\"particles_00000_0.vtu/></PUnstructuredGrid></VTKFile>");
+  write_text(dir / "unclosed.pvtu", head + "<Piece Source=\"outlines_00000_0.vtu/></PUnstructuredGrid></VTKFile>");
   expect_refused(dir / "unclosed.pvtu", "without Source");
   write_text(dir / "mixed.pvtu", head +
-                                     "<Piece Source=\"particles_00000_0.vtu\"/><Piece Source=\"contacts_00000_1.vtu\"/>"
+                                     "<Piece Source=\"outlines_00000_0.vtu\"/><Piece Source=\"contacts_00000_1.vtu\"/>"
                                      "</PUnstructuredGrid></VTKFile>");
   expect_refused(dir / "mixed.pvtu", "do not belong together");
   write_text(dir / "other.pvtu", "<VTKFile type=\"UnstructuredGrid\"></VTKFile>");

@@ -61,12 +61,12 @@ vtkSmartPointer<vtkUnstructuredGrid> read(const fs::path& file) {
 TEST(RunOutput, FramesReadBackWithTheStateTheyWereWrittenFrom) {
   const fs::path dir = fresh_directory("sphero_run_output_test");
   Engine engine = small_engine();
-  RunOutput output(dir, engine.world(), 24, {"particles", "contacts", "walls"});
+  RunOutput output(dir, engine.world(), 24, {"outlines", "contacts", "walls"});
   output.write_frame(engine);
   engine.run(1500);  // 1.5 s: the grains have landed
   output.write_frame(engine);
 
-  const auto grid = read(dir / "particles_00001.vtu");
+  const auto grid = read(dir / "outlines_00001.vtu");
   ASSERT_EQ(grid->GetNumberOfCells(), 14);  // the grains; the wall is in walls_*.vtu
   auto* id = vtkIntArray::SafeDownCast(grid->GetCellData()->GetArray("id"));
   auto* velocity = vtkDoubleArray::SafeDownCast(grid->GetCellData()->GetArray("velocity"));
@@ -90,11 +90,11 @@ TEST(RunOutput, FramesReadBackWithTheStateTheyWereWrittenFrom) {
   EXPECT_GT(touching.size(), 0u);
 
   // The collection lists both frames with their times.
-  std::ifstream pvd(dir / "particles.pvd");
+  std::ifstream pvd(dir / "state.pvd");
   std::stringstream text;
   text << pvd.rdbuf();
-  EXPECT_NE(text.str().find("timestep=\"0\" part=\"0\" file=\"particles_00000.vtu\""), std::string::npos);
-  EXPECT_NE(text.str().find(fmt::format("timestep=\"{}\" part=\"0\" file=\"particles_00001.vtu\"", engine.time())),
+  EXPECT_NE(text.str().find("timestep=\"0\" part=\"0\" file=\"state_00000.vtu\""), std::string::npos);
+  EXPECT_NE(text.str().find(fmt::format("timestep=\"{}\" part=\"0\" file=\"state_00001.vtu\"", engine.time())),
             std::string::npos)
       << text.str();
 
@@ -117,7 +117,7 @@ TEST(RunOutput, AWriterKilledMidRunLeavesOnlyWholeFiles) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     Engine engine = small_engine();
-    RunOutput output(dir, engine.world(), 256, {"particles", "contacts", "walls"});
+    RunOutput output(dir, engine.world(), 256, {"outlines", "contacts", "walls"});
     for (;;) {  // frames as fast as it can, until killed
       engine.step();
       output.write_frame(engine);
@@ -138,7 +138,7 @@ TEST(RunOutput, AWriterKilledMidRunLeavesOnlyWholeFiles) {
   }
   EXPECT_GT(frames, 10);
   // Each collection names only files that exist and read.
-  std::ifstream pvd(dir / "particles.pvd");
+  std::ifstream pvd(dir / "state.pvd");
   std::stringstream buffer;
   buffer << pvd.rdbuf();
   const std::string collection = buffer.str();
@@ -160,7 +160,8 @@ TEST(RunManifest, APeriodicCellReadsBackAsItWasWritten) {
   fs::create_directories(dir);
   RunManifest written;
   written.arc_resolution = 12;
-  written.fields = {"particles", "state"};
+  written.fields = {"outlines", "state"};
+  written.shapes = "shapes.vtu";
   written.cell.periodic = {true, false};
   written.cell.low = {0.0, -10.0}, written.cell.size = {20.0, 50.0};
   std::ofstream(dir / "run.sphero") << run_manifest_text(written);
@@ -171,6 +172,7 @@ TEST(RunManifest, APeriodicCellReadsBackAsItWasWritten) {
   EXPECT_EQ(read.cell.periodic, written.cell.periodic);
   EXPECT_EQ(read.cell.low, written.cell.low);
   EXPECT_EQ(read.cell.size, written.cell.size);
+  EXPECT_EQ(read.shapes, written.shapes);
   // A format-2 manifest (no periodic line) reads as not periodic.
   std::ofstream(dir / "old.sphero") << "# Sphero run\nformat = 2\narc_resolution = 16\nfields = particles\n";
   const RunManifest old = read_run_manifest(dir / "old.sphero");

@@ -101,7 +101,11 @@ TEST(Scene, StagesFollowTheFirstWithWhatEachChanges) {
             std::string::npos);
   const SceneConfig fields =
       parse_scene(minimal("[stage s]\nduration = 1\nfields = particles,contact_points\n"), "s.ini", kShapes);
-  EXPECT_EQ(fields.stages.front().fields, (std::vector<std::string>{"particles", "contact_points"}));
+  // The state comes first, named or not; particles is the outlines' former name.
+  EXPECT_EQ(fields.stages.front().fields, (std::vector<std::string>{"state", "outlines", "contact_points"}));
+  EXPECT_NE(
+      refused("duration = 1\nfields = state,pictures\n").find("unknown field 'pictures'; use state, contacts, walls"),
+      std::string::npos);
   EXPECT_NE(refused("gravity = 0,1\n").find("s.ini:5: stage s: missing 'duration = SECONDS'"), std::string::npos);
   EXPECT_NE(
       error_of(minimal("[stage]\nduration = 1\n")).find("s.ini:5: '[stage]': the only sections"), std::string::npos);

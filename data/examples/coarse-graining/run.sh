@@ -58,7 +58,7 @@ bed_case() {
   sphero pack voronoi --box "0,0,$side,$side" --count "$cells" --radius 0.02 --seed 1 -o "$dir/cells.vtu" >/dev/null
   printf 'duration = 0.002\noutput_interval = 0.002\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.5 gamma_n=20\npacking = %s\nwall = radius=0.05 points=-1,%s;-1,-1;%s,-1;%s,%s\n' \
     "$dir/cells.vtu" $((side + 10)) $((side + 1)) $((side + 1)) $((side + 10)) >"$dir/bed.ini"
-  sphero run "$dir/bed.ini" --output "$dir/bed" --quiet --fields particles,contacts,walls,state
+  sphero run "$dir/bed.ini" --output "$dir/bed" --quiet --fields state,contacts,walls
 }
 
 run_case shear shear_case
@@ -68,7 +68,7 @@ cases_finished
 
 # The shear band: profiles averaged over the second half of the shearing.
 run=$OUT/shear/shear
-frames=$(grep -c '<DataSet' "$run/particles.pvd")
+frames=$(grep -c '<DataSet' "$run/state.pvd")
 first=$((frames / 2)) last=$((frames - 1))
 "$PYTHON" "$EXAMPLE_DIR/profiles.py" "$run" "$first" "$last" "$grain" "$OUT/profiles.csv" "$OUT/summary.csv" $widths
 declare -A label=([velocity_x_m_per_s]="velocity v_x (m/s)" [stress_yx_N_per_m]="shear stress σ_yx (N/m)"
@@ -104,7 +104,7 @@ check "the bulk's normal stress carries the plate's pressure (|σ_yy - F_y/L| / 
 hopper_run=$OUT/hopper/open
 sphero figure "$hopper_run" --plot field:pressure --principal-directions --window 0,15,100,80 \
   -o "$OUT/hopper-pressure.png" --title "Hopper of cows jammed at a 6 m aperture" >/dev/null
-sphero analyze "$hopper_run" --window -1000,20,1000,1000 --no-local-packing --frames "$(($(grep -c '<DataSet' "$hopper_run/particles.pvd") - 1))" >/dev/null
+sphero analyze "$hopper_run" --window -1000,20,1000,1000 --no-local-packing --frames "$(($(grep -c '<DataSet' "$hopper_run/state.pvd") - 1))" >/dev/null
 result hopper_grains_left "$(csv "$hopper_run/analysis.csv" particles | tail -1)" "grains above the aperture at the end"
 
 # Speed: one frame of CELLS grains on a grid of about 200 x 200, w = one grain.

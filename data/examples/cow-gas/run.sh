@@ -65,7 +65,6 @@ gas_case() {
   echo "$e0 $worst $final_ratio $stationary_ratio $(grep -o '([0-9]* samples' "$dir/ke-histogram.csv" | tr -dc 0-9)" \
     "$(l1_distance "$dir/ke-histogram.csv") $(fitted_beta "$dir/ke-histogram.csv")" \
     "$(l1_distance "$dir/ke-histogram-stationary.csv") $(fitted_beta "$dir/ke-histogram-stationary.csv")" >"$dir/measured"
-  find "$dir/run" -name 'particles_*.vtu' | sort | head -n -1 | xargs -r rm
 }
 
 for seed in $(seeds "$realisations"); do run_case "seed-$seed" gas_case "$seed"; done

@@ -47,7 +47,7 @@ timed() {
     ((p * t > cores)) && launch+=(--oversubscribe)
   fi
   local start=$EPOCHREALTIME
-  "${launch[@]}" "$SPHERO" run "$dir.ini" --quiet --threads "$t" --duration "$seconds" --fields particles \
+  "${launch[@]}" "$SPHERO" run "$dir.ini" --quiet --threads "$t" --duration "$seconds" --fields state \
     --output "$dir" --overwrite >"$dir.log"
   local end=$EPOCHREALTIME
   echo "$(sed -n 's/.* in \([0-9]*\) steps, .*/\1/p' "$dir.log") $(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"

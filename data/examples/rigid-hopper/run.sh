@@ -32,7 +32,7 @@ hopper_case() {
     /^grains = / { $0 = sprintf("grains = shape=%s count=%d generator=lattice region=1,27,23,49", shape, n) }
     /^duration = / { $0 = "duration = " duration }
     { print }' "$EXAMPLE_DIR/scene.ini" >"$dir/scene.ini"
-  sphero run "$dir/scene.ini" --output "$dir/run" --overwrite --threads 1 --fields particles,state >"$dir/summary.txt"
+  sphero run "$dir/scene.ini" --output "$dir/run" --overwrite --threads 1 --fields state >"$dir/summary.txt"
   # Grains below the aperture, frame by frame: the packing fraction of the
   # bin by whole grains, times its area over a grain's.
   sphero analyze "$dir/run" --window 0,0,24,20 --packing-by-centres --no-local-packing

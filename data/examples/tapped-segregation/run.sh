@@ -22,6 +22,7 @@ settle_case() {
        s|shape=../../shapes/|shape=$EXAMPLE_DIR/../../shapes/|" "$EXAMPLE_DIR/settle.ini" >"$dir/settle.ini"
   sphero run "$dir/settle.ini" --output "$dir/run" --overwrite --threads 1 --fields state >"$dir/summary.txt"
   cp "$(ls "$dir"/run/state_*.vtu | tail -1)" "$dir/settled.vtu"
+  cp "$dir/run/shapes.vtu" "$dir/shapes.vtu"  # the shape table the state frame names
 }
 
 # tap_case MODEL GAMMA TAPS DIR: the settled bed tapped TAPS times at Γ;
@@ -38,7 +39,7 @@ tap_case() {
     model == "rigid" && /^dt = / { print "model = rigid\nstepping = events\ndt = 2e-3"; next }
     model == "rigid" && /^law = / { print "law = 0 0 rigid restitution=0.3 xi_t=0.5"; next }
     { print }' "$EXAMPLE_DIR/tap.ini" >"$dir/scene.ini"
-  sphero run "$dir/scene.ini" --output "$dir/run" --overwrite --threads 1 --fields particles,state >"$dir/summary.txt"
+  sphero run "$dir/scene.ini" --output "$dir/run" --overwrite --threads 1 --fields state >"$dir/summary.txt"
   # Frames at the start of each tap: the bed at rest after the taps before.
   sphero analyze "$dir/run" --window 0,0,16,100 --packing-by-centres --no-local-packing >/dev/null
   awk -F, '/^#/ || $1 == "frame" { next }

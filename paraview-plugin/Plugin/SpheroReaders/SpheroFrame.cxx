@@ -8,6 +8,7 @@
 #include "vtkNew.h"
 #include "vtkStringArray.h"
 
+#include "io/state_vtu.h"
 #include "io/vtu_file.h"
 
 #include <filesystem>
@@ -74,13 +75,15 @@ FilterFrame filter_frame(vtkInformationVector** inputVector) {
   // The run reader names the frame's state file, whose skeletons give the
   // exact outlines.
   vtkSmartPointer<vtkUnstructuredGrid> state;
+  std::shared_ptr<const ShapeTable> shapes;
   if (auto* file = vtkStringArray::SafeDownCast(in.particles->GetFieldData()->GetAbstractArray("state_file"))) {
     const std::filesystem::path path = file->GetNumberOfValues() == 1 ? std::string(file->GetValue(0)) : std::string();
     if (!path.empty() && std::filesystem::exists(path)) {
       state = read_vtu(path);
+      shapes = shape_table_of_state(state, path);
     }
   }
-  f.frame = frame_from_grids(in.particles, in.contacts, in.walls, state);
+  f.frame = frame_from_grids(in.particles, in.contacts, in.walls, state, shapes.get());
   f.output = copy_blocks(input, f.blocks);
   return f;
 }

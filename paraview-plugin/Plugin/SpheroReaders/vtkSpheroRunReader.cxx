@@ -19,6 +19,7 @@
 #include "vtkTable.h"
 #include "vtkUnstructuredGrid.h"
 
+#include "io/frame_grids.h"
 #include "io/frame_reader.h"
 #include "io/run_manifest.h"
 #include "io/state_vtu.h"
@@ -84,9 +85,9 @@ int vtkSpheroRunReader::RequestInformation(vtkInformation*, vtkInformationVector
     const sphero::RunManifest m = sphero::read_run_manifest(this->FileName);
     run->arc_resolution = m.arc_resolution;
     run->cell = m.cell;
-    const auto pvd = run->directory / "particles.pvd";
+    const auto pvd = run->directory / sphero::frame_index_collection(run->directory);
     if (!std::filesystem::exists(pvd)) {
-      throw std::runtime_error(pvd.string() + ": missing; the run wrote no particles");
+      throw std::runtime_error(pvd.string() + ": missing; the run wrote no frames");
     }
     for (const sphero::CollectionEntry& entry : sphero::read_collection(pvd)) {
       run->times.push_back(entry.time);
@@ -223,6 +224,41 @@ vtkSmartPointer<vtkUnstructuredGrid> regenerate_outlines(vtkUnstructuredGrid* wr
 }
 }  // namespace
 
+namespace {
+// A light run's particles (io/frame_reader.h): drawn from the state frame
+// and the run's shape table at `resolution`, with the arrays of a drawn
+// outlines file, and any other array of the state (those `sphero analyze
+// --add-fields` writes) taken by id.
+vtkSmartPointer<vtkUnstructuredGrid> particles_from_state(vtkUnstructuredGrid* state,
+                                                          const std::filesystem::path& state_file, int resolution) {
+  const auto shapes = sphero::shape_table_of_state(state, state_file);
+  const sphero::FrameData data = sphero::frame_from_grids(nullptr, nullptr, nullptr, state, shapes.get(), resolution);
+  vtkSmartPointer<vtkUnstructuredGrid> grid = sphero::field_grid("outlines", data);
+  std::unordered_map<long, vtkIdType> cell_of;
+  vtkDataArray* state_id = state->GetCellData()->GetArray("id");
+  for (vtkIdType c = 0; c < state->GetNumberOfCells(); ++c) {
+    cell_of.emplace(static_cast<long>(state_id->GetTuple1(c)), c);
+  }
+  vtkCellData* from = state->GetCellData();
+  for (int k = 0; k < from->GetNumberOfArrays(); ++k) {
+    vtkAbstractArray* a = from->GetAbstractArray(k);
+    if (grid->GetCellData()->GetAbstractArray(a->GetName())) {
+      continue;
+    }
+    auto copy = vtk::TakeSmartPointer(a->NewInstance());
+    copy->SetName(a->GetName());
+    copy->SetNumberOfComponents(a->GetNumberOfComponents());
+    copy->SetNumberOfTuples(static_cast<vtkIdType>(data.particles.size()));
+    for (std::size_t p = 0; p < data.particles.size(); ++p) {
+      copy->SetTuple(static_cast<vtkIdType>(p), cell_of.at(data.particles[p].id), a);
+    }
+    grid->GetCellData()->AddArray(copy);
+  }
+  sphero::add_time_value(grid, data.time);
+  return grid;
+}
+}  // namespace
+
 int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector) {
   if (!this->Index) {
     vtkErrorMacro(<< this->FileName << ": not a readable Sphero run");
@@ -245,17 +281,27 @@ int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtk
     const char* names[4] = {"particles", "contacts", "walls", "contact_points"};
     output->SetNumberOfBlocks(4);
     for (unsigned int block = 0; block < 4; ++block) {
+      const auto state = run.directory / ("state_" + run.suffixes[frame]);
+      vtkSmartPointer<vtkUnstructuredGrid> state_grid;
+      if (block == 0 && std::filesystem::exists(state)) {
+        state_grid = sphero::read_vtu(state);
+      }
+      // A light run's particles are drawn here; ArcResolution 0 draws them
+      // at the run's arc_resolution, as sphero analyze does.
+      const bool light = state_grid && sphero::holds_analysis(state_grid);
       const auto file = run.directory / (std::string(names[block]) + "_" + run.suffixes[frame]);
       vtkSmartPointer<vtkUnstructuredGrid> grid;
-      if (std::filesystem::exists(file)) {
+      if (light) {
+        grid =
+            particles_from_state(state_grid, state, this->ArcResolution > 0 ? this->ArcResolution : run.arc_resolution);
+      } else if (std::filesystem::exists(file)) {
         grid = sphero::read_vtu(file);
       } else {
         grid = vtkSmartPointer<vtkUnstructuredGrid>::New();  // the run did not write this field
       }
-      const auto state = run.directory / ("state_" + run.suffixes[frame]);
       // ArcResolution 0: the outlines as the run drew them (at the scene's
       // arc_resolution), so that every number equals sphero analyze's.
-      if (block == 0 && this->ArcResolution > 0) {
+      if (block == 0 && !light && this->ArcResolution > 0) {
         if (!std::filesystem::exists(state)) {
           throw std::runtime_error(state.string() +
                                    ": missing; outlines can be regenerated only from a run that "

@@ -1,0 +1,64 @@
+#include "app/frame_bench.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "app/bench_record.h"
+#include "io/frame_grids.h"
+#include "io/frame_piece.h"
+#include "io/shape_table.h"
+
+namespace sphero::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The bytes of frame `frame`'s files of `fields` in `folder`.
+std::uintmax_t frame_bytes(const fs::path& folder, const std::vector<std::string>& fields, int frame) {
+  std::uintmax_t bytes = 0;
+  for (const std::string& field : fields) bytes += fs::file_size(folder / FramePiece{}.file_name(field, frame));
+  return bytes;
+}
+
+FrameCost cost_of(const Engine& engine, int arc_resolution, const std::vector<std::string>& fields, int repeats,
+                  const fs::path& folder) {
+  ShapeTable shapes;
+  const FrameGrids grids(engine.world(), arc_resolution, &shapes);
+  FrameCost cost;
+  for (const std::string& field : fields) cost.fields += (cost.fields.empty() ? "" : "+") + field;
+  cost.write_seconds = INFINITY;
+  for (int k = 0; k < repeats; ++k) {
+    const double start = wall_now();
+    grids.write(engine, FramePiece{}, fields, folder, k);
+    cost.write_seconds = std::min(cost.write_seconds, wall_now() - start);
+  }
+  const auto& walls = engine.world().is_wall;
+  const auto grains = static_cast<double>(std::count(walls.begin(), walls.end(), 0));
+  cost.bytes_per_grain = static_cast<double>(frame_bytes(folder, fields, 0)) / std::max(grains, 1.0);
+  return cost;
+}
+
+}  // namespace
+
+std::vector<FrameCost> frame_costs(const Engine& engine, int arc_resolution, int repeats) {
+  const fs::path folder = fs::temp_directory_path() / fmt::format("sphero-bench-frames-{}", ::getpid());
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  std::vector<FrameCost> costs;
+  try {
+    for (const std::string& field : kFrameFields)
+      costs.push_back(cost_of(engine, arc_resolution, {field}, repeats, folder));
+    costs.push_back(cost_of(engine, arc_resolution, {"contacts", "walls", "state"}, repeats, folder));
+  } catch (...) {
+    fs::remove_all(folder);
+    throw;
+  }
+  fs::remove_all(folder);
+  return costs;
+}
+
+}  // namespace sphero::app

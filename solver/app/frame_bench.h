@@ -1,0 +1,24 @@
+// What a frame costs (`sphero bench --frames`): for a case's state, each
+// field's file and the light set written as `sphero run` writes them, in
+// bytes per grain and seconds per frame on the thread that writes them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sphero::app {
+
+struct FrameCost {
+  std::string fields;  // one field, or several joined by '+'
+  double bytes_per_grain = 0.0;
+  double write_seconds = 0.0;  // per frame, the fastest of the repeats
+};
+
+// Writes `repeats` frames of each field of io/frame_grids.h's kFrameFields
+// alone and of the light set (state, contacts, walls) into a temporary
+// folder, removed after.
+std::vector<FrameCost> frame_costs(const Engine& engine, int arc_resolution, int repeats);
+
+}  // namespace sphero::app

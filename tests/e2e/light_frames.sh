@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# light_frames.sh SPHERO SCENE WORKDIR: a run that writes the light set
+# (state, contacts, walls) and one that writes every field hold the same
+# shape table, state, contacts, walls, energy.csv and checkpoint to the
+# byte, and `sphero analyze` and `sphero figure` give the same tables and
+# images from either: the drawn outlines add nothing the analysis reads.
+set -euo pipefail
+sphero=$1; scene=$2; work=$3
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work"; mkdir -p "$work"; cd "$work"
+"$sphero" run "$scene" --quiet --output full --fields state,contacts,walls,contact_points,outlines >/dev/null
+"$sphero" run "$scene" --quiet --output light --fields state,contacts,walls >/dev/null
+for file in shapes.vtu energy.csv final.ckpt state.pvd; do cmp -s "full/$file" "light/$file" || fail "$file differs"; done
+for file in full/state_*.vtu full/contacts_*.vtu full/walls_*.vtu; do
+  cmp -s "$file" "light/$(basename "$file")" || fail "$(basename "$file") differs"
+done
+ls light/outlines_* light/contact_points_* >/dev/null 2>&1 && fail "the light run drew outlines or vertex contacts"
+grep -q '^fields = contacts,walls,state$' light/run.sphero || fail "light/run.sphero: $(cat light/run.sphero)"
+"$sphero" analyze full --window 0,0,8,14 >/dev/null
+"$sphero" analyze light --window 0,0,8,14 >/dev/null
+for table in analysis.csv coordination.csv roses.csv shapes.csv ke_histogram.csv chains_00005.csv; do
+  cmp -s "full/$table" "light/$table" || fail "$table differs: $(diff "full/$table" "light/$table" | head -3)"
+done
+last=$(($(grep -c '<DataSet' light/state.pvd) - 1))
+for plot in network packing-map rose; do
+  "$sphero" figure full --frame "$last" --plot "$plot" -o "full-$plot.png" >/dev/null
+  "$sphero" figure light --frame "$last" --plot "$plot" -o "light-$plot.png" >/dev/null
+  cmp -s "full-$plot.png" "light-$plot.png" || fail "the $plot figure differs"
+done
+# What the light set saves.
+frame=$(printf '%05d' "$last")
+light_bytes=$(cat light/{state,contacts,walls}_"$frame".vtu | wc -c)
+full_bytes=$(cat full/*_"$frame".vtu | wc -c)
+((2 * light_bytes < full_bytes)) || fail "a light frame of $light_bytes bytes against $full_bytes with every field"
+echo "light frames ok: $light_bytes bytes a frame, $full_bytes with every field"
