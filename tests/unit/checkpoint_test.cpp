@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -188,6 +189,25 @@ TEST(Checkpoint, AnOlderFileGoesOnFromItsLedgersTotals) {
 
 // A rigid checkpoint of version 11, before Coulomb friction: its laws read
 // frictionless and its programs solved by the interior point, as they were.
+// A file of version 13 held the skeletons' world coordinates, which a
+// later version derives on reading: derived, they are those it held, to
+// the bit, and the file written again reads back as the same state.
+TEST(Checkpoint, AFileOfVersion13ReadsAsItWasWritten) {
+  const EngineSnapshot old = load_checkpoint(SPHERO_DATA_DIR "/../tests/fuzz/corpus/checkpoint/tiny_format13.ckpt");
+  World derived = old.world;
+  update_world_vertices(derived);
+  EXPECT_EQ(derived.world_vertex, old.world.world_vertex);
+  std::stringstream bytes;
+  write_checkpoint(bytes, old);
+  const EngineSnapshot again = read_checkpoint(bytes, "again.ckpt");
+  EXPECT_EQ(again.world.world_vertex, old.world.world_vertex);
+  EXPECT_EQ(again.world.position, old.world.position);
+  Engine a(old), b(again);
+  a.run(100);
+  b.run(100);
+  expect_identical(a, b);
+}
+
 TEST(Checkpoint, ARigidFileOfVersion11ReadsWithoutFriction) {
   const EngineSnapshot old = load_checkpoint(SPHERO_DATA_DIR "/../tests/fuzz/corpus/checkpoint/tiny_rigid.ckpt");
   ASSERT_EQ(old.settings.model, Model::rigid);
@@ -240,6 +260,30 @@ void expect_refused(const std::string& bytes, const std::string& what) {
   EXPECT_NE(message.find(what), std::string::npos) << message;
 }
 
+// The file with its closing checksum put right after a change.
+std::string resummed(std::string bytes) {
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a, as the format's
+  for (std::size_t k = 0; k + 8 < bytes.size(); ++k) h = (h ^ static_cast<unsigned char>(bytes[k])) * 1099511628211ull;
+  std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
+  return bytes;
+}
+
+// A whole checkpoint's fields are compressed (format 14): a damaged stream
+// or a size that is not its fields', the checksum put right, is refused by
+// name.
+TEST(Checkpoint, DamagedCompressedFieldsAreRefusedByName) {
+  Engine pile = frictional_pile(Integrator::velocity_verlet);
+  pile.run(200);
+  const std::string good = whole_bytes(pile.snapshot());
+  ASSERT_EQ(resummed(good), good);  // the format's checksum
+  std::string stream = good;
+  stream[stream.size() / 2] ^= 0x55;  // inside the compressed fields
+  expect_refused(resummed(stream), "compressed fields are damaged");
+  std::string size = good;
+  size[12] ^= 0x01;  // the fields' size, after the magic (8 bytes) and the format (4)
+  expect_refused(resummed(size), "compressed fields");
+}
+
 TEST(Checkpoint, AnEngineSpentOnItsSnapshotGivesTheSameState) {
   for (Integrator integrator : {Integrator::velocity_verlet, Integrator::gear}) {
     auto pile = std::make_unique<Engine>(frictional_pile(integrator));
@@ -249,12 +293,12 @@ TEST(Checkpoint, AnEngineSpentOnItsSnapshotGivesTheSameState) {
   }
 }
 
-// Files written by earlier Sphero runs (format 9 and 10, a vibrating wall,
-// a rigid heap, a checkpoint in parts) still read and step: the checks of a
-// file's content refuse nothing a run writes.
+// Files written by earlier Sphero runs (format 9, 10 and 13, a vibrating
+// wall, a rigid heap, a checkpoint in parts) still read and step: the
+// checks of a file's content refuse nothing a run writes.
 TEST(Checkpoint, FilesRunsWroteStillReadAndStep) {
-  for (const char* name :
-       {"tiny.ckpt", "tiny_format10.ckpt", "tiny_vibrating.ckpt", "tiny_rigid.ckpt", "tiny_in_parts.ckpt"}) {
+  for (const char* name : {"tiny.ckpt", "tiny_format10.ckpt", "tiny_format13.ckpt", "tiny_vibrating.ckpt",
+                           "tiny_rigid.ckpt", "tiny_in_parts.ckpt"}) {
     SCOPED_TRACE(name);
     Engine e(load_checkpoint(std::filesystem::path(SPHERO_SOURCE_DIR) / "tests/fuzz/corpus/checkpoint" / name));
     e.step();
