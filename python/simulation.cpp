@@ -12,6 +12,7 @@
 #include "engine/thread_team.h"
 #include "io/checkpoint.h"
 #include "io/frame_grids.h"
+#include "io/single_precision.h"
 #include "io/stage.h"
 #include "run/run_start.h"
 #include "run/stage_plan.h"
@@ -159,6 +160,8 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
   const std::vector<std::string> fields = in_frame_order(scene_.fields);
   RunOutput files(folder, wall_columns(engine().world()), engine().world().cell, arc_resolution_, fields);
   files.hold(std::move(claim));
+  if (scene_.single_precision) check_single_precision(engine().world(), "start_output");
+  files.set_single_precision(scene_.single_precision);
   StagePlan plan;
   plan.name = "python";
   plan.first_step = run_.step_count();

@@ -26,6 +26,7 @@
 #include "io/checkpoint.h"
 #include "io/run_output.h"
 #include "io/scene.h"
+#include "io/single_precision.h"
 #include "io/stage.h"
 #include "packing/spatial_order.h"
 #include "parallel/distributed_engine.h"
@@ -117,6 +118,17 @@ EngineMaker engine_maker(const SceneConfig& scene) {
   };
 }
 
+// A scene asking for single precision where a float would round its
+// points past their meaning is refused before anything runs.
+void refuse_single_precision_where_it_breaks(const SceneConfig& scene, const World& world) {
+  if (!scene.single_precision) return;
+  try {
+    check_single_precision(world, scene.source);
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(e.what());
+  }
+}
+
 // The folder's RunOutput for a run whose state is at `time` now.
 RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const std::vector<WallColumns>& columns,
                       const PeriodicCell& cell, double time) {
@@ -127,6 +139,7 @@ RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const
   if (!options.restart.empty()) resume_at = time;
   RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at);
   output.hold(std::move(claim));
+  output.set_single_precision(scene.single_precision);
   // A --from run's frames go on from its parent's numbers, and so do a
   // --from run's and a branch's shape rows.
   if (!options.from.empty() && options.restart.empty())
@@ -201,6 +214,7 @@ RanksStart whole_state_on_root(const Ranks& ranks, const RunOptions& options, co
         ProgressLine line(options.quiet);
         return first_stage_state(scene, options.from, &start.sources, line.callback());
       }();
+      refuse_single_precision_where_it_breaks(scene, first.world);
       if (scene.backend == Backend::opencl)
         throw SceneError(
             fmt::format("{}: backend = opencl does not run on several ranks: drop mpirun or the key", scene.source));
@@ -298,7 +312,7 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
     output.emplace(open_output(options, scene, start.columns, run->engine().local().world().cell, run->time()));
     if (!options.quiet) print_header(scene, run->engine().grains(), driver, run->engine().settings().dt, "  " + header);
   });
-  RankFrames frames(*run, output ? &*output : nullptr, out, scene.arc_resolution);
+  RankFrames frames(*run, output ? &*output : nullptr, out, scene.arc_resolution, scene.single_precision);
   CheckpointObserver checkpoints(*run, out / "checkpoint.ckpt");
   driver.observe(frames);
   driver.observe(checkpoints);
@@ -329,6 +343,7 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
     ProgressLine line(options.quiet);
     return first_stage_state(scene, options.from, &sources, line.callback());
   }();
+  refuse_single_precision_where_it_breaks(scene, first.world);
   RunStart start = start_run(scene, std::move(first), options.from.empty(), options.restart);
   std::string backend;  // the header's line for it, if not the CPU
   SerialRun run(engine_for([&] { return start.engine(); }, scene, &backend), engine_maker(scene));

@@ -13,6 +13,7 @@
 #include "io/drawing_shift.h"
 #include "io/frame_reader.h"
 #include "io/packing_frame.h"
+#include "io/single_precision.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 #include "shapes/outline_cache.h"
@@ -218,7 +219,8 @@ vtkSmartPointer<vtkUnstructuredGrid> walls_grid(const FrameData& f) {
 
 }  // namespace
 
-FrameGrids::FrameGrids(const World& w, int arc_resolution, ShapeTable* shapes) {
+FrameGrids::FrameGrids(const World& w, int arc_resolution, ShapeTable* shapes, bool single_precision)
+    : single_precision_(single_precision) {
   if (shapes)
     for (std::size_t i = 0; i < w.size(); ++i) table_row_.push_back(shapes->row_of(w, i));
   // Bodies of one shape share its drawing: the cache hands out one
@@ -262,6 +264,7 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
   for (const std::string& field : kFrameFields) {
     if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
     const vtkSmartPointer<vtkUnstructuredGrid> grid = field_grid(field, data);
+    if (single_precision_) to_single_precision(grid, field == "state");
     add_time_value(grid, data.time);
     write_vtu_atomically(directory / piece.file_name(field, frame), grid);
     layouts.push_back({field, layout_of(grid)});

@@ -34,7 +34,9 @@ class FrameGrids {
   // once, in its body frame.
   // With `shapes` (the run's table, which it may append to), the state is
   // written light: each body names its shape's row (io/state_vtu.h).
-  FrameGrids(const World& world, int arc_resolution, ShapeTable* shapes = nullptr);
+  // With `single_precision`, the files hold their floating-point arrays in
+  // 32 bits, the bodies' placement aside (io/single_precision.h).
+  FrameGrids(const World& world, int arc_resolution, ShapeTable* shapes = nullptr, bool single_precision = false);
 
   // `engine`'s part `piece` of a frame of `fields`, made straight from its
   // state: what each field's file holds, named by the bodies' ids. A
@@ -71,6 +73,7 @@ class FrameGrids {
   std::vector<DrawnShape> shapes_;          // one per distinct shape
   std::vector<std::uint32_t> shape_index_;  // per body of the world, its shape in shapes_
   std::vector<int> table_row_;              // per body, its row in the run's shape table (none without one)
+  bool single_precision_ = false;
 };
 
 // The grid of one field (kFrameFields) of a frame, as its file holds it.

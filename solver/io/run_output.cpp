@@ -218,7 +218,7 @@ void RunOutput::write_frame(const Engine& engine, const EnergyLedger& ledger) {
   // the drawing may lack, bodies at other indices).
   const std::pair<std::size_t, int> bodies{engine.world().size(), engine.world().next_id};
   if (!grids_ || grids_bodies_ != bodies) {
-    grids_.emplace(engine.world(), arc_resolution_, &shapes_);
+    grids_.emplace(engine.world(), arc_resolution_, &shapes_, single_precision_);
     grids_bodies_ = bodies;
   }
   // Before any frame names them.

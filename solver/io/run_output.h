@@ -104,6 +104,9 @@ class RunOutput {
   // are those of one run; before the first frame only. A parent without a
   // readable table leaves the numbering to this run.
   void number_shapes_from(const std::filesystem::path& parent);
+  // Frames in single precision (io/single_precision.h); before the first
+  // frame only.
+  void set_single_precision(bool single) { single_precision_ = single; }
   // The run's shape table as it stands (io/shape_table.h).
   const ShapeTable& shapes() const { return shapes_; }
   // Whether an earlier run's frames were found and are continued (those up
@@ -146,6 +149,7 @@ class RunOutput {
   std::optional<FrameGrids> grids_;
   ShapeTable shapes_;  // the run's (io/shape_table.h), which its state frames name
   std::size_t shapes_written_ = 0;
+  bool single_precision_ = false;
   std::optional<FolderLock> claim_;
   std::pair<std::size_t, int> grids_bodies_;  // the bodies grids_ was drawn for: their count and next id
   std::vector<double> times_;

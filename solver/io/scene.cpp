@@ -54,6 +54,7 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"output_interval", "simulated time between frames, s (default duration/100)"},
     {"fields", "what each frame holds: particles,contacts,walls,state (default all four)"},
     {"arc_resolution", "chords per full circle in drawn outlines (default 24)"},
+    {"precision", "double (default) or single: the frames' numbers in 64 or 32 bits, the bodies' placement in 64"},
     {"checkpoint_interval", "simulated time between checkpoints, s (default 0: at the end and on Ctrl-C)"},
     {"neighbours",
      "cells | triangulation (default cells): how a list rebuild finds the neighbour pairs, with link "
@@ -698,6 +699,11 @@ void read_output_keys(const SceneValues& values, SceneConfig& scene) {
   }
   scene.output_interval = scene.duration / 100.0;
   if (const auto v = values.scalar("output_interval")) scene.output_interval = positive(*v, "output_interval", v->text);
+  if (const auto v = values.scalar("precision")) {
+    if (v->text != "double" && v->text != "single")
+      fail_at(v->at, "precision", fmt::format("expected double or single, found '{}'", v->text));
+    scene.single_precision = v->text == "single";
+  }
   if (const auto v = values.scalar("arc_resolution")) {
     scene.arc_resolution = whole(*v, "arc_resolution", v->text, 3);
     constexpr int kMostChords = 4096;  // every outline of every frame is drawn with them

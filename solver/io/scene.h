@@ -158,7 +158,8 @@ struct SceneConfig {
   std::filesystem::path output_directory = "sphero-output";
   double output_interval = 0.0;
   int arc_resolution = 24;
-  double checkpoint_interval = 0.0;                               // 0: only at the end and on signals
+  bool single_precision = false;     // `precision = single`: frames' numbers in 32 bits (io/single_precision.h)
+  double checkpoint_interval = 0.0;  // 0: only at the end and on signals
   std::vector<std::string> fields{"state", "contacts", "walls"};  // the light set
   // The stages after the first, which the keys above describe.
   std::vector<StageSpec> stages;

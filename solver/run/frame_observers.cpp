@@ -43,8 +43,13 @@ void SerialFrames::unstable(const InstabilityError&) {
   save_checkpoint(output_.directory() / "last-good.ckpt", last_good_);
 }
 
-RankFrames::RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory, int arc_resolution)
-    : run_(run), output_(output), arc_resolution_(arc_resolution), directory_(std::move(directory)) {
+RankFrames::RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory, int arc_resolution,
+                       bool single_precision)
+    : run_(run),
+      output_(output),
+      arc_resolution_(arc_resolution),
+      single_precision_(single_precision),
+      directory_(std::move(directory)) {
   const Ranks& ranks = run_.ranks();
   frame_ = static_cast<int>(ranks.max(output_ ? static_cast<double>(output_->next_frame_number()) : 0.0));
 }
@@ -61,7 +66,7 @@ void RankFrames::write(const EngineSnapshot& header) {
   const bool redraw = grids_drawn_at_ != engine.decompositions() || grids_generation_ != run_.generation();
   if (redraw) {
     agree_on_shapes(ranks, engine.local().world(), shapes_);
-    grids_.emplace(engine.local().world(), arc_resolution_, &shapes_);
+    grids_.emplace(engine.local().world(), arc_resolution_, &shapes_, single_precision_);
     grids_drawn_at_ = engine.decompositions();
     grids_generation_ = run_.generation();
   }

@@ -44,7 +44,8 @@ class SerialFrames final : public RunObserver {
 // .pvtu files, collections and energy.csv (`output`, null elsewhere).
 class RankFrames final : public RunObserver {
  public:
-  RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory, int arc_resolution);
+  RankFrames(RankRun& run, RunOutput* output, std::filesystem::path directory, int arc_resolution,
+             bool single_precision = false);
   void started(const RunPoint&) override;
   void stage_begun(const RunPoint&) override;
   void stepped(const RunPoint& at) override;
@@ -62,6 +63,7 @@ class RankFrames final : public RunObserver {
   RunOutput* output_;
   std::vector<std::string> fields_;  // the stage's
   int arc_resolution_;
+  bool single_precision_;
   std::filesystem::path directory_;
   int frame_ = 0;
   // The outlines of the bodies held here, drawn anew when they change.

@@ -32,4 +32,22 @@ frame=$(printf '%05d' "$last")
 light_bytes=$(cat light/{state,contacts,walls}_"$frame".vtu | wc -c)
 full_bytes=$(cat full/*_"$frame".vtu | wc -c)
 ((2 * light_bytes < full_bytes)) || fail "a light frame of $light_bytes bytes against $full_bytes with every field"
-echo "light frames ok: $light_bytes bytes a frame, $full_bytes with every field"
+# Single precision: the numbers of the frames in 32 bits, the bodies'
+# placement in 64; what the analysis derives moves by float rounding only.
+"$sphero" run "$scene" --quiet --output single --fields state,contacts,walls --precision single >/dev/null
+grep -aq 'type="Float32" Name="velocity"' single/state_00003.vtu && grep -aq 'type="Float64" Name="angle"' single/state_00003.vtu ||
+  fail "single precision: the state's velocity is not Float32 or its angle not Float64"
+"$sphero" analyze single --window 0,0,8,14 >/dev/null
+awk -F, 'FNR == 1 { ++file } /^#/ || /^frame/ { next }
+  file == 1 { for (k = 1; k <= NF; ++k) double_[FNR, k] = $k; next }
+  { for (k = 3; k <= NF; ++k) { d = $k - double_[FNR, k]; if (d < 0) d = -d; s = double_[FNR, k]; if (s < 0) s = -s
+      if (d > 1e-5 * s + 1e-9) { print "single precision moves column " k " of row " FNR " from " double_[FNR, k] " to " $k; bad = 1 } } }
+  END { exit bad }' light/analysis.csv single/analysis.csv || fail "single precision moved the analysis"
+single_bytes=$(cat single/{state,contacts,walls}_"$frame".vtu | wc -c)
+((single_bytes < light_bytes)) || fail "single precision wrote $single_bytes bytes a frame, not fewer than $light_bytes"
+# Refused where a float would round points past their meaning.
+{ cat "$scene"; echo 'wall = radius=0.05 points=1e6,0;1e6,1'; echo 'precision = single'; } > far.ini
+sed -i "s#shape=\.\./\.\./\.\./data/#shape=$(cd "$(dirname "$scene")/../../../data" && pwd)/#" far.ini
+if message=$("$sphero" run far.ini --check 2>&1); then fail "a scene 1e6 m wide was accepted in single precision"; fi
+grep -q "far.ini: precision = single rounds a point" <<<"$message" || fail "far.ini: $message"
+echo "light frames ok: $light_bytes bytes a frame, $single_bytes in single precision, $full_bytes with every field"
