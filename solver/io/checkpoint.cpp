@@ -368,13 +368,16 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
     if (w.vertex_begin.size() != w.size() || w.vertex_count.size() != w.size() || vertices > per_body.size())
       io.fail("inconsistent skeleton arrays");
     share_local_vertices(w, per_body);
+    w.world_vertex.assign(per_body.size(), Vec2{});  // within which every body's vertices lie
   }
   if (version < kFirstCompressed) {
     io.vector(w.world_vertex);
   } else if constexpr (!kWrites<Io>) {
     // A snapshot's vertices are those of its positions (Engine::snapshot),
-    // derived with the same arithmetic.
-    update_world_vertices(w);
+    // derived with the same arithmetic, each body within the arrays read.
+    if (w.angle.size() != w.size()) io.fail("inconsistent body arrays");
+    w.orientation.assign(w.size(), Vec2{1.0, 0.0});
+    for (std::size_t i = 0; i < w.size(); ++i) update_body_vertices(w, i);
   }
   io.value(w.material_count);
   io.vector(w.law);

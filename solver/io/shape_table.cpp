@@ -32,7 +32,9 @@ void append_bits(std::string& key, const T& value) {
   key.append(bytes, sizeof(T));
 }
 
-std::string key_of(const Shape& s) {
+}  // namespace
+
+std::string shape_key(const Shape& s) {
   std::string key = s.name;
   key.push_back('\0');
   append_bits(key, static_cast<int>(s.kind));
@@ -40,6 +42,8 @@ std::string key_of(const Shape& s) {
   for (const Vec2 v : s.vertices) append_bits(key, v.x), append_bits(key, v.y);
   return key;
 }
+
+namespace {
 
 int cell_type(SkeletonKind kind) {
   switch (kind) {
@@ -69,11 +73,12 @@ SkeletonKind kind_of_cell(int type, vtkIdType points, const std::string& where) 
 
 ShapeTable::ShapeTable(std::vector<ShapeRow> rows) : rows_(std::move(rows)) {
   // Rows keep their numbers as read, a repeated shape included.
-  for (std::size_t k = 0; k < rows_.size(); ++k) row_of_key_.try_emplace(key_of(rows_[k].shape), static_cast<int>(k));
+  for (std::size_t k = 0; k < rows_.size(); ++k)
+    row_of_key_.try_emplace(shape_key(rows_[k].shape), static_cast<int>(k));
 }
 
 int ShapeTable::add(ShapeRow row) {
-  const auto [at, is_new] = row_of_key_.try_emplace(key_of(row.shape), static_cast<int>(rows_.size()));
+  const auto [at, is_new] = row_of_key_.try_emplace(shape_key(row.shape), static_cast<int>(rows_.size()));
   if (is_new) rows_.push_back(std::move(row));
   return at->second;
 }
@@ -87,7 +92,7 @@ int ShapeTable::row_of(Shape shape) {
 }
 
 int ShapeTable::find(const Shape& shape) const {
-  const auto found = row_of_key_.find(key_of(shape));
+  const auto found = row_of_key_.find(shape_key(shape));
   return found == row_of_key_.end() ? -1 : found->second;
 }
 
@@ -126,8 +131,8 @@ ShapeTable read_shape_table(const std::filesystem::path& path) {
     throw std::runtime_error(source + ": missing; the run's state frames name their shapes in it (copy it with them)");
   const vtkSmartPointer<vtkUnstructuredGrid> grid = read_vtu(path);
   vtkDataArray* format = grid->GetFieldData()->GetArray("sphero_shape_table_format");
-  if (format == nullptr || format->GetNumberOfTuples() != 1 || format->GetTuple1(0) < 1 ||
-      format->GetTuple1(0) > kShapeTableFormat)
+  if (format == nullptr || format->GetNumberOfTuples() != 1 ||
+      !(format->GetTuple1(0) >= 1 && format->GetTuple1(0) <= kShapeTableFormat))
     throw std::runtime_error(
         fmt::format("{}: not a shape table of format 1 to {} (no sphero_shape_table_format); a newer Sphero wrote it?",
                     source, kShapeTableFormat));

@@ -41,6 +41,10 @@ class ShapeTable {
   std::unordered_map<std::string, int> row_of_key_;  // the exact bits of name, kind, radius and skeleton
 };
 
+// The exact bits of a shape's name, kind, radius and skeleton: equal for
+// the same shape only.
+std::string shape_key(const Shape& shape);
+
 // Writes the table whole or not at all.
 void write_shape_table(const std::filesystem::path& path, const ShapeTable& table);
 // Throws std::runtime_error naming the file, and the row where a shape is

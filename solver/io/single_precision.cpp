@@ -36,7 +36,9 @@ void to_single_precision(vtkUnstructuredGrid* grid, bool keep_placement) {
   for (int k = 0; k < cells->GetNumberOfArrays(); ++k)
     if (vtkDoubleArray::SafeDownCast(cells->GetAbstractArray(k))) names.emplace_back(cells->GetArrayName(k));
   for (const std::string& name : names) {
-    if (keep_placement && name == "angle") continue;
+    if (keep_placement && (name == "angle" || name == "density" || name == "held" || name == "imposed_velocity" ||
+                           name == "imposed_force" || name == "vibration" || name == "plate"))
+      continue;
     vtkNew<vtkFloatArray> floats = as_floats(cells->GetArray(name.c_str()));
     cells->RemoveArray(name.c_str());
     cells->AddArray(floats);

@@ -15,7 +15,9 @@ class vtkUnstructuredGrid;
 namespace sphero {
 
 // The grid's floating-point arrays (and its points, unless `keep_placement`)
-// as 32-bit floats; with `keep_placement`, the points and `angle` stay.
+// as 32-bit floats; with `keep_placement` (a state frame), the points,
+// `angle` and what a body is given rather than what it does — its density
+// and imposed motions, a plate's pressure and the ids of its span — stay.
 void to_single_precision(vtkUnstructuredGrid* grid, bool keep_placement);
 
 // The largest coordinate a frame of `world` is written with and its

@@ -449,7 +449,9 @@ std::vector<BodySpec> read_state_vtu(const std::filesystem::path& path, std::vec
 
 int state_format(vtkUnstructuredGrid* grid) {
   vtkDataArray* format = grid->GetFieldData()->GetArray("sphero_state_format");
-  return format != nullptr && format->GetNumberOfTuples() == 1 ? static_cast<int>(format->GetTuple1(0)) : 1;
+  if (format == nullptr || format->GetNumberOfTuples() != 1) return 1;
+  const double value = format->GetTuple1(0);
+  return value >= 1.0 && value <= 1000.0 && value == std::floor(value) ? static_cast<int>(value) : 0;
 }
 
 std::shared_ptr<const ShapeTable> shape_table_of_state(vtkUnstructuredGrid* grid, const std::filesystem::path& file) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -76,10 +77,16 @@ std::vector<std::pair<int, Shape>> shapes_of_bytes(const std::vector<char>& byte
 }  // namespace
 
 void agree_on_shapes(const Ranks& ranks, const World& local, ShapeTable& table) {
-  std::vector<std::pair<int, Shape>> found;  // each shape the table lacks, with the id of a local body of it
+  // Each shape the table lacks once, with the lowest id of a local body of
+  // it.
+  std::vector<std::pair<int, Shape>> found;
+  std::unordered_map<std::string, std::size_t> listed;
   for (std::size_t i = 0; i < local.size(); ++i) {
     Shape shape = body_shape(local, i);
-    if (table.find(shape) < 0) found.emplace_back(local.id[i], std::move(shape));
+    if (table.find(shape) >= 0) continue;
+    const auto [at, is_new] = listed.try_emplace(shape_key(shape), found.size());
+    if (is_new) found.emplace_back(local.id[i], std::move(shape));
+    else found[at->second].first = std::min(found[at->second].first, local.id[i]);
   }
   std::vector<std::pair<int, Shape>> shapes = shapes_of_bytes(ranks.all_gather(shape_bytes(found)));
   // A shape several bodies (on several ranks) have comes in at its lowest id.

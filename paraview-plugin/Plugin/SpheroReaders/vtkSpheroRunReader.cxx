@@ -21,6 +21,7 @@
 
 #include "io/frame_grids.h"
 #include "io/frame_reader.h"
+#include "io/grid_check.h"
 #include "io/run_manifest.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
@@ -234,10 +235,10 @@ vtkSmartPointer<vtkUnstructuredGrid> particles_from_state(vtkUnstructuredGrid* s
   const auto shapes = sphero::shape_table_of_state(state, state_file);
   const sphero::FrameData data = sphero::frame_from_grids(nullptr, nullptr, nullptr, state, shapes.get(), resolution);
   vtkSmartPointer<vtkUnstructuredGrid> grid = sphero::field_grid("outlines", data);
-  std::unordered_map<long, vtkIdType> cell_of;
-  vtkDataArray* state_id = state->GetCellData()->GetArray("id");
+  std::unordered_map<int, vtkIdType> cell_of;
+  vtkDataArray* state_id = sphero::cell_array(state, "id", 1, true, state_file.string());
   for (vtkIdType c = 0; c < state->GetNumberOfCells(); ++c) {
-    cell_of.emplace(static_cast<long>(state_id->GetTuple1(c)), c);
+    cell_of.emplace(sphero::cell_int(state_id, c), c);
   }
   vtkCellData* from = state->GetCellData();
   for (int k = 0; k < from->GetNumberOfArrays(); ++k) {
@@ -250,7 +251,11 @@ vtkSmartPointer<vtkUnstructuredGrid> particles_from_state(vtkUnstructuredGrid* s
     copy->SetNumberOfComponents(a->GetNumberOfComponents());
     copy->SetNumberOfTuples(static_cast<vtkIdType>(data.particles.size()));
     for (std::size_t p = 0; p < data.particles.size(); ++p) {
-      copy->SetTuple(static_cast<vtkIdType>(p), cell_of.at(data.particles[p].id), a);
+      const auto found = cell_of.find(data.particles[p].id);
+      if (found == cell_of.end()) {
+        throw std::runtime_error(state_file.string() + ": its ids are not whole numbers >= 0; the file is damaged");
+      }
+      copy->SetTuple(static_cast<vtkIdType>(p), found->second, a);
     }
     grid->GetCellData()->AddArray(copy);
   }
