@@ -168,7 +168,7 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
   plan.frame_every = frame_every;
   plan.checkpoint_every = checkpoint_every;
   plan.dt = engine().settings().dt;
-  plan.fields = fields;
+  plan.fields = scene_.fields;  // with its array choices
   // Frames in the background only where the engine leaves a core free.
   output_ =
       std::make_unique<Output>(run_, std::move(files), plan, scene_.threads == 1 && ThreadTeam::usable_cores() > 1);

@@ -382,6 +382,7 @@ void print_frame_costs(const Case& c, const SettledCase& s, const BenchOptions& 
                              {"scene", fmt::format("\"{}\"", c.kind.name)},
                              {"n", fmt::format("{}", s.grains)},
                              {"fields", fmt::format("\"{}\"", cost.fields)},
+                             {"precision", fmt::format("\"{}\"", cost.precision)},
                              {"bytes_per_grain", fmt::format("{:.1f}", cost.bytes_per_grain)},
                              {"write_ms", fmt::format("{:.3f}", 1e3 * cost.write_seconds)},
                              {"step_ms", fmt::format("{:.3f}", 1e3 * step_seconds)},

@@ -25,10 +25,11 @@ std::uintmax_t frame_bytes(const fs::path& folder, const std::vector<std::string
 }
 
 FrameCost cost_of(const Engine& engine, int arc_resolution, const std::vector<std::string>& fields, int repeats,
-                  const fs::path& folder) {
+                  const fs::path& folder, bool single_precision = false) {
   ShapeTable shapes;
-  const FrameGrids grids(engine.world(), arc_resolution, &shapes);
+  const FrameGrids grids(engine.world(), arc_resolution, &shapes, single_precision);
   FrameCost cost;
+  if (single_precision) cost.precision = "single";
   for (const std::string& field : fields) cost.fields += (cost.fields.empty() ? "" : "+") + field;
   cost.write_seconds = INFINITY;
   for (int k = 0; k < repeats; ++k) {
@@ -53,6 +54,7 @@ std::vector<FrameCost> frame_costs(const Engine& engine, int arc_resolution, int
     for (const std::string& field : kFrameFields)
       costs.push_back(cost_of(engine, arc_resolution, {field}, repeats, folder));
     costs.push_back(cost_of(engine, arc_resolution, {"contacts", "walls", "state"}, repeats, folder));
+    costs.push_back(cost_of(engine, arc_resolution, {"contacts", "walls", "state"}, repeats, folder, true));
   } catch (...) {
     fs::remove_all(folder);
     throw;

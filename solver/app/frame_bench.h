@@ -11,14 +11,15 @@
 namespace sphero::app {
 
 struct FrameCost {
-  std::string fields;  // one field, or several joined by '+'
+  std::string fields;                // one field, or several joined by '+'
+  std::string precision = "double";  // of the files' numbers (io/single_precision.h)
   double bytes_per_grain = 0.0;
   double write_seconds = 0.0;  // per frame, the fastest of the repeats
 };
 
 // Writes `repeats` frames of each field of io/frame_grids.h's kFrameFields
-// alone and of the light set (state, contacts, walls) into a temporary
-// folder, removed after.
+// alone and of the light set (state, contacts, walls), in double precision
+// and in single, into a temporary folder, removed after.
 std::vector<FrameCost> frame_costs(const Engine& engine, int arc_resolution, int repeats);
 
 }  // namespace sphero::app

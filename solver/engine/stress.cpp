@@ -24,30 +24,46 @@ Vec2 Stress::major_direction() const {
 }
 
 Stress love_weber(Vec2 centre, const std::vector<ContactOnParticle>& contacts, double area) {
+  return love_weber(centre, contacts.data(), contacts.data() + contacts.size(), area);
+}
+
+Stress love_weber(Vec2 centre, const ContactOnParticle* begin, const ContactOnParticle* end, double area) {
   Stress s;
-  for (const ContactOnParticle& c : contacts) {
-    const Vec2 arm = c.point - centre;
-    s.xx -= arm.x * c.force.x;
-    s.xy -= arm.x * c.force.y;
-    s.yx -= arm.y * c.force.x;
-    s.yy -= arm.y * c.force.y;
+  for (const ContactOnParticle* c = begin; c != end; ++c) {
+    const Vec2 arm = c->point - centre;
+    s.xx -= arm.x * c->force.x;
+    s.xy -= arm.x * c->force.y;
+    s.yx -= arm.y * c->force.x;
+    s.yy -= arm.y * c->force.y;
   }
   return s.scaled(1.0 / area);
 }
 
 std::vector<Stress> particle_stresses(const World& w, const std::vector<Contact>& contacts,
                                       const std::vector<double>& area, const std::vector<bool>& include) {
-  std::vector<std::vector<ContactOnParticle>> on(w.size());
-  for (const Contact& c : contacts) {
-    if (!c.active) continue;
+  // Each body's contacts in one array (counted, then placed in the
+  // contacts' order, so that each sum adds in the same order as ever).
+  const std::size_t n = w.size();
+  const auto counted = [&](const Contact& c) {
     const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
-    if (!include.empty() && !(include[v] && include[e])) continue;
-    on[v].push_back({c.point, c.force});
+    return c.active && (include.empty() || (include[v] && include[e]));
+  };
+  std::vector<std::size_t> first(n + 1, 0);
+  for (const Contact& c : contacts)
+    if (counted(c))
+      ++first[static_cast<std::size_t>(c.vertex_body) + 1], ++first[static_cast<std::size_t>(c.edge_body) + 1];
+  for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+  std::vector<ContactOnParticle> on(first[n]);
+  std::vector<std::size_t> next(first.begin(), first.end() - 1);
+  for (const Contact& c : contacts) {
+    if (!counted(c)) continue;
+    on[next[static_cast<std::size_t>(c.vertex_body)]++] = {c.point, c.force};
     // The edge body sees the contact at the same point in its own image.
-    on[e].push_back({c.point - c.edge_offset, -c.force});
+    on[next[static_cast<std::size_t>(c.edge_body)]++] = {c.point - c.edge_offset, -c.force};
   }
-  std::vector<Stress> stress;
-  for (std::size_t i = 0; i < w.size(); ++i) stress.push_back(love_weber(w.position[i], on[i], area[i]));
+  std::vector<Stress> stress(n);
+  for (std::size_t i = 0; i < n; ++i)
+    stress[i] = love_weber(w.position[i], on.data() + first[i], on.data() + first[i + 1], area[i]);
   return stress;
 }
 

@@ -42,6 +42,8 @@ struct ContactOnParticle {
 // Σ_c (R_c − x_p) ⊗ f_c with the sign that makes compression positive,
 // divided by `area` (the particle's own area for a per-particle stress).
 Stress love_weber(Vec2 centre, const std::vector<ContactOnParticle>& contacts, double area);
+// The same over the contacts from `begin` to `end`.
+Stress love_weber(Vec2 centre, const ContactOnParticle* begin, const ContactOnParticle* end, double area);
 
 // Per-body stress of every body (walls included) from the active contacts,
 // each divided by `area[i]`; `include` says which bodies' contacts count

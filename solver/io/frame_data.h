@@ -146,6 +146,9 @@ struct FrameData {
   // which the forces are the percussions' rates (0 for the soft model, and
   // in a frame read from files, whose percussion arrays hold dt × forces).
   double percussion_dt = 0.0;
+  // The arrays the analysis reads that the frame's files left out, as
+  // "field:array" (a run that chose its arrays: io/field_arrays.h).
+  std::vector<std::string> missing_arrays;
 };
 
 }  // namespace sphero

@@ -11,6 +11,7 @@
 #include "engine/stress.h"
 #include "io/contact_points_vtu.h"
 #include "io/drawing_shift.h"
+#include "io/field_arrays.h"
 #include "io/frame_reader.h"
 #include "io/packing_frame.h"
 #include "io/single_precision.h"
@@ -35,19 +36,38 @@ void add_arrays(vtkUnstructuredGrid* grid, std::initializer_list<vtkAbstractArra
   for (vtkAbstractArray* a : arrays) grid->GetCellData()->AddArray(a);
 }
 
+// The entries of `keys` (a body and what sorts its entries) grouped by
+// body: the first entry of body i is at first[i], each body's entries in
+// the order `keys` gives them.
+template <class Entry>
+std::vector<std::size_t> group_by_body(std::size_t bodies, const std::vector<std::pair<std::size_t, Entry>>& keys,
+                                       std::vector<Entry>& grouped) {
+  std::vector<std::size_t> first(bodies + 1, 0);
+  for (const auto& k : keys) ++first[k.first + 1];
+  for (std::size_t i = 0; i < bodies; ++i) first[i + 1] += first[i];
+  grouped.resize(keys.size());
+  std::vector<std::size_t> next(first.begin(), first.end() - 1);
+  for (const auto& k : keys) grouped[next[k.first]++] = k.second;
+  return first;
+}
+
 // Per body of `w`, the distinct bodies it touches.
 std::vector<int> coordination_numbers(const World& w, const std::vector<Contact>& contacts) {
-  std::vector<std::vector<int>> partners(w.size());
+  std::vector<std::pair<std::size_t, int>> links;
+  links.reserve(2 * contacts.size());
   for (const Contact& c : contacts) {
     if (!c.active) continue;
-    partners[static_cast<std::size_t>(c.vertex_body)].push_back(c.edge_body);
-    partners[static_cast<std::size_t>(c.edge_body)].push_back(c.vertex_body);
+    links.push_back({static_cast<std::size_t>(c.vertex_body), c.edge_body});
+    links.push_back({static_cast<std::size_t>(c.edge_body), c.vertex_body});
   }
+  std::vector<int> partners;
+  const std::vector<std::size_t> first = group_by_body(w.size(), links, partners);
   std::vector<int> counts(w.size());
   for (std::size_t i = 0; i < w.size(); ++i) {
-    auto& p = partners[i];
-    std::sort(p.begin(), p.end());
-    counts[i] = static_cast<int>(std::unique(p.begin(), p.end()) - p.begin());
+    const auto begin = partners.begin() + static_cast<std::ptrdiff_t>(first[i]),
+               end = partners.begin() + static_cast<std::ptrdiff_t>(first[i + 1]);
+    std::sort(begin, end);
+    counts[i] = static_cast<int>(std::unique(begin, end) - begin);
   }
   return counts;
 }
@@ -63,24 +83,51 @@ struct Pair {
   int contacts = 0;
 };
 
-std::map<std::tuple<int, int, int, int>, Pair> pairs_of(const World& w, const std::vector<Contact>& contacts,
-                                                        const FramePiece& piece) {
-  std::map<std::tuple<int, int, int, int>, Pair> pairs;
+// A vertex contact as a pair's share: the pair's key (b and the image; a
+// groups them) and the contact, seen from a.
+struct PairShare {
+  int b = 0;
+  std::array<int, 2> image{};
+  const Contact* contact = nullptr;
+  bool vertex_first = true;
+};
+
+// The pairs in the order of (a, b, image), each summing its contacts in
+// the engine's order.
+std::vector<Pair> pairs_of(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece) {
+  std::vector<std::pair<std::size_t, PairShare>> shares;
+  shares.reserve(contacts.size());
   for (const Contact& c : contacts) {
     if (!c.active || !piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
     const bool vertex_first = c.vertex_body < c.edge_body;
     const int a = vertex_first ? c.vertex_body : c.edge_body, b = vertex_first ? c.edge_body : c.vertex_body;
-    const Vec2 offset = vertex_first ? c.edge_offset : -c.edge_offset;
     const std::array<int, 2> image = vertex_first ? c.image : std::array<int, 2>{-c.image[0], -c.image[1]};
-    Pair& p = pairs.try_emplace({a, b, image[0], image[1]}, Pair{a, b, offset, {}, {}, {}, {}}).first->second;
-    p.force += vertex_first ? c.force : -c.force;
-    p.point_sum += c.point - (vertex_first ? Vec2{} : c.edge_offset);
-    p.direction_sum += vertex_first ? c.normal : -c.normal;  // from a towards b
-    p.normal += c.normal_force;
-    p.normal_sum += vertex_first ? -c.normal_force * c.normal : c.normal_force * c.normal;
-    p.overlap = std::max(p.overlap, c.overlap);
-    p.sliding |= c.sliding;
-    ++p.contacts;
+    shares.push_back({static_cast<std::size_t>(a), {b, image, &c, vertex_first}});
+  }
+  std::vector<PairShare> grouped;
+  const std::vector<std::size_t> first = group_by_body(w.size(), shares, grouped);
+  std::vector<Pair> pairs;
+  for (std::size_t a = 0; a < w.size(); ++a) {
+    const auto begin = grouped.begin() + static_cast<std::ptrdiff_t>(first[a]),
+               end = grouped.begin() + static_cast<std::ptrdiff_t>(first[a + 1]);
+    std::stable_sort(begin, end, [](const PairShare& x, const PairShare& y) {
+      return std::tie(x.b, x.image) < std::tie(y.b, y.image);
+    });
+    for (auto s = begin; s != end; ++s) {
+      const Contact& c = *s->contact;
+      const bool vertex_first = s->vertex_first;
+      if (s == begin || s->b != (s - 1)->b || s->image != (s - 1)->image)
+        pairs.push_back(Pair{static_cast<int>(a), s->b, vertex_first ? c.edge_offset : -c.edge_offset, {}, {}, {}, {}});
+      Pair& p = pairs.back();
+      p.force += vertex_first ? c.force : -c.force;
+      p.point_sum += c.point - (vertex_first ? Vec2{} : c.edge_offset);
+      p.direction_sum += vertex_first ? c.normal : -c.normal;  // from a towards b
+      p.normal += c.normal_force;
+      p.normal_sum += vertex_first ? -c.normal_force * c.normal : c.normal_force * c.normal;
+      p.overlap = std::max(p.overlap, c.overlap);
+      p.sliding |= c.sliding;
+      ++p.contacts;
+    }
   }
   return pairs;
 }
@@ -136,49 +183,54 @@ vtkSmartPointer<vtkUnstructuredGrid> particles_grid(const FrameData& f) {
   return grid;
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> contacts_grid(const FrameData& f) {
+// `derived`: with the arrays a reader derives (force_magnitude,
+// branch_vector), written only on request.
+vtkSmartPointer<vtkUnstructuredGrid> contacts_grid(const FrameData& f, bool derived) {
+  const auto n = static_cast<vtkIdType>(f.pairs.size());
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
-  auto grid = new_grid(points);
-  auto first = named_ints("body_a", 1);
-  auto second = named_ints("body_b", 1);
-  auto sliding = named_ints("sliding", 1);
-  auto count = named_ints("vertex_contacts", 1);
-  auto force = named_doubles("force_on_a", 3);
-  auto magnitude = named_doubles("force_magnitude", 1);
-  auto normal = named_doubles("normal_force", 1);
-  auto tangential = named_doubles("tangential_force", 1);
-  auto overlap = named_doubles("overlap", 1);
-  auto branch = named_doubles("branch_vector", 3);
-  auto normal_direction = named_doubles("contact_normal", 3);
-  // A rigid run's contacts act by percussions: its forces are those over
-  // the step, so the step's percussions are the forces times dt.
-  const double dt = f.percussion_dt;
-  auto percussion = named_doubles("percussion_on_a", 3);
-  auto normal_percussion = named_doubles("normal_percussion", 1);
-  auto tangential_percussion = named_doubles("tangential_percussion", 1);
-  for (std::size_t k = 0; k < f.pairs.size(); ++k) {
-    const PairRecord& p = f.pairs[k];
-    const ForceSegment& line = f.forces[k];
-    insert_cell(grid, points, VTK_LINE, {line.a, line.b});
-    first->InsertNextValue(p.body_a);
-    second->InsertNextValue(p.body_b);
-    sliding->InsertNextValue(line.sliding);
-    count->InsertNextValue(p.vertex_contacts);
-    force->InsertNextTuple3(p.force.x, p.force.y, 0.0);
-    magnitude->InsertNextValue(line.magnitude);
-    normal->InsertNextValue(p.normal_force);
-    tangential->InsertNextValue(p.tangential_force);
-    overlap->InsertNextValue(p.overlap);
-    branch->InsertNextTuple3(p.branch.x, p.branch.y, 0.0);
-    normal_direction->InsertNextTuple3(p.normal.x, p.normal.y, 0.0);
-    percussion->InsertNextTuple3(dt * p.force.x, dt * p.force.y, 0.0);
-    normal_percussion->InsertNextValue(dt * p.normal_force);
-    tangential_percussion->InsertNextValue(dt * p.tangential_force);
+  points->SetDataTypeToDouble();  // branch vectors for analysis, not rounded to float
+  points->SetNumberOfPoints(2 * n);
+  double* at = static_cast<vtkDoubleArray*>(points->GetData())->GetPointer(0);
+  for (const ForceSegment& line : f.forces) {
+    *at++ = line.a.x, *at++ = line.a.y, *at++ = 0.0;
+    *at++ = line.b.x, *at++ = line.b.y, *at++ = 0.0;
   }
   grid->SetPoints(points);
-  add_arrays(
-      grid, {first, second, sliding, count, force, magnitude, normal, tangential, overlap, branch, normal_direction});
-  if (dt > 0.0) add_arrays(grid, {percussion, normal_percussion, tangential_percussion});
+  set_uniform_cells(grid, VTK_LINE, n, 2);
+  IntColumn first("body_a", n), second("body_b", n), sliding("sliding", n), count("vertex_contacts", n);
+  DoubleColumn force("force_on_a", n, 3), normal("normal_force", n), tangential("tangential_force", n),
+      overlap("overlap", n), normal_direction("contact_normal", n, 3);
+  for (vtkIdType k = 0; k < n; ++k) {
+    const PairRecord& p = f.pairs[static_cast<std::size_t>(k)];
+    first.set(k, p.body_a), second.set(k, p.body_b);
+    sliding.set(k, f.forces[static_cast<std::size_t>(k)].sliding), count.set(k, p.vertex_contacts);
+    force.set(k, {p.force.x, p.force.y, 0.0}), normal.set(k, p.normal_force);
+    tangential.set(k, p.tangential_force), overlap.set(k, p.overlap);
+    normal_direction.set(k, {p.normal.x, p.normal.y, 0.0});
+  }
+  add_columns(grid, {&first, &second, &sliding, &count, &force, &normal, &tangential, &overlap, &normal_direction});
+  if (derived) {
+    DoubleColumn magnitude("force_magnitude", n), branch("branch_vector", n, 3);
+    for (vtkIdType k = 0; k < n; ++k) {
+      const PairRecord& p = f.pairs[static_cast<std::size_t>(k)];
+      magnitude.set(k, f.forces[static_cast<std::size_t>(k)].magnitude);
+      branch.set(k, {p.branch.x, p.branch.y, 0.0});
+    }
+    add_columns(grid, {&magnitude, &branch});
+  }
+  // A rigid run's contacts act by percussions: its forces are those over
+  // the step, so the step's percussions are the forces times dt.
+  if (const double dt = f.percussion_dt; dt > 0.0) {
+    DoubleColumn percussion("percussion_on_a", n, 3), normal_percussion("normal_percussion", n),
+        tangential_percussion("tangential_percussion", n);
+    for (vtkIdType k = 0; k < n; ++k) {
+      const PairRecord& p = f.pairs[static_cast<std::size_t>(k)];
+      percussion.set(k, {dt * p.force.x, dt * p.force.y, 0.0});
+      normal_percussion.set(k, dt * p.normal_force), tangential_percussion.set(k, dt * p.tangential_force);
+    }
+    add_columns(grid, {&percussion, &normal_percussion, &tangential_percussion});
+  }
   return grid;
 }
 
@@ -236,8 +288,8 @@ FrameGrids::FrameGrids(const World& w, int arc_resolution, ShapeTable* shapes, b
   }
 }
 
-FrameData FrameGrids::frame(const Engine& engine, const FramePiece& piece,
-                            const std::vector<std::string>& fields) const {
+FrameData FrameGrids::frame(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields,
+                            bool skeletons) const {
   const auto wants = [&](const char* field) { return std::find(fields.begin(), fields.end(), field) != fields.end(); };
   FrameData data;
   data.time = engine.time();
@@ -246,7 +298,7 @@ FrameData FrameGrids::frame(const Engine& engine, const FramePiece& piece,
   const bool drawn = wants("outlines"), state = wants("state");
   const Loads per_body = drawn || state ? loads(w, contacts) : Loads{};
   if (drawn) add_particles(w, per_body, piece, data);
-  if (state) add_states(w, per_body, piece, data);
+  if (state) add_states(w, per_body, piece, skeletons, data);
   if (wants("contacts")) {
     add_pairs(w, contacts, piece, data);
     if (engine.settings().model == Model::rigid) data.percussion_dt = engine.settings().dt;
@@ -259,11 +311,12 @@ FrameData FrameGrids::frame(const Engine& engine, const FramePiece& piece,
 std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiece& piece,
                                            const std::vector<std::string>& fields,
                                            const std::filesystem::path& directory, int frame) const {
-  const FrameData data = this->frame(engine, piece, fields);
+  const FrameData data = this->frame(engine, piece, fields, table_row_.empty());
   std::vector<PieceLayout> layouts;
   for (const std::string& field : kFrameFields) {
     if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
-    const vtkSmartPointer<vtkUnstructuredGrid> grid = field_grid(field, data);
+    const vtkSmartPointer<vtkUnstructuredGrid> grid = field_grid(field, data, fields);
+    if (field != "state" || state_format(grid) == 2) keep_chosen_arrays(grid, fields, field);
     if (single_precision_) to_single_precision(grid, field == "state");
     add_time_value(grid, data.time);
     write_vtu_atomically(directory / piece.file_name(field, frame), grid);
@@ -283,8 +336,9 @@ FrameGrids::Loads FrameGrids::loads(const World& w, const std::vector<Contact>& 
           coordination_numbers(w, contacts)};
 }
 
-void FrameGrids::add_states(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const {
-  data.states = state_records(w, piece);
+void FrameGrids::add_states(const World& w, const Loads& loads, const FramePiece& piece, bool skeletons,
+                            FrameData& data) const {
+  data.states = state_records(w, piece, skeletons);
   std::size_t next = 0;
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!piece.writes(i)) continue;
@@ -325,7 +379,7 @@ void FrameGrids::add_particles(const World& w, const Loads& loads, const FramePi
 
 void FrameGrids::add_pairs(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece,
                            FrameData& data) const {
-  for (const auto& [key, p] : pairs_of(w, contacts, piece)) {
+  for (const Pair& p : pairs_of(w, contacts, piece)) {
     // A wall's centre of mass says nothing about where it is touched: draw
     // wall contacts from the grain to the mean contact point.
     // The line is in the first body's frame, which a wall's drawing shifts.
@@ -379,9 +433,15 @@ void FrameGrids::add_walls(const World& w, const std::vector<Contact>& contacts,
   }
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data) {
+vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data,
+                                                const std::vector<std::string>& fields) {
   if (field == "outlines") return particles_grid(data);
-  if (field == "contacts") return contacts_grid(data);
+  if (field == "contacts") {
+    const std::vector<std::string> arrays = chosen_arrays(fields, "contacts");
+    return contacts_grid(data, fields.empty() ||
+                                   std::find(arrays.begin(), arrays.end(), "force_magnitude") != arrays.end() ||
+                                   std::find(arrays.begin(), arrays.end(), "branch_vector") != arrays.end());
+  }
   if (field == "walls") return walls_grid(data);
   if (field == "contact_points") return contact_points_grid(data.vertex_contacts);
   const bool light = !data.states.empty() && std::all_of(data.states.begin(), data.states.end(),

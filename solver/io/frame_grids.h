@@ -42,7 +42,10 @@ class FrameGrids {
   // state: what each field's file holds, named by the bodies' ids. A
   // piece's wall it does not draw (rank 0 draws the walls) comes as a
   // record without skeleton, holding the piece's contacts on it.
-  FrameData frame(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields) const;
+  // Without `skeletons`, a light state's records lack what its file does
+  // not hold (the skeletons in world coordinates, the shapes' names).
+  FrameData frame(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields,
+                  bool skeletons = true) const;
 
   // Writes `engine`'s part `piece` of frame `frame` of each of `fields`
   // into `directory` (FramePiece::file_name), each file whole or not at all,
@@ -60,7 +63,7 @@ class FrameGrids {
   };
   Loads loads(const World& w, const std::vector<Contact>& contacts) const;
   void add_particles(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const;
-  void add_states(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const;
+  void add_states(const World& w, const Loads& loads, const FramePiece& piece, bool skeletons, FrameData& data) const;
   void add_pairs(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece, FrameData& data) const;
   void add_walls(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece, FrameData& data) const;
 
@@ -76,8 +79,11 @@ class FrameGrids {
   bool single_precision_ = false;
 };
 
-// The grid of one field (kFrameFields) of a frame, as its file holds it.
-vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data);
+// The grid of one field (kFrameFields) of a frame, as its file holds it;
+// with `fields` (a run's, io/field_arrays.h), without the arrays a reader
+// derives unless they ask for them.
+vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data,
+                                                const std::vector<std::string>& fields = {});
 
 // The frame `sphero run` would write of `engine`'s state now, in memory
 // (Python's live frames, with no disk): frame() of every field but the

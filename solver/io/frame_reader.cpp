@@ -11,6 +11,7 @@
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include "io/contact_points_vtu.h"
+#include "io/field_arrays.h"
 #include "io/frame_piece.h"
 #include "io/grid_check.h"
 #include "io/packing_frame.h"
@@ -141,6 +142,23 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
   return table;
 }
 
+namespace {
+
+// The analysis reads every array of a frame's default set; a run that chose
+// fewer is viewed, not analysed.
+void refuse_missing_arrays(const FrameData& data) {
+  if (data.missing_arrays.empty()) return;
+  std::string names;
+  for (const std::string& name : data.missing_arrays) names += (names.empty() ? "" : ", ") + name;
+  throw std::runtime_error(
+      fmt::format("the run chose the arrays it wrote and left out {}, which the analysis reads; write them "
+                  "(fields = state,contacts,walls, or name them after state: and contacts:) to analyse the run; "
+                  "ParaView shows it as it is",
+                  names));
+}
+
+}  // namespace
+
 FrameData read_frame(const std::filesystem::path& run, int frame) {
   const std::vector<CollectionEntry> frames = run_frames(run);
   if (frame < 0 || static_cast<std::size_t>(frame) >= frames.size())
@@ -164,6 +182,7 @@ FrameData read_frame(const std::filesystem::path& run, int frame) {
     const std::shared_ptr<const ShapeTable> shapes = state ? shape_table_of_state(state, file("state")) : nullptr;
     FrameData data = frame_from_grids(particles, contacts, walls, state, shapes.get(), run_arc_resolution(run));
     if (std::filesystem::exists(points_file)) data.vertex_contacts = vertex_contacts_from_grid(read_vtu(points_file));
+    refuse_missing_arrays(data);
     return data;
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("{}: frame {}: {}", run.string(), index, e.what()));
@@ -193,8 +212,31 @@ std::string frame_extension(const CollectionEntry& frame) {
   return std::filesystem::path(frame.file).extension() == ".pvtu" ? ".pvtu" : ".vtu";
 }
 
+void add_derived_contact_arrays(vtkUnstructuredGrid* contacts) {
+  vtkCellData* cells = contacts->GetCellData();
+  vtkDataArray* force = cells->GetArray("force_on_a");
+  const vtkIdType n = contacts->GetNumberOfCells();
+  if (force != nullptr && force->GetNumberOfComponents() == 3 && cells->GetArray("force_magnitude") == nullptr) {
+    auto magnitude = named_doubles("force_magnitude", 1);
+    magnitude->SetNumberOfTuples(n);
+    for (vtkIdType c = 0; c < n; ++c)
+      magnitude->SetValue(c, norm(Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)}));
+    cells->AddArray(magnitude);
+  }
+  if (cells->GetArray("branch_vector") == nullptr) {
+    auto branch = named_doubles("branch_vector", 3);
+    branch->SetNumberOfTuples(n);
+    for (vtkIdType c = 0; c < n; ++c) {
+      const auto ends = cell_points(contacts, c);
+      const Vec2 b = ends.size() == 2 ? ends.back() - ends.front() : Vec2{};
+      branch->SetTuple3(c, b.x, b.y, 0.0);
+    }
+    cells->AddArray(branch);
+  }
+}
+
 bool holds_analysis(vtkUnstructuredGrid* state) {
-  return state->GetCellData()->GetAbstractArray("stress_compression_positive") != nullptr;
+  return state_format(state) == 2 || state->GetCellData()->GetAbstractArray("stress_compression_positive") != nullptr;
 }
 
 namespace {
@@ -283,7 +325,8 @@ void add_contacts(vtkUnstructuredGrid* contacts, FrameData& data) {
            force ? Vec2{force->GetComponent(c, 0), force->GetComponent(c, 1)} : Vec2{},
            normal_force ? normal_force->GetTuple1(c) : 0.0, tangential_force ? tangential_force->GetTuple1(c) : 0.0,
            overlap ? overlap->GetTuple1(c) : 0.0, count ? cell_int(count, c) : 0});
-      data.forces.push_back({ends.front(), ends.back(), magnitude ? magnitude->GetTuple1(c) : 0.0,
+      const Vec2 force_on_a = data.pairs.back().force;
+      data.forces.push_back({ends.front(), ends.back(), magnitude ? magnitude->GetTuple1(c) : norm(force_on_a),
                              sliding ? sliding->GetTuple1(c) != 0.0 : false});
     }
   }
@@ -332,6 +375,10 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
   }
   add_contacts(contacts, data);
   add_walls(walls, data);
+  for (const auto& [field, grid] : {std::pair{"state", state}, std::pair{"contacts", contacts}})
+    if (grid != nullptr && (grid != state || state_format(state) == 2))
+      for (const std::string& name : missing_analysed_arrays(grid, field))
+        data.missing_arrays.push_back(std::string(field) + ":" + name);
   return data;
 }
 

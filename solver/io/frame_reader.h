@@ -65,9 +65,14 @@ std::string frame_file(const CollectionEntry& frame, const std::string& field);
 FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
                            vtkUnstructuredGrid* state = nullptr, const ShapeTable* shapes = nullptr,
                            int arc_resolution = 24);
-// Whether a state frame carries the analysis of its grains (a run's since
-// light frames), so that the drawn outlines are not needed.
+// Whether a state frame stands for the drawn outlines: a light one (format
+// 2, drawn from the shape table), or one that carries the analysis.
 bool holds_analysis(vtkUnstructuredGrid* state);
+// Adds to a contacts grid the arrays a run writes only on request
+// (io/field_arrays.h) where it lacks them: force_magnitude (of force_on_a)
+// and branch_vector (from the line's first point to its second), as the
+// run computes them.
+void add_derived_contact_arrays(vtkUnstructuredGrid* contacts);
 // The chords per full circle a run's outlines are drawn at (its manifest's).
 int run_arc_resolution(const std::filesystem::path& run_directory);
 // The collection that lists every frame of a run: state.pvd since light

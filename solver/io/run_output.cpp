@@ -1,5 +1,7 @@
 #include "io/run_output.h"
 
+#include "io/field_arrays.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -201,7 +203,7 @@ void RunOutput::number_shapes_from(const std::filesystem::path& parent) {
 }
 
 void RunOutput::set_frame_fields(std::vector<std::string> fields) {
-  for (const std::string& f : fields)
+  for (const std::string& f : file_fields(fields))
     if (!wants(f))
       throw std::logic_error(fmt::format("frames of field {}, which the run's output was not opened for", f));
   frame_fields_ = std::move(fields);

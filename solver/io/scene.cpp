@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "io/field_arrays.h"
 #include "io/wall_labels.h"
 #include "shapes/shape_file.h"
 #include "text/message_text.h"
@@ -52,7 +53,9 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"cell", "x0,y0,x1,y1: the periodic cell"},
     {"output", "output directory (default sphero-output)"},
     {"output_interval", "simulated time between frames, s (default duration/100)"},
-    {"fields", "what each frame holds: particles,contacts,walls,state (default all four)"},
+    {"fields",
+     "what each frame holds: state,contacts,walls (default), contact_points, outlines; arrays of a file "
+     "after its field, e.g. state:velocity,angular_velocity,contacts (docs/SCENES.md)"},
     {"arc_resolution", "chords per full circle in drawn outlines (default 24)"},
     {"precision", "double (default) or single: the frames' numbers in 64 or 32 bits, the bodies' placement in 64"},
     {"checkpoint_interval", "simulated time between checkpoints, s (default 0: at the end and on Ctrl-C)"},
@@ -674,12 +677,11 @@ std::vector<std::string> parse_fields(const Value& v) {
   // Every frame holds the state: frames are found by it and outlines drawn
   // from it.
   std::vector<std::string> fields{"state"};
-  for (std::string f : split(v.text, ',')) {
-    if (f == "particles") f = "outlines";  // its name before light frames
-    if (f != "outlines" && f != "contacts" && f != "walls" && f != "state" && f != "contact_points")
-      fail_at(
-          v.at, "fields", fmt::format("unknown field '{}'; use state, contacts, walls, contact_points, outlines", f));
-    if (std::find(fields.begin(), fields.end(), f) == fields.end()) fields.push_back(f);
+  try {
+    for (const std::string& f : parse_field_choice(v.text))
+      if (std::find(fields.begin(), fields.end(), f) == fields.end()) fields.push_back(f);
+  } catch (const std::invalid_argument& e) {
+    fail_at(v.at, "fields", e.what());
   }
   return fields;
 }

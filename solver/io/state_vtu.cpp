@@ -266,17 +266,19 @@ void write_state_vtu(const std::filesystem::path& path, const World& w, double t
   write_vtu_atomically(path, grid);
 }
 
-std::vector<StateRecord> state_records(const World& w, const FramePiece& piece) {
+std::vector<StateRecord> state_records(const World& w, const FramePiece& piece, bool skeletons) {
   std::vector<StateRecord> records;
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!piece.writes(i)) continue;
     StateRecord r;
     r.id = w.id[i];
-    r.shape = w.shape_name[i];
-    r.skeleton.reserve(static_cast<std::size_t>(w.vertex_count[i]));
-    for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
-      r.skeleton.push_back(vertex_position(w, static_cast<int>(i), k));
-    r.closed = w.closed[i] != 0 && r.skeleton.size() > 1;
+    if (skeletons) {
+      r.shape = w.shape_name[i];
+      r.skeleton.reserve(static_cast<std::size_t>(w.vertex_count[i]));
+      for (int k = w.vertex_begin[i]; k < w.vertex_begin[i] + w.vertex_count[i]; ++k)
+        r.skeleton.push_back(vertex_position(w, static_cast<int>(i), k));
+    }
+    r.closed = w.closed[i] != 0 && w.vertex_count[i] > 1;
     r.material = w.material[i];
     r.wall = w.is_wall[i] != 0;
     const BodyConstraint& c = w.constraint[i];
@@ -308,26 +310,27 @@ namespace {
 // The bodies' constraints: every piece of a frame holds the same arrays,
 // and a grain's zeros cost next to nothing compressed.
 void add_constraint_arrays(vtkUnstructuredGrid* grid, const std::vector<StateRecord>& records) {
-  auto held = named_ints("held", 3);
-  auto imposed_velocity = named_doubles("imposed_velocity", 3), imposed_force = named_doubles("imposed_force", 3);
+  const auto n = static_cast<vtkIdType>(records.size());
+  IntColumn held("held", n, 3);
+  DoubleColumn imposed_velocity("imposed_velocity", n, 3), imposed_force("imposed_force", n, 3);
   // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
-  auto vibration = named_doubles("vibration", 4);
+  DoubleColumn vibration("vibration", n, 4);
   // A pressure plate's pressure, inward x, y and the ids of the two bodies
-  // whose distance is its span (-1 where it has none); all 0 and -1 for
-  // other bodies.
-  auto plate = named_doubles("plate", 5);
-  for (const StateRecord& r : records) {
-    held->InsertNextTuple3(r.held[0], r.held[1], r.held[2]);
-    imposed_velocity->InsertNextTuple3(r.imposed_velocity[0], r.imposed_velocity[1], r.imposed_velocity[2]);
-    imposed_force->InsertNextTuple3(r.imposed_force.x, r.imposed_force.y, r.imposed_torque);
-    vibration->InsertNextTuple(r.vibration.data());
-    const double plate_tuple[5] = {
-        r.pressure, r.inward.x, r.inward.y, static_cast<double>(r.span[0]), static_cast<double>(r.span[1])};
-    plate->InsertNextTuple(plate_tuple);
+  // whose distance is its span (-1 where it has none); all 0 for other
+  // bodies (readers look at a span only where inward is not 0), which
+  // compresses to nothing where -1 would not.
+  DoubleColumn plate("plate", n, 5);
+  for (vtkIdType k = 0; k < n; ++k) {
+    const StateRecord& r = records[static_cast<std::size_t>(k)];
+    for (int c = 0; c < 3; ++c) held.set(3 * k + c, r.held[static_cast<std::size_t>(c)]);
+    imposed_velocity.set(k, {r.imposed_velocity[0], r.imposed_velocity[1], r.imposed_velocity[2]});
+    imposed_force.set(k, {r.imposed_force.x, r.imposed_force.y, r.imposed_torque});
+    vibration.set(k, {r.vibration[0], r.vibration[1], r.vibration[2], r.vibration[3]});
+    const bool is_plate = !(r.inward == Vec2{});
+    plate.set(k, {r.pressure, r.inward.x, r.inward.y, is_plate ? static_cast<double>(r.span[0]) : 0.0,
+                  is_plate ? static_cast<double>(r.span[1]) : 0.0});
   }
-  for (vtkAbstractArray* a :
-       std::initializer_list<vtkAbstractArray*>{held, imposed_velocity, imposed_force, vibration, plate})
-    grid->GetCellData()->AddArray(a);
+  add_columns(grid, {&held, &imposed_velocity, &imposed_force, &vibration, &plate});
 }
 
 // What the analysis needs of a grain beyond its state, where a frame of a
@@ -395,34 +398,29 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& 
 
 vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const std::vector<StateRecord>& records,
                                                       const std::string& shape_table) {
+  const auto n = static_cast<vtkIdType>(records.size());
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
-  auto id = named_ints("id", 1), row = named_ints("shape", 1), material = named_ints("material", 1),
-       wall = named_ints("wall", 1), coordination = named_ints("coordination_number", 1);
-  auto angle = named_doubles("angle", 1), velocity = named_doubles("velocity", 3),
-       omega = named_doubles("angular_velocity", 1), density = named_doubles("density", 1),
-       stress = named_doubles("stress_compression_positive", 4), wall_stress = named_doubles("stress_from_walls", 4);
-  grid->Allocate(static_cast<vtkIdType>(records.size()));
-  for (const StateRecord& r : records) {
-    const vtkIdType point = points->InsertNextPoint(r.centre.x, r.centre.y, 0.0);
-    grid->InsertNextCell(VTK_VERTEX, 1, &point);
-    id->InsertNextValue(r.id);
-    row->InsertNextValue(r.shape_row);
-    material->InsertNextValue(r.material);
-    wall->InsertNextValue(r.wall);
-    coordination->InsertNextValue(r.coordination);
-    angle->InsertNextValue(r.angle);
-    velocity->InsertNextTuple3(r.velocity.x, r.velocity.y, 0.0);
-    omega->InsertNextValue(r.angular_velocity);
-    density->InsertNextValue(r.density);
-    stress->InsertNextTuple(r.stress.data());
-    wall_stress->InsertNextTuple(r.wall_stress.data());
-  }
+  points->SetNumberOfPoints(n);
+  double* at = static_cast<vtkDoubleArray*>(points->GetData())->GetPointer(0);
+  for (const StateRecord& r : records) *at++ = r.centre.x, *at++ = r.centre.y, *at++ = 0.0;
   grid->SetPoints(points);
-  for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
-           id, row, material, wall, angle, velocity, omega, density, coordination, stress, wall_stress})
-    grid->GetCellData()->AddArray(a);
+  set_uniform_cells(grid, VTK_VERTEX, n, 1);
+  IntColumn id("id", n), row("shape", n), material("material", n), wall("wall", n),
+      coordination("coordination_number", n);
+  DoubleColumn angle("angle", n), velocity("velocity", n, 3), omega("angular_velocity", n), density("density", n),
+      stress("stress_compression_positive", n, 4), wall_stress("stress_from_walls", n, 4);
+  for (vtkIdType k = 0; k < n; ++k) {
+    const StateRecord& r = records[static_cast<std::size_t>(k)];
+    id.set(k, r.id), row.set(k, r.shape_row), material.set(k, r.material), wall.set(k, r.wall);
+    coordination.set(k, r.coordination), angle.set(k, r.angle);
+    velocity.set(k, {r.velocity.x, r.velocity.y, 0.0}), omega.set(k, r.angular_velocity), density.set(k, r.density);
+    stress.set(k, {r.stress[0], r.stress[1], r.stress[2], r.stress[3]});
+    wall_stress.set(k, {r.wall_stress[0], r.wall_stress[1], r.wall_stress[2], r.wall_stress[3]});
+  }
+  add_columns(
+      grid, {&id, &row, &material, &wall, &angle, &velocity, &omega, &density, &coordination, &stress, &wall_stress});
   add_constraint_arrays(grid, records);
   auto format = named_ints("sphero_state_format", 1);
   format->InsertNextValue(2);

@@ -24,8 +24,9 @@ namespace sphero {
 
 void write_state_vtu(const std::filesystem::path& path, const World& world, double time);
 // The bodies of `world` as a state frame holds them, whole or a rank's
-// piece (bodies named by id).
-std::vector<StateRecord> state_records(const World& world, const FramePiece& piece);
+// piece (bodies named by id); without `skeletons`, each body's skeleton and
+// shape name left empty (a light frame names its shape's row instead).
+std::vector<StateRecord> state_records(const World& world, const FramePiece& piece, bool skeletons = true);
 // Their grid: format 1, each body's skeleton in world coordinates (a
 // packing, a file that stands alone).
 // With `analysis`, their coordination and stresses too (a run's frame).

@@ -1,17 +1,21 @@
 #include "io/vtu_file.h"
 
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkFieldData.h>
+#include <vtkTypeInt32Array.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLUnstructuredGridReader.h>
-#include <vtkXMLUnstructuredGridWriter.h>
+#include <vtkXMLWriter.h>
 
+#include <fstream>
 #include <stdexcept>
 
 #include "io/atomic_file.h"
 #include "io/grid_check.h"
 #include "io/pvtu_file.h"
 #include "io/vtu_preflight.h"
+#include "io/vtu_writer.h"
 
 namespace sphero {
 
@@ -27,6 +31,39 @@ vtkNew<vtkIntArray> named_ints(const char* name, int components) {
   a->SetName(name);
   a->SetNumberOfComponents(components);
   return a;
+}
+
+DoubleColumn::DoubleColumn(const char* name, vtkIdType tuples, int components) : components_(components) {
+  auto a = vtkSmartPointer<vtkDoubleArray>::New();
+  a->SetName(name);
+  a->SetNumberOfComponents(components);
+  a->SetNumberOfTuples(tuples);
+  values_ = a->GetPointer(0);
+  array_ = a;
+}
+
+IntColumn::IntColumn(const char* name, vtkIdType tuples, int components) {
+  auto a = vtkSmartPointer<vtkIntArray>::New();
+  a->SetName(name);
+  a->SetNumberOfComponents(components);
+  a->SetNumberOfTuples(tuples);
+  values_ = a->GetPointer(0);
+  array_ = a;
+}
+
+void add_columns(vtkUnstructuredGrid* grid, std::initializer_list<const Column*> columns) {
+  for (const Column* c : columns) grid->GetCellData()->AddArray(c->array());
+}
+
+void set_uniform_cells(vtkUnstructuredGrid* grid, int type, vtkIdType cells, int points_per_cell) {
+  vtkNew<vtkTypeInt32Array> offsets, connectivity;
+  offsets->SetNumberOfValues(cells + 1);
+  connectivity->SetNumberOfValues(cells * points_per_cell);
+  for (vtkIdType k = 0; k <= cells; ++k) offsets->SetValue(k, static_cast<std::int32_t>(k * points_per_cell));
+  for (vtkIdType k = 0; k < cells * points_per_cell; ++k) connectivity->SetValue(k, static_cast<std::int32_t>(k));
+  vtkNew<vtkCellArray> array;
+  array->SetData(offsets, connectivity);
+  grid->SetCells(type, array);
 }
 
 void add_time_value(vtkUnstructuredGrid* grid, double time) {
@@ -53,14 +90,13 @@ void write_vtk_xml_atomically(const std::filesystem::path& path, vtkXMLWriter& w
 }
 
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid) {
-  // Connectivity and offsets in 32 bits: a file holds far fewer than 2³¹
-  // points (readers refuse over 10⁸), and they are a light frame's main
-  // cost after the state itself.
-  if (vtkCellArray* cells = grid->GetCells();
-      cells != nullptr && cells->IsStorage64Bit() && cells->GetNumberOfConnectivityIds() < (vtkIdType{1} << 31))
-    cells->ConvertTo32BitStorage();
-  vtkNew<vtkXMLUnstructuredGridWriter> writer;
-  write_vtk_xml_atomically(path, *writer, grid);
+  const std::string bytes = vtu_bytes(grid);
+  write_atomically(path, [&](const std::filesystem::path& temporary) {
+    std::ofstream out(temporary, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) throw std::runtime_error(path.string() + ": cannot write (is the directory writable, the disk full?)");
+  });
 }
 
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& file) {

@@ -50,4 +50,24 @@ single_bytes=$(cat single/{state,contacts,walls}_"$frame".vtu | wc -c)
 sed -i "s#shape=\.\./\.\./\.\./data/#shape=$(cd "$(dirname "$scene")/../../../data" && pwd)/#" far.ini
 if message=$("$sphero" run far.ini --check 2>&1); then fail "a scene 1e6 m wide was accepted in single precision"; fi
 grep -q "far.ini: precision = single rounds a point" <<<"$message" || fail "far.ini: $message"
+# Arrays chosen within files: the state keeps what its readers need and the
+# chosen velocity; contacts:all adds what readers derive; the default
+# contacts leave those out; the analysis refuses, by name, a run that left
+# out what it reads.
+grep -aq 'Name="force_magnitude"' light/contacts_00003.vtu && fail "the default contacts wrote force_magnitude"
+grep -aq 'Name="branch_vector"' light/contacts_00003.vtu && fail "the default contacts wrote branch_vector"
+"$sphero" run "$scene" --quiet --output chosen --fields state:velocity,contacts:all,walls >/dev/null
+arrays() { grep -ao 'Name="[a-z_]*"' "$1" | sed 's/Name="\(.*\)"/\1/' | LC_ALL=C sort | tr '\n' ' '; }
+chosen_state="angle connectivity density id material offsets shape shape_table sphero_state_format types velocity wall "
+[[ "$(arrays chosen/state_00003.vtu)" == "$chosen_state" ]] ||
+  fail "state:velocity wrote $(arrays chosen/state_00003.vtu)"
+for name in force_magnitude branch_vector force_on_a contact_normal; do
+  grep -aq "Name=\"$name\"" chosen/contacts_00003.vtu || fail "contacts:all left out $name"
+done
+cmp -s light/walls_00003.vtu chosen/walls_00003.vtu || fail "choosing arrays elsewhere changed the walls"
+if message=$("$sphero" analyze chosen 2>&1); then fail "analyze read a run without the stresses"; fi
+grep -q "left out state:angular_velocity, state:coordination_number, state:stress_compression_positive" <<<"$message" ||
+  fail "analyze on chosen arrays: $message"
+if message=$("$sphero" run "$scene" --check --fields state:speed 2>&1); then fail "state:speed was accepted"; fi
+grep -q "the field state has no array 'speed'; its arrays are position, id," <<<"$message" || fail "state:speed: $message"
 echo "light frames ok: $light_bytes bytes a frame, $single_bytes in single precision, $full_bytes with every field"

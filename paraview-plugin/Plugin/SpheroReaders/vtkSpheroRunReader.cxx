@@ -314,6 +314,8 @@ int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtk
         }
         grid = regenerate_outlines(grid, state, this->ArcResolution);
       }
+      // What a light run leaves to its readers, for colouring and tubes.
+      if (block == 1) sphero::add_derived_contact_arrays(grid);
       add_frame_fields(grid->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
       if (block == 0 && std::filesystem::exists(state)) {
         // Where the Sphero filters find the exact skeletons (the exact

@@ -1,0 +1,19 @@
+// A .vtu as VTK's XML writer makes it (raw appended data, LZ4 blocks), made
+// straight from the grid's arrays: no array is copied, converted or scanned
+// for its range, so that writing a frame costs little more than compressing
+// it. VTK, ParaView and pvpython read it as they read their own files.
+#pragma once
+
+#include <string>
+
+class vtkUnstructuredGrid;
+
+namespace sphero {
+
+// The whole file of `grid`: its field data, point data, cell data, points
+// and cells (connectivity and offsets in 32 bits where they fit). String
+// arrays are written as VTK writes them, each value followed by a zero byte.
+// Throws std::invalid_argument for an array of a type VTK XML cannot hold.
+std::string vtu_bytes(vtkUnstructuredGrid* grid);
+
+}  // namespace sphero
