@@ -110,9 +110,14 @@ std::vector<Pair> pairs_of(const World& w, const std::vector<Contact>& contacts,
   for (std::size_t a = 0; a < w.size(); ++a) {
     const auto begin = grouped.begin() + static_cast<std::ptrdiff_t>(first[a]),
                end = grouped.begin() + static_cast<std::ptrdiff_t>(first[a + 1]);
-    std::stable_sort(begin, end, [](const PairShare& x, const PairShare& y) {
+    const auto before = [](const PairShare& x, const PairShare& y) {
       return std::tie(x.b, x.image) < std::tie(y.b, y.image);
-    });
+    };
+    // A grain has a handful of contacts: sorted in place (stable_sort would
+    // allocate for each); a wall may have thousands.
+    if (end - begin > 32) std::stable_sort(begin, end, before);
+    for (auto s = begin; s != end; ++s)
+      for (auto t = s; t != begin && before(*t, *(t - 1)); --t) std::iter_swap(t, t - 1);
     for (auto s = begin; s != end; ++s) {
       const Contact& c = *s->contact;
       const bool vertex_first = s->vertex_first;

@@ -142,10 +142,6 @@ EnergyTable read_energy_table(const std::filesystem::path& run) {
   return table;
 }
 
-namespace {
-
-// The analysis reads every array of a frame's default set; a run that chose
-// fewer is viewed, not analysed.
 void refuse_missing_arrays(const FrameData& data) {
   if (data.missing_arrays.empty()) return;
   std::string names;
@@ -156,8 +152,6 @@ void refuse_missing_arrays(const FrameData& data) {
                   "ParaView shows it as it is",
                   names));
 }
-
-}  // namespace
 
 FrameData read_frame(const std::filesystem::path& run, int frame) {
   const std::vector<CollectionEntry> frames = run_frames(run);

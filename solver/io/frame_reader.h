@@ -65,6 +65,10 @@ std::string frame_file(const CollectionEntry& frame, const std::string& field);
 FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* contacts, vtkUnstructuredGrid* walls,
                            vtkUnstructuredGrid* state = nullptr, const ShapeTable* shapes = nullptr,
                            int arc_resolution = 24);
+// Throws where `data` lacks arrays the analysis reads (FrameData::
+// missing_arrays), naming them: a run that chose fewer arrays is viewed,
+// not analysed.
+void refuse_missing_arrays(const FrameData& data);
 // Whether a state frame stands for the drawn outlines: a light one (format
 // 2, drawn from the shape table), or one that carries the analysis.
 bool holds_analysis(vtkUnstructuredGrid* state);

@@ -20,6 +20,7 @@
 #include "io/atomic_file.h"
 #include "io/vtu_file.h"
 #include "io/vtu_preflight.h"
+#include "io/vtu_writer.h"
 
 namespace sphero {
 namespace {
@@ -27,25 +28,8 @@ namespace {
 constexpr std::uintmax_t kMaxSummaryBytes = 64 << 20;
 constexpr std::size_t kMaxPieces = 1 << 20;
 
-std::string type_word(int vtk_type) {
-  switch (vtk_type) {
-    case VTK_INT:
-      return "Int32";
-    case VTK_DOUBLE:
-      return "Float64";
-    case VTK_FLOAT:
-      return "Float32";
-    case VTK_STRING:
-      return "String";
-    case VTK_LONG_LONG:
-    case VTK_ID_TYPE:
-      return "Int64";
-    case VTK_UNSIGNED_CHAR:
-      return "UInt8";
-    default:
-      throw std::logic_error(fmt::format("no .pvtu word for VTK type {}", vtk_type));
-  }
-}
+// The type word of a piece's array, as the piece's file names it.
+std::string type_word(int vtk_type) { return vtk_type == VTK_STRING ? "String" : vtu_type_word(vtk_type); }
 
 std::string whole_text(const std::filesystem::path& file) {
   if (std::filesystem::is_directory(file)) throw std::runtime_error(file.string() + ": a folder, not a .pvtu file");

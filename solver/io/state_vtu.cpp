@@ -159,15 +159,15 @@ std::vector<vtkIdType> cells_by_id(vtkDataArray* id, vtkIdType cells, std::vecto
   return order;
 }
 
-// The arrays a light state frame may hold beside its required ones: absent
-// ones read as 0 (a body that imposes nothing, a frame written without
-// them).
-struct LightArrays {
+// The arrays a state frame may hold beside the ones it cannot be read
+// without: absent ones read as 0 (a body that imposes nothing, a frame
+// written without them).
+struct StateArrays {
   vtkDataArray *material, *velocity, *omega, *coordination, *stress, *wall_stress;
   vtkDataArray *held, *imposed_velocity, *imposed_force, *vibration, *plate;
 };
 
-void read_light_constraint(const LightArrays& a, vtkIdType c, StateRecord& r, const std::string& source) {
+void read_constraint(const StateArrays& a, vtkIdType c, StateRecord& r, const std::string& source) {
   for (int k = 0; k < 3; ++k) {
     if (a.held) r.held[static_cast<std::size_t>(k)] = a.held->GetComponent(c, k) != 0.0;
     if (a.imposed_velocity) r.imposed_velocity[static_cast<std::size_t>(k)] = a.imposed_velocity->GetComponent(c, k);
@@ -187,6 +187,14 @@ void read_light_constraint(const LightArrays& a, vtkIdType c, StateRecord& r, co
   }
 }
 
+void read_analysis_arrays(const StateArrays& a, vtkIdType c, StateRecord& r) {
+  if (a.coordination) r.coordination = cell_int(a.coordination, c);
+  for (int k = 0; k < 4; ++k) {
+    if (a.stress) r.stress[static_cast<std::size_t>(k)] = a.stress->GetComponent(c, k);
+    if (a.wall_stress) r.wall_stress[static_cast<std::size_t>(k)] = a.wall_stress->GetComponent(c, k);
+  }
+}
+
 std::vector<StateRecord> light_state_records(vtkUnstructuredGrid* grid, const std::string& source,
                                              const ShapeTable* shapes) {
   if (shapes == nullptr)
@@ -198,7 +206,7 @@ std::vector<StateRecord> light_state_records(vtkUnstructuredGrid* grid, const st
   const auto optional = [&](const char* name, int components) {
     return cell_array(grid, name, components, false, source);
   };
-  const LightArrays a{optional("material", 1),
+  const StateArrays a{optional("material", 1),
                       optional("velocity", 3),
                       optional("angular_velocity", 1),
                       optional("coordination_number", 1),
@@ -247,12 +255,8 @@ std::vector<StateRecord> light_state_records(vtkUnstructuredGrid* grid, const st
     if (a.material) r.material = cell_int(a.material, c);
     if (a.velocity) r.velocity = {a.velocity->GetComponent(c, 0), a.velocity->GetComponent(c, 1)};
     if (a.omega) r.angular_velocity = a.omega->GetTuple1(c);
-    if (a.coordination) r.coordination = cell_int(a.coordination, c);
-    for (int k = 0; k < 4; ++k) {
-      if (a.stress) r.stress[static_cast<std::size_t>(k)] = a.stress->GetComponent(c, k);
-      if (a.wall_stress) r.wall_stress[static_cast<std::size_t>(k)] = a.wall_stress->GetComponent(c, k);
-    }
-    read_light_constraint(a, c, r, source);
+    read_analysis_arrays(a, c, r);
+    read_constraint(a, c, r, source);
     records.push_back(std::move(r));
   }
   return records;
@@ -345,17 +349,6 @@ void add_analysis_arrays(vtkUnstructuredGrid* grid, const std::vector<StateRecor
   }
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{coordination, stress, wall_stress})
     grid->GetCellData()->AddArray(a);
-}
-
-void read_analysis_arrays(vtkUnstructuredGrid* grid, vtkIdType c, StateRecord& r, const std::string& source) {
-  vtkDataArray *coordination = cell_array(grid, "coordination_number", 1, false, source),
-               *stress = cell_array(grid, "stress_compression_positive", 4, false, source),
-               *wall_stress = cell_array(grid, "stress_from_walls", 4, false, source);
-  if (coordination) r.coordination = cell_int(coordination, c);
-  for (int k = 0; k < 4; ++k) {
-    if (stress) r.stress[static_cast<std::size_t>(k)] = stress->GetComponent(c, k);
-    if (wall_stress) r.wall_stress[static_cast<std::size_t>(k)] = wall_stress->GetComponent(c, k);
-  }
 }
 
 }  // namespace
@@ -503,6 +496,17 @@ std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, cons
   if (id != nullptr && id->GetNumberOfComponents() != 1) id = nullptr;
   std::vector<int> numbers;
   const std::vector<vtkIdType> order = cells_by_id(id, grid->GetNumberOfCells(), numbers);
+  const StateArrays a{material,
+                      velocity,
+                      omega,
+                      cell_array(grid, "coordination_number", 1, false, source),
+                      cell_array(grid, "stress_compression_positive", 4, false, source),
+                      cell_array(grid, "stress_from_walls", 4, false, source),
+                      held,
+                      imposed_velocity,
+                      imposed_force,
+                      vibration,
+                      plate};
   std::vector<StateRecord> records;
   vtkNew<vtkIdList> ids;
   for (const vtkIdType c : order) {
@@ -524,22 +528,8 @@ std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, cons
     r.material = cell_int(material, c);
     r.density = density->GetTuple1(c);
     r.wall = wall->GetTuple1(c) != 0.0;
-    for (int k = 0; k < 3; ++k) {
-      r.held[static_cast<std::size_t>(k)] = held->GetComponent(c, k) != 0.0;
-      r.imposed_velocity[static_cast<std::size_t>(k)] = imposed_velocity->GetComponent(c, k);
-    }
-    r.imposed_force = {imposed_force->GetComponent(c, 0), imposed_force->GetComponent(c, 1)};
-    r.imposed_torque = imposed_force->GetComponent(c, 2);
-    if (vibration != nullptr)
-      for (int k = 0; k < 4; ++k) r.vibration[static_cast<std::size_t>(k)] = vibration->GetComponent(c, k);
-    if (plate != nullptr) {
-      r.pressure = plate->GetComponent(c, 0);
-      r.inward = {plate->GetComponent(c, 1), plate->GetComponent(c, 2)};
-      if (!(r.inward == Vec2{}))
-        for (int k = 0; k < 2; ++k)
-          r.span[static_cast<std::size_t>(k)] = span_end(plate->GetComponent(c, 3 + k), r.id, source);
-    }
-    read_analysis_arrays(grid, c, r, source);
+    read_constraint(a, c, r, source);
+    read_analysis_arrays(a, c, r);
     records.push_back(std::move(r));
   }
   return records;

@@ -23,7 +23,9 @@ namespace {
 // LZ4 looks back at most 64 KiB, so larger blocks would not compress better.
 constexpr std::size_t kBlockSize = 65536;
 
-const char* xml_type(int vtk_type) {
+}  // namespace
+
+const char* vtu_type_word(int vtk_type) {
   switch (vtk_type) {
     case VTK_CHAR:
     case VTK_SIGNED_CHAR:
@@ -53,6 +55,8 @@ const char* xml_type(int vtk_type) {
       throw std::invalid_argument(fmt::format("a .vtu cannot hold arrays of VTK type {}", vtk_type));
   }
 }
+
+namespace {
 
 std::string escaped(const std::string& text) {
   std::string out;
@@ -95,12 +99,10 @@ class Appended {
     const auto* bytes = static_cast<const char*>(data);
     for (std::size_t b = 0; b < blocks; ++b) {
       const int length = static_cast<int>(std::min(kBlockSize, size - b * kBlockSize));
-      const std::size_t at = payload_.size();
-      payload_.resize(at + static_cast<std::size_t>(LZ4_compressBound(length)));
       const int stored =
-          LZ4_compress_default(bytes + b * kBlockSize, payload_.data() + at, length, LZ4_compressBound(length));
+          LZ4_compress_default(bytes + b * kBlockSize, block_.data(), length, static_cast<int>(block_.size()));
       if (stored <= 0) throw std::runtime_error("LZ4 could not compress an array");
-      payload_.resize(at + static_cast<std::size_t>(stored));
+      append(block_.data(), static_cast<std::size_t>(stored));
       header.push_back(static_cast<std::uint32_t>(stored));
     }
     std::memcpy(payload_.data() + header_at, header.data(), header.size() * 4);
@@ -110,7 +112,7 @@ class Appended {
   // A data array's element, its values appended; `tuples` only in field data.
   void add_array(std::string& xml, vtkDataArray* a, bool tuples) {
     const std::size_t size = static_cast<std::size_t>(a->GetNumberOfValues()) * a->GetDataTypeSize();
-    element(xml, "DataArray", xml_type(a->GetDataType()), a, tuples, add(a->GetVoidPointer(0), size));
+    element(xml, "DataArray", vtu_type_word(a->GetDataType()), a, tuples, add(a->GetVoidPointer(0), size));
   }
 
   // A string array's element: its values, each followed by a zero byte.
@@ -138,6 +140,7 @@ class Appended {
   }
 
   std::string payload_;
+  std::vector<char> block_ = std::vector<char>(static_cast<std::size_t>(LZ4_compressBound(kBlockSize)));
 };
 
 void add_arrays(std::string& xml, Appended& data, vtkFieldData* arrays, bool tuples) {

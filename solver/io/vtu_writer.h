@@ -16,4 +16,9 @@ namespace sphero {
 // Throws std::invalid_argument for an array of a type VTK XML cannot hold.
 std::string vtu_bytes(vtkUnstructuredGrid* grid);
 
+// The type word a .vtu names a numeric array of VTK type `vtk_type` by
+// ("Float64", "Int32", ...). Throws std::invalid_argument for a type VTK XML
+// cannot hold.
+const char* vtu_type_word(int vtk_type);
+
 }  // namespace sphero

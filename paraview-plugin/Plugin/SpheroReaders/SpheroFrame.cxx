@@ -84,6 +84,7 @@ FilterFrame filter_frame(vtkInformationVector** inputVector) {
     }
   }
   f.frame = frame_from_grids(in.particles, in.contacts, in.walls, state, shapes.get());
+  refuse_missing_arrays(f.frame);
   f.output = copy_blocks(input, f.blocks);
   return f;
 }
