@@ -322,6 +322,22 @@ def test_output_from_python_is_sphero_runs_to_the_byte(tmp_path):
         sim.start_output(str(tmp_path / "python"))
 
 
+def test_output_from_python_writes_the_scenes_chosen_arrays(tmp_path):
+    chosen = dict(SMALL, fields="state:velocity,contacts:all,walls")
+    run = run_cli(tmp_path, sphero.scene_text(**chosen))
+    sim = sphero.Simulation(sphero.scene(base=os.path.join(DATA, "shapes"), **chosen))
+    sim.start_output(str(tmp_path / "python"), frame_interval=0.1)
+    sim.run(time=0.2)
+    sim.stop_output()
+    state = (tmp_path / "python" / "state_00001.vtu").read_bytes()
+    assert b'Name="velocity"' in state and b'Name="stress_compression_positive"' not in state
+    assert b'Name="branch_vector"' in (tmp_path / "python" / "contacts_00001.vtu").read_bytes()
+    for name in ("state_00001.vtu", "contacts_00001.vtu", "walls_00001.vtu"):
+        assert (tmp_path / "python" / name).read_bytes() == (run / name).read_bytes(), name
+    with pytest.raises(RuntimeError, match="left out state:angular_velocity"):
+        sphero.read_frame(str(run), 1)
+
+
 def test_a_world_from_arrays_is_the_scene_files_to_the_bit(tmp_path):
     from_scene = sphero.Simulation(small_scene())
     grains = ~from_scene.is_wall
