@@ -14,6 +14,7 @@
 #include "io/field_arrays.h"
 #include "io/frame_reader.h"
 #include "io/packing_frame.h"
+#include "io/pvtu_file.h"
 #include "io/single_precision.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
@@ -324,6 +325,7 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
     if (field != "state" || state_format(grid) == 2) keep_chosen_arrays(grid, fields, field);
     if (single_precision_) to_single_precision(grid, field == "state");
     add_time_value(grid, data.time);
+    if (!piece.whole()) add_piece_identity(grid, frame, piece.index, piece.count);
     write_vtu_atomically(directory / piece.file_name(field, frame), grid);
     layouts.push_back({field, layout_of(grid)});
   }

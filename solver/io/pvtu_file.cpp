@@ -4,6 +4,7 @@
 #include <vtkCellData.h>
 #include <vtkFieldData.h>
 #include <vtkIdList.h>
+#include <vtkIntArray.h>
 #include <vtkNew.h>
 #include <vtkPoints.h>
 #include <vtkUnstructuredGrid.h>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -95,6 +97,73 @@ class CellOrder {
   vtkDataArray *a_ = nullptr, *b_ = nullptr, *part_ = nullptr, *grain_ = nullptr, *id_ = nullptr;
 };
 
+// What a piece says it is (absent in pieces written before pieces said
+// so: their times are still held against each other).
+struct PieceIdentity {
+  std::optional<std::array<double, 3>> frame_index_count;
+  std::optional<double> time;
+};
+
+PieceIdentity identity_of(vtkUnstructuredGrid* piece) {
+  PieceIdentity id;
+  vtkDataArray* marks = piece->GetFieldData()->GetArray("sphero_piece");
+  if (marks != nullptr && marks->GetNumberOfComponents() == 3 && marks->GetNumberOfTuples() == 1)
+    id.frame_index_count = {marks->GetComponent(0, 0), marks->GetComponent(0, 1), marks->GetComponent(0, 2)};
+  vtkDataArray* time = piece->GetFieldData()->GetArray("TimeValue");
+  if (time != nullptr && time->GetNumberOfTuples() == 1) id.time = time->GetTuple1(0);
+  return id;
+}
+
+// Refuses pieces that are not the frame's: of another frame or time, of a
+// frame cut into another number of pieces, or one piece under two names.
+class PieceCheck {
+ public:
+  PieceCheck(const std::filesystem::path& pvtu, std::size_t pieces) : pvtu_(pvtu), pieces_(pieces) {
+    // The frame its name gives (state_00012.pvtu: 12), where it gives one.
+    const std::string stem = pvtu.stem().string();
+    const auto underscore = stem.rfind('_');
+    const std::string digits = underscore == std::string::npos ? "" : stem.substr(underscore + 1);
+    if (!digits.empty() && digits.size() <= 9 && digits.find_first_not_of("0123456789") == std::string::npos)
+      named_frame_ = std::stod(digits);
+  }
+
+  void check(vtkUnstructuredGrid* piece, const std::filesystem::path& name) {
+    const PieceIdentity id = identity_of(piece);
+    const std::string file = name.filename().string();
+    if (id.time && first_time_ && *id.time != *first_time_)
+      refuse(fmt::format("its piece {} is of t = {:.17g} s, its piece {} of t = {:.17g} s", file, *id.time, first_file_,
+                         *first_time_));
+    if (id.time && !first_time_) first_time_ = id.time, first_file_ = file;
+    if (!id.frame_index_count) return;
+    const auto [frame, index, count] = *id.frame_index_count;
+    if (count != static_cast<double>(pieces_) || !(index >= 0 && index < count))
+      refuse(fmt::format(
+          "its piece {} says it is piece {:g} of {:g}, but the file names {} pieces", file, index, count, pieces_));
+    if (named_frame_ && frame != *named_frame_)
+      refuse(fmt::format("its piece {} is of frame {:g}, the file of frame {:g}", file, frame, *named_frame_));
+    if (first_frame_ && frame != *first_frame_)
+      refuse(fmt::format(
+          "its piece {} is of frame {:g}, its piece {} of frame {:g}", file, frame, first_file_, *first_frame_));
+    if (!first_frame_) first_frame_ = frame;
+    if (const auto [at, fresh] = index_file_.emplace(index, file); !fresh)
+      refuse(fmt::format("its pieces {} and {} are both piece {:g} of the frame", at->second, file, index));
+  }
+
+ private:
+  [[noreturn]] void refuse(const std::string& what) const {
+    throw std::runtime_error(
+        fmt::format("{}: {}; a piece of another frame or run? the file is damaged (copy a "
+                    "run's directory whole)",
+                    pvtu_.string(), what));
+  }
+
+  const std::filesystem::path& pvtu_;
+  std::size_t pieces_;
+  std::optional<double> first_time_, first_frame_, named_frame_;
+  std::string first_file_;
+  std::map<double, std::string> index_file_;
+};
+
 // Checks that `piece` holds the cell arrays of `model` (the first piece).
 void check_arrays(vtkUnstructuredGrid* model, vtkUnstructuredGrid* piece, const std::string& source) {
   for (int a = 0; a < model->GetCellData()->GetNumberOfArrays(); ++a) {
@@ -141,6 +210,14 @@ vtkSmartPointer<vtkUnstructuredGrid> empty_like(vtkUnstructuredGrid* model) {
 }
 
 }  // namespace
+
+void add_piece_identity(vtkUnstructuredGrid* grid, int frame, int index, int count) {
+  vtkNew<vtkIntArray> identity;
+  identity->SetName("sphero_piece");
+  identity->SetNumberOfComponents(3);
+  identity->InsertNextTuple3(frame, index, count);
+  grid->GetFieldData()->AddArray(identity);
+}
 
 std::vector<ArrayLayout> layout_of(vtkUnstructuredGrid* grid) {
   std::vector<ArrayLayout> arrays;
@@ -205,11 +282,13 @@ vtkSmartPointer<vtkUnstructuredGrid> read_pvtu(const std::filesystem::path& pvtu
     vtkIdType cell;
   };
   std::vector<Place> places;
+  PieceCheck identities(pvtu, names.size());
   vtkIdType points = 0;
   for (std::size_t k = 0; k < names.size(); ++k) {
     pieces.push_back(read_vtu(names[k]));
     vtkUnstructuredGrid* piece = pieces.back();
     check_arrays(pieces.front(), piece, fmt::format("{}: its piece {}", pvtu.string(), names[k].filename().string()));
+    identities.check(piece, names[k]);
     points += piece->GetNumberOfPoints();
     if (static_cast<vtkIdType>(places.size()) + piece->GetNumberOfCells() > kMaxGridCells || points > kMaxGridPoints)
       throw std::runtime_error(pvtu.string() +

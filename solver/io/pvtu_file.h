@@ -27,6 +27,11 @@ struct PieceLayout {
 
 std::vector<ArrayLayout> layout_of(vtkUnstructuredGrid* grid);
 
+// Marks `grid` as piece `index` of `count` of frame `frame` (the field
+// array sphero_piece), which reading the .pvtu checks: pieces of one frame
+// at one time, each index once, as many as the .pvtu names.
+void add_piece_identity(vtkUnstructuredGrid* grid, int frame, int index, int count);
+
 // Writes the .pvtu whole or not at all; `pieces` are file names beside it.
 void write_pvtu_atomically(const std::filesystem::path& pvtu, const std::vector<ArrayLayout>& cell_arrays,
                            const std::vector<std::string>& pieces);

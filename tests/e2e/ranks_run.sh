@@ -149,3 +149,21 @@ if "$sphero" analyze "$work/piece-twice" --no-local-packing 2> "$work/piece-twic
 fi
 grep -q "state_00000.pvtu: pieces 1 and 2 are the same file" "$work/piece-twice.err"
 echo "a frame naming a piece twice is refused"
+# A piece of another frame, or a frame's piece copied over its other
+# piece, is refused by what the pieces say they are.
+cp -r "$work/branch" "$work/other-piece"
+sed -i 's#<Piece Source="state_00000_1.vtu"/>#<Piece Source="state_00001_1.vtu"/>#' \
+  "$work/other-piece/state_00000.pvtu"
+if "$sphero" analyze "$work/other-piece" --no-local-packing 2> "$work/other-piece.err" > /dev/null; then
+  echo "a piece of another frame was analysed"; exit 1
+fi
+grep -q "state_00000.pvtu: its piece state_00001_1.vtu is of t = .* s, its piece state_00000_0.vtu of t = .*; a piece of another frame or run?" \
+  "$work/other-piece.err" || { cat "$work/other-piece.err"; exit 1; }
+cp -r "$work/branch" "$work/piece-copied"
+cp "$work/piece-copied/state_00000_0.vtu" "$work/piece-copied/state_00000_1.vtu"
+if "$sphero" analyze "$work/piece-copied" --no-local-packing 2> "$work/piece-copied.err" > /dev/null; then
+  echo "a piece copied over another was analysed"; exit 1
+fi
+grep -q "its pieces state_00000_0.vtu and state_00000_1.vtu are both piece 0 of the frame" "$work/piece-copied.err" ||
+  { cat "$work/piece-copied.err"; exit 1; }
+echo "pieces of another frame are refused"

@@ -237,8 +237,24 @@ TEST(FramePieces, DamagedSummariesAreRefusedByName) {
   expect_refused(dir / "unclosed.pvtu", "without Source");
   write_text(dir / "mixed.pvtu", head +
                                      "<Piece Source=\"outlines_00000_0.vtu\"/><Piece Source=\"contacts_00000_1.vtu\"/>"
-                                     "</PUnstructuredGrid></VTKFile>");
+                                     "<Piece Source=\"outlines_00000_2.vtu\"/></PUnstructuredGrid></VTKFile>");
   expect_refused(dir / "mixed.pvtu", "do not belong together");
+  // Pieces say which they are: one copied over another, or a frame's
+  // pieces under a name of another frame, are refused.
+  fs::copy_file(dir / "outlines_00000_0.vtu", dir / "copy.vtu");
+  write_text(dir / "copied.pvtu", head +
+                                      "<Piece Source=\"outlines_00000_0.vtu\"/><Piece Source=\"copy.vtu\"/>"
+                                      "<Piece Source=\"outlines_00000_2.vtu\"/></PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "copied.pvtu", "its pieces outlines_00000_0.vtu and copy.vtu are both piece 0 of the frame");
+  write_text(dir / "outlines_00004.pvtu",
+             head +
+                 "<Piece Source=\"outlines_00000_0.vtu\"/><Piece Source=\"outlines_00000_1.vtu\"/>"
+                 "<Piece Source=\"outlines_00000_2.vtu\"/></PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "outlines_00004.pvtu", "its piece outlines_00000_0.vtu is of frame 0, the file of frame 4");
+  write_text(dir / "two.pvtu", head +
+                                   "<Piece Source=\"outlines_00000_0.vtu\"/><Piece Source=\"outlines_00000_1.vtu\"/>"
+                                   "</PUnstructuredGrid></VTKFile>");
+  expect_refused(dir / "two.pvtu", "says it is piece 0 of 3, but the file names 2 pieces");
   write_text(dir / "other.pvtu", "<VTKFile type=\"UnstructuredGrid\"></VTKFile>");
   expect_refused(dir / "other.pvtu", "not a parallel unstructured grid");
 }
