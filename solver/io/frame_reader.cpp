@@ -34,18 +34,6 @@
 namespace sphero {
 namespace {
 
-std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType cell) {
-  vtkNew<vtkIdList> ids;
-  grid->GetCellPoints(cell, ids);
-  std::vector<Vec2> points;
-  for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
-    double p[3];
-    grid->GetPoint(ids->GetId(k), p);
-    points.push_back({p[0], p[1]});
-  }
-  return points;
-}
-
 // The frames a run's particles.pvd lists; throws std::runtime_error naming
 // the directory when it holds no run, or the file when it lists no frame.
 std::vector<CollectionEntry> run_frames(const std::filesystem::path& run) {

@@ -85,4 +85,16 @@ int cell_int(vtkDataArray* array, vtkIdType c) {
   return x > -2147483648.0 && x < 2147483648.0 ? static_cast<int>(x) : -1;
 }
 
+std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType c) {
+  vtkNew<vtkIdList> ids;
+  grid->GetCellPoints(c, ids);
+  std::vector<Vec2> points;
+  for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
+    double p[3];
+    grid->GetPoint(ids->GetId(k), p);
+    points.push_back({p[0], p[1]});
+  }
+  return points;
+}
+
 }  // namespace sphero

@@ -7,9 +7,11 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <vtkType.h>
 
+#include "geometry/vec2.h"
 #include "io/vtu_preflight.h"
 
 class vtkDataArray;
@@ -29,5 +31,8 @@ int cell_int(vtkDataArray* array, vtkIdType c);
 // not `required`.
 vtkDataArray* cell_array(vtkUnstructuredGrid* grid, const char* name, int components, bool required,
                          const std::string& source);
+// Cell c's points, x and y, in order (a grid checked by
+// check_grid_structure).
+std::vector<Vec2> cell_points(vtkUnstructuredGrid* grid, vtkIdType c);
 
 }  // namespace sphero

@@ -145,20 +145,13 @@ ShapeTable read_shape_table(const std::filesystem::path& path) {
                *area = cell_array(grid, "area", 1, true, source),
                *moment = cell_array(grid, "polar_moment", 1, true, source);
   std::vector<ShapeRow> rows;
-  vtkNew<vtkIdList> ids;
   for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
     const std::string where = fmt::format("{}: shape row {}", source, c);
     if (cell_int(row, c) != c)
       throw std::runtime_error(where + ": holds row number " + std::to_string(cell_int(row, c)) +
                                "; rows must be numbered 0, 1, 2, ... in order; the file is damaged");
-    grid->GetCellPoints(c, ids);
-    std::vector<Vec2> skeleton;
-    for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
-      double p[3];
-      grid->GetPoint(ids->GetId(k), p);
-      skeleton.push_back({p[0], p[1]});
-    }
-    const SkeletonKind kind = kind_of_cell(grid->GetCellType(c), ids->GetNumberOfIds(), where);
+    std::vector<Vec2> skeleton = cell_points(grid, c);
+    const SkeletonKind kind = kind_of_cell(grid->GetCellType(c), static_cast<vtkIdType>(skeleton.size()), where);
     ShapeRow r;
     try {
       r.shape = make_shape(name->GetValue(c), kind, std::move(skeleton), radius->GetTuple1(c));

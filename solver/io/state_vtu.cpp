@@ -508,16 +508,10 @@ std::vector<StateRecord> state_records_from_grid(vtkUnstructuredGrid* grid, cons
                       vibration,
                       plate};
   std::vector<StateRecord> records;
-  vtkNew<vtkIdList> ids;
   for (const vtkIdType c : order) {
-    grid->GetCellPoints(c, ids);
     StateRecord r;
     r.id = numbers[static_cast<std::size_t>(c)];
-    for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k) {
-      double p[3];
-      grid->GetPoint(ids->GetId(k), p);
-      r.skeleton.push_back({p[0], p[1]});
-    }
+    r.skeleton = cell_points(grid, c);
     r.closed = grid->GetCellType(c) == VTK_POLYGON;
     r.shape = names->GetValue(c);
     r.radius = radius->GetTuple1(c);
