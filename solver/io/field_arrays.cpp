@@ -26,9 +26,12 @@ std::string joined(const Names& names) {
 const std::map<std::string, FieldArrays>& all_arrays() {
   static const std::map<std::string, FieldArrays> arrays = {
       {"state",
-       {{"position", "id", "shape", "material", "wall", "angle", "density"},
-        {"velocity", "angular_velocity", "coordination_number", "stress_compression_positive", "stress_from_walls",
-         "held", "imposed_velocity", "imposed_force", "vibration", "plate"},
+       // The imposed motions are kept: a frame reused as a packing would
+       // lose its walls' motions and plates silently (a grain's zeros cost
+       // next to nothing compressed).
+       {{"position", "id", "shape", "material", "wall", "angle", "density", "held", "imposed_velocity", "imposed_force",
+         "vibration", "plate"},
+        {"velocity", "angular_velocity", "coordination_number", "stress_compression_positive", "stress_from_walls"},
         {},
         {"velocity", "angular_velocity", "coordination_number", "stress_compression_positive", "stress_from_walls"}}},
       {"contacts",
@@ -44,10 +47,12 @@ const std::map<std::string, FieldArrays>& all_arrays() {
         {},
         {},
         {}}},
+      // Drawn outlines are for viewing, and read whole by readers of runs
+      // before light frames: no choice within them.
       {"outlines",
-       {{"id"},
-        {"material", "coordination_number", "shape", "velocity", "angular_velocity", "kinetic_energy",
+       {{"id", "material", "coordination_number", "shape", "velocity", "angular_velocity", "kinetic_energy",
          "stress_compression_positive", "stress_from_walls", "sphero_radius", "area", "centre_of_mass"},
+        {},
         {},
         {}}},
   };
@@ -90,13 +95,17 @@ std::vector<std::string> parse_field_choice(const std::string& text) {
     if (const auto colon = token.find(':'); colon != std::string::npos) {
       array = token.substr(colon + 1);
       token = token.substr(0, colon);
+      if (array.empty())
+        throw std::invalid_argument(fmt::format("'{}:' names no array; name one (or all) after the colon", token));
     } else if (!current.empty() && !all_arrays().count(token) && token != "particles") {
       array = token, token = current;
     }
     if (token == "particles") token = "outlines";  // its name before light frames
     if (!all_arrays().count(token))
-      throw std::invalid_argument(
-          fmt::format("unknown field '{}'; use state, contacts, walls, contact_points, outlines", token));
+      throw std::invalid_argument(fmt::format(
+          "unknown field '{}'; use state, contacts, walls, contact_points, outlines (a file's arrays follow its "
+          "field after a colon: contacts:force_magnitude)",
+          token));
     if (!contains(out, token)) out.push_back(token);
     if (array.empty()) {
       current.clear();

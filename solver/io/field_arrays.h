@@ -15,6 +15,10 @@ class vtkUnstructuredGrid;
 
 namespace sphero {
 
+// The field array in which a reader that fills blocks' arrays in for one
+// another (the ParaView reader) says what a run's file really lacked.
+inline constexpr const char* kMissingArraysField = "sphero_missing_arrays";
+
 struct FieldArrays {
   std::vector<std::string> kept;        // always written
   std::vector<std::string> by_default;  // written unless the scene chooses

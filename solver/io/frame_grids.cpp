@@ -6,6 +6,7 @@
 #include <vtkStringArray.h>
 
 #include <map>
+#include <stdexcept>
 #include <tuple>
 
 #include "engine/stress.h"
@@ -192,6 +193,7 @@ vtkSmartPointer<vtkUnstructuredGrid> particles_grid(const FrameData& f) {
 // `derived`: with the arrays a reader derives (force_magnitude,
 // branch_vector), written only on request.
 vtkSmartPointer<vtkUnstructuredGrid> contacts_grid(const FrameData& f, bool derived) {
+  if (f.forces.size() != f.pairs.size()) throw std::logic_error("a frame's pairs and force lines differ in number");
   const auto n = static_cast<vtkIdType>(f.pairs.size());
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;

@@ -357,8 +357,12 @@ FrameData frame_from_grids(vtkUnstructuredGrid* particles, vtkUnstructuredGrid* 
   }
   add_contacts(contacts, data);
   add_walls(walls, data);
+  // Runs of light frames only: older runs' files read as they always did.
+  // A contacts grid of no cells (none written, or none to write) lacks
+  // nothing the analysis would read.
+  const bool light = state != nullptr && state_format(state) == 2;
   for (const auto& [field, grid] : {std::pair{"state", state}, std::pair{"contacts", contacts}})
-    if (grid != nullptr && (grid != state || state_format(state) == 2))
+    if (light && grid != nullptr && grid->GetNumberOfCells() > 0)
       for (const std::string& name : missing_analysed_arrays(grid, field))
         data.missing_arrays.push_back(std::string(field) + ":" + name);
   return data;

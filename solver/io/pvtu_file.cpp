@@ -299,6 +299,7 @@ vtkSmartPointer<vtkUnstructuredGrid> read_pvtu(const std::filesystem::path& pvtu
   }
   std::stable_sort(places.begin(), places.end(), [](const Place& a, const Place& b) { return a.key < b.key; });
   const vtkSmartPointer<vtkUnstructuredGrid> out = empty_like(pieces.front());
+  out->GetFieldData()->RemoveArray("sphero_piece");  // the whole frame is no piece
   vtkNew<vtkIdList> ids;
   for (const Place& p : places) append_cell(out, pieces[p.piece], p.cell, ids);
   return out;

@@ -90,7 +90,12 @@ void write_vtk_xml_atomically(const std::filesystem::path& path, vtkXMLWriter& w
 }
 
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid) {
-  const std::string bytes = vtu_bytes(grid);
+  std::string bytes;
+  try {
+    bytes = vtu_bytes(grid);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
   write_atomically(path, [&](const std::filesystem::path& temporary) {
     std::ofstream out(temporary, std::ios::binary);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

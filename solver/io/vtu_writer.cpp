@@ -12,6 +12,7 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtk_lz4.h>
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -19,6 +20,9 @@
 
 namespace sphero {
 namespace {
+
+// The file says LittleEndian and holds the values as they lie in memory.
+static_assert(std::endian::native == std::endian::little, "a .vtu is written little-endian");
 
 // LZ4 looks back at most 64 KiB, so larger blocks would not compress better.
 constexpr std::size_t kBlockSize = 65536;
@@ -41,9 +45,11 @@ const char* vtu_type_word(int vtk_type) {
     case VTK_UNSIGNED_INT:
       return "UInt32";
     case VTK_LONG:
+      return sizeof(long) == 8 ? "Int64" : "Int32";
     case VTK_LONG_LONG:
+      return "Int64";
     case VTK_ID_TYPE:
-      return sizeof(long) == 8 || vtk_type != VTK_LONG ? "Int64" : "Int32";
+      return sizeof(vtkIdType) == 8 ? "Int64" : "Int32";
     case VTK_UNSIGNED_LONG:
     case VTK_UNSIGNED_LONG_LONG:
       return sizeof(unsigned long) == 8 || vtk_type != VTK_UNSIGNED_LONG ? "UInt64" : "UInt32";

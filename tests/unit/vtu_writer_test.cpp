@@ -190,12 +190,14 @@ TEST(FieldChoice, UnknownFieldsAndArraysAreRefusedByName) {
   EXPECT_NE(array.find("the field state has no array 'speed'"), std::string::npos) << array;
   EXPECT_NE(array.find("angular_velocity"), std::string::npos) << array;
   EXPECT_NE(refusal("walls:velocity").find("the field walls has no array 'velocity'"), std::string::npos);
+  EXPECT_NE(refusal("state:,contacts").find("'state:' names no array"), std::string::npos);
+  EXPECT_NE(refusal("contacts,speed").find("contacts:force_magnitude"), std::string::npos);  // how to write it
 }
 
 TEST(FieldChoice, AFileKeepsWhatItsReadersNeed) {
   const std::vector<std::string> chosen = chosen_arrays({"state", "state:velocity"}, "state");
-  EXPECT_EQ(chosen,
-            (std::vector<std::string>{"position", "id", "shape", "material", "wall", "angle", "density", "velocity"}));
+  EXPECT_EQ(chosen, (std::vector<std::string>{"position", "id", "shape", "material", "wall", "angle", "density", "held",
+                                              "imposed_velocity", "imposed_force", "vibration", "plate", "velocity"}));
   const std::vector<std::string> contacts = chosen_arrays({"state", "contacts"}, "contacts");
   EXPECT_EQ(std::count(contacts.begin(), contacts.end(), "force_magnitude"), 0);  // derived on reading
   EXPECT_EQ(std::count(contacts.begin(), contacts.end(), "force_on_a"), 1);

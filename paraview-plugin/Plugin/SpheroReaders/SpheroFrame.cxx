@@ -8,9 +8,12 @@
 #include "vtkNew.h"
 #include "vtkStringArray.h"
 
+#include "io/field_arrays.h"
+#include "io/frame_reader.h"
 #include "io/state_vtu.h"
 #include "io/vtu_file.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <stdexcept>
@@ -84,6 +87,15 @@ FilterFrame filter_frame(vtkInformationVector** inputVector) {
     }
   }
   f.frame = frame_from_grids(in.particles, in.contacts, in.walls, state, shapes.get());
+  // The contacts block holds the other blocks' arrays too (NaN or -1):
+  // what its file lacked, the reader said.
+  auto& missing = f.frame.missing_arrays;
+  missing.erase(
+      std::remove_if(missing.begin(), missing.end(), [](const std::string& m) { return m.rfind("contacts:", 0) == 0; }),
+      missing.end());
+  if (in.contacts)
+    if (auto* said = vtkStringArray::SafeDownCast(in.contacts->GetFieldData()->GetAbstractArray(kMissingArraysField)))
+      for (vtkIdType k = 0; k < said->GetNumberOfValues(); ++k) missing.push_back(said->GetValue(k));
   refuse_missing_arrays(f.frame);
   f.output = copy_blocks(input, f.blocks);
   return f;

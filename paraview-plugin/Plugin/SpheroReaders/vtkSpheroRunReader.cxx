@@ -19,6 +19,7 @@
 #include "vtkTable.h"
 #include "vtkUnstructuredGrid.h"
 
+#include "io/field_arrays.h"
 #include "io/frame_grids.h"
 #include "io/frame_reader.h"
 #include "io/grid_check.h"
@@ -264,6 +265,17 @@ vtkSmartPointer<vtkUnstructuredGrid> particles_from_state(vtkUnstructuredGrid* s
 }
 }  // namespace
 
+namespace {
+void mark_missing_arrays(vtkUnstructuredGrid* grid, const std::string& field) {
+  vtkNew<vtkStringArray> missing;
+  missing->SetName(sphero::kMissingArraysField);
+  for (const std::string& name : sphero::missing_analysed_arrays(grid, field)) {
+    missing->InsertNextValue(field + ":" + name);
+  }
+  grid->GetFieldData()->AddArray(missing);
+}
+}  // namespace
+
 int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector) {
   if (!this->Index) {
     vtkErrorMacro(<< this->FileName << ": not a readable Sphero run");
@@ -285,6 +297,7 @@ int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtk
     const std::vector<double>* energies = row == run.energy_rows.end() ? nullptr : &row->second;
     const char* names[4] = {"particles", "contacts", "walls", "contact_points"};
     output->SetNumberOfBlocks(4);
+    bool light_frame = false;  // of a run of light frames, which may have chosen its arrays
     for (unsigned int block = 0; block < 4; ++block) {
       const auto state = run.directory / ("state_" + run.suffixes[frame]);
       vtkSmartPointer<vtkUnstructuredGrid> state_grid;
@@ -294,6 +307,7 @@ int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtk
       // A light run's particles are drawn here; ArcResolution 0 draws them
       // at the run's arc_resolution, as sphero analyze does.
       const bool light = state_grid && sphero::holds_analysis(state_grid);
+      if (block == 0) light_frame = state_grid && sphero::state_format(state_grid) == 2;
       const auto file = run.directory / (std::string(names[block]) + "_" + run.suffixes[frame]);
       vtkSmartPointer<vtkUnstructuredGrid> grid;
       if (light) {
@@ -314,8 +328,13 @@ int vtkSpheroRunReader::RequestData(vtkInformation*, vtkInformationVector**, vtk
         }
         grid = regenerate_outlines(grid, state, this->ArcResolution);
       }
-      // What a light run leaves to its readers, for colouring and tubes.
-      if (block == 1) sphero::add_derived_contact_arrays(grid);
+      if (block == 1) {
+        // What the run left out of its contacts, said before the blocks
+        // share their arrays (as NaN or -1) and hide it from the filters.
+        if (light_frame && grid->GetNumberOfCells() > 0) mark_missing_arrays(grid, "contacts");
+        // What a light run leaves to its readers, for colouring and tubes.
+        sphero::add_derived_contact_arrays(grid);
+      }
       add_frame_fields(grid->GetFieldData(), time, static_cast<int>(frame), run.energy_columns, energies);
       if (block == 0 && std::filesystem::exists(state)) {
         // Where the Sphero filters find the exact skeletons (the exact
