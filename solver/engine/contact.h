@@ -68,8 +68,7 @@ struct Candidate {
 
 // A record with a candidate's key and flag filled in (the rest is the
 // model's to fill: NeighbourList::records, RigidStepper::contacts).
-inline Contact record_of_key(const Candidate& key) {
-  Contact c;
+inline void set_key(Contact& c, const Candidate& key) {
   c.vertex_body = key.vertex_body;
   c.edge_body = key.edge_body;
   c.vertex = key.vertex;
@@ -78,6 +77,10 @@ inline Contact record_of_key(const Candidate& key) {
   c.edge_offset = key.edge_offset;
   c.image = key.image;
   c.active = key.active;
+}
+inline Contact record_of_key(const Candidate& key) {
+  Contact c;
+  set_key(c, key);
   return c;
 }
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -77,6 +78,12 @@ class Engine {
   std::vector<Contact> contacts() const {
     stepper_->sync_host(core_);
     return stepper_->contacts(core_);
+  }
+  // visit(c) for each of contacts() that touches, in its order, c living
+  // for the call only: a frame's sums without a copy of every contact.
+  void for_each_touching_contact(const std::function<void(const Contact&)>& visit) const {
+    stepper_->sync_host(core_);
+    stepper_->for_each_touching_contact(core_, visit);
   }
   // The rigid model's collision counts and times (zero for the soft model).
   CollisionStats collision_stats() const { return stepper_->collision_stats(); }

@@ -28,6 +28,10 @@ class EventStepper final : public Stepper {
   void start(EngineCore& core) override;
   void step(EngineCore& core) override;
   std::vector<Contact> contacts(const EngineCore& core) const override { return time_stepping_.contacts(core); }
+  void for_each_touching_contact(const EngineCore& core,
+                                 const std::function<void(const Contact&)>& visit) const override {
+    time_stepping_.for_each_touching_contact(core, visit);
+  }
   CollisionStats collision_stats() const override;
 
  private:

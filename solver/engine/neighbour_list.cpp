@@ -36,12 +36,18 @@ NeighbourList::NeighbourList(NeighbourSettings settings, NeighbourListState stat
 }
 
 Contact NeighbourList::record(const World& w, std::size_t k) const {
+  Contact c;
+  fill_record(w, k, c);
+  return c;
+}
+
+void NeighbourList::fill_record(const World& w, std::size_t k, Contact& c) const {
   const Candidate& key = candidates_[k];
   const ContactState& s = states_[k];
-  Contact c = record_of_key(key);
+  set_key(c, key);
   c.xi = s.xi;
   c.damping_total = s.damping_total, c.sliding_total = s.sliding_total;
-  if (!key.active) return c;
+  if (!key.active) return;
   c.sliding = key.sliding;
   c.point = s.point;
   c.force = s.force;
@@ -55,7 +61,6 @@ Contact NeighbourList::record(const World& w, std::size_t k) const {
   }
   const ContactGeometry g = contact_geometry(w, key);
   if (g.touching) c.overlap = g.overlap, c.normal = g.normal;
-  return c;
 }
 
 void NeighbourList::require_copy(const char* what) const {
@@ -98,6 +103,17 @@ std::vector<Contact> NeighbourList::records(const World& world) const {
     }
   }
   return out;
+}
+
+void NeighbourList::for_each_touching(const World& world, const std::function<void(const Contact&)>& visit) const {
+  require_copy("for_each_touching");
+  Contact c;
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    if (!candidates_[k].active) continue;
+    c = Contact{};
+    fill_record(world, k, c);
+    if (c.overlap != 0.0) visit(c);  // else opened: records() reports it inactive
+  }
 }
 
 std::size_t NeighbourList::memory_bytes() const {

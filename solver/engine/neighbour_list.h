@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -151,6 +152,9 @@ class NeighbourList {
   // touches now (a Gear correction can leave a contact opened but its
   // books still to close: stored active, reported apart).
   std::vector<Contact> records(const World& world) const;
+  // visit(c) for each of records() that is active, in its order, c a record
+  // that lives for the call only: what a frame reads, without storing them.
+  void for_each_touching(const World& world, const std::function<void(const Contact&)>& visit) const;
   std::vector<Candidate>& candidates() { return candidates_; }
   const std::vector<Candidate>& candidates() const { return candidates_; }
   std::vector<ContactState>& states() { return states_; }  // parallel to candidates()
@@ -226,6 +230,8 @@ class NeighbourList {
   std::vector<int> moved_beyond(const World& w, double beyond) const;
   void index_bodies(std::size_t body_count);
   Contact record(const World& world, std::size_t k) const;
+  // record() into `c`, a Contact as constructed.
+  void fill_record(const World& world, std::size_t k, Contact& c) const;
 
   NeighbourSettings settings_;
   std::vector<Candidate> candidates_;

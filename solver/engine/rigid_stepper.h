@@ -30,6 +30,11 @@ class RigidStepper final : public Stepper {
   void start(EngineCore& core) override;
   void step(EngineCore& core) override;
   std::vector<Contact> contacts(const EngineCore& core) const override;
+  void for_each_touching_contact(const EngineCore& core,
+                                 const std::function<void(const Contact&)>& visit) const override {
+    for (const Contact& c : contacts(core))
+      if (c.active) visit(c);
+  }
   CollisionStats collision_stats() const override { return stats_; }
 
  private:

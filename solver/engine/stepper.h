@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -59,6 +60,12 @@ class Stepper {
   virtual void set_history_of(std::size_t /*body*/, const BodyHistory& /*history*/) {}
   // Every candidate feature pair as a full record (Engine::contacts()).
   virtual std::vector<Contact> contacts(const EngineCore& core) const { return core.neighbours.records(core.world); }
+  // visit(c) for each of contacts() that touches, in its order
+  // (Engine::for_each_touching_contact()).
+  virtual void for_each_touching_contact(const EngineCore& core,
+                                         const std::function<void(const Contact&)>& visit) const {
+    core.neighbours.for_each_touching(core.world, visit);
+  }
   virtual CollisionStats collision_stats() const { return {}; }
   // A stepper that keeps the bodies elsewhere (on an OpenCL device) brings
   // core's world and the list's contact states up to date for a reader...

@@ -39,32 +39,38 @@ Stress love_weber(Vec2 centre, const ContactOnParticle* begin, const ContactOnPa
   return s.scaled(1.0 / area);
 }
 
+ParticleStressSums::ParticleStressSums(const World& world, const std::vector<bool>& include)
+    : world_(world), include_(include), sums_(world.size()) {}
+
+void ParticleStressSums::add(const Contact& c) {
+  const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
+  if (!c.active || !(include_.empty() || (include_[v] && include_[e]))) return;
+  // Each body's sum adds its contacts in the contacts' order, as
+  // love_weber() would over them.
+  const auto add_to = [&](std::size_t body, Vec2 point, Vec2 force) {
+    const Vec2 arm = point - world_.position[body];
+    Stress& s = sums_[body];
+    s.xx -= arm.x * force.x;
+    s.xy -= arm.x * force.y;
+    s.yx -= arm.y * force.x;
+    s.yy -= arm.y * force.y;
+  };
+  add_to(v, c.point, c.force);
+  // The edge body sees the contact at the same point in its own image.
+  add_to(e, c.point - c.edge_offset, -c.force);
+}
+
+std::vector<Stress> ParticleStressSums::stresses(const std::vector<double>& area) const {
+  std::vector<Stress> stress(sums_.size());
+  for (std::size_t i = 0; i < sums_.size(); ++i) stress[i] = sums_[i].scaled(1.0 / area[i]);
+  return stress;
+}
+
 std::vector<Stress> particle_stresses(const World& w, const std::vector<Contact>& contacts,
                                       const std::vector<double>& area, const std::vector<bool>& include) {
-  // Each body's contacts in one array (counted, then placed in the
-  // contacts' order, so that each sum adds in the same order as ever).
-  const std::size_t n = w.size();
-  const auto counted = [&](const Contact& c) {
-    const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
-    return c.active && (include.empty() || (include[v] && include[e]));
-  };
-  std::vector<std::size_t> first(n + 1, 0);
-  for (const Contact& c : contacts)
-    if (counted(c))
-      ++first[static_cast<std::size_t>(c.vertex_body) + 1], ++first[static_cast<std::size_t>(c.edge_body) + 1];
-  for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
-  std::vector<ContactOnParticle> on(first[n]);
-  std::vector<std::size_t> next(first.begin(), first.end() - 1);
-  for (const Contact& c : contacts) {
-    if (!counted(c)) continue;
-    on[next[static_cast<std::size_t>(c.vertex_body)]++] = {c.point, c.force};
-    // The edge body sees the contact at the same point in its own image.
-    on[next[static_cast<std::size_t>(c.edge_body)]++] = {c.point - c.edge_offset, -c.force};
-  }
-  std::vector<Stress> stress(n);
-  for (std::size_t i = 0; i < n; ++i)
-    stress[i] = love_weber(w.position[i], on.data() + first[i], on.data() + first[i + 1], area[i]);
-  return stress;
+  ParticleStressSums sums(w, include);
+  for (const Contact& c : contacts) sums.add(c);
+  return sums.stresses(area);
 }
 
 Stress average_stress(const std::vector<Stress>& particle_stress, const std::vector<double>& particle_area,

@@ -45,6 +45,22 @@ Stress love_weber(Vec2 centre, const std::vector<ContactOnParticle>& contacts, d
 // The same over the contacts from `begin` to `end`.
 Stress love_weber(Vec2 centre, const ContactOnParticle* begin, const ContactOnParticle* end, double area);
 
+// particle_stresses() contact by contact: add() each contact in turn, then
+// take the stresses.
+class ParticleStressSums {
+ public:
+  // `include` as particle_stresses()'s.
+  ParticleStressSums(const World& world, const std::vector<bool>& include = {});
+  void add(const Contact& c);
+  // Each body's sum divided by `area[i]`.
+  std::vector<Stress> stresses(const std::vector<double>& area) const;
+
+ private:
+  const World& world_;
+  std::vector<bool> include_;  // a copy: a default argument would not outlive the constructor
+  std::vector<Stress> sums_;
+};
+
 // Per-body stress of every body (walls included) from the active contacts,
 // each divided by `area[i]`; `include` says which bodies' contacts count
 // (e.g. to leave contacts with walls out), empty for all.

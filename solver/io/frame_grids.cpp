@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "engine/stress.h"
+#include "io/contact_pairs.h"
 #include "io/contact_points_vtu.h"
 #include "io/drawing_shift.h"
 #include "io/field_arrays.h"
@@ -36,107 +37,6 @@ std::vector<Vec2> placed(const World& w, std::size_t i, const std::vector<Vec2>&
 
 void add_arrays(vtkUnstructuredGrid* grid, std::initializer_list<vtkAbstractArray*> arrays) {
   for (vtkAbstractArray* a : arrays) grid->GetCellData()->AddArray(a);
-}
-
-// The entries of `keys` (a body and what sorts its entries) grouped by
-// body: the first entry of body i is at first[i], each body's entries in
-// the order `keys` gives them.
-template <class Entry>
-std::vector<std::size_t> group_by_body(std::size_t bodies, const std::vector<std::pair<std::size_t, Entry>>& keys,
-                                       std::vector<Entry>& grouped) {
-  std::vector<std::size_t> first(bodies + 1, 0);
-  for (const auto& k : keys) ++first[k.first + 1];
-  for (std::size_t i = 0; i < bodies; ++i) first[i + 1] += first[i];
-  grouped.resize(keys.size());
-  std::vector<std::size_t> next(first.begin(), first.end() - 1);
-  for (const auto& k : keys) grouped[next[k.first]++] = k.second;
-  return first;
-}
-
-// Per body of `w`, the distinct bodies it touches.
-std::vector<int> coordination_numbers(const World& w, const std::vector<Contact>& contacts) {
-  std::vector<std::pair<std::size_t, int>> links;
-  links.reserve(2 * contacts.size());
-  for (const Contact& c : contacts) {
-    if (!c.active) continue;
-    links.push_back({static_cast<std::size_t>(c.vertex_body), c.edge_body});
-    links.push_back({static_cast<std::size_t>(c.edge_body), c.vertex_body});
-  }
-  std::vector<int> partners;
-  const std::vector<std::size_t> first = group_by_body(w.size(), links, partners);
-  std::vector<int> counts(w.size());
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    const auto begin = partners.begin() + static_cast<std::ptrdiff_t>(first[i]),
-               end = partners.begin() + static_cast<std::ptrdiff_t>(first[i + 1]);
-    std::sort(begin, end);
-    counts[i] = static_cast<int>(std::unique(begin, end) - begin);
-  }
-  return counts;
-}
-
-// One line per interacting pair of bodies (and periodic image), summing its
-// vertex–edge contacts; force on the first body. Contact points are taken
-// in the first body's frame of images.
-struct Pair {
-  int a, b;
-  Vec2 b_offset, force, normal_sum, point_sum, direction_sum;
-  double normal = 0.0, overlap = 0.0;
-  bool sliding = false;
-  int contacts = 0;
-};
-
-// A vertex contact as a pair's share: the pair's key (b and the image; a
-// groups them) and the contact, seen from a.
-struct PairShare {
-  int b = 0;
-  std::array<int, 2> image{};
-  const Contact* contact = nullptr;
-  bool vertex_first = true;
-};
-
-// The pairs in the order of (a, b, image), each summing its contacts in
-// the engine's order.
-std::vector<Pair> pairs_of(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece) {
-  std::vector<std::pair<std::size_t, PairShare>> shares;
-  shares.reserve(contacts.size());
-  for (const Contact& c : contacts) {
-    if (!c.active || !piece.writes_pair(w, c.vertex_body, c.edge_body)) continue;
-    const bool vertex_first = c.vertex_body < c.edge_body;
-    const int a = vertex_first ? c.vertex_body : c.edge_body, b = vertex_first ? c.edge_body : c.vertex_body;
-    const std::array<int, 2> image = vertex_first ? c.image : std::array<int, 2>{-c.image[0], -c.image[1]};
-    shares.push_back({static_cast<std::size_t>(a), {b, image, &c, vertex_first}});
-  }
-  std::vector<PairShare> grouped;
-  const std::vector<std::size_t> first = group_by_body(w.size(), shares, grouped);
-  std::vector<Pair> pairs;
-  for (std::size_t a = 0; a < w.size(); ++a) {
-    const auto begin = grouped.begin() + static_cast<std::ptrdiff_t>(first[a]),
-               end = grouped.begin() + static_cast<std::ptrdiff_t>(first[a + 1]);
-    const auto before = [](const PairShare& x, const PairShare& y) {
-      return std::tie(x.b, x.image) < std::tie(y.b, y.image);
-    };
-    // A grain has a handful of contacts: sorted in place (stable_sort would
-    // allocate for each); a wall may have thousands.
-    if (end - begin > 32) std::stable_sort(begin, end, before);
-    for (auto s = begin; s != end; ++s)
-      for (auto t = s; t != begin && before(*t, *(t - 1)); --t) std::iter_swap(t, t - 1);
-    for (auto s = begin; s != end; ++s) {
-      const Contact& c = *s->contact;
-      const bool vertex_first = s->vertex_first;
-      if (s == begin || s->b != (s - 1)->b || s->image != (s - 1)->image)
-        pairs.push_back(Pair{static_cast<int>(a), s->b, vertex_first ? c.edge_offset : -c.edge_offset, {}, {}, {}, {}});
-      Pair& p = pairs.back();
-      p.force += vertex_first ? c.force : -c.force;
-      p.point_sum += c.point - (vertex_first ? Vec2{} : c.edge_offset);
-      p.direction_sum += vertex_first ? c.normal : -c.normal;  // from a towards b
-      p.normal += c.normal_force;
-      p.normal_sum += vertex_first ? -c.normal_force * c.normal : c.normal_force * c.normal;
-      p.overlap = std::max(p.overlap, c.overlap);
-      p.sliding |= c.sliding;
-      ++p.contacts;
-    }
-  }
-  return pairs;
 }
 
 // The grid's points and cells of one polygon or poly-line.
@@ -298,32 +198,77 @@ FrameGrids::FrameGrids(const World& w, int arc_resolution, ShapeTable* shapes, b
 
 FrameData FrameGrids::frame(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields,
                             bool skeletons) const {
+  return frame_of(engine, gather(engine, fields), piece, fields, skeletons, true);
+}
+
+FrameGrids::Gathered FrameGrids::gather(const Engine& engine, const std::vector<std::string>& fields) const {
+  const auto wants = [&](const char* field) { return std::find(fields.begin(), fields.end(), field) != fields.end(); };
+  const World& w = engine.world();
+  const bool loads = wants("outlines") || wants("state"), pairs = loads || wants("contacts"),
+             every_contact = wants("contact_points");
+  // Per-particle stress (Love–Weber, docs/MODEL.md §6), compression positive,
+  // and the walls' share of it, so that analysis can leave wall contacts out.
+  std::vector<bool> grain(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) grain[i] = !w.is_wall[i];
+  ParticleStressSums all(w), between_grains(w, grain);
+  PairSums pair_sums;
+  Gathered g;
+  // One pass over the contacts, none of them kept but those with walls
+  // (and every one where the contact points are written).
+  engine.for_each_touching_contact([&](const Contact& c) {
+    if (pairs) pair_sums.add(c);
+    if (loads) all.add(c), between_grains.add(c);
+    if (w.is_wall[c.vertex_body] != w.is_wall[c.edge_body]) g.wall_contacts.push_back(c);
+    if (every_contact) g.contacts.push_back(c);
+  });
+  if (pairs && pair_sums.ordered()) g.pairs = pair_sums.take();
+  if (pairs && !pair_sums.ordered()) {
+    std::vector<Contact> contacts;
+    engine.for_each_touching_contact([&](const Contact& c) { contacts.push_back(c); });
+    g.pairs = pairs_of(w, contacts);
+  }
+  if (!loads) return g;
+  std::vector<double> areas(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) areas[i] = shape_of(i).area;
+  g.stress = all.stresses(areas);
+  g.between_grains = between_grains.stresses(areas);
+  g.coordination = coordination_numbers(w, g.pairs);
+  return g;
+}
+
+FrameData FrameGrids::frame_of(const Engine& engine, const Gathered& g, const FramePiece& piece,
+                               const std::vector<std::string>& fields, bool skeletons, bool states) const {
   const auto wants = [&](const char* field) { return std::find(fields.begin(), fields.end(), field) != fields.end(); };
   FrameData data;
   data.time = engine.time();
   const World& w = engine.world();
-  const std::vector<Contact> contacts = engine.contacts();
-  const bool drawn = wants("outlines"), state = wants("state");
-  const Loads per_body = drawn || state ? loads(w, contacts) : Loads{};
-  if (drawn) add_particles(w, per_body, piece, data);
-  if (state) add_states(w, per_body, piece, skeletons, data);
+  if (wants("outlines")) add_particles(w, g, piece, data);
+  if (states && wants("state")) add_states(w, g, piece, skeletons, data);
   if (wants("contacts")) {
-    add_pairs(w, contacts, piece, data);
+    add_pairs(w, g.pairs, piece, data);
     if (engine.settings().model == Model::rigid) data.percussion_dt = engine.settings().dt;
   }
-  if (wants("walls")) add_walls(w, contacts, piece, data);
-  if (wants("contact_points")) data.vertex_contacts = vertex_contact_records(w, contacts, piece);
+  if (wants("walls")) add_walls(w, g.wall_contacts, piece, data);
+  if (wants("contact_points")) data.vertex_contacts = vertex_contact_records(w, g.contacts, piece);
   return data;
 }
 
 std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiece& piece,
                                            const std::vector<std::string>& fields,
                                            const std::filesystem::path& directory, int frame) const {
-  const FrameData data = this->frame(engine, piece, fields, table_row_.empty());
+  const Gathered gathered = gather(engine, fields);
+  // A light state is made straight from the world, without records.
+  const bool light = !table_row_.empty();
+  const FrameData data = frame_of(engine, gathered, piece, fields, !light, !light);
   std::vector<PieceLayout> layouts;
   for (const std::string& field : kFrameFields) {
     if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
-    const vtkSmartPointer<vtkUnstructuredGrid> grid = field_grid(field, data, fields);
+    const vtkSmartPointer<vtkUnstructuredGrid> grid =
+        field == "state" && light
+            ? light_state_grid(engine.world(), piece,
+                               {table_row_, gathered.coordination, gathered.stress, gathered.between_grains},
+                               kShapeTableFile)
+            : field_grid(field, data, fields);
     if (field != "state" || state_format(grid) == 2) keep_chosen_arrays(grid, fields, field);
     if (single_precision_) to_single_precision(grid, field == "state");
     add_time_value(grid, data.time);
@@ -334,18 +279,7 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
   return layouts;
 }
 
-FrameGrids::Loads FrameGrids::loads(const World& w, const std::vector<Contact>& contacts) const {
-  const std::size_t n = w.size();
-  // Per-particle stress (Love–Weber, docs/MODEL.md §6), compression positive,
-  // and the walls' share of it, so that analysis can leave wall contacts out.
-  std::vector<double> areas(n);
-  std::vector<bool> grain(n);
-  for (std::size_t i = 0; i < n; ++i) areas[i] = shape_of(i).area, grain[i] = !w.is_wall[i];
-  return {particle_stresses(w, contacts, areas), particle_stresses(w, contacts, areas, grain),
-          coordination_numbers(w, contacts)};
-}
-
-void FrameGrids::add_states(const World& w, const Loads& loads, const FramePiece& piece, bool skeletons,
+void FrameGrids::add_states(const World& w, const Gathered& loads, const FramePiece& piece, bool skeletons,
                             FrameData& data) const {
   data.states = state_records(w, piece, skeletons);
   std::size_t next = 0;
@@ -360,7 +294,7 @@ void FrameGrids::add_states(const World& w, const Loads& loads, const FramePiece
   }
 }
 
-void FrameGrids::add_particles(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const {
+void FrameGrids::add_particles(const World& w, const Gathered& loads, const FramePiece& piece, FrameData& data) const {
   const std::size_t n = w.size();
   const std::vector<Stress>&stress = loads.stress, &between_grains = loads.between_grains;
   const std::vector<int>& coordination_of = loads.coordination;
@@ -386,9 +320,12 @@ void FrameGrids::add_particles(const World& w, const Loads& loads, const FramePi
   }
 }
 
-void FrameGrids::add_pairs(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece,
+void FrameGrids::add_pairs(const World& w, const std::vector<ContactPair>& pairs, const FramePiece& piece,
                            FrameData& data) const {
-  for (const Pair& p : pairs_of(w, contacts, piece)) {
+  data.pairs.reserve(pairs.size());
+  data.forces.reserve(pairs.size());
+  for (const ContactPair& p : pairs) {
+    if (!piece.writes_pair(w, p.a, p.b)) continue;
     // A wall's centre of mass says nothing about where it is touched: draw
     // wall contacts from the grain to the mean contact point.
     // The line is in the first body's frame, which a wall's drawing shifts.
@@ -453,9 +390,9 @@ vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const 
   }
   if (field == "walls") return walls_grid(data);
   if (field == "contact_points") return contact_points_grid(data.vertex_contacts);
-  const bool light = !data.states.empty() && std::all_of(data.states.begin(), data.states.end(),
-                                                         [](const StateRecord& r) { return r.shape_row >= 0; });
-  return light ? light_state_grid(data.states, kShapeTableFile) : state_grid(data.states, true);
+  if (std::any_of(data.states.begin(), data.states.end(), [](const StateRecord& r) { return r.shape_row >= 0; }))
+    throw std::logic_error("a light state frame is made from its world (FrameGrids::write), not from records");
+  return state_grid(data.states, true);
 }
 
 FrameData frame_in_memory(const Engine& engine, int arc_resolution) {

@@ -14,6 +14,7 @@
 
 #include "engine/engine.h"
 #include "engine/stress.h"
+#include "io/contact_pairs.h"
 #include "io/frame_data.h"
 #include "io/frame_piece.h"
 #include "io/pvtu_file.h"
@@ -54,17 +55,26 @@ class FrameGrids {
                                  const std::filesystem::path& directory, int frame) const;
 
  private:
-  // Each from the engine's contacts, assembled once per frame.
-  // Per body, what the analysis needs beyond its state (stresses,
-  // coordination), which particles and the state both carry.
-  struct Loads {
+  // What a frame is made from, taken once: the engine's touching contacts,
+  // the pairs they join, and per body what the analysis needs beyond its
+  // state (stresses, coordination), which particles and the state both
+  // carry (where `fields` need them).
+  struct Gathered {
+    std::vector<Contact> contacts;       // only where the contact points are written
+    std::vector<Contact> wall_contacts;  // between a grain and a wall
+    std::vector<ContactPair> pairs;
     std::vector<Stress> stress, between_grains;
     std::vector<int> coordination;
   };
-  Loads loads(const World& w, const std::vector<Contact>& contacts) const;
-  void add_particles(const World& w, const Loads& loads, const FramePiece& piece, FrameData& data) const;
-  void add_states(const World& w, const Loads& loads, const FramePiece& piece, bool skeletons, FrameData& data) const;
-  void add_pairs(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece, FrameData& data) const;
+  Gathered gather(const Engine& engine, const std::vector<std::string>& fields) const;
+  // frame() from what was gathered; without `states`, no state records
+  // (write() makes a light state from the world).
+  FrameData frame_of(const Engine& engine, const Gathered& gathered, const FramePiece& piece,
+                     const std::vector<std::string>& fields, bool skeletons, bool states) const;
+  void add_particles(const World& w, const Gathered& loads, const FramePiece& piece, FrameData& data) const;
+  void add_states(const World& w, const Gathered& loads, const FramePiece& piece, bool skeletons,
+                  FrameData& data) const;
+  void add_pairs(const World& w, const std::vector<ContactPair>& pairs, const FramePiece& piece, FrameData& data) const;
   void add_walls(const World& w, const std::vector<Contact>& contacts, const FramePiece& piece, FrameData& data) const;
 
   struct DrawnShape {

@@ -23,6 +23,7 @@
 
 #include "engine/wall_vibration.h"
 #include "io/grid_check.h"
+#include "io/state_constraints.h"
 #include "io/vtu_file.h"
 
 namespace sphero {
@@ -285,57 +286,19 @@ std::vector<StateRecord> state_records(const World& w, const FramePiece& piece, 
     r.closed = w.closed[i] != 0 && w.vertex_count[i] > 1;
     r.material = w.material[i];
     r.wall = w.is_wall[i] != 0;
-    const BodyConstraint& c = w.constraint[i];
-    r.held = c.held;
     r.radius = w.radius[i];
     r.centre = w.position[i];
     r.angle = w.angle[i];
     r.velocity = w.velocity[i];
     r.angular_velocity = w.angular_velocity[i];
     r.density = w.density[i];
-    // A vibrating wall's imposed velocity is its steady one: this step's
-    // share of the oscillation is in its velocity.
-    r.imposed_velocity = c.steady_imposed_velocity();
-    r.imposed_force = c.imposed_force;
-    r.imposed_torque = c.imposed_torque;
-    const Vibration& v = c.vibration;
-    r.vibration = {v.amplitude.x, v.amplitude.y, v.frequency, v.tap_interval};
-    r.pressure = c.pressure;
-    r.inward = c.inward;
-    for (std::size_t k = 0; k < 2; ++k)
-      r.span[k] = c.span_bodies[k] < 0 ? -1 : w.id[static_cast<std::size_t>(c.span_bodies[k])];
+    set_constraint(r, constraint_row(w, i));
     records.push_back(std::move(r));
   }
   return records;
 }
 
 namespace {
-
-// The bodies' constraints: every piece of a frame holds the same arrays,
-// and a grain's zeros cost next to nothing compressed.
-void add_constraint_arrays(vtkUnstructuredGrid* grid, const std::vector<StateRecord>& records) {
-  const auto n = static_cast<vtkIdType>(records.size());
-  IntColumn held("held", n, 3);
-  DoubleColumn imposed_velocity("imposed_velocity", n, 3), imposed_force("imposed_force", n, 3);
-  // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
-  DoubleColumn vibration("vibration", n, 4);
-  // A pressure plate's pressure, inward x, y and the ids of the two bodies
-  // whose distance is its span (-1 where it has none); all 0 for other
-  // bodies (readers look at a span only where inward is not 0), which
-  // compresses to nothing where -1 would not.
-  DoubleColumn plate("plate", n, 5);
-  for (vtkIdType k = 0; k < n; ++k) {
-    const StateRecord& r = records[static_cast<std::size_t>(k)];
-    for (int c = 0; c < 3; ++c) held.set(3 * k + c, r.held[static_cast<std::size_t>(c)]);
-    imposed_velocity.set(k, {r.imposed_velocity[0], r.imposed_velocity[1], r.imposed_velocity[2]});
-    imposed_force.set(k, {r.imposed_force.x, r.imposed_force.y, r.imposed_torque});
-    vibration.set(k, {r.vibration[0], r.vibration[1], r.vibration[2], r.vibration[3]});
-    const bool is_plate = !(r.inward == Vec2{});
-    plate.set(k, {r.pressure, r.inward.x, r.inward.y, is_plate ? static_cast<double>(r.span[0]) : 0.0,
-                  is_plate ? static_cast<double>(r.span[1]) : 0.0});
-  }
-  add_columns(grid, {&held, &imposed_velocity, &imposed_force, &vibration, &plate});
-}
 
 // What the analysis needs of a grain beyond its state, where a frame of a
 // run holds it.
@@ -384,20 +347,25 @@ vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& 
   for (vtkAbstractArray* a : std::initializer_list<vtkAbstractArray*>{
            shape, id, material, wall, radius, centre, angle, velocity, omega, density})
     grid->GetCellData()->AddArray(a);
-  add_constraint_arrays(grid, records);
+  add_constraint_arrays(grid, static_cast<vtkIdType>(records.size()),
+                        [&](vtkIdType k) { return constraint_row(records[static_cast<std::size_t>(k)]); });
   if (analysis) add_analysis_arrays(grid, records);
   return grid;
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const std::vector<StateRecord>& records,
+vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const World& w, const FramePiece& piece, const BodyExtras& extras,
                                                       const std::string& shape_table) {
-  const auto n = static_cast<vtkIdType>(records.size());
+  std::vector<std::size_t> bodies;
+  bodies.reserve(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (piece.writes(i)) bodies.push_back(i);
+  const auto n = static_cast<vtkIdType>(bodies.size());
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
   points->SetNumberOfPoints(n);
   double* at = static_cast<vtkDoubleArray*>(points->GetData())->GetPointer(0);
-  for (const StateRecord& r : records) *at++ = r.centre.x, *at++ = r.centre.y, *at++ = 0.0;
+  for (const std::size_t i : bodies) *at++ = w.position[i].x, *at++ = w.position[i].y, *at++ = 0.0;
   grid->SetPoints(points);
   set_uniform_cells(grid, VTK_VERTEX, n, 1);
   IntColumn id("id", n), row("shape", n), material("material", n), wall("wall", n),
@@ -405,16 +373,18 @@ vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const std::vector<StateRec
   DoubleColumn angle("angle", n), velocity("velocity", n, 3), omega("angular_velocity", n), density("density", n),
       stress("stress_compression_positive", n, 4), wall_stress("stress_from_walls", n, 4);
   for (vtkIdType k = 0; k < n; ++k) {
-    const StateRecord& r = records[static_cast<std::size_t>(k)];
-    id.set(k, r.id), row.set(k, r.shape_row), material.set(k, r.material), wall.set(k, r.wall);
-    coordination.set(k, r.coordination), angle.set(k, r.angle);
-    velocity.set(k, {r.velocity.x, r.velocity.y, 0.0}), omega.set(k, r.angular_velocity), density.set(k, r.density);
-    stress.set(k, {r.stress[0], r.stress[1], r.stress[2], r.stress[3]});
-    wall_stress.set(k, {r.wall_stress[0], r.wall_stress[1], r.wall_stress[2], r.wall_stress[3]});
+    const std::size_t i = bodies[static_cast<std::size_t>(k)];
+    id.set(k, w.id[i]), row.set(k, extras.shape_row[i]), material.set(k, w.material[i]);
+    wall.set(k, w.is_wall[i] != 0), coordination.set(k, extras.coordination[i]), angle.set(k, w.angle[i]);
+    velocity.set(k, {w.velocity[i].x, w.velocity[i].y, 0.0}), omega.set(k, w.angular_velocity[i]);
+    density.set(k, w.density[i]);
+    const Stress &s = extras.stress[i], &g = extras.between_grains[i];
+    stress.set(k, {s.xx, s.xy, s.yx, s.yy});
+    wall_stress.set(k, {s.xx - g.xx, s.xy - g.xy, s.yx - g.yx, s.yy - g.yy});
   }
   add_columns(
       grid, {&id, &row, &material, &wall, &angle, &velocity, &omega, &density, &coordination, &stress, &wall_stress});
-  add_constraint_arrays(grid, records);
+  add_constraint_arrays(grid, n, [&](vtkIdType k) { return constraint_row(w, bodies[static_cast<std::size_t>(k)]); });
   auto format = named_ints("sphero_state_format", 1);
   format->InsertNextValue(2);
   vtkNew<vtkStringArray> table;

@@ -13,6 +13,7 @@
 
 #include <vtkSmartPointer.h>
 
+#include "engine/stress.h"
 #include "engine/world.h"
 #include "io/frame_data.h"
 #include "io/frame_piece.h"
@@ -31,11 +32,21 @@ std::vector<StateRecord> state_records(const World& world, const FramePiece& pie
 // packing, a file that stands alone).
 // With `analysis`, their coordination and stresses too (a run's frame).
 vtkSmartPointer<vtkUnstructuredGrid> state_grid(const std::vector<StateRecord>& records, bool analysis = false);
-// Format 2, a run's light state frame: one vertex per body at its centre
-// of mass, its shape named by its row (StateRecord::shape_row) in the
-// run's shape table, `shape_table` beside the file.
-vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const std::vector<StateRecord>& records,
-                                                      const std::string& shape_table);
+// What a light state frame holds of each body of a world beyond the world
+// itself: its row in the run's shape table, and what the analysis reads of
+// it (coordination, Love–Weber stress and the grains' share of it).
+struct BodyExtras {
+  const std::vector<int>& shape_row;
+  const std::vector<int>& coordination;
+  const std::vector<Stress>& stress;
+  const std::vector<Stress>& between_grains;
+};
+// Format 2, a run's light state frame of the bodies of `world` that `piece`
+// writes, straight from the world: one vertex per body at its centre of
+// mass, its shape named by its row in the run's shape table, `shape_table`
+// beside the file.
+vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const World& world, const FramePiece& piece,
+                                                      const BodyExtras& extras, const std::string& shape_table);
 // 1 or 2, as the grid's field data says (1 where it says nothing).
 int state_format(vtkUnstructuredGrid* grid);
 // The shape table a grid of format 2 read from `file` names, beside it;

@@ -90,15 +90,16 @@ void write_vtk_xml_atomically(const std::filesystem::path& path, vtkXMLWriter& w
 }
 
 void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid* grid) {
-  std::string bytes;
+  VtuParts bytes;
   try {
-    bytes = vtu_bytes(grid);
+    bytes = vtu_parts(grid);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(path.string() + ": " + e.what());
   }
   write_atomically(path, [&](const std::filesystem::path& temporary) {
     std::ofstream out(temporary, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    for (const std::string* part : {&bytes.head, &bytes.payload, &bytes.tail})
+      out.write(part->data(), static_cast<std::streamsize>(part->size()));
     out.close();
     if (!out) throw std::runtime_error(path.string() + ": cannot write (is the directory writable, the disk full?)");
   });

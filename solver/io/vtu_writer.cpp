@@ -27,6 +27,11 @@ static_assert(std::endian::native == std::endian::little, "a .vtu is written lit
 // LZ4 looks back at most 64 KiB, so larger blocks would not compress better.
 constexpr std::size_t kBlockSize = 65536;
 
+// LZ4's acceleration: 4 compresses a frame's arrays in about 60% of the
+// time that 1 (the default) takes, for about 2% more bytes, which costs
+// less to write than the time saved.
+constexpr int kAcceleration = 4;
+
 }  // namespace
 
 const char* vtu_type_word(int vtk_type) {
@@ -105,8 +110,8 @@ class Appended {
     const auto* bytes = static_cast<const char*>(data);
     for (std::size_t b = 0; b < blocks; ++b) {
       const int length = static_cast<int>(std::min(kBlockSize, size - b * kBlockSize));
-      const int stored =
-          LZ4_compress_default(bytes + b * kBlockSize, block_.data(), length, static_cast<int>(block_.size()));
+      const int stored = LZ4_compress_fast_extState(
+          state_.data(), bytes + b * kBlockSize, block_.data(), length, static_cast<int>(block_.size()), kAcceleration);
       if (stored <= 0) throw std::runtime_error("LZ4 could not compress an array");
       append(block_.data(), static_cast<std::size_t>(stored));
       header.push_back(static_cast<std::uint32_t>(stored));
@@ -131,7 +136,10 @@ class Appended {
     element(xml, "Array", "String", a, tuples, add(values.data(), values.size()));
   }
 
-  const std::string& payload() const { return payload_; }
+  // Room for `bytes` of arrays compressed, so that the payload is not
+  // copied as it grows.
+  void reserve(std::size_t bytes) { payload_.reserve(bytes + bytes / 200 + 4096); }
+  std::string take_payload() { return std::move(payload_); }
 
  private:
   void append(const void* data, std::size_t size) { payload_.append(static_cast<const char*>(data), size); }
@@ -147,6 +155,7 @@ class Appended {
 
   std::string payload_;
   std::vector<char> block_ = std::vector<char>(static_cast<std::size_t>(LZ4_compressBound(kBlockSize)));
+  std::vector<char> state_ = std::vector<char>(static_cast<std::size_t>(LZ4_sizeofState()));
 };
 
 void add_arrays(std::string& xml, Appended& data, vtkFieldData* arrays, bool tuples) {
@@ -186,8 +195,9 @@ void add_ids(std::string& xml, Appended& data, vtkDataArray* ids, vtkIdType from
 
 }  // namespace
 
-std::string vtu_bytes(vtkUnstructuredGrid* grid) {
+VtuParts vtu_parts(vtkUnstructuredGrid* grid) {
   Appended data;
+  data.reserve(static_cast<std::size_t>(grid->GetActualMemorySize()) * 1024);
   std::string xml;
   xml += "<UnstructuredGrid>\n";
   if (grid->GetFieldData()->GetNumberOfArrays() > 0) {
@@ -222,15 +232,20 @@ std::string vtu_bytes(vtkUnstructuredGrid* grid) {
                      data.add(type_count ? types->GetPointer(0) : nullptr, type_count));
   xml += "</Cells>\n</Piece>\n</UnstructuredGrid>\n";
 
-  std::string file =
+  VtuParts parts;
+  parts.head =
       "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\" "
       "header_type=\"UInt32\" compressor=\"vtkLZ4DataCompressor\">\n";
-  file.reserve(file.size() + xml.size() + data.payload().size() + 64);
-  file += xml;
-  file += "<AppendedData encoding=\"raw\">\n_";
-  file += data.payload();
-  file += "\n</AppendedData>\n</VTKFile>\n";
-  return file;
+  parts.head += xml;
+  parts.head += "<AppendedData encoding=\"raw\">\n_";
+  parts.payload = data.take_payload();
+  parts.tail = "\n</AppendedData>\n</VTKFile>\n";
+  return parts;
+}
+
+std::string vtu_bytes(vtkUnstructuredGrid* grid) {
+  const VtuParts parts = vtu_parts(grid);
+  return parts.head + parts.payload + parts.tail;
 }
 
 }  // namespace sphero

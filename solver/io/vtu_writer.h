@@ -16,6 +16,14 @@ namespace sphero {
 // Throws std::invalid_argument for an array of a type VTK XML cannot hold.
 std::string vtu_bytes(vtkUnstructuredGrid* grid);
 
+// The same file in three parts, written one after the other: the XML
+// (ending where the appended data begins), the appended data, and the end.
+// A frame's arrays are compressed straight into `payload`, not copied after.
+struct VtuParts {
+  std::string head, payload, tail;
+};
+VtuParts vtu_parts(vtkUnstructuredGrid* grid);
+
 // The type word a .vtu names a numeric array of VTK type `vtk_type` by
 // ("Float64", "Int32", ...). Throws std::invalid_argument for a type VTK XML
 // cannot hold.
