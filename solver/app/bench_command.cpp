@@ -375,7 +375,7 @@ BenchRecord record_of(const Case& c, const SettledCase& s, const BenchOptions& o
 // variant's timing.
 void print_frame_costs(const Case& c, const SettledCase& s, const BenchOptions& o, const Timing& first,
                        bool& header_printed) {
-  const Engine engine{EngineSnapshot(s.state)};
+  Engine engine{EngineSnapshot(s.state)};
   const double step_seconds = first.wall / static_cast<double>(std::max(s.timed_steps, 1L));
   for (const FrameCost& cost : frame_costs(engine, kPackingArcResolution, std::max(o.repeat, 3))) {
     const BenchRecord record{{"record", "\"frame\""},

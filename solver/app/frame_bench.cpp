@@ -24,8 +24,16 @@ std::uintmax_t frame_bytes(const fs::path& folder, const std::vector<std::string
   return bytes;
 }
 
-FrameCost cost_of(const Engine& engine, int arc_resolution, const std::vector<std::string>& fields, int repeats,
+// Steps before each frame, as a run makes them: the frame finds in the
+// caches what stepping left there, not what the last frame did.
+constexpr long kStepsBeforeAFrame = 10;
+
+FrameCost cost_of(Engine& engine, int arc_resolution, const std::vector<std::string>& fields, int repeats,
                   const fs::path& folder, bool single_precision = false) {
+  // Each cost into an empty folder: a run writes new files, and replacing
+  // another cost's files would add the freeing of theirs to this one.
+  fs::remove_all(folder);
+  fs::create_directories(folder);
   ShapeTable shapes;
   const FrameGrids grids(engine.world(), arc_resolution, &shapes, single_precision);
   FrameCost cost;
@@ -33,6 +41,7 @@ FrameCost cost_of(const Engine& engine, int arc_resolution, const std::vector<st
   for (const std::string& field : fields) cost.fields += (cost.fields.empty() ? "" : "+") + field;
   cost.write_seconds = INFINITY;
   for (int k = 0; k < repeats; ++k) {
+    engine.run(kStepsBeforeAFrame);
     const double start = wall_now();
     grids.write(engine, FramePiece{}, fields, folder, k);
     cost.write_seconds = std::min(cost.write_seconds, wall_now() - start);
@@ -45,7 +54,7 @@ FrameCost cost_of(const Engine& engine, int arc_resolution, const std::vector<st
 
 }  // namespace
 
-std::vector<FrameCost> frame_costs(const Engine& engine, int arc_resolution, int repeats) {
+std::vector<FrameCost> frame_costs(Engine& engine, int arc_resolution, int repeats) {
   const fs::path folder = fs::temp_directory_path() / fmt::format("sphero-bench-frames-{}", ::getpid());
   fs::remove_all(folder);
   fs::create_directories(folder);

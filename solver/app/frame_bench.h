@@ -19,7 +19,8 @@ struct FrameCost {
 
 // Writes `repeats` frames of each field of io/frame_grids.h's kFrameFields
 // alone and of the light set (state, contacts, walls), in double precision
-// and in single, into a temporary folder, removed after.
-std::vector<FrameCost> frame_costs(const Engine& engine, int arc_resolution, int repeats);
+// and in single, into a temporary folder, removed after; `engine` takes a
+// few steps before each frame, as in a run.
+std::vector<FrameCost> frame_costs(Engine& engine, int arc_resolution, int repeats);
 
 }  // namespace sphero::app

@@ -30,6 +30,7 @@ struct Vibration {
   double tap_interval = 0.0;  // s; 0: continuous
   Vec2 steady_velocity;
   bool on() const { return frequency > 0.0; }
+  bool operator==(const Vibration&) const = default;
 };
 
 // Per-body constraint ("tag", docs/MODEL.md §5). A held degree of freedom moves at
@@ -63,6 +64,7 @@ struct BodyConstraint {
   bool imposes_anything() const {
     return held[0] || held[1] || held[2] || !(imposed_force == Vec2{}) || imposed_torque != 0.0 || follows_span();
   }
+  bool operator==(const BodyConstraint&) const = default;
 };
 
 // A servo-free constant-pressure wall (plate): pushed along `inward`

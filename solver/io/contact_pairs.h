@@ -48,6 +48,8 @@ struct PairShare {
 // (engine/candidate_order.h): add() each in turn.
 class PairSums {
  public:
+  // Room for `expected` pairs, so that the sums are not moved as they grow.
+  explicit PairSums(std::size_t expected = 0) { pairs_.reserve(expected); }
   void add(const Contact& c);
   // False where a contact came out of that order: take pairs_of() of
   // them all then.

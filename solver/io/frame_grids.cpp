@@ -5,6 +5,7 @@
 #include <vtkPoints.h>
 #include <vtkStringArray.h>
 
+#include <iterator>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -12,6 +13,7 @@
 #include "engine/stress.h"
 #include "io/contact_pairs.h"
 #include "io/contact_points_vtu.h"
+#include "io/contacts_grid.h"
 #include "io/drawing_shift.h"
 #include "io/field_arrays.h"
 #include "io/frame_reader.h"
@@ -90,58 +92,6 @@ vtkSmartPointer<vtkUnstructuredGrid> particles_grid(const FrameData& f) {
   return grid;
 }
 
-// `derived`: with the arrays a reader derives (force_magnitude,
-// branch_vector), written only on request.
-vtkSmartPointer<vtkUnstructuredGrid> contacts_grid(const FrameData& f, bool derived) {
-  if (f.forces.size() != f.pairs.size()) throw std::logic_error("a frame's pairs and force lines differ in number");
-  const auto n = static_cast<vtkIdType>(f.pairs.size());
-  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  vtkNew<vtkPoints> points;
-  points->SetDataTypeToDouble();  // branch vectors for analysis, not rounded to float
-  points->SetNumberOfPoints(2 * n);
-  double* at = static_cast<vtkDoubleArray*>(points->GetData())->GetPointer(0);
-  for (const ForceSegment& line : f.forces) {
-    *at++ = line.a.x, *at++ = line.a.y, *at++ = 0.0;
-    *at++ = line.b.x, *at++ = line.b.y, *at++ = 0.0;
-  }
-  grid->SetPoints(points);
-  set_uniform_cells(grid, VTK_LINE, n, 2);
-  IntColumn first("body_a", n), second("body_b", n), sliding("sliding", n), count("vertex_contacts", n);
-  DoubleColumn force("force_on_a", n, 3), normal("normal_force", n), tangential("tangential_force", n),
-      overlap("overlap", n), normal_direction("contact_normal", n, 3);
-  for (vtkIdType k = 0; k < n; ++k) {
-    const PairRecord& p = f.pairs[static_cast<std::size_t>(k)];
-    first.set(k, p.body_a), second.set(k, p.body_b);
-    sliding.set(k, f.forces[static_cast<std::size_t>(k)].sliding), count.set(k, p.vertex_contacts);
-    force.set(k, {p.force.x, p.force.y, 0.0}), normal.set(k, p.normal_force);
-    tangential.set(k, p.tangential_force), overlap.set(k, p.overlap);
-    normal_direction.set(k, {p.normal.x, p.normal.y, 0.0});
-  }
-  add_columns(grid, {&first, &second, &sliding, &count, &force, &normal, &tangential, &overlap, &normal_direction});
-  if (derived) {
-    DoubleColumn magnitude("force_magnitude", n), branch("branch_vector", n, 3);
-    for (vtkIdType k = 0; k < n; ++k) {
-      const PairRecord& p = f.pairs[static_cast<std::size_t>(k)];
-      magnitude.set(k, f.forces[static_cast<std::size_t>(k)].magnitude);
-      branch.set(k, {p.branch.x, p.branch.y, 0.0});
-    }
-    add_columns(grid, {&magnitude, &branch});
-  }
-  // A rigid run's contacts act by percussions: its forces are those over
-  // the step, so the step's percussions are the forces times dt.
-  if (const double dt = f.percussion_dt; dt > 0.0) {
-    DoubleColumn percussion("percussion_on_a", n, 3), normal_percussion("normal_percussion", n),
-        tangential_percussion("tangential_percussion", n);
-    for (vtkIdType k = 0; k < n; ++k) {
-      const PairRecord& p = f.pairs[static_cast<std::size_t>(k)];
-      percussion.set(k, {dt * p.force.x, dt * p.force.y, 0.0});
-      normal_percussion.set(k, dt * p.normal_force), tangential_percussion.set(k, dt * p.tangential_force);
-    }
-    add_columns(grid, {&percussion, &normal_percussion, &tangential_percussion});
-  }
-  return grid;
-}
-
 vtkSmartPointer<vtkUnstructuredGrid> walls_grid(const FrameData& f) {
   vtkNew<vtkPoints> points;
   auto grid = new_grid(points);
@@ -175,6 +125,21 @@ vtkSmartPointer<vtkUnstructuredGrid> walls_grid(const FrameData& f) {
   grid->SetPoints(points);
   add_arrays(grid, {id, part, grain, force});
   return grid;
+}
+
+// Whether a run of `fields` writes the contacts' arrays a reader derives
+// (force_magnitude, branch_vector): where it names them, or names no
+// fields at all.
+bool writes_derived(const std::vector<std::string>& fields) {
+  const std::vector<std::string> arrays = chosen_arrays(fields, "contacts");
+  return fields.empty() || std::find(arrays.begin(), arrays.end(), "force_magnitude") != arrays.end() ||
+         std::find(arrays.begin(), arrays.end(), "branch_vector") != arrays.end();
+}
+
+// A rigid run's step, over which its contacts' percussions act; 0 for
+// a soft run.
+double percussion_dt(const Engine& engine) {
+  return engine.settings().model == Model::rigid ? engine.settings().dt : 0.0;
 }
 
 }  // namespace
@@ -211,7 +176,8 @@ FrameGrids::Gathered FrameGrids::gather(const Engine& engine, const std::vector<
   std::vector<bool> grain(w.size());
   for (std::size_t i = 0; i < w.size(); ++i) grain[i] = !w.is_wall[i];
   ParticleStressSums all(w), between_grains(w, grain);
-  PairSums pair_sums;
+  // A dense packing of polygons has at most about 3 pairs a body.
+  PairSums pair_sums(pairs ? 3 * w.size() : 0);
   Gathered g;
   // One pass over the contacts, none of them kept but those with walls
   // (and every one where the contact points are written).
@@ -246,7 +212,7 @@ FrameData FrameGrids::frame_of(const Engine& engine, const Gathered& g, const Fr
   if (states && wants("state")) add_states(w, g, piece, skeletons, data);
   if (wants("contacts")) {
     add_pairs(w, g.pairs, piece, data);
-    if (engine.settings().model == Model::rigid) data.percussion_dt = engine.settings().dt;
+    data.percussion_dt = percussion_dt(engine);
   }
   if (wants("walls")) add_walls(w, g.wall_contacts, piece, data);
   if (wants("contact_points")) data.vertex_contacts = vertex_contact_records(w, g.contacts, piece);
@@ -257,18 +223,24 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
                                            const std::vector<std::string>& fields,
                                            const std::filesystem::path& directory, int frame) const {
   const Gathered gathered = gather(engine, fields);
-  // A light state is made straight from the world, without records.
+  // The contacts and a light state are made straight from the world,
+  // without records.
   const bool light = !table_row_.empty();
-  const FrameData data = frame_of(engine, gathered, piece, fields, !light, !light);
+  std::vector<std::string> recorded;
+  std::copy_if(
+      fields.begin(), fields.end(), std::back_inserter(recorded), [](const std::string& f) { return f != "contacts"; });
+  const FrameData data = frame_of(engine, gathered, piece, recorded, !light, !light);
   std::vector<PieceLayout> layouts;
   for (const std::string& field : kFrameFields) {
     if (std::find(fields.begin(), fields.end(), field) == fields.end()) continue;
-    const vtkSmartPointer<vtkUnstructuredGrid> grid =
-        field == "state" && light
-            ? light_state_grid(engine.world(), piece,
-                               {table_row_, gathered.coordination, gathered.stress, gathered.between_grains},
-                               kShapeTableFile)
-            : field_grid(field, data, fields);
+    vtkSmartPointer<vtkUnstructuredGrid> grid;
+    if (field == "contacts")
+      grid = contacts_grid(engine.world(), gathered.pairs, piece, {writes_derived(fields), percussion_dt(engine)});
+    else if (field == "state" && light)
+      grid = light_state_grid(engine.world(), piece,
+                              {table_row_, gathered.coordination, gathered.stress, gathered.between_grains},
+                              kShapeTableFile);
+    else grid = field_grid(field, data, fields);
     if (field != "state" || state_format(grid) == 2) keep_chosen_arrays(grid, fields, field);
     if (single_precision_) to_single_precision(grid, field == "state");
     add_time_value(grid, data.time);
@@ -326,25 +298,9 @@ void FrameGrids::add_pairs(const World& w, const std::vector<ContactPair>& pairs
   data.forces.reserve(pairs.size());
   for (const ContactPair& p : pairs) {
     if (!piece.writes_pair(w, p.a, p.b)) continue;
-    // A wall's centre of mass says nothing about where it is touched: draw
-    // wall contacts from the grain to the mean contact point.
-    // The line is in the first body's frame, which a wall's drawing shifts.
-    const Vec2 shift = drawing_shift(w, static_cast<std::size_t>(p.a));
-    const Vec2 touch = p.point_sum / static_cast<double>(p.contacts) + shift;
-    const Vec2 xa = w.is_wall[p.a] ? touch : w.position[p.a] + shift;
-    const Vec2 xb = w.is_wall[p.b] ? touch : w.position[p.b] + p.b_offset + shift;
-    PairRecord pair;
-    pair.body_a = w.id[static_cast<std::size_t>(p.a)];
-    pair.body_b = w.id[static_cast<std::size_t>(p.b)];
-    pair.branch = xb - xa;
-    pair.normal = p.direction_sum / std::max(norm(p.direction_sum), 1e-300);
-    pair.force = p.force;
-    pair.normal_force = p.normal;
-    pair.tangential_force = norm(p.force - p.normal_sum);
-    pair.overlap = p.overlap;
-    pair.vertex_contacts = p.contacts;
-    data.pairs.push_back(pair);
-    data.forces.push_back({xa, xb, norm(p.force), p.sliding});
+    const ContactLine line = contact_line(w, p);
+    data.pairs.push_back(line.pair);
+    data.forces.push_back(line.line);
   }
 }
 
@@ -382,12 +338,7 @@ void FrameGrids::add_walls(const World& w, const std::vector<Contact>& contacts,
 vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data,
                                                 const std::vector<std::string>& fields) {
   if (field == "outlines") return particles_grid(data);
-  if (field == "contacts") {
-    const std::vector<std::string> arrays = chosen_arrays(fields, "contacts");
-    return contacts_grid(data, fields.empty() ||
-                                   std::find(arrays.begin(), arrays.end(), "force_magnitude") != arrays.end() ||
-                                   std::find(arrays.begin(), arrays.end(), "branch_vector") != arrays.end());
-  }
+  if (field == "contacts") return contacts_grid(data.pairs, data.forces, {writes_derived(fields), data.percussion_dt});
   if (field == "walls") return walls_grid(data);
   if (field == "contact_points") return contact_points_grid(data.vertex_contacts);
   if (std::any_of(data.states.begin(), data.states.end(), [](const StateRecord& r) { return r.shape_row >= 0; }))

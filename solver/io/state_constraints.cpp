@@ -1,5 +1,10 @@
 #include "io/state_constraints.h"
 
+#include <algorithm>
+#include <optional>
+
+#include <vtkCellData.h>
+
 #include "io/vtu_file.h"
 
 namespace sphero {
@@ -37,30 +42,82 @@ void set_constraint(StateRecord& r, const ConstraintRow& row) {
   r.span = row.span;
 }
 
-// Every piece of a frame holds the same arrays, and a grain's zeros cost
-// next to nothing compressed.
+namespace {
+
+// The five arrays, zero where nothing is imposed, each made only where
+// it is wanted.
+class ConstraintColumns {
+ public:
+  ConstraintColumns(vtkIdType n, const std::array<bool, 5>& wanted) {
+    if (wanted[0]) made_.push_back(&held_.emplace("held", n, 3));
+    if (wanted[1]) made_.push_back(&imposed_velocity_.emplace("imposed_velocity", n, 3));
+    if (wanted[2]) made_.push_back(&imposed_force_.emplace("imposed_force", n, 3));
+    // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
+    if (wanted[3]) made_.push_back(&vibration_.emplace("vibration", n, 4));
+    // A pressure plate's pressure, inward x, y and the ids of the two
+    // bodies whose distance is its span (-1 where it has none); all 0 for
+    // other bodies (readers look at a span only where inward is not 0),
+    // which compresses to nothing where -1 would not.
+    if (wanted[4]) made_.push_back(&plate_.emplace("plate", n, 5));
+    for (Column* c : made_) c->zero();
+  }
+  ConstraintColumns(const ConstraintColumns&) = delete;  // made_ points into it
+  ConstraintColumns& operator=(const ConstraintColumns&) = delete;
+
+  void set(vtkIdType k, const ConstraintRow& r) {
+    if (held_)
+      for (int c = 0; c < 3; ++c) held_->set(3 * k + c, r.held[static_cast<std::size_t>(c)]);
+    if (imposed_velocity_)
+      imposed_velocity_->set(k, {r.imposed_velocity[0], r.imposed_velocity[1], r.imposed_velocity[2]});
+    if (imposed_force_) imposed_force_->set(k, {r.imposed_force.x, r.imposed_force.y, r.imposed_torque});
+    if (vibration_) vibration_->set(k, {r.vibration[0], r.vibration[1], r.vibration[2], r.vibration[3]});
+    if (plate_) {
+      const bool is_plate = !(r.inward == Vec2{});
+      plate_->set(k, {r.pressure, r.inward.x, r.inward.y, is_plate ? static_cast<double>(r.span[0]) : 0.0,
+                      is_plate ? static_cast<double>(r.span[1]) : 0.0});
+    }
+  }
+
+  void add_to(vtkUnstructuredGrid* grid) const {
+    for (const Column* c : made_) grid->GetCellData()->AddArray(c->array());
+  }
+
+ private:
+  std::optional<IntColumn> held_;
+  std::optional<DoubleColumn> imposed_velocity_, imposed_force_, vibration_, plate_;
+  std::vector<Column*> made_;  // in the order the files have always held them
+};
+
+// Which of the five arrays `r` needs.
+std::array<bool, 5> arrays_needed(const ConstraintRow& r) {
+  const auto any = [](const auto& values) {
+    return std::any_of(values.begin(), values.end(), [](auto v) { return v != decltype(v){}; });
+  };
+  return {any(r.held), any(r.imposed_velocity), !(r.imposed_force == Vec2{}) || r.imposed_torque != 0.0,
+          any(r.vibration), r.pressure != 0.0 || !(r.inward == Vec2{})};
+}
+
+}  // namespace
+
 void add_constraint_arrays(vtkUnstructuredGrid* grid, vtkIdType n,
                            const std::function<ConstraintRow(vtkIdType)>& row_of) {
-  IntColumn held("held", n, 3);
-  DoubleColumn imposed_velocity("imposed_velocity", n, 3), imposed_force("imposed_force", n, 3);
-  // amplitude x, y, frequency, tap interval (Vibration); all 0 without one.
-  DoubleColumn vibration("vibration", n, 4);
-  // A pressure plate's pressure, inward x, y and the ids of the two bodies
-  // whose distance is its span (-1 where it has none); all 0 for other
-  // bodies (readers look at a span only where inward is not 0), which
-  // compresses to nothing where -1 would not.
-  DoubleColumn plate("plate", n, 5);
-  for (vtkIdType k = 0; k < n; ++k) {
-    const ConstraintRow r = row_of(k);
-    for (int c = 0; c < 3; ++c) held.set(3 * k + c, r.held[static_cast<std::size_t>(c)]);
-    imposed_velocity.set(k, {r.imposed_velocity[0], r.imposed_velocity[1], r.imposed_velocity[2]});
-    imposed_force.set(k, {r.imposed_force.x, r.imposed_force.y, r.imposed_torque});
-    vibration.set(k, {r.vibration[0], r.vibration[1], r.vibration[2], r.vibration[3]});
-    const bool is_plate = !(r.inward == Vec2{});
-    plate.set(k, {r.pressure, r.inward.x, r.inward.y, is_plate ? static_cast<double>(r.span[0]) : 0.0,
-                  is_plate ? static_cast<double>(r.span[1]) : 0.0});
+  std::vector<ImposingBody> imposing;
+  for (vtkIdType k = 0; k < n; ++k)
+    if (const ConstraintRow row = row_of(k); !row.imposes_nothing()) imposing.push_back({k, row});
+  add_constraint_arrays(grid, n, imposing, true);
+}
+
+void add_constraint_arrays(vtkUnstructuredGrid* grid, vtkIdType n, const std::vector<ImposingBody>& imposing,
+                           bool every_array) {
+  std::array<bool, 5> wanted{};
+  wanted.fill(every_array);
+  for (const ImposingBody& b : imposing) {
+    const std::array<bool, 5> needed = arrays_needed(b.row);
+    for (std::size_t k = 0; k < wanted.size(); ++k) wanted[k] = wanted[k] || needed[k];
   }
-  add_columns(grid, {&held, &imposed_velocity, &imposed_force, &vibration, &plate});
+  ConstraintColumns columns(n, wanted);
+  for (const ImposingBody& b : imposing) columns.set(b.cell, b.row);
+  columns.add_to(grid);
 }
 
 }  // namespace sphero

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <vector>
 
 #include <vtkType.h>
 
@@ -25,6 +26,9 @@ struct ConstraintRow {
   double pressure = 0.0;              // a pressure plate's, with its inward direction
   Vec2 inward;
   std::array<int, 2> span{-1, -1};  // the ids of the bodies whose distance is its span
+
+  bool operator==(const ConstraintRow&) const = default;
+  bool imposes_nothing() const { return *this == ConstraintRow{}; }
 };
 
 ConstraintRow constraint_row(const World& w, std::size_t body);
@@ -35,5 +39,17 @@ void set_constraint(StateRecord& r, const ConstraintRow& row);
 // from row_of(k).
 void add_constraint_arrays(vtkUnstructuredGrid* grid, vtkIdType bodies,
                            const std::function<ConstraintRow(vtkIdType)>& row_of);
+
+// A body that imposes something: its cell and its row.
+struct ImposingBody {
+  vtkIdType cell = 0;
+  ConstraintRow row;
+};
+
+// The same for `bodies` bodies of which only `imposing` impose anything:
+// with `every_array`, all five arrays; else only those some body needs
+// (a light state reads an absent one as nothing imposed).
+void add_constraint_arrays(vtkUnstructuredGrid* grid, vtkIdType bodies, const std::vector<ImposingBody>& imposing,
+                           bool every_array);
 
 }  // namespace sphero

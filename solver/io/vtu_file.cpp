@@ -33,6 +33,8 @@ vtkNew<vtkIntArray> named_ints(const char* name, int components) {
   return a;
 }
 
+void Column::zero() { array_->Fill(0.0); }
+
 DoubleColumn::DoubleColumn(const char* name, vtkIdType tuples, int components) : components_(components) {
   auto a = vtkSmartPointer<vtkDoubleArray>::New();
   a->SetName(name);
@@ -64,6 +66,16 @@ void set_uniform_cells(vtkUnstructuredGrid* grid, int type, vtkIdType cells, int
   vtkNew<vtkCellArray> array;
   array->SetData(offsets, connectivity);
   grid->SetCells(type, array);
+}
+
+void set_line_cells(vtkUnstructuredGrid* grid, vtkTypeInt32Array* ends) {
+  const vtkIdType lines = ends->GetNumberOfValues() / 2;
+  vtkNew<vtkTypeInt32Array> offsets;
+  offsets->SetNumberOfValues(lines + 1);
+  for (vtkIdType k = 0; k <= lines; ++k) offsets->SetValue(k, static_cast<std::int32_t>(2 * k));
+  vtkNew<vtkCellArray> array;
+  array->SetData(offsets, ends);
+  grid->SetCells(VTK_LINE, array);
 }
 
 void add_time_value(vtkUnstructuredGrid* grid, double time) {

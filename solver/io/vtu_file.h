@@ -12,6 +12,7 @@
 #include <initializer_list>
 
 class vtkDataObject;
+class vtkTypeInt32Array;
 class vtkXMLWriter;
 
 namespace sphero {
@@ -24,6 +25,8 @@ vtkNew<vtkIntArray> named_ints(const char* name, int components);
 class Column {
  public:
   vtkDataArray* array() const { return array_; }
+  // Every value 0.
+  void zero();
 
  protected:
   vtkSmartPointer<vtkDataArray> array_;
@@ -59,6 +62,8 @@ void add_columns(vtkUnstructuredGrid* grid, std::initializer_list<const Column*>
 // `cells` cells of one `type`, the k-th joining the `points_per_cell`
 // points from k × points_per_cell on (connectivity in 32 bits).
 void set_uniform_cells(vtkUnstructuredGrid* grid, int type, vtkIdType cells, int points_per_cell);
+// Lines, the k-th from point ends[2k] to point ends[2k + 1].
+void set_line_cells(vtkUnstructuredGrid* grid, vtkTypeInt32Array* ends);
 
 // Writes `data` with `writer` (any VTK XML format) through a temporary file
 // and a rename, as raw appended data compressed with LZ4. Throws

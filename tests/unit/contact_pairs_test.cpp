@@ -1,8 +1,13 @@
 // A frame's contact pairs: summed in one pass over the engine's contacts
 // when they come in its canonical order, and the same, to the bit, from
 // contacts in any order; coordination numbers counted from the pairs; and
-// the grains' stresses summed contact by contact as from the list.
+// the grains' stresses summed contact by contact as from the list; and
+// the contacts grid made from the pairs.
 #include <gtest/gtest.h>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkIdList.h>
+#include <vtkNew.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +18,7 @@
 #include "engine/engine.h"
 #include "engine/stress.h"
 #include "io/contact_pairs.h"
+#include "io/contacts_grid.h"
 
 namespace sphero {
 namespace {
@@ -136,6 +142,59 @@ TEST(ContactPairs, StressesSummedContactByContactAreThoseOfTheContactList) {
   // Pressed together, an inner hexagon is compressed both ways.
   EXPECT_GT(summed[5].xx, 0.0);
   EXPECT_GT(summed[5].yy, 0.0);
+}
+
+// The contacts grid made straight from the pairs: the lines, ends and
+// arrays of the grid made from their records, a grain's centre one point
+// for all its lines, and a periodic image's end a point of its own.
+TEST(ContactPairs, TheContactsGridSharesEachGrainsCentreAndMatchesTheRecords) {
+  const Engine engine = pressed_hexagons();
+  const World& w = engine.world();
+  const std::vector<ContactPair> pairs = pairs_of(w, engine.contacts());
+  std::vector<PairRecord> records;
+  std::vector<ForceSegment> lines;
+  for (const ContactPair& p : pairs) {
+    const ContactLine line = contact_line(w, p);
+    records.push_back(line.pair), lines.push_back(line.line);
+  }
+  const ContactExtras extras{true, 0.0};
+  const auto from_records = contacts_grid(records, lines, extras);
+  const auto direct = contacts_grid(w, pairs, FramePiece{}, extras);
+  ASSERT_EQ(direct->GetNumberOfCells(), 24);
+  ASSERT_EQ(from_records->GetNumberOfCells(), 24);
+  EXPECT_EQ(from_records->GetNumberOfPoints(), 48);
+  EXPECT_EQ(direct->GetNumberOfPoints(), 16);  // every hexagon touches another
+  for (vtkIdType c = 0; c < 24; ++c) {
+    vtkNew<vtkIdList> a, b;
+    from_records->GetCellPoints(c, a);
+    direct->GetCellPoints(c, b);
+    ASSERT_EQ(b->GetNumberOfIds(), 2);
+    for (vtkIdType e = 0; e < 2; ++e)
+      for (int axis = 0; axis < 3; ++axis)
+        EXPECT_EQ(direct->GetPoint(b->GetId(e))[axis], from_records->GetPoint(a->GetId(e))[axis]) << c;
+  }
+  vtkCellData *x = from_records->GetCellData(), *y = direct->GetCellData();
+  ASSERT_EQ(y->GetNumberOfArrays(), x->GetNumberOfArrays());
+  for (int k = 0; k < x->GetNumberOfArrays(); ++k) {
+    vtkDataArray *u = x->GetArray(k), *v = y->GetArray(u->GetName());
+    ASSERT_NE(v, nullptr) << u->GetName();
+    for (vtkIdType c = 0; c < 24; ++c)
+      for (int m = 0; m < u->GetNumberOfComponents(); ++m)
+        EXPECT_EQ(v->GetComponent(c, m), u->GetComponent(c, m)) << u->GetName() << " " << c;
+  }
+
+  // Bodies 0 and 1 touching directly and across an image 10 m along x.
+  std::vector<ContactPair> imaged(2);
+  for (ContactPair& p : imaged) p.a = 0, p.b = 1, p.contacts = 1, p.direction_sum = {1.0, 0.0};
+  imaged[1].image = {1, 0}, imaged[1].b_offset = {10.0, 0.0};
+  const auto grid = contacts_grid(w, imaged, FramePiece{}, extras);
+  ASSERT_EQ(grid->GetNumberOfPoints(), 3);
+  vtkNew<vtkIdList> near, far;
+  grid->GetCellPoints(0, near);
+  grid->GetCellPoints(1, far);
+  EXPECT_EQ(near->GetId(0), far->GetId(0));  // 0's centre, shared
+  EXPECT_NE(near->GetId(1), far->GetId(1));
+  EXPECT_EQ(grid->GetPoint(far->GetId(1))[0], w.position[1].x + 10.0);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
+#include <vtkIdList.h>
+#include <vtkNew.h>
 #include <vtkVariant.h>
 
 #include <cmath>
@@ -129,12 +131,27 @@ TEST(FramePieces, PiecesReadBackAsTheWholeGrid) {
     const auto merged = read_vtu(dirs.pieces / (field + "_00000.pvtu"));
     ASSERT_GT(whole->GetNumberOfCells(), 0) << field;
     ASSERT_EQ(merged->GetNumberOfCells(), whole->GetNumberOfCells()) << field;
-    ASSERT_EQ(merged->GetNumberOfPoints(), whole->GetNumberOfPoints()) << field;
-    for (vtkIdType p = 0; p < whole->GetNumberOfPoints(); ++p)
-      for (int k = 0; k < 3; ++k) ASSERT_EQ(merged->GetPoint(p)[k], whole->GetPoint(p)[k]) << field << " point " << p;
-    for (vtkIdType c = 0; c < whole->GetNumberOfCells(); ++c) ASSERT_EQ(merged->GetCellType(c), whole->GetCellType(c));
+    // Cell by cell the same points (a piece holds its own copy of a
+    // contact line's shared grain centre).
+    for (vtkIdType c = 0; c < whole->GetNumberOfCells(); ++c) {
+      ASSERT_EQ(merged->GetCellType(c), whole->GetCellType(c));
+      vtkNew<vtkIdList> a, b;
+      whole->GetCellPoints(c, a);
+      merged->GetCellPoints(c, b);
+      ASSERT_EQ(b->GetNumberOfIds(), a->GetNumberOfIds()) << field << " cell " << c;
+      for (vtkIdType p = 0; p < a->GetNumberOfIds(); ++p)
+        for (int k = 0; k < 3; ++k)
+          ASSERT_EQ(merged->GetPoint(b->GetId(p))[k], whole->GetPoint(a->GetId(p))[k]) << field << " cell " << c;
+    }
     vtkCellData* w = whole->GetCellData();
-    ASSERT_EQ(merged->GetCellData()->GetNumberOfArrays(), w->GetNumberOfArrays()) << field;
+    // The pieces hold every constraint array of a state; the whole frame
+    // those some body uses, the others reading as zero.
+    for (int a = 0; a < merged->GetCellData()->GetNumberOfArrays(); ++a) {
+      vtkDataArray* y = merged->GetCellData()->GetArray(a);
+      if (y == nullptr || w->GetAbstractArray(y->GetName()) != nullptr) continue;
+      ASSERT_EQ(field, "state") << y->GetName();
+      for (vtkIdType v = 0; v < y->GetNumberOfValues(); ++v) ASSERT_EQ(y->GetVariantValue(v).ToDouble(), 0.0);
+    }
     for (int a = 0; a < w->GetNumberOfArrays(); ++a) {
       vtkAbstractArray* x = w->GetAbstractArray(a);
       vtkAbstractArray* y = merged->GetCellData()->GetAbstractArray(x->GetName());
@@ -184,6 +201,25 @@ TEST(FramePieces, StateInPiecesIsAPackingInBodyOrder) {
     EXPECT_EQ(b[i].position, a[i].position) << i;
     EXPECT_EQ(b[i].is_wall, a[i].is_wall) << i;
     EXPECT_EQ(b[i].shape.vertices, a[i].shape.vertices) << i;
+    EXPECT_TRUE(b[i].constraint == a[i].constraint) << i;
+    EXPECT_TRUE(a[i].constraint == engine.world().constraint[i]) << i;
+  }
+}
+
+// The whole frame holds the constraint arrays some body needs (the wall
+// is held, nothing else is imposed); every piece holds all five, so that
+// the pieces agree with the .pvtu that names them.
+TEST(FramePieces, AWholeStateHoldsOnlyTheConstraintArraysInUse) {
+  const Engine engine = settled_engine();
+  const TwoWays dirs = write_both_ways(engine);
+  const std::vector<std::string> constraints = {"held", "imposed_velocity", "imposed_force", "vibration", "plate"};
+  const auto whole = read_vtu(dirs.whole / "state_00000.vtu");
+  for (const std::string& name : constraints)
+    EXPECT_EQ(whole->GetCellData()->GetArray(name.c_str()) != nullptr, name == "held") << name;
+  for (int k = 0; k < kPieces; ++k) {
+    const auto piece = read_vtu(dirs.pieces / ("state_00000_" + std::to_string(k) + ".vtu"));
+    for (const std::string& name : constraints)
+      EXPECT_NE(piece->GetCellData()->GetArray(name.c_str()), nullptr) << name << " " << k;
   }
 }
 
