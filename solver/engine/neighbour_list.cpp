@@ -58,6 +58,8 @@ void NeighbourList::fill_record(const World& w, std::size_t k, Contact& c) const
   if (law.kt > 0.0) {
     c.tangential_spring_force = -law.kt * s.xi;
     c.tangential_energy = 0.5 * law.kt * norm2(s.xi);
+  } else {
+    c.tangential_spring_force = {}, c.tangential_energy = 0.0;
   }
   const ContactGeometry g = contact_geometry(w, key);
   if (g.touching) c.overlap = g.overlap, c.normal = g.normal;
@@ -107,10 +109,12 @@ std::vector<Contact> NeighbourList::records(const World& world) const {
 
 void NeighbourList::for_each_touching(const World& world, const std::function<void(const Contact&)>& visit) const {
   require_copy("for_each_touching");
+  // One record for all: fill_record sets every field of an active
+  // candidate but the overlap and normal, which it sets where it touches.
   Contact c;
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
     if (!candidates_[k].active) continue;
-    c = Contact{};
+    c.overlap = 0.0, c.normal = {};
     fill_record(world, k, c);
     if (c.overlap != 0.0) visit(c);  // else opened: records() reports it inactive
   }
