@@ -39,6 +39,24 @@ Stress love_weber(Vec2 centre, const ContactOnParticle* begin, const ContactOnPa
   return s.scaled(1.0 / area);
 }
 
+namespace {
+
+// One contact's term of a body's sum: its force on the body at its arm.
+void add_moment(Stress& s, Vec2 arm, Vec2 force) {
+  s.xx -= arm.x * force.x;
+  s.xy -= arm.x * force.y;
+  s.yx -= arm.y * force.x;
+  s.yy -= arm.y * force.y;
+}
+
+std::vector<Stress> divided(const std::vector<Stress>& sums, const std::vector<double>& area) {
+  std::vector<Stress> stress(sums.size());
+  for (std::size_t i = 0; i < sums.size(); ++i) stress[i] = sums[i].scaled(1.0 / area[i]);
+  return stress;
+}
+
+}  // namespace
+
 ParticleStressSums::ParticleStressSums(const World& world, const std::vector<bool>& include)
     : world_(world), include_(include), sums_(world.size()) {}
 
@@ -47,23 +65,31 @@ void ParticleStressSums::add(const Contact& c) {
   if (!c.active || !(include_.empty() || (include_[v] && include_[e]))) return;
   // Each body's sum adds its contacts in the contacts' order, as
   // love_weber() would over them.
-  const auto add_to = [&](std::size_t body, Vec2 point, Vec2 force) {
-    const Vec2 arm = point - world_.position[body];
-    Stress& s = sums_[body];
-    s.xx -= arm.x * force.x;
-    s.xy -= arm.x * force.y;
-    s.yx -= arm.y * force.x;
-    s.yy -= arm.y * force.y;
-  };
-  add_to(v, c.point, c.force);
+  add_moment(sums_[v], c.point - world_.position[v], c.force);
   // The edge body sees the contact at the same point in its own image.
-  add_to(e, c.point - c.edge_offset, -c.force);
+  add_moment(sums_[e], c.point - c.edge_offset - world_.position[e], -c.force);
 }
 
-std::vector<Stress> ParticleStressSums::stresses(const std::vector<double>& area) const {
-  std::vector<Stress> stress(sums_.size());
-  for (std::size_t i = 0; i < sums_.size(); ++i) stress[i] = sums_[i].scaled(1.0 / area[i]);
-  return stress;
+std::vector<Stress> ParticleStressSums::stresses(const std::vector<double>& area) const { return divided(sums_, area); }
+
+GrainStressSums::GrainStressSums(const World& world)
+    : world_(world), all_(world.size()), between_grains_(world.size()) {}
+
+void GrainStressSums::add(const Contact& c) {
+  if (!c.active) return;
+  const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
+  const Vec2 arm_v = c.point - world_.position[v], arm_e = c.point - c.edge_offset - world_.position[e];
+  add_moment(all_[v], arm_v, c.force);
+  add_moment(all_[e], arm_e, -c.force);
+  if (world_.is_wall[v] || world_.is_wall[e]) return;
+  add_moment(between_grains_[v], arm_v, c.force);
+  add_moment(between_grains_[e], arm_e, -c.force);
+}
+
+std::vector<Stress> GrainStressSums::all(const std::vector<double>& area) const { return divided(all_, area); }
+
+std::vector<Stress> GrainStressSums::between_grains(const std::vector<double>& area) const {
+  return divided(between_grains_, area);
 }
 
 std::vector<Stress> particle_stresses(const World& w, const std::vector<Contact>& contacts,

@@ -61,6 +61,22 @@ class ParticleStressSums {
   std::vector<Stress> sums_;
 };
 
+// particle_stresses() twice in one pass: over every contact, and over the
+// contacts between grains alone (those with walls left out), so that a
+// grain's stress and the walls' share of it come from one walk over the
+// contacts. The same bits as two ParticleStressSums.
+class GrainStressSums {
+ public:
+  explicit GrainStressSums(const World& world);
+  void add(const Contact& c);
+  std::vector<Stress> all(const std::vector<double>& area) const;
+  std::vector<Stress> between_grains(const std::vector<double>& area) const;
+
+ private:
+  const World& world_;
+  std::vector<Stress> all_, between_grains_;
+};
+
 // Per-body stress of every body (walls included) from the active contacts,
 // each divided by `area[i]`; `include` says which bodies' contacts count
 // (e.g. to leave contacts with walls out), empty for all.

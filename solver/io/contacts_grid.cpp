@@ -1,6 +1,5 @@
 #include "io/contacts_grid.h"
 
-#include <vtkCellType.h>
 #include <vtkDoubleArray.h>
 #include <vtkPoints.h>
 #include <vtkTypeInt32Array.h>
@@ -67,6 +66,8 @@ class ContactColumns {
   }
 
   vtkSmartPointer<vtkUnstructuredGrid> take() {
+    // Fewer than reserved: VTK keeps the values when an array shrinks (it
+    // reallocates only to grow); the grid tests compare every line's ends.
     points_->SetNumberOfPoints(points_used_);
     grid_->SetPoints(points_);
     set_line_cells(grid_, ends_);
@@ -157,7 +158,7 @@ vtkSmartPointer<vtkUnstructuredGrid> contacts_grid(const World& w, const std::ve
                                                    const FramePiece& piece, ContactExtras extras) {
   const auto written = [&](const ContactPair& p) { return piece.writes_pair(w, p.a, p.b); };
   const vtkIdType n =
-      piece.whole() ? static_cast<vtkIdType>(pairs.size()) : std::count_if(pairs.begin(), pairs.end(), written);
+      piece.written.empty() ? static_cast<vtkIdType>(pairs.size()) : std::count_if(pairs.begin(), pairs.end(), written);
   ContactColumns columns(n, 2 * n, extras);
   LineEnds ends(w, columns);
   vtkIdType k = 0;

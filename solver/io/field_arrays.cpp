@@ -27,8 +27,8 @@ const std::map<std::string, FieldArrays>& all_arrays() {
   static const std::map<std::string, FieldArrays> arrays = {
       {"state",
        // The imposed motions are kept: a frame reused as a packing would
-       // lose its walls' motions and plates silently (a grain's zeros cost
-       // next to nothing compressed).
+       // lose its walls' motions and plates silently (a whole frame holds
+       // only those some body has, io/state_constraints.h).
        {{"position", "id", "shape", "material", "wall", "angle", "density", "held", "imposed_velocity", "imposed_force",
          "vibration", "plate"},
         {"velocity", "angular_velocity", "coordination_number", "stress_compression_positive", "stress_from_walls"},

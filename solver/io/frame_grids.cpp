@@ -173,17 +173,16 @@ FrameGrids::Gathered FrameGrids::gather(const Engine& engine, const std::vector<
              every_contact = wants("contact_points");
   // Per-particle stress (Love–Weber, docs/MODEL.md §6), compression positive,
   // and the walls' share of it, so that analysis can leave wall contacts out.
-  std::vector<bool> grain(w.size());
-  for (std::size_t i = 0; i < w.size(); ++i) grain[i] = !w.is_wall[i];
-  ParticleStressSums all(w), between_grains(w, grain);
-  // A dense packing of polygons has at most about 3 pairs a body.
+  GrainStressSums stresses(w);
+  // Room for 3 pairs a body, more than a dense packing of polygons
+  // usually has (the sums grow beyond it where they must).
   PairSums pair_sums(pairs ? 3 * w.size() : 0);
   Gathered g;
   // One pass over the contacts, none of them kept but those with walls
   // (and every one where the contact points are written).
   engine.for_each_touching_contact([&](const Contact& c) {
     if (pairs) pair_sums.add(c);
-    if (loads) all.add(c), between_grains.add(c);
+    if (loads) stresses.add(c);
     if (w.is_wall[c.vertex_body] != w.is_wall[c.edge_body]) g.wall_contacts.push_back(c);
     if (every_contact) g.contacts.push_back(c);
   });
@@ -196,8 +195,8 @@ FrameGrids::Gathered FrameGrids::gather(const Engine& engine, const std::vector<
   if (!loads) return g;
   std::vector<double> areas(w.size());
   for (std::size_t i = 0; i < w.size(); ++i) areas[i] = shape_of(i).area;
-  g.stress = all.stresses(areas);
-  g.between_grains = between_grains.stresses(areas);
+  g.stress = stresses.all(areas);
+  g.between_grains = stresses.between_grains(areas);
   g.coordination = coordination_numbers(w, g.pairs);
   return g;
 }

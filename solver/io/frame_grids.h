@@ -50,7 +50,8 @@ class FrameGrids {
 
   // Writes `engine`'s part `piece` of frame `frame` of each of `fields`
   // into `directory` (FramePiece::file_name), each file whole or not at all,
-  // from frame(); returns each field's arrays, which a .pvtu names.
+  // with frame()'s values (the contacts and a light state made straight
+  // from the world); returns each field's arrays, which a .pvtu names.
   std::vector<PieceLayout> write(const Engine& engine, const FramePiece& piece, const std::vector<std::string>& fields,
                                  const std::filesystem::path& directory, int frame) const;
 
@@ -89,9 +90,11 @@ class FrameGrids {
   bool single_precision_ = false;
 };
 
-// The grid of one field (kFrameFields) of a frame, as its file holds it;
-// with `fields` (a run's, io/field_arrays.h), without the arrays a reader
-// derives unless they ask for them.
+// The grid of one field (kFrameFields) of a frame, with the values its
+// file holds (a contacts grid made from records gives each line its own
+// two points, where write() shares grains' centres); with `fields` (a
+// run's, io/field_arrays.h), without the arrays a reader derives unless
+// they ask for them.
 vtkSmartPointer<vtkUnstructuredGrid> field_grid(const std::string& field, const FrameData& data,
                                                 const std::vector<std::string>& fields = {});
 

@@ -99,6 +99,17 @@ std::array<bool, 5> arrays_needed(const ConstraintRow& r) {
 
 }  // namespace
 
+std::vector<ImposingBody> imposing_bodies(const World& w, const std::vector<std::size_t>& bodies) {
+  std::vector<ImposingBody> imposing;
+  const BodyConstraint none;
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    if (w.constraint[bodies[k]] == none) continue;  // most grains: their row is known without making it
+    if (ConstraintRow r = constraint_row(w, bodies[k]); !r.imposes_nothing())
+      imposing.push_back({static_cast<vtkIdType>(k), r});
+  }
+  return imposing;
+}
+
 void add_constraint_arrays(vtkUnstructuredGrid* grid, vtkIdType n,
                            const std::function<ConstraintRow(vtkIdType)>& row_of) {
   std::vector<ImposingBody> imposing;

@@ -46,6 +46,9 @@ struct ImposingBody {
   ConstraintRow row;
 };
 
+// Those of `bodies` (a frame's, its cells in order) that impose anything.
+std::vector<ImposingBody> imposing_bodies(const World& w, const std::vector<std::size_t>& bodies);
+
 // The same for `bodies` bodies of which only `imposing` impose anything:
 // with `every_array`, all five arrays; else only those some body needs
 // (a light state reads an absent one as nothing imposed).

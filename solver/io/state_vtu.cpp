@@ -386,14 +386,7 @@ vtkSmartPointer<vtkUnstructuredGrid> light_state_grid(const World& w, const Fram
       grid, {&id, &row, &material, &wall, &angle, &velocity, &omega, &density, &coordination, &stress, &wall_stress});
   // A whole frame holds the constraint arrays some body needs; a frame in
   // pieces holds them all, so that its pieces agree.
-  std::vector<ImposingBody> imposing;
-  const BodyConstraint none;
-  for (vtkIdType k = 0; k < n; ++k) {
-    const std::size_t i = bodies[static_cast<std::size_t>(k)];
-    if (w.constraint[i] == none) continue;  // most grains: their row is known without making it
-    if (ConstraintRow r = constraint_row(w, i); !r.imposes_nothing()) imposing.push_back({k, r});
-  }
-  add_constraint_arrays(grid, n, imposing, !piece.whole());
+  add_constraint_arrays(grid, n, imposing_bodies(w, bodies), !piece.whole());
   auto format = named_ints("sphero_state_format", 1);
   format->InsertNextValue(2);
   vtkNew<vtkStringArray> table;

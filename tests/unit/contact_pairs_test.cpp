@@ -26,7 +26,7 @@ namespace {
 // 4 × 4 hexagons of circumradius 1 and sphero-radius 0.1, pressed 0.01
 // into each other: tip to tip along x (one vertex contact a pair), face to
 // face along y (two).
-Engine pressed_hexagons() {
+Engine pressed_hexagons(bool first_is_wall = false) {
   std::vector<Vec2> corners;
   for (int k = 0; k < 6; ++k)
     corners.push_back({std::cos(k * std::numbers::pi / 3), std::sin(k * std::numbers::pi / 3)});
@@ -37,6 +37,7 @@ Engine pressed_hexagons() {
       BodySpec b;
       b.shape = hexagon;
       b.position = {2.19 * i, (std::sqrt(3.0) + 0.19) * j};
+      b.is_wall = first_is_wall && bodies.empty();
       bodies.push_back(b);
     }
   ContactLaw law;
@@ -142,6 +143,33 @@ TEST(ContactPairs, StressesSummedContactByContactAreThoseOfTheContactList) {
   // Pressed together, an inner hexagon is compressed both ways.
   EXPECT_GT(summed[5].xx, 0.0);
   EXPECT_GT(summed[5].yy, 0.0);
+}
+
+// Both sums of a frame in one pass: the same bits as two sums, one of
+// them leaving the wall's contacts out.
+TEST(ContactPairs, GrainStressesAndTheirShareBetweenGrainsComeFromOnePass) {
+  const Engine engine = pressed_hexagons(true);
+  const World& w = engine.world();
+  ASSERT_TRUE(w.is_wall[0]);
+  const std::vector<double> area(w.size(), 3.0);
+  std::vector<bool> grain(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) grain[i] = !w.is_wall[i];
+  ParticleStressSums every(w), between(w, grain);
+  GrainStressSums both(w);
+  engine.for_each_touching_contact([&](const Contact& c) { every.add(c), between.add(c), both.add(c); });
+  const std::vector<Stress> a = every.stresses(area), b = between.stresses(area);
+  const std::vector<Stress> one = both.all(area), two = both.between_grains(area);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    for (auto [x, y] : {std::pair{a[i], one[i]}, std::pair{b[i], two[i]}}) {
+      EXPECT_EQ(x.xx, y.xx) << i;
+      EXPECT_EQ(x.xy, y.xy) << i;
+      EXPECT_EQ(x.yx, y.yx) << i;
+      EXPECT_EQ(x.yy, y.yy) << i;
+    }
+  }
+  // Body 1 touches the wall (body 0) and grains: the wall's share differs.
+  EXPECT_NE(one[1].xx, two[1].xx);
+  EXPECT_EQ(two[0].xx, 0.0);
 }
 
 // The contacts grid made straight from the pairs: the lines, ends and
