@@ -57,21 +57,6 @@ std::vector<Stress> divided(const std::vector<Stress>& sums, const std::vector<d
 
 }  // namespace
 
-ParticleStressSums::ParticleStressSums(const World& world, const std::vector<bool>& include)
-    : world_(world), include_(include), sums_(world.size()) {}
-
-void ParticleStressSums::add(const Contact& c) {
-  const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
-  if (!c.active || !(include_.empty() || (include_[v] && include_[e]))) return;
-  // Each body's sum adds its contacts in the contacts' order, as
-  // love_weber() would over them.
-  add_moment(sums_[v], c.point - world_.position[v], c.force);
-  // The edge body sees the contact at the same point in its own image.
-  add_moment(sums_[e], c.point - c.edge_offset - world_.position[e], -c.force);
-}
-
-std::vector<Stress> ParticleStressSums::stresses(const std::vector<double>& area) const { return divided(sums_, area); }
-
 GrainStressSums::GrainStressSums(const World& world)
     : world_(world), all_(world.size()), between_grains_(world.size()) {}
 
@@ -94,9 +79,17 @@ std::vector<Stress> GrainStressSums::between_grains(const std::vector<double>& a
 
 std::vector<Stress> particle_stresses(const World& w, const std::vector<Contact>& contacts,
                                       const std::vector<double>& area, const std::vector<bool>& include) {
-  ParticleStressSums sums(w, include);
-  for (const Contact& c : contacts) sums.add(c);
-  return sums.stresses(area);
+  std::vector<Stress> sums(w.size());
+  for (const Contact& c : contacts) {
+    const auto v = static_cast<std::size_t>(c.vertex_body), e = static_cast<std::size_t>(c.edge_body);
+    if (!c.active || !(include.empty() || (include[v] && include[e]))) continue;
+    // Each body's sum adds its contacts in the contacts' order, as
+    // love_weber() would over them; the edge body sees the contact at the
+    // same point in its own image.
+    add_moment(sums[v], c.point - w.position[v], c.force);
+    add_moment(sums[e], c.point - c.edge_offset - w.position[e], -c.force);
+  }
+  return divided(sums, area);
 }
 
 Stress average_stress(const std::vector<Stress>& particle_stress, const std::vector<double>& particle_area,

@@ -45,22 +45,6 @@ Stress love_weber(Vec2 centre, const std::vector<ContactOnParticle>& contacts, d
 // The same over the contacts from `begin` to `end`.
 Stress love_weber(Vec2 centre, const ContactOnParticle* begin, const ContactOnParticle* end, double area);
 
-// particle_stresses() contact by contact: add() each contact in turn, then
-// take the stresses.
-class ParticleStressSums {
- public:
-  // `include` as particle_stresses()'s.
-  ParticleStressSums(const World& world, const std::vector<bool>& include = {});
-  void add(const Contact& c);
-  // Each body's sum divided by `area[i]`.
-  std::vector<Stress> stresses(const std::vector<double>& area) const;
-
- private:
-  const World& world_;
-  std::vector<bool> include_;  // a copy: a default argument would not outlive the constructor
-  std::vector<Stress> sums_;
-};
-
 // particle_stresses() twice in one pass: over every contact, and over the
 // contacts between grains alone (those with walls left out), so that a
 // grain's stress and the walls' share of it come from one walk over the

@@ -129,9 +129,9 @@ TEST(ContactPairs, StressesSummedContactByContactAreThoseOfTheContactList) {
   const Engine engine = pressed_hexagons();
   const World& w = engine.world();
   const std::vector<double> area(w.size(), 3.0);
-  ParticleStressSums every_body(w);  // no bodies left out: the default
-  engine.for_each_touching_contact([&](const Contact& c) { every_body.add(c); });
-  const std::vector<Stress> summed = every_body.stresses(area);
+  GrainStressSums sums(w);
+  engine.for_each_touching_contact([&](const Contact& c) { sums.add(c); });
+  const std::vector<Stress> summed = sums.all(area);
   const std::vector<Stress> listed = particle_stresses(w, engine.contacts(), area);
   ASSERT_EQ(summed.size(), listed.size());
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -145,8 +145,8 @@ TEST(ContactPairs, StressesSummedContactByContactAreThoseOfTheContactList) {
   EXPECT_GT(summed[5].yy, 0.0);
 }
 
-// Both sums of a frame in one pass: the same bits as two sums, one of
-// them leaving the wall's contacts out.
+// Both sums of a frame in one pass: the same bits as the contact list's,
+// and as its sums leaving the wall's contacts out.
 TEST(ContactPairs, GrainStressesAndTheirShareBetweenGrainsComeFromOnePass) {
   const Engine engine = pressed_hexagons(true);
   const World& w = engine.world();
@@ -154,10 +154,10 @@ TEST(ContactPairs, GrainStressesAndTheirShareBetweenGrainsComeFromOnePass) {
   const std::vector<double> area(w.size(), 3.0);
   std::vector<bool> grain(w.size());
   for (std::size_t i = 0; i < w.size(); ++i) grain[i] = !w.is_wall[i];
-  ParticleStressSums every(w), between(w, grain);
   GrainStressSums both(w);
-  engine.for_each_touching_contact([&](const Contact& c) { every.add(c), between.add(c), both.add(c); });
-  const std::vector<Stress> a = every.stresses(area), b = between.stresses(area);
+  engine.for_each_touching_contact([&](const Contact& c) { both.add(c); });
+  const std::vector<Stress> a = particle_stresses(w, engine.contacts(), area),
+                            b = particle_stresses(w, engine.contacts(), area, grain);
   const std::vector<Stress> one = both.all(area), two = both.between_grains(area);
   for (std::size_t i = 0; i < w.size(); ++i) {
     for (auto [x, y] : {std::pair{a[i], one[i]}, std::pair{b[i], two[i]}}) {
