@@ -110,8 +110,9 @@ void write_vtu_atomically(const std::filesystem::path& path, vtkUnstructuredGrid
   }
   write_atomically(path, [&](const std::filesystem::path& temporary) {
     std::ofstream out(temporary, std::ios::binary);
-    for (const std::string* part : {&bytes.head, &bytes.payload, &bytes.tail})
-      out.write(part->data(), static_cast<std::streamsize>(part->size()));
+    out.write(bytes.head.data(), static_cast<std::streamsize>(bytes.head.size()));
+    out.write(bytes.payload.data(), static_cast<std::streamsize>(bytes.payload.size()));
+    out.write(bytes.tail.data(), static_cast<std::streamsize>(bytes.tail.size()));
     out.close();
     if (!out) throw std::runtime_error(path.string() + ": cannot write (is the directory writable, the disk full?)");
   });

@@ -28,12 +28,15 @@ static_assert(std::endian::native == std::endian::little, "a .vtu is written lit
 constexpr std::size_t kBlockSize = 65536;
 
 // LZ4's acceleration (1 is its default; higher skips faster past bytes
-// that match nothing). Whole numbers (ids, counts, connectivity) repeat
-// and are worth looking for matches in; floating-point values seldom
-// repeat 4 bytes, and most of the time spent on them finds nothing.
-constexpr int kAcceleration = 4, kFloatAcceleration = 16;
+// that match nothing). An array of one block or less is compressed
+// hardest: its time is negligible and its bytes are most of a small
+// frame's. In larger arrays, whole numbers (ids, counts, connectivity)
+// repeat and are worth looking for matches in; floating-point values
+// seldom repeat 4 bytes, and most of the time spent on them finds nothing.
+constexpr int kSmallAcceleration = 1, kAcceleration = 16, kFloatAcceleration = 64;
 
-int acceleration_for(int vtk_type) {
+int acceleration_for(int vtk_type, std::size_t size) {
+  if (size <= kBlockSize) return kSmallAcceleration;
   return vtk_type == VTK_DOUBLE || vtk_type == VTK_FLOAT ? kFloatAcceleration : kAcceleration;
 }
 
@@ -103,25 +106,29 @@ class Appended {
   // Compresses `size` bytes at `data` as VTK's blocks (a header of 32-bit
   // words: the number of blocks, the block size, the size of a partial last
   // block or 0, each block's compressed size; then the blocks) and returns
-  // their offset.
-  std::size_t add(const void* data, std::size_t size, int acceleration = kAcceleration) {
+  // their offset; `vtk_type` is the values' type.
+  std::size_t add(const void* data, std::size_t size, int vtk_type = VTK_INT) {
+    const int acceleration = acceleration_for(vtk_type, size);
     const std::size_t offset = payload_.size();
     const std::size_t blocks = (size + kBlockSize - 1) / kBlockSize;
-    const std::size_t header_at = payload_.size();
-    const std::vector<std::uint32_t> header_words(3 + blocks, 0);
-    append(header_words.data(), header_words.size() * 4);
     std::vector<std::uint32_t> header{static_cast<std::uint32_t>(blocks), static_cast<std::uint32_t>(kBlockSize),
                                       static_cast<std::uint32_t>(size % kBlockSize)};
+    header.resize(3 + blocks);
+    std::size_t end = offset + header.size() * 4;
     const auto* bytes = static_cast<const char*>(data);
     for (std::size_t b = 0; b < blocks; ++b) {
       const int length = static_cast<int>(std::min(kBlockSize, size - b * kBlockSize));
+      // Straight into the payload, grown by the most a block can take.
+      const auto bound = static_cast<std::size_t>(LZ4_compressBound(length));
+      grow_to(end + bound);
       const int stored = LZ4_compress_fast_extState(
-          state_.data(), bytes + b * kBlockSize, block_.data(), length, static_cast<int>(block_.size()), acceleration);
+          state_.data(), bytes + b * kBlockSize, payload_.data() + end, length, static_cast<int>(bound), acceleration);
       if (stored <= 0) throw std::runtime_error("LZ4 could not compress an array");
-      append(block_.data(), static_cast<std::size_t>(stored));
-      header.push_back(static_cast<std::uint32_t>(stored));
+      end += static_cast<std::size_t>(stored);
+      header[3 + b] = static_cast<std::uint32_t>(stored);
     }
-    std::memcpy(payload_.data() + header_at, header.data(), header.size() * 4);
+    payload_.resize(end);
+    std::memcpy(payload_.data() + offset, header.data(), header.size() * 4);
     return offset;
   }
 
@@ -129,7 +136,7 @@ class Appended {
   void add_array(std::string& xml, vtkDataArray* a, bool tuples) {
     const std::size_t size = static_cast<std::size_t>(a->GetNumberOfValues()) * a->GetDataTypeSize();
     element(xml, "DataArray", vtu_type_word(a->GetDataType()), a, tuples,
-            add(a->GetVoidPointer(0), size, acceleration_for(a->GetDataType())));
+            add(a->GetVoidPointer(0), size, a->GetDataType()));
   }
 
   // A string array's element: its values, each followed by a zero byte.
@@ -145,10 +152,13 @@ class Appended {
   // Room for `bytes` of arrays compressed, so that the payload is not
   // copied as it grows.
   void reserve(std::size_t bytes) { payload_.reserve(bytes + bytes / 200 + 4096); }
-  std::string take_payload() { return std::move(payload_); }
+  Bytes take_payload() { return std::move(payload_); }
 
  private:
-  void append(const void* data, std::size_t size) { payload_.append(static_cast<const char*>(data), size); }
+  // At least `size` bytes (reserve() has made room for them).
+  void grow_to(std::size_t size) {
+    if (size > payload_.size()) payload_.resize(size);
+  }
 
   static void element(std::string& xml, const char* tag, const char* type, vtkAbstractArray* a, bool tuples,
                       std::size_t offset) {
@@ -159,8 +169,7 @@ class Appended {
     xml += fmt::format(" format=\"appended\" offset=\"{}\"/>\n", offset);
   }
 
-  std::string payload_;
-  std::vector<char> block_ = std::vector<char>(static_cast<std::size_t>(LZ4_compressBound(kBlockSize)));
+  Bytes payload_;
   std::vector<char> state_ = std::vector<char>(static_cast<std::size_t>(LZ4_sizeofState()));
 };
 
@@ -251,7 +260,7 @@ VtuParts vtu_parts(vtkUnstructuredGrid* grid) {
 
 std::string vtu_bytes(vtkUnstructuredGrid* grid) {
   const VtuParts parts = vtu_parts(grid);
-  return parts.head + parts.payload + parts.tail;
+  return parts.head + std::string(parts.payload.begin(), parts.payload.end()) + parts.tail;
 }
 
 }  // namespace sphero
