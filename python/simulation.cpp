@@ -36,6 +36,7 @@ std::unique_ptr<Engine> engine_of(const SceneConfig& scene, const GivenGrains& g
   World world = build_world(scene, given);
   const EngineSettings settings = resolve_engine_settings(scene, world);
   auto engine = std::make_unique<Engine>(std::move(world), settings);
+  engine->set_lineage(RunLineage::begun());
   if (scene.backend == Backend::opencl) app::use_opencl_backend(*engine, scene.source);
   return engine;
 }
@@ -158,7 +159,8 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
       "Python's Simulation.start_output");
   // The scene's fields as `sphero run` lists them (its stages are not run here).
   const std::vector<std::string> fields = in_frame_order(scene_.fields);
-  RunOutput files(folder, wall_columns(engine().world()), engine().world().cell, arc_resolution_, fields);
+  RunOutput files(folder, wall_columns(engine().world()), engine().world().cell, arc_resolution_, fields, std::nullopt,
+                  engine().lineage());
   files.hold(std::move(claim));
   if (scene_.single_precision) check_single_precision(engine().world(), "start_output");
   files.set_single_precision(scene_.single_precision);

@@ -131,13 +131,14 @@ void refuse_single_precision_where_it_breaks(const SceneConfig& scene, const Wor
 
 // The folder's RunOutput for a run whose state is at `time` now.
 RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const std::vector<WallColumns>& columns,
-                      const PeriodicCell& cell, double time) {
+                      const PeriodicCell& cell, double time, const RunLineage& lineage, const RunIdentity& continued) {
   const fs::path out = scene.output_directory;
   FolderLock claim = prepare_output_directory(
-      out, options, [](const std::string& notice) { fmt::print(stderr, "sphero run: {}\n", notice); });
+      out, options, [](const std::string& notice) { fmt::print(stderr, "sphero run: {}\n", notice); }, "sphero run",
+      options.restart.empty() ? lineage.parent : continued);
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = time;
-  RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at);
+  RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at, lineage);
   output.hold(std::move(claim));
   output.set_single_precision(scene.single_precision);
   // A --from run's frames go on from its parent's numbers, and so do a
@@ -185,6 +186,7 @@ struct RanksStart {
   std::vector<WallColumns> columns;  // rank 0's
   std::vector<StagePlan> stages;
   std::size_t stage = 0;
+  RunIdentity continued;  // rank 0's: the run a restart's checkpoint is of
 };
 
 // Every stage's plan on every rank: rank 0's numbers (whole numbers and
@@ -228,6 +230,7 @@ RanksStart whole_state_on_root(const Ranks& ranks, const RunOptions& options, co
                     });
       start.stages = run.stages;
       start.stage = run.stage;
+      start.continued = run.continued;
       start.columns = run.columns;
       // The serial engine that makes the state is gone (with this
       // statement) before the ranks' parts are made: its list is the
@@ -309,7 +312,8 @@ int run_on_ranks(const RunOptions& options, const SceneConfig& scene) {
   const fs::path out = scene.output_directory;
   std::optional<RunOutput> output;
   on_root(ranks, [&] {
-    output.emplace(open_output(options, scene, start.columns, run->engine().local().world().cell, run->time()));
+    output.emplace(open_output(options, scene, start.columns, run->engine().local().world().cell, run->time(),
+                               run->engine().lineage(), start.continued));
     if (!options.quiet) print_header(scene, run->engine().grains(), driver, run->engine().settings().dt, "  " + header);
   });
   RankFrames frames(*run, output ? &*output : nullptr, out, scene.arc_resolution, scene.single_precision);
@@ -362,7 +366,8 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
     return 0;
   }
   const fs::path out = scene.output_directory;
-  RunOutput output = open_output(options, scene, start.columns, world.cell, run.time());
+  RunOutput output =
+      open_output(options, scene, start.columns, world.cell, run.time(), run.engine().lineage(), start.continued);
   stop_on_signals();
   if (!options.quiet) print_header(scene, grains, driver, settings.dt, note);
   // Frames in the background only where the engine leaves a core free.

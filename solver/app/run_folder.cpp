@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/analysis_files.h"
+#include "io/run_manifest.h"
 #include "io/scene.h"
 
 namespace sphero::app {
@@ -30,12 +31,12 @@ void clear_run_files(const fs::path& directory) {
   }
 }
 
-// Whether the folder holds the run that wrote the checkpoint `restart`,
-// which it continues: the checkpoint lies in it.
-bool holds_the_checkpoints_run(const fs::path& out, const fs::path& restart) {
-  std::error_code unknown;
-  const fs::path folder = restart.has_parent_path() ? restart.parent_path() : fs::path(".");
-  return fs::equivalent(folder, out, unknown);
+// How a refusal names a folder's run and a checkpoint's.
+std::string runs_named(const fs::path& out, const RunIdentity& checkpoint_run) {
+  const RunIdentity folder = run_in_folder(out);
+  if (!folder.known()) return "";
+  return fmt::format(
+      ", run {} (its run.sphero) against run {} (the checkpoint's)", folder.text(), checkpoint_run.text());
 }
 
 // What --output names must be a folder or nothing yet: a file, a link to
@@ -70,9 +71,9 @@ void refuse_an_output_that_is_no_folder(const fs::path& out) {
 
 // A run continuing a checkpoint with --from writes into a folder of its
 // own: never into the run the checkpoint came from.
-void refuse_the_checkpoints_folder(const RunOptions& options, const fs::path& out) {
+void refuse_the_checkpoints_folder(const RunOptions& options, const fs::path& out, const RunIdentity& parent) {
   if (options.from.empty() || !options.restart.empty()) return;
-  if (holds_the_checkpoints_run(out, options.from))
+  if (folder_holds_run_of(out, options.from, parent))
     throw SceneError(fmt::format(
         "--from {}: the output directory '{}' is the run the checkpoint came from; a run continued with --from "
         "writes into a folder of its own (--output DIR)",
@@ -118,19 +119,20 @@ FolderLock claim_output(const fs::path& out, const RunOptions& options,
 }  // namespace
 
 FolderLock prepare_output_directory(const fs::path& out, const RunOptions& options,
-                                    const std::function<void(const std::string&)>& notice, const std::string& command) {
-  refuse_the_checkpoints_folder(options, out);
+                                    const std::function<void(const std::string&)>& notice, const std::string& command,
+                                    const RunIdentity& checkpoint_run) {
+  refuse_the_checkpoints_folder(options, out, checkpoint_run);
   refuse_an_output_that_is_no_folder(out);
   FolderLock claim = claim_output(out, options, notice, command);
   const bool holds_a_run = fs::exists(out / "energy.csv") || fs::exists(out / "run.sphero");
-  if (!options.restart.empty() && holds_a_run && !holds_the_checkpoints_run(out, options.restart)) {
+  if (!options.restart.empty() && holds_a_run && !folder_holds_run_of(out, options.restart, checkpoint_run)) {
     // Continuing here would splice the checkpoint's run into another one.
     if (!options.overwrite)
       throw SceneError(
-          fmt::format("the output directory '{}' holds another run than the one that wrote '{}' (a "
-                      "checkpoint continues in the folder it was written to): branch it into a new "
-                      "folder with --output DIR, or pass --overwrite to replace that run",
-                      out.string(), options.restart));
+          fmt::format("the output directory '{}' holds another run than the one that wrote '{}'{}: a "
+                      "checkpoint continues only its own run; branch it into a new folder with --output DIR, "
+                      "or pass --overwrite to replace that run",
+                      out.string(), options.restart, runs_named(out, checkpoint_run)));
     clear_run_files(out);
   }
   if (options.restart.empty() && holds_files(out)) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/run_options.h"
+#include "engine/run_identity.h"
 #include "io/folder_lock.h"
 
 namespace sphero::app {
@@ -18,11 +19,16 @@ namespace sphero::app {
 // folder and claims it (io/folder_lock.h: refused where another process
 // writes there; `notice` hears of a dead one's lock taken over); then
 // refuses one that holds files (without --overwrite, whose earlier run's
-// files it then clears) or another run than a restart's. The claim lasts
-// as long as the lock returned.
+// files it then clears) or, for a restart, another run than the
+// checkpoint's. `checkpoint_run` is the run the checkpoint of --restart
+// (or, without it, of --from) says it is of: a restart continues a folder
+// only where its run.sphero names that run, wherever the checkpoint lies
+// (a folder whose run.sphero names none: only where the checkpoint lies
+// in it; io/run_manifest.h). The claim lasts as long as the lock
+// returned.
 FolderLock prepare_output_directory(const std::filesystem::path& out, const RunOptions& options,
                                     const std::function<void(const std::string&)>& notice,
-                                    const std::string& command = "sphero run");
+                                    const std::string& command = "sphero run", const RunIdentity& checkpoint_run = {});
 
 // Claims an existing folder that `command` writes into (a run's, for
 // `sphero analyze`'s tables or `sphero coarse-grain`'s fields), saying on

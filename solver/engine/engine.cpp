@@ -104,6 +104,7 @@ Engine::Engine(EngineSnapshot s)
   core_.power = s.power;
   core_.deepest_overlap = s.deepest_overlap;
   core_.deepest_overlap_time = s.deepest_overlap_time;
+  lineage_ = s.lineage;
   World& w = core_.world;
   // A checkpoint keeps the vertices but not the orientations derived from
   // the angles (the same numbers the running engine held).
@@ -136,7 +137,8 @@ EngineSnapshot Engine::snapshot_of(std::unique_ptr<Engine> engine) {
                    std::move(history.r4),
                    core.deepest_overlap,
                    core.deepest_overlap_time,
-                   core.books};
+                   core.books,
+                   e.lineage_};
   return s;
 }
 
@@ -154,7 +156,8 @@ EngineSnapshot Engine::snapshot() const {
                    {},
                    core_.deepest_overlap,
                    core_.deepest_overlap_time,
-                   core_.books};
+                   core_.books,
+                   lineage_};
   s.ledger = ledger();
   if (core_.vertices_stale) update_world_vertices(s.world);
   StepperHistory history = stepper_->history();

@@ -17,6 +17,7 @@
 #include "engine/engine_core.h"
 #include "engine/engine_settings.h"
 #include "engine/neighbour_list.h"
+#include "engine/run_identity.h"
 #include "engine/stability.h"
 #include "engine/stepper.h"
 #include "engine/world.h"
@@ -38,6 +39,9 @@ struct EngineSnapshot {
   // What the ledger keeps exactly from step to step; where absent (a
   // checkpoint written before it was kept), the ledger's values start it.
   std::optional<LedgerBooks> books;
+  // The run this state is of (engine/run_identity.h): carried, not used,
+  // by the engine, so that every checkpoint of a run says whose it is.
+  RunLineage lineage;
 };
 
 class Engine {
@@ -130,6 +134,9 @@ class Engine {
   double deepest_overlap() const { return core_.deepest_overlap; }
   double deepest_overlap_time() const { return core_.deepest_overlap_time; }
   double time() const { return core_.time; }
+  // The run whose state this is, which its snapshots carry.
+  const RunLineage& lineage() const { return lineage_; }
+  void set_lineage(const RunLineage& lineage) { lineage_ = lineage; }
   long step_count() const { return core_.step; }
   double time_step_limit() const { return dt_limit_; }
 
@@ -165,6 +172,7 @@ class Engine {
   ExactSum work_before_trapezoid_;
   std::vector<double> trapezoid_first_powers_;  // per constrained body
   std::vector<int> body_numbers_;               // empty: the bodies are the whole world
+  RunLineage lineage_;
 };
 
 }  // namespace sphero

@@ -38,10 +38,18 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // laws' Coulomb friction and the rigid solver; 13: the bodies' ids and the
 // next id (before it, a body's id is its index); 14: a whole checkpoint's
 // fields compressed (zlib), without the world vertices, which reading
-// derives from the positions as the engine does.
-constexpr std::uint32_t kVersion = 14;
+// derives from the positions as the engine does; 15: the run's identity
+// and its parent's after the version, outside the checksum (its own
+// follows it), so that the same state of two runs gives the same bytes
+// past it.
+constexpr std::uint32_t kVersion = 15;
 // A whole checkpoint's fields are compressed from this version on.
 constexpr std::uint32_t kFirstCompressed = 14;
+// From this version on, the run's identity follows the version.
+constexpr std::uint32_t kFirstWithIdentity = 15;
+// The identity block: the run's and its parent's identity (four 64-bit
+// words), then their checksum.
+constexpr std::size_t kIdentityAt = 12, kIdentityBytes = 40;
 // A checkpoint in parts: the header's fields (a snapshot of no bodies),
 // the number of parts, each part (its size, then its bodies and
 // candidates), the version again and the checksum of everything before.
@@ -53,6 +61,37 @@ constexpr std::uint64_t kChecksumStart = 14695981039346656037ull;
 std::uint64_t checksum(std::string_view bytes, std::uint64_t h = kChecksumStart) {
   for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
   return h;
+}
+
+// The checksum of a file's `bytes` (its checksum aside), its identity
+// block left out from version 15 on.
+std::uint64_t checksum_past_identity(std::string_view bytes, std::uint32_t version) {
+  if (version < kFirstWithIdentity) return checksum(bytes);
+  return checksum(bytes.substr(kIdentityAt + kIdentityBytes), checksum(bytes.substr(0, kIdentityAt)));
+}
+
+// The identity block of `lineage`.
+std::string identity_block(const RunLineage& lineage) {
+  std::string block(kIdentityBytes, '\0');
+  const std::array<std::uint64_t, 4> words{
+      lineage.run.bits[0], lineage.run.bits[1], lineage.parent.bits[0], lineage.parent.bits[1]};
+  std::memcpy(block.data(), words.data(), sizeof words);
+  const std::uint64_t sum = checksum(std::string_view(block.data(), sizeof words));
+  std::memcpy(block.data() + sizeof words, &sum, sizeof sum);
+  return block;
+}
+
+// The lineage an identity block holds; none where its checksum fails.
+std::optional<RunLineage> lineage_of(std::string_view block) {
+  std::array<std::uint64_t, 4> words{};
+  std::uint64_t sum = 0;
+  std::memcpy(words.data(), block.data(), sizeof words);
+  std::memcpy(&sum, block.data() + sizeof words, sizeof sum);
+  if (checksum(block.substr(0, sizeof words)) != sum) return std::nullopt;
+  RunLineage lineage;
+  lineage.run.bits = {words[0], words[1]};
+  lineage.parent.bits = {words[2], words[3]};
+  return lineage;
 }
 
 // Structs with padding are stored field by field: their padding bytes hold
@@ -572,13 +611,16 @@ std::vector<char> checkpoint_part_bytes(const StatePart& part) {
 
 void write_checkpoint_in_parts(std::ostream& out, const EngineSnapshot& header, int parts,
                                const std::function<std::vector<char>(int)>& part_bytes) {
-  std::vector<char> head(kPartsMagic, kPartsMagic + sizeof kPartsMagic);
+  std::vector<char> head;
   Appending appending{head};
   Writer writer(appending);
-  writer.value(kVersion);
   fields(writer, const_cast<EngineSnapshot&>(header), kVersion);  // the writer only reads
   writer.value(static_cast<std::uint64_t>(parts));
   SummingOut summing(out);
+  summing.put(kPartsMagic, sizeof kPartsMagic);
+  summing.put_value(kVersion);
+  const std::string identity = identity_block(header.lineage);
+  out.write(identity.data(), static_cast<std::streamsize>(identity.size()));  // outside the checksum
   summing.put(head.data(), head.size());
   for (int k = 0; k < parts; ++k) {
     const std::vector<char> bytes = part_bytes(k);
@@ -615,9 +657,11 @@ void write_checkpoint(std::ostream& out, const EngineSnapshot& snapshot) {
     bytes.insert(bytes.end(), raw, raw + sizeof value);
   };
   append(kVersion);
+  const std::string identity = identity_block(snapshot.lineage);
+  bytes.insert(bytes.end(), identity.begin(), identity.end());
   append(static_cast<std::uint64_t>(fields_bytes.size()));
   deflate_into(fields_bytes, bytes);
-  const std::uint64_t sum = checksum(std::string_view(bytes.data(), bytes.size()));
+  const std::uint64_t sum = checksum_past_identity(std::string_view(bytes.data(), bytes.size()), kVersion);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
 }
@@ -634,11 +678,20 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   reader.value(version);
   if (version > kVersion || version < (in_parts ? 11 : 4))
     reader.fail("version " + std::to_string(version) + ", this Sphero reads 4 to " + std::to_string(kVersion));
+  RunLineage lineage;
+  if (version >= kFirstWithIdentity) {
+    if (bytes.size() < kIdentityAt + kIdentityBytes + sizeof version + sizeof(std::uint64_t))
+      reader.fail("the file ends early");
+    const auto read = lineage_of(std::string_view(bytes).substr(kIdentityAt, kIdentityBytes));
+    if (!read) reader.fail("its run's identity is damaged");
+    lineage = *read;
+    body.seekg(static_cast<std::streamoff>(kIdentityAt + kIdentityBytes));
+  }
   if (version >= 6) {
     std::uint64_t stored = 0;
     if (bytes.size() < sizeof kMagic + 2 * sizeof version + sizeof stored) reader.fail("the file ends early");
     std::memcpy(&stored, bytes.data() + bytes.size() - sizeof stored, sizeof stored);
-    if (checksum(std::string_view(bytes).substr(0, bytes.size() - sizeof stored)) != stored)
+    if (checksum_past_identity(std::string_view(bytes).substr(0, bytes.size() - sizeof stored), version) != stored)
       reader.fail("its checksum does not match its content: the file is damaged");
   }
   // From kFirstCompressed, a whole checkpoint's fields are read from their
@@ -648,7 +701,8 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   if (!in_parts && version >= kFirstCompressed) {
     std::uint64_t size = 0;
     reader.value(size);
-    const std::size_t start = sizeof kMagic + sizeof version + sizeof size;
+    const std::size_t start =
+        sizeof kMagic + sizeof version + (version >= kFirstWithIdentity ? kIdentityBytes : 0) + sizeof size;
     if (bytes.size() < start + sizeof(std::uint64_t)) reader.fail("the file ends early");
     inflated.str(inflate_exactly(
         std::string_view(bytes).substr(start, bytes.size() - start - sizeof(std::uint64_t)), size, reader));
@@ -673,6 +727,7 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   if (trailer != version) io.fail("a damaged end");
   if (fields_reader && inflated.peek() != std::char_traits<char>::eof()) io.fail("bytes after its end");
   check_books(io, snapshot);
+  snapshot.lineage = lineage;
   return snapshot;
 }
 

@@ -243,7 +243,7 @@ std::vector<PieceLayout> FrameGrids::write(const Engine& engine, const FramePiec
     if (field != "state" || state_format(grid) == 2) keep_chosen_arrays(grid, fields, field);
     if (single_precision_) to_single_precision(grid, field == "state");
     add_time_value(grid, data.time);
-    if (!piece.whole()) add_piece_identity(grid, frame, piece.index, piece.count);
+    if (!piece.whole()) add_piece_identity(grid, piece.run, frame, piece.index, piece.count);
     write_vtu_atomically(directory / piece.file_name(field, frame), grid);
     layouts.push_back({field, layout_of(grid)});
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/run_identity.h"
 #include "engine/world.h"
 
 namespace sphero {
@@ -18,6 +19,7 @@ struct FramePiece {
   int index = 0;                      // this piece
   int count = 1;                      // the frame's pieces; 1: the frame is one .vtu
   std::vector<std::uint8_t> written;  // per body, 1 where this piece writes it; empty: every body
+  RunIdentity run;                    // the run whose frame it is, which a piece says
 
   bool whole() const { return count == 1; }
   bool writes(std::size_t body) const { return written.empty() || written[body] != 0; }

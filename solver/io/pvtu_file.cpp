@@ -7,6 +7,7 @@
 #include <vtkIntArray.h>
 #include <vtkNew.h>
 #include <vtkPoints.h>
+#include <vtkStringArray.h>
 #include <vtkUnstructuredGrid.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "io/run_manifest.h"
 #include "io/vtu_file.h"
 #include "io/vtu_preflight.h"
 #include "io/vtu_writer.h"
@@ -102,6 +104,7 @@ class CellOrder {
 struct PieceIdentity {
   std::optional<std::array<double, 3>> frame_index_count;
   std::optional<double> time;
+  std::optional<std::string> run;
 };
 
 PieceIdentity identity_of(vtkUnstructuredGrid* piece) {
@@ -111,7 +114,23 @@ PieceIdentity identity_of(vtkUnstructuredGrid* piece) {
     id.frame_index_count = {marks->GetComponent(0, 0), marks->GetComponent(0, 1), marks->GetComponent(0, 2)};
   vtkDataArray* time = piece->GetFieldData()->GetArray("TimeValue");
   if (time != nullptr && time->GetNumberOfTuples() == 1) id.time = time->GetTuple1(0);
+  auto* run = vtkStringArray::SafeDownCast(piece->GetFieldData()->GetAbstractArray("sphero_run"));
+  if (run != nullptr && run->GetNumberOfValues() == 1) id.run = run->GetValue(0);
   return id;
+}
+
+// The run the folder of `pvtu` holds, where its run.sphero says (a
+// damaged manifest is refused where it is read for itself, not here).
+std::optional<std::string> folder_run(const std::filesystem::path& pvtu) {
+  const std::filesystem::path manifest = pvtu.parent_path() / "run.sphero";
+  std::error_code none;
+  if (!std::filesystem::exists(manifest, none)) return std::nullopt;
+  try {
+    const RunIdentity run = read_run_manifest(manifest).lineage.run;
+    if (run.known()) return run.text();
+  } catch (const std::runtime_error&) {
+  }
+  return std::nullopt;
 }
 
 // Refuses pieces that are not the frame's: of another frame or time, of a
@@ -125,11 +144,13 @@ class PieceCheck {
     const std::string digits = underscore == std::string::npos ? "" : stem.substr(underscore + 1);
     if (!digits.empty() && digits.size() <= 9 && digits.find_first_not_of("0123456789") == std::string::npos)
       named_frame_ = std::stod(digits);
+    folder_run_ = folder_run(pvtu);
   }
 
   void check(vtkUnstructuredGrid* piece, const std::filesystem::path& name) {
     const PieceIdentity id = identity_of(piece);
     const std::string file = name.filename().string();
+    check_run(id, file);
     if (id.time && first_time_ && *id.time != *first_time_)
       refuse(fmt::format("its piece {} is of t = {:.17g} s, its piece {} of t = {:.17g} s", file, *id.time, first_file_,
                          *first_time_));
@@ -150,6 +171,26 @@ class PieceCheck {
   }
 
  private:
+  // Every piece of the run whose folder it lies in, where the pieces and
+  // the folder's run.sphero say which (pieces written before runs had
+  // identities say none: a frame's pieces all or none).
+  void check_run(const PieceIdentity& id, const std::string& file) {
+    if (!id.run) {
+      if (first_run_)
+        refuse(fmt::format("its piece {} does not say which run it is of, its piece {} does", file, first_run_file_));
+      if (silent_file_.empty()) silent_file_ = file;
+      return;
+    }
+    if (!silent_file_.empty())
+      refuse(fmt::format("its piece {} does not say which run it is of, its piece {} does", silent_file_, file));
+    if (folder_run_ && *id.run != *folder_run_)
+      refuse(fmt::format("its piece {} is of run {}, the folder's run.sphero of run {}", file, *id.run, *folder_run_));
+    if (first_run_ && *id.run != *first_run_)
+      refuse(fmt::format(
+          "its piece {} is of run {}, its piece {} of run {}", file, *id.run, first_run_file_, *first_run_));
+    if (!first_run_) first_run_ = id.run, first_run_file_ = file;
+  }
+
   [[noreturn]] void refuse(const std::string& what) const {
     throw std::runtime_error(
         fmt::format("{}: {}; a piece of another frame or run? the file is damaged (copy a "
@@ -160,7 +201,8 @@ class PieceCheck {
   const std::filesystem::path& pvtu_;
   std::size_t pieces_;
   std::optional<double> first_time_, first_frame_, named_frame_;
-  std::string first_file_;
+  std::string first_file_, first_run_file_, silent_file_;
+  std::optional<std::string> first_run_, folder_run_;
   std::map<double, std::string> index_file_;
 };
 
@@ -211,12 +253,17 @@ vtkSmartPointer<vtkUnstructuredGrid> empty_like(vtkUnstructuredGrid* model) {
 
 }  // namespace
 
-void add_piece_identity(vtkUnstructuredGrid* grid, int frame, int index, int count) {
+void add_piece_identity(vtkUnstructuredGrid* grid, const RunIdentity& run, int frame, int index, int count) {
   vtkNew<vtkIntArray> identity;
   identity->SetName("sphero_piece");
   identity->SetNumberOfComponents(3);
   identity->InsertNextTuple3(frame, index, count);
   grid->GetFieldData()->AddArray(identity);
+  if (!run.known()) return;
+  vtkNew<vtkStringArray> run_text;
+  run_text->SetName("sphero_run");
+  run_text->InsertNextValue(run.text());
+  grid->GetFieldData()->AddArray(run_text);
 }
 
 std::vector<ArrayLayout> layout_of(vtkUnstructuredGrid* grid) {

@@ -9,6 +9,8 @@
 
 #include <vtkSmartPointer.h>
 
+#include "engine/run_identity.h"
+
 class vtkUnstructuredGrid;
 
 namespace sphero {
@@ -27,10 +29,12 @@ struct PieceLayout {
 
 std::vector<ArrayLayout> layout_of(vtkUnstructuredGrid* grid);
 
-// Marks `grid` as piece `index` of `count` of frame `frame` (the field
-// array sphero_piece), which reading the .pvtu checks: pieces of one frame
-// at one time, each index once, as many as the .pvtu names.
-void add_piece_identity(vtkUnstructuredGrid* grid, int frame, int index, int count);
+// Marks `grid` as piece `index` of `count` of frame `frame` of run `run`
+// (the field arrays sphero_piece and, for a known run, sphero_run), which
+// reading the .pvtu checks: pieces of one run (the folder's, where its
+// run.sphero names it), of one frame at one time, each index once, as
+// many as the .pvtu names.
+void add_piece_identity(vtkUnstructuredGrid* grid, const RunIdentity& run, int frame, int index, int count);
 
 // Writes the .pvtu whole or not at all; `pieces` are file names beside it.
 void write_pvtu_atomically(const std::filesystem::path& pvtu, const std::vector<ArrayLayout>& cell_arrays,

@@ -40,6 +40,8 @@ std::string run_manifest_text(const RunManifest& m) {
       "format = {}\narc_resolution = {}\nfields = {}\nperiodic = {}\n",
       m.format, m.arc_resolution, joined(m.fields), periodic_text(m.cell));
   if (!m.shapes.empty()) text += fmt::format("shapes = {}\n", m.shapes);
+  if (m.lineage.run.known()) text += fmt::format("run = {}\n", m.lineage.run.text());
+  if (m.lineage.parent.known()) text += fmt::format("parent = {}\n", m.lineage.parent.text());
   if (m.cell.periodic[0] || m.cell.periodic[1])
     text += fmt::format(
         "cell = {},{},{},{}\n", m.cell.low.x, m.cell.low.y, m.cell.low.x + m.cell.size.x, m.cell.low.y + m.cell.size.y);
@@ -75,6 +77,11 @@ RunManifest read_run_manifest(const std::filesystem::path& file) {
         throw refuse(fmt::format("shapes must name a file beside run.sphero, not '{}'", value));
       m.shapes = value;
     }
+    if (key == "run" || key == "parent") {
+      const auto id = RunIdentity::parse(value);
+      if (!id) throw refuse(fmt::format("{} must be a run's identity, 32 hexadecimal digits, not '{}'", key, value));
+      (key == "run" ? m.lineage.run : m.lineage.parent) = *id;
+    }
     if (key == "periodic") {
       if (value != "none" && value != "x" && value != "y" && value != "x,y")
         throw refuse(fmt::format("periodic must be none, x, y or x,y, not '{}'", value));
@@ -93,6 +100,23 @@ RunManifest read_run_manifest(const std::filesystem::path& file) {
   if ((m.cell.periodic[0] || m.cell.periodic[1]) && !has_cell)
     throw std::runtime_error(file.string() + ": a periodic run without its cell; the file is damaged");
   return m;
+}
+
+RunIdentity run_in_folder(const std::filesystem::path& folder) {
+  try {
+    if (std::filesystem::exists(folder / "run.sphero")) return read_run_manifest(folder / "run.sphero").lineage.run;
+  } catch (const std::runtime_error&) {
+  }
+  return {};
+}
+
+bool folder_holds_run_of(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
+                         const RunIdentity& checkpoint_run) {
+  const RunIdentity held = run_in_folder(folder);
+  if (held.known()) return held == checkpoint_run;
+  std::error_code unknown;
+  const std::filesystem::path lies_in = checkpoint.has_parent_path() ? checkpoint.parent_path() : ".";
+  return std::filesystem::equivalent(lies_in, folder, unknown);
 }
 
 }  // namespace sphero

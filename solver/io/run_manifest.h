@@ -1,18 +1,20 @@
 // run.sphero, the manifest of a run's folder (docs/FILE-FORMATS.md): its
 // format, the arc resolution its outlines are drawn at, the fields each
-// frame holds, its shape table and, for a periodic run, its cell. ParaView's run reader
-// opens it; the analysis reads the cell from it.
+// frame holds, its shape table, for a periodic run its cell, and the run's
+// identity. ParaView's run reader opens it; the analysis reads the cell
+// from it; a restart reads whose run the folder holds.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "engine/run_identity.h"
 #include "engine/world.h"
 
 namespace sphero {
 
-inline constexpr int kRunManifestFormat = 4;
+inline constexpr int kRunManifestFormat = 5;
 
 struct RunManifest {
   int format = kRunManifestFormat;
@@ -22,11 +24,26 @@ struct RunManifest {
   // The run's shape table (io/shape_table.h), which its state frames name
   // their shapes in; none before format 4, whose frames drew their outlines.
   std::string shapes;
+  // The run's identity and its parent's (unknown before format 5).
+  RunLineage lineage;
 };
 
 std::string run_manifest_text(const RunManifest& manifest);
 // Throws std::runtime_error naming the file and the line of a value that
 // is not what the format allows.
 RunManifest read_run_manifest(const std::filesystem::path& file);
+
+// The run a folder's run.sphero names; unknown where it names none (a run
+// from before identities) or cannot be read (then not a run Sphero can
+// continue: the manifest's reader says why where the run is read).
+RunIdentity run_in_folder(const std::filesystem::path& folder);
+
+// Whether `folder` holds the run of the checkpoint `checkpoint`, whose run
+// is `checkpoint_run`: the folder's run.sphero names it, wherever the
+// checkpoint lies; where it names none (a folder from before runs had
+// identities, or one that lost its manifest), the checkpoint lies in the
+// folder.
+bool folder_holds_run_of(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
+                         const RunIdentity& checkpoint_run);
 
 }  // namespace sphero

@@ -84,11 +84,12 @@ std::vector<WallColumns> wall_columns(const World& w) {
 }
 
 RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_resolution,
-                     std::vector<std::string> fields, std::optional<double> resume_at)
-    : RunOutput(std::move(directory), wall_columns(w), w.cell, arc_resolution, std::move(fields), resume_at) {}
+                     std::vector<std::string> fields, std::optional<double> resume_at, const RunLineage& lineage)
+    : RunOutput(std::move(directory), wall_columns(w), w.cell, arc_resolution, std::move(fields), resume_at, lineage) {}
 
 RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, const PeriodicCell& cell,
-                     int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at)
+                     int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at,
+                     const RunLineage& lineage)
     : directory_(std::move(directory)),
       fields_(with_state(std::move(fields))),
       walls_(std::move(walls)),
@@ -100,8 +101,8 @@ RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> w
     shapes_ = read_shape_table(directory_ / kShapeTableFile);
   shapes_written_ = shapes_.size();
   // The manifest ParaView's Sphero reader opens: what the run holds.
-  write_text_atomically(directory_ / "run.sphero",
-                        run_manifest_text({kRunManifestFormat, arc_resolution, fields_, cell, kShapeTableFile}));
+  write_text_atomically(directory_ / "run.sphero", run_manifest_text({kRunManifestFormat, arc_resolution, fields_, cell,
+                                                                      kShapeTableFile, lineage}));
   if (continues_) {
     resume(*resume_at, energy_header());
     return;

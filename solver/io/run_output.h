@@ -78,12 +78,14 @@ class RunOutput {
   // from the checkpoint taken at that time, or, in a folder holding no run
   // (a branch of that run), starts them afresh at that time.
   RunOutput(std::filesystem::path directory, const World& world, int arc_resolution, std::vector<std::string> fields,
-            std::optional<double> resume_at = std::nullopt);
+            std::optional<double> resume_at = std::nullopt, const RunLineage& lineage = {});
   // The same for a run whose walls are `walls` (in the order of their
   // numbers) and whose periodic cell is `cell`: all the folder needs of the
   // world.
+  // `lineage` is the run's identity, which run.sphero records.
   RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, const PeriodicCell& cell,
-            int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at = std::nullopt);
+            int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at = std::nullopt,
+            const RunLineage& lineage = {});
 
   // A whole frame of a run on one process; its energy row books `ledger`,
   // the engine's (Engine::ledger) when a caller holds it already.

@@ -76,6 +76,7 @@ std::string distributed_refusal(const EngineSettings& s) {
 DistributedEngine::DistributedEngine(const Ranks& ranks, EngineSnapshot whole)
     : ranks_(ranks), agreement_(std::make_unique<RankAgreement>(ranks_)) {
   settings_ = bytes_from_root(ranks_, whole.settings);
+  lineage_ = bytes_from_root(ranks_, whole.lineage);
   const std::string refusal = distributed_refusal(settings_);
   if (!refusal.empty()) throw std::invalid_argument(refusal);
   grains_ = static_cast<std::size_t>(ranks_.max(ranks_.root() ? static_cast<double>(grain_count(whole.world)) : 0.0));
@@ -396,7 +397,8 @@ EngineSnapshot DistributedEngine::header() {
                      {},
                      deepest,
                      deepest_time,
-                     books};
+                     books,
+                     lineage_};
   list_scalars_.set_in(out.neighbours);
   return out;
 }

@@ -58,6 +58,8 @@ class DistributedEngine {
   // What the whole run shares now (state_parts.h), the same on every
   // rank but its power, which rank 0 alone adds up. Collective.
   EngineSnapshot header();
+  // The run's identity, rank 0's, on every rank.
+  const RunLineage& lineage() const { return lineage_; }
   // This rank's part of the state now: its own grains, on rank 0 the
   // walls too, and the candidates they are home to; whole, or its bodies'
   // records one at a time (part_bodies of them, in order of their numbers).
@@ -135,6 +137,7 @@ class DistributedEngine {
 
   Ranks ranks_;
   EngineSettings settings_;
+  RunLineage lineage_;
   // The candidates and states (canonical order, portable: parallel/grain_
   // records.h) a sharing out brought here.
   std::vector<Candidate> keys_;

@@ -141,7 +141,8 @@ EngineSnapshot header_of(const EngineSnapshot& whole) {
                         {},
                         whole.deepest_overlap,
                         whole.deepest_overlap_time,
-                        whole.books};
+                        whole.books,
+                        whole.lineage};
   ListScalars::of(whole.neighbours).set_in(header.neighbours);
   return header;
 }

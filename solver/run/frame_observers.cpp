@@ -70,7 +70,7 @@ void RankFrames::write(const EngineSnapshot& header) {
     grids_drawn_at_ = engine.decompositions();
     grids_generation_ = run_.generation();
   }
-  const FramePiece piece{ranks.rank(), ranks.size(), engine.bodies_written()};
+  const FramePiece piece{ranks.rank(), ranks.size(), engine.bodies_written(), engine.lineage().run};
   std::string failure;
   std::vector<PieceLayout> layouts;
   const int frame = frame_++;

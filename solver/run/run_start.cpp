@@ -7,6 +7,7 @@
 
 #include "io/checkpoint.h"
 #include "io/frame_reader.h"
+#include "io/run_manifest.h"
 #include "io/stage.h"
 #include "run/restart_check.h"
 
@@ -36,10 +37,12 @@ EngineSnapshot first_stage_state(const SceneConfig& scene, const std::filesystem
   if (!from.empty()) {
     state = load_checkpoint(from);
     start_stage_from(scene, state, from.string());
+    state.lineage = RunLineage::begun(state.lineage.run);  // a run of its own, its parent's recorded
     return state;
   }
   state.world = build_world(scene, progress, sources);
   state.settings = resolve_engine_settings(scene, state.world);
+  state.lineage = RunLineage::begun();
   return state;
 }
 
@@ -70,6 +73,13 @@ RunStart start_run(const SceneConfig& scene, EngineSnapshot first, bool fresh, c
   }
   refuse_a_restart_past_the_end(*checkpoint, run.stages, first, restart.string());
   run.state = std::move(*checkpoint);
+  // A restart into the folder of the checkpoint's run continues that run;
+  // into another folder it is a branch, a run of its own; a checkpoint
+  // written before runs had identities restarts as a run of its own.
+  run.continued = run.state.lineage.run;
+  if (!run.continued.known()) run.state.lineage = RunLineage::begun();
+  else if (!folder_holds_run_of(scene.output_directory, restart, run.continued))
+    run.state.lineage = RunLineage::begun(run.continued);
   return run;
 }
 
@@ -88,8 +98,10 @@ int first_frame_number(const std::filesystem::path& from, double time) {
 }
 
 std::unique_ptr<Engine> RunStart::engine() {
-  if (fresh) return std::make_unique<Engine>(std::move(state.world), state.settings);
-  return std::make_unique<Engine>(std::move(state));
+  if (!fresh) return std::make_unique<Engine>(std::move(state));
+  auto engine = std::make_unique<Engine>(std::move(state.world), state.settings);
+  engine->set_lineage(state.lineage);
+  return engine;
 }
 
 }  // namespace sphero

@@ -19,7 +19,8 @@ namespace sphero {
 
 // The state a run's first stage starts from: the scene's world and
 // settings at step 0, or, with `from` (a checkpoint), the checkpoint's
-// whole state with the scene applied to it as a stage. `sources`, where
+// whole state with the scene applied to it as a stage; either way a new
+// run, with a new identity (and with `from`, its parent's). `sources`, where
 // given, receives where the scene's bodies came from.
 EngineSnapshot first_stage_state(const SceneConfig& scene, const std::filesystem::path& from,
                                  std::vector<BodySource>* sources = nullptr, const Progress& progress = {});
@@ -28,7 +29,11 @@ struct RunStart {
   EngineSnapshot state;  // what the run steps from
   bool fresh = false;    // `state` is a scene's world and settings only, not a whole snapshot
   std::vector<StagePlan> stages;
-  std::size_t stage = 0;             // the one `state` lies in
+  std::size_t stage = 0;  // the one `state` lies in
+  // With a restart, the run its checkpoint says it is of (unknown for a
+  // checkpoint written before runs had identities, which continues as a
+  // run of its own: `state`'s lineage is then a new one).
+  RunIdentity continued;
   std::vector<WallColumns> columns;  // energy.csv's: every wall, loaded where a stage loads it
   // The engine of `state` (on one thread, the CPU's; its caller sets the
   // rest), the run start spent.

@@ -13,7 +13,7 @@ before=$(cat "$work"/first/* | cksum)
 break_line=$(tail -n 1 "$work/first/energy.csv")
 break_step=$(echo "$break_line" | cut -d, -f2)
 "$sphero" run "$scene" --quiet --output "$work/branch" --duration 0.5 --restart "$work/first/final.ckpt" > /dev/null
-cmp "$work/straight/final.ckpt" "$work/branch/final.ckpt"
+"$(dirname "$0")/same_state.sh" "$work/straight/final.ckpt" "$work/branch/final.ckpt"
 [ "$(cat "$work"/first/* | cksum)" = "$before" ] || { echo "the run continued from was changed"; exit 1; }
 # The branch's log: the same header, its first row the checkpoint's state
 # (the first run's last row), then the straight run's rows after it.
@@ -50,6 +50,26 @@ set -e
   { echo "another run's folder: status $status, '$message'"; exit 1; }
 [ "$(cat "$work"/other/* | cksum)" = "$other" ] || { echo "the other run was changed"; exit 1; }
 "$sphero" run "$scene" --quiet --output "$work/other" --duration 0.5 --restart "$work/first/final.ckpt" --overwrite > /dev/null
-cmp "$work/straight/final.ckpt" "$work/other/final.ckpt"
+"$(dirname "$0")/same_state.sh" "$work/straight/final.ckpt" "$work/other/final.ckpt"
 cmp "$work/branch/energy.csv" "$work/other/energy.csv"
+# Runs have identities: the branch is a run of its own recording its
+# parent's, and a checkpoint of one run copied into another's folder does
+# not continue that folder's run (wherever the file lies).
+first_run=$(sed -n 's/^run = //p' "$work/first/run.sphero")
+[ -n "$first_run" ] && grep -q "^parent = $first_run$" "$work/branch/run.sphero" &&
+  ! grep -q "^run = $first_run$" "$work/branch/run.sphero" || { echo "the branch's identity: $(cat "$work/branch/run.sphero")"; exit 1; }
+"$sphero" run "$scene" --quiet --output "$work/third" --duration 0.1 > /dev/null
+cp "$work/first/final.ckpt" "$work/third/copied.ckpt"
+third=$(cat "$work"/third/* | cksum)
+set +e
+message=$("$sphero" run "$scene" --quiet --output "$work/third" --duration 0.5 --restart "$work/third/copied.ckpt" 2>&1)
+status=$?
+set -e
+[ "$status" = 1 ] && [[ "$message" == *"holds another run than the one that wrote"*"run $first_run (the checkpoint's)"* ]] ||
+  { echo "a checkpoint copied into another run's folder: status $status, '$message'"; exit 1; }
+[ "$(cat "$work"/third/* | cksum)" = "$third" ] || { echo "the run a copied checkpoint was aimed at was changed"; exit 1; }
+# Its own folder's run goes on under its identity.
+"$sphero" run "$scene" --quiet --output "$work/first" --duration 0.5 --restart "$work/first/final.ckpt" > /dev/null
+grep -q "^run = $first_run$" "$work/first/run.sphero" || { echo "a restart changed its run's identity"; exit 1; }
+"$(dirname "$0")/same_state.sh" "$work/straight/final.ckpt" "$work/first/final.ckpt"
 echo "restart into a new folder: the straight run's end, its frames and rows from the checkpoint on; another run's folder refused, or replaced with --overwrite"

@@ -260,10 +260,12 @@ void expect_refused(const std::string& bytes, const std::string& what) {
   EXPECT_NE(message.find(what), std::string::npos) << message;
 }
 
-// The file with its closing checksum put right after a change.
+// The file with its closing checksum put right after a change: FNV-1a of
+// every byte but the run's identity (bytes 12 to 51) and the sum itself.
 std::string resummed(std::string bytes) {
-  std::uint64_t h = 14695981039346656037ull;  // FNV-1a, as the format's
-  for (std::size_t k = 0; k + 8 < bytes.size(); ++k) h = (h ^ static_cast<unsigned char>(bytes[k])) * 1099511628211ull;
+  std::uint64_t h = 14695981039346656037ull;
+  for (std::size_t k = 0; k + 8 < bytes.size(); ++k)
+    if (k < 12 || k >= 52) h = (h ^ static_cast<unsigned char>(bytes[k])) * 1099511628211ull;
   std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
   return bytes;
 }
@@ -280,7 +282,7 @@ TEST(Checkpoint, DamagedCompressedFieldsAreRefusedByName) {
   stream[stream.size() / 2] ^= 0x55;  // inside the compressed fields
   expect_refused(resummed(stream), "compressed fields are damaged");
   std::string size = good;
-  size[12] ^= 0x01;  // the fields' size, after the magic (8 bytes) and the format (4)
+  size[52] ^= 0x01;  // the fields' size, after the magic (8 bytes), the format (4) and the identity (40)
   expect_refused(resummed(size), "compressed fields");
 }
 
@@ -297,12 +299,46 @@ TEST(Checkpoint, AnEngineSpentOnItsSnapshotGivesTheSameState) {
 // wall, a rigid heap, a checkpoint in parts) still read and step: the
 // checks of a file's content refuse nothing a run writes.
 TEST(Checkpoint, FilesRunsWroteStillReadAndStep) {
-  for (const char* name : {"tiny.ckpt", "tiny_format10.ckpt", "tiny_format13.ckpt", "tiny_vibrating.ckpt",
-                           "tiny_rigid.ckpt", "tiny_in_parts.ckpt"}) {
+  for (const char* name :
+       {"tiny.ckpt", "tiny_format10.ckpt", "tiny_format13.ckpt", "tiny_format14.ckpt", "tiny_format15.ckpt",
+        "tiny_vibrating.ckpt", "tiny_rigid.ckpt", "tiny_in_parts.ckpt", "tiny_in_parts_format15.ckpt"}) {
     SCOPED_TRACE(name);
-    Engine e(load_checkpoint(std::filesystem::path(SPHERO_SOURCE_DIR) / "tests/fuzz/corpus/checkpoint" / name));
+    const EngineSnapshot read =
+        load_checkpoint(std::filesystem::path(SPHERO_SOURCE_DIR) / "tests/fuzz/corpus/checkpoint" / name);
+    // Files before format 15 say nothing of their run.
+    EXPECT_EQ(read.lineage.run.known(), std::string(name).find("format15") != std::string::npos);
+    Engine e(read);
     e.step();
   }
+}
+
+// A checkpoint says whose run it is (format 15): the run's identity and
+// its parent's come back as written, through an engine too, whole or in
+// parts; two runs' checkpoints of one state differ only there; and a
+// damaged identity is refused by name (it has a checksum of its own, as
+// the main one leaves it out).
+TEST(Checkpoint, SaysWhoseRunItIsAndDiffersOnlyThereFromAnotherRuns) {
+  Engine pile = frictional_pile(Integrator::velocity_verlet);
+  pile.run(200);
+  const RunLineage lineage = RunLineage::begun(RunIdentity::fresh());
+  pile.set_lineage(lineage);
+  const EngineSnapshot s = pile.snapshot();
+  EXPECT_EQ(s.lineage, lineage);
+  const std::string bytes = whole_bytes(s);
+  std::istringstream in(bytes);
+  const EngineSnapshot read = read_checkpoint(in, "made.ckpt");
+  EXPECT_EQ(read.lineage, lineage);
+  EXPECT_EQ(Engine(read).snapshot().lineage, lineage);
+  EngineSnapshot other = s;
+  other.lineage = RunLineage::begun();
+  const std::string theirs = whole_bytes(other);
+  ASSERT_EQ(theirs.size(), bytes.size());
+  EXPECT_NE(theirs.substr(12, 40), bytes.substr(12, 40));
+  EXPECT_EQ(theirs.substr(0, 12), bytes.substr(0, 12));
+  EXPECT_EQ(theirs.substr(52), bytes.substr(52));  // the checksum at the end too
+  std::string damaged = bytes;
+  damaged[20] ^= 0x04;  // inside the run's identity
+  expect_refused(damaged, "run's identity is damaged");
 }
 
 // A file made to pass the checksum is checked for what the engine would
@@ -423,9 +459,6 @@ TEST(Checkpoint, PartsThatDoNotMakeOneStateAreRefusedByName) {
   says(flipped, "checksum");
 }
 
-}  // namespace
-}  // namespace sphero
-
 namespace sphero {
 namespace {
 
@@ -498,6 +531,22 @@ TEST(Checkpoint, AFrictionalRigidRunKeepsItsSolverAndFrictionAcrossARestart) {
   restarted.run(200);
   expect_identical(straight, restarted);
   EXPECT_GT(straight.collision_stats().programs, 10) << "the grains collided";
+}
+
+}  // namespace
+}  // namespace sphero
+
+// A checkpoint in parts says whose run it is as a whole one does.
+TEST(Checkpoint, InPartsSaysWhoseRunItIs) {
+  Engine pile = frictional_pile(Integrator::velocity_verlet);
+  pile.run(200);
+  const RunLineage lineage = RunLineage::begun(RunIdentity::fresh());
+  pile.set_lineage(lineage);
+  const EngineSnapshot s = pile.snapshot();
+  for (int parts : {1, 3}) {
+    std::istringstream in(bytes_in_parts(s, parts, 0));
+    EXPECT_EQ(read_checkpoint(in, "parts.ckpt").lineage, lineage);
+  }
 }
 
 }  // namespace

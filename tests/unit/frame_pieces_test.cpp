@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "io/frame_reader.h"
+#include "io/run_manifest.h"
 #include "io/run_output.h"
 #include "io/scene.h"
 #include "io/state_vtu.h"
@@ -293,6 +294,40 @@ TEST(FramePieces, DamagedSummariesAreRefusedByName) {
   expect_refused(dir / "two.pvtu", "says it is piece 0 of 3, but the file names 2 pieces");
   write_text(dir / "other.pvtu", "<VTKFile type=\"UnstructuredGrid\"></VTKFile>");
   expect_refused(dir / "other.pvtu", "not a parallel unstructured grid");
+}
+
+// Pieces say whose run they are: a frame's pieces of two runs, or of
+// another run than the folder's run.sphero names, are refused by name.
+TEST(FramePieces, PiecesOfAnotherRunAreRefusedByName) {
+  const Engine engine = settled_engine();
+  const RunIdentity ours = RunIdentity::fresh(), theirs = RunIdentity::fresh();
+  const fs::path dir = fresh_directory("sphero_frame_runs");
+  ShapeTable shapes;
+  const FrameGrids grids(engine.world(), 24, &shapes);
+  write_shape_table(dir / kShapeTableFile, shapes);
+  const auto write_pieces = [&](const RunIdentity& second) {
+    std::vector<PieceLayout> layouts;
+    for (int k = 0; k < kPieces; ++k) {
+      FramePiece piece = piece_of(engine.world(), k);
+      piece.run = k == 1 ? second : ours;
+      layouts = grids.write(engine, piece, {"state"}, dir, 0);
+    }
+    write_pvtu_atomically(dir / "state_00000.pvtu", layouts[0].cell_arrays,
+                          {"state_00000_0.vtu", "state_00000_1.vtu", "state_00000_2.vtu"});
+  };
+  write_pieces(theirs);
+  expect_refused(dir / "state_00000.pvtu", "its piece state_00000_1.vtu is of run " + theirs.text() +
+                                               ", its piece state_00000_0.vtu of run " + ours.text());
+  write_pieces(ours);
+  EXPECT_GT(read_vtu(dir / "state_00000.pvtu")->GetNumberOfCells(), 0);
+  RunManifest manifest;
+  manifest.lineage.run = ours;
+  write_text(dir / "run.sphero", run_manifest_text(manifest));
+  EXPECT_GT(read_vtu(dir / "state_00000.pvtu")->GetNumberOfCells(), 0);
+  manifest.lineage.run = theirs;
+  write_text(dir / "run.sphero", run_manifest_text(manifest));
+  expect_refused(dir / "state_00000.pvtu", "its piece state_00000_0.vtu is of run " + ours.text() +
+                                               ", the folder's run.sphero of run " + theirs.text());
 }
 
 }  // namespace

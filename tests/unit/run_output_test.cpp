@@ -164,6 +164,7 @@ TEST(RunManifest, APeriodicCellReadsBackAsItWasWritten) {
   written.shapes = "shapes.vtu";
   written.cell.periodic = {true, false};
   written.cell.low = {0.0, -10.0}, written.cell.size = {20.0, 50.0};
+  written.lineage = RunLineage::begun(RunIdentity::fresh());
   std::ofstream(dir / "run.sphero") << run_manifest_text(written);
   const RunManifest read = read_run_manifest(dir / "run.sphero");
   EXPECT_EQ(read.format, kRunManifestFormat);
@@ -173,15 +174,21 @@ TEST(RunManifest, APeriodicCellReadsBackAsItWasWritten) {
   EXPECT_EQ(read.cell.low, written.cell.low);
   EXPECT_EQ(read.cell.size, written.cell.size);
   EXPECT_EQ(read.shapes, written.shapes);
+  EXPECT_EQ(read.lineage, written.lineage);
+  EXPECT_EQ(run_in_folder(dir), written.lineage.run);
   // A format-2 manifest (no periodic line) reads as not periodic.
   std::ofstream(dir / "old.sphero") << "# Sphero run\nformat = 2\narc_resolution = 16\nfields = particles\n";
   const RunManifest old = read_run_manifest(dir / "old.sphero");
   EXPECT_EQ(old.format, 2);
   EXPECT_FALSE(old.cell.periodic[0] || old.cell.periodic[1]);
+  EXPECT_FALSE(old.lineage.run.known() || old.lineage.parent.known());
   for (const auto& [line, words] : std::vector<std::pair<std::string, std::string>>{
            {"arc_resolution = 2", "old.sphero:2: arc_resolution must be a whole number from 3 to 4096"},
            {"cell = 5,0,1,1", "cell must be X0,Y0,X1,Y1 with X0 < X1 and Y0 < Y1"},
-           {"periodic = xy", "periodic must be none, x, y or x,y"}}) {
+           {"periodic = xy", "periodic must be none, x, y or x,y"},
+           {"run = 0123", "run must be a run's identity, 32 hexadecimal digits, not '0123'"},
+           {"parent = 00000000000000000000000000000000", "parent must be a run's identity"},
+           {"run = 0123456789ABCDEF0123456789abcdef", "run must be a run's identity"}}) {
     std::ofstream(dir / "old.sphero") << "# Sphero run\n" << line << "\n";
     try {
       read_run_manifest(dir / "old.sphero");
@@ -190,6 +197,23 @@ TEST(RunManifest, APeriodicCellReadsBackAsItWasWritten) {
       EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
     }
   }
+}
+
+// A run's identity is 128 bits from the system's random source, written
+// as 32 hexadecimal digits and read back; anything else is no identity.
+TEST(RunIdentity, IsFreshEachTimeAndReadsBackFromItsText) {
+  const RunIdentity a = RunIdentity::fresh(), b = RunIdentity::fresh();
+  EXPECT_TRUE(a.known());
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.text().size(), 32u);
+  EXPECT_EQ(RunIdentity::parse(a.text()), a);
+  EXPECT_EQ(RunIdentity{}.text(), "unknown");
+  for (const char* bad : {"", "unknown", "0123456789abcdef0123456789abcde", "0123456789abcdef0123456789abcdefa",
+                          "0123456789abcdef0123456789abcdeg", "-123456789abcdef0123456789abcdef"})
+    EXPECT_FALSE(RunIdentity::parse(bad)) << bad;
+  const RunLineage branch = RunLineage::begun(a);
+  EXPECT_EQ(branch.parent, a);
+  EXPECT_TRUE(branch.run.known() && branch.run != a);
 }
 
 }  // namespace
