@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <deque>
+#include <mutex>
 #include <numbers>
 #include <optional>
 #include <stdexcept>
@@ -92,6 +95,46 @@ MassProperties convex_mass_properties(const Shape& shape) {
 
 namespace {
 
+std::vector<Region> exact_offset_region(const Shape& shape) {
+  return shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius) : dilate_path(shape.vertices, shape.radius);
+}
+
+// The exact offsets last made: one takes seconds for a skeleton of
+// thousands of vertices, and a run asks for one shape's several times
+// (placing grains, checking overlaps, the world, its outlines).
+class OffsetMemo {
+ public:
+  std::vector<Region> of(const Shape& shape) {
+    {
+      const std::lock_guard<std::mutex> hold(mutex_);
+      for (const Entry& e : entries_)
+        if (same_bits(e, shape)) return e.regions;
+    }
+    std::vector<Region> regions = exact_offset_region(shape);
+    const std::lock_guard<std::mutex> hold(mutex_);
+    if (entries_.size() == kKept) entries_.pop_front();
+    entries_.push_back({shape.kind, shape.radius, shape.vertices, regions});
+    return regions;
+  }
+
+ private:
+  struct Entry {
+    SkeletonKind kind;
+    double radius;
+    std::vector<Vec2> vertices;
+    std::vector<Region> regions;
+  };
+  // Bit for bit, so that what is kept is what this shape would give.
+  static bool same_bits(const Entry& e, const Shape& shape) {
+    return e.kind == shape.kind && std::memcmp(&e.radius, &shape.radius, sizeof e.radius) == 0 &&
+           e.vertices.size() == shape.vertices.size() &&
+           std::memcmp(e.vertices.data(), shape.vertices.data(), e.vertices.size() * sizeof(Vec2)) == 0;
+  }
+  static constexpr std::size_t kKept = 8;
+  std::mutex mutex_;
+  std::deque<Entry> entries_;
+};
+
 std::vector<Region> sharp_or_offset_region(const Shape& shape) {
   if (shape.radius == 0.0) {  // only polygons may be sharp
     Region polygon;
@@ -99,7 +142,8 @@ std::vector<Region> sharp_or_offset_region(const Shape& shape) {
       polygon.outer.push_back(BoundaryPiece::segment(shape.edge_start(i), shape.edge_end(i)));
     return {polygon};
   }
-  return shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius) : dilate_path(shape.vertices, shape.radius);
+  static OffsetMemo memo;
+  return memo.of(shape);
 }
 
 // A rounded convex skeleton's outline directly: each edge pushed out by r

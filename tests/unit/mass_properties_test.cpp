@@ -88,6 +88,24 @@ TEST(MassProperties, ThinBentPolylineCountsTheInnerCornerOnce) {
   EXPECT_FALSE(bent.has_convex_skeleton());
 }
 
+// The exact offsets last made are kept: asked again, a shape gets the same
+// bits; a shape with a vertex or its radius elsewhere gets its own.
+TEST(MassProperties, AKeptOffsetServesOnlyTheSameShape) {
+  const Shape bent = make_shape("bent", SkeletonKind::polyline, {{0, 0}, {2, 0}, {2, 1}, {0.5, 1.5}}, 0.05);
+  const MassProperties first = exact_mass_properties(bent);
+  const MassProperties again = exact_mass_properties(bent);
+  EXPECT_EQ(again.area, first.area);
+  EXPECT_EQ(again.centroid, first.centroid);
+  EXPECT_EQ(again.polar_moment, first.polar_moment);
+  Shape moved = bent;
+  moved.vertices[3].y += 0.25;
+  const MassProperties other = exact_mass_properties(moved);
+  EXPECT_NE(other.area, first.area);
+  Shape thicker = bent;
+  thicker.radius = 0.06;
+  EXPECT_GT(exact_mass_properties(thicker).area, first.area);
+}
+
 TEST(MassProperties, ParallelAxisTheoremMovesInertiaWithTheSkeleton) {
   // The second moment about the origin, integrated directly over the swept
   // region, equals the central inertia + A |c|² for the shape moved away.
