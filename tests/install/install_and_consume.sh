@@ -26,4 +26,12 @@ cmake --build "$work/consumer" > "$work/consumer-build.log" 2>&1 || { tail -30 "
 "$work/consumer/step_scene" "$prefix/share/sphero/scenes/hopper.ini" 200 > "$work/stepped.txt"
 grep -Eq '^bodies 203 steps 200 time [0-9.e-]+ kinetic [0-9.e+-]+ first_law_residual' "$work/stepped.txt" \
   || { cat "$work/stepped.txt"; exit 1; }
-echo "install ok: $(cat "$work/stepped.txt")"
+# The run driver, as `sphero run` uses it: a run's folder that `sphero`
+# itself analyses.
+"$work/consumer/run_scene" "$prefix/share/sphero/scenes/hopper.ini" "$work/driven" --duration 0.2 \
+  --output_interval 0.05 > "$work/driven.txt" || { cat "$work/driven.txt"; exit 1; }
+grep -Eq '^run [0-9a-f]{32}: 5 frames, [0-9]+ steps, t = 0.2' "$work/driven.txt" || { cat "$work/driven.txt"; exit 1; }
+[ -s "$work/driven/final.ckpt" ] && [ -s "$work/driven/state.pvd" ] && grep -q '^run = ' "$work/driven/run.sphero" ||
+  { ls "$work/driven"; exit 1; }
+env -u SPHERO_DATA_DIR "$prefix/bin/sphero" analyze "$work/driven" > "$work/analyzed.txt" || { cat "$work/analyzed.txt"; exit 1; }
+echo "install ok: $(cat "$work/stepped.txt"); $(cat "$work/driven.txt")"
