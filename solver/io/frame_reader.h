@@ -1,4 +1,5 @@
-// Reads back a frame of a run (particles_, contacts_ and walls_NNNNN.vtu)
+// Reads back a frame of a run (state_, contacts_, walls_NNNNN.vtu and the
+// rest its fields hold; particles_NNNNN.vtu in runs before light frames)
 // into plain data (io/frame_data.h), for figures and analysis that must not
 // see VTK, and the run's collections and energy table.
 #pragma once
@@ -16,7 +17,8 @@ class vtkUnstructuredGrid;
 
 namespace sphero {
 
-// Frames listed in the run's particles.pvd. Throws std::runtime_error
+// Frames listed in the run's frame index (state.pvd; particles.pvd before
+// light frames, frame_index_collection). Throws std::runtime_error
 // naming the directory when it holds no run.
 int frame_count(const std::filesystem::path& run_directory);
 
@@ -41,7 +43,7 @@ EnergyTable read_energy_table(const std::filesystem::path& run_directory);
 // A frame, whole (.vtu) or in pieces (.pvtu, read in the order of a whole
 // frame: io/pvtu_file.h).
 FrameData read_frame(const std::filesystem::path& run_directory, int frame);
-// The extension of a frame's files as particles.pvd names them: ".vtu" for
+// The extension of a frame's files as the frame index names them: ".vtu" for
 // a frame written whole, ".pvtu" for one written in pieces.
 std::string frame_extension(const std::filesystem::path& run_directory, int frame);
 // The same of a collection's entry.

@@ -35,8 +35,10 @@ struct RunStart {
   // run of its own: `state`'s lineage is then a new one).
   RunIdentity continued;
   std::vector<WallColumns> columns;  // energy.csv's: every wall, loaded where a stage loads it
-  // The engine of `state` (on one thread, the CPU's; its caller sets the
-  // rest), the run start spent.
+  // The engine of `state`, on the CPU, with the threads its settings give
+  // (a checkpoint's: one; its caller sets the count, the neighbour
+  // strategy and the backend), carrying the run's identity; the run start
+  // spent.
   std::unique_ptr<Engine> engine();
 };
 
