@@ -312,17 +312,22 @@ TEST(Checkpoint, FilesRunsWroteStillReadAndStep) {
   }
 }
 
+// A settled pile's state, of the run `lineage` names.
+EngineSnapshot pile_of_run(const RunLineage& lineage) {
+  Engine pile = frictional_pile(Integrator::velocity_verlet);
+  pile.run(200);
+  pile.set_lineage(lineage);
+  return pile.snapshot();
+}
+
 // A checkpoint says whose run it is (format 15): the run's identity and
 // its parent's come back as written, through an engine too, whole or in
 // parts; two runs' checkpoints of one state differ only there; and a
 // damaged identity is refused by name (it has a checksum of its own, as
 // the main one leaves it out).
 TEST(Checkpoint, SaysWhoseRunItIsAndDiffersOnlyThereFromAnotherRuns) {
-  Engine pile = frictional_pile(Integrator::velocity_verlet);
-  pile.run(200);
   const RunLineage lineage = RunLineage::begun(RunIdentity::fresh());
-  pile.set_lineage(lineage);
-  const EngineSnapshot s = pile.snapshot();
+  const EngineSnapshot s = pile_of_run(lineage);
   EXPECT_EQ(s.lineage, lineage);
   const std::string bytes = whole_bytes(s);
   std::istringstream in(bytes);
@@ -459,6 +464,19 @@ TEST(Checkpoint, PartsThatDoNotMakeOneStateAreRefusedByName) {
   says(flipped, "checksum");
 }
 
+// A checkpoint in parts says whose run it is as a whole one does.
+TEST(Checkpoint, InPartsSaysWhoseRunItIs) {
+  const RunLineage lineage = RunLineage::begun(RunIdentity::fresh());
+  const EngineSnapshot s = pile_of_run(lineage);
+  for (int parts : {1, 3}) {
+    std::istringstream in(bytes_in_parts(s, parts, 0));
+    EXPECT_EQ(read_checkpoint(in, "parts.ckpt").lineage, lineage);
+  }
+}
+
+}  // namespace
+}  // namespace sphero
+
 namespace sphero {
 namespace {
 
@@ -531,22 +549,6 @@ TEST(Checkpoint, AFrictionalRigidRunKeepsItsSolverAndFrictionAcrossARestart) {
   restarted.run(200);
   expect_identical(straight, restarted);
   EXPECT_GT(straight.collision_stats().programs, 10) << "the grains collided";
-}
-
-}  // namespace
-}  // namespace sphero
-
-// A checkpoint in parts says whose run it is as a whole one does.
-TEST(Checkpoint, InPartsSaysWhoseRunItIs) {
-  Engine pile = frictional_pile(Integrator::velocity_verlet);
-  pile.run(200);
-  const RunLineage lineage = RunLineage::begun(RunIdentity::fresh());
-  pile.set_lineage(lineage);
-  const EngineSnapshot s = pile.snapshot();
-  for (int parts : {1, 3}) {
-    std::istringstream in(bytes_in_parts(s, parts, 0));
-    EXPECT_EQ(read_checkpoint(in, "parts.ckpt").lineage, lineage);
-  }
 }
 
 }  // namespace
