@@ -119,20 +119,6 @@ PieceIdentity identity_of(vtkUnstructuredGrid* piece) {
   return id;
 }
 
-// The run the folder of `pvtu` holds, where its run.sphero says (a
-// damaged manifest is refused where it is read for itself, not here).
-std::optional<std::string> folder_run(const std::filesystem::path& pvtu) {
-  const std::filesystem::path manifest = pvtu.parent_path() / "run.sphero";
-  std::error_code none;
-  if (!std::filesystem::exists(manifest, none)) return std::nullopt;
-  try {
-    const RunIdentity run = read_run_manifest(manifest).lineage.run;
-    if (run.known()) return run.text();
-  } catch (const std::runtime_error&) {
-  }
-  return std::nullopt;
-}
-
 // Refuses pieces that are not the frame's: of another frame or time, of a
 // frame cut into another number of pieces, or one piece under two names.
 class PieceCheck {
@@ -144,7 +130,7 @@ class PieceCheck {
     const std::string digits = underscore == std::string::npos ? "" : stem.substr(underscore + 1);
     if (!digits.empty() && digits.size() <= 9 && digits.find_first_not_of("0123456789") == std::string::npos)
       named_frame_ = std::stod(digits);
-    folder_run_ = folder_run(pvtu);
+    if (const RunIdentity run = run_in_folder(pvtu.parent_path()); run.known()) folder_run_ = run.text();
   }
 
   void check(vtkUnstructuredGrid* piece, const std::filesystem::path& name) {

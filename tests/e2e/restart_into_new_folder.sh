@@ -7,6 +7,20 @@
 set -euo pipefail
 sphero=$1; scene=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
+# refused_untouched WHAT FOLDER CHECKPOINT WORDS: restarting CHECKPOINT
+# into FOLDER fails with status 1, its message matching WORDS (a pattern
+# whose only wildcard is *), and leaves every file of FOLDER as it was.
+refused_untouched() {
+  local what=$1 folder=$2 checkpoint=$3 words=$4 before message status
+  before=$(cat "$folder"/* | cksum)
+  set +e
+  message=$("$sphero" run "$scene" --quiet --output "$folder" --duration 0.5 --restart "$checkpoint" 2>&1)
+  status=$?
+  set -e
+  # shellcheck disable=SC2053  # WORDS is a pattern
+  [ "$status" = 1 ] && [[ "$message" == $words ]] || { echo "$what: status $status, '$message'"; exit 1; }
+  [ "$(cat "$folder"/* | cksum)" = "$before" ] || { echo "$what: the folder was changed"; exit 1; }
+}
 "$sphero" run "$scene" --quiet --output "$work/straight" --duration 0.5 > /dev/null
 "$sphero" run "$scene" --quiet --output "$work/first" --duration 0.25 > /dev/null
 before=$(cat "$work"/first/* | cksum)
@@ -31,24 +45,14 @@ cmp "$(ls "$work/straight"/state_*.vtu | tail -n 1)" "$(ls "$work/branch"/state_
 # A run's folder that lost its frames (the energy log and checkpoint left)
 # is part of a run: refused, untouched.
 mkdir -p "$work/part"; cp "$work/first/energy.csv" "$work/first/final.ckpt" "$work/part/"
-set +e
-message=$("$sphero" run "$scene" --quiet --output "$work/part" --duration 0.5 --restart "$work/part/final.ckpt" 2>&1)
-status=$?
-set -e
-[ "$status" = 1 ] && [[ "$message" == *"state.pvd: missing, beside the energy.csv of the run to continue"* ]] ||
-  { echo "a folder holding part of a run: status $status, '$message'"; exit 1; }
+refused_untouched "a folder holding part of a run" "$work/part" "$work/part/final.ckpt" \
+  "*state.pvd: missing, beside the energy.csv of the run to continue*"
 [ "$(ls "$work/part" | tr '\n' ' ')" = "energy.csv final.ckpt " ] || { echo "the refused folder was written to"; exit 1; }
 # A folder holding another run: refused and untouched, or, with
 # --overwrite, that run replaced by the branch.
 "$sphero" run "$scene" --quiet --output "$work/other" --duration 0.1 > /dev/null
-other=$(cat "$work"/other/* | cksum)
-set +e
-message=$("$sphero" run "$scene" --quiet --output "$work/other" --duration 0.5 --restart "$work/first/final.ckpt" 2>&1)
-status=$?
-set -e
-[ "$status" = 1 ] && [[ "$message" == *"holds another run than the one that wrote"*"branch it into a new folder"* ]] ||
-  { echo "another run's folder: status $status, '$message'"; exit 1; }
-[ "$(cat "$work"/other/* | cksum)" = "$other" ] || { echo "the other run was changed"; exit 1; }
+refused_untouched "another run's folder" "$work/other" "$work/first/final.ckpt" \
+  "*holds another run than the one that wrote*branch it into a new folder*"
 "$sphero" run "$scene" --quiet --output "$work/other" --duration 0.5 --restart "$work/first/final.ckpt" --overwrite > /dev/null
 "$(dirname "$0")/same_state.sh" "$work/straight/final.ckpt" "$work/other/final.ckpt"
 cmp "$work/branch/energy.csv" "$work/other/energy.csv"
@@ -60,14 +64,8 @@ first_run=$(sed -n 's/^run = //p' "$work/first/run.sphero")
   ! grep -q "^run = $first_run$" "$work/branch/run.sphero" || { echo "the branch's identity: $(cat "$work/branch/run.sphero")"; exit 1; }
 "$sphero" run "$scene" --quiet --output "$work/third" --duration 0.1 > /dev/null
 cp "$work/first/final.ckpt" "$work/third/copied.ckpt"
-third=$(cat "$work"/third/* | cksum)
-set +e
-message=$("$sphero" run "$scene" --quiet --output "$work/third" --duration 0.5 --restart "$work/third/copied.ckpt" 2>&1)
-status=$?
-set -e
-[ "$status" = 1 ] && [[ "$message" == *"holds another run than the one that wrote"*"run $first_run (the checkpoint's)"* ]] ||
-  { echo "a checkpoint copied into another run's folder: status $status, '$message'"; exit 1; }
-[ "$(cat "$work"/third/* | cksum)" = "$third" ] || { echo "the run a copied checkpoint was aimed at was changed"; exit 1; }
+refused_untouched "a checkpoint copied into another run's folder" "$work/third" "$work/third/copied.ckpt" \
+  "*holds another run than the one that wrote*run $first_run (the checkpoint's)*"
 # Its own folder's run goes on under its identity.
 "$sphero" run "$scene" --quiet --output "$work/first" --duration 0.5 --restart "$work/first/final.ckpt" > /dev/null
 grep -q "^run = $first_run$" "$work/first/run.sphero" || { echo "a restart changed its run's identity"; exit 1; }
