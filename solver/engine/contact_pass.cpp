@@ -28,12 +28,13 @@ struct Touch {
 // touching: they read only their packed Candidate.
 class ContactSweep {
  public:
-  ContactSweep(World& w, NeighbourList& list, WorkSplit& split, int threads, double dt, const std::uint8_t* counted,
-               EndedContacts& ended)
+  ContactSweep(World& w, NeighbourList& list, TouchGeometry* kept, WorkSplit& split, int threads, double dt,
+               const std::uint8_t* counted, EndedContacts& ended)
       : view_(w),
         keys_(list.candidates().data()),
         state_(list.states().data()),
         count_(list.candidates().size()),
+        kept_(kept),
         owner_(split.owner.data()),
         force_(w.force.data()),
         torque_(w.torque.data()),
@@ -126,10 +127,14 @@ class ContactSweep {
       if (!g.touching) {
         // A re-evaluation without a step (dt = 0) leaves the books of an
         // opening contact to the next real step.
-        if (dt_ == 0.0 || !key.active) continue;
+        if (dt_ == 0.0 || !key.active) {
+          if (kept_ && key.active) kept_[k] = {};
+          continue;
+        }
         close_opened(key, state_[k], counts(key) ? sums : uncounted_);
         continue;
       }
+      if (kept_) kept_[k] = {g.normal, g.overlap};
       evaluate_touching(key, state_[k], g, run, counts(key) ? sums : uncounted_);
     }
     return sums;
@@ -181,6 +186,7 @@ class ContactSweep {
   Candidate* const keys_;
   ContactState* const state_;
   const std::size_t count_;
+  TouchGeometry* const kept_;  // each touching candidate's geometry, where a frame asked for it
   const int* const owner_;
   Vec2* const force_;
   double* const torque_;
@@ -205,12 +211,13 @@ StepContactSums ContactPass::evaluate(World& w, NeighbourList& list, int threads
   chunk_sums_.assign(chunks, ContactEnergySums{});
   if (threads > 1 && !split_.fits(threads, list, chunks, w.size())) split_.make(threads, list, chunks, w.size());
   ended_by_member_.assign(static_cast<std::size_t>(std::max(threads, 1)), EndedContacts{});
+  TouchGeometry* const kept = list.take_contact_geometry_request();
   // Each run adds to each body it owns (WorkSplit::owner) the forces of
   // that body's candidates in candidate order: the same sums in the same
   // order whatever the number of threads. One run per requested thread,
   // whatever the team (a run is never split between two threads).
   ThreadTeam::run(threads, [&](int member, int team) {
-    ContactSweep sweep(w, list, split_, threads, dt, counted, ended_by_member_[static_cast<std::size_t>(member)]);
+    ContactSweep sweep(w, list, kept, split_, threads, dt, counted, ended_by_member_[static_cast<std::size_t>(member)]);
     for (int run = member; run < threads; run += team) {
       if (threads == 1) {
         sweep.sweep(run, chunks, chunk_sums_.data());
@@ -225,6 +232,7 @@ StepContactSums ContactPass::evaluate(World& w, NeighbourList& list, int threads
   for (const ContactEnergySums& s : chunk_sums_) total.running.add(s);
   for (const EndedContacts& c : ended_by_member_) total.ended.add(c);
   list.stats().feature_pairs_evaluated += static_cast<long>(count);
+  if (kept) list.contact_geometry_kept();
   // Only now, with the pass done: a new split copies the springs.
   if (threads > 1) split_.balance(list);
   return total;

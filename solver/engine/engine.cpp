@@ -183,6 +183,9 @@ void Engine::set_neighbour_strategy(NeighbourStrategy strategy) {
 }
 
 void Engine::step() {
+  core_.neighbours.forget_contact_geometry();
+  if (keep_contact_geometry_ && stepper_->ends_with_contact_pass()) core_.neighbours.request_contact_geometry();
+  keep_contact_geometry_ = false;
   const bool soft = core_.settings.model == Model::soft;
   if (core_.constraints_may_have_changed) {
     // The trapezoid then starts from the new constraints' power.

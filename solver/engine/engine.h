@@ -58,6 +58,12 @@ class Engine {
   // left them: keep a snapshot of the last good state.
   void step();
   void run(long steps);  // `steps` steps
+  // The next step keeps each touching contact's normal and overlap as its
+  // force pass finds them, so that a frame written right after it (or a
+  // snapshot) need not compute them again: the same bits, faster. Where
+  // the stepper's last pass is not at the step's final positions (Gear,
+  // the rigid model, events, a device), they are computed as before.
+  void keep_contact_geometry_next_step() { keep_contact_geometry_ = true; }
 
   // The bodies as they are now. Their skeletons' world coordinates
   // (World::world_vertex) are the neighbour list's copy, current only at
@@ -73,6 +79,7 @@ class Engine {
     stepper_->sync_host(core_);
     stepper_->host_changed(core_);
     core_.constraints_may_have_changed = true;
+    core_.neighbours.forget_contact_geometry();
     return core_.world;
   }
   // Every candidate feature pair as a full record, assembled now from the
@@ -173,6 +180,7 @@ class Engine {
   std::vector<double> trapezoid_first_powers_;  // per constrained body
   std::vector<int> body_numbers_;               // empty: the bodies are the whole world
   RunLineage lineage_;
+  bool keep_contact_geometry_ = false;  // for the next step
 };
 
 }  // namespace sphero

@@ -70,6 +70,7 @@ void EngineCore::evaluate_forces(double dt, bool unconstrained_loads_set) {
 
 void EngineCore::evaluate_forces_at(double dt, double state_time, bool unconstrained_loads_set) {
   apply_loads(unconstrained_loads_set);
+  if (contact_backend) neighbours.forget_contact_geometry();  // the device keeps none
   const StepContactSums step_sums = contact_backend ? contact_backend->evaluate(world, neighbours, dt)
                                                     : contacts.evaluate(world, neighbours, settings.threads, dt,
                                                                         counted.empty() ? nullptr : counted.data());

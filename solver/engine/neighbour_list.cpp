@@ -61,8 +61,20 @@ void NeighbourList::fill_record(const World& w, std::size_t k, Contact& c) const
   } else {
     c.tangential_spring_force = {}, c.tangential_energy = 0.0;
   }
+  if (geometry_current_) {
+    c.overlap = geometry_[k].overlap, c.normal = geometry_[k].normal;
+    return;
+  }
   const ContactGeometry g = contact_geometry(w, key);
   if (g.touching) c.overlap = g.overlap, c.normal = g.normal;
+}
+
+TouchGeometry* NeighbourList::take_contact_geometry_request() {
+  geometry_current_ = false;
+  if (!geometry_requested_) return nullptr;
+  geometry_requested_ = false;
+  geometry_.resize(candidates_.size());
+  return geometry_.data();
 }
 
 void NeighbourList::require_copy(const char* what) const {
@@ -76,6 +88,7 @@ void NeighbourList::adopt(std::vector<Candidate> candidates, std::vector<Contact
     throw std::logic_error("NeighbourList::adopt: candidates and states differ in count");
   candidates_ = std::move(candidates);
   states_ = std::move(states);
+  geometry_current_ = false;
   copy_stale_ = false;
   index_bodies(reference_position_.size());
 }
@@ -123,7 +136,7 @@ void NeighbourList::for_each_touching(const World& world, const std::function<vo
 std::size_t NeighbourList::memory_bytes() const {
   return capacity_bytes(candidates_) + capacity_bytes(states_) + capacity_bytes(body_start_) +
          capacity_bytes(body_candidates_) + capacity_bytes(reference_position_) + capacity_bytes(reference_angle_) +
-         capacity_bytes(wraps_) + (triangulation_ ? triangulation_->memory_bytes() : 0);
+         capacity_bytes(wraps_) + capacity_bytes(geometry_) + (triangulation_ ? triangulation_->memory_bytes() : 0);
 }
 
 // Each body's candidates, in candidate order, so that forces can be
@@ -161,6 +174,7 @@ bool NeighbourList::update(World& world) {
 // that pays (thinner_list_pays). A list that motion ended with few bodies
 // past δ/2 is mended (a partial rebuild) rather than widened or rebuilt.
 bool NeighbourList::update(World& world, double largest) {
+  geometry_current_ = false;  // the bodies have moved since the last pass
   if (!ready(world)) {
     rebuild(world);
     return true;

@@ -55,6 +55,13 @@ struct NeighbourStats {
   std::size_t link_cells = 0;        // of the last rebuild's grid
 };
 
+// A touching candidate's normal and overlap as a contact pass found them
+// (zero where it did not touch).
+struct TouchGeometry {
+  Vec2 normal;
+  double overlap = 0.0;
+};
+
 // Everything the list carries from step to step (for checkpoints).
 struct NeighbourListState {
   std::vector<Contact> contacts;
@@ -157,6 +164,21 @@ class NeighbourList {
   void for_each_touching(const World& world, const std::function<void(const Contact&)>& visit) const;
   std::vector<Candidate>& candidates() { return candidates_; }
   const std::vector<Candidate>& candidates() const { return candidates_; }
+
+  // Records after the next contact pass take each touching candidate's
+  // normal and overlap as that pass found them rather than computing them
+  // again: the same bits, for a frame written right after a step. What the
+  // pass keeps is current until the next pass, a relisting or forget.
+  void request_contact_geometry() { geometry_requested_ = true; }
+  void forget_contact_geometry() { geometry_requested_ = geometry_current_ = false; }
+  // The pass's side: room for every candidate's geometry when it was
+  // requested (null otherwise), the request then taken; each pass makes
+  // what was kept before stale.
+  TouchGeometry* take_contact_geometry_request();
+  // The pass has filled what take_contact_geometry_request() handed out.
+  void contact_geometry_kept() { geometry_current_ = true; }
+  bool contact_geometry_current() const { return geometry_current_; }
+
   std::vector<ContactState>& states() { return states_; }  // parallel to candidates()
   const std::vector<ContactState>& states() const { return states_; }
   // Per body, the indices of its candidates in increasing order:
@@ -249,6 +271,8 @@ class NeighbourList {
   long generation_ = 0;
   double rebuild_seconds_ = 0.0;
   bool all_vertices_current_ = true;
+  std::vector<TouchGeometry> geometry_;  // parallel to candidates_ where current
+  bool geometry_requested_ = false, geometry_current_ = false;
   std::unique_ptr<TriangulationNeighbours> triangulation_;  // strategy = triangulation
   RemoteLister* remote_ = nullptr;
   bool copy_stale_ = false;  // the candidates here are not the remote lister's

@@ -67,6 +67,10 @@ class Stepper {
     core.neighbours.for_each_touching(core.world, visit);
   }
   virtual CollisionStats collision_stats() const { return {}; }
+  // Whether the step's last contact pass runs at the positions the step
+  // ends with, so that the geometry it finds may serve a frame after the
+  // step (NeighbourList::request_contact_geometry).
+  virtual bool ends_with_contact_pass() const { return false; }
   // A stepper that keeps the bodies elsewhere (on an OpenCL device) brings
   // core's world and the list's contact states up to date for a reader...
   virtual void sync_host(EngineCore& /*core*/) {}

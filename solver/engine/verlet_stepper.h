@@ -14,6 +14,8 @@ namespace sphero {
 class VerletStepper final : public Stepper {
  public:
   void step(EngineCore& core) override;
+  // The kick after the pass changes velocities only.
+  bool ends_with_contact_pass() const override { return true; }
 
  private:
   static double move_bodies(EngineCore& core, std::size_t first, std::size_t end, bool measure);

@@ -21,6 +21,7 @@ void SerialFrames::write_now() {
 void SerialFrames::started(const RunPoint& at) {
   writer_.flush();
   output_.set_frame_fields(at.stage.fields);
+  prepare_step_after(at);
   if (output_.continues()) {
     last_good_ = run_.engine().snapshot();
     return;
@@ -32,10 +33,16 @@ void SerialFrames::stage_begun(const RunPoint& at) {
   writer_.flush();  // before the fields change under the frame being written
   output_.set_frame_fields(at.stage.fields);
   write_now();
+  prepare_step_after(at);
 }
 
 void SerialFrames::stepped(const RunPoint& at) {
   if (frame_at(at.stage, at.step, at.last_stage)) write_now();
+  prepare_step_after(at);
+}
+
+void SerialFrames::prepare_step_after(const RunPoint& at) {
+  if (frame_at(at.stage, at.step + 1, at.last_stage)) run_.engine().keep_contact_geometry_next_step();
 }
 
 void SerialFrames::unstable(const InstabilityError&) {

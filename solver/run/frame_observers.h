@@ -34,6 +34,9 @@ class SerialFrames final : public RunObserver {
   void write_now();
 
  private:
+  // A step that ends in a frame keeps its contacts' geometry for it.
+  void prepare_step_after(const RunPoint& at);
+
   SerialRun& run_;
   RunOutput& output_;
   FrameWriter writer_;
