@@ -21,7 +21,8 @@ Engine settling_pile(Integrator integrator, int threads) {
   std::vector<BodySpec> bodies{test::wall({{-0.2, 7.0}, {-0.2, -0.2}, {6.2, -0.2}, {6.2, 7.0}}, 0.1)};
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 6; ++j)
-      bodies.push_back(regular_polygon_body((i + j) % 2 ? 6 : 4, 0.45, 0.05, {0.55 + i * 1.01, 0.6 + j * 1.02}, 0.1 * j));
+      bodies.push_back(
+          regular_polygon_body((i + j) % 2 ? 6 : 4, 0.45, 0.05, {0.55 + i * 1.01, 0.6 + j * 1.02}, 0.1 * j));
   EngineSettings s;
   s.dt = 2e-4;
   s.verlet_distance = 0.05;
