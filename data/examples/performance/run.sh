@@ -3,8 +3,10 @@
 # number (particle-steps per CPU second) against N, against the vertices per
 # particle with and without contact lists, and CPU time against the Verlet
 # distance for several shear velocities. Timings are this machine's: the
-# checks are on what does not depend on it (pairs evaluated); SIZES=100,1000 picks the N. See data/examples/README.md and docs/VALIDATION.md.
+# checks are on what does not depend on it (pairs evaluated); SIZES=100,1000 picks the N, PARTS="n vertices skin"
+# the parts to run. See data/examples/README.md and docs/VALIDATION.md.
 source "$(dirname "$0")/../common.sh"
+parts=" ${PARTS:-n vertices skin} "
 
 # The reduced version times barely settled scenes: their vertex-count sweep
 # uses a fixed, thin Verlet distance so that the pairs evaluated reflect the
@@ -20,15 +22,18 @@ fi
 # 1. Against N: disks, hexagons and cows, one thread, settled before timing
 #    (large N: copies of a settled block of 1000, docs/PERFORMANCE.md); 10 s
 #    each, so that the large scenes' timing spans list rebuilds too.
+if [[ $parts == *" n "* ]]; then
 sphero bench --scene disks,hexagons,cows --n "$sizes" --threads 1 "${n_timing[@]}" "${settle[@]}" --csv \
   >"$OUT/cundall-vs-n.csv"
 sphero plot "$OUT/cundall-vs-n.csv" --x n --y cundall --by scene --style markers --log-x --log-y \
   --title "Cundall number against N (one core)" --x-label "particles N" \
   --y-label "particle-steps per CPU second" -o "$OUT/cundall-vs-n.png" >/dev/null
+fi
 
 # 2. Against the vertices per particle, with contact lists (the vertex pairs
 #    within reach, kept between rebuilds) and without (every vertex pair of
 #    neighbouring particles, each step).
+if [[ $parts == *" vertices "* ]]; then
 scenes=polygon3,polygon6,polygon16,polygon32,polygon64
 sphero bench --scene "$scenes" --n "$size" --threads 1 "${timing[@]}" "${settle[@]}" "${skin[@]}" --csv \
   >"$OUT/cundall-vs-vertices.csv"
@@ -40,10 +45,12 @@ sphero plot "$OUT/cundall-vs-vertices.csv" --x vertices --y cundall --by contact
 sphero plot "$OUT/cundall-vs-vertices.csv" --x vertices --y pairs_per_particle_step --by contact_lists --style markers \
   --log-x --log-y --title "Vertex pairs evaluated per particle-step, N = $size" --x-label "vertices per particle" \
   --y-label "pairs per particle-step (contact lists: true / false)" -o "$OUT/pairs-vs-vertices.png" >/dev/null
+fi
 
 # 3. CPU time against the Verlet distance for several shear velocities: the
 #    shear-band example's pentagons, compacted once, then sheared for a
 #    while with each fixed distance (and with the automatic one).
+if [[ $parts == *" skin "* ]]; then
 shear_example=$EXAMPLE_DIR/../shear-band
 sphero run "$shear_example/scene.ini" --output "$OUT/compact" --overwrite --quiet --fields state --duration "$compact" \
   --output_interval "$compact" >/dev/null
@@ -66,6 +73,7 @@ rm -rf "$OUT/shear-run"
 sphero plot "$OUT/cpu-vs-verlet-distance.csv" --x verlet_distance --y cpu_s --by velocity_m_s --style markers --log-x \
   --title "CPU time of $shear s of shear against the Verlet distance, per shear velocity (m/s)" \
   --x-label "Verlet distance (m)" --y-label "CPU seconds" -o "$OUT/cpu-vs-verlet-distance.png" >/dev/null
+fi
 
 # What the timings rest on, independent of the machine: without contact
 # lists the vertex pairs evaluated per particle-step grow as the square of
@@ -73,6 +81,7 @@ sphero plot "$OUT/cpu-vs-verlet-distance.csv" --x verlet_distance --y cpu_s --by
 # only the vertices within reach of a contact count, which for 64-gons is
 # hundreds of times fewer. (How many pairs the lists hold also depends on
 # how settled each scene is, so their growth with M is reported, not checked.)
+if [[ $parts != *" vertices "* ]]; then finish; exit 0; fi
 pairs() {
   awk -F, -v s="$1" -v l="$2" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "pairs_per_particle_step") c = i }
     $1 == s && $4 == l { print $c }' "$OUT/cundall-vs-vertices.csv"
