@@ -15,7 +15,7 @@ namespace sphero {
 // worked out at each rebuild) around them and the end of the chunk's last
 // edge. A pair's preselection of the vertices and edges within reach of
 // the other body scans only the chunks whose circles come within reach,
-// not the whole skeleton (docs/PERFORMANCE.md, "What limits the speed").
+// not the whole skeleton (docs/PERFORMANCE.md, "Design notes").
 constexpr int kChunkEdges = 8;
 constexpr int kChunkedVertices = 24;
 

@@ -5,8 +5,7 @@
 // borders are all the threads share. Listed at random (a Voronoi
 // tessellation of random sites, a random gas, a packing from elsewhere),
 // neighbours' data lies far apart in memory and every thread's range
-// touches every other's (docs/PERFORMANCE.md, "The order of the grains",
-// measures the cost).
+// touches every other's (docs/PERFORMANCE.md, "Spatial order").
 #pragma once
 
 #include <cstddef>
