@@ -157,10 +157,11 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
   FolderLock claim = app::prepare_output_directory(
       folder, options, [](const std::string& notice) { fmt::print(stderr, "sphero: {}\n", notice); },
       "Python's Simulation.start_output");
+  const RunLineage lineage = had_output_ ? RunLineage::begun(engine().lineage().run) : engine().lineage();
   // The scene's fields as `sphero run` lists them (its stages are not run here).
   const std::vector<std::string> fields = in_frame_order(scene_.fields);
-  RunOutput files(folder, wall_columns(engine().world()), engine().world().cell, arc_resolution_, fields, std::nullopt,
-                  engine().lineage());
+  RunOutput files(
+      folder, wall_columns(engine().world()), engine().world().cell, arc_resolution_, fields, std::nullopt, lineage);
   files.hold(std::move(claim));
   if (scene_.single_precision) check_single_precision(engine().world(), "start_output");
   files.set_single_precision(scene_.single_precision);
@@ -170,7 +171,9 @@ void Simulation::start_output(const std::filesystem::path& folder, long frame_ev
   plan.frame_every = frame_every;
   plan.checkpoint_every = checkpoint_every;
   plan.dt = engine().settings().dt;
-  plan.fields = scene_.fields;  // with its array choices
+  plan.fields = scene_.fields;    // with its array choices
+  engine().set_lineage(lineage);  // its checkpoints name the folder's run
+  had_output_ = true;
   // Frames in the background only where the engine leaves a core free.
   output_ =
       std::make_unique<Output>(run_, std::move(files), plan, scene_.threads == 1 && ThreadTeam::usable_cores() > 1);

@@ -58,7 +58,9 @@ class Simulation {
   // `sphero run` writes them: a frame now and every `frame_every` steps,
   // checkpoint.ckpt every `checkpoint_every` steps (0: none). The folder
   // must be empty or new, unless `overwrite` (which clears an earlier
-  // run's files there).
+  // run's files there). Output after an earlier folder's is a branch: a
+  // run of its own whose parent is the earlier folder's run, so that a
+  // checkpoint of one folder never continues the other.
   void start_output(const std::filesystem::path& folder, long frame_every, long checkpoint_every, bool overwrite);
   // Writes final.ckpt and ends the output.
   void stop_output();
@@ -105,6 +107,7 @@ class Simulation {
   SerialRun run_;
   int arc_resolution_;
   std::unique_ptr<Output> output_;
+  bool had_output_ = false;                        // some folder holds this simulation's run
   mutable std::atomic<std::thread::id> runner_{};  // default: none
 };
 

@@ -4,6 +4,7 @@ import csv
 import math
 import os
 import re
+import struct
 import subprocess
 
 import numpy as np
@@ -349,6 +350,27 @@ def test_output_from_python_writes_the_scenes_chosen_arrays(tmp_path):
         assert same_data(tmp_path / "python" / name, run / name), name
     with pytest.raises(RuntimeError, match="left out state:angular_velocity"):
         sphero.read_frame(str(run), 1)
+
+
+def test_each_output_folder_of_a_simulation_holds_a_run_of_its_own(tmp_path):
+    def lineage(folder):
+        return dict(re.findall(r"^(run|parent) = (\S+)$", (folder / "run.sphero").read_text(), re.M))
+
+    sim = sphero.Simulation(small_scene())
+    sim.start_output(str(tmp_path / "first"), frame_interval=0.1)
+    sim.run(time=0.1)
+    sim.stop_output()
+    sim.start_output(str(tmp_path / "second"), frame_interval=0.1)
+    sim.run(time=0.1)
+    sim.stop_output()
+    first, second = lineage(tmp_path / "first"), lineage(tmp_path / "second")
+    assert re.fullmatch("[0-9a-f]{32}", first["run"]) and re.fullmatch("[0-9a-f]{32}", second["run"])
+    assert second["run"] != first["run"] and second["parent"] == first["run"]
+    # Each folder's checkpoint says it is of that folder's run (bytes 12 to
+    # 27: the run's two 64-bit words), so neither continues the other.
+    for folder, run in ((tmp_path / "first", first["run"]), (tmp_path / "second", second["run"])):
+        words = struct.unpack("<2Q", (folder / "final.ckpt").read_bytes()[12:28])
+        assert "".join(f"{w:016x}" for w in words) == run
 
 
 def test_a_world_from_arrays_is_the_scene_files_to_the_bit(tmp_path):
