@@ -33,6 +33,13 @@ void clear_run_files(const fs::path& directory) {
 
 // How a refusal names a folder's run and a checkpoint's.
 std::string runs_named(const fs::path& out, const RunIdentity& checkpoint_run) {
+  if (fs::exists(out / "run.sphero")) {
+    try {
+      read_run_manifest(out / "run.sphero");
+    } catch (const std::runtime_error& e) {
+      return fmt::format(" (its run.sphero cannot be read, so whose run it holds cannot be told: {})", e.what());
+    }
+  }
   const RunIdentity folder = run_in_folder(out);
   if (!folder.known()) return "";
   return fmt::format(

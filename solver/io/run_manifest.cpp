@@ -112,8 +112,14 @@ RunIdentity run_in_folder(const std::filesystem::path& folder) {
 
 bool folder_holds_run_of(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
                          const RunIdentity& checkpoint_run) {
-  const RunIdentity held = run_in_folder(folder);
-  if (held.known()) return held == checkpoint_run;
+  if (std::filesystem::exists(folder / "run.sphero")) {
+    try {
+      const RunIdentity held = read_run_manifest(folder / "run.sphero").lineage.run;
+      if (held.known()) return held == checkpoint_run;
+    } catch (const std::runtime_error&) {
+      return false;  // whose run it is cannot be told: never continued
+    }
+  }
   std::error_code unknown;
   const std::filesystem::path lies_in = checkpoint.has_parent_path() ? checkpoint.parent_path() : ".";
   return std::filesystem::equivalent(lies_in, folder, unknown);

@@ -42,7 +42,8 @@ RunIdentity run_in_folder(const std::filesystem::path& folder);
 // is `checkpoint_run`: the folder's run.sphero names it, wherever the
 // checkpoint lies; where it names none (a folder from before runs had
 // identities, or one that lost its manifest), the checkpoint lies in the
-// folder.
+// folder. A run.sphero that cannot be read holds no run a checkpoint
+// continues.
 bool folder_holds_run_of(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
                          const RunIdentity& checkpoint_run);
 

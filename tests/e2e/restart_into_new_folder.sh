@@ -66,6 +66,15 @@ first_run=$(sed -n 's/^run = //p' "$work/first/run.sphero")
 cp "$work/first/final.ckpt" "$work/third/copied.ckpt"
 refused_untouched "a checkpoint copied into another run's folder" "$work/third" "$work/third/copied.ckpt" \
   "*holds another run than the one that wrote*run $first_run (the checkpoint's)*"
+# A folder whose run.sphero is damaged holds a run that cannot be told:
+# not continued by a checkpoint lying there, nor by its own.
+"$sphero" run "$scene" --quiet --output "$work/damaged" --duration 0.1 > /dev/null
+cp "$work/first/final.ckpt" "$work/damaged/copied.ckpt"
+sed -i 's/^run = /run = zz/' "$work/damaged/run.sphero"
+refused_untouched "a checkpoint copied into a folder whose run.sphero is damaged" "$work/damaged" \
+  "$work/damaged/copied.ckpt" "*holds another run*run.sphero cannot be read*run.sphero:*the file is damaged*--overwrite*"
+refused_untouched "a damaged folder's own checkpoint" "$work/damaged" "$work/damaged/final.ckpt" \
+  "*run.sphero cannot be read*"
 # Its own folder's run goes on under its identity.
 "$sphero" run "$scene" --quiet --output "$work/first" --duration 0.5 --restart "$work/first/final.ckpt" > /dev/null
 grep -q "^run = $first_run$" "$work/first/run.sphero" || { echo "a restart changed its run's identity"; exit 1; }
