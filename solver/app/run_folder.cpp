@@ -33,13 +33,6 @@ void clear_run_files(const fs::path& directory) {
 
 // How a refusal names a folder's run and a checkpoint's.
 std::string runs_named(const fs::path& out, const RunIdentity& checkpoint_run) {
-  if (fs::exists(out / "run.sphero")) {
-    try {
-      read_run_manifest(out / "run.sphero");
-    } catch (const std::runtime_error& e) {
-      return fmt::format(" (its run.sphero cannot be read, so whose run it holds cannot be told: {})", e.what());
-    }
-  }
   const RunIdentity folder = run_in_folder(out);
   if (!folder.known()) return "";
   return fmt::format(
@@ -80,11 +73,29 @@ void refuse_an_output_that_is_no_folder(const fs::path& out) {
 // own: never into the run the checkpoint came from.
 void refuse_the_checkpoints_folder(const RunOptions& options, const fs::path& out, const RunIdentity& parent) {
   if (options.from.empty() || !options.restart.empty()) return;
-  if (folder_holds_run_of(out, options.from, parent))
+  const FolderRun held = folder_run_for(out, options.from, parent);
+  if (held == FolderRun::the_checkpoints)
     throw SceneError(fmt::format(
         "--from {}: the output directory '{}' is the run the checkpoint came from; a run continued with --from "
         "writes into a folder of its own (--output DIR)",
         options.from, out.string()));
+  // It may be that run: never replaced by its child.
+  if (held == FolderRun::cannot_be_told)
+    throw SceneError(fmt::format(
+        "--from {}: the output directory '{}' may be the run the checkpoint came from, and its run.sphero cannot "
+        "be read ({}); a run continued with --from writes into a folder of its own (--output DIR)",
+        options.from, out.string(), *manifest_damage(out)));
+}
+
+// A restart into a folder whose run cannot be told: refused unless the
+// user replaces that run.
+void refuse_a_folder_of_an_unknown_run(const RunOptions& options, const fs::path& out) {
+  if (options.overwrite) return;
+  throw SceneError(fmt::format(
+      "the output directory '{}' holds a run whose run.sphero cannot be read ({}), so whether '{}' continues it "
+      "cannot be told: mend run.sphero, branch the checkpoint into a new folder with --output DIR, or pass "
+      "--overwrite to replace that run",
+      out.string(), *manifest_damage(out), options.restart));
 }
 
 // A word as the shell reads it back.
@@ -132,7 +143,10 @@ FolderLock prepare_output_directory(const fs::path& out, const RunOptions& optio
   refuse_an_output_that_is_no_folder(out);
   FolderLock claim = claim_output(out, options, notice, command);
   const bool holds_a_run = fs::exists(out / "energy.csv") || fs::exists(out / "run.sphero");
-  if (!options.restart.empty() && holds_a_run && !folder_holds_run_of(out, options.restart, checkpoint_run)) {
+  const FolderRun held =
+      options.restart.empty() ? FolderRun::another : folder_run_for(out, options.restart, checkpoint_run);
+  if (!options.restart.empty() && held == FolderRun::cannot_be_told) refuse_a_folder_of_an_unknown_run(options, out);
+  if (!options.restart.empty() && holds_a_run && held != FolderRun::the_checkpoints) {
     // Continuing here would splice the checkpoint's run into another one.
     if (!options.overwrite)
       throw SceneError(

@@ -110,19 +110,29 @@ RunIdentity run_in_folder(const std::filesystem::path& folder) {
   return {};
 }
 
-bool folder_holds_run_of(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
-                         const RunIdentity& checkpoint_run) {
-  if (std::filesystem::exists(folder / "run.sphero")) {
-    try {
-      const RunIdentity held = read_run_manifest(folder / "run.sphero").lineage.run;
-      if (held.known()) return held == checkpoint_run;
-    } catch (const std::runtime_error&) {
-      return false;  // whose run it is cannot be told: never continued
-    }
+std::optional<std::string> manifest_damage(const std::filesystem::path& folder) {
+  if (!std::filesystem::exists(folder / "run.sphero")) return std::nullopt;
+  try {
+    read_run_manifest(folder / "run.sphero");
+  } catch (const std::runtime_error& e) {
+    return e.what();
   }
+  return std::nullopt;
+}
+
+FolderRun folder_run_for(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
+                         const RunIdentity& checkpoint_run) {
+  if (manifest_damage(folder)) return FolderRun::cannot_be_told;
+  const RunIdentity held = run_in_folder(folder);
+  if (held.known()) return held == checkpoint_run ? FolderRun::the_checkpoints : FolderRun::another;
   std::error_code unknown;
   const std::filesystem::path lies_in = checkpoint.has_parent_path() ? checkpoint.parent_path() : ".";
-  return std::filesystem::equivalent(lies_in, folder, unknown);
+  return std::filesystem::equivalent(lies_in, folder, unknown) ? FolderRun::the_checkpoints : FolderRun::another;
+}
+
+bool folder_holds_run_of(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
+                         const RunIdentity& checkpoint_run) {
+  return folder_run_for(folder, checkpoint, checkpoint_run) == FolderRun::the_checkpoints;
 }
 
 }  // namespace sphero

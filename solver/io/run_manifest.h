@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,13 +39,19 @@ RunManifest read_run_manifest(const std::filesystem::path& file);
 // continue: the manifest's reader says why where the run is read).
 RunIdentity run_in_folder(const std::filesystem::path& folder);
 
-// Whether `folder` holds the run of the checkpoint `checkpoint`, whose run
-// is `checkpoint_run`: the folder's run.sphero names it, wherever the
-// checkpoint lies; where it names none (a folder from before runs had
-// identities, or one that lost its manifest), the checkpoint lies in the
-// folder. A run.sphero that cannot be read holds no run a checkpoint
-// continues.
+// Whose run `folder` holds, for the checkpoint `checkpoint` of the run
+// `checkpoint_run`: the checkpoint's where the folder's run.sphero names
+// it, wherever the checkpoint lies; where it names none (a folder from
+// before runs had identities, or one that lost its manifest), where the
+// checkpoint lies in the folder; a run that cannot be told where
+// run.sphero cannot be read.
+enum class FolderRun { the_checkpoints, another, cannot_be_told };
+FolderRun folder_run_for(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
+                         const RunIdentity& checkpoint_run);
 bool folder_holds_run_of(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
                          const RunIdentity& checkpoint_run);
+// Why the folder's run.sphero cannot be read (the reader's message), or
+// nothing where it reads or is absent.
+std::optional<std::string> manifest_damage(const std::filesystem::path& folder);
 
 }  // namespace sphero

@@ -7,14 +7,16 @@
 set -euo pipefail
 sphero=$1; scene=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
-# refused_untouched WHAT FOLDER CHECKPOINT WORDS: restarting CHECKPOINT
-# into FOLDER fails with status 1, its message matching WORDS (a pattern
+# refused_untouched WHAT FOLDER CHECKPOINT WORDS [HOW...]: restarting
+# CHECKPOINT into FOLDER (or running with HOW CHECKPOINT, e.g. --from,
+# --overwrite) fails with status 1, its message matching WORDS (a pattern
 # whose only wildcard is *), and leaves every file of FOLDER as it was.
 refused_untouched() {
-  local what=$1 folder=$2 checkpoint=$3 words=$4 before message status
+  local what=$1 folder=$2 checkpoint=$3 words=$4 before message status how=("${@:5}")
+  [ ${#how[@]} -gt 0 ] || how=(--restart)
   before=$(cat "$folder"/* | cksum)
   set +e
-  message=$("$sphero" run "$scene" --quiet --output "$folder" --duration 0.5 --restart "$checkpoint" 2>&1)
+  message=$("$sphero" run "$scene" --quiet --output "$folder" --duration 0.5 "${how[@]}" "$checkpoint" 2>&1)
   status=$?
   set -e
   # shellcheck disable=SC2053  # WORDS is a pattern
@@ -72,9 +74,15 @@ refused_untouched "a checkpoint copied into another run's folder" "$work/third" 
 cp "$work/first/final.ckpt" "$work/damaged/copied.ckpt"
 sed -i 's/^run = /run = zz/' "$work/damaged/run.sphero"
 refused_untouched "a checkpoint copied into a folder whose run.sphero is damaged" "$work/damaged" \
-  "$work/damaged/copied.ckpt" "*holds another run*run.sphero cannot be read*run.sphero:*the file is damaged*--overwrite*"
+  "$work/damaged/copied.ckpt" "*holds a run whose run.sphero cannot be read*run.sphero:*the file is damaged*mend*--overwrite*"
 refused_untouched "a damaged folder's own checkpoint" "$work/damaged" "$work/damaged/final.ckpt" \
   "*run.sphero cannot be read*"
+# It may be the run a --from checkpoint lying there came from: never
+# replaced by its child, even with --overwrite. (A --from run applies its
+# scene as a stage: one that adds no grains.)
+sed '/^grains/d' "$scene" > "$work/no-grains.ini"
+scene=$work/no-grains.ini refused_untouched "--from into a damaged folder" "$work/damaged" "$work/damaged/final.ckpt" \
+  "*may be the run the checkpoint came from*cannot be read*" --overwrite --from
 # Its own folder's run goes on under its identity.
 "$sphero" run "$scene" --quiet --output "$work/first" --duration 0.5 --restart "$work/first/final.ckpt" > /dev/null
 grep -q "^run = $first_run$" "$work/first/run.sphero" || { echo "a restart changed its run's identity"; exit 1; }
