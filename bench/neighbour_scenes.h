@@ -1,5 +1,5 @@
 // Scenes for comparing the neighbour strategies (docs/PERFORMANCE.md,
-// "Link cells or the triangulation"): disks or rounded hexagons of one size
+// "Neighbour strategy"): disks or rounded hexagons of one size
 // or of sizes spread over 1:10 or 1:30, packed densely or flying about as a
 // gas, in a closed box without gravity. Where sizes spread, a grid sized
 // for the largest grain holds many small ones.

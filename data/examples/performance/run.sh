@@ -20,7 +20,7 @@ else
 fi
 
 # 1. Against N: disks, hexagons and cows, one thread, settled before timing
-#    (large N: copies of a settled block of 1000, docs/PERFORMANCE.md); 10 s
+#    (large N: copies of a settled block of 1000, bench/standard_scenes.cpp); 10 s
 #    each, so that the large scenes' timing spans list rebuilds too.
 if [[ $parts == *" n "* ]]; then
 sphero bench --scene disks,hexagons,cows --n "$sizes" --threads 1 "${n_timing[@]}" "${settle[@]}" --csv \

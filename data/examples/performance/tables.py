@@ -8,6 +8,8 @@ kept in docs/benchmarks/MACHINE/. A table whose results are missing is left
 as it is in the page.
 
   tables.py --slug                      the machine's folder name
+  tables.py --build --sphero BIN --repo REPO
+                                        the compiler and commit of a build
   tables.py --results OUT --benchmarks DIR --repo REPO PAGE...
   tables.py --check PAGE...             each table against the raw results its
                                         provenance line names: exit 1 where
@@ -274,6 +276,8 @@ def events_gas(r):
 
 
 def opencl_device(r):
+    if not any(d.get("backend") == "opencl" for d in r.rows("beds", "beds")):
+        raise KeyError("no OpenCL results (no device where they were measured)")
     rows = []
     for scene in ("hexagons", "disks", "cows"):
         for n in (1000, 10000, 100000):
@@ -362,8 +366,16 @@ TABLES = {
 
 
 def provenance(r, sources, machine, benchmarks_link, context):
-    commands, dates, files = [], [], []
+    commands, dates, files, builds = [], [], [], []
     for case, name in sources:
+        build_file = os.path.join(r.root, case, "build.txt")
+        if os.path.isfile(build_file):
+            with open(build_file) as f:
+                build = f.read().strip()
+        else:
+            build = f"{context['compiler']}, commit {context['commit']}"
+        if build not in builds:
+            builds.append(build)
         command_file = os.path.join(r.root, case, name + ".command")
         if os.path.isfile(command_file):
             with open(command_file) as f:
@@ -372,7 +384,7 @@ def provenance(r, sources, machine, benchmarks_link, context):
         dates.append(datetime.datetime.fromtimestamp(mtime, datetime.timezone.utc).date().isoformat())
         files.append(f"[{name}.csv]({benchmarks_link}/{name}.csv)")
     measured = "; ".join(f"`{c}`" if c.startswith("sphero bench") or ".sh" in c else c for c in commands)
-    return (f"*{context['cpu']}, {os.cpu_count()} cores, {context['compiler']}, commit {context['commit']}, "
+    return (f"*{context['cpu']}, {os.cpu_count()} cores, {'; '.join(builds)}, "
             f"{max(dates)}{': ' + measured if measured else ''}; raw results {', '.join(files)}.*")
 
 
@@ -403,7 +415,11 @@ def check(pages):
             if name not in TABLES or link is None:
                 differ.append(f"{page}: table {name} names no raw results")
                 continue
-            rows, _ = TABLES[name](Results(os.path.join(os.path.dirname(page), link), flat=True))
+            try:
+                rows, _ = TABLES[name](Results(os.path.join(os.path.dirname(page), link), flat=True))
+            except (OSError, KeyError, StopIteration, TypeError, ValueError) as e:
+                differ.append(f"{page}: table {name}: its raw results in {link} cannot be read: {e}")
+                continue
             if [line for line in lines if line.startswith("|")] != rows:
                 differ.append(f"{page}: table {name} is not what {link} gives:\n  " + "\n  ".join(rows))
             else:
@@ -440,6 +456,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--slug", action="store_true")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--build", action="store_true")
     parser.add_argument("--results")
     parser.add_argument("--benchmarks")
     parser.add_argument("--sphero")
@@ -451,6 +468,9 @@ def main():
         return 0
     if a.check:
         return check(a.pages)
+    if a.build:
+        print(f"{compiler(a.sphero)}, commit {commit(a.repo)}")
+        return 0
     r = Results(a.results)
     context = {"cpu": cpu_model(), "compiler": compiler(a.sphero), "commit": commit(a.repo)}
     os.makedirs(a.benchmarks, exist_ok=True)

@@ -128,6 +128,13 @@ rank_memory() {
   echo "run,1,0,$(sed -n 's/^maxrss_kb //p' "$dir/serial.time")" >>"$dir/rank-memory.csv"
 }
 
+# measured FUNCTION DIR: a case, then the build that measured it
+# (DIR/build.txt), which its tables' provenance names when kept.
+measured() {
+  "$1" "$2"
+  python3 "$EXAMPLE_DIR/tables.py" --build --sphero "$SPHERO" --repo "$REPO" >"$2/build.txt"
+}
+
 # NAME FUNCTION [NEEDS]: the cases, the quick ones first, and what one
 # cannot run without. A case that fails leaves its table as it is.
 cases=(
@@ -150,10 +157,10 @@ if [[ ${PAGES_ONLY:-0} != 1 ]]; then
     if [[ $needs == opencl ]] && ! has_opencl; then echo "$name: no OpenCL device; its table is left as it is"; continue; fi
     if [[ $needs == mpirun ]] && ! has_mpirun; then echo "$name: no mpirun or GNU time; left as it is"; continue; fi
     echo "$name: $(date -u +%H:%M:%S)"
-    (
-      run_case "$name" "$function"
-      cases_finished
-    ) || echo "$name: failed; its table is left as it is"
+    # Not cases_finished, which would end the script: the other cases run.
+    run_case "$name" measured "$function"
+    wait
+    [[ -f $OUT/$name/.finished ]] || { echo "$name: failed, its table left as it is; $OUT/$name/log ends:"; tail -3 "$OUT/$name/log"; }
   done
 fi
 
