@@ -166,6 +166,7 @@ EngineSnapshot Engine::snapshot() const {
 }
 
 void Engine::use_stepper(std::unique_ptr<Stepper> stepper) {
+  core_.neighbours.forget_contact_geometry();  // the new stepper may keep the bodies elsewhere
   stepper_->leave(core_);
   stepper_ = std::move(stepper);
   stepper_->start(core_);

@@ -23,6 +23,7 @@ class EnginePart {
   // of their contacts, so nothing is reclassified.
   World& world_to_refresh() {
     e_.stepper_->sync_host(e_.core_);
+    e_.core_.neighbours.forget_contact_geometry();  // the ghosts move
     return e_.core_.world;
   }
   // A body's integrator history (Stepper::history_of), read and refreshed alike.

@@ -158,7 +158,7 @@ void DistributedEngine::start_engine(std::vector<BodyRecord> records, const Worl
     for (const BodyRecord& r : records) history.push_back(r.facts.owned.history);
   release(records);
   EngineSnapshot s{
-      std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0, books};
+      std::move(local), settings_, std::move(list), ledger, time, step, power, {}, {}, {}, 0.0, 0.0, books, {}};
   if (settings_.integrator == Integrator::gear) split_history(history, s);
   engine_ = std::make_unique<Engine>(std::move(s));
   // The thinnest grain of the whole world bounds a plate's step on every rank.

@@ -52,7 +52,7 @@ fs::path fresh_directory(const std::string& name) {
 // Grains dealt to the pieces in turn (so no piece holds a run of bodies),
 // the walls to piece 0.
 FramePiece piece_of(const World& w, int index) {
-  FramePiece piece{index, kPieces, std::vector<std::uint8_t>(w.size())};
+  FramePiece piece{index, kPieces, std::vector<std::uint8_t>(w.size()), {}};
   for (std::size_t i = 0; i < w.size(); ++i)
     piece.written[i] = w.is_wall[i] ? index == 0 : static_cast<int>(i % kPieces) == index;
   return piece;
