@@ -41,6 +41,19 @@ if [[ -z ${SPHERO:-} ]]; then
 fi
 sphero() { "$SPHERO" "$@"; }
 
+# hexagon_bed N: a scene of a box twice as wide as high holding N hexagons
+# (circumradius 0.5) on a lattice, 2 m² each, falling under gravity (the
+# parallel-scaling example's bed, and the ranks' memory in
+# performance/tables.sh).
+hexagon_bed() {
+  awk -v n="$1" -v shape="$REPO/data/shapes/hexagon.shape" 'BEGIN {
+    h = sqrt(n); w = 2 * h
+    printf "dt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.4 gamma_n=20\n"
+    printf "wall = radius=0.1 points=0,%g;0,0;%g,0;%g,%g\n", h, w, w, h
+    printf "grains = shape=%s count=%d region=1,1,%g,%g\n", shape, n, w - 1, h - 1
+    printf "output_interval = 1000\n" }'
+}
+
 # Cases: the independent simulations of an example. `run_case NAME FUNCTION
 # ARGS...` runs `FUNCTION ARGS... $OUT/NAME` in the background, at most $JOBS
 # at a time, its output in $OUT/NAME/log. A case that finishes leaves a stamp

@@ -122,9 +122,15 @@ std::optional<std::string> manifest_damage(const std::filesystem::path& folder) 
 
 FolderRun folder_run_for(const std::filesystem::path& folder, const std::filesystem::path& checkpoint,
                          const RunIdentity& checkpoint_run) {
-  if (manifest_damage(folder)) return FolderRun::cannot_be_told;
-  const RunIdentity held = run_in_folder(folder);
-  if (held.known()) return held == checkpoint_run ? FolderRun::the_checkpoints : FolderRun::another;
+  if (std::filesystem::exists(folder / "run.sphero")) {
+    RunIdentity held;
+    try {
+      held = read_run_manifest(folder / "run.sphero").lineage.run;
+    } catch (const std::runtime_error&) {
+      return FolderRun::cannot_be_told;
+    }
+    if (held.known()) return held == checkpoint_run ? FolderRun::the_checkpoints : FolderRun::another;
+  }
   std::error_code unknown;
   const std::filesystem::path lies_in = checkpoint.has_parent_path() ? checkpoint.parent_path() : ".";
   return std::filesystem::equivalent(lies_in, folder, unknown) ? FolderRun::the_checkpoints : FolderRun::another;

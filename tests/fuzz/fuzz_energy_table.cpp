@@ -1,20 +1,14 @@
 // libFuzzer target: any bytes as a run's energy.csv.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <string>
 
 #include "io/frame_reader.h"
+#include "scratch_folder.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::filesystem::path run = [] {
-    const auto dir = std::filesystem::temp_directory_path() / ("sphero-fuzz-run-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
-  }();
+  static const std::filesystem::path run = scratch_folder("run");
   std::ofstream(run / "energy.csv", std::ios::binary)
       .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   try {

@@ -1,22 +1,16 @@
 // libFuzzer target: any bytes as a run's run.sphero, read as the readers
 // and a restart read it (its format, fields, cell and the run's identity),
 // and as the folder a checkpoint of a known run would continue.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <string>
 
 #include "io/run_manifest.h"
+#include "scratch_folder.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::filesystem::path run = [] {
-    const auto dir = std::filesystem::temp_directory_path() / ("sphero-fuzz-manifest-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
-  }();
+  static const std::filesystem::path run = scratch_folder("manifest");
   std::ofstream(run / "run.sphero", std::ios::binary)
       .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   try {

@@ -31,6 +31,15 @@ Engine settling_pile(Integrator integrator, int threads) {
   return Engine(world_of(bodies, linear_law(1e5, 150.0, 5e4, 0.5, 20.0), {0, -9.81}), s);
 }
 
+// The pile settled a while, then one step that asked to keep its geometry.
+Engine after_a_kept_step(Integrator integrator) {
+  Engine engine = settling_pile(integrator, 1);
+  engine.run(2500);
+  engine.keep_contact_geometry_next_step();
+  engine.step();
+  return engine;
+}
+
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // Every candidate's record and every touching contact as a restored copy
@@ -74,10 +83,7 @@ TEST(KeptContactGeometry, IsWhatARecomputationGivesOnOneThreadAndTwo) {
 }
 
 TEST(KeptContactGeometry, LastsOnlyUntilTheNextStepOrAnEdit) {
-  Engine engine = settling_pile(Integrator::velocity_verlet, 1);
-  engine.run(2500);
-  engine.keep_contact_geometry_next_step();
-  engine.step();
+  Engine engine = after_a_kept_step(Integrator::velocity_verlet);
   ASSERT_TRUE(engine.neighbour_list().contact_geometry_current());
   engine.step();
   EXPECT_FALSE(engine.neighbour_list().contact_geometry_current());
@@ -100,10 +106,7 @@ TEST(KeptContactGeometry, LastsOnlyUntilTheNextStepOrAnEdit) {
 
 TEST(KeptContactGeometry, IsNotKeptWhereTheLastPassIsNotAtTheStepsEnd) {
   // Gear's corrector moves the bodies after its force pass.
-  Engine engine = settling_pile(Integrator::gear, 1);
-  engine.run(2500);
-  engine.keep_contact_geometry_next_step();
-  engine.step();
+  Engine engine = after_a_kept_step(Integrator::gear);
   EXPECT_FALSE(engine.neighbour_list().contact_geometry_current());
   expect_records_of_a_recomputation(engine);
 }

@@ -26,22 +26,11 @@ command -v "$mpirun_" >/dev/null || { echo "$0: no $mpirun_ (install openmpi-bin
 if [[ $(id -u) == 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 cores=$(nproc)
 
-# bed N: a box twice as wide as high holding N hexagons (circumradius 0.5)
-# on a lattice, 2 m² each, falling under gravity.
-bed() {
-  awk -v n="$1" -v shape="$EXAMPLE_DIR/../../shapes/hexagon.shape" 'BEGIN {
-    h = sqrt(n); w = 2 * h
-    printf "dt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.4 gamma_n=20\n"
-    printf "wall = radius=0.1 points=0,%g;0,0;%g,0;%g,%g\n", h, w, w, h
-    printf "grains = shape=%s count=%d region=1,1,%g,%g\n", shape, n, w - 1, h - 1
-    printf "output_interval = 1000\n" }'
-}
-
 # timed P T N SECONDS DIR: one run of the bed of N grains on P ranks of T
 # threads (P = 1: no launcher); prints its steps and wall seconds.
 timed() {
   local p=$1 t=$2 n=$3 seconds=$4 dir=$5 launch=()
-  bed "$n" >"$dir.ini"
+  hexagon_bed "$n" >"$dir.ini"
   if ((p > 1)); then
     launch=("$mpirun_" -np "$p")
     ((p * t > cores)) && launch+=(--oversubscribe)

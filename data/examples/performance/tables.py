@@ -365,7 +365,7 @@ TABLES = {
 }
 
 
-def provenance(r, sources, machine, benchmarks_link, context):
+def provenance(r, sources, benchmarks_link, context):
     commands, dates, files, builds = [], [], [], []
     for case, name in sources:
         build_file = os.path.join(r.root, case, "build.txt")
@@ -487,7 +487,7 @@ def main():
             continue
         for case, source in sources:
             shutil.copyfile(r.path(case, source), os.path.join(a.benchmarks, source + ".csv"))
-        blocks[name] = rows + ["", provenance(r, sources, machine_slug(), link, context)]
+        blocks[name] = rows + ["", provenance(r, sources, link, context)]
     for page in a.pages:
         filled = fill(page, blocks)
         print(f"{os.path.relpath(page, a.repo)}: {', '.join(filled) if filled else 'no table filled'}")

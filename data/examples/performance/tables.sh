@@ -23,7 +23,10 @@ bench_csv() {
   echo "sphero bench ${*:2:$#-2} --csv" >"$dir/$1.command"
   sphero bench "${@:2:$#-2}" --csv >"$dir/$1.csv"
 }
-has_opencl() { "$SPHERO" bench --scene disks --n 10 --threads 1 --steps 1 --backend opencl >/dev/null 2>&1; }
+# Whether an OpenCL device answers (asked once, before the cases: its
+# first use compiles the kernels).
+opencl=0
+has_opencl() { [[ $opencl == 1 ]]; }
 has_mpirun() { command -v mpirun >/dev/null && [[ -x /usr/bin/time ]]; }
 backends() { has_opencl && echo cpu,opencl || echo cpu; }
 
@@ -104,17 +107,14 @@ ranks_scaling() {
 rank_memory() {
   local dir=$1 p label
   [[ $(id -u) == 0 ]] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  awk -v shape="$REPO/data/shapes/hexagon.shape" 'BEGIN { n = 40000; h = sqrt(n); w = 2 * h
-    printf "dt = auto\ngravity = 0,-9.81\nlaw = 0 0 linear kn=1e5 kt=5e4 mu=0.4 gamma_n=20\n"
-    printf "wall = radius=0.1 points=0,%g;0,0;%g,0;%g,%g\n", h, w, w, h
-    printf "grains = shape=%s count=%d region=1,1,%g,%g\nduration = 1\noutput_interval = 0.25\n", shape, n, w - 1, h - 1 }' \
-    >"$dir/bed.ini"
+  hexagon_bed 40000 >"$dir/bed.ini"
+  local span=(--duration 1 --output_interval 0.25)
   echo "sphero run of 40 000 hexagons (parallel-scaling's bed) on 2 and 3 ranks and alone, maximum resident memory by GNU time" >"$dir/rank-memory.command"
   echo "run,processes,rank,maxrss_kb" >"$dir/rank-memory.csv"
   for p in 2 3; do
     for label in start run; do
-      local args=(--threads 1 --quiet --output "$dir/$label-$p" --overwrite) logs=$dir/logs-$label-$p
-      [[ $label == start ]] && args=(--check --quiet)
+      local args=(--threads 1 --quiet "${span[@]}" --output "$dir/$label-$p" --overwrite) logs=$dir/logs-$label-$p
+      [[ $label == start ]] && args=(--check --quiet "${span[@]}")
       rm -rf "$logs"
       mpirun -np "$p" --oversubscribe --output-filename "$logs" /usr/bin/time -f 'maxrss_kb %M' \
         "$SPHERO" run "$dir/bed.ini" "${args[@]}" >/dev/null
@@ -124,7 +124,7 @@ rank_memory() {
     done
   done
   /usr/bin/time -f 'maxrss_kb %M' -o "$dir/serial.time" "$SPHERO" run "$dir/bed.ini" --threads 1 --quiet \
-    --output "$dir/run-1" --overwrite >/dev/null
+    "${span[@]}" --output "$dir/run-1" --overwrite >/dev/null
   echo "run,1,0,$(sed -n 's/^maxrss_kb //p' "$dir/serial.time")" >>"$dir/rank-memory.csv"
 }
 
@@ -151,6 +151,7 @@ cases=(
   "rigid-heap rigid_heap"
 )
 if [[ ${PAGES_ONLY:-0} != 1 ]]; then
+  "$SPHERO" bench --scene disks --n 10 --threads 1 --steps 1 --backend opencl >/dev/null 2>&1 && opencl=1
   for entry in "${cases[@]}"; do
     read -r name function needs <<<"$entry"
     [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
