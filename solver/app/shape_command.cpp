@@ -38,10 +38,7 @@ void print_table(const std::vector<Shape>& shapes, double density) {
     fmt::print("{:<14} {:<8} {:>5} {:>8.4g} {:>11.6g} {:>10.4g} {:>10.4g} {:>11.6g} {:>11.6g} {:>9.6g} {:<6} {}\n",
                shape.name, to_string(shape.kind), shape.vertices.size(), shape.radius, p.area,
                tidy(p.centroid.x, p.bounding_radius), tidy(p.centroid.y, p.bounding_radius), p.mass(density),
-               p.inertia(density), p.bounding_radius, convex ? "yes" : "no",
-               convex                                      ? "analytic"
-               : mitred_mass_properties(shape).has_value() ? "analytic, mitred reflex corners"
-                                                           : "exact (CGAL offset + Green)");
+               p.inertia(density), p.bounding_radius, convex ? "yes" : "no", mass_properties_method(shape));
   }
   fmt::print(
       "\narea of skeleton + disk; com in the file's coordinates; mass = density * area and inertia about the\n"

@@ -12,6 +12,7 @@
 
 #include "geometry/polygon.h"
 #include "morphology/minkowski.h"
+#include "morphology/offset_curve.h"
 #include "morphology/region.h"
 
 namespace sphero {
@@ -95,26 +96,43 @@ MassProperties convex_mass_properties(const Shape& shape) {
 
 namespace {
 
-std::vector<Region> exact_offset_region(const Shape& shape) {
-  return shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius) : dilate_path(shape.vertices, shape.radius);
+// From this many vertices on, a skeleton's region comes from its offset
+// curve in floating point (offset_curve.h): CGAL's exact arrangement takes
+// seconds for thousands of vertices, and holds the run's start (and a stop
+// request) that long.
+constexpr std::size_t kCurveFromVertices = 256;
+
+// A skeleton's region ⊕ D(r), and whether it came from the offset curve
+// (else from CGAL's exact offsets).
+struct OffsetRegion {
+  std::vector<Region> regions;
+  bool from_curve = false;
+};
+
+OffsetRegion offset_region(const Shape& shape) {
+  if (shape.vertices.size() >= kCurveFromVertices)
+    if (auto regions = offset_curve_region(shape.vertices, shape.is_closed(), shape.radius))
+      return {std::move(*regions), true};
+  return {shape.is_closed() ? dilate_polygon(shape.vertices, shape.radius) : dilate_path(shape.vertices, shape.radius),
+          false};
 }
 
-// The exact offsets last made: one takes seconds for a skeleton of
-// thousands of vertices, and a run asks for one shape's several times
+// The offsets last made: one takes a good part of a second for a skeleton
+// of thousands of vertices, and a run asks for one shape's several times
 // (placing grains, checking overlaps, the world, its outlines).
 class OffsetMemo {
  public:
-  std::vector<Region> of(const Shape& shape) {
+  OffsetRegion of(const Shape& shape) {
     {
       const std::lock_guard<std::mutex> hold(mutex_);
       for (const Entry& e : entries_)
-        if (same_bits(e, shape)) return e.regions;
+        if (same_bits(e, shape)) return e.region;
     }
-    std::vector<Region> regions = exact_offset_region(shape);
+    OffsetRegion region = offset_region(shape);
     const std::lock_guard<std::mutex> hold(mutex_);
     if (entries_.size() == kKept) entries_.pop_front();
-    entries_.push_back({shape.kind, shape.radius, shape.vertices, regions});
-    return regions;
+    entries_.push_back({shape.kind, shape.radius, shape.vertices, region});
+    return region;
   }
 
  private:
@@ -122,7 +140,7 @@ class OffsetMemo {
     SkeletonKind kind;
     double radius;
     std::vector<Vec2> vertices;
-    std::vector<Region> regions;
+    OffsetRegion region;
   };
   // Bit for bit, so that what is kept is what this shape would give.
   static bool same_bits(const Entry& e, const Shape& shape) {
@@ -135,6 +153,11 @@ class OffsetMemo {
   std::deque<Entry> entries_;
 };
 
+OffsetRegion memo_offset_region(const Shape& shape) {
+  static OffsetMemo memo;
+  return memo.of(shape);
+}
+
 std::vector<Region> sharp_or_offset_region(const Shape& shape) {
   if (shape.radius == 0.0) {  // only polygons may be sharp
     Region polygon;
@@ -142,8 +165,7 @@ std::vector<Region> sharp_or_offset_region(const Shape& shape) {
       polygon.outer.push_back(BoundaryPiece::segment(shape.edge_start(i), shape.edge_end(i)));
     return {polygon};
   }
-  static OffsetMemo memo;
-  return memo.of(shape);
+  return memo_offset_region(shape).regions;
 }
 
 // A rounded convex skeleton's outline directly: each edge pushed out by r
@@ -348,6 +370,13 @@ MassProperties mass_properties(const Shape& shape) {
   if (shape.has_convex_skeleton()) return convex_mass_properties(shape);
   if (const auto p = mitred_mass_properties(shape)) return *p;
   return exact_mass_properties(shape);
+}
+
+std::string mass_properties_method(const Shape& shape) {
+  if (shape.has_convex_skeleton()) return "analytic";
+  if (mitred_mass_properties(shape)) return "analytic, mitred reflex corners";
+  if (shape.radius > 0.0 && memo_offset_region(shape).from_curve) return "offset curve + Green";
+  return "exact (CGAL offset + Green)";
 }
 
 }  // namespace sphero

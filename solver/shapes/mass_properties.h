@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "geometry/vec2.h"
@@ -44,15 +45,20 @@ std::optional<MassProperties> mitred_mass_properties(const Shape& shape);
 // at the mitres' tips at reflex corners and joined by arcs at convex ones.
 std::optional<Region> mitred_swept_region(const Shape& shape);
 
-// The exact region P ⊕ D(r) from CGAL's offset construction, integrated by
-// Green's theorem over its segments and arcs. Any skeleton.
+// The region P ⊕ D(r) integrated by Green's theorem over its segments and
+// arcs: from CGAL's exact offset construction, or, for a skeleton of
+// hundreds of vertices or more, from its offset curve in floating point
+// (morphology/offset_curve.h; CGAL where that cannot decide). Any skeleton.
 MassProperties exact_mass_properties(const Shape& shape);
+
+// Which of the above mass_properties() takes for `shape`, in words.
+std::string mass_properties_method(const Shape& shape);
 
 // The exact region skeleton ⊕ D(r) as segment-and-arc boundaries (for a
 // sharp polygon, r = 0, the polygon itself): built directly for a rounded
-// point, segment or convex polygon and for a mitred polygon, from CGAL's
-// offset otherwise (exact arithmetic, milliseconds a shape: too slow for
-// every grain of a large Voronoi packing).
+// point, segment or convex polygon and for a mitred polygon, from the
+// offsets of exact_mass_properties() otherwise (milliseconds a shape: too
+// slow for every grain of a large Voronoi packing).
 std::vector<Region> swept_region(const Shape& shape);
 
 // R from the skeleton alone: max over vertices of |v − c| + r (the farthest
