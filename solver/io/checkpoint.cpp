@@ -41,12 +41,18 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // derives from the positions as the engine does; 15: the run's identity
 // and its parent's after the version, outside the checksum (its own
 // follows it), so that the same state of two runs gives the same bytes
-// past it.
-constexpr std::uint32_t kVersion = 15;
+// past it; 16: in a checkpoint in parts, each part opens with its index
+// and the checksum of its header's fields (kFirstBoundParts).
+constexpr std::uint32_t kVersion = 16;
 // A whole checkpoint's fields are compressed from this version on.
 constexpr std::uint32_t kFirstCompressed = 14;
 // From this version on, the run's identity follows the version.
 constexpr std::uint32_t kFirstWithIdentity = 15;
+// From this version on, a part says which it is and whose header it
+// belongs to (the checksum of the header's fields, the same for two runs
+// of one state), so that a part of another checkpoint, or one part twice,
+// is refused even where the file's checksum was made to pass.
+constexpr std::uint32_t kFirstBoundParts = 16;
 // The identity block: the run's and its parent's identity (four 64-bit
 // words), then their checksum.
 constexpr std::size_t kIdentityAt = 12, kIdentityBytes = 40;
@@ -554,13 +560,29 @@ std::string inflate_exactly(std::string_view compressed, std::uint64_t size, con
   return out;
 }
 
+// Part `index` of a checkpoint whose header's fields have the checksum
+// `header_sum` says so (from kFirstBoundParts).
+void check_part_binding(Reader& reader, std::uint64_t index, std::uint64_t header_sum) {
+  std::uint64_t said_index = 0, said_sum = 0;
+  reader.value(said_index), reader.value(said_sum);
+  if (said_index != index)
+    reader.fail("part " + std::to_string(index) + " says it is part " + std::to_string(said_index) +
+                ": a part twice, or parts out of order");
+  if (said_sum != header_sum)
+    reader.fail("part " + std::to_string(index) +
+                " belongs to another checkpoint (another run's, or another time's): its header is not this file's");
+}
+
 // The parts after a parts checkpoint's header, put together with it.
-EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot header, std::uint32_t version) {
+EngineSnapshot read_parts(Reader& reader, std::istream& body, EngineSnapshot header, std::uint32_t version,
+                          std::uint64_t header_sum) {
   std::uint64_t count = 0;
   reader.value(count);
   if (count < 1 || count > reader.left()) reader.fail("an impossible number of parts");
   std::vector<StatePart> parts(count);
-  for (StatePart& part : parts) {
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    StatePart& part = parts[k];
+    if (version >= kFirstBoundParts) check_part_binding(reader, k, header_sum);
     std::uint64_t size = 0;
     reader.value(size);
     if (size > reader.left()) reader.fail("a part longer than the rest of the file");
@@ -615,6 +637,7 @@ void write_checkpoint_in_parts(std::ostream& out, const EngineSnapshot& header, 
   Appending appending{head};
   Writer writer(appending);
   fields(writer, const_cast<EngineSnapshot&>(header), kVersion);  // the writer only reads
+  const std::uint64_t header_sum = checksum(std::string_view(head.data(), head.size()));
   writer.value(static_cast<std::uint64_t>(parts));
   SummingOut summing(out);
   summing.put(kPartsMagic, sizeof kPartsMagic);
@@ -624,6 +647,8 @@ void write_checkpoint_in_parts(std::ostream& out, const EngineSnapshot& header, 
   summing.put(head.data(), head.size());
   for (int k = 0; k < parts; ++k) {
     const std::vector<char> bytes = part_bytes(k);
+    summing.put_value(static_cast<std::uint64_t>(k));
+    summing.put_value(header_sum);
     summing.put_value(static_cast<std::uint64_t>(bytes.size()));
     summing.put(bytes.data(), bytes.size());
   }
@@ -710,12 +735,16 @@ EngineSnapshot read_checkpoint(std::istream& in, const std::string& source_name)
   }
   Reader& io = fields_reader ? *fields_reader : reader;
   EngineSnapshot snapshot;
+  const std::streamoff fields_start = body.tellg();
   fields(io, snapshot, version);
+  const std::streamoff fields_end = body.tellg();
   try {
     if (in_parts) {
       if (snapshot.world.size() != 0 || !snapshot.neighbours.contacts.empty())
         reader.fail("bodies in the header of its parts");
-      snapshot = read_parts(reader, body, std::move(snapshot), version);
+      const std::uint64_t header_sum = checksum(std::string_view(bytes).substr(
+          static_cast<std::size_t>(fields_start), static_cast<std::size_t>(fields_end - fields_start)));
+      snapshot = read_parts(reader, body, std::move(snapshot), version, header_sum);
     } else {
       check_snapshot(snapshot);
     }

@@ -237,7 +237,7 @@ void RunOutput::add_frame_of_pieces(const std::vector<PieceLayout>& layouts, int
   for (const PieceLayout& layout : layouts) {
     std::vector<std::string> names;
     const int number = next_frame_number();
-    for (int k = 0; k < pieces; ++k) names.push_back(FramePiece{k, pieces, {}}.file_name(layout.field, number));
+    for (int k = 0; k < pieces; ++k) names.push_back(FramePiece{k, pieces, {}, {}}.file_name(layout.field, number));
     write_pvtu_atomically(directory_ / (frame_stem(layout.field, number) + ".pvtu"), layout.cell_arrays, names);
   }
   list_frame(".pvtu", row);

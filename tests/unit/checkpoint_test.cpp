@@ -474,6 +474,48 @@ TEST(Checkpoint, InPartsSaysWhoseRunItIs) {
   }
 }
 
+// Where part k of `s` (cut as bytes_in_parts cuts it) opens in `file`:
+// its index, the header's checksum and its size, then its bytes.
+std::size_t part_opening(const std::string& file, const EngineSnapshot& s, int parts, int k) {
+  std::vector<int> part_of_body(s.world.size());
+  for (std::size_t i = 0; i < part_of_body.size(); ++i) part_of_body[i] = static_cast<int>(i % parts);
+  const std::vector<char> bytes = checkpoint_part_bytes(cut_into_parts(s, part_of_body, parts)[k]);
+  const std::size_t at = file.find(std::string(bytes.begin(), bytes.end()));
+  EXPECT_NE(at, std::string::npos);
+  return at - 24;
+}
+
+// Parts are bound to their header (format 16): a part of another
+// checkpoint, or one part twice, is refused by name even when the file's
+// checksum is put right; two runs' checkpoints of one state still differ
+// only in their identities.
+TEST(Checkpoint, PartsOfAnotherCheckpointAreRefusedThoughTheChecksumPasses) {
+  Engine pile = frictional_pile(Integrator::velocity_verlet);
+  pile.run(2000);
+  const EngineSnapshot before = pile.snapshot();
+  pile.run(100);
+  const EngineSnapshot after = pile.snapshot();
+  const std::string ours = bytes_in_parts(before, 2, 0), theirs = bytes_in_parts(after, 2, 0);
+  ASSERT_EQ(refusal_of(resummed(ours)), "read");
+  // Part 1 of the later state, with all it says of itself, in place of ours.
+  const std::size_t our_part = part_opening(ours, before, 2, 1), their_part = part_opening(theirs, after, 2, 1);
+  const std::string spliced = ours.substr(0, our_part) + theirs.substr(their_part, theirs.size() - 12 - their_part) +
+                              ours.substr(ours.size() - 12);
+  expect_refused(resummed(spliced), "part 1 belongs to another checkpoint");
+  // Part 0 twice, in place of part 1.
+  const std::size_t our_first = part_opening(ours, before, 2, 0);
+  std::string twice = ours.substr(0, our_part) + ours.substr(our_first, our_part - our_first);
+  twice[our_part] = 1;  // its size and bytes as part 0's, its index changed to 1 ...
+  twice += ours.substr(ours.size() - 12);
+  expect_refused(resummed(twice), "twice");  // ... still part 0's bodies
+  std::string renumbered = ours;
+  renumbered[our_part] = 0;
+  expect_refused(resummed(renumbered), "part 1 says it is part 0");
+  EngineSnapshot other = before;
+  other.lineage = RunLineage::begun(RunIdentity::fresh());
+  EXPECT_EQ(bytes_in_parts(other, 2, 0).substr(52), ours.substr(52));
+}
+
 }  // namespace
 }  // namespace sphero
 
