@@ -96,8 +96,8 @@ void print_summary(const RunTotals& totals, const Engine* engine, const RunOutpu
     if (engine->settings().rigid.events)
       fmt::print(
           "  events: {} collisions met at their instants; {} of the {} steps handed to the time-stepping (resting "
-          "contacts)\n",
-          c.events, c.handed_over, steps);
+          "contacts); {} lists made anew within a step (a body flew its skin)\n",
+          c.events, c.handed_over, steps, c.relists);
   }
   if (const TriangulationNeighbours* t = engine ? engine->neighbour_triangulation() : nullptr) {
     const TriangulationStats s = t->stats();

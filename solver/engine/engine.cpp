@@ -225,7 +225,8 @@ void Engine::step() {
                                  check_energy_,
                                  body_numbers_.empty() ? nullptr : &body_numbers_,
                                  plates_.empty() ? nullptr : &plates_,
-                                 wall_step_bound_};
+                                 wall_step_bound_,
+                                 core_.settings.model == Model::rigid && core_.settings.rigid.events};
   const EnergyLedger checked =
       check_energy_ && near_energy_bound(core_.ledger, context.driven_kinetic) ? ledger() : core_.ledger;
   try {

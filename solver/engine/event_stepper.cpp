@@ -10,8 +10,10 @@
 
 #include "engine/collision_sides.h"
 #include "engine/stability.h"
+#include "engine/wall_steps.h"
 #include "geometry/segment.h"
 #include "rigid/collision_components.h"
+#include "rigid/interruption.h"
 #include "triangulation/free_flight.h"
 
 namespace sphero {
@@ -85,6 +87,7 @@ CollisionStats EventStepper::collision_stats() const {
   s.largest_kkt_residual = std::max(s.largest_kkt_residual, stats_.largest_kkt_residual);
   s.events = stats_.events;
   s.handed_over = stats_.handed_over;
+  s.relists = stats_.relists;
   return s;
 }
 
@@ -127,6 +130,48 @@ void EventStepper::schedule(EngineCore& core, int k, double now) {
   advance(core.world, c.edge_body, now);
   const std::uint32_t version = ++version_[static_cast<std::size_t>(k)];
   if (const auto t = contact_time(core.world, c, core.settings.dt - now)) queue_.push({now + *t, k, version});
+}
+
+// The instant after `now` at which body b may have moved the skin δ since
+// the list was made, flying freely: every pair the list lacks was more
+// than 2δ apart then. The list is made anew there (relist()).
+void EventStepper::schedule_relist(EngineCore& core, int body, double now) {
+  const auto i = static_cast<std::size_t>(body);
+  advance(core.world, body, now);
+  const double allowance = core.neighbours.verlet_distance() - core.neighbours.motion_of(core.world, i);
+  const FreeFlight f = flight_of(core.world, body, {});
+  const double speed = norm(f.velocity) + std::abs(f.angular_velocity) * core.world.bounding_radius[i];
+  const double pull = norm(f.acceleration);
+  // The least τ with speed τ + pull τ² / 2 = allowance (in the form that
+  // keeps its digits when pull is small).
+  double within = INFINITY;
+  if (allowance <= 0.0) within = 0.0;
+  else if (speed > 0.0 || pull > 0.0)
+    within = 2.0 * allowance / (speed + std::sqrt(speed * speed + 2.0 * pull * allowance));
+  const std::uint32_t version = ++body_version_[i];
+  if (now + within < core.settings.dt) queue_.push({now + within, -1 - body, version});
+}
+
+// Every candidate's next contact and every body's relisting, from `now`.
+void EventStepper::schedule_all(EngineCore& core, double now) {
+  for (std::size_t k = 0; k < core.neighbours.candidates().size(); ++k) schedule(core, static_cast<int>(k), now);
+  for (std::size_t i = 0; i < core.world.size(); ++i) schedule_relist(core, static_cast<int>(i), now);
+}
+
+// A body is about to have moved the skin: every body flown to `now`, the
+// list made anew (whole, or for the bodies past half the skin), and every
+// contact timed again from there. Pairs the new list brings were apart by
+// more than the gap: none is touching.
+void EventStepper::relist(EngineCore& core, double now) {
+  give_up_if_asked(core.interruption);  // a wall flying many skins a step relists as often
+  advance_all(core.world, now);
+  core.update_orientations();
+  core.neighbours.update(core.world, INFINITY);
+  const std::vector<double> clocks = body_time_;
+  start_events(core);
+  body_time_ = clocks;
+  schedule_all(core, now);
+  ++stats_.relists;
 }
 
 // Each body's candidates, for the events' local updates.
@@ -193,9 +238,11 @@ int EventStepper::collide_rounds(EngineCore& core, std::vector<int> frontier, do
   return met;
 }
 
-// Every candidate of the listed bodies gets its next contact from `now`.
+// Every candidate of the listed bodies gets its next contact from `now`,
+// and each of them its relisting.
 void EventStepper::reschedule(EngineCore& core, const std::vector<int>& bodies, double now) {
   ++epoch_;
+  for (int b : bodies) schedule_relist(core, b, now);
   for (int b : bodies)
     for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1];
          ++p) {
@@ -284,13 +331,22 @@ void EventStepper::start_events(EngineCore& core) {
   body_time_.assign(core.world.size(), 0.0);
   version_.assign(candidates, 0);
   seen_.assign(candidates, 0);
+  body_version_.assign(core.world.size(), 0);
   epoch_ = 0;
   queue_ = {};
   index_candidates(core);
 }
 
-// The rest of the step by the time-stepping, as a step of its own length.
+// The rest of the step by the time-stepping, as a step of its own length:
+// there a wall is seen only where it overlaps a grain, so one that crosses
+// too much of a grain in that time stops the run.
 void EventStepper::hand_over(EngineCore& core, double seconds) {
+  if (const std::string problem = wall_speed_problem(core.world, seconds); !problem.empty())
+    throw InstabilityError(fmt::format(
+        "at t = {:g} s a step is handed to the time-stepping (a resting contact, or grains colliding without end), "
+        "which sees a wall only where it overlaps a grain, and {}. The events sweep walls exactly; time-stepped, "
+        "they need the slower wall",
+        core.time, problem));
   const double dt = core.settings.dt;
   core.settings.dt = seconds;
   time_stepping_.step(core);
@@ -315,10 +371,14 @@ void EventStepper::step(EngineCore& core) {
   std::vector<int> everybody(w.size()), moved;
   std::iota(everybody.begin(), everybody.end(), 0);
   long met = collide_rounds(core, everybody, 0.0, moved);
-  for (std::size_t k = 0; k < core.neighbours.candidates().size(); ++k) schedule(core, static_cast<int>(k), 0.0);
+  schedule_all(core, 0.0);
   while (!queue_.empty()) {
     const Event next = queue_.top();
     queue_.pop();
+    if (next.candidate < 0) {
+      if (next.version == body_version_[static_cast<std::size_t>(-1 - next.candidate)]) relist(core, next.time);
+      continue;
+    }
     if (next.version != version_[static_cast<std::size_t>(next.candidate)]) continue;  // rescheduled since
     const Candidate& pair = core.neighbours.candidates()[static_cast<std::size_t>(next.candidate)];
     // The pair that met needs a next contact whatever happened; with it,

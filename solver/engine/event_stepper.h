@@ -9,7 +9,11 @@
 // collapse), so a step that begins with a pair touching and neither
 // parting nor approaching faster than the field changes a speed in a
 // step, or that meets more collisions than a gas could, is handed to the
-// time-stepping RigidStepper — from where the events left it.
+// time-stepping RigidStepper — from where the events left it. The list
+// holds the pairs within the skin; before any body (a driven wall at any
+// speed) can have moved the skin since it was made, the flight stops, the
+// list is made anew and the contacts are timed again, so that no pair is
+// missed however far a body flies in a step.
 #pragma once
 
 #include <cstdint>
@@ -35,8 +39,10 @@ class EventStepper final : public Stepper {
   CollisionStats collision_stats() const override;
 
  private:
-  // A candidate's next contact, at `time` from the step's start; stale
-  // once the candidate's version has moved on.
+  // A candidate's next contact (`candidate` >= 0), or the instant body
+  // −1 − `candidate` may have moved the skin since the list was made, at
+  // `time` from the step's start; stale once the candidate's (the body's)
+  // version has moved on.
   struct Event {
     double time = 0.0;
     int candidate = 0;
@@ -47,6 +53,9 @@ class EventStepper final : public Stepper {
   void advance(World& w, int body, double to);
   void advance_all(World& w, double to);
   void schedule(EngineCore& core, int candidate, double now);
+  void schedule_relist(EngineCore& core, int body, double now);
+  void schedule_all(EngineCore& core, double now);
+  void relist(EngineCore& core, double now);
   void index_candidates(const EngineCore& core);
   void start_events(EngineCore& core);
   int collide_rounds(EngineCore& core, std::vector<int> frontier, double now, std::vector<int>& moved);
@@ -63,7 +72,7 @@ class EventStepper final : public Stepper {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   std::vector<double> body_time_;
   std::vector<int> incident_begin_, incident_;
-  std::vector<std::uint32_t> version_, seen_;
+  std::vector<std::uint32_t> version_, seen_, body_version_;
   std::uint32_t epoch_ = 0;
 };
 

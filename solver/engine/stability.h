@@ -76,6 +76,9 @@ struct StabilityContext {
   // checked against wall_step_bound (wall_steps.h).
   const std::vector<std::size_t>* plates = nullptr;
   double wall_step_bound = 0.0;
+  // Bodies flown from collision to collision (stepping = events): a body
+  // that moved more than its size in a step met every contact on its way.
+  bool swept = false;
 };
 
 // Throws InstabilityError for the lowest body that looks unstable

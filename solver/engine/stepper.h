@@ -37,9 +37,11 @@ struct CollisionStats {
   double seconds_solving = 0.0;       // the collision programs
   double seconds_correcting = 0.0;    // the position corrections
   // stepping = events (event_stepper.h): collisions met at their instants,
-  // and steps handed to the time-stepping (whole, or what the events left).
+  // steps handed to the time-stepping (whole, or what the events left),
+  // and lists made anew within a step (a body flew its skin).
   long events = 0;
   long handed_over = 0;
+  long relists = 0;
 };
 
 class Stepper {

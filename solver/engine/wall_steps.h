@@ -22,10 +22,16 @@ double wall_step_bound(const World& w);
 
 // Refuses, with std::invalid_argument naming the wall and the numbers, an
 // imposed wall motion (steady velocity, vibration, rotation) whose fastest
-// point crosses more than wall_step_bound in one step of settings.dt, and
-// a vibration of fewer than kFewestStepsPerCycle steps a cycle. Pressure
+// point crosses more than wall_step_bound in one step of settings.dt
+// (except with stepping = events, which sweeps walls exactly), and a
+// vibration of fewer than kFewestStepsPerCycle steps a cycle. Pressure
 // plates move as the grains let them: the run checks their every step.
 void check_wall_steps(const World& w, const EngineSettings& settings);
+
+// Empty, or what is wrong with the first wall whose imposed motion's
+// fastest point crosses more than wall_step_bound in a time step of `dt`,
+// with the dt that would do.
+std::string wall_speed_problem(const World& w, double dt);
 
 // Empty, or what is wrong with wall i, number `number` in the run, having
 // moved `moved` in one step (a pressure plate's check after each step).

@@ -87,6 +87,47 @@ TEST(EventStepping, ADroppedDiskBouncesBackToItsHeight) {
   EXPECT_GE(e.collision_stats().events, 1);
 }
 
+// A wall driven at 50 m/s flies 2.5 m a step of 0.05 s, fifty times the
+// skin: the disk 2.4 m ahead of its face (not on the list when the step
+// begins) is struck at t = 0.048 and leaves at (1 + e) 50 = 75 m/s, so at
+// the step's end it is 75 × 0.002 m on from where it was. The wall's work
+// is the disk's kinetic energy less what the collision dissipated.
+TEST(EventStepping, AWallFlyingManySkinsAStepStillStrikesWhatIsInItsWay) {
+  BodySpec piston = wall({{0, -2}, {0, 2}}, 0.1);
+  piston.constraint.imposed_velocity = {50.0, 0.0, 0.0};
+  piston.constraint.held = {true, true, true};
+  const double e_n = 0.5;
+  Engine e(rigid_world({piston, disk({3.0, 0.0}, 0.5)}, e_n), event_settings(0.05));
+  e.step();
+  EXPECT_NEAR(e.world().velocity[1].x, (1.0 + e_n) * 50.0, 1e-9);
+  EXPECT_NEAR(e.world().position[1].x, 3.0 + 75.0 * 0.002, 1e-9);
+  EXPECT_NEAR(e.world().position[0].x, 2.5, 1e-12);
+  EXPECT_GT(e.collision_stats().relists, 10);
+  EXPECT_EQ(e.collision_stats().events, 1);
+  const double kinetic = 0.5 * e.world().mass[1] * 75.0 * 75.0;
+  EXPECT_NEAR(e.ledger().external_work, kinetic + e.ledger().dissipated(), 1e-9 * kinetic);
+  e.run(4);  // ahead of the wall now, and faster
+  EXPECT_NEAR(e.world().position[1].x, 3.0 + 75.0 * 0.202, 1e-9);
+  EXPECT_EQ(e.collision_stats().events, 1);
+}
+
+// The same wall is too fast for the time-stepping: a step the events hand
+// over (two disks resting against each other) stops the run, saying why.
+TEST(EventStepping, AStepHandedOverWithAWallTooFastForItStopsTheRun) {
+  BodySpec piston = wall({{0, -2}, {0, 2}}, 0.1);
+  piston.constraint.imposed_velocity = {50.0, 0.0, 0.0};
+  piston.constraint.held = {true, true, true};
+  Engine e(rigid_world({piston, disk({30.0, 0.0}, 0.5), disk({31.0, 0.0}, 0.5)}, 0.5), event_settings(0.05));
+  try {
+    e.step();
+    FAIL() << "stepped";
+  } catch (const InstabilityError& err) {
+    const std::string message = err.what();
+    EXPECT_NE(message.find("handed to the time-stepping"), std::string::npos) << message;
+    EXPECT_NE(message.find("moves 2.5 m in one step of 0.05 s"), std::string::npos) << message;
+  }
+}
+
 // Disks thrown about a closed box, elastic: every collision binary (solved
 // in closed form), the energy kept to 1e-12 over 10⁵ of them,
 // and no overlap.
