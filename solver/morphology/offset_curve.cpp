@@ -25,8 +25,9 @@ constexpr double kMerge = 1e-11, kJoin = 1e-9;
 // curve by far less.
 constexpr double kInside = 1e-13;
 // Beyond these, the curve crosses itself too often for this method to be
-// quick: the exact offsets take over.
-constexpr long kMostPairs = 30'000'000, kMostCuts = 10'000'000;
+// quick (and its cuts would take hundreds of megabytes): the exact offsets
+// take over.
+constexpr long kMostPairs = 30'000'000, kMostCuts = 2'000'000;
 
 struct Box {
   Vec2 low, high;
