@@ -143,6 +143,43 @@ TEST(OffsetCurve, LeavesWhatItCannotDecideToTheExactOffsets) {
   EXPECT_FALSE(offset_curve_region(repeated, true, 0.1).has_value());
 }
 
+// Random skeletons at random radii, from far below an edge to far above
+// it: the curve's region agrees with CGAL's, or it leaves the skeleton to
+// CGAL (rarely: near-degenerate crossings).
+TEST(OffsetCurve, RandomSkeletonsAgreeWithTheExactOffset) {
+  std::mt19937_64 random(17);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int decided = 0, tried = 0;
+  for (int k = 0; k < 30; ++k) {
+    const int n = 20 + static_cast<int>(100 * unit(random)), lobes = 2 + static_cast<int>(9 * unit(random));
+    const double r = std::pow(10.0, -3.0 + 2.7 * unit(random));
+    SCOPED_TRACE("star " + std::to_string(k) + ": " + std::to_string(n) + " vertices, r " + std::to_string(r));
+    const std::vector<Vec2> skeleton = star(n, lobes, 0.6 * unit(random), static_cast<unsigned>(k));
+    if (first_self_intersection(skeleton).first >= 0) continue;
+    ++tried;
+    const auto regions = offset_curve_region(skeleton, true, r);
+    if (!regions) continue;
+    ++decided;
+    expect_same_moments(integrate(*regions), integrate(dilate_polygon(skeleton, r)), kAsExact);
+  }
+  for (int k = 0; k < 12; ++k) {
+    std::vector<Vec2> walk{{0, 0}};
+    const int n = 5 + static_cast<int>(30 * unit(random));
+    for (int j = 1; j < n; ++j) {
+      const double angle = 2.0 * kPi * unit(random), step = 0.05 + 0.3 * unit(random);
+      walk.push_back(walk.back() + step * Vec2{std::cos(angle), std::sin(angle)});
+    }
+    const double r = 0.01 + 0.2 * unit(random);
+    SCOPED_TRACE("walk " + std::to_string(k) + ": " + std::to_string(n) + " vertices, r " + std::to_string(r));
+    ++tried;
+    const auto regions = offset_curve_region(walk, false, r);
+    if (!regions) continue;
+    ++decided;
+    expect_same_moments(integrate(*regions), integrate(dilate_path(walk, r)), kAsExact);
+  }
+  EXPECT_GE(decided, tried - 2) << decided << " of " << tried << " decided";
+}
+
 TEST(OffsetCurve, ManyVertexShapesTakeItsRegionAndSayWhy) {
   Shape shape = make_shape("star", SkeletonKind::polygon, star(2000, 40, 0.3, 3), 0.01);
   const MassProperties p = mass_properties(shape);
