@@ -359,9 +359,14 @@ int run_serially(const RunOptions& options, const SceneConfig& scene) {
   const std::string note =
       listing_note(world) + backend + rigid_listing(world, settings) + stages_listing(start.stages);
   if (options.check) {
-    fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {:g}, {} steps\n{}{}{}",
-               scene.source, grains, world.size() - grains, settings.dt, run.engine().time_step_limit(),
-               settings.verlet_distance, end_step - run.step_count(), note, walls_listing(world),
+    const double starting = run.engine().neighbour_verlet_distance();
+    const std::string skin = starting < settings.verlet_distance
+                                 ? fmt::format("{:g} (adaptive, from {:g}: four mean edge lengths of the grains)",
+                                               settings.verlet_distance, starting)
+                                 : fmt::format("{:g}", settings.verlet_distance);
+    fmt::print("{}: valid. {} grains, {} walls, dt = {:g} s (limit {:g}), Verlet distance {}, {} steps\n{}{}{}",
+               scene.source, grains, world.size() - grains, settings.dt, run.engine().time_step_limit(), skin,
+               end_step - run.step_count(), note, walls_listing(world),
                options.restart.empty() && options.from.empty() ? sources_listing(sources) : "");
     return 0;
   }

@@ -68,6 +68,8 @@ Engine::Engine(World world, EngineSettings settings)
     for (int k = 0; k < 3; ++k)
       if (w.constraint[i].held[k]) dof_velocity(w, static_cast<int>(i), k) = w.constraint[i].imposed_velocity[k];
   }
+  if (core_.settings.adaptive_verlet_distance)
+    core_.neighbours.start_skin_at(starting_skin(w, core_.settings.verlet_distance));
   core_.neighbours.update(w);
   const bool soft = core_.settings.model == Model::soft;
   if (soft) core_.evaluate_forces(0.0);
@@ -109,6 +111,9 @@ Engine::Engine(EngineSnapshot s)
   // A checkpoint keeps the vertices but not the orientations derived from
   // the angles (the same numbers the running engine held).
   derive_orientations_and_seams(w);
+  // (A moved state keeps its scalars: the skin it was given, or 0.)
+  if (s.neighbours.verlet_distance <= 0.0 && core_.settings.adaptive_verlet_distance)
+    core_.neighbours.start_skin_at(starting_skin(w, core_.settings.verlet_distance));
   dt_limit_ = step_limit_of(w, core_.settings);
   check_wall_motions();
   core_.classify_bodies();

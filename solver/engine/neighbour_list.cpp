@@ -11,6 +11,21 @@
 
 namespace sphero {
 
+double starting_skin(const World& w, double ceiling) {
+  double length = 0.0, edges = 0.0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (w.is_wall[i] || w.vertex_count[i] < 2) continue;
+    const int first = w.vertex_begin[i], count = w.vertex_count[i];
+    const int sides = w.closed[i] ? count : count - 1;
+    const auto body = static_cast<int>(i);
+    for (int k = 0; k < sides; ++k)
+      length += norm(local_vertex_of(w, body, first + (k + 1) % count) - local_vertex_of(w, body, first + k));
+    edges += sides;
+  }
+  if (edges == 0.0) return ceiling;
+  return std::clamp(4.0 * length / edges, ceiling / 1024.0, ceiling);
+}
+
 NeighbourList::NeighbourList(NeighbourSettings settings) : settings_(settings), delta_(settings.verlet_distance) {}
 NeighbourList::~NeighbourList() = default;
 NeighbourList::NeighbourList(NeighbourList&&) noexcept = default;

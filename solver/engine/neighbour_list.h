@@ -116,6 +116,15 @@ class ListAgreement {
   virtual std::vector<double> totals(std::vector<double> local) const = 0;
 };
 
+// Where an adaptive skin starts in a world never listed: at `ceiling`, or
+// at four mean edge lengths of the grains' skeletons where that is less (a
+// skeleton of hundreds of vertices): the list holds every vertex–edge
+// pair within the skin, so a skin of many edges lists many times the
+// pairs, and it widens within steps where the grains move that fast
+// (NeighbourList::update). Of the whole world: on ranks, rank 0 decides it
+// before sharing the bodies out.
+double starting_skin(const World& w, double ceiling);
+
 // The candidate list and what is needed to decide when to rebuild it.
 class NeighbourList {
  public:
@@ -145,6 +154,11 @@ class NeighbourList {
   // Periods each body was wrapped by, per axis (empty before a rebuild).
   const std::vector<std::array<int, 2>>& wraps() const { return wraps_; }
   bool built() const { return built_; }
+  // A list never built starts its skin at `delta` (at most the settings'
+  // δ, its ceiling), where starting_skin() says so.
+  void start_skin_at(double delta) {
+    if (!built_) delta_ = std::min(delta, settings_.verlet_distance);
+  }
   long steps_since_rebuild() const { return steps_since_rebuild_; }
   double listed_at_half_skin() const { return listed_at_half_skin_; }
   // How far body i may have moved any of its points since the list was

@@ -41,7 +41,9 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
      "rigid model: interior_point | gauss_seidel (default interior_point): the collision programs' solver; "
      "Coulomb friction (a rigid law's mu=) needs gauss_seidel (docs/MODEL.md §7)"},
     {"attractor", "x,y g: a central field of g m/s² towards (x, y) (default none)"},
-    {"verlet_distance", "neighbour-list skin per body, m, or 'auto' (default: 5% of the smallest grain size)"},
+    {"verlet_distance",
+     "neighbour-list skin per body, m, or 'auto' (default: at most 5% of the smallest grain size, starting at four "
+     "mean edge lengths where that is less)"},
     {"allow_large_time_step", "true to accept dt above a tenth of the contact period (default false)"},
     {"gravity", "gx,gy in m/s² (default 0,0)"},
     {"seed", "random seed of the generators (default 1)"},

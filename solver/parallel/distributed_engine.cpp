@@ -120,6 +120,9 @@ void DistributedEngine::share_first(EngineSnapshot& whole, const EnergyLedger& l
       list.reference_position = w.position;
       list.reference_angle = w.angle;
     }
+    // Decided here, on the whole world, so that every rank starts with it.
+    if (!list.built && list.verlet_distance <= 0.0 && whole.settings.adaptive_verlet_distance)
+      list.verlet_distance = starting_skin(w, whole.settings.verlet_distance);
     list.wraps.resize(w.size(), {0, 0});
     scalars = ListScalars::of(list);
   }

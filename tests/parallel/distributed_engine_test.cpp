@@ -210,6 +210,37 @@ TEST(DistributedEngine, EveryGrainMovesAsInTheSerialRunToTheBit) {
   }
 }
 
+// Grains of 400 vertices start the adaptive skin at four mean edge lengths
+// of the world's grains, which rank 0 decides on the whole world: from a state never listed (as
+// `sphero run` starts), the ranks keep the serial bits, skin included.
+TEST(DistributedEngine, ManyVertexGrainsStartAtTheSerialSkin) {
+  const Ranks ranks;
+  std::vector<BodySpec> bodies{
+      wall({{-1, 0}, {21, 0}}, 0.1), wall({{0, -1}, {0, 12}}, 0.1), wall({{20, -1}, {20, 12}}, 0.1)};
+  std::vector<Vec2> wiggly;
+  for (int k = 0; k < 400; ++k) {
+    const double a = 6.283185307179586 * k / 400, radius = 0.8 + 0.06 * std::sin(20 * a);
+    wiggly.push_back({radius * std::cos(a), radius * std::sin(a)});
+  }
+  std::mt19937_64 random(8);
+  std::uniform_real_distribution<double> speed(-2.0, 2.0);
+  // Wiggly grains on the left, hexagons on the right: a rank's own mean
+  // edge is not the world's.
+  for (int k = 0; k < 18; ++k) {
+    const Vec2 at{2.0 + 2.0 * (k % 9), 1.5 + 2.0 * (k / 9)};
+    BodySpec b = k % 9 < 5 ? polygon_body(wiggly, 0.05, at, 0.3 * k) : regular_polygon_body(6, 0.8, 0.05, at, 0.3 * k);
+    b.velocity = {speed(random), speed(random)};
+    bodies.push_back(b);
+  }
+  EngineSnapshot unlisted =
+      Engine(world_of(bodies, linear_law(1e5, 50.0, 5e4, 0.5), {0, -20.0}), settings_of_box()).snapshot();
+  unlisted.neighbours = {};
+  Engine serial(unlisted);
+  EXPECT_LT(serial.neighbour_verlet_distance(), 0.2);
+  DistributedEngine spread(ranks, on_root(ranks, unlisted));
+  step_side_by_side(ranks, serial, spread, 2, 400);
+}
+
 // The lid as a pressure plate: its motion follows the contacts of every
 // rank, summed in the serial order, and so does its kick.
 TEST(DistributedEngine, APressurePlateMovesAsInTheSerialRunToTheBit) {

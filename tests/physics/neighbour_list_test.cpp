@@ -470,6 +470,54 @@ TEST(AdaptiveSkin, AThinningSkinGivesTheTrajectoryOfAFixedOne) {
   EXPECT_LT(adaptive.contacts().size(), fixed.contacts().size() / 2);
 }
 
+// Grains of 400 vertices (edges about 6 mm, where the ceiling is 50 mm):
+// the adaptive skin starts at four mean edge lengths, listing a fraction
+// of the pairs the ceiling would, and the grains settle as with the fixed
+// ceiling, bit for bit. Hexagons start at the ceiling.
+TEST(AdaptiveSkin, StartsAtTheEdgesOfManyVertexGrainsWithTheFixedSkinsTrajectory) {
+  std::mt19937_64 g(3);
+  std::vector<BodySpec> bodies;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j) {
+      std::vector<Vec2> wiggly;
+      for (int k = 0; k < 400; ++k) {
+        const double a = 2 * kPi * k / 400, radius = 0.4 + 0.03 * std::sin(20 * a);
+        wiggly.push_back({radius * std::cos(a), radius * std::sin(a)});
+      }
+      bodies.push_back(test::polygon_body(wiggly, 0.02, {1.0 * i + 0.6, 0.95 * j + 0.55}, 2 * kPi * unit_uniform(g)));
+    }
+  bodies.push_back(test::wall({{0, 8}, {0, 0}, {4.2, 0}, {4.2, 8}}, 0.05));
+  double perimeter = 0.0;
+  const std::vector<Vec2>& v = bodies[0].shape.vertices;
+  for (std::size_t k = 0; k < v.size(); ++k) perimeter += norm(v[(k + 1) % v.size()] - v[k]);
+  Engine adaptive = adaptive_engine(bodies, {0, -10}, 0.05);
+  const double edges = 4.0 * perimeter / 400.0;
+  EXPECT_NEAR(adaptive.neighbour_verlet_distance(), edges, 1e-12 * edges);
+  EngineSettings fixed_settings = adaptive.settings();
+  fixed_settings.adaptive_verlet_distance = false;
+  Engine fixed(world_of(bodies, linear_law(1e4, 50.0, 5e3, 0.4, 1.0), {0, -10}), fixed_settings);
+  EXPECT_LT(5 * adaptive.contacts().size(), fixed.contacts().size());
+  for (int k = 0; k < 3; ++k) {
+    adaptive.run(500);
+    fixed.run(500);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      ASSERT_EQ(adaptive.world().position[i].x, fixed.world().position[i].x) << "body " << i;
+      ASSERT_EQ(adaptive.world().position[i].y, fixed.world().position[i].y) << "body " << i;
+      ASSERT_EQ(adaptive.world().angle[i], fixed.world().angle[i]) << "body " << i;
+    }
+  }
+  // From a snapshot of a world never listed, as `sphero run` starts, alike;
+  // from a checkpoint, the skin it had.
+  EngineSnapshot unlisted = adaptive.snapshot();
+  unlisted.neighbours = {};
+  EXPECT_EQ(Engine(unlisted).neighbour_verlet_distance(),
+            adaptive_engine(bodies, {0, -10}, 0.05).neighbour_verlet_distance());
+  EXPECT_EQ(Engine(adaptive.snapshot()).neighbour_verlet_distance(), adaptive.neighbour_verlet_distance());
+  std::vector<BodySpec> hexagons;
+  for (int i = 0; i < 4; ++i) hexagons.push_back(test::regular_polygon_body(6, 0.4, 0.02, {1.0 * i + 0.6, 0.5}));
+  EXPECT_EQ(adaptive_engine(hexagons, {0, -10}, 0.05).neighbour_verlet_distance(), 0.05);
+}
+
 TEST(NeighbourSearch, ContactListCostGrowsLinearlyNotQuadraticallyWithVertices) {
   // Regular polygons of the same size on a lattice, just touching, for 4 to
   // 64 vertices: feature pairs evaluated per body and step.
