@@ -231,7 +231,7 @@ void Engine::step() {
                                  body_numbers_.empty() ? nullptr : &body_numbers_,
                                  plates_.empty() ? nullptr : &plates_,
                                  wall_step_bound_,
-                                 core_.settings.model == Model::rigid && core_.settings.rigid.events};
+                                 stepper_->swept_last_step()};
   const EnergyLedger checked =
       check_energy_ && near_energy_bound(core_.ledger, context.driven_kinetic) ? ledger() : core_.ledger;
   try {

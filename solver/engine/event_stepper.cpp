@@ -162,7 +162,7 @@ void EventStepper::schedule_all(EngineCore& core, double now) {
 // list made anew (whole, or for the bodies past half the skin), and every
 // contact timed again from there. Pairs the new list brings were apart by
 // more than the gap: none is touching.
-void EventStepper::relist(EngineCore& core, double now) {
+int EventStepper::relist(EngineCore& core, double now) {
   give_up_if_asked(core.interruption);  // a wall flying many skins a step relists as often
   advance_all(core.world, now);
   core.update_orientations();
@@ -170,8 +170,13 @@ void EventStepper::relist(EngineCore& core, double now) {
   const std::vector<double> clocks = body_time_;
   start_events(core);
   body_time_ = clocks;
+  // Pairs due at this very instant, as at a step's start.
+  std::vector<int> everybody(core.world.size()), moved;
+  std::iota(everybody.begin(), everybody.end(), 0);
+  const int met = collide_rounds(core, everybody, now, moved);
   schedule_all(core, now);
   ++stats_.relists;
+  return met;
 }
 
 // Each body's candidates, for the events' local updates.
@@ -347,6 +352,7 @@ void EventStepper::hand_over(EngineCore& core, double seconds) {
         "which sees a wall only where it overlaps a grain, and {}. The events sweep walls exactly; time-stepped, "
         "they need the slower wall",
         core.time, problem));
+  swept_ = false;
   const double dt = core.settings.dt;
   core.settings.dt = seconds;
   time_stepping_.step(core);
@@ -357,6 +363,7 @@ void EventStepper::hand_over(EngineCore& core, double seconds) {
 void EventStepper::step(EngineCore& core) {
   World& w = core.world;
   const double dt = core.settings.dt;
+  swept_ = true;
   if (resting_contact(core)) {
     hand_over(core, dt);
     return;
@@ -376,7 +383,7 @@ void EventStepper::step(EngineCore& core) {
     const Event next = queue_.top();
     queue_.pop();
     if (next.candidate < 0) {
-      if (next.version == body_version_[static_cast<std::size_t>(-1 - next.candidate)]) relist(core, next.time);
+      if (next.version == body_version_[static_cast<std::size_t>(-1 - next.candidate)]) met += relist(core, next.time);
       continue;
     }
     if (next.version != version_[static_cast<std::size_t>(next.candidate)]) continue;  // rescheduled since

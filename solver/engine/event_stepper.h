@@ -37,6 +37,7 @@ class EventStepper final : public Stepper {
     time_stepping_.for_each_touching_contact(core, visit);
   }
   CollisionStats collision_stats() const override;
+  bool swept_last_step() const override { return swept_; }
 
  private:
   // A candidate's next contact (`candidate` >= 0), or the instant body
@@ -55,7 +56,7 @@ class EventStepper final : public Stepper {
   void schedule(EngineCore& core, int candidate, double now);
   void schedule_relist(EngineCore& core, int body, double now);
   void schedule_all(EngineCore& core, double now);
-  void relist(EngineCore& core, double now);
+  int relist(EngineCore& core, double now);
   void index_candidates(const EngineCore& core);
   void start_events(EngineCore& core);
   int collide_rounds(EngineCore& core, std::vector<int> frontier, double now, std::vector<int>& moved);
@@ -65,6 +66,7 @@ class EventStepper final : public Stepper {
   void hand_over(EngineCore& core, double seconds);
 
   RigidStepper time_stepping_;
+  bool swept_ = false;    // the last step flown by events, none of it handed over
   CollisionStats stats_;  // the events' own; the time-stepping keeps its
   std::vector<int> slot_;
   // The step's event queue: per body its clock and candidates, per

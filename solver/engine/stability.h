@@ -76,8 +76,9 @@ struct StabilityContext {
   // checked against wall_step_bound (wall_steps.h).
   const std::vector<std::size_t>* plates = nullptr;
   double wall_step_bound = 0.0;
-  // Bodies flown from collision to collision (stepping = events): a body
-  // that moved more than its size in a step met every contact on its way.
+  // The step flew every body from collision to collision (stepping =
+  // events, nothing handed over): a body that moved more than its size in
+  // it met every contact on its way.
   bool swept = false;
 };
 

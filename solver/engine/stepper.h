@@ -73,6 +73,10 @@ class Stepper {
   // ends with, so that the geometry it finds may serve a frame after the
   // step (NeighbourList::request_contact_geometry).
   virtual bool ends_with_contact_pass() const { return false; }
+  // Whether the last step flew every body from collision to collision
+  // (events): a body that moved more than its size met every contact on
+  // its way, which a time-stepped step cannot say.
+  virtual bool swept_last_step() const { return false; }
   // A stepper that keeps the bodies elsewhere (on an OpenCL device) brings
   // core's world and the list's contact states up to date for a reader...
   virtual void sync_host(EngineCore& /*core*/) {}

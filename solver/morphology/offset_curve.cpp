@@ -28,6 +28,10 @@ constexpr double kInside = 1e-13;
 // quick (and its cuts would take hundreds of megabytes): the exact offsets
 // take over.
 constexpr long kMostPairs = 30'000'000, kMostCuts = 2'000'000;
+// Places of pieces in the grid's cells (a long edge across many cells
+// takes many): beyond, the pairs visited would grow as the square of the
+// vertices.
+constexpr std::size_t kMostPlaces = 4'000'000;
 
 struct Box {
   Vec2 low, high;
@@ -80,13 +84,22 @@ class Cells {
     return {cell(b.low.x - low_.x, nx_), cell(b.low.y - low_.y, ny_), cell(b.high.x - low_.x, nx_),
             cell(b.high.y - low_.y, ny_)};
   }
-  void fill(const std::vector<Box>& boxes) {
+  // False, filling nothing, where the boxes would take more than `most`
+  // places in all (long edges across many cells).
+  bool fill(const std::vector<Box>& boxes, std::size_t most) {
+    std::size_t places = 0;
+    for (const Box& b : boxes) {
+      const auto [x0, y0, x1, y1] = range(b);
+      places += static_cast<std::size_t>(x1 - x0 + 1) * static_cast<std::size_t>(y1 - y0 + 1);
+      if (places > most) return false;
+    }
     begin_.assign(static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_) + 1, 0);
     for_each_cell_of(boxes, [&](std::size_t cell, int) { ++begin_[cell + 1]; });
     for (std::size_t c = 1; c < begin_.size(); ++c) begin_[c] += begin_[c - 1];
     members_.resize(begin_.back());
     std::vector<std::size_t> next(begin_.begin(), begin_.end() - 1);
     for_each_cell_of(boxes, [&](std::size_t cell, int item) { members_[next[cell]++] = item; });
+    return true;
   }
   std::size_t index(int ix, int iy) const {
     return static_cast<std::size_t>(iy) * static_cast<std::size_t>(nx_) + static_cast<std::size_t>(ix);
@@ -297,7 +310,7 @@ bool OffsetCurve::cut() {
   for (const Piece& p : pieces_) boxes.push_back(p.box(r_));
   const double size = cell_size();
   Cells cells(extent_, size);
-  cells.fill(boxes);
+  if (!cells.fill(boxes, kMostPlaces)) return false;
   // Pieces next to each other only touch where one ends and the other
   // starts: tangentially where one is an arc, at a mitre's tip otherwise.
   const auto touching_neighbours = [&](std::size_t i, std::size_t j) {
@@ -312,13 +325,13 @@ bool OffsetCurve::cut() {
       const std::size_t cell = cells.index(ix, iy);
       for (const int* a = cells.begin(cell); a != cells.end(cell); ++a)
         for (const int* b = a + 1; b != cells.end(cell); ++b) {
+          if (++pairs > kMostPairs) return false;  // pairs visited, in every cell they share
           const auto i = static_cast<std::size_t>(std::min(*a, *b)), j = static_cast<std::size_t>(std::max(*a, *b));
           // Each pair once: in the first cell both boxes cover.
           const auto ri = cells.range(boxes[i]), rj = cells.range(boxes[j]);
           if (ix != std::max(ri[0], rj[0]) || iy != std::max(ri[1], rj[1])) continue;
           if (ri[2] < rj[0] || rj[2] < ri[0] || ri[3] < rj[1] || rj[3] < ri[1]) continue;
           if (touching_neighbours(i, j)) continue;
-          if (++pairs > kMostPairs) return false;
           const std::size_t before = pieces_[i].cuts.size();
           if (!cut_pair(static_cast<int>(i), static_cast<int>(j))) return false;
           cuts += static_cast<long>(pieces_[i].cuts.size() - before);
@@ -330,8 +343,7 @@ bool OffsetCurve::cut() {
     feature_boxes.push_back(
         {{std::min(s.a.x, s.b.x), std::min(s.a.y, s.b.y)}, {std::max(s.a.x, s.b.x), std::max(s.a.y, s.b.y)}});
   feature_cells_.emplace(extent_, size);
-  feature_cells_->fill(feature_boxes);
-  return true;
+  return feature_cells_->fill(feature_boxes, kMostPlaces);
 }
 
 // Whether a feature lies nearer to `point` than r (by more than rounding):

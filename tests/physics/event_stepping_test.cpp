@@ -128,6 +128,18 @@ TEST(EventStepping, AStepHandedOverWithAWallTooFastForItStopsTheRun) {
   }
 }
 
+// A step handed to the time-stepping is checked as one: a disk flying 5
+// m (five times its size) in it could have passed through grains, and the
+// run stops; flown by events, the same flight is no sign of trouble.
+TEST(EventStepping, AHandedOverStepStillStopsAGrainFlyingPastItsSize) {
+  Engine resting(rigid_world({disk({0.0, 0.0}, 0.5), disk({1.0, 0.0}, 0.5), disk({20.0, 0.0}, 0.5, {100.0, 0.0})}, 0.5),
+                 event_settings(0.05));
+  EXPECT_THROW(resting.step(), InstabilityError);
+  Engine flying(rigid_world({disk({0.0, 0.0}, 0.5), disk({20.0, 0.0}, 0.5, {100.0, 0.0})}, 0.5), event_settings(0.05));
+  EXPECT_NO_THROW(flying.run(3));
+  EXPECT_NEAR(flying.world().position[1].x, 35.0, 1e-9);
+}
+
 // Disks thrown about a closed box, elastic: every collision binary (solved
 // in closed form), the energy kept to 1e-12 over 10⁵ of them,
 // and no overlap.
