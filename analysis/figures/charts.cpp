@@ -57,18 +57,22 @@ void set_style(cairo_t* cr, Curve::Style style, double scale) {
   }
 }
 
-// The data's range in chart coordinates, padded, and where the axes lie
-// on the page.
+// The data's range in chart coordinates, padded, and where the axes, their
+// labels, the title and the legend lie on the page.
 struct ChartFrame {
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
   double scale = 1.0, left = 0.0, right = 0.0, top = 0.0, bottom = 0.0;
-  std::vector<std::string> title;  // wrapped to the plot's width
+  double title_font = 22.0, tick_font = 18.0, label_font = 20.0;
+  double x_label_y = 0.0, y_label_x = 0.0;  // the axis labels' centres
+  std::vector<std::string> title;           // wrapped to the plot's width
   double px(double x) const { return left + (x - x0) / (x1 - x0) * (right - left); }
   double py(double y) const { return bottom - (y - y0) / (y1 - y0) * (bottom - top); }
+  double title_line_y(std::size_t k) const { return (35.0 + 28.0 * static_cast<double>(k)) * scale; }
+  double x_tick_label_y() const { return bottom + 20.0 * scale; }
 };
 
-ChartFrame chart_frame(const Chart& chart, const std::filesystem::path& file, int width, int height) {
-  ChartFrame f;
+// The data's range, padded so that nothing sits on the frame.
+void fit_range(ChartFrame& f, const Chart& chart, const std::filesystem::path& file) {
   for (const Curve& c : chart.curves) {
     // Bars reach half a bin past their centres.
     const double half = c.style == Curve::Style::bars && c.x.size() > 1 ? 0.5 * (c.x[1] - c.x[0]) : 0.0;
@@ -93,29 +97,50 @@ ChartFrame chart_frame(const Chart& chart, const std::filesystem::path& file, in
   const double pad = 0.04 * (f.y1 - f.y0);
   if (!(chart.y_from_zero && f.y0 == 0.0)) f.y0 -= pad;
   f.y1 += pad;
-  f.scale = width / 1200.0;
-  f.left = 130 * f.scale, f.right = width - 40 * f.scale, f.bottom = height - 90 * f.scale;
-  f.title = wrap_text(chart.title, 22 * f.scale, f.right - f.left);
+}
+
+double widest_tick_label(double low, double high, bool log, double font) {
+  double widest = 0.0;
+  for (double t : axis_ticks(low, high, log)) widest = std::max(widest, text_width(axis_label(t, log), font));
+  return widest;
+}
+
+// The text scales with the figure's smaller side, so that a wide, short
+// chart keeps room for its axes; the margins make room for the widest tick
+// labels, and `below` more under the x label (for a legend there).
+ChartFrame chart_frame(const Chart& chart, const std::filesystem::path& file, int width, int height, double below) {
+  ChartFrame f;
+  fit_range(f, chart, file);
+  f.scale = std::min(width / 1200.0, height / 800.0);
+  f.title_font = 22 * f.scale, f.tick_font = 18 * f.scale, f.label_font = 20 * f.scale;
+  const double y_ticks = widest_tick_label(f.y0, f.y1, chart.y_log, f.tick_font);
+  const double x_ticks = widest_tick_label(f.x0, f.x1, chart.x_log, f.tick_font);
+  f.y_label_x = 10 * f.scale + 0.7 * f.label_font;
+  f.left = std::max(130 * f.scale, f.y_label_x + 0.7 * f.label_font + 10 * f.scale + y_ticks + 10 * f.scale);
+  f.right = width - std::max(40 * f.scale, 0.5 * x_ticks + 10 * f.scale);
+  f.x_label_y = height - below - 30 * f.scale;
+  f.bottom = f.x_label_y - 60 * f.scale;
+  f.title = wrap_text(chart.title, f.title_font, f.right - f.left);
   f.top = (70 + 28 * (static_cast<double>(f.title.size()) - 1)) * f.scale;
   return f;
 }
 
-void draw_axes(cairo_t* cr, const Chart& chart, const ChartFrame& f, int height) {
+void draw_axes(cairo_t* cr, const Chart& chart, const ChartFrame& f) {
   const double scale = f.scale;
-  cairo_set_font_size(cr, 22 * scale);
+  cairo_set_font_size(cr, f.title_font);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_lines(cr, f.left, 35 * scale, 28 * scale, f.title);
+  draw_lines(cr, f.left, f.title_line_y(0), 28 * scale, f.title);
   cairo_set_line_width(cr, 1.2 * scale);
   cairo_rectangle(cr, f.left, f.top, f.right - f.left, f.bottom - f.top);
   cairo_stroke(cr);
-  cairo_set_font_size(cr, 18 * scale);
+  cairo_set_font_size(cr, f.tick_font);
   for (double t : axis_ticks(f.x0, f.x1, chart.x_log)) {
     cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
     cairo_move_to(cr, f.px(t), f.top);
     cairo_line_to(cr, f.px(t), f.bottom);
     cairo_stroke(cr);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    draw_text(cr, f.px(t), f.bottom + 20 * scale, axis_label(t, chart.x_log), 0.5);
+    draw_text(cr, f.px(t), f.x_tick_label_y(), axis_label(t, chart.x_log), 0.5);
   }
   for (double t : axis_ticks(f.y0, f.y1, chart.y_log)) {
     cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
@@ -125,9 +150,9 @@ void draw_axes(cairo_t* cr, const Chart& chart, const ChartFrame& f, int height)
     cairo_set_source_rgb(cr, 0, 0, 0);
     draw_text(cr, f.left - 10 * scale, f.py(t), axis_label(t, chart.y_log), 1.0);
   }
-  cairo_set_font_size(cr, 20 * scale);
-  draw_text(cr, 0.5 * (f.left + f.right), height - 30 * scale, chart.x_label, 0.5);
-  draw_text(cr, 30 * scale, 0.5 * (f.top + f.bottom), chart.y_label, 0.5, -0.5 * std::numbers::pi);
+  cairo_set_font_size(cr, f.label_font);
+  draw_text(cr, 0.5 * (f.left + f.right), f.x_label_y, chart.x_label, 0.5);
+  draw_text(cr, f.y_label_x, 0.5 * (f.top + f.bottom), chart.y_label, 0.5, -0.5 * std::numbers::pi);
 }
 
 void draw_bars(cairo_t* cr, const Curve& c, const ChartFrame& f) {
@@ -255,94 +280,228 @@ void draw_legend(cairo_t* cr, const Chart& chart, const ChartFrame& f, const Leg
   }
 }
 
+// The axes and the legend: in the corner of the axes that hides no data;
+// else beside the axes, where they keep most of their width; else under
+// the x label.
+struct ChartPlan {
+  Chart chart;
+  ChartFrame frame;
+  LegendBox legend;
+};
+
+ChartPlan plan_chart(const Chart& linear_chart, const std::filesystem::path& file, int width, int height) {
+  if (width < 100 || width > 20000 || height < 100 || height > 20000)
+    throw std::runtime_error(file.string() + ": a chart's width and height must be between 100 and 20000");
+  ChartPlan p{with_log_axes(linear_chart), {}, {}};
+  p.frame = chart_frame(p.chart, file, width, height, 0.0);
+  p.legend = legend_box(p.chart, p.frame);
+  const ChartFrame& f = p.frame;
+  const bool fits_inside =
+      p.legend.width + 20 * f.scale <= f.right - f.left && p.legend.height + 16 * f.scale <= f.bottom - f.top;
+  if (p.legend.entries == 0 || (p.legend.hidden == 0 && fits_inside)) return p;
+  const double gap = 20 * p.frame.scale;
+  if (p.legend.width + gap < 0.4 * (p.frame.right - p.frame.left)) {
+    p.frame.right -= p.legend.width + gap;
+    p.legend.left = p.frame.right + 12 * p.frame.scale, p.legend.top = p.frame.top;
+  } else {
+    p.frame = chart_frame(p.chart, file, width, height, p.legend.height + 10 * p.frame.scale);
+    p.legend.left = p.frame.left, p.legend.top = height - p.legend.height - 10 * p.frame.scale;
+  }
+  p.legend.hidden = 0;
+  return p;
+}
+
+Box centred_text(double x, double y, const std::string& text, double font, double align = 0.0) {
+  const double w = text_width(text, font);
+  return {x - align * w, y - 0.6 * font, x + (1.0 - align) * w, y + 0.6 * font};
+}
+
 }  // namespace
 
+ChartLayout chart_layout(const Chart& chart, int width, int height) {
+  const ChartPlan p = plan_chart(chart, "chart", width, height);
+  const ChartFrame& f = p.frame;
+  ChartLayout out;
+  out.width = width, out.height = height;
+  out.plot = {f.left, f.top, f.right, f.bottom};
+  out.legend = {p.legend.left, p.legend.top, p.legend.left + p.legend.width, p.legend.top + p.legend.height};
+  out.legend_shown = p.legend.entries > 0;
+  for (std::size_t k = 0; k < f.title.size(); ++k)
+    out.text.push_back(centred_text(f.left, f.title_line_y(k), f.title[k], f.title_font));
+  for (double t : axis_ticks(f.x0, f.x1, p.chart.x_log))
+    out.text.push_back(centred_text(f.px(t), f.x_tick_label_y(), axis_label(t, p.chart.x_log), f.tick_font, 0.5));
+  for (double t : axis_ticks(f.y0, f.y1, p.chart.y_log))
+    out.text.push_back(centred_text(f.left - 10 * f.scale, f.py(t), axis_label(t, p.chart.y_log), f.tick_font, 1.0));
+  out.text.push_back(centred_text(0.5 * (f.left + f.right), f.x_label_y, p.chart.x_label, f.label_font, 0.5));
+  const Box y_label = centred_text(0.5 * (f.top + f.bottom), f.y_label_x, p.chart.y_label, f.label_font, 0.5);
+  out.text.push_back({y_label.y0, y_label.x0, y_label.y1, y_label.x1});  // turned a quarter
+  return out;
+}
+
 void draw_chart(const Chart& linear_chart, const std::filesystem::path& file, int width, int height) {
-  const Chart chart = with_log_axes(linear_chart);
-  ChartFrame frame = chart_frame(chart, file, width, height);
-  LegendBox legend = legend_box(chart, frame);
-  if (legend.entries > 0 && legend.hidden > 0) {
-    // Every corner would hide data: the legend goes beside the axes.
-    frame.right -= legend.width + 20 * frame.scale;
-    legend.left = frame.right + 12 * frame.scale, legend.top = frame.top;
-  }
+  const ChartPlan p = plan_chart(linear_chart, file, width, height);
   render_figure(file, width, height, [&](cairo_t* cr) {
-    draw_axes(cr, chart, frame, height);
-    draw_curves(cr, chart, frame);
-    draw_legend(cr, chart, frame, legend);
+    draw_axes(cr, p.chart, p.frame);
+    draw_curves(cr, p.chart, p.frame);
+    draw_legend(cr, p.chart, p.frame, p.legend);
   });
 }
 
+namespace {
+
+// The rose's title on top, the circle under it with its angles around it,
+// the legend under them: the figure grows taller to keep them apart.
+struct RosePlan {
+  double scale = 1.0, height = 0.0, cx = 0.0, cy = 0.0, radius = 0.0, legend_top = 0.0;
+  std::vector<std::string> title;
+  std::vector<std::string> legend;  // per curve; empty for one without a label or data
+  std::vector<double> tops;         // per curve, its largest value
+};
+
+RosePlan plan_rose(const Rose& rose, int width) {
+  if (width < 100 || width > 20000) throw std::runtime_error("the figure width must be between 100 and 20000");
+  RosePlan p;
+  p.scale = width / 1000.0;
+  const double s = p.scale;
+  p.title = wrap_text(rose.title, 22 * s, width - 60 * s);
+  for (const Curve& c : rose.curves) {
+    double top = 0.0;
+    for (double v : c.y)
+      if (std::isfinite(v)) top = std::max(top, v);
+    p.tops.push_back(top);
+    p.legend.push_back(c.label.empty() || c.y.empty() || top <= 0.0 ? ""
+                                                                    : fmt::format("{}; 100% = {:.4g}", c.label, top));
+  }
+  p.radius = 0.36 * width;
+  p.cx = 0.5 * width;
+  const double title_bottom = (35.0 + 28.0 * static_cast<double>(p.title.size() - 1) + 14.0) * s;
+  const double angle_room = 30 * s + 12 * s;  // from the circle to the far side of an angle's label
+  p.cy = title_bottom + 16 * s + angle_room + p.radius;
+  p.legend_top = p.cy + p.radius + angle_room + 16 * s;
+  const auto rows =
+      static_cast<double>(std::count_if(p.legend.begin(), p.legend.end(), [](auto& l) { return !l.empty(); }));
+  p.height = std::ceil(p.legend_top + 26 * s * rows + 10 * s);
+  return p;
+}
+
+std::pair<double, double> angle_label_at(const RosePlan& p, int degrees) {
+  const double a = degrees * std::numbers::pi / 180.0, r = p.radius + 30 * p.scale;
+  return {p.cx + r * std::cos(a), p.cy - r * std::sin(a)};
+}
+
+// The k-th ring's label (k = 1..4, a quarter each), on the 15° ray between
+// two spokes.
+std::pair<double, double> ring_label_at(const RosePlan& p, int k) {
+  const double ray = 15.0 * std::numbers::pi / 180.0, r = p.radius * k / 4.0;
+  return {p.cx + r * std::cos(ray), p.cy - r * std::sin(ray)};
+}
+
+double legend_row_y(const RosePlan& p, int row) { return p.legend_top + (row + 0.5) * 26 * p.scale; }
+
+void draw_rose_grid(cairo_t* cr, const RosePlan& p) {
+  const double scale = p.scale, cx = p.cx, cy = p.cy, radius = p.radius;
+  // Grid: circles at quarters of the maximum, spokes every 30°
+  cairo_set_line_width(cr, 1.0 * scale);
+  cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
+  for (int k = 1; k <= 4; ++k) {
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, cx, cy, radius * k / 4.0, 0, 2 * std::numbers::pi);
+  }
+  cairo_stroke(cr);
+  cairo_set_font_size(cr, 18 * scale);
+  // The radial scale: each ring's share of a curve's outer circle, along
+  // the 15° ray between two spokes.
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+  for (int k = 1; k <= 4; ++k) {
+    const auto [x, y] = ring_label_at(p, k);
+    draw_text(cr, x, y, fmt::format("{}%", 25 * k), 0.5);
+  }
+  for (int d = 0; d < 360; d += 30) {
+    const double a = d * std::numbers::pi / 180.0;
+    cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
+    cairo_move_to(cr, cx, cy);
+    cairo_line_to(cr, cx + radius * std::cos(a), cy - radius * std::sin(a));
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    const auto [x, y] = angle_label_at(p, d);
+    draw_text(cr, x, y, fmt::format("{}°", d), 0.5);
+  }
+}
+
+// One curve: each bin an arc step at its value; θ and θ + 180° mirror.
+void draw_rose_curve(cairo_t* cr, const RosePlan& p, const Curve& c, double top, bool filled) {
+  const std::size_t bins = c.y.size();
+  const double w = std::numbers::pi / static_cast<double>(bins);
+  for (int half = 0; half < 2; ++half)
+    for (std::size_t k = 0; k < bins; ++k) {
+      const double r = p.radius * (std::isfinite(c.y[k]) ? c.y[k] : 0.0) / top;
+      const double a0 = half * std::numbers::pi + static_cast<double>(k) * w, a1 = a0 + w;
+      if (half == 0 && k == 0) cairo_move_to(cr, p.cx + r * std::cos(a0), p.cy - r * std::sin(a0));
+      else cairo_line_to(cr, p.cx + r * std::cos(a0), p.cy - r * std::sin(a0));
+      cairo_arc_negative(cr, p.cx, p.cy, r, -a0, -a1);
+    }
+  cairo_close_path(cr);
+  if (filled) {
+    cairo_save(cr);
+    cairo_set_source_rgba(cr, 0.0, 0.447, 0.698, 0.25);
+    cairo_fill_preserve(cr);
+    cairo_restore(cr);
+  }
+  cairo_stroke(cr);
+}
+
+}  // namespace
+
+RoseLayout rose_layout(const Rose& rose, int width) {
+  const RosePlan p = plan_rose(rose, width);
+  const double s = p.scale;
+  RoseLayout out;
+  out.width = width, out.height = p.height, out.centre_x = p.cx, out.centre_y = p.cy, out.radius = p.radius;
+  for (std::size_t k = 0; k < p.title.size(); ++k) {
+    const double y = (35.0 + 28.0 * static_cast<double>(k)) * s;
+    out.text.push_back({30 * s, y - 13.2 * s, 30 * s + text_width(p.title[k], 22 * s), y + 13.2 * s});
+  }
+  for (int d = 0; d < 360; d += 30) {
+    const auto [x, y] = angle_label_at(p, d);
+    const double half = 0.5 * text_width(fmt::format("{}°", d), 18 * s);
+    out.text.push_back({x - half, y - 10.8 * s, x + half, y + 10.8 * s});
+  }
+  for (int k = 1; k <= 4; ++k) {
+    const auto [x, y] = ring_label_at(p, k);
+    const double half = 0.5 * text_width(fmt::format("{}%", 25 * k), 18 * s);
+    out.scale_labels.push_back({x - half, y - 10.8 * s, x + half, y + 10.8 * s});
+  }
+  int row = 0;
+  for (const std::string& entry : p.legend)
+    if (!entry.empty()) {
+      const double y = legend_row_y(p, row++);
+      out.text.push_back({30 * s, y - 13 * s, 75 * s + text_width(entry, 18 * s), y + 13 * s});
+    }
+  return out;
+}
+
 void draw_rose(const Rose& rose, const std::filesystem::path& file, int width) {
-  const int height = width;
-  render_figure(file, width, height, [&](cairo_t* cr) {
-    const double scale = width / 1000.0;
-    const double cx = 0.5 * width, cy = 0.5 * height + 20 * scale, radius = 0.36 * width;
+  const RosePlan p = plan_rose(rose, width);
+  render_figure(file, width, static_cast<int>(p.height), [&](cairo_t* cr) {
+    const double scale = p.scale;
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 22 * scale);
-    draw_lines(cr, 30 * scale, 35 * scale, 28 * scale, wrap_text(rose.title, 22 * scale, width - 60 * scale));
-    // Grid: circles at quarters of the maximum, spokes every 30°
-    cairo_set_line_width(cr, 1.0 * scale);
-    cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
-    for (int k = 1; k <= 4; ++k) {
-      cairo_new_sub_path(cr);
-      cairo_arc(cr, cx, cy, radius * k / 4.0, 0, 2 * std::numbers::pi);
-    }
-    cairo_stroke(cr);
-    cairo_set_font_size(cr, 18 * scale);
-    // The radial scale: each ring's share of a curve's outer circle, along
-    // the 15° ray between two spokes.
-    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-    const double ray = 15.0 * std::numbers::pi / 180.0;
-    for (int k = 1; k <= 4; ++k)
-      draw_text(cr, cx + radius * k / 4.0 * std::cos(ray), cy - radius * k / 4.0 * std::sin(ray),
-                fmt::format("{}%", 25 * k), 0.5);
-    for (int d = 0; d < 360; d += 30) {
-      const double a = d * std::numbers::pi / 180.0;
-      cairo_set_source_rgb(cr, 0.8, 0.8, 0.8);
-      cairo_move_to(cr, cx, cy);
-      cairo_line_to(cr, cx + radius * std::cos(a), cy - radius * std::sin(a));
-      cairo_stroke(cr);
-      cairo_set_source_rgb(cr, 0, 0, 0);
-      draw_text(cr, cx + (radius + 30 * scale) * std::cos(a), cy - (radius + 30 * scale) * std::sin(a),
-                fmt::format("{}°", d), 0.5);
-    }
-    double legend_y = height - 30 * scale - 26 * scale * static_cast<double>(rose.curves.size() - 1);
+    draw_lines(cr, 30 * scale, 35 * scale, 28 * scale, p.title);
+    draw_rose_grid(cr, p);
+    int row = 0;
     for (std::size_t i = 0; i < rose.curves.size(); ++i) {
       const Curve& c = rose.curves[i];
-      const std::size_t bins = c.y.size();
-      double top = 0.0;
-      for (double v : c.y)
-        if (std::isfinite(v)) top = std::max(top, v);
-      if (bins == 0 || top <= 0.0) continue;
+      if (c.y.empty() || p.tops[i] <= 0.0) continue;
       set_series_colour(cr, static_cast<int>(i));
       set_style(cr, c.style, scale);
-      // Each bin an arc step at its value; θ and θ + 180° mirror.
-      const double w = std::numbers::pi / static_cast<double>(bins);
-      for (int half = 0; half < 2; ++half)
-        for (std::size_t k = 0; k < bins; ++k) {
-          const double r = radius * (std::isfinite(c.y[k]) ? c.y[k] : 0.0) / top;
-          const double a0 = half * std::numbers::pi + static_cast<double>(k) * w, a1 = a0 + w;
-          if (half == 0 && k == 0) cairo_move_to(cr, cx + r * std::cos(a0), cy - r * std::sin(a0));
-          else cairo_line_to(cr, cx + r * std::cos(a0), cy - r * std::sin(a0));
-          cairo_arc_negative(cr, cx, cy, r, -a0, -a1);
-        }
-      cairo_close_path(cr);
-      if (i == 0) {
-        cairo_save(cr);
-        cairo_set_source_rgba(cr, 0.0, 0.447, 0.698, 0.25);
-        cairo_fill_preserve(cr);
-        cairo_restore(cr);
-      }
+      draw_rose_curve(cr, p, c, p.tops[i], i == 0);
+      if (p.legend[i].empty()) continue;
+      const double y = legend_row_y(p, row++);
+      cairo_move_to(cr, 30 * scale, y);
+      cairo_line_to(cr, 65 * scale, y);
       cairo_stroke(cr);
-      if (!c.label.empty()) {
-        cairo_move_to(cr, 30 * scale, legend_y);
-        cairo_line_to(cr, 65 * scale, legend_y);
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        draw_text(cr, 75 * scale, legend_y, fmt::format("{}; 100% = {:.4g}", c.label, top));
-        legend_y += 26 * scale;
-      }
+      cairo_set_source_rgb(cr, 0, 0, 0);
+      draw_text(cr, 75 * scale, y, p.legend[i]);
     }
   });
 }

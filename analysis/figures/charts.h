@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/figures/box.h"
+
 namespace sphero::analysis {
 
 struct Curve {
@@ -24,7 +26,20 @@ struct Chart {
   bool x_log = false, y_log = false;  // logarithmic axes: non-positive values are left out
 };
 
-// Throws std::runtime_error when there is nothing finite to plot.
+// Where a chart puts its parts, in output units (y down): the axes (the
+// curves are clipped to them), the legend (inside the axes only in a
+// corner where it hides no point) and every piece of text — the title's
+// lines, each tick label, the axis labels. Drawn exactly so.
+struct ChartLayout {
+  double width = 0, height = 0;
+  Box plot, legend;
+  bool legend_shown = false;
+  std::vector<Box> text;
+};
+ChartLayout chart_layout(const Chart& chart, int width, int height);
+
+// Throws std::runtime_error when there is nothing finite to plot, or for a
+// side outside [100, 20000].
 void draw_chart(const Chart& chart, const std::filesystem::path& file, int width = 1200, int height = 800);
 
 // A rose of distributions over the axis angle θ ∈ [0°, 180°) (one value per
@@ -34,6 +49,15 @@ struct Rose {
   std::string title;
   std::vector<Curve> curves;  // y per bin; x unused
 };
+// Where a rose puts its parts: the circle (its centre and radius), every
+// piece of text around it — the title's lines, the angles, the legend —
+// and the rings' labels of its radial scale, on the circle. The figure is
+// `width` wide and as tall as they need.
+struct RoseLayout {
+  double width = 0, height = 0, centre_x = 0, centre_y = 0, radius = 0;
+  std::vector<Box> text, scale_labels;
+};
+RoseLayout rose_layout(const Rose& rose, int width);
 void draw_rose(const Rose& rose, const std::filesystem::path& file, int width = 1000);
 
 }  // namespace sphero::analysis

@@ -20,10 +20,11 @@ struct Layout {
   std::vector<std::string> caption;
   double top = 0.0;    // of the drawing
   double scale = 1.0;  // output units per m
+  double left = 0.0;   // of the drawing, from the margin: a tall field is centred
   Vec2 low, high;      // the field's extent: the nodes' cells
   double drawing_height = 0.0;
   double bar_top = 0.0;
-  double x(Vec2 p) const { return margin + (p.x - low.x) * scale; }
+  double x(Vec2 p) const { return margin + left + (p.x - low.x) * scale; }
   double y(Vec2 p) const { return top + drawing_height - (p.y - low.y) * scale; }
 };
 
@@ -37,7 +38,9 @@ Layout layout(const FieldMap& m, int width) {
   l.caption = wrap_text(m.caption, l.font, room);
   l.low = m.origin - 0.5 * m.spacing;
   l.high = m.origin + Vec2{(m.nx - 0.5) * m.spacing.x, (m.ny - 0.5) * m.spacing.y};
-  l.scale = room / (l.high.x - l.low.x);
+  // As wide as the figure, but never taller than twice its width.
+  l.scale = std::min(room / (l.high.x - l.low.x), 2.0 * room / (l.high.y - l.low.y));
+  l.left = 0.5 * (room - (l.high.x - l.low.x) * l.scale);
   l.top = 0.6 * l.margin + l.line * static_cast<double>(l.caption.size()) + 0.3 * l.margin;
   l.drawing_height = (l.high.y - l.low.y) * l.scale;
   l.bar_top = l.top + l.drawing_height + 0.6 * l.margin;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/figures/box.h"
 #include "geometry/vec2.h"
 
 namespace sphero::analysis {
@@ -33,10 +34,6 @@ struct FieldMap {
 // Where the figure puts its parts, in output units (y down): the caption's
 // text, the field's drawing (everything else is clipped to it), and the
 // colour bar with its tick labels and quantity.
-struct Box {
-  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-  bool overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
-};
 struct FieldMapLayout {
   double width = 0, height = 0;
   Box caption, drawing, colour_bar;

@@ -18,9 +18,10 @@ struct View {
   Vec2 low, high;
   double scale = 1.0;  // output units per data unit
   double margin = 20.0;
+  double left = 0.0;  // of the drawing, from the margin: a tall drawing is centred
   double height = 0.0;
   double below = 0.0;  // room under the drawing (for a colour bar)
-  double x(Vec2 p) const { return margin + (p.x - low.x) * scale; }
+  double x(Vec2 p) const { return margin + left + (p.x - low.x) * scale; }
   double y(Vec2 p) const { return height - margin - below - (p.y - low.y) * scale; }
 };
 
@@ -103,14 +104,22 @@ Heading heading(const FrameData& f, const FigureOptions& o, const View& v, doubl
 
 void set_colour(cairo_t* cr, const std::array<double, 3>& c) { cairo_set_source_rgb(cr, c[0], c[1], c[2]); }
 
+double caption_y(const Heading& h, const View& v, std::size_t line) {
+  return 0.5 * v.margin + (0.5 + static_cast<double>(line)) * h.line_height;
+}
+double legend_row_y(const Heading& h, const View& v, int row) {
+  return 0.5 * v.margin + h.line_height * static_cast<double>(h.caption.size()) + (row + 0.5) * h.row_height;
+}
+double legend_text_x(const Heading& h, const View& v, const LegendEntry& e) {
+  return v.margin + e.x + (e.line_width > 0.0 ? h.sample + 0.4 * h.font : 0.0);
+}
+
 void draw_heading(cairo_t* cr, const Heading& h, const View& v) {
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_set_font_size(cr, h.font);
-  draw_lines(cr, v.margin, 0.5 * v.margin + 0.5 * h.line_height, h.line_height, h.caption);
-  const double legend_top = 0.5 * v.margin + h.line_height * static_cast<double>(h.caption.size());
+  draw_lines(cr, v.margin, caption_y(h, v, 0), h.line_height, h.caption);
   for (const LegendEntry& e : h.legend) {
-    const double x = v.margin + e.x, row_y = legend_top + (e.row + 0.5) * h.row_height;
-    double text_x = x;
+    const double x = v.margin + e.x, row_y = legend_row_y(h, v, e.row);
     if (e.line_width > 0.0) {
       set_colour(cr, e.colour);
       cairo_set_line_width(cr, e.line_width);
@@ -118,10 +127,9 @@ void draw_heading(cairo_t* cr, const Heading& h, const View& v) {
       cairo_move_to(cr, x, row_y);
       cairo_line_to(cr, x + h.sample, row_y);
       cairo_stroke(cr);
-      text_x = x + h.sample + 0.4 * h.font;
     }
     cairo_set_source_rgb(cr, 0, 0, 0);
-    draw_text(cr, text_x, row_y, e.label);
+    draw_text(cr, legend_text_x(h, v, e), row_y, e.label);
   }
 }
 
@@ -151,10 +159,16 @@ void draw_forces(cairo_t* cr, const FrameData& f, const View& v, const FigureOpt
 }
 
 // The fill's colour bar under the drawing, its label to the right.
-void draw_fill_bar(cairo_t* cr, const View& v, const FigureOptions& o) {
+ColourBar fill_bar(const View& v, const FigureOptions& o) {
   const double x0 = v.margin, x1 = v.margin + 0.4 * o.width, y = v.height - 1.2 * v.margin, h = 0.3 * v.margin;
-  draw_colour_bar(cr, {x0, x1, y, h, o.fill_low, o.fill_high, 100, 4, 0.12 * v.margin, 0.35 * v.margin});
-  draw_text(cr, x1 + 0.02 * o.width, y + 0.5 * h, o.fill_label);
+  return {x0, x1, y, h, o.fill_low, o.fill_high, 100, 4, 0.12 * v.margin, 0.35 * v.margin};
+}
+double fill_label_x(const ColourBar& bar, const FigureOptions& o) { return bar.x1 + 0.02 * o.width; }
+
+void draw_fill_bar(cairo_t* cr, const View& v, const FigureOptions& o) {
+  const ColourBar bar = fill_bar(v, o);
+  draw_colour_bar(cr, bar);
+  draw_text(cr, fill_label_x(bar, o), bar.top + 0.5 * bar.height, o.fill_label);
 }
 
 void draw(cairo_t* cr, const FrameData& f, const View& v, const FigureOptions& o, const Heading& h, double widest_px) {
@@ -235,34 +249,89 @@ bool frames_grains_only(const FrameData& f, const FigureOptions& o) {
   return all.x > 2.0 * grains.x || all.y > 2.0 * grains.y;
 }
 
-void draw_force_network(const FrameData& f, const std::filesystem::path& file, const FigureOptions& o) {
-  if (o.width < 100 || o.width > 20000) throw std::runtime_error("the figure width must be between 100 and 20000");
+namespace {
+
+constexpr double kTallest = 2.0;  // the drawing's largest height over its width
+
+// Where everything goes: the view of the drawing and the text above it.
+struct Plan {
   View v;
+  Heading h;
+  double widest_px = 0.0;
+};
+
+Plan plan(const FrameData& f, const FigureOptions& o) {
+  if (o.width < 100 || o.width > 20000) throw std::runtime_error("the figure width must be between 100 and 20000");
+  Plan p;
+  View& v = p.v;
   v.low = {INFINITY, INFINITY};
   v.high = {-INFINITY, -INFINITY};
   double sizes = 0.0;
-  for (const auto& p : f.outlines) sizes += std::sqrt(std::abs(signed_area(p)));
+  for (const auto& outline : f.outlines) sizes += std::sqrt(std::abs(signed_area(outline)));
   const double mean_size = f.outlines.empty() ? 1.0 : sizes / static_cast<double>(f.outlines.size());
   const bool grains_only = frames_grains_only(f, o);
   for (const auto* group : {&f.outlines, &f.wall_outlines}) {
     if (grains_only && group == &f.wall_outlines) continue;
     for (const auto& polygon : *group)
-      for (Vec2 p : polygon) {
-        v.low = {std::min(v.low.x, p.x), std::min(v.low.y, p.y)};
-        v.high = {std::max(v.high.x, p.x), std::max(v.high.y, p.y)};
+      for (Vec2 q : polygon) {
+        v.low = {std::min(v.low.x, q.x), std::min(v.low.y, q.y)};
+        v.high = {std::max(v.high.x, q.x), std::max(v.high.y, q.y)};
       }
   }
   if (!(v.high.x > v.low.x && v.high.y > v.low.y)) throw std::runtime_error("the frame has nothing to draw");
   if (grains_only) v.low -= Vec2{mean_size, mean_size}, v.high += Vec2{mean_size, mean_size};
   const double widest = o.widest_line > 0.0 ? o.widest_line : mean_size / 3.0;
   v.margin = 0.03 * o.width + 10.0;
-  v.scale = (o.width - 2 * v.margin) / (v.high.x - v.low.x);
+  // As wide as the figure, but never taller than twice its width: a tall
+  // sample is drawn narrower, centred, rather than as a strip of a figure.
+  const double room = o.width - 2 * v.margin;
+  v.scale = std::min(room / (v.high.x - v.low.x), kTallest * room / (v.high.y - v.low.y));
+  v.left = 0.5 * (room - (v.high.x - v.low.x) * v.scale);
   v.below = o.fill.empty() ? 0.0 : v.margin;
-  const Heading h = heading(f, o, v, widest * v.scale);
-  v.height = std::ceil((v.high.y - v.low.y) * v.scale + v.margin + h.height(v.margin) + v.below);
-  const int height = static_cast<int>(v.height);
+  p.widest_px = widest * v.scale;
+  p.h = heading(f, o, v, p.widest_px);
+  v.height = std::ceil((v.high.y - v.low.y) * v.scale + v.margin + p.h.height(v.margin) + v.below);
+  return p;
+}
 
-  render_figure(file, o.width, height, [&](cairo_t* cr) { draw(cr, f, v, o, h, widest * v.scale); });
+// The k-th of lines `line_height` apart from `top`, `width` wide from x.
+Box line_box(double x, double top, double line_height, double k, double width) {
+  return {x, top + k * line_height, x + width, top + (k + 1.0) * line_height};
+}
+
+}  // namespace
+
+ForceNetworkLayout force_network_layout(const FrameData& f, const FigureOptions& o) {
+  const Plan p = plan(f, o);
+  const View& v = p.v;
+  const Heading& h = p.h;
+  ForceNetworkLayout out;
+  out.width = o.width, out.height = v.height;
+  out.drawing = {v.x(v.low), v.y(v.high), v.x(v.high), v.y(v.low)};
+  const double caption_top = caption_y(h, v, 0) - 0.5 * h.line_height;
+  for (std::size_t k = 0; k < h.caption.size(); ++k)
+    out.text.push_back(
+        line_box(v.margin, caption_top, h.line_height, static_cast<double>(k), text_width(h.caption[k], h.font)));
+  const double legend_top = caption_top + h.line_height * static_cast<double>(h.caption.size());
+  for (const LegendEntry& e : h.legend)
+    out.text.push_back(line_box(v.margin + e.x, legend_top, h.row_height, e.row,
+                                legend_text_x(h, v, e) + text_width(e.label, h.font) - v.margin - e.x));
+  if (!o.fill.empty()) {
+    const ColourBar bar = fill_bar(v, o);
+    double half_label = 0.0;
+    for (double t : nice_ticks(bar.low, bar.high, bar.ticks))
+      half_label = std::max(half_label, 0.5 * text_width(fmt::format("{:.6g}", t), h.font));
+    out.text.push_back({bar.x0 - half_label, bar.top,
+                        std::max(bar.x1 + half_label, fill_label_x(bar, o) + text_width(o.fill_label, h.font)),
+                        bar.top + bar.height + bar.label_below + 0.5 * h.line_height});
+  }
+  return out;
+}
+
+void draw_force_network(const FrameData& f, const std::filesystem::path& file, const FigureOptions& o) {
+  const Plan p = plan(f, o);
+  render_figure(
+      file, o.width, static_cast<int>(p.v.height), [&](cairo_t* cr) { draw(cr, f, p.v, o, p.h, p.widest_px); });
 }
 
 }  // namespace sphero::analysis

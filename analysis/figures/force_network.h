@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/figures/box.h"
 #include "io/frame_data.h"
 
 namespace sphero::analysis {
@@ -55,6 +56,17 @@ ParticleCentres particle_centres(const FrameData& frame);
 // the nearest image.
 std::vector<std::pair<Vec2, Vec2>> contact_pieces(const FrameData& frame, const ParticleCentres& centres,
                                                   std::size_t k);
+
+// Where the figure puts its parts, in output units (y down): the drawing
+// (grains, walls and forces are clipped to it) and every piece of text —
+// each caption line, each legend entry with its sample line, the colour bar
+// with its tick labels and label. Drawn exactly so.
+struct ForceNetworkLayout {
+  double width = 0, height = 0;
+  Box drawing;
+  std::vector<Box> text;
+};
+ForceNetworkLayout force_network_layout(const FrameData& frame, const FigureOptions& options);
 
 // Throws std::runtime_error for an unknown extension or an unwritable file;
 // never leaves a partial file.
