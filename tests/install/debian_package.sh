@@ -1,29 +1,55 @@
 #!/usr/bin/env bash
-# debian_package.sh BUILD_DIR WORKDIR: cpack makes sphero_<version>_amd64.deb
-# with its dependencies declared and everything in it — the program, the
-# plugin where ParaView loads it, the Python module in dist-packages, data,
-# docs, headers and the CMake package — and its unpacked program runs.
+# debian_package.sh BUILD_DIR WORKDIR: cpack makes sphero-paraview_<version>_amd64.deb
+# from the ParaView build — the plugin alone, its copyright and changelog, and
+# the environment files that make ParaView load it at start — with its
+# dependencies declared by dpkg-shlibdeps; lintian finds no error in it; and
+# pvpython, in a shell that read the package's profile script, opens Sphero's
+# readers without being told where the plugin is. (The package `sphero` is
+# made from a second build against Debian's VTK: tools/debian-packages.)
 set -euo pipefail
 build=$1; work=$2
 rm -rf "$work"; mkdir -p "$work"
-(cd "$build" && cpack -G DEB -B "$work" > "$work/cpack.log") || { tail -20 "$work/cpack.log"; exit 1; }
-deb=$(ls "$work"/sphero_*_amd64.deb)
+(cd "$build" && DEBFULLNAME="Sphero Test" DEBEMAIL="test@sphero.invalid" cpack -G DEB -B "$work" > "$work/cpack.log" 2>&1) \
+  || { tail -20 "$work/cpack.log"; exit 1; }
+deb=$(ls "$work"/sphero-paraview_*_amd64.deb)
 dpkg-deb --info "$deb" > "$work/info.txt"
-for field in "Package: sphero" "Architecture: amd64" "Depends: paraview (>= 5.11)," "python3-numpy"; do
+for field in "Package: sphero-paraview" "Architecture: amd64" "paraview (>= 5.11" "paraview (<< 5.11" \
+             "Maintainer: Sphero Test <test@sphero.invalid>" "Recommends: sphero (= " \
+             "Description: ParaView plugin for Sphero"; do
   grep -q -- "$field" "$work/info.txt" || { echo "dpkg-deb --info lacks '$field'"; cat "$work/info.txt"; exit 1; }
 done
 dpkg-deb --contents "$deb" > "$work/contents.txt"
-for path in ./usr/bin/sphero ./usr/lib/paraview-5.11/plugins/SpheroPlugin/SpheroPlugin.so \
-            ./usr/lib/python3/dist-packages/sphero/__init__.py ./usr/share/sphero/shapes/cow.shape \
-            ./usr/share/sphero/scenes/hopper.ini ./usr/lib/cmake/Sphero/SpheroConfig.cmake \
-            ./usr/include/sphero/engine/engine.h ./usr/share/doc/sphero/README.md; do
+for path in ./usr/lib/paraview-5.11/plugins/SpheroPlugin/SpheroPlugin.so ./etc/profile.d/sphero-paraview.sh \
+            ./usr/lib/environment.d/60-sphero-paraview.conf ./usr/share/doc/sphero-paraview/copyright \
+            ./usr/share/doc/sphero-paraview/changelog.gz; do
   grep -q " $path\$" "$work/contents.txt" || { echo "the package lacks $path"; exit 1; }
 done
-grep -q " ./usr/lib/python3/dist-packages/sphero/_sphero.*\.so$" "$work/contents.txt" || { echo "no _sphero module"; exit 1; }
-grep -q " ./usr/bin/plugins -> ../lib/paraview-5.11/plugins/SpheroPlugin$" "$work/contents.txt" \
-  || { echo "no /usr/bin/plugins link to the plugin"; grep plugins "$work/contents.txt"; exit 1; }
-if grep -q "libSpheroReaders" "$work/contents.txt"; then echo "the plugin's build-time libraries were packaged"; exit 1; fi
+# The command line, its data and the plugin's build-time libraries belong elsewhere.
+for path in ./usr/bin/ ./usr/share/sphero/ ./usr/include/ libSpheroReaders; do
+  if grep -q -- "$path" "$work/contents.txt"; then echo "the package holds $path"; exit 1; fi
+done
+dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/profile.d/sphero-paraview.sh \
+  || { echo "the profile script is not a conffile"; exit 1; }
+
 dpkg-deb -x "$deb" "$work/root"
-"$work/root/usr/bin/sphero" --version | grep -qx "data: $work/root/usr/share/sphero" \
-  || { "$work/root/usr/bin/sphero" --version; exit 1; }
+zcat "$work/root/usr/share/doc/sphero-paraview/changelog.gz" | head -1 | grep -q "^sphero-paraview (" \
+  || { echo "the changelog does not name the package"; exit 1; }
+grep -q "^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" \
+  "$work/root/usr/share/doc/sphero-paraview/copyright" || { echo "the copyright file is not DEP-5"; exit 1; }
+# The unpacked profile script, pointed at the unpacked plugin.
+sed "s|/usr/lib/paraview-5.11|$work/root/usr/lib/paraview-5.11|g" \
+  "$work/root/etc/profile.d/sphero-paraview.sh" > "$work/profile.sh"
+env -u PV_PLUGIN_PATH bash -c ". '$work/profile.sh' && . '$work/profile.sh' && echo \"\$PV_PLUGIN_PATH\"" \
+  > "$work/plugin_path.txt"
+[ "$(cat "$work/plugin_path.txt")" = "$work/root/usr/lib/paraview-5.11/plugins/SpheroPlugin" ] \
+  || { echo "the profile script set PV_PLUGIN_PATH to '$(cat "$work/plugin_path.txt")'"; exit 1; }
+env -u PV_PLUGIN_PATH bash -c ". '$work/profile.sh' && pvpython -c 'import paraview.simple as s; print(\"readers:\", hasattr(s, \"SpheroRunReader\"))'" \
+  > "$work/pvpython.txt" 2>&1 || { cat "$work/pvpython.txt"; exit 1; }
+grep -q "readers: True" "$work/pvpython.txt" || { echo "pvpython did not load the plugin"; cat "$work/pvpython.txt"; exit 1; }
+
+if command -v lintian > /dev/null; then
+  lintian --fail-on error "$deb" > "$work/lintian.txt" 2>&1 || { echo "lintian:"; cat "$work/lintian.txt"; exit 1; }
+else
+  echo "lintian is not installed (tools/install-dependencies installs it)"; exit 1
+fi
 echo "package ok: $(basename "$deb"), $(grep -c . "$work/contents.txt") entries, $(stat -c %s "$deb") bytes"
