@@ -14,7 +14,7 @@ import argparse
 import os
 
 from paraview.simple import (LoadPlugin, OpenDataFile, ExtractBlock, MergeBlocks, ExtractSurface, CellDatatoPointData, Calculator, Tube, Show,
-                             CreateView, SetActiveView, Render, SaveScreenshot, Text)
+                             CreateView, SetActiveView, Render, SaveScreenshot, Text, Clip)
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--plugin", required=True, help="the built SpheroPlugin.so")
@@ -23,6 +23,9 @@ parser.add_argument("--time", type=float, help="simulation time to show (default
 parser.add_argument("-o", "--output", default="force-chains.png")
 parser.add_argument("--width", type=int, default=1600)
 parser.add_argument("--height", type=int, help="default: the aspect of the scene")
+parser.add_argument("--view", choices=["auto", "grains", "all"], default="auto",
+                    help="frame the grains, everything, or (auto) the grains where the walls reach more than twice as "
+                         "far along either axis, as sphero figure does")
 args = parser.parse_args()
 
 LoadPlugin(args.plugin, remote=False, ns=globals())
@@ -36,10 +39,23 @@ def part(name):
     return ExtractBlock(Input=chains, Selectors=[f"/Root/{name}"])
 
 
-# The image takes the aspect of the scene (particles and walls).
+# The image takes the aspect of what it frames: the grains and walls, or
+# the grains alone with a grain's margin (a biaxial sample's long plates
+# framed out, as `sphero figure --view auto` does).
 everything = MergeBlocks(Input=chains)
 everything.UpdatePipeline(time)
 x0, x1, y0, y1, _, _ = everything.GetDataInformation().GetBounds()
+grains_only = MergeBlocks(Input=part("particles"))
+grains_only.UpdatePipeline(time)
+gx0, gx1, gy0, gy1, _, _ = grains_only.GetDataInformation().GetBounds()
+if gx1 > gx0 and (args.view == "grains" or (args.view == "auto" and
+                                            (x1 - x0 > 2 * (gx1 - gx0) or y1 - y0 > 2 * (gy1 - gy0)))):
+    grain_areas = grains_only.CellData["area"].GetRange()
+    reach = (0.5 * (grain_areas[0] + grain_areas[1])) ** 0.5
+    x0, x1, y0, y1 = gx0 - reach, gx1 + reach, gy0 - reach, gy1 + reach
+    framed_out = True
+else:
+    framed_out = False
 margin = 0.02 * max(x1 - x0, y1 - y0)
 # A band above the drawing for the time and one below for the legend, so
 # that no text lies over the grains.
@@ -58,6 +74,7 @@ view.Background = [1, 1, 1]
 
 particles = Show(part("particles"), view)
 particles.Representation = "Surface"
+particles.Triangulate = 1  # non-convex grains drawn whole, not as a fan from their first point
 particles.ColorArrayName = [None, '']
 particles.AmbientColor = particles.DiffuseColor = [0.86, 0.86, 0.86]
 outlines = Show(part("particles"), view)
@@ -67,7 +84,14 @@ outlines.AmbientColor = outlines.DiffuseColor = [0.55, 0.55, 0.55]
 
 # Walls as their outlines: a wall's rounded band is a non-convex polygon
 # that VTK's polygon fill does not triangulate reliably.
-walls = Show(part("walls"), view)
+walls_block = part("walls")
+if framed_out:
+    # Walls cut at the frame, so that no plate runs on under the text.
+    walls_block = Clip(Input=walls_block, ClipType="Box", Invert=1, Crinkleclip=0)
+    walls_block.ClipType.UseReferenceBounds = 0  # Position and Length in the run's units
+    walls_block.ClipType.Position = [x0 - margin, y0 - margin, -1.0]
+    walls_block.ClipType.Length = [x1 - x0 + 2 * margin, y1 - y0 + 2 * margin, 2.0]
+walls = Show(walls_block, view)
 walls.Representation = "Wireframe"
 walls.LineWidth = 2.0
 walls.ColorArrayName = [None, '']
