@@ -32,7 +32,7 @@ void add_analysis_options(boost::program_options::options_description& options) 
   options.add_options()("window", po::value<std::string>(),
                         "X0,Y0,X1,Y1: average over a rectangular window (default: the box around the particles)")(
       "circle", po::value<std::string>(), "X,Y,R: average over a circular window")(
-      "frames", po::value<std::string>(), "A:B, the frames to use (default all)")(
+      "frames", po::value<std::string>(), "A:B, the frames to use (A: and :B leave an end open; default all)")(
       "exclude-rattlers", "leave particles with fewer than 2 contacts out of the coordination number")(
       "exclude-walls", "leave contacts with walls out of the particles' stresses")(
       "packing-by-centres",
@@ -89,11 +89,13 @@ FrameRange frame_range(const boost::program_options::variables_map& vm, int coun
   const auto whole = [&](const std::string& part) {
     const auto n = parse_number(part);
     if (!n || *n != std::floor(*n) || std::abs(*n) > 1e9)
-      throw std::invalid_argument(fmt::format("--frames: expected A:B, found '{}'", text));
+      throw std::invalid_argument(fmt::format("--frames: expected A:B, A:, :B or A, found '{}'", text));
     return static_cast<int>(*n);
   };
-  r.first = whole(text.substr(0, colon));
-  r.last = colon == std::string::npos ? r.first : whole(text.substr(colon + 1));
+  // A:B, A alone, or an open end: A: to the last frame, :B from the first.
+  const std::string first = text.substr(0, colon), last = colon == std::string::npos ? "" : text.substr(colon + 1);
+  r.first = first.empty() && colon != std::string::npos ? 0 : whole(first);
+  r.last = colon == std::string::npos ? r.first : last.empty() ? count - 1 : whole(last);
   if (r.first < 0 || r.last >= count || r.first > r.last)
     throw std::invalid_argument(fmt::format("--frames: the run has frames 0 to {}", count - 1));
   return r;

@@ -32,8 +32,9 @@ namespace {
 
 using analysis::Curve;
 
-const std::set<std::string> kinds{"network",      "packing-map", "rose",         "stress-strain",    "void-ratio",
-                                  "stress-ratio", "energy",      "ke-histogram", "volumetric-strain"};
+const std::set<std::string> kinds{"network",           "packing-map",        "rose",     "stress-strain",
+                                  "void-ratio",        "stress-ratio",       "energy",   "ke-histogram",
+                                  "volumetric-strain", "shear-stress-ratio", "dilatancy"};
 
 // Force network, with the links of force chains highlighted.
 void network_figure(const FrameData& data, const analysis::AnalysisOptions& o, analysis::FigureOptions figure,
@@ -99,7 +100,7 @@ void rose_figure(const FrameData& data, const analysis::AnalysisOptions& o, cons
 namespace po = boost::program_options;
 
 struct Series {
-  std::vector<double> x, sxx, syy, q, p, e;
+  std::vector<double> x, sxx, syy, sxy, q, p, e;  // sxy: the shear stress's symmetric part
 };
 Series frame_series(const std::string& run, const analysis::AnalysisOptions& o, FrameRange frames, bool against_time) {
   Series out;
@@ -109,6 +110,7 @@ Series frame_series(const std::string& run, const analysis::AnalysisOptions& o, 
     if (frame == frames.first) h0 = s.height;
     out.x.push_back(against_time ? s.time : 1.0 - s.height / h0);
     out.sxx.push_back(s.stress.xx), out.syy.push_back(s.stress.yy), out.q.push_back(s.deviator);
+    out.sxy.push_back(0.5 * (s.stress.xy + s.stress.yx));
     out.p.push_back(s.pressure), out.e.push_back(s.void_ratio);
   }
   return out;
@@ -190,6 +192,47 @@ std::string biaxial_figure(const std::string& kind, const std::string& run, cons
   return plates.found ? fmt::format("at the end: axial strain {:.6g}, volumetric strain {:.6g}, q/p {:.6g}",
                                     plates.axial.back(), plates.volumetric.back(), q_over_p)
                       : fmt::format("at the end: q/p {:.6g} (no plates named left, right, bottom, top)", q_over_p);
+}
+
+// A shear cell's standard plots: the shear stress ratio τ/σ_n (the
+// sample's macroscopic friction) and the dilatancy, against the shear
+// strain, strains from the plates named bottom and top.
+// Returns what the figure shows at its last frame, for the command's summary.
+std::string shear_figure(const std::string& kind, const std::string& run, const analysis::AnalysisOptions& o,
+                         FrameRange frames, bool against_time, const std::string& title, const std::string& output,
+                         int width) {
+  const ShearStrains plates = shear_strains(run, frames);
+  if (!plates.found)
+    throw std::invalid_argument(fmt::format(
+        "--plot {}: the run has no plates named bottom and top; name the walls in the scene (wall = name=bottom ...)",
+        kind));
+  const std::vector<double>& x = against_time ? plates.time : plates.shear;
+  analysis::Chart chart;
+  chart.x_label = against_time ? "time t (s)" : "shear strain γ = Δx/H₀ (top plate relative to bottom)";
+  const std::string head = (title.empty() ? "" : title + " — ");
+  const Series s = frame_series(run, o, frames, against_time);
+  // With compression positive, the stress a plate moving along +x puts on
+  // the sample's top face is −σ_xy; the sign of the shearing makes the
+  // ratio positive in its direction.
+  const double direction = plates.shear.back() < 0.0 ? -1.0 : 1.0;
+  std::vector<double> ratio;
+  for (std::size_t k = 0; k < s.syy.size(); ++k)
+    ratio.push_back(s.syy[k] != 0.0 ? -direction * s.sxy[k] / s.syy[k] : NAN);
+  if (kind == "shear-stress-ratio") {
+    chart.title =
+        fmt::format("{}shear stress ratio of the sample (Love–Weber); strain from the plates, {}", head, plates.note);
+    chart.y_label = "shear stress ratio τ/σ_n";
+    chart.curves = {{"τ/σ_n = −σ_xy/σ_yy (compression positive)", x, ratio, Curve::Style::line}};
+    chart.y_from_zero = true;
+  } else {
+    chart.title = fmt::format("{}dilatancy; strains from the plates, {}", head, plates.note);
+    chart.y_label = "dilatancy (H − H₀)/H₀ (dilation positive)";
+    chart.curves = {{"(H − H₀)/H₀", x, plates.dilatancy, Curve::Style::line}};
+    chart.y_from_zero = true;
+  }
+  analysis::draw_chart(chart, output, width, width * 2 / 3);
+  return fmt::format("at the end: shear strain {:.6g}, τ/σ_n {:.6g}, dilatancy {:.6g}", plates.shear.back(),
+                     ratio.back(), plates.dilatancy.back());
 }
 
 void energy_figure(const std::string& run, const std::string& title, const std::string& output, int width) {
@@ -309,13 +352,16 @@ int run_figure_command(const std::vector<std::string>& args) {
       "network (default): force network of a frame, chains highlighted; packing-map: particles coloured by local "
       "packing fraction; rose: contact-normal and force orientations of a frame; stress-strain, void-ratio: over the "
       "frames; stress-ratio, volumetric-strain: q/p and the volumetric strain against the axial strain, strains from "
-      "the plates named left, right, bottom, top; energy: the energy ledger; ke-histogram: kinetic energy per "
+      "the plates named left, right, bottom, top; shear-stress-ratio, dilatancy: a shear cell's τ/σ_n and (H − "
+      "H₀)/H₀ against the shear strain, from the plates named bottom and top; energy: the energy ledger; "
+      "ke-histogram: kinetic energy per "
       "particle against Maxwell-Boltzmann; "
       "field:NAME: a coarse-grained field of a frame (or the mean over --frames), NAME pressure, deviator_stress, "
       "density, speed, velocity_x, ... (docs/ANALYSIS.md)")(
       "frame", po::value(&frame_text), "frame number, or 'last' (default), for network, packing-map and rose")(
       "x", po::value(&x_axis),
-      "stress-strain, void-ratio, stress-ratio, volumetric-strain against 'strain' (default) or 'time'")(
+      "stress-strain, void-ratio, stress-ratio, volumetric-strain, shear-stress-ratio, dilatancy against 'strain' "
+      "(default) or 'time'")(
       "output,o", po::value(&output), "figure file: .png, .svg or .pdf (default RUN_DIR/<plot>.png)")(
       "width", po::value(&width), "width in pixels (PNG) or points (default 1600 for frames, 1200 for plots)")(
       "title", po::value(&title), "a title before the caption")(
@@ -341,7 +387,8 @@ int run_figure_command(const std::vector<std::string>& args) {
   if (!kinds.count(kind) && !field)
     throw std::invalid_argument(
         fmt::format("--plot: unknown plot '{}'; use network, packing-map, rose, stress-strain, "
-                    "void-ratio, stress-ratio, volumetric-strain, energy, ke-histogram or field:NAME",
+                    "void-ratio, stress-ratio, volumetric-strain, shear-stress-ratio, dilatancy, energy, "
+                    "ke-histogram or field:NAME",
                     kind));
   if (x_axis != "strain" && x_axis != "time") throw std::invalid_argument("--x: use 'strain' or 'time'");
   const analysis::AnalysisOptions o = analysis_options(vm);
@@ -383,6 +430,11 @@ int run_figure_command(const std::vector<std::string>& args) {
     series_figure(kind, run, compared, o, vm, x_axis == "time", title, output, width);
   if (kind == "stress-ratio" || kind == "volumetric-strain") {
     const std::string summary = biaxial_figure(kind, run, o, range, x_axis == "time", title, output, width);
+    fmt::print("sphero figure: {} -> {}; {}\n", kind, output, summary);
+    return 0;
+  }
+  if (kind == "shear-stress-ratio" || kind == "dilatancy") {
+    const std::string summary = shear_figure(kind, run, o, range, x_axis == "time", title, output, width);
     fmt::print("sphero figure: {} -> {}; {}\n", kind, output, summary);
     return 0;
   }

@@ -23,4 +23,15 @@ struct PlateStrains {
 // the run's frames.
 PlateStrains plate_strains(const std::string& run, FrameRange frames);
 
+// A shear cell's strains from its plates named bottom and top: the shear
+// strain γ = (Δx_top − Δx_bottom)/H₀, the plates' relative displacement
+// over the first frame's height between their inner faces, and the
+// dilatancy (H − H₀)/H₀, dilation positive.
+struct ShearStrains {
+  bool found = false;  // false: the run has no plates named bottom and top
+  std::string note;
+  std::vector<double> time, shear, dilatancy;  // per frame of the range
+};
+ShearStrains shear_strains(const std::string& run, FrameRange frames);
+
 }  // namespace sphero::app

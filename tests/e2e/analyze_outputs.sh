@@ -38,10 +38,22 @@ for plot in network packing-map rose stress-strain void-ratio energy ke-histogra
 done
 "$sphero" figure "$run" --plot void-ratio --x time -o "$work/void-ratio-time.pdf" > /dev/null
 [ "$(head -c 5 "$work/void-ratio-time.pdf")" = "%PDF-" ] || { echo "not a PDF"; exit 1; }
+# A shear study's plots need plates named bottom and top, which this run lacks.
+if "$sphero" figure "$run" --plot dilatancy 2> "$work/err"; then echo "drew dilatancy without plates"; exit 1; fi
+grep -q -- "--plot dilatancy: the run has no plates named bottom and top" "$work/err" || { cat "$work/err"; exit 1; }
 if "$sphero" figure "$run" --plot pie 2> "$work/err"; then echo "accepted --plot pie"; exit 1; fi
 grep -q -- "--plot: unknown plot 'pie'" "$work/err" || { cat "$work/err"; exit 1; }
 if "$sphero" analyze "$run" --window 1,1,0,0 2> "$work/err"; then echo "accepted an empty window"; exit 1; fi
 grep -q -- "--window: expected X0 < X1" "$work/err" || { cat "$work/err"; exit 1; }
+# Open ends: 2: runs to the last frame, :2 from the first.
+for range in "2:" ":2"; do
+  cp -r "$run" "$work/open-$range"
+  "$sphero" analyze "$work/open-$range" --frames "$range" > /dev/null
+  expected=$([ "$range" = "2:" ] && echo $((frames - 2)) || echo 3)
+  [ "$(grep -c '^[0-9]' "$work/open-$range/analysis.csv")" -eq "$expected" ] \
+    || { echo "--frames $range: not $expected rows"; exit 1; }
+done
+[ "$(grep '^[0-9]' "$work/open-2:/analysis.csv" | head -1 | cut -d, -f1)" = 2 ] || { echo "--frames 2: does not start at 2"; exit 1; }
 if "$sphero" analyze "$run" --frames 3:999 2> "$work/err"; then echo "accepted frames 3:999"; exit 1; fi
 grep -q -- "--frames: the run has frames 0 to" "$work/err" || { cat "$work/err"; exit 1; }
 if "$sphero" analyze "$run" --chain-links best 2> "$work/err"; then echo "accepted --chain-links best"; exit 1; fi

@@ -57,6 +57,23 @@ for particles in pentagons voronoi; do
   name=$([[ $particles == voronoi ]] && echo "Voronoi cells" || echo pentagons)
   sphero figure "$dir/shear" --plot energy -o "$OUT/first-law-$particles.png" --title "Shear band, $name"
   sphero figure "$dir/shear" --plot network --frame last -o "$OUT/snapshot-$particles.png" --title "Shear band, $name"
+  # A shear study's standard plots, strains from the plates named bottom
+  # and top: τ/σ_n and the dilatancy against the shear strain.
+  sphero figure "$dir/shear" --plot dilatancy -o "$OUT/dilatancy-$particles.png" --title "Shear band, $name" >/dev/null
+  read -r gamma ratio dilatancy < <(sphero figure "$dir/shear" --plot shear-stress-ratio \
+    -o "$OUT/shear-stress-ratio-$particles.png" --title "Shear band, $name" |
+    sed -n 's/.*shear strain \([^,]*\), τ\/σ_n \([^,]*\), dilatancy \(.*\)$/\1 \2 \3/p')
+  # The first height between the plates' inner faces (their sphero-radius 0.1).
+  height=$(csv "$dir/shear/energy.csv" bottom_y_m top_y_m | awk 'NR == 1 { print $2 - $1 - 0.2 }')
+  result "${particles}_shear_strain" "$gamma" "plates' relative displacement over the first height"
+  result "${particles}_shear_stress_ratio" "$ratio" "tau / sigma_n at the end"
+  result "${particles}_dilatancy" "$dilatancy" "(H - H0) / H0 at the end"
+  expected=$(awk -v v="$velocity" -v t="$shear" -v h="$height" 'BEGIN { print v * t / h }')
+  check "$particles: the shear strain is the top plate's travel over the height, V t / H0 = $expected (upper)" \
+    "$gamma" "<" "$(awk -v e="$expected" 'BEGIN { print 1.001 * e }')"
+  check "$particles: the shear strain is the top plate's travel over the height (lower)" \
+    "$gamma" ">" "$(awk -v e="$expected" 'BEGIN { print 0.999 * e }')"
+  check "$particles: the sample resists the shearing, tau / sigma_n" "$ratio" ">" 0.1
 done
 sphero plot "$table" --x time_s --y relative_residual --by particles --title "Shear band: first-law error (W - dE - D) / W" \
   --y-label "relative first-law residual" -o "$OUT/first-law-error.png"
