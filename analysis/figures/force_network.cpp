@@ -28,7 +28,7 @@ struct View {
 // One entry of the legend: a line of a force's width and colour (none for
 // plain text) and its label, at its place in the legend's rows.
 struct LegendEntry {
-  double line_width = 0.0;  // 0: text only
+  double line_width = 0.0;  // 0: text only; a text-only entry heads a group
   std::array<double, 3> colour{};
   std::string label;
   double x = 0.0;
@@ -89,12 +89,22 @@ Heading heading(const FrameData& f, const FigureOptions& o, const View& v, doubl
       o.show_time ? fmt::format("{}{}t = {:.4g} s", o.title, o.title.empty() ? "" : " — ", f.time) : o.title;
   if (!caption.empty()) h.caption = wrap_text(caption, h.font, room);
   h.legend = legend_entries(f, o, widest_px);
+  const auto wide = [&](const LegendEntry& e) {
+    return (e.line_width > 0.0 ? h.sample + 0.4 * h.font : 0.0) + text_width(e.label, h.font) + h.font;
+  };
   double x = 0.0, thickest = 0.0;
-  for (LegendEntry& e : h.legend) {
-    const double wide = (e.line_width > 0.0 ? h.sample + 0.4 * h.font : 0.0) + text_width(e.label, h.font) + h.font;
-    if (x > 0.0 && x + wide > room) x = 0.0, ++h.rows;
+  for (std::size_t k = 0; k < h.legend.size(); ++k) {
+    LegendEntry& e = h.legend[k];
+    // A group that would break across rows starts a row of its own, where
+    // it fits; its entries break only where a row cannot hold them all.
+    if (e.line_width == 0.0 && x > 0.0) {
+      double group = wide(e);
+      for (std::size_t j = k + 1; j < h.legend.size() && h.legend[j].line_width > 0.0; ++j) group += wide(h.legend[j]);
+      if (x + group > room) x = 0.0, ++h.rows;
+    }
+    if (x > 0.0 && x + wide(e) > room) x = 0.0, ++h.rows;
     e.x = x, e.row = h.rows;
-    x += wide;
+    x += wide(e);
     thickest = std::max(thickest, e.line_width);
   }
   if (!h.legend.empty()) ++h.rows;
