@@ -29,14 +29,15 @@ def crossing(y, v, level):
 
 
 # The plates' traction over the same frames, from energy.csv: the grains'
-# force on the top plate (body 1) over the period, 20 m.
+# force on the top plate (the shear-band scene's wall `top`) over the
+# period, 20 m.
 frames = [sphero.read_frame(run, k) for k in range(first, last + 1)]
 times = {f.time for f in frames}
 with open(f"{run}/energy.csv") as f:
     rows = [r for r in csv.DictReader(line for line in f if not line.startswith("#")) if float(r["time_s"]) in times]
 period = 20.0
-plate_fx = np.mean([float(r["wall1_fx_N"]) for r in rows]) / period
-plate_fy = np.mean([float(r["wall1_fy_N"]) for r in rows]) / period
+plate_fx = np.mean([float(r["top_fx_N"]) for r in rows]) / period
+plate_fy = np.mean([float(r["top_fy_N"]) for r in rows]) / period
 
 with open(profiles_file, "w") as p, open(summary_file, "w") as s:
     p.write("w_over_d,y_m,velocity_x_m_per_s,stress_yx_N_per_m,stress_yy_N_per_m,density_kg_per_m2\n")
