@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "geometry/mitre.h"
 #include "geometry/polygon.h"
 
 namespace sphero {
@@ -205,8 +206,7 @@ bool OffsetCurve::make_pieces() {
     if (turn >= -kStraight || turn <= -0.5 * kPi) continue;
     const double reach = r_ * std::tan(-0.5 * turn);
     if (reach >= 0.5 * std::min(norm(edge(k)), norm(edge(next)))) continue;
-    const Vec2 tip = loop_[next] + (r_ / (1.0 + dot(normal[k], normal[next]))) * (normal[k] + normal[next]);
-    to[k] = from[next] = tip;
+    to[k] = from[next] = mitre_tip(loop_[next], normal[k], normal[next], r_);
     met_at_tip_[k] = 1;
   }
   for (std::size_t k = 0; k < m; ++k) {

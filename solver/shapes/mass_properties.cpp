@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "geometry/mitre.h"
 #include "geometry/polygon.h"
 #include "morphology/minkowski.h"
 #include "morphology/offset_curve.h"
@@ -237,7 +238,7 @@ std::vector<double> turns(const std::vector<Vec2>& v) {
 // into and out of corner i, and where the two edges pushed out by r meet.
 struct Corner {
   Vec2 in, out;
-  Vec2 tip(Vec2 corner, double r) const { return corner + (r / (1.0 + dot(in, out))) * (in + out); }
+  Vec2 tip(Vec2 corner, double r) const { return mitre_tip(corner, in, out, r); }
 };
 
 Corner corner_normals(const std::vector<Vec2>& v, std::size_t i) {
