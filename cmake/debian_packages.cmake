@@ -10,6 +10,11 @@
 # CPACK_DEBIAN_PACKAGE_MAINTAINER="Name <address>".
 
 set(SPHERO_DEBIAN_DIR "${PROJECT_BINARY_DIR}/debian")
+# The Debian revision: 0.1.0, the one package of program and plugin, came
+# before the split, and its successors must sort after it for apt to
+# replace it. Back to 1 with the next version.
+set(CPACK_DEBIAN_PACKAGE_RELEASE 2)
+set(SPHERO_PACKAGE_VERSION "${PROJECT_VERSION}-${CPACK_DEBIAN_PACKAGE_RELEASE}")
 file(COPY "${PROJECT_SOURCE_DIR}/cmake/debian/copyright" DESTINATION "${SPHERO_DEBIAN_DIR}")
 
 if(SPHERO_HAVE_PARAVIEW)
@@ -31,7 +36,10 @@ if(SPHERO_HAVE_PARAVIEW)
   file(WRITE "${SPHERO_DEBIAN_DIR}/conffiles" "/etc/profile.d/sphero-paraview.sh\n")
   set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${SPHERO_DEBIAN_DIR}/conffiles")
   set(CPACK_COMPONENTS_ALL Unspecified debian)
-  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "sphero (= ${PROJECT_VERSION})")
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "sphero (= ${SPHERO_PACKAGE_VERSION})")
+  # The plugin was in the package sphero until 0.1.0.
+  set(CPACK_DEBIAN_PACKAGE_BREAKS "sphero (<< 0.1.0-2)")
+  set(CPACK_DEBIAN_PACKAGE_REPLACES "sphero (<< 0.1.0-2)")
   set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "ParaView plugin for Sphero's granular simulations")
   set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Opens Sphero's runs (run.sphero) in ParaView 5.11 as one time-aware source:
 grains, contacts, walls and the energy ledger as a table; shape files as
@@ -41,10 +49,15 @@ start through PV_PLUGIN_PATH, set for login shells and graphical sessions.")
 else()
   set(SPHERO_PACKAGE sphero)
   set(CPACK_COMPONENTS_ALL sphero debian)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3 (>= 3.11), python3 (<< 3.12), python3-numpy")
+  # The Python module is built for one Python: the one this build found.
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  math(EXPR next_minor "${Python3_VERSION_MINOR} + 1")
+  set(python "${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "python3 (>= ${python}), python3 (<< ${Python3_VERSION_MAJOR}.${next_minor}), python3-numpy")
   # Programs of one's own built with find_package(Sphero) need the headers
   # of what the static libraries link.
-  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "sphero-paraview (= ${PROJECT_VERSION}), libvtk9-dev, libcgal-dev, libeigen3-dev, \
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "sphero-paraview (= ${SPHERO_PACKAGE_VERSION}), libvtk9-dev, libcgal-dev, libeigen3-dev, \
 libsuitesparse-dev, libfmt-dev, libboost-program-options-dev, libcairo2-dev, libopenmpi-dev, libtrilinos-zoltan-dev")
   set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Discrete-element simulations of 2D spheropolygon grains")
   set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Sphero simulates 2D granular materials made of spheropolygons (polygons,
@@ -62,7 +75,7 @@ endif()
 # The copyright and changelog every Debian package carries, in its own doc
 # folder; the changelog is written when the package is made, with its
 # maintainer (cmake/debian/package_time.cmake).
-install(FILES "${SPHERO_DEBIAN_DIR}/copyright" "${SPHERO_DEBIAN_DIR}/changelog.gz"
+install(FILES "${SPHERO_DEBIAN_DIR}/copyright" "${SPHERO_DEBIAN_DIR}/changelog.Debian.gz"
   DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/doc/${SPHERO_PACKAGE}" COMPONENT debian EXCLUDE_FROM_ALL)
 
 set(CPACK_PACKAGE_NAME "${SPHERO_PACKAGE}")

@@ -13,6 +13,11 @@
 
 namespace sphero::analysis {
 
+// A map's drawing (grains, a field) is at most this many times as tall as
+// it is wide: a tall sample is drawn narrower, centred, not as a strip of
+// a figure taller than any page.
+constexpr double kTallestDrawing = 2.0;
+
 // Throws std::runtime_error for an unknown extension, a size out of range
 // or an unwritable file.
 void render_figure(const std::filesystem::path& file, int width, int height, const std::function<void(cairo_t*)>& draw);

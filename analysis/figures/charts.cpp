@@ -68,7 +68,8 @@ struct ChartFrame {
   double px(double x) const { return left + (x - x0) / (x1 - x0) * (right - left); }
   double py(double y) const { return bottom - (y - y0) / (y1 - y0) * (bottom - top); }
   double title_line_y(std::size_t k) const { return (35.0 + 28.0 * static_cast<double>(k)) * scale; }
-  double x_tick_label_y() const { return bottom + 20.0 * scale; }
+  // Low enough that the first x label clears the lowest y label at the corner.
+  double x_tick_label_y() const { return bottom + 24.0 * scale; }
 };
 
 // The data's range, padded so that nothing sits on the frame.
@@ -300,7 +301,7 @@ ChartPlan plan_chart(const Chart& linear_chart, const std::filesystem::path& fil
       p.legend.width + 20 * f.scale <= f.right - f.left && p.legend.height + 16 * f.scale <= f.bottom - f.top;
   if (p.legend.entries == 0 || (p.legend.hidden == 0 && fits_inside)) return p;
   const double gap = 20 * p.frame.scale;
-  if (p.legend.width + gap < 0.4 * (p.frame.right - p.frame.left)) {
+  if (p.legend.width + gap < 0.4 * (p.frame.right - p.frame.left) && p.legend.height <= f.bottom - f.top) {
     p.frame.right -= p.legend.width + gap;
     p.legend.left = p.frame.right + 12 * p.frame.scale, p.legend.top = p.frame.top;
   } else {

@@ -39,7 +39,7 @@ Layout layout(const FieldMap& m, int width) {
   l.low = m.origin - 0.5 * m.spacing;
   l.high = m.origin + Vec2{(m.nx - 0.5) * m.spacing.x, (m.ny - 0.5) * m.spacing.y};
   // As wide as the figure, but never taller than twice its width.
-  l.scale = std::min(room / (l.high.x - l.low.x), 2.0 * room / (l.high.y - l.low.y));
+  l.scale = std::min(room / (l.high.x - l.low.x), kTallestDrawing * room / (l.high.y - l.low.y));
   l.left = 0.5 * (room - (l.high.x - l.low.x) * l.scale);
   l.top = 0.6 * l.margin + l.line * static_cast<double>(l.caption.size()) + 0.3 * l.margin;
   l.drawing_height = (l.high.y - l.low.y) * l.scale;

@@ -100,7 +100,7 @@ Heading heading(const FrameData& f, const FigureOptions& o, const View& v, doubl
     if (e.line_width == 0.0 && x > 0.0) {
       double group = wide(e);
       for (std::size_t j = k + 1; j < h.legend.size() && h.legend[j].line_width > 0.0; ++j) group += wide(h.legend[j]);
-      if (x + group > room) x = 0.0, ++h.rows;
+      if (x + group > room && group <= room) x = 0.0, ++h.rows;
     }
     if (x > 0.0 && x + wide(e) > room) x = 0.0, ++h.rows;
     e.x = x, e.row = h.rows;
@@ -261,8 +261,6 @@ bool frames_grains_only(const FrameData& f, const FigureOptions& o) {
 
 namespace {
 
-constexpr double kTallest = 2.0;  // the drawing's largest height over its width
-
 // Where everything goes: the view of the drawing and the text above it.
 struct Plan {
   View v;
@@ -295,7 +293,7 @@ Plan plan(const FrameData& f, const FigureOptions& o) {
   // As wide as the figure, but never taller than twice its width: a tall
   // sample is drawn narrower, centred, rather than as a strip of a figure.
   const double room = o.width - 2 * v.margin;
-  v.scale = std::min(room / (v.high.x - v.low.x), kTallest * room / (v.high.y - v.low.y));
+  v.scale = std::min(room / (v.high.x - v.low.x), kTallestDrawing * room / (v.high.y - v.low.y));
   v.left = 0.5 * (room - (v.high.x - v.low.x) * v.scale);
   v.below = o.fill.empty() ? 0.0 : v.margin;
   p.widest_px = widest * v.scale;

@@ -3,14 +3,19 @@
 # from three runs — the built-in hopper of cows, the biaxial test of
 # data/examples/biaxial-protocol and the periodic shear cell of
 # data/examples/shear-band, both reduced — into docs/gallery/*.png (700
-# wide), with the runs in WORK (default: a temporary folder). About four
-# minutes on 2 cores. sphero is $SPHERO, else build/sphero.
+# wide), with the runs in WORK (default: a temporary folder, removed
+# after). About 20 s on 2 cores. sphero is $SPHERO, else build/sphero.
 set -euo pipefail
 gallery=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$gallery/../.." && pwd)
 sphero=${SPHERO:-$repo/build/sphero}
-work=${1:-$(mktemp -d)}
-mkdir -p "$work"
+if [[ -n ${1:-} ]]; then
+  work=$1
+  mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
 export SPHERO=$sphero
 
 "$sphero" run --output "$work/hopper" --overwrite --quiet
@@ -20,6 +25,7 @@ hopper=$work/hopper biaxial=$work/biaxial/protocol/run shear=$work/shear/voronoi
 # The biaxial stage's frames: from the end of the compress and relax stages
 # (400 s each in the reduced example) to the end of unloading.
 loading=$(awk -F, '/^[0-9]/ && $2 >= 800 - 1e-6 { print $1 ":"; exit }' "$biaxial/analysis.csv")
+[[ -n $loading ]] || { echo "make.sh: $biaxial/analysis.csv has no frame from t = 800 s (the biaxial stage)" >&2; exit 1; }
 
 figure() {  # figure NAME RUN ARGS...: docs/gallery/NAME.png
   local name=$1 run=$2
@@ -43,4 +49,4 @@ figure shear-velocity "$shear" --plot field:velocity_x --arrows --title "Periodi
 figure shear-rose "$shear" --plot rose --title "Periodic shear cell, 289 Voronoi grains"
 figure shear-stress-ratio "$shear" --plot shear-stress-ratio --title "Periodic shear cell, 289 Voronoi grains"
 figure shear-dilatancy "$shear" --plot dilatancy --title "Periodic shear cell, 289 Voronoi grains"
-echo "gallery: $(ls "$gallery"/*.png | wc -l) figures in $gallery (runs in $work)"
+echo "gallery: $(ls "$gallery"/*.png | wc -l) figures in $gallery"

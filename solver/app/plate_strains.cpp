@@ -119,7 +119,9 @@ ShearStrains shear_strains(const std::string& run, FrameRange frames) {
     out.dilatancy.push_back((h - h0) / h0);
   }
   out.found = true;
-  out.note = span_note(all_radii);
+  out.note = all_radii ? "heights between the plates' centroids less their sphero-radii (their inner faces "
+                         "where flat)"
+                       : "heights between the plates' centroids (the run wrote no state frame for their radii)";
   return out;
 }
 

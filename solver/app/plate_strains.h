@@ -25,8 +25,10 @@ PlateStrains plate_strains(const std::string& run, FrameRange frames);
 
 // A shear cell's strains from its plates named bottom and top: the shear
 // strain γ = (Δx_top − Δx_bottom)/H₀, the plates' relative displacement
-// over the first frame's height between their inner faces, and the
-// dilatancy (H − H₀)/H₀, dilation positive.
+// over the first frame's height, and the dilatancy (H − H₀)/H₀, dilation
+// positive. H runs between the plates' centroids (energy.csv's positions)
+// less their sphero-radii: between their inner faces where they are flat,
+// between the middles of their teeth where they are rough.
 struct ShearStrains {
   bool found = false;  // false: the run has no plates named bottom and top
   std::string note;

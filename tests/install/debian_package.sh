@@ -15,13 +15,14 @@ deb=$(ls "$work"/sphero-paraview_*_amd64.deb)
 dpkg-deb --info "$deb" > "$work/info.txt"
 for field in "Package: sphero-paraview" "Architecture: amd64" "paraview (>= 5.11" "paraview (<< 5.11" \
              "Maintainer: Sphero Test <test@sphero.invalid>" "Recommends: sphero (= " \
-             "Description: ParaView plugin for Sphero"; do
+             "Description: ParaView plugin for Sphero" "Breaks: sphero (<< 0.1.0-2)" \
+             "Replaces: sphero (<< 0.1.0-2)"; do
   grep -q -- "$field" "$work/info.txt" || { echo "dpkg-deb --info lacks '$field'"; cat "$work/info.txt"; exit 1; }
 done
 dpkg-deb --contents "$deb" > "$work/contents.txt"
 for path in ./usr/lib/paraview-5.11/plugins/SpheroPlugin/SpheroPlugin.so ./etc/profile.d/sphero-paraview.sh \
             ./usr/lib/environment.d/60-sphero-paraview.conf ./usr/share/doc/sphero-paraview/copyright \
-            ./usr/share/doc/sphero-paraview/changelog.gz; do
+            ./usr/share/doc/sphero-paraview/changelog.Debian.gz; do
   grep -q " $path\$" "$work/contents.txt" || { echo "the package lacks $path"; exit 1; }
 done
 # The command line, its data and the plugin's build-time libraries belong elsewhere.
@@ -32,7 +33,7 @@ dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/profile.d/s
   || { echo "the profile script is not a conffile"; exit 1; }
 
 dpkg-deb -x "$deb" "$work/root"
-zcat "$work/root/usr/share/doc/sphero-paraview/changelog.gz" | head -1 | grep -q "^sphero-paraview (" \
+zcat "$work/root/usr/share/doc/sphero-paraview/changelog.Debian.gz" | head -1 | grep -q "^sphero-paraview (" \
   || { echo "the changelog does not name the package"; exit 1; }
 grep -q "^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" \
   "$work/root/usr/share/doc/sphero-paraview/copyright" || { echo "the copyright file is not DEP-5"; exit 1; }

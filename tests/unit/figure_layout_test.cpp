@@ -267,7 +267,8 @@ void expect_apart(const std::vector<Box>& text, double width, double height, con
 }
 
 // x–y charts at every aspect ratio from 1:4 to 8:1 and sizes from 150 to
-// 3000: the title, tick labels and axis labels stay inside the figure,
+// 3000, with a y axis from 0 under an x axis from 800 (their first labels
+// meet at the corner): the title, tick labels and axis labels stay inside the figure,
 // apart from one another and off the axes; the legend sits inside the axes
 // only where it fits, otherwise apart from everything;
 // and nothing is drawn elsewhere.
@@ -276,17 +277,18 @@ TEST(FigureLayout, AChartKeepsItsTextApartFromItsAxesAtEveryAspectRatio) {
   std::filesystem::create_directories(dir);
   for (const auto& [width, height] : {std::pair{150, 150}, std::pair{300, 1200}, std::pair{1200, 800},
                                       std::pair{2400, 300}, std::pair{3000, 3000}, std::pair{800, 100}})
-    for (const int data : {0, 1, 2}) {  // one curve; three filling the axes; log axes
+    for (const int data : {0, 1, 2, 3}) {  // one curve; three filling the axes; log axes; y from 0, x from 800
       Chart c;
       c.title = "Stress ratio q/p against axial strain, biaxial test of 500 grains at 100 kPa confinement";
       c.x_label = "axial strain ε_a (-)";
       c.y_label = data == 2 ? "kinetic energy (J)" : "stress ratio q/p (-)";
       c.x_log = c.y_log = data == 2;
+      c.y_from_zero = data == 3;
       for (int k = 0; k < (data == 1 ? 3 : 1); ++k) {
         Curve curve;
         curve.label = fmt::format("confinement {} kPa, seed {}", 100 * (k + 1), k);
         for (int i = 0; i <= 200; ++i) {
-          const double x = data == 2 ? std::pow(10.0, -6 + 0.03 * i) : -1.2345e-5 * i;
+          const double x = data == 2 ? std::pow(10.0, -6 + 0.03 * i) : data == 3 ? 800.0 + 2.5 * i : -1.2345e-5 * i;
           curve.x.push_back(x);
           curve.y.push_back(data == 1 ? std::fmod(i * 0.618 + k * 0.3, 1.0) : data == 2 ? 1e-3 * x * x : std::sqrt(i));
         }
