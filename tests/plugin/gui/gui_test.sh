@@ -29,13 +29,23 @@ play() {
 }
 # Mesa's GLX under Xvfb has now and then, on a loaded machine, failed before
 # drawing anything (render_test.sh): one retry, said aloud.
-if ! play; then
+# What went wrong, from ParaView's exit status and log.
+why() {
+  if [ "$1" -eq 124 ]; then echo "ParaView did not finish in 300 s (a dialog waiting, or a hang)"
+  elif grep -q "ImageError" "$work/paraview.log"; then echo "the view differs from the baseline; images: $work/images"
+  elif grep -q "critical: In event" "$work/paraview.log"; then echo "a GUI event could not be played"
+  else echo "ParaView failed (exit status $1)"
+  fi
+}
+status=0
+play || status=$?
+if [ "$status" -ne 0 ]; then
   if grep -q "Failed to capture snapshot\|bad X server connection\|CreateAWindow" "$work/paraview.log"; then
     echo "ParaView could not draw (below); retrying once"; cat "$work/paraview.log"
-    play || { cat "$work/paraview.log"; echo "images: $work/images"; exit 1; }
-  else
-    cat "$work/paraview.log"; echo "the view differs from the baseline; images: $work/images"; exit 1
+    status=0
+    play || status=$?
   fi
+  if [ "$status" -ne 0 ]; then cat "$work/paraview.log"; why "$status"; exit 1; fi
 fi
 grep -q 'Test  "open_run.xml" is finished. Success =  true' "$work/paraview.log" \
   || { cat "$work/paraview.log"; echo "the GUI events did not all play"; exit 1; }
