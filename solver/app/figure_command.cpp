@@ -339,6 +339,22 @@ int packing_figure(const std::string& file, std::string kind, bool kind_given, c
   return 0;
 }
 
+// A plot over a run's frames or its ledger; returns what the plot shows at
+// its last frame where the command's summary line should say it, else "".
+std::string run_plot(const std::string& kind, const std::string& run, const std::vector<std::string>& compared,
+                     const analysis::AnalysisOptions& o, const po::variables_map& vm, FrameRange range,
+                     bool against_time, const std::string& title, const std::string& output, int width) {
+  if (kind == "stress-strain" || kind == "void-ratio")
+    series_figure(kind, run, compared, o, vm, against_time, title, output, width);
+  if (kind == "stress-ratio" || kind == "volumetric-strain")
+    return biaxial_figure(kind, run, o, range, against_time, title, output, width);
+  if (kind == "shear-stress-ratio" || kind == "dilatancy")
+    return shear_figure(kind, run, o, range, against_time, title, output, width);
+  if (kind == "energy") energy_figure(run, title, output, width);
+  if (kind == "ke-histogram") histogram_figure(run, range, title, output, width);
+  return "";
+}
+
 }  // namespace
 
 int run_figure_command(const std::vector<std::string>& args) {
@@ -425,22 +441,9 @@ int run_figure_command(const std::vector<std::string>& args) {
   }
   if (!compared.empty() && kind != "stress-strain" && kind != "void-ratio")
     throw std::invalid_argument("--compare: only stress-strain and void-ratio plots compare runs");
-  const FrameRange range = frame_range(vm, frames);
-  if (kind == "stress-strain" || kind == "void-ratio")
-    series_figure(kind, run, compared, o, vm, x_axis == "time", title, output, width);
-  if (kind == "stress-ratio" || kind == "volumetric-strain") {
-    const std::string summary = biaxial_figure(kind, run, o, range, x_axis == "time", title, output, width);
-    fmt::print("sphero figure: {} -> {}; {}\n", kind, output, summary);
-    return 0;
-  }
-  if (kind == "shear-stress-ratio" || kind == "dilatancy") {
-    const std::string summary = shear_figure(kind, run, o, range, x_axis == "time", title, output, width);
-    fmt::print("sphero figure: {} -> {}; {}\n", kind, output, summary);
-    return 0;
-  }
-  if (kind == "energy") energy_figure(run, title, output, width);
-  if (kind == "ke-histogram") histogram_figure(run, range, title, output, width);
-  fmt::print("sphero figure: {} -> {}\n", kind, output);
+  const std::string summary =
+      run_plot(kind, run, compared, o, vm, frame_range(vm, frames), x_axis == "time", title, output, width);
+  fmt::print("sphero figure: {} -> {}{}\n", kind, output, summary.empty() ? "" : "; " + summary);
   return 0;
 }
 
