@@ -16,11 +16,7 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${SPHERO_INSTALL_DO
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${SPHERO_INSTALL_DOCDIR}" COMPONENT sphero)
 # What changed for users, by version, where Debian keeps an upstream
 # changelog: doc/sphero/changelog.gz (zless reads it).
-configure_file("${PROJECT_SOURCE_DIR}/docs/CHANGES.md" "${PROJECT_BINARY_DIR}/doc/changelog" COPYONLY)
-execute_process(COMMAND gzip -9nf "${PROJECT_BINARY_DIR}/doc/changelog" RESULT_VARIABLE gzip_failed)
-if(gzip_failed)
-  message(FATAL_ERROR "gzip could not compress ${PROJECT_BINARY_DIR}/doc/changelog")
-endif()
+compressed_copy("${PROJECT_SOURCE_DIR}/docs/CHANGES.md" "${PROJECT_BINARY_DIR}/doc/changelog")
 install(FILES "${PROJECT_BINARY_DIR}/doc/changelog.gz" DESTINATION "${SPHERO_INSTALL_DOCDIR}" COMPONENT sphero)
 
 set(SPHERO_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/Sphero")
