@@ -62,7 +62,8 @@ BenchRecord heap_record(const RigidBenchOptions& o, int n, RigidSolver solver, d
       {"largest_kkt_residual", fmt::format("{:.2g}", c.largest_kkt_residual)},
       {"deepest_overlap", fmt::format("{:.3g}", engine.deepest_overlap())},
       {"cundall", fmt::format("{:.4g}", per(static_cast<double>(n) * static_cast<double>(steps), cpu))},
-      {"rigid_solver", fmt::format("\"{}\"", to_string(solver))}};
+      {"rigid_solver", fmt::format("\"{}\"", to_string(solver))},
+      {"stalled_programs", fmt::format("{}", c.stalled)}};
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "engine/triangulation_neighbours.h"
+#include "rigid/gauss_seidel.h"
 
 namespace sphero::app {
 namespace {
@@ -93,6 +94,11 @@ void print_summary(const RunTotals& totals, const Engine* engine, const RunOutpu
         per(c.iterations, c.group_programs), sweeps ? "Gauss-Seidel sweeps" : "interior-point iterations",
         sweeps ? "residual" : "KKT residual", c.largest_kkt_residual, c.corrections, c.seconds_detecting,
         c.seconds_solving, c.seconds_correcting);
+    if (c.stalled > 0)
+      fmt::print(
+          "  {} frictional programs stalled above rigid_tolerance and were taken at their best residual (at most {:g} "
+          "times the tolerance; docs/MODEL.md §7, \"Coulomb friction\")\n",
+          c.stalled, kStalledAcceptance);
     if (engine->settings().rigid.events)
       fmt::print(
           "  events: {} collisions met at their instants; {} of the {} steps handed to the time-stepping (resting "

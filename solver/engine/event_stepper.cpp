@@ -83,6 +83,7 @@ CollisionStats EventStepper::collision_stats() const {
   s.group_programs += stats_.group_programs;
   s.largest_group = std::max(s.largest_group, stats_.largest_group);
   s.iterations += stats_.iterations;
+  s.stalled += stats_.stalled;
   s.contacts += stats_.contacts;
   s.largest_kkt_residual = std::max(s.largest_kkt_residual, stats_.largest_kkt_residual);
   s.events = stats_.events;
@@ -322,6 +323,7 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
   }
   ++stats_.programs;
   stats_.groups += groups.groups, stats_.group_programs += groups.programs, stats_.iterations += groups.iterations;
+  stats_.stalled += groups.stalled;
   stats_.largest_group = std::max(stats_.largest_group, groups.largest_group);
   stats_.contacts += static_cast<long>(contacts.size());
   stats_.largest_kkt_residual = std::max(stats_.largest_kkt_residual, result.program.kkt_residual);

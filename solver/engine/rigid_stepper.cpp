@@ -285,6 +285,7 @@ CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<
   stats_.groups += groups.groups;
   stats_.group_programs += groups.programs;
   stats_.iterations += groups.iterations;
+  stats_.stalled += groups.stalled;
   stats_.largest_group = std::max(stats_.largest_group, groups.largest_group);
   stats_.largest_kkt_residual = std::max(stats_.largest_kkt_residual, result.program.kkt_residual);
   const double t = core.time + core.settings.dt;

@@ -30,6 +30,7 @@ struct CollisionStats {
   long group_programs = 0;            // programs the groups were solved in (large ones alone, small ones shared)
   long largest_group = 0;             // bodies in the largest group
   long iterations = 0;                // interior-point iterations, summed over the group programs
+  long stalled = 0;                   // frictional group programs whose sweeps stalled (gauss_seidel.h)
   long contacts = 0;                  // collision contacts, summed over those steps
   long corrections = 0;               // position corrections
   double largest_kkt_residual = 0.0;  // of any program

@@ -106,11 +106,13 @@ CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& b
     out.dissipated += r.dissipated;
     out.wall_work += r.wall_work;
     out.program.converged = out.program.converged && r.program.converged;
+    out.program.stalled = out.program.stalled || r.program.stalled;
     out.program.kkt_residual = std::max(out.program.kkt_residual, r.program.kkt_residual);
     out.program.iterations = std::max(out.program.iterations, r.program.iterations);
     if (stats) {
       ++stats->programs;
       stats->iterations += r.program.iterations;
+      stats->stalled += r.program.stalled ? 1 : 0;
     }
   }
   if (stats)

@@ -16,6 +16,7 @@ struct ComponentStats {
   long groups = 0;         // independent groups of bodies
   long programs = 0;       // programs solved: each large group alone, small ones together
   long iterations = 0;     // interior-point iterations, summed over the programs
+  long stalled = 0;        // frictional programs whose sweeps stalled (gauss_seidel.h)
   long largest_group = 0;  // bodies in the largest group
 };
 

@@ -50,6 +50,10 @@ struct QpSolution {
   // s = h − Gx + E z.
   double kkt_residual = 0.0;
   bool converged = false;  // kkt_residual ≤ tolerance within max_iterations
+  // Frictional Gauss–Seidel sweeps that stopped at the best residual they
+  // reached, within kStalledAcceptance tolerances, when they no longer
+  // approached the tolerance (gauss_seidel.h); converged is then true too.
+  bool stalled = false;
 };
 
 // A program of one row and at most 12 unknowns (a binary collision) is

@@ -234,6 +234,42 @@ class ConjugateDirection {
   Percussions direction_;
   double last_step_norm_ = 0.0;
 };
+// The best iterate of a frictional program's sweeps within the acceptance
+// (kStalledAcceptance), kept to be returned if they stall.
+class BestIterate {
+ public:
+  BestIterate(bool frictional, double acceptable) : frictional_(frictional), acceptable_(acceptable) {}
+
+  // Keeps the iterate if it is the best acceptable one so far; true when
+  // kStallSweeps sweeps have passed without a better one.
+  bool stalled(int sweep, double residual, const Percussions& percussion, const Velocities& after) {
+    if (!frictional_ || !(residual <= acceptable_)) return false;
+    if (residual < residual_) {
+      residual_ = residual, sweep_ = sweep;
+      percussion_ = percussion, velocities_ = after.u;
+      return false;
+    }
+    return sweep - sweep_ >= kStallSweeps;
+  }
+
+  // Puts the best iterate back; false when there is none.
+  bool restore(QpSolution& sweeps, Percussions& percussion, Velocities& after) const {
+    if (sweep_ == 0) return false;
+    percussion = percussion_, after.u = velocities_;
+    sweeps.kkt_residual = residual_;
+    sweeps.converged = sweeps.stalled = true;
+    return true;
+  }
+
+ private:
+  bool frictional_;
+  double acceptable_;
+  double residual_ = std::numeric_limits<double>::infinity();
+  int sweep_ = 0;
+  Percussions percussion_;
+  Eigen::VectorXd velocities_;
+};
+
 }  // namespace
 
 std::string_view to_string(RigidSolver solver) {
@@ -271,6 +307,8 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
   CollisionResult out;
   QpSolution& sweeps = out.program;
   ConjugateDirection acceleration(local.size());
+  const bool frictional = std::any_of(local.begin(), local.end(), [](const LocalContact& c) { return c.mu > 0.0; });
+  BestIterate best(frictional, kStalledAcceptance * settings.program.tolerance);
   for (sweeps.iterations = 1; sweeps.iterations <= settings.max_sweeps; ++sweeps.iterations) {
     give_up_if_asked(settings.program.interrupt);
     const Eigen::VectorXd start = after.u;
@@ -283,11 +321,16 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
       sweeps.converged = true;
       break;
     }
-    acceleration.extrapolate(bodies, local, swept_from, percussion, after);
+    if (best.stalled(sweeps.iterations, sweeps.kkt_residual, percussion, after)) break;
+    // Frictional sweeps wander further when carried along conjugate
+    // directions: their programs' answers are not unique.
+    if (!frictional) acceleration.extrapolate(bodies, local, swept_from, percussion, after);
   }
   sweeps.iterations = std::min(sweeps.iterations, settings.max_sweeps);
+  if (!sweeps.converged) best.restore(sweeps, percussion, after);
 
   const Eigen::VectorXd mean = 0.5 * (before + after.u);
+  double percussion_sum = 0.0;
   for (Eigen::Index b = 0; b < n; ++b) {
     out.velocity.push_back({after.u[3 * b], after.u[3 * b + 1]});
     out.angular_velocity.push_back(after.u[3 * b + 2]);
@@ -301,7 +344,12 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
     out.tangential_percussion.push_back(p_t);
     out.dissipated -= p_n * d + p_t * t;
     out.wall_work += p_n * c.normal.wall + p_t * c.tangent.wall;
+    percussion_sum += std::abs(p_n) + std::abs(p_t);
   }
+  // A stalled program's velocities are off by up to its residual: the work
+  // that error can do bounds how far below zero its dissipation may read.
+  if (sweeps.stalled && out.dissipated < -sweeps.kkt_residual * velocity_scale * percussion_sum)
+    sweeps.converged = false;
   return out;
 }
 

@@ -18,6 +18,15 @@
 
 namespace sphero {
 
+// A frictional program may have many answers (Coulomb's law derives from no
+// convex potential), between which the sweeps can wander above a tight
+// tolerance. Once within kStalledAcceptance tolerances, they keep the best
+// iterate, and stop with it when kStallSweeps sweeps have not bettered it:
+// the program is then converged and stalled. Programs without friction
+// have one answer and are held to the tolerance.
+inline constexpr double kStalledAcceptance = 100.0;
+inline constexpr int kStallSweeps = 300;
+
 // As resolve_collisions; `program.iterations` counts the sweeps and
 // `program.kkt_residual` is the last sweep's largest change of a contact's
 // relative velocity over the whole sweep, or violation of a contact's law,
