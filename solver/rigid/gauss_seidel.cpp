@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "rigid/contact_rows.h"
@@ -71,8 +72,10 @@ struct Equation {
 // w_nt P_t and t⁺ = a_t + w_nt P_n + w_tt P_t. The normal law holds in one
 // of two modes (free: P_n = −ξ_n d, with d = ½(n⁺ + n⁻) ≥ lower; bound:
 // d + ε z = lower, z = P_n + ξ_n d ≥ 0), the tangential in one of its own;
-// each pair of modes is a 2 × 2 linear system, and the first whose
-// inequalities hold is the answer.
+// each pair of modes is a 2 × 2 linear system, and a pair whose
+// inequalities hold is an answer. With friction and a lever arm (w_nt ≠ 0)
+// more than one pair may hold: the answer nearest the contact's current
+// percussion is taken, so that the sweeps do not jump between them.
 class LocalProblem {
  public:
   LocalProblem(const LocalContact& c, double a_n, double a_t) : c_(c), a_n_(a_n), a_t_(a_t) {}
@@ -86,14 +89,19 @@ class LocalProblem {
     double violation = std::numeric_limits<double>::infinity();
   };
 
-  Answer solve() const {
+  Answer solve(const std::array<double, 2>& current) const {
     Answer best;
+    double nearest = std::numeric_limits<double>::infinity();
     for (const bool bound : {false, true})
       for (int tangential = 0; tangential < tangential_modes(); ++tangential) {
         const std::array<double, 2> p = solve_pair(normal_equation(bound), tangential_equation(tangential));
         const double violation = std::max(normal_violation(bound, p), tangential_violation(tangential, p));
-        if (violation <= 0.0) return {p, 0.0};
-        if (violation < best.violation) best = {p, violation};
+        if (violation <= 0.0) {
+          const double distance = std::hypot(p[0] - current[0], p[1] - current[1]);
+          if (distance < nearest) nearest = distance, best = {p, 0.0};
+          continue;
+        }
+        if (best.violation > 0.0 && violation < best.violation) best = {p, violation};
       }
     return best;
   }
@@ -178,22 +186,25 @@ double largest_relative_change(const std::vector<LocalContact>& local, const Eig
 
 using Percussions = std::vector<std::array<double, 2>>;
 
-// One sweep: each contact in turn takes the percussion its law gives with
-// the others' held. Returns the largest violation of a contact's law left
-// by rounding (LocalProblem::Answer).
-double sweep(const std::vector<RigidBodyState>& bodies, const std::vector<LocalContact>& local, Percussions& percussion,
-             Velocities& after) {
+// One sweep: each contact in turn moves its percussion `relaxation` of the
+// way to the one its law gives with the others' held (all the way at 1).
+// Returns the largest violation of a contact's law left by rounding
+// (LocalProblem::Answer).
+double sweep(const std::vector<RigidBodyState>& bodies, const std::vector<LocalContact>& local, double relaxation,
+             Percussions& percussion, Velocities& after) {
   double largest_violation = 0.0;
   for (std::size_t k = 0; k < local.size(); ++k) {
     const LocalContact& c = local[k];
     std::array<double, 2>& p = percussion[k];
     const double a_n = after.along(c.normal) - c.w_nn * p[0] - c.w_nt * p[1];
     const double a_t = after.along(c.tangent) - c.w_nt * p[0] - c.w_tt * p[1];
-    const LocalProblem::Answer answer = LocalProblem(c, a_n, a_t).solve();
-    after.add(bodies, c.normal, answer.percussion[0] - p[0]);
-    after.add(bodies, c.tangent, answer.percussion[1] - p[1]);
+    const LocalProblem::Answer answer = LocalProblem(c, a_n, a_t).solve(p);
+    const std::array<double, 2> step{
+        relaxation * (answer.percussion[0] - p[0]), relaxation * (answer.percussion[1] - p[1])};
+    after.add(bodies, c.normal, step[0]);
+    after.add(bodies, c.tangent, step[1]);
     largest_violation = std::max(largest_violation, answer.violation);
-    p = answer.percussion;
+    p[0] += step[0], p[1] += step[1];
   }
   return largest_violation;
 }
@@ -270,6 +281,56 @@ class BestIterate {
   Eigen::VectorXd velocities_;
 };
 
+// What the sweeps of one program share.
+struct SweepProblem {
+  const std::vector<RigidBodyState>& bodies;
+  const std::vector<LocalContact>& local;
+  double velocity_scale;
+  bool frictional;
+};
+
+// Frictional sweeps that wander start again from the warm start, each time
+// moving each percussion only part of the way: damping that lets a program
+// of colliding frictional grains settle where full steps cycle. Each
+// attempt gets these many sweeps, the last the rest of max_sweeps.
+struct Relaxation {
+  double relaxation;
+  int sweeps;
+};
+inline constexpr std::array<Relaxation, 3> kRelaxations{{{1.0, 2000}, {0.5, 6000}, {0.25, 0}}};
+
+// Sweeps from the given percussions until converged, stalled (frictional
+// programs: BestIterate) or `budget` sweeps; frictionless ones carried along
+// conjugate directions.
+QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& settings, double relaxation, int budget,
+                      Percussions& percussion, Velocities& after) {
+  const auto& [bodies, local, velocity_scale, frictional] = problem;
+  QpSolution sweeps;
+  ConjugateDirection acceleration(local.size());
+  BestIterate best(frictional, kStalledAcceptance * settings.program.tolerance);
+  for (sweeps.iterations = 1; sweeps.iterations <= budget; ++sweeps.iterations) {
+    give_up_if_asked(settings.program.interrupt);
+    const Eigen::VectorXd start = after.u;
+    const Percussions swept_from = percussion;
+    const double largest_violation = sweep(bodies, local, relaxation, percussion, after);
+    const double change = largest_relative_change(local, after.u - start);
+    // A relaxed sweep moves `relaxation` of the way: measured as a whole one.
+    sweeps.kkt_residual = std::max(change / relaxation, largest_violation) / velocity_scale;
+    if (!std::isfinite(sweeps.kkt_residual)) break;
+    if (sweeps.kkt_residual <= settings.program.tolerance) {
+      sweeps.converged = true;
+      break;
+    }
+    if (best.stalled(sweeps.iterations, sweeps.kkt_residual, percussion, after)) break;
+    // Frictional sweeps wander further when carried along conjugate
+    // directions: their programs' answers are not unique.
+    if (!frictional) acceleration.extrapolate(bodies, local, swept_from, percussion, after);
+  }
+  sweeps.iterations = std::min(sweeps.iterations, budget);
+  if (!sweeps.converged) best.restore(sweeps, percussion, after);
+  return sweeps;
+}
+
 }  // namespace
 
 std::string_view to_string(RigidSolver solver) {
@@ -304,33 +365,25 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
     after.add(bodies, local[k].tangent, contacts[k].warm_tangential);
   }
 
+  const bool frictional = std::any_of(local.begin(), local.end(), [](const LocalContact& c) { return c.mu > 0.0; });
   CollisionResult out;
   QpSolution& sweeps = out.program;
-  ConjugateDirection acceleration(local.size());
-  const bool frictional = std::any_of(local.begin(), local.end(), [](const LocalContact& c) { return c.mu > 0.0; });
-  BestIterate best(frictional, kStalledAcceptance * settings.program.tolerance);
-  for (sweeps.iterations = 1; sweeps.iterations <= settings.max_sweeps; ++sweeps.iterations) {
-    give_up_if_asked(settings.program.interrupt);
-    const Eigen::VectorXd start = after.u;
-    const Percussions swept_from = percussion;
-    const double largest_violation = sweep(bodies, local, percussion, after);
-    const double change = largest_relative_change(local, after.u - start);
-    sweeps.kkt_residual = std::max(change, largest_violation) / velocity_scale;
-    if (!std::isfinite(sweeps.kkt_residual)) break;
-    if (sweeps.kkt_residual <= settings.program.tolerance) {
-      sweeps.converged = true;
-      break;
-    }
-    if (best.stalled(sweeps.iterations, sweeps.kkt_residual, percussion, after)) break;
-    // Frictional sweeps wander further when carried along conjugate
-    // directions: their programs' answers are not unique.
-    if (!frictional) acceleration.extrapolate(bodies, local, swept_from, percussion, after);
+  const Percussions warm = percussion;
+  const Eigen::VectorXd warm_velocities = after.u;
+  int used = 0;
+  for (std::size_t attempt = 0; attempt < kRelaxations.size(); ++attempt) {
+    const bool last = !frictional || attempt + 1 == kRelaxations.size();
+    const int budget =
+        last ? settings.max_sweeps - used : std::min(kRelaxations[attempt].sweeps, settings.max_sweeps - used);
+    sweeps = run_sweeps({bodies, local, velocity_scale, frictional}, settings, kRelaxations[attempt].relaxation, budget,
+                        percussion, after);
+    used += sweeps.iterations;
+    if (sweeps.converged || last || used >= settings.max_sweeps) break;
+    percussion = warm, after.u = warm_velocities;
   }
-  sweeps.iterations = std::min(sweeps.iterations, settings.max_sweeps);
-  if (!sweeps.converged) best.restore(sweeps, percussion, after);
+  sweeps.iterations = used;
 
   const Eigen::VectorXd mean = 0.5 * (before + after.u);
-  double percussion_sum = 0.0;
   for (Eigen::Index b = 0; b < n; ++b) {
     out.velocity.push_back({after.u[3 * b], after.u[3 * b + 1]});
     out.angular_velocity.push_back(after.u[3 * b + 2]);
@@ -344,12 +397,7 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
     out.tangential_percussion.push_back(p_t);
     out.dissipated -= p_n * d + p_t * t;
     out.wall_work += p_n * c.normal.wall + p_t * c.tangent.wall;
-    percussion_sum += std::abs(p_n) + std::abs(p_t);
   }
-  // A stalled program's velocities are off by up to its residual: the work
-  // that error can do bounds how far below zero its dissipation may read.
-  if (sweeps.stalled && out.dissipated < -sweeps.kkt_residual * velocity_scale * percussion_sum)
-    sweeps.converged = false;
   return out;
 }
 

@@ -7,8 +7,10 @@
 // contact's ξ_t or, with friction μ > 0, Coulomb's at the velocity after
 // the collision: sticking (t⁺ = 0) while |P_t| ≤ μ P_n, sliding against t⁺
 // with |P_t| = μ P_n otherwise. Without friction it solves the interior
-// point's program. Sweeps run in the contacts' order, each carried further
-// along conjugate directions (gauss_seidel.cpp): the same bits every time.
+// point's program. Sweeps run in the contacts' order, frictionless ones
+// carried further along conjugate directions, frictional ones that cycle
+// started again with relaxed steps (gauss_seidel.cpp): the same bits every
+// time.
 #pragma once
 
 #include <vector>
