@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <numeric>
 
 #include "rigid/contact_rows.h"
 #include "rigid/interruption.h"
@@ -26,7 +27,12 @@ struct LocalContact {
   double lower = 0.0;                                // the bound on the mean normal velocity d(x)
   double xi_n = 0.0, xi_t = 0.0, mu = 0.0;
   double compliance = 0.0;  // ε
+  // The earliest contact with the same constraint (mark_twins), or -1.
+  std::ptrdiff_t twin_of = -1;
+  bool twin() const { return twin_of >= 0; }
 };
+
+using Percussions = std::vector<std::array<double, 2>>;
 
 LocalContact local_contact(const std::vector<RigidBodyState>& bodies, const CollisionContact& c) {
   LocalContact l;
@@ -43,6 +49,59 @@ LocalContact local_contact(const std::vector<RigidBodyState>& bodies, const Coll
   l.mu = c.friction;
   l.compliance = contact_compliance(bodies, l.normal);
   return l;
+}
+
+// A relative velocity's rows in a fixed order (by body, walls last), so
+// that a contact seen from either side compares equal.
+std::array<Row, 2> ordered_rows(const Relative& r) {
+  const auto key = [](const Row& a) { return a.body < 0 ? std::numeric_limits<int>::max() : a.body; };
+  return key(r.first) <= key(r.second) ? std::array<Row, 2>{r.first, r.second} : std::array<Row, 2>{r.second, r.first};
+}
+
+bool nearly(double a, double b) { return std::abs(a - b) <= 1e-12 * (1.0 + std::abs(a) + std::abs(b)); }
+
+bool same_rows(const Relative& a, const Relative& b) {
+  const std::array<Row, 2> p = ordered_rows(a), q = ordered_rows(b);
+  for (int i = 0; i < 2; ++i)
+    if (p[i].body != q[i].body || !nearly(p[i].x, q[i].x) || !nearly(p[i].y, q[i].y) || !nearly(p[i].w, q[i].w))
+      return false;
+  return nearly(a.wall, b.wall);
+}
+
+bool same_constraint(const LocalContact& a, const LocalContact& b) {
+  return same_rows(a.normal, b.normal) && same_rows(a.tangent, b.tangent) && nearly(a.lower, b.lower) &&
+         nearly(a.xi_n, b.xi_n) && nearly(a.xi_t, b.xi_t) && nearly(a.mu, b.mu) && nearly(a.compliance, b.compliance);
+}
+
+// A vertex touching a vertex is seen from both sides (a vertex of A against
+// the edge of B that ends there, and the reverse): the same constraint
+// twice, between which the sweeps would trade percussion, and friction
+// with it, without end. Marks every contact that repeats an earlier one;
+// the earliest carries the percussion of all.
+void mark_twins(std::vector<LocalContact>& local) {
+  std::vector<std::size_t> order(local.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto pair_of = [&](std::size_t k) {
+    const std::array<Row, 2> r = ordered_rows(local[k].normal);
+    return std::pair{r[0].body, r[1].body};
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return pair_of(a) < pair_of(b); });
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t j = i + 1; j < order.size() && pair_of(order[j]) == pair_of(order[i]); ++j) {
+      const std::size_t first = std::min(order[i], order[j]), later = std::max(order[i], order[j]);
+      if (!local[first].twin() && !local[later].twin() && same_constraint(local[first], local[later]))
+        local[later].twin_of = static_cast<std::ptrdiff_t>(first);
+    }
+}
+
+// Moves each twin's percussion onto the earliest contact with its rows.
+void gather_twins(const std::vector<LocalContact>& local, Percussions& percussion) {
+  for (std::size_t k = 0; k < local.size(); ++k) {
+    if (!local[k].twin()) continue;
+    std::array<double, 2>& first = percussion[static_cast<std::size_t>(local[k].twin_of)];
+    first[0] += percussion[k][0], first[1] += percussion[k][1];
+    percussion[k] = {0.0, 0.0};
+  }
 }
 
 // The velocities after the collision, (u_x, u_y, ω) per body, kept as the
@@ -184,8 +243,6 @@ double largest_relative_change(const std::vector<LocalContact>& local, const Eig
   return largest;
 }
 
-using Percussions = std::vector<std::array<double, 2>>;
-
 // One sweep: each contact in turn moves its percussion `relaxation` of the
 // way to the one its law gives with the others' held (all the way at 1).
 // Returns the largest violation of a contact's law left by rounding
@@ -195,6 +252,7 @@ double sweep(const std::vector<RigidBodyState>& bodies, const std::vector<LocalC
   double largest_violation = 0.0;
   for (std::size_t k = 0; k < local.size(); ++k) {
     const LocalContact& c = local[k];
+    if (c.twin()) continue;
     std::array<double, 2>& p = percussion[k];
     const double a_n = after.along(c.normal) - c.w_nn * p[0] - c.w_nt * p[1];
     const double a_t = after.along(c.tangent) - c.w_nt * p[0] - c.w_tt * p[1];
@@ -356,7 +414,9 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
     local.push_back(local_contact(bodies, c));
     velocity_scale = std::max(velocity_scale, 1.0 + std::abs(local.back().lower + local.back().normal.wall));
   }
-  // Warm: the sweeps start from the contacts' guesses, already applied.
+  mark_twins(local);
+  // Warm: the sweeps start from the contacts' guesses, already applied (a
+  // twin's guess applied through its earliest twin's rows, the same).
   Percussions percussion;
   percussion.reserve(contacts.size());
   for (std::size_t k = 0; k < contacts.size(); ++k) {
@@ -364,6 +424,7 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
     after.add(bodies, local[k].normal, contacts[k].warm_normal);
     after.add(bodies, local[k].tangent, contacts[k].warm_tangential);
   }
+  gather_twins(local, percussion);
 
   const bool frictional = std::any_of(local.begin(), local.end(), [](const LocalContact& c) { return c.mu > 0.0; });
   CollisionResult out;

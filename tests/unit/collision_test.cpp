@@ -337,6 +337,35 @@ TEST(Collision, CoulombFrictionBrakesASlidingSquareAndSticksItWithoutReversal) {
   EXPECT_THROW(resolve_collisions({disk({0, 0.5}, {1.0, 0.0})}, {c}), std::invalid_argument);
 }
 
+// A vertex touching a vertex is listed from both sides, the same
+// constraint twice: the sweeps give the earlier one the whole percussion
+// and the later none, and the bodies move as with the contact once.
+TEST(Collision, GaussSeidelSolvesAContactSeenFromBothSidesOnce) {
+  const Vec2 point{0.5, 0.2}, normal = Vec2{1.0, 0.3} / std::sqrt(1.09);
+  std::vector<RigidBodyState> bodies{disk({0, 0}, {1.0, -0.4}, 1.0), disk({1.0, 0.4}, {-0.2, 0.1}, 2.0)};
+  bodies[0].angular_velocity = 0.7;
+  CollisionContact seen_from_first;
+  seen_from_first.body = 1, seen_from_first.other = 0, seen_from_first.point = point, seen_from_first.normal = normal;
+  seen_from_first.normal_dissipation = 0.4, seen_from_first.friction = 0.3;
+  CollisionContact seen_from_second = seen_from_first;
+  std::swap(seen_from_second.body, seen_from_second.other);
+  seen_from_second.normal = -1.0 * normal;
+  const CollisionResult once = resolve_collisions(bodies, {seen_from_first}, gauss_seidel());
+  const CollisionResult twice = resolve_collisions(bodies, {seen_from_first, seen_from_second}, gauss_seidel());
+  ASSERT_TRUE(once.program.converged && twice.program.converged);
+  ASSERT_GT(once.normal_percussion[0], 0.0) << "the bodies collide";
+  for (std::size_t b = 0; b < 2; ++b) {
+    EXPECT_NEAR(twice.velocity[b].x, once.velocity[b].x, 1e-12);
+    EXPECT_NEAR(twice.velocity[b].y, once.velocity[b].y, 1e-12);
+    EXPECT_NEAR(twice.angular_velocity[b], once.angular_velocity[b], 1e-12);
+  }
+  EXPECT_NEAR(twice.normal_percussion[0], once.normal_percussion[0], 1e-12);
+  EXPECT_NEAR(twice.tangential_percussion[0], once.tangential_percussion[0], 1e-12);
+  EXPECT_EQ(twice.normal_percussion[1], 0.0);
+  EXPECT_EQ(twice.tangential_percussion[1], 0.0);
+  EXPECT_NEAR(twice.dissipated, once.dissipated, 1e-12);
+}
+
 TEST(Collision, BadContactsAreRefused) {
   const std::vector<RigidBodyState> bodies{disk({0, 0.5}, {0.0, -1.0})};
   CollisionContact c = on_floor(0, {0, 0}, 1.0);
