@@ -409,22 +409,28 @@ TEST(Rigid, AHeapDrawnByTheAttractorDissipatesAndKeepsItsOverlapsSmall) {
   for (std::size_t i = 0; i < engine.world().size(); ++i) EXPECT_LT(norm(engine.world().position[i]), 6.0);
 }
 
-// Hexagons drawn into a compact heap, solved by Gauss–Seidel at 1e-6: the
-// sweeps converge although a pressed face's contacts trade percussion
-// among themselves for thousands of sweeps (the bodies' velocities stand
-// still meanwhile, and the sweeps are measured by them).
-TEST(Rigid, GaussSeidelGathersAHeapOfHexagonsWithoutAStalledProgram) {
+// 16 × 16 hexagons on a square grid about the origin, turned apart, drawn
+// to it by the attractor and solved by Gauss–Seidel at 1e-6.
+Engine attracted_hexagons(const RigidLaw& law) {
   std::vector<BodySpec> bodies;
   constexpr int kSide = 16;
   for (int i = 0; i < kSide; ++i)
     for (int j = 0; j < kSide; ++j)
       bodies.push_back(test::regular_polygon_body(
           6, 0.45, 0.05, {1.3 * (i - 0.5 * (kSide - 1)), 1.3 * (j - 0.5 * (kSide - 1))}, 0.37 * (i * kSide + j)));
-  World w = rigid_world(bodies, restitution_law(0.2, 0.5));
+  World w = rigid_world(bodies, law);
   w.attractor = {{0.0, 0.0}, 10.0};
   EngineSettings s = gauss_seidel_settings(2e-3);
   s.rigid.qp_tolerance = 1e-6;
-  Engine engine(std::move(w), s);
+  return Engine(std::move(w), s);
+}
+
+// Hexagons drawn into a compact heap, solved by Gauss–Seidel at 1e-6: the
+// sweeps converge although a pressed face's contacts trade percussion
+// among themselves for thousands of sweeps (the bodies' velocities stand
+// still meanwhile, and the sweeps are measured by them).
+TEST(Rigid, GaussSeidelGathersAHeapOfHexagonsWithoutAStalledProgram) {
+  Engine engine = attracted_hexagons(restitution_law(0.2, 0.5));
   for (int k = 0; k < 800; ++k) ASSERT_NO_THROW(engine.step()) << "step " << k;
   EXPECT_LE(engine.collision_stats().largest_kkt_residual, 1e-6);
   for (std::size_t i = 0; i < engine.world().size(); ++i) EXPECT_LT(norm(engine.world().position[i]), 10.0);
@@ -435,17 +441,7 @@ TEST(Rigid, GaussSeidelGathersAHeapOfHexagonsWithoutAStalledProgram) {
 // their best residual within kStalledAcceptance tolerances instead of
 // stopping the run, and no collision makes energy.
 TEST(Rigid, AFrictionalHeapGathersThoughSomeOfItsProgramsStall) {
-  std::vector<BodySpec> bodies;
-  constexpr int kSide = 16;
-  for (int i = 0; i < kSide; ++i)
-    for (int j = 0; j < kSide; ++j)
-      bodies.push_back(test::regular_polygon_body(
-          6, 0.45, 0.05, {1.3 * (i - 0.5 * (kSide - 1)), 1.3 * (j - 0.5 * (kSide - 1))}, 0.37 * (i * kSide + j)));
-  World w = rigid_world(bodies, coulomb_law(0.5, 0.2));
-  w.attractor = {{0.0, 0.0}, 10.0};
-  EngineSettings s = gauss_seidel_settings(2e-3);
-  s.rigid.qp_tolerance = 1e-6;
-  Engine engine(std::move(w), s);
+  Engine engine = attracted_hexagons(coulomb_law(0.5, 0.2));
   double dissipated = 0.0;
   for (int step = 0; step < 500; ++step) {
     ASSERT_NO_THROW(engine.step()) << "step " << step;
