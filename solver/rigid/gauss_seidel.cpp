@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <numeric>
 
@@ -303,6 +302,7 @@ class ConjugateDirection {
   Percussions direction_;
   double last_step_norm_ = 0.0;
 };
+
 // The best iterate of a frictional program's sweeps within the acceptance
 // (kStalledAcceptance), kept to be returned if they stall.
 class BestIterate {
@@ -321,13 +321,12 @@ class BestIterate {
     return sweep - sweep_ >= kStallSweeps;
   }
 
-  // Puts the best iterate back; false when there is none.
-  bool restore(QpSolution& sweeps, Percussions& percussion, Velocities& after) const {
-    if (sweep_ == 0) return false;
+  // Puts the best iterate back, where there is one.
+  void restore(QpSolution& sweeps, Percussions& percussion, Velocities& after) const {
+    if (sweep_ == 0) return;
     percussion = percussion_, after.u = velocities_;
     sweeps.kkt_residual = residual_;
     sweeps.converged = sweeps.stalled = true;
-    return true;
   }
 
  private:
@@ -369,7 +368,8 @@ QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& sett
   for (sweeps.iterations = 1; sweeps.iterations <= budget; ++sweeps.iterations) {
     give_up_if_asked(settings.program.interrupt);
     const Eigen::VectorXd start = after.u;
-    const Percussions swept_from = percussion;
+    // Only the conjugate directions need where the sweep started.
+    const Percussions swept_from = frictional ? Percussions{} : percussion;
     const double largest_violation = sweep(bodies, local, relaxation, percussion, after);
     const double change = largest_relative_change(local, after.u - start);
     // A relaxed sweep moves `relaxation` of the way: measured as a whole one.
