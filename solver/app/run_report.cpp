@@ -96,9 +96,9 @@ void print_summary(const RunTotals& totals, const Engine* engine, const RunOutpu
         c.seconds_solving, c.seconds_correcting);
     if (c.stalled > 0)
       fmt::print(
-          "  {} frictional programs stalled above rigid_tolerance and were taken at their best residual (at most {:g} "
-          "times the tolerance; docs/MODEL.md §7, \"Coulomb friction\")\n",
-          c.stalled, kStalledAcceptance);
+          "  {} frictional programs stalled above rigid_tolerance and were taken at their best residual (the largest "
+          "residual above; docs/MODEL.md §7, \"Coulomb friction\")\n",
+          c.stalled);
     if (engine->settings().rigid.events)
       fmt::print(
           "  events: {} collisions met at their instants; {} of the {} steps handed to the time-stepping (resting "

@@ -50,9 +50,10 @@ struct QpSolution {
   // s = h − Gx + E z.
   double kkt_residual = 0.0;
   bool converged = false;  // kkt_residual ≤ tolerance within max_iterations
-  // Frictional Gauss–Seidel sweeps that stopped at the best residual they
-  // reached, within kStalledAcceptance tolerances, when they no longer
-  // approached the tolerance (gauss_seidel.h); converged is then true too.
+  // Frictional Gauss–Seidel sweeps taken at the best residual they reached:
+  // within kStalledAcceptance tolerances when they no longer approached the
+  // tolerance, or within kLastResortResidual when their sweeps were spent
+  // (gauss_seidel.h); converged is then true too.
   bool stalled = false;
 };
 

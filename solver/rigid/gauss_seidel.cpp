@@ -28,6 +28,10 @@ struct LocalContact {
   double compliance = 0.0;  // ε
   // The earliest contact with the same constraint (mark_twins), or -1.
   std::ptrdiff_t twin_of = -1;
+  // 1/det of each pair of modes' 2 × 2 system (LocalProblem), by normal
+  // mode × 4 + tangential mode: the systems' matrices are the contact's
+  // own, only their right-hand sides change from sweep to sweep.
+  std::array<double, 8> inverse_det{};
   bool twin() const { return twin_of >= 0; }
 };
 
@@ -152,10 +156,12 @@ class LocalProblem {
     double nearest = std::numeric_limits<double>::infinity();
     for (const bool bound : {false, true})
       for (int tangential = 0; tangential < tangential_modes(); ++tangential) {
-        const std::array<double, 2> p = solve_pair(normal_equation(bound), tangential_equation(tangential));
+        const std::array<double, 2> p =
+            solve_pair(normal_equation(bound), tangential_equation(tangential),
+                       c_.inverse_det[4 * static_cast<std::size_t>(bound) + static_cast<std::size_t>(tangential)]);
         const double violation = std::max(normal_violation(bound, p), tangential_violation(tangential, p));
         if (violation <= 0.0) {
-          const double distance = std::hypot(p[0] - current[0], p[1] - current[1]);
+          const double distance = (p[0] - current[0]) * (p[0] - current[0]) + (p[1] - current[1]) * (p[1] - current[1]);
           if (distance < nearest) nearest = distance, best = {p, 0.0};
           continue;
         }
@@ -191,13 +197,25 @@ class LocalProblem {
     return {slip * c_.mu, 1.0, 0.0};
   }
 
-  static std::array<double, 2> solve_pair(const Equation& e, const Equation& f) {
-    const double det = e.a * f.b - e.b * f.a;
-    // A singular pair of modes has no candidate: NaN fails every check.
-    if (det == 0.0 || !std::isfinite(det)) return {std::nan(""), std::nan("")};
-    return {(e.r * f.b - e.b * f.r) / det, (e.a * f.r - e.r * f.a) / det};
+  static std::array<double, 2> solve_pair(const Equation& e, const Equation& f, double inverse_det) {
+    return {(e.r * f.b - e.b * f.r) * inverse_det, (e.a * f.r - e.r * f.a) * inverse_det};
   }
 
+ public:
+  // Fills c.inverse_det: a singular pair of modes gets NaN, which gives
+  // its candidate NaN and fails every check.
+  static void tabulate(LocalContact& c) {
+    const LocalProblem problem(c, 0.0, 0.0);
+    for (const bool bound : {false, true})
+      for (int tangential = 0; tangential < problem.tangential_modes(); ++tangential) {
+        const Equation e = problem.normal_equation(bound), f = problem.tangential_equation(tangential);
+        const double det = e.a * f.b - e.b * f.a;
+        c.inverse_det[4 * static_cast<std::size_t>(bound) + static_cast<std::size_t>(tangential)] =
+            det == 0.0 || !std::isfinite(det) ? std::nan("") : 1.0 / det;
+      }
+  }
+
+ private:
   // How far a candidate breaks its mode's inequalities, beyond rounding
   // (≤ 0: it keeps them).
   double normal_violation(bool bound, const std::array<double, 2>& p) const {
@@ -303,37 +321,43 @@ class ConjugateDirection {
   double last_step_norm_ = 0.0;
 };
 
-// The best iterate of a frictional program's sweeps within the acceptance
-// (kStalledAcceptance), kept to be returned if they stall.
+// The best iterate of a frictional program's sweeps, kept to be returned if
+// they stall (within kStalledAcceptance tolerances) or are spent (within
+// kLastResortResidual), over all its attempts.
 class BestIterate {
  public:
-  BestIterate(bool frictional, double acceptable) : frictional_(frictional), acceptable_(acceptable) {}
+  BestIterate(bool frictional, double stall_residual)
+      : frictional_(frictional),
+        stall_residual_(stall_residual),
+        kept_residual_(std::max(stall_residual, kLastResortResidual)) {}
 
-  // Keeps the iterate if it is the best acceptable one so far; true when
-  // kStallSweeps sweeps have passed without a better one.
-  bool stalled(int sweep, double residual, const Percussions& percussion, const Velocities& after) {
-    if (!frictional_ || !(residual <= acceptable_)) return false;
+  // Keeps the iterate if it is the best so far within kLastResortResidual;
+  // true when the best is within the stall residual and kStallSweeps sweeps
+  // (counted over the attempts) have not bettered it.
+  bool stalled(long sweep, double residual, const Percussions& percussion, const Velocities& after) {
+    if (!frictional_ || !(residual <= kept_residual_)) return false;
     if (residual < residual_) {
       residual_ = residual, sweep_ = sweep;
       percussion_ = percussion, velocities_ = after.u;
       return false;
     }
-    return sweep - sweep_ >= kStallSweeps;
+    return residual_ <= stall_residual_ && sweep - sweep_ >= kStallSweeps;
   }
 
-  // Puts the best iterate back, where there is one.
-  void restore(QpSolution& sweeps, Percussions& percussion, Velocities& after) const {
-    if (sweep_ == 0) return;
+  // Puts the best iterate back, if it is within `acceptable`.
+  void restore(double acceptable, QpSolution& sweeps, Percussions& percussion, Velocities& after) const {
+    if (sweep_ < 0 || residual_ > acceptable) return;
     percussion = percussion_, after.u = velocities_;
     sweeps.kkt_residual = residual_;
     sweeps.converged = sweeps.stalled = true;
   }
+  double stall_residual() const { return stall_residual_; }
 
  private:
   bool frictional_;
-  double acceptable_;
+  double stall_residual_, kept_residual_;
   double residual_ = std::numeric_limits<double>::infinity();
-  int sweep_ = 0;
+  long sweep_ = -1;
   Percussions percussion_;
   Eigen::VectorXd velocities_;
 };
@@ -357,19 +381,19 @@ struct Relaxation {
 inline constexpr std::array<Relaxation, 3> kRelaxations{{{1.0, 2000}, {0.5, 6000}, {0.25, 0}}};
 
 // Sweeps from the given percussions until converged, stalled (frictional
-// programs: BestIterate) or `budget` sweeps; frictionless ones carried along
+// programs: BestIterate) or `budget` sweeps; full ones carried along
 // conjugate directions.
 QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& settings, double relaxation, int budget,
-                      Percussions& percussion, Velocities& after) {
+                      long swept_before, BestIterate& best, Percussions& percussion, Velocities& after) {
   const auto& [bodies, local, velocity_scale, frictional] = problem;
   QpSolution sweeps;
   ConjugateDirection acceleration(local.size());
-  BestIterate best(frictional, kStalledAcceptance * settings.program.tolerance);
+  const bool accelerated = relaxation == 1.0;
   for (sweeps.iterations = 1; sweeps.iterations <= budget; ++sweeps.iterations) {
     give_up_if_asked(settings.program.interrupt);
     const Eigen::VectorXd start = after.u;
     // Only the conjugate directions need where the sweep started.
-    const Percussions swept_from = frictional ? Percussions{} : percussion;
+    const Percussions swept_from = accelerated ? percussion : Percussions{};
     const double largest_violation = sweep(bodies, local, relaxation, percussion, after);
     const double change = largest_relative_change(local, after.u - start);
     // A relaxed sweep moves `relaxation` of the way: measured as a whole one.
@@ -379,13 +403,13 @@ QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& sett
       sweeps.converged = true;
       break;
     }
-    if (best.stalled(sweeps.iterations, sweeps.kkt_residual, percussion, after)) break;
-    // Frictional sweeps wander further when carried along conjugate
-    // directions: their programs' answers are not unique.
-    if (!frictional) acceleration.extrapolate(bodies, local, swept_from, percussion, after);
+    if (best.stalled(swept_before + sweeps.iterations, sweeps.kkt_residual, percussion, after)) break;
+    // Relaxed sweeps damp frictional programs that cycle; carried along
+    // conjugate directions they would not be.
+    if (accelerated) acceleration.extrapolate(bodies, local, swept_from, percussion, after);
   }
   sweeps.iterations = std::min(sweeps.iterations, budget);
-  if (!sweeps.converged) best.restore(sweeps, percussion, after);
+  if (!sweeps.converged) best.restore(best.stall_residual(), sweeps, percussion, after);
   return sweeps;
 }
 
@@ -412,6 +436,7 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
   double velocity_scale = 1.0;
   for (const CollisionContact& c : contacts) {
     local.push_back(local_contact(bodies, c));
+    LocalProblem::tabulate(local.back());
     velocity_scale = std::max(velocity_scale, 1.0 + std::abs(local.back().lower + local.back().normal.wall));
   }
   mark_twins(local);
@@ -432,16 +457,18 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
   const Percussions warm = percussion;
   const Eigen::VectorXd warm_velocities = after.u;
   int used = 0;
+  BestIterate best(frictional, kStalledAcceptance * settings.program.tolerance);
   for (std::size_t attempt = 0; attempt < kRelaxations.size(); ++attempt) {
     const bool last = !frictional || attempt + 1 == kRelaxations.size();
     const int budget =
         last ? settings.max_sweeps - used : std::min(kRelaxations[attempt].sweeps, settings.max_sweeps - used);
     sweeps = run_sweeps({bodies, local, velocity_scale, frictional}, settings, kRelaxations[attempt].relaxation, budget,
-                        percussion, after);
+                        used, best, percussion, after);
     used += sweeps.iterations;
     if (sweeps.converged || last || used >= settings.max_sweeps) break;
     percussion = warm, after.u = warm_velocities;
   }
+  if (!sweeps.converged) best.restore(kLastResortResidual, sweeps, percussion, after);
   sweeps.iterations = used;
 
   const Eigen::VectorXd mean = 0.5 * (before + after.u);

@@ -7,10 +7,9 @@
 // contact's ξ_t or, with friction μ > 0, Coulomb's at the velocity after
 // the collision: sticking (t⁺ = 0) while |P_t| ≤ μ P_n, sliding against t⁺
 // with |P_t| = μ P_n otherwise. Without friction it solves the interior
-// point's program. Sweeps run in the contacts' order, frictionless ones
-// carried further along conjugate directions, frictional ones that cycle
-// started again with relaxed steps (gauss_seidel.cpp): the same bits every
-// time.
+// point's program. Sweeps run in the contacts' order, carried further
+// along conjugate directions; frictional programs that cycle start again
+// with relaxed steps (gauss_seidel.cpp): the same bits every time.
 #pragma once
 
 #include <vector>
@@ -28,6 +27,15 @@ namespace sphero {
 // have one answer and are held to the tolerance.
 inline constexpr double kStalledAcceptance = 100.0;
 inline constexpr int kStallSweeps = 300;
+
+// The sweeps of frictional grains colliding fast can cycle between
+// Coulomb's answers far above a tight tolerance however they are damped.
+// A frictional program that has neither converged nor stalled when its
+// sweeps are spent is taken at its best iterate where that iterate's
+// residual is at most kLastResortResidual (a relative velocity of 10⁻³ of
+// the program's velocity scale moved by a sweep), and counted as stalled;
+// above it the program fails.
+inline constexpr double kLastResortResidual = 1e-3;
 
 // As resolve_collisions; `program.iterations` counts the sweeps and
 // `program.kkt_residual` is the last sweep's largest change of a contact's

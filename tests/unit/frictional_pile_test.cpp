@@ -2,7 +2,9 @@
 // solved by Gauss–Seidel at 1e-6: grains that land and slide with a lever
 // arm make the full sweeps of some programs cycle at 1e-3 of the velocities
 // for all the sweeps allowed (step 784 of this pile stopped the run); the
-// relaxed restarts settle them (docs/MODEL.md §7, "Coulomb friction").
+// relaxed restarts settle most of them, and the few that still cycle
+// (step 1444 stopped the run) are taken at their best iterate
+// (docs/MODEL.md §7, "Coulomb friction").
 
 #include <gtest/gtest.h>
 
@@ -11,6 +13,7 @@
 
 #include "engine/engine.h"
 #include "io/scene.h"
+#include "rigid/gauss_seidel.h"
 
 namespace sphero {
 namespace {
@@ -26,13 +29,16 @@ TEST(FrictionalPile, HexagonsLandingWithFrictionNeverStopTheRun) {
   const EngineSettings settings = resolve_engine_settings(scene, w);
   Engine engine(std::move(w), settings);
   double dissipated = 0.0;
-  for (int step = 0; step < 1000; ++step) {
+  for (int step = 0; step < 1450; ++step) {
     ASSERT_NO_THROW(engine.step()) << "step " << step + 1;
     // D ≥ 0 at every collision, to the programs' tolerance.
     ASSERT_GE(engine.ledger().dissipated(), dissipated - 1e-6 * (1.0 + dissipated)) << "step " << step + 1;
     dissipated = engine.ledger().dissipated();
   }
-  EXPECT_LE(engine.collision_stats().largest_kkt_residual, 100e-6);
+  // Some program was taken at its best iterate beyond the stalled ones'
+  // acceptance: the case this test is for.
+  EXPECT_GT(engine.collision_stats().largest_kkt_residual, kStalledAcceptance * 1e-6);
+  EXPECT_LE(engine.collision_stats().largest_kkt_residual, kLastResortResidual);
 }
 
 }  // namespace
