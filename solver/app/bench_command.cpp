@@ -140,8 +140,8 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "disks-gas10, disks-gas30 and the same with hexagons- (sizes spread over 1:1, 1:10 or 1:30, packed or as a gas, "
       "in a box without gravity; not settled). hopper: the built-in default scene of `sphero run` (200 cows, not "
       "settled, --n ignored), timed over its whole 10 s (43 937 steps) unless --steps. rigid: the rigid model's heap "
-      "of --n hexagons, timed over its 1000-step collapse unless --steps (records of its own: time per step and "
-      "contact, iterations, the program's share)")(
+      "of --n hexagons, timed over its 1000-step collapse unless --steps, or once compact with --settle-steps "
+      "(records of its own: time per step and contact, iterations, residual, the program's share)")(
       "n", po::value(&n_text), "particle counts (default 1000,10000,100000)")(
       "large", "also 10^6 hexagons (a few GB of memory while the scene is built; minutes)")(
       "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
@@ -163,7 +163,9 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "verlet-distance", po::value(&o.verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
       "settle-steps", po::value(&o.settle_steps),
       "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and "
-      "continues it)")("csv", "print CSV (a header, then a row per case) instead of JSON lines")(
+      "continues it). rigid: steps gathering the heap at rigid_tolerance 1e-4 before the timed ones (default 0: "
+      "timed from the start; 1500 gathers it)")(
+      "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
       "frames",
       "also what a frame of each case costs: each field's file alone and the light set (state, contacts, walls), in "
       "bytes per grain and seconds to make and write (on the thread that writes it, at the scene's arc resolution "
@@ -402,7 +404,7 @@ int run_bench_command(const std::vector<std::string>& args) {
     for (int n : o.sizes) cases.push_back({k, n});
   if (o.large) cases.push_back({bench::scene_named("hexagons"), 1000000});
   if (o.hopper) cases.push_back({{kHopper, kHopperVertices}, 0});
-  if (o.rigid) run_rigid_bench({o.sizes, o.steps, o.rigid_tolerances, o.rigid_solvers, o.csv, o.data});
+  if (o.rigid) run_rigid_bench({o.sizes, o.steps, o.settle_steps, o.rigid_tolerances, o.rigid_solvers, o.csv, o.data});
   bool header_printed = false;
   for (const Case& c : cases) {
     SettledCase settled = settle(c, o);
