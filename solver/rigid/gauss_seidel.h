@@ -32,10 +32,10 @@ inline constexpr int kStallSweeps = 300;
 // Coulomb's answers far above a tight tolerance however they are damped.
 // A frictional program that has neither converged nor stalled when its
 // sweeps are spent is taken at its best iterate where that iterate's
-// residual is at most kLastResortResidual (a relative velocity of 10⁻³ of
+// residual is at most kLastResortResidual (a relative velocity of 10⁻² of
 // the program's velocity scale moved by a sweep), and counted as stalled;
 // above it the program fails.
-inline constexpr double kLastResortResidual = 1e-3;
+inline constexpr double kLastResortResidual = 1e-2;
 
 // As resolve_collisions; `program.iterations` counts the sweeps and
 // `program.kkt_residual` is the last sweep's largest change of a contact's
