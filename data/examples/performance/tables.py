@@ -258,6 +258,17 @@ def rigid_collapse(r):
                   "deepest overlap"], rows), [("rigid-collapse", "rigid-collapse")]
 
 
+def rigid_compact(r):
+    names = {"gauss_seidel": "Gauss–Seidel", "interior_point": "interior point"}
+    rows = []
+    for d in r.rows("rigid-compact", "rigid-compact"):
+        rows.append([grouped(d["n"]), names.get(d["rigid_solver"], d["rigid_solver"]), three(float(d["ms_per_step"])),
+                     grouped(str(round(float(d["contacts_per_step"])))), fixed(float(d["iterations_per_program"])),
+                     d["largest_kkt_residual"], f'{100 * float(d["program_share"]):.0f}%'])
+    return table(["N", "solver", "ms per step", "contacts", "iterations per program", "largest residual",
+                  "programs"], rows), [("rigid-compact", "rigid-compact")]
+
+
 def rigid_heap(r):
     names = {"hexagon": "hexagons", "pebble": "pebbles", "cow": "cows"}
     rows = []
@@ -356,6 +367,7 @@ TABLES = {
     "skin-vs-shear": skin_vs_shear,
     "cells-vs-triangulation": cells_vs_triangulation,
     "rigid-collapse": rigid_collapse,
+    "rigid-compact": rigid_compact,
     "rigid-heap": rigid_heap,
     "events-gas": events_gas,
     "opencl-device": opencl_device,

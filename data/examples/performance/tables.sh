@@ -4,7 +4,7 @@
 # its own, kept once finished, so that an interrupted run resumes), keeps
 # the raw results as CSV in docs/benchmarks/MACHINE/ and writes each table,
 # with its provenance, between the docs' `<!-- table NAME -->` and
-# `<!-- /table -->` markers. About 35 minutes on 2 cores; run it on an
+# `<!-- /table -->` markers. About 50 minutes on 2 cores; run it on an
 # otherwise idle machine, one case at a time.
 #   tables.sh [OUTPUT_DIR]                      every table
 #   ONLY="hopper events-gas" tables.sh ...      these cases only (the others' results kept)
@@ -46,6 +46,11 @@ neighbours() {
   bench_csv neighbours --scene "$scenes" --n 1000,10000,100000 --threads 1 --neighbours cells,triangulation --seconds 1 "$1"
 }
 rigid_collapse() { bench_csv rigid-collapse --scene rigid --n 3000,10000 --rigid-tolerance 1e-9,1e-6 "$1"; }
+# The compact heap: gathered for 1500 steps at 1e-4, then 5 steps timed.
+rigid_compact() {
+  bench_csv rigid-compact --scene rigid --n 1000,10000 --settle-steps 1500 --steps 5 \
+    --rigid-solver gauss_seidel,interior_point --rigid-tolerance 1e-6 "$1"
+}
 opencl_rebuilds() {
   # The device compiles these scenes' kernels on first use: not timed.
   sphero bench --scene hexagons-gas1,hexagons-gas10,disks-gas10 --n 1000 --threads 1 --backend opencl --steps 20 >/dev/null
@@ -148,6 +153,7 @@ cases=(
   "beds beds"
   "neighbours neighbours"
   "rigid-collapse rigid_collapse"
+  "rigid-compact rigid_compact"
   "rigid-heap rigid_heap"
 )
 if [[ ${PAGES_ONLY:-0} != 1 ]]; then
