@@ -163,7 +163,8 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "verlet-distance", po::value(&o.verlet), "fixed skin per body (default: adaptive, at most 5% of a size)")(
       "settle-steps", po::value(&o.settle_steps),
       "settling steps (default: until at rest, 100000 at most; a larger scene tiles a settled block of 1000 and "
-      "continues it). rigid: steps gathering the heap at rigid_tolerance 1e-4 before the timed ones (default 0: "
+      "continues it). rigid: steps gathering the heap by Gauss-Seidel at rigid_tolerance 1e-4, once for every solver, "
+      "before the timed ones (default 0: "
       "timed from the start; 1500 gathers it)")(
       "csv", "print CSV (a header, then a row per case) instead of JSON lines")(
       "frames",

@@ -55,9 +55,8 @@ GatheredHeap gathered_heap(int n, const std::string& shape, long settle_steps) {
 
 // The heap of n hexagons under one solver and tolerance, from its start or
 // from `gathered`, timed over its steps.
-BenchRecord heap_record(const RigidBenchOptions& o, int n, RigidSolver solver, double tolerance,
-                        const GatheredHeap* gathered) {
-  const std::string shape = hexagon_file(o);
+BenchRecord heap_record(const RigidBenchOptions& o, const std::string& shape, int n, RigidSolver solver,
+                        double tolerance, const GatheredHeap* gathered) {
   Engine engine = [&] {
     if (gathered == nullptr) return heap_at_start(n, shape, solver, tolerance);
     EngineSnapshot state = gathered->state;
@@ -112,7 +111,7 @@ void run_rigid_bench(const RigidBenchOptions& o) {
     for (RigidSolver solver : o.solvers)
       for (double tolerance : o.tolerances)
         print_bench_record(
-            heap_record(o, n, solver, tolerance, gathered ? &*gathered : nullptr), o.csv, header_printed);
+            heap_record(o, shape, n, solver, tolerance, gathered ? &*gathered : nullptr), o.csv, header_printed);
   }
 }
 

@@ -9,7 +9,6 @@
 #include <ctime>
 
 #include "engine/triangulation_neighbours.h"
-#include "rigid/gauss_seidel.h"
 
 namespace sphero::app {
 namespace {

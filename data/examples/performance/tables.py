@@ -263,7 +263,7 @@ def rigid_compact(r):
     rows = []
     for d in r.rows("rigid-compact", "rigid-compact"):
         rows.append([grouped(d["n"]), names.get(d["rigid_solver"], d["rigid_solver"]), three(float(d["ms_per_step"])),
-                     grouped(str(round(float(d["contacts_per_step"])))), fixed(float(d["iterations_per_program"])),
+                     grouped(round(float(d["contacts_per_step"]))), fixed(float(d["iterations_per_program"])),
                      d["largest_kkt_residual"], f'{100 * float(d["program_share"]):.0f}%'])
     return table(["N", "solver", "ms per step", "contacts", "iterations per program", "largest residual",
                   "programs"], rows), [("rigid-compact", "rigid-compact")]
