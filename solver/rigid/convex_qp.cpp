@@ -164,7 +164,7 @@ class InteriorPoint {
     if (m == 0) return stationarity;
     const double violation = std::max(0.0, (Gx_ - compliance_.cwiseProduct(z_) - qp_.h).maxCoeff()) /
                              (1.0 + qp_.h.lpNorm<Eigen::Infinity>());
-    const double gap = s_.dot(z_) / static_cast<double>(m) / (1.0 + std::abs(objective));
+    const double gap = s_.dot(z_) / (1.0 + std::abs(objective));
     return std::max({stationarity, violation, gap});
   }
 

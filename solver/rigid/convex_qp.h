@@ -46,8 +46,10 @@ struct QpSolution {
   int iterations = 0;
   // The largest of: the stationarity residual ‖Hx − c + Gᵀz‖∞ over
   // 1 + ‖c‖∞, the feasibility violation max(Gx − h)⁺ over 1 + ‖h‖∞, and
-  // the complementarity sᵀz/m over 1 + |½xᵀHx − cᵀx|, with the slacks
-  // s = h − Gx + E z.
+  // the complementarity sᵀz over 1 + |½xᵀHx − cᵀx|, with the slacks
+  // s = h − Gx + E z: the work of percussions on rows that are not tight,
+  // summed (a mean over the rows would let a large group's programs stop
+  // with some rows pushing hard on pairs already parting).
   double kkt_residual = 0.0;
   bool converged = false;  // kkt_residual ≤ tolerance within max_iterations
   // Frictional Gauss–Seidel sweeps taken at the best residual they reached:
