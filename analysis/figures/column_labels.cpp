@@ -34,6 +34,8 @@ const std::map<std::string, ColumnMeaning>& known_columns() {
       {"fabric_anisotropy", {"fabric anisotropy a", ""}},
       {"rotational_over_translational", {"E_rot / E_trans", ""}},
       {"deepest_overlap_so_far", {"deepest overlap so far / (r_a + r_b)", ""}},
+      {"events_flown_body_steps", {"grains' steps flown by events", ""}},
+      {"time_stepped_body_steps", {"grains' steps time-stepped", ""}},
       {"kinetic_translational_J", {"kinetic energy, translational", "J"}},
       {"kinetic_rotational_J", {"kinetic energy, rotational", "J"}},
       {"elastic_normal_J", {"elastic energy, normal", "J"}},

@@ -138,7 +138,8 @@ RunOutput open_output(const RunOptions& options, const SceneConfig& scene, const
       options.restart.empty() ? lineage.parent : continued);
   std::optional<double> resume_at;
   if (!options.restart.empty()) resume_at = time;
-  RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at, lineage);
+  const bool events = scene.engine.model == Model::rigid && scene.engine.rigid.events;
+  RunOutput output(out, columns, cell, scene.arc_resolution, run_fields(scene).all, resume_at, lineage, events);
   output.hold(std::move(claim));
   output.set_single_precision(scene.single_precision);
   // A --from run's frames go on from its parent's numbers, and so do a

@@ -82,6 +82,7 @@ void print_summary(const RunTotals& totals, const Engine* engine, const RunOutpu
   if (engine && engine->settings().model == Model::rigid) {
     const CollisionStats c = engine->collision_stats();
     const bool sweeps = engine->settings().rigid.solver == RigidSolver::gauss_seidel;
+    const auto share = [](double part, double of) { return of > 0.0 ? part / of : 0.0; };
     const auto per = [](long count, long of) {
       return of > 0 ? static_cast<double>(count) / static_cast<double>(of) : 0.0;
     };
@@ -98,11 +99,21 @@ void print_summary(const RunTotals& totals, const Engine* engine, const RunOutpu
           "  {} frictional programs stalled above rigid_tolerance and were taken at their best residual (the largest "
           "residual above; docs/MODEL.md §7, \"Coulomb friction\")\n",
           c.stalled);
-    if (engine->settings().rigid.events)
+    if (engine->settings().rigid.events) {
+      const BodySteps b = engine->body_steps();
+      const double body_steps = b.flown + b.time_stepped;
       fmt::print(
-          "  events: {} collisions met at their instants; {} of the {} steps handed to the time-stepping (resting "
-          "contacts); {} lists made anew within a step (a body flew its skin)\n",
-          c.events, c.handed_over, steps, c.relists);
+          "  events: {} collisions met at their instants; {:.1f}% of the body-steps flown by events, {:.1f}% "
+          "time-stepped ({}); {} of the {} steps handed to the time-stepping {}; {} lists made anew within a "
+          "step (a body flew its skin)\n",
+          c.events, share(b.flown, body_steps) * 100.0, share(b.time_stepped, body_steps) * 100.0,
+          engine->settings().rigid.whole_step_events ? "whole steps with a resting contact"
+                                                     : "clusters of resting contacts",
+          c.handed_over, steps,
+          engine->settings().rigid.whole_step_events ? "(resting contacts, or grains colliding without end)"
+                                                     : "from where the events left them (grains colliding without end)",
+          c.relists);
+    }
   }
   if (const TriangulationNeighbours* t = engine ? engine->neighbour_triangulation() : nullptr) {
     const TriangulationStats s = t->stats();

@@ -106,6 +106,7 @@ Engine::Engine(EngineSnapshot s)
   core_.power = s.power;
   core_.deepest_overlap = s.deepest_overlap;
   core_.deepest_overlap_time = s.deepest_overlap_time;
+  core_.body_steps = s.body_steps;
   lineage_ = s.lineage;
   World& w = core_.world;
   // A checkpoint keeps the vertices but not the orientations derived from
@@ -143,7 +144,8 @@ EngineSnapshot Engine::snapshot_of(std::unique_ptr<Engine> engine) {
                    core.deepest_overlap,
                    core.deepest_overlap_time,
                    core.books,
-                   e.lineage_};
+                   e.lineage_,
+                   core.body_steps};
   return s;
 }
 
@@ -162,7 +164,8 @@ EngineSnapshot Engine::snapshot() const {
                    core_.deepest_overlap,
                    core_.deepest_overlap_time,
                    core_.books,
-                   lineage_};
+                   lineage_,
+                   core_.body_steps};
   s.ledger = ledger();
   if (core_.vertices_stale) update_world_vertices(s.world);
   StepperHistory history = stepper_->history();

@@ -42,6 +42,7 @@ struct EngineSnapshot {
   // The run this state is of (engine/run_identity.h): carried, not used,
   // by the engine, so that every checkpoint of a run says whose it is.
   RunLineage lineage;
+  BodySteps body_steps;  // stepping = events
 };
 
 class Engine {
@@ -139,6 +140,7 @@ class Engine {
   // potential (energy is not conserved). The cure is a stiffer kn (overlaps
   // scale as v sqrt(m / kn)) or slower grains.
   double deepest_overlap() const { return core_.deepest_overlap; }
+  BodySteps body_steps() const { return core_.body_steps; }
   double deepest_overlap_time() const { return core_.deepest_overlap_time; }
   double time() const { return core_.time; }
   // The run whose state this is, which its snapshots carry.

@@ -22,6 +22,15 @@ namespace sphero {
 
 NeighbourSettings neighbour_settings(const EngineSettings& s);
 
+// stepping = events: the grains' steps since the run began, flown by
+// events and time-stepped (resting clusters, and steps handed over; a step
+// handed over partway counts its flying grains in proportion). Carried by
+// checkpoints: energy.csv's columns go on across a restart.
+struct BodySteps {
+  double flown = 0.0;
+  double time_stepped = 0.0;
+};
+
 struct EngineCore {
   EngineCore(World w, EngineSettings s) : world(std::move(w)), settings(s), neighbours(neighbour_settings(s)) {}
   EngineCore(World w, EngineSettings s, NeighbourListState list)
@@ -104,6 +113,7 @@ struct EngineCore {
   double power = 0.0;                     // external power at the end of the last step
   std::vector<double> constraint_powers;  // the same per constrained body (each one's trapezoid is booked exactly)
   double deepest_overlap = 0.0, deepest_overlap_time = 0.0;
+  BodySteps body_steps;  // stepping = events
   // As they stood before the last contact pass (evaluate_last_pass_again).
   double deepest_before_pass = 0.0, deepest_time_before_pass = 0.0;
 

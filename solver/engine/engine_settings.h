@@ -43,6 +43,9 @@ struct RigidSettings {
   // stepping = events: from collision to collision within each step
   // (event_stepper.h), rather than one collision program per step.
   bool events = false;
+  // With events: a step with any resting contact time-stepped whole
+  // (stepping = events_whole_steps), rather than its resting clusters alone.
+  bool whole_step_events = false;
 };
 
 struct EngineSettings {

@@ -23,12 +23,15 @@ namespace {
 // outlines closer than this share of the rigid gap count as touching.
 constexpr double kTouchingShareOfGap = 1e-6;
 
-FreeFlight flight_of(const World& w, int body, Vec2 shift) {
+// A body flies on a parabola under its body forces; a wall at its imposed
+// velocity, and a time-stepped body (`straight`) at its velocity after the
+// step's program (which took the forces' impulse), in straight lines.
+FreeFlight flight_of(const World& w, int body, Vec2 shift, const std::vector<char>& straight) {
   const auto b = static_cast<std::size_t>(body);
   FreeFlight f;
   f.position = w.position[b] + shift;
   f.velocity = w.velocity[b];
-  f.acceleration = w.is_wall[b] ? Vec2{} : w.inverse_mass[b] * body_force(w, b);
+  f.acceleration = w.is_wall[b] || straight[b] ? Vec2{} : w.inverse_mass[b] * body_force(w, b);
   f.angular_velocity = w.angular_velocity[b];
   return f;
 }
@@ -42,12 +45,11 @@ double travel_bound(const FreeFlight& f, double reach, double seconds) {
 
 // The first instant in (0, horizon] at which candidate c's features come
 // within their reach, flying freely; nullopt if they do not (or touch now).
-std::optional<double> contact_time(const World& w, const Candidate& c, double horizon) {
-  if (w.is_wall[static_cast<std::size_t>(c.vertex_body)] && w.is_wall[static_cast<std::size_t>(c.edge_body)])
-    return std::nullopt;
+std::optional<double> contact_time(const World& w, const Candidate& c, double horizon,
+                                   const std::vector<char>& straight) {
   const WorldView view(w);
-  const FreeFlight vertex_flight = flight_of(w, c.vertex_body, {}),
-                   edge_flight = flight_of(w, c.edge_body, c.edge_offset);
+  const FreeFlight vertex_flight = flight_of(w, c.vertex_body, {}, straight),
+                   edge_flight = flight_of(w, c.edge_body, c.edge_offset, straight);
   const Vec2 x = view.vertex(c.vertex_body, c.vertex);
   const Vec2 a = view.vertex(c.edge_body, c.feature) + c.edge_offset;
   const bool edge = c.kind == ContactKind::vertex_edge;
@@ -95,12 +97,69 @@ CollisionStats EventStepper::collision_stats() const {
 // A pair within the gap that neither parts nor approaches faster than the
 // field changes a speed in two steps is resting, or about to: no finite
 // sequence of collisions would settle it.
-bool EventStepper::resting_contact(const EngineCore& core) const {
+bool EventStepper::resting(const EngineCore& core, const GapContact& g) {
   const World& w = core.world;
-  const double field = 2.0 * norm(w.gravity) * core.settings.dt;
-  for (const GapContact& g : gap_contacts(w, core.neighbours, core.settings.rigid.gap))
-    if (std::abs(normal_velocity_now(w, sides_of(w, g), g.point)) <= field) return true;
+  return std::abs(normal_velocity_now(w, sides_of(w, g), g.point)) <= 2.0 * norm(w.gravity) * core.settings.dt;
+}
+
+bool EventStepper::resting_contact(const EngineCore& core) const {
+  for (const GapContact& g : gap_contacts(core.world, core.neighbours, core.settings.rigid.gap))
+    if (resting(core, g)) return true;
   return false;
+}
+
+// The grains of a resting pair (against each other or a wall) are
+// time-stepped, and with them every grain within the gap of one of them
+// that is not parting from it (one closing on a cluster collides in its
+// program, with the rest); all others fly.
+void EventStepper::find_clusters(const EngineCore& core) {
+  const World& w = core.world;
+  stepped_.assign(w.size(), 0);
+  const std::vector<GapContact> touching = gap_contacts(w, core.neighbours, core.settings.rigid.gap);
+  const auto grain = [&](int b) { return b >= 0 && !w.is_wall[static_cast<std::size_t>(b)]; };
+  std::vector<char> closing(touching.size(), 0);
+  for (std::size_t k = 0; k < touching.size(); ++k) {
+    const GapContact& g = touching[k];
+    if (resting(core, g)) {
+      for (int b : {g.vertex_body, g.edge_body})
+        if (grain(b)) stepped_[static_cast<std::size_t>(b)] = 1;
+    } else {
+      closing[k] = normal_velocity_now(w, sides_of(w, g), g.point) < 0.0;
+    }
+  }
+  std::vector<int> joining;
+  for (std::size_t k = 0; k < touching.size(); ++k) {
+    if (!closing[k]) continue;
+    const int a = touching[k].vertex_body, b = touching[k].edge_body;
+    if (grain(a) && grain(b) && stepped_[static_cast<std::size_t>(a)] != stepped_[static_cast<std::size_t>(b)])
+      joining.push_back(stepped_[static_cast<std::size_t>(a)] ? b : a);
+  }
+  for (int b : joining) stepped_[static_cast<std::size_t>(b)] = 1;
+}
+
+// The step's body-steps, flown and time-stepped (the run summary's
+// shares), counting a flying body as `flown` of a step; returns how many
+// grains fly.
+long EventStepper::count_body_steps(EngineCore& core, double flown) {
+  const World& w = core.world;
+  flying_ = 0;
+  long stepped = 0;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (!w.is_wall[i]) (stepped_[i] ? stepped : flying_) += 1;
+  core.body_steps.flown += flown * static_cast<double>(flying_);
+  core.body_steps.time_stepped += static_cast<double>(stepped) + (1.0 - flown) * static_cast<double>(flying_);
+  return flying_;
+}
+
+// A candidate whose two sides are walls or time-stepped bodies is the
+// step's program's, never an event's, until a collision disturbs one of
+// its bodies.
+bool EventStepper::flown(const World& w, const Candidate& c) const {
+  const auto flies = [&](int b) {
+    const auto i = static_cast<std::size_t>(b);
+    return !w.is_wall[i] && (!stepped_[i] || disturbed_[i]);
+  };
+  return flies(c.vertex_body) || flies(c.edge_body);
 }
 
 // A body's own clock: it is flown to an instant only when an event needs
@@ -111,7 +170,7 @@ void EventStepper::advance(World& w, int body, double to) {
   const auto i = static_cast<std::size_t>(body);
   const double seconds = to - body_time_[i];
   if (seconds == 0.0) return;
-  const Vec2 a = w.is_wall[i] ? Vec2{} : w.inverse_mass[i] * body_force(w, i);
+  const Vec2 a = w.is_wall[i] || stepped_[i] ? Vec2{} : w.inverse_mass[i] * body_force(w, i);
   w.position[i] += seconds * w.velocity[i] + (0.5 * seconds * seconds) * a;
   w.velocity[i] += seconds * a;
   w.angle[i] += seconds * w.angular_velocity[i];
@@ -130,7 +189,8 @@ void EventStepper::schedule(EngineCore& core, int k, double now) {
   advance(core.world, c.vertex_body, now);
   advance(core.world, c.edge_body, now);
   const std::uint32_t version = ++version_[static_cast<std::size_t>(k)];
-  if (const auto t = contact_time(core.world, c, core.settings.dt - now)) queue_.push({now + *t, k, version});
+  if (!flown(core.world, c)) return;
+  if (const auto t = contact_time(core.world, c, core.settings.dt - now, stepped_)) queue_.push({now + *t, k, version});
 }
 
 // The instant after `now` at which body b may have moved the skin δ since
@@ -140,7 +200,7 @@ void EventStepper::schedule_relist(EngineCore& core, int body, double now) {
   const auto i = static_cast<std::size_t>(body);
   advance(core.world, body, now);
   const double allowance = core.neighbours.verlet_distance() - core.neighbours.motion_of(core.world, i);
-  const FreeFlight f = flight_of(core.world, body, {});
+  const FreeFlight f = flight_of(core.world, body, {}, stepped_);
   const double speed = norm(f.velocity) + std::abs(f.angular_velocity) * core.world.bounding_radius[i];
   const double pull = norm(f.acceleration);
   // The least τ with speed τ + pull τ² / 2 = allowance (in the form that
@@ -220,9 +280,10 @@ int EventStepper::collide_rounds(EngineCore& core, std::vector<int> frontier, do
       for (int p = incident_begin_[static_cast<std::size_t>(b)]; p < incident_begin_[static_cast<std::size_t>(b) + 1];
            ++p) {
         const int k = incident_[static_cast<std::size_t>(p)];
-        if (seen_[static_cast<std::size_t>(k)] == epoch_) continue;
-        seen_[static_cast<std::size_t>(k)] = epoch_;
         const Candidate& c = candidates[static_cast<std::size_t>(k)];
+        // The step's program holds it (until a collision disturbs a side).
+        if (seen_[static_cast<std::size_t>(k)] == epoch_ || !flown(w, c)) continue;
+        seen_[static_cast<std::size_t>(k)] = epoch_;
         advance(w, c.vertex_body, now), advance(w, c.edge_body, now);
         GapContact g;
         if (gap_contact_of(view, c, k, touching_gap, g)) touching.push_back(g);
@@ -237,9 +298,11 @@ int EventStepper::collide_rounds(EngineCore& core, std::vector<int> frontier, do
     std::erase_if(
         approaching, [&](const GapContact& g) { return !(normal_velocity_now(w, sides_of(w, g), g.point) < 0.0); });
     if (approaching.empty()) break;
-    const std::size_t before = moved.size();
-    met += collide_approaching(core, approaching, core.settings.dt, moved);
-    frontier.assign(moved.begin() + static_cast<std::ptrdiff_t>(before), moved.end());
+    // The next round looks at the pairs of every body this one struck: a
+    // time-stepped body struck is disturbed, and its pairs are the events'
+    // from now on, even where it had been struck before.
+    frontier.clear();
+    met += collide_approaching(core, approaching, core.settings.dt, moved, frontier);
   }
   return met;
 }
@@ -260,9 +323,9 @@ void EventStepper::reschedule(EngineCore& core, const std::vector<int>& bodies, 
 }
 
 // One collision program for `touching`, all approaching; the bodies it
-// gives new velocities (walls excepted) join `moved` once each.
+// gives new velocities (walls excepted) join `moved` once each, and `struck`.
 int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length,
-                                      std::vector<int>& moved) {
+                                      std::vector<int>& moved, std::vector<int>& struck) {
   World& w = core.world;
   if (slot_.size() != w.size()) slot_.assign(w.size(), -1);
   std::vector<int> members;
@@ -307,6 +370,8 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
     w.velocity[i] = result.velocity[m], w.angular_velocity[i] = result.angular_velocity[m];
     slot_[i] = -1;
     if (std::find(moved.begin(), moved.end(), members[m]) == moved.end()) moved.push_back(members[m]);
+    struck.push_back(members[m]);
+    if (stepped_[i] && !disturbed_[i]) disturbed_[i] = 1, ++disturbed_count_;
   }
   core.book_dissipation(result.dissipated);
   core.book_work(result.wall_work);
@@ -362,20 +427,54 @@ void EventStepper::hand_over(EngineCore& core, double seconds) {
   ++stats_.handed_over;
 }
 
+// Every body flies (none is time-stepped): the scheme of whole steps, and
+// a step with no resting contact.
+void EventStepper::fly_every_body(EngineCore& core) {
+  World& w = core.world;
+  for (std::size_t i = 0; i < w.size(); ++i) w.force[i] = w.is_wall[i] ? Vec2{} : body_force(w, i), w.torque[i] = 0.0;
+  for (Candidate& c : core.neighbours.candidates()) c.active = c.sliding = false;
+  for (ContactState& s : core.neighbours.states()) s = {};
+}
+
+// The resting clusters' program: their bodies' velocities after the step,
+// their contacts' forces; the other contacts' states cleared for the
+// events to fill.
+void EventStepper::step_clusters(EngineCore& core) {
+  time_stepping_.collide_part(core, stepped_);
+  const std::vector<Candidate>& candidates = core.neighbours.candidates();
+  std::vector<ContactState>& states = core.neighbours.states();
+  for (std::size_t k = 0; k < candidates.size(); ++k)
+    if (!candidates[k].active) states[k] = {};
+}
+
 void EventStepper::step(EngineCore& core) {
   World& w = core.world;
   const double dt = core.settings.dt;
   swept_ = true;
-  if (resting_contact(core)) {
-    hand_over(core, dt);
-    return;
+  if (core.settings.rigid.whole_step_events) {
+    stepped_.assign(w.size(), 0);
+    if (resting_contact(core)) {
+      count_body_steps(core, 0.0);
+      hand_over(core, dt);
+      return;
+    }
+  } else {
+    find_clusters(core);
   }
   core.previous_position = w.position;
-  for (std::size_t i = 0; i < w.size(); ++i) w.force[i] = w.is_wall[i] ? Vec2{} : body_force(w, i), w.torque[i] = 0.0;
-  for (Candidate& c : core.neighbours.candidates()) c.active = c.sliding = false;
-  for (ContactState& s : core.neighbours.states()) s = {};
-  // More collisions in a step than a gas has means a cluster collapsing.
-  const long most = 8 * static_cast<long>(w.size()) + 64;
+  disturbed_.assign(w.size(), 0);
+  disturbed_count_ = 0;
+  const long flying = count_body_steps(core, 1.0);
+  if (flying < static_cast<long>(std::count(w.is_wall.begin(), w.is_wall.end(), false))) {
+    if (const std::string problem = wall_speed_problem(w, dt); !problem.empty())
+      throw InstabilityError(fmt::format(
+          "at t = {:g} s grains rest against each other or a wall, and are time-stepped, which sees a wall only "
+          "where it overlaps a grain, and {}. The events sweep walls exactly; time-stepped, they need the slower wall",
+          core.time, problem));
+    step_clusters(core);
+  } else {
+    fly_every_body(core);
+  }
   start_events(core);
   std::vector<int> everybody(w.size()), moved;
   std::iota(everybody.begin(), everybody.end(), 0);
@@ -395,10 +494,10 @@ void EventStepper::step(EngineCore& core) {
     moved = {pair.vertex_body, pair.edge_body};
     met += collide_rounds(core, moved, next.time, moved);
     reschedule(core, moved, next.time);
-    if (met > most) {
-      advance_all(w, next.time);
-      core.update_orientations();
-      hand_over(core, dt - next.time);
+    // More collisions in a step than a gas of the bodies they can involve
+    // has means a cluster collapsing.
+    if (met > 8 * (flying + disturbed_count_) + 64) {
+      hand_over_the_rest(core, next.time);
       return;
     }
   }
@@ -408,6 +507,23 @@ void EventStepper::step(EngineCore& core) {
   core.sum_body_energies(false);
   core.clear_constraint_powers();
   core.first_unstable = kNotChecked;
+}
+
+// Bodies at `now` colliding without end: every body flown there and the
+// rest of the step time-stepped. The time-stepped bodies took the whole
+// step's impulse of their body forces in their program: the part not yet
+// flown is taken back, for the time-stepping to give it again.
+void EventStepper::hand_over_the_rest(EngineCore& core, double now) {
+  World& w = core.world;
+  const double rest = core.settings.dt - now;
+  advance_all(w, now);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (stepped_[i]) w.velocity[i] -= rest * w.inverse_mass[i] * body_force(w, i);
+  core.body_steps.flown -= static_cast<double>(flying_) * rest / core.settings.dt;
+  core.body_steps.time_stepped += static_cast<double>(flying_) * rest / core.settings.dt;
+  stepped_.assign(w.size(), 0);
+  core.update_orientations();
+  hand_over(core, rest);
 }
 
 }  // namespace sphero

@@ -6,14 +6,18 @@
 // instant collides with its rigid law (rigid/collision.h: a binary one in
 // closed form), and the flight goes on to the next. No event sequence
 // resolves a resting contact in finitely many collisions (inelastic
-// collapse), so a step that begins with a pair touching and neither
-// parting nor approaching faster than the field changes a speed in a
-// step, or that meets more collisions than a gas could, is handed to the
-// time-stepping RigidStepper — from where the events left it. The list
-// holds the pairs within the skin; before any body (a driven wall at any
-// speed) can have moved the skin since it was made, the flight stops, the
-// list is made anew and the contacts are timed again, so that no pair is
-// missed however far a body flies in a step.
+// collapse), so the grains of a pair touching and neither parting nor
+// approaching faster than the field changes a speed in two steps are
+// time-stepped by the RigidStepper's program, and move in straight lines
+// at its velocities while the others fly; a flying grain that strikes one
+// disturbs it, and its pairs are events from then on. A step that meets
+// more collisions than a gas could is handed to the time-stepping whole
+// from where the events left it (and with `events_whole_steps`, every
+// step with a resting pair). The list holds the pairs within the skin;
+// before any body (a driven wall at any speed) can have moved the skin
+// since it was made, the flight stops, the list is made anew and the
+// contacts are timed again, so that no pair is missed however far a body
+// flies in a step.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +54,14 @@ class EventStepper final : public Stepper {
     std::uint32_t version = 0;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : candidate > o.candidate; }
   };
+  static bool resting(const EngineCore& core, const GapContact& g);
   bool resting_contact(const EngineCore& core) const;
+  void find_clusters(const EngineCore& core);
+  long count_body_steps(EngineCore& core, double flown);
+  bool flown(const World& w, const Candidate& c) const;
+  void fly_every_body(EngineCore& core);
+  void step_clusters(EngineCore& core);
+  void hand_over_the_rest(EngineCore& core, double now);
   void advance(World& w, int body, double to);
   void advance_all(World& w, double to);
   void schedule(EngineCore& core, int candidate, double now);
@@ -62,13 +73,21 @@ class EventStepper final : public Stepper {
   int collide_rounds(EngineCore& core, std::vector<int> frontier, double now, std::vector<int>& moved);
   void reschedule(EngineCore& core, const std::vector<int>& bodies, double now);
   int collide_approaching(EngineCore& core, const std::vector<GapContact>& touching, double step_length,
-                          std::vector<int>& moved);
+                          std::vector<int>& moved, std::vector<int>& struck);
   void hand_over(EngineCore& core, double seconds);
 
   RigidStepper time_stepping_;
   bool swept_ = false;    // the last step flown by events, none of it handed over
   CollisionStats stats_;  // the events' own; the time-stepping keeps its
   std::vector<int> slot_;
+  // Per body, this step: time-stepped with the resting clusters (1), or
+  // flown by events (0; walls 0). How many grains fly.
+  std::vector<char> stepped_;
+  long flying_ = 0;
+  // Time-stepped bodies whose velocity a collision with a flying one
+  // changed this step: their every pair is an event's from then on.
+  std::vector<char> disturbed_;
+  long disturbed_count_ = 0;
   // The step's event queue: per body its clock and candidates, per
   // candidate its version and a mark for the collisions' sweeps.
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;

@@ -336,15 +336,30 @@ void RigidStepper::move_bodies(EngineCore& core) {
 }
 
 void RigidStepper::step(EngineCore& core) {
+  core.previous_position = core.world.position;
+  collide_part(core, {});
+  ++stats_.steps;
+  move_bodies(core);
+  core.update_lists_or_orientations();
+  core.sum_body_energies(false);
+  core.clear_constraint_powers();
+  core.first_unstable = kNotChecked;
+}
+
+void RigidStepper::collide_part(EngineCore& core, const std::vector<char>& part) {
   World& w = core.world;
   const double dt = core.settings.dt;
+  const auto in_part = [&](int b) {
+    return part.empty() || w.is_wall[static_cast<std::size_t>(b)] || part[static_cast<std::size_t>(b)];
+  };
   const Clock::time_point start = Clock::now();
-  core.previous_position = w.position;
   std::vector<GapContact> near = gap_contacts(w, core.neighbours, examined_gap(core));
   stats_.seconds_detecting += seconds_since(start);
   correct_overlaps(core, near);
 
   const Clock::time_point assembling = Clock::now();
+  if (!part.empty())
+    std::erase_if(near, [&](const GapContact& g) { return !(in_part(g.vertex_body) && in_part(g.edge_body)); });
   leave_out_unreachable(core, near);
   std::vector<CollisionContact> contacts = program_contacts(core, near);
   set_body_forces(w);
@@ -353,10 +368,9 @@ void RigidStepper::step(EngineCore& core) {
   if (!contacts.empty()) ++stats_.programs, stats_.contacts += static_cast<long>(contacts.size());
   for (int pass = 0; pass < kLawPasses && give_held_guards_their_law(core, near, result, contacts); ++pass)
     result = collide(core, near, contacts);
-  ++stats_.steps;
 
   // Velocities after the step: from the collision for the bodies in it,
-  // the free motion's for the others.
+  // the free motion's for the others of the part.
   // (members_ and slot_ say which bodies the program had: none without contacts).
   for (std::size_t m = 0; m < members_.size(); ++m) {
     const auto i = static_cast<std::size_t>(members_[m]);
@@ -364,16 +378,11 @@ void RigidStepper::step(EngineCore& core) {
     w.angular_velocity[i] = result.angular_velocity[m];
   }
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (!w.is_wall[i] && slot_[i] < 0) w.velocity[i] += dt * w.inverse_mass[i] * w.force[i];
+    if (!w.is_wall[i] && slot_[i] < 0 && in_part(static_cast<int>(i)))
+      w.velocity[i] += dt * w.inverse_mass[i] * w.force[i];
   store_percussions(core, near, contacts, result);
   core.book_dissipation(result.dissipated);
   core.book_work(result.wall_work);
-
-  move_bodies(core);
-  core.update_lists_or_orientations();
-  core.sum_body_energies(false);
-  core.clear_constraint_powers();
-  core.first_unstable = kNotChecked;
 }
 
 std::vector<Contact> RigidStepper::contacts(const EngineCore& core) const {

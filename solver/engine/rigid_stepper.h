@@ -36,6 +36,12 @@ class RigidStepper final : public Stepper {
       if (c.active) visit(c);
   }
   CollisionStats collision_stats() const override { return stats_; }
+  // Steps 1-3 of a step for the bodies that `part` marks (one entry per
+  // body; empty: every body) and the walls: the overlaps corrected (every
+  // body's), then one collision program of the contacts among them, which
+  // gives them their velocities after the step and books its forces; no
+  // body moves. The others keep their velocities, forces and contacts.
+  void collide_part(EngineCore& core, const std::vector<char>& part);
 
  private:
   void correct_overlaps(EngineCore& core, std::vector<GapContact>& contacts);

@@ -42,8 +42,11 @@ constexpr char kMagic[8] = {'S', 'P', 'H', 'E', 'R', 'O', 'C', 'K'};
 // and its parent's after the version, outside the checksum (its own
 // follows it), so that the same state of two runs gives the same bytes
 // past it; 16: in a checkpoint in parts, each part opens with its index
-// and the checksum of its header's fields (kFirstBoundParts).
-constexpr std::uint32_t kVersion = 16;
+// and the checksum of its header's fields (kFirstBoundParts); 17: whether
+// events time-step the whole of a step with a resting contact
+// (RigidSettings::whole_step_events), and the grains' steps flown and
+// time-stepped so far (BodySteps).
+constexpr std::uint32_t kVersion = 17;
 // A whole checkpoint's fields are compressed from this version on.
 constexpr std::uint32_t kFirstCompressed = 14;
 // From this version on, the run's identity follows the version.
@@ -454,6 +457,10 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
     io.value(w.attractor);
   }
   if (version >= 8) io.value(s.settings.rigid.events);
+  if (version >= 17) {
+    io.value(s.settings.rigid.whole_step_events);
+    io.value(s.body_steps.flown), io.value(s.body_steps.time_stepped);
+  }
   if (version >= 9)
     for (BodyConstraint& c : w.constraint) describe(io, c.vibration);
   if (version >= 10) ledger_books(io, s);

@@ -15,7 +15,7 @@
 
 namespace sphero {
 
-inline constexpr int kRunManifestFormat = 5;
+inline constexpr int kRunManifestFormat = 6;
 
 struct RunManifest {
   int format = kRunManifestFormat;

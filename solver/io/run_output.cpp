@@ -89,10 +89,11 @@ RunOutput::RunOutput(std::filesystem::path directory, const World& w, int arc_re
 
 RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, const PeriodicCell& cell,
                      int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at,
-                     const RunLineage& lineage)
+                     const RunLineage& lineage, bool event_columns)
     : directory_(std::move(directory)),
       fields_(with_state(std::move(fields))),
       walls_(std::move(walls)),
+      event_columns_(event_columns),
       arc_resolution_(arc_resolution),
       frame_fields_(fields_) {
   continues_ = resume_at && holds_a_run();  // before anything is written: it may refuse the folder
@@ -110,6 +111,8 @@ RunOutput::RunOutput(std::filesystem::path directory, std::vector<WallColumns> w
   std::ofstream csv(directory_ / "energy.csv");
   csv << "# energies in J (per unit thickness), time in s, forces in N (per unit thickness), positions in m; "
          "deepest_overlap_so_far: the run's deepest overlap up to that time, over the contact's two sphero-radii; "
+         "events_flown_body_steps, time_stepped_body_steps (stepping = events): the grains' steps since the run "
+         "began flown by events and time-stepped; "
          "WALL_fx_N, WALL_fy_N: the force the grains exert on the wall; WALL_load_fx_N, WALL_load_fy_N: the load "
          "imposed on a pressure plate\n";
   csv << energy_header() << "\n";
@@ -121,6 +124,7 @@ std::string RunOutput::energy_header() const {
       "time_s,step,kinetic_translational_J,kinetic_rotational_J,elastic_normal_J,elastic_tangential_J,"
       "gravitational_J,mechanical_J,external_work_J,damping_dissipation_J,sliding_dissipation_J,"
       "first_law_residual_J,deepest_overlap_so_far";
+  if (event_columns_) header += ",events_flown_body_steps,time_stepped_body_steps";
   for (const WallColumns& wall : walls_) {
     header += fmt::format(",{0}_fx_N,{0}_fy_N,{0}_x_m,{0}_y_m", wall.label);
     if (wall.loaded) header += fmt::format(",{0}_load_fx_N,{0}_load_fy_N", wall.label);
@@ -262,7 +266,7 @@ void RunOutput::write_collection(const std::string& name) const {
 }
 
 EnergyRow energy_row(const Engine& engine, const EnergyLedger& ledger, double deepest_overlap) {
-  EnergyRow row{engine.time(), engine.step_count(), ledger, deepest_overlap, {}};
+  EnergyRow row{engine.time(), engine.step_count(), ledger, deepest_overlap, engine.body_steps(), {}};
   const World& w = engine.world();
   for (std::size_t i = 0; i < w.size(); ++i)  // in the order of their ids, which rise with the index
     if (w.is_wall[i]) row.walls.push_back({w.id[i], grains_force_on(engine, i), w.position[i], load_on(w, i)});
@@ -275,6 +279,7 @@ void RunOutput::append_energy_row(const EnergyRow& r) {
                                 l.kinetic_rotational, l.elastic_normal, l.elastic_tangential, l.gravitational,
                                 l.mechanical(), l.external_work, l.damping_dissipation, l.sliding_dissipation,
                                 l.first_law_residual(), r.deepest_overlap);
+  if (event_columns_) row += fmt::format(",{},{}", r.body_steps.flown, r.body_steps.time_stepped);
   std::size_t next = 0;  // both in the order of the walls' numbers
   for (const WallColumns& columns : walls_) {
     if (next == r.walls.size() || r.walls[next].number != columns.number) {

@@ -49,6 +49,7 @@ struct EnergyRow {
   long step = 0;
   EnergyLedger ledger;
   double deepest_overlap = 0.0;
+  BodySteps body_steps;  // stepping = events
   struct Wall {
     int number = 0;  // its id (World::id): a wall a stage removed has no entry
     Vec2 force;      // the grains' on the wall: contacts only
@@ -82,10 +83,12 @@ class RunOutput {
   // The same for a run whose walls are `walls` (in the order of their
   // numbers) and whose periodic cell is `cell`: all the folder needs of the
   // world.
-  // `lineage` is the run's identity, which run.sphero records.
+  // `lineage` is the run's identity, which run.sphero records;
+  // `event_columns`: energy.csv counts the grains' steps flown by events
+  // and time-stepped (stepping = events).
   RunOutput(std::filesystem::path directory, std::vector<WallColumns> walls, const PeriodicCell& cell,
             int arc_resolution, std::vector<std::string> fields, std::optional<double> resume_at = std::nullopt,
-            const RunLineage& lineage = {});
+            const RunLineage& lineage = {}, bool event_columns = false);
 
   // A whole frame of a run on one process; its energy row books `ledger`,
   // the engine's (Engine::ledger) when a caller holds it already.
@@ -147,6 +150,7 @@ class RunOutput {
   std::filesystem::path directory_;
   std::vector<std::string> fields_;
   std::vector<WallColumns> walls_;
+  bool event_columns_ = false;
   int arc_resolution_;
   std::optional<FrameGrids> grids_;
   ShapeTable shapes_;  // the run's (io/shape_table.h), which its state frames name

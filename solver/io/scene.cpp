@@ -28,8 +28,10 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
     {"model", "soft | rigid (default soft): soft contacts, or rigid bodies with instantaneous collisions (A-CD²)"},
     {"integrator", "verlet | gear (default verlet; soft model)"},
     {"stepping",
-     "rigid model: steps | events (default steps): one collision program per step, or the bodies flown "
-     "from collision to collision at their exact instants within each step"},
+     "rigid model: steps | events | events_whole_steps (default steps): one collision program per step, or "
+     "the bodies flown from collision to collision at their exact instants within each step, those resting "
+     "against each other time-stepped in clusters (events_whole_steps: every step with a resting contact "
+     "time-stepped whole)"},
     {"rigid_gap",
      "rigid model: outlines closer than this are contact points, m, or 'auto' (default: 0.1% of the "
      "smallest grain size)"},
@@ -604,9 +606,10 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
   }
   if (const auto v = values.scalar("stepping")) {
     if (!rigid) fail_at(v->at, "stepping", "belongs to the rigid model: add 'model = rigid' or drop it");
-    if (v->text != "steps" && v->text != "events")
-      fail_at(v->at, "stepping", fmt::format("expected steps or events, found '{}'", v->text));
-    scene.engine.rigid.events = v->text == "events";
+    if (v->text != "steps" && v->text != "events" && v->text != "events_whole_steps")
+      fail_at(v->at, "stepping", fmt::format("expected steps, events or events_whole_steps, found '{}'", v->text));
+    scene.engine.rigid.events = v->text != "steps";
+    scene.engine.rigid.whole_step_events = v->text == "events_whole_steps";
   }
   if (const auto v = values.scalar("backend")) {
     try {

@@ -142,7 +142,8 @@ EngineSnapshot header_of(const EngineSnapshot& whole) {
                         whole.deepest_overlap,
                         whole.deepest_overlap_time,
                         whole.books,
-                        whole.lineage};
+                        whole.lineage,
+                        whole.body_steps};
   ListScalars::of(whole.neighbours).set_in(header.neighbours);
   return header;
 }

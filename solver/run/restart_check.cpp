@@ -9,6 +9,16 @@
 namespace sphero {
 namespace {
 
+std::string_view stepping_key(const RigidSettings& r) {
+  if (!r.events) return "steps";
+  return r.whole_step_events ? "events_whole_steps" : "events";
+}
+
+std::string stepping_in_words(const RigidSettings& r) {
+  if (!r.events) return "by one collision program a step";
+  return fmt::format("from collision to collision (stepping = {})", stepping_key(r));
+}
+
 bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
 
 bool same_law(const ContactLaw& a, const ContactLaw& b) {
@@ -126,11 +136,10 @@ void check_restart(const EngineSnapshot& checkpoint, const World& scene_world, c
                          k / static_cast<std::size_t>(w.material_count),
                          k % static_cast<std::size_t>(w.material_count)));
   }
-  if (s.rigid.events != scene_settings.rigid.events)
-    refuse(fmt::format(
-        "it was stepped {}, the scene asks for stepping = {} (stepping)",
-        s.rigid.events ? "from collision to collision (stepping = events)" : "by one collision program a step",
-        scene_settings.rigid.events ? "events" : "steps"));
+  if (s.rigid.events != scene_settings.rigid.events ||
+      s.rigid.whole_step_events != scene_settings.rigid.whole_step_events)
+    refuse(fmt::format("it was stepped {}, the scene asks for stepping = {} (stepping)", stepping_in_words(s.rigid),
+                       stepping_key(scene_settings.rigid)));
   if (s.rigid.gap != scene_settings.rigid.gap)
     refuse(
         fmt::format("the contact gap is {:g} m there, {:g} m here (rigid_gap)", s.rigid.gap, scene_settings.rigid.gap));

@@ -20,7 +20,7 @@ sed -e "s#shape=[^ ]*/shapes/#shape=$data/shapes/#" -e 's/^fields = .*/fields = 
   "$here/scenes/small.ini" > scene.ini
 "$sphero" run scene.ini --restart old/final.ckpt --output branch --duration 0.2 --quiet >/dev/null ||
   fail "the version-13 checkpoint did not restart"
-grep -q '^format = 5$' branch/run.sphero && [ -s branch/shapes.vtu ] && [ -s branch/outlines_00000.vtu ] ||
+grep -q '^format = 6$' branch/run.sphero && [ -s branch/shapes.vtu ] && [ -s branch/outlines_00000.vtu ] ||
   fail "the branch did not write light frames: $(ls branch | head)"
 # A checkpoint from before runs had identities restarts as a run of its own.
 grep -Eq '^run = [0-9a-f]{32}$' branch/run.sphero && ! grep -q '^parent' branch/run.sphero ||

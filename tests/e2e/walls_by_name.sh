@@ -35,7 +35,7 @@ awk -F, -v header="$header" 'NR == 1 { n = split(header, names, ","); for (k = 1
            if (!(load > 0) || (f + load) * (f + load) > (0.02 * load) ^ 2) { print "row " NR ": fx " f ", load " load; bad = 1 }
            if ($at["top_fy_N"] <= 0) { print "row " NR ": the grains pull the top plate down: " $at["top_fy_N"]; bad = 1 } }
   END { exit bad }' sphero-output/energy.csv || fail "the plates' forces are not the grains' reaction to their loads"
-grep -q "^format = 5$" sphero-output/run.sphero || fail "run.sphero is not format 5"
+grep -q "^format = 6$" sphero-output/run.sphero || fail "run.sphero is not format 6"
 
 # The biaxial plots find the plates by name: the top driven down 0.002 m
 # over a span of about 12 m, the sides held at their pressure.

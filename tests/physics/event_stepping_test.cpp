@@ -111,33 +111,103 @@ TEST(EventStepping, AWallFlyingManySkinsAStepStillStrikesWhatIsInItsWay) {
   EXPECT_EQ(e.collision_stats().events, 1);
 }
 
-// The same wall is too fast for the time-stepping: a step the events hand
-// over (two disks resting against each other) stops the run, saying why.
-TEST(EventStepping, AStepHandedOverWithAWallTooFastForItStopsTheRun) {
+// The same wall is too fast for the time-stepping: two disks resting
+// against each other are time-stepped (as a cluster, or the whole step
+// handed over), and the run stops, saying why.
+TEST(EventStepping, ATimeSteppedClusterWithAWallTooFastForItStopsTheRun) {
   BodySpec piston = wall({{0, -2}, {0, 2}}, 0.1);
   piston.constraint.imposed_velocity = {50.0, 0.0, 0.0};
   piston.constraint.held = {true, true, true};
-  Engine e(rigid_world({piston, disk({30.0, 0.0}, 0.5), disk({31.0, 0.0}, 0.5)}, 0.5), event_settings(0.05));
-  try {
-    e.step();
-    FAIL() << "stepped";
-  } catch (const InstabilityError& err) {
-    const std::string message = err.what();
-    EXPECT_NE(message.find("handed to the time-stepping"), std::string::npos) << message;
-    EXPECT_NE(message.find("moves 2.5 m in one step of 0.05 s"), std::string::npos) << message;
+  for (const bool whole_steps : {false, true}) {
+    EngineSettings s = event_settings(0.05);
+    s.rigid.whole_step_events = whole_steps;
+    Engine e(rigid_world({piston, disk({30.0, 0.0}, 0.5), disk({31.0, 0.0}, 0.5)}, 0.5), s);
+    try {
+      e.step();
+      FAIL() << "stepped";
+    } catch (const InstabilityError& err) {
+      const std::string message = err.what();
+      EXPECT_NE(message.find(whole_steps ? "handed to the time-stepping" : "are time-stepped"), std::string::npos)
+          << message;
+      EXPECT_NE(message.find("moves 2.5 m in one step of 0.05 s"), std::string::npos) << message;
+    }
   }
 }
 
 // A step handed to the time-stepping is checked as one: a disk flying 5
 // m (five times its size) in it could have passed through grains, and the
-// run stops; flown by events, the same flight is no sign of trouble.
+// run stops; flown by events, the same flight is no sign of trouble, also
+// beside a resting pair time-stepped as a cluster.
 TEST(EventStepping, AHandedOverStepStillStopsAGrainFlyingPastItsSize) {
-  Engine resting(rigid_world({disk({0.0, 0.0}, 0.5), disk({1.0, 0.0}, 0.5), disk({20.0, 0.0}, 0.5, {100.0, 0.0})}, 0.5),
-                 event_settings(0.05));
-  EXPECT_THROW(resting.step(), InstabilityError);
+  const std::vector<BodySpec> bodies{
+      disk({0.0, 0.0}, 0.5), disk({1.0, 0.0}, 0.5), disk({20.0, 0.0}, 0.5, {100.0, 0.0})};
+  EngineSettings whole_steps = event_settings(0.05);
+  whole_steps.rigid.whole_step_events = true;
+  Engine handed_over(rigid_world(bodies, 0.5), whole_steps);
+  EXPECT_THROW(handed_over.step(), InstabilityError);
+  Engine beside_a_cluster(rigid_world(bodies, 0.5), event_settings(0.05));
+  EXPECT_NO_THROW(beside_a_cluster.run(3));
+  EXPECT_NEAR(beside_a_cluster.world().position[2].x, 35.0, 1e-9);
+  EXPECT_EQ(beside_a_cluster.body_steps().flown, 3.0);
+  EXPECT_EQ(beside_a_cluster.body_steps().time_stepped, 6.0);
   Engine flying(rigid_world({disk({0.0, 0.0}, 0.5), disk({20.0, 0.0}, 0.5, {100.0, 0.0})}, 0.5), event_settings(0.05));
   EXPECT_NO_THROW(flying.run(3));
   EXPECT_NEAR(flying.world().position[1].x, 35.0, 1e-9);
+}
+
+// Three disks resting on a floor are time-stepped as a cluster while a
+// fourth, dropped beside them, flies: it meets the floor at its instant
+// and rises back to its height as when alone, and the row does not move.
+TEST(EventStepping, AGrainFlownBesideARestingClusterBouncesAsAlone) {
+  const double g = 9.81, h = 1.0, dt = 1e-3;
+  Engine e(rigid_world({wall({{-5, 0}, {9, 0}}, 0.1), disk({0.0, 0.6}, 0.5), disk({1.0, 0.6}, 0.5),
+                        disk({2.0, 0.6}, 0.5), disk({6.0, 0.6 + h}, 0.5)},
+                       1.0, {0.0, -g}),
+           event_settings(dt));
+  const long steps = std::lround(2.0 * std::sqrt(2.0 * h / g) / dt);  // down and up again
+  e.run(steps);
+  EXPECT_NEAR(e.world().position[4].y, 0.6 + h, 1e-6);
+  for (std::size_t i = 1; i <= 3; ++i) {
+    EXPECT_NEAR(e.world().position[i].x, static_cast<double>(i - 1), 1e-12) << "disk " << i;
+    EXPECT_NEAR(e.world().position[i].y, 0.6, 1e-9) << "disk " << i;
+  }
+  const CollisionStats s = e.collision_stats();
+  EXPECT_EQ(e.body_steps().flown, static_cast<double>(steps));
+  EXPECT_EQ(e.body_steps().time_stepped, 3.0 * static_cast<double>(steps));
+  EXPECT_EQ(s.handed_over, 0);
+  EXPECT_GE(s.events, 1);
+}
+
+// Without gravity a row of three touching disks at rest is a resting
+// cluster, time-stepped. A fourth flies into it at 3 m/s and strikes it at
+// t = 13/12 s, within a step, the instant its gap closes (one touching it at
+// a step's start would join the cluster and collide in its program
+// instead): the struck disk, disturbed, strikes
+// the next at the same instant, and that one the last, as flying disks
+// would (Newton's cradle, elastic): the last leaves at 3 m/s, the others
+// stop, with the momentum and the energy kept to rounding and no overlap.
+TEST(EventStepping, AFlyingGrainStrikesARestingClusterAtItsInstant) {
+  Engine e(rigid_world({disk({0.0, 0.0}, 0.5), disk({1.0, 0.0}, 0.5), disk({2.0, 0.0}, 0.5),
+                        disk({6.25, 0.0}, 0.5, {-3.0, 0.0})},
+                       1.0),
+           event_settings(0.05));
+  const double mass = e.world().mass[3], energy = 0.5 * mass * 9.0;
+  e.run(30);  // to t = 1.5 s: the last disk 5/12 s on its way
+  const World& w = e.world();
+  EXPECT_NEAR(w.velocity[0].x, -3.0, 1e-12);
+  for (std::size_t i = 1; i <= 3; ++i) EXPECT_NEAR(w.velocity[i].x, 0.0, 1e-12) << "disk " << i;
+  EXPECT_NEAR(w.position[0].x, -1.25, 1e-9);
+  EXPECT_NEAR(w.position[3].x, 3.0, 1e-9);
+  double momentum = 0.0, kinetic = 0.0;
+  for (std::size_t i = 0; i < 4; ++i)
+    momentum += w.mass[i] * w.velocity[i].x, kinetic += 0.5 * w.mass[i] * norm2(w.velocity[i]);
+  EXPECT_NEAR(momentum, -3.0 * mass, 1e-12 * mass);
+  EXPECT_NEAR(kinetic, energy, 1e-12 * energy);
+  for (std::size_t i = 1; i < 4; ++i) EXPECT_GE(w.position[i].x - w.position[i - 1].x, 1.0 - 1e-12) << "disk " << i;
+  const CollisionStats s = e.collision_stats();
+  EXPECT_EQ(s.events, 3);
+  EXPECT_GT(e.body_steps().time_stepped, 3.0 * 19);  // the row, before the strike
+  EXPECT_EQ(s.handed_over, 0);
 }
 
 // Disks thrown about a closed box, elastic: every collision binary (solved
@@ -174,8 +244,8 @@ TEST(EventStepping, AnElasticGasKeepsItsEnergy) {
 
 // Dissipative disks dropped into a box: as they come to rest, bouncing
 // ever lower, the collisions would come ever faster (inelastic collapse).
-// The steps with resting contacts go to the time-stepping, so the run goes
-// on at its pace and the heap settles; energy is only ever dissipated.
+// The resting clusters go to the time-stepping, so the run goes on at its
+// pace and the heap settles; energy is only ever dissipated.
 TEST(EventStepping, AFallingHeapSettlesThroughTheTimeStepping) {
   std::vector<BodySpec> bodies{wall({{0, 12}, {0, 0}, {6, 0}, {6, 12}}, 0.1)};
   std::mt19937_64 random(4);
@@ -191,8 +261,10 @@ TEST(EventStepping, AFallingHeapSettlesThroughTheTimeStepping) {
     lowest_dissipation = e.ledger().dissipated();
   }
   const CollisionStats s = e.collision_stats();
-  EXPECT_GT(s.events, 30);        // the fall's collisions met as events
-  EXPECT_GT(s.handed_over, 100);  // the heap's steps time-stepped
+  EXPECT_GT(s.events, 30);  // the fall's collisions met as events
+  // The heap's grains time-stepped: most of the 4 s.
+  const BodySteps steps = e.body_steps();
+  EXPECT_GT(steps.time_stepped, 0.5 * (steps.flown + steps.time_stepped));
   double fastest = 0.0;
   for (std::size_t i = 1; i < e.world().size(); ++i) fastest = std::max(fastest, norm(e.world().velocity[i]));
   EXPECT_LT(fastest, 0.05);  // at rest, to a step of gravity's impulse
@@ -211,22 +283,26 @@ TEST(EventStepping, AHopperDischargesAsWithTimeStepping) {
   std::uniform_real_distribution<double> speed(-0.5, 0.5);
   for (int k = 0; k < 40; ++k)
     bodies.push_back(disk({1.2 + 1.2 * (k % 9), 7.0 + 1.2 * (k / 9)}, 0.5, {speed(random), speed(random)}));
-  const auto discharged = [&](bool events, CollisionStats& stats) {
+  const auto discharged = [&](bool events, CollisionStats& stats, BodySteps& steps) {
     EngineSettings s = event_settings(1e-3);
     s.rigid.events = events;
     Engine e(rigid_world(bodies, 0.5, {0.0, -9.81}), s);
     e.run(5000);
     stats = e.collision_stats();
+    steps = e.body_steps();
     int below = 0;
     for (std::size_t i = 3; i < e.world().size(); ++i) below += e.world().position[i].y < 4.0;
     return below;
   };
   CollisionStats with_events, with_steps;
-  const int by_events = discharged(true, with_events), by_steps = discharged(false, with_steps);
+  BodySteps shares, none;
+  const int by_events = discharged(true, with_events, shares), by_steps = discharged(false, with_steps, none);
   EXPECT_GE(by_events, 30) << "of 40 disks through the aperture after 5 s";
   EXPECT_NEAR(by_events, by_steps, 5);
   EXPECT_GT(with_events.events, 40);
-  EXPECT_GT(with_events.handed_over, 0);
+  EXPECT_GT(shares.time_stepped, 0.0);
+  EXPECT_GT(shares.flown, 0.0);
+  EXPECT_EQ(none.flown + none.time_stepped, 0.0);  // counted by events alone
 }
 
 }  // namespace
