@@ -22,6 +22,9 @@ namespace {
 // At an event the pair that met is at its reach to the roots' accuracy:
 // outlines closer than this share of the rigid gap count as touching.
 constexpr double kTouchingShareOfGap = 1e-6;
+// A step that meets this many times more contacts than the collisions a
+// gas could have is stuck on a grazing pair, and is time-stepped on.
+constexpr long kGrazesPerCollision = 64;
 
 // A body flies on a parabola under its body forces; a wall at its imposed
 // velocity, and a time-stepped body (`straight`) at its velocity after the
@@ -478,7 +481,7 @@ void EventStepper::step(EngineCore& core) {
   start_events(core);
   std::vector<int> everybody(w.size()), moved;
   std::iota(everybody.begin(), everybody.end(), 0);
-  long met = collide_rounds(core, everybody, 0.0, moved);
+  long met = collide_rounds(core, everybody, 0.0, moved), contacts_met = 0;
   schedule_all(core, 0.0);
   while (!queue_.empty()) {
     const Event next = queue_.top();
@@ -494,9 +497,12 @@ void EventStepper::step(EngineCore& core) {
     moved = {pair.vertex_body, pair.edge_body};
     met += collide_rounds(core, moved, next.time, moved);
     reschedule(core, moved, next.time);
+    ++contacts_met;
     // More collisions in a step than a gas of the bodies they can involve
-    // has means a cluster collapsing.
-    if (met > 8 * (flying + disturbed_count_) + 64) {
+    // has means a cluster collapsing; far more contacts met than that, a
+    // pair grazing at ever shorter intervals without colliding.
+    const long gas = 8 * (flying + disturbed_count_) + 64;
+    if (met > gas || contacts_met > kGrazesPerCollision * gas) {
       hand_over_the_rest(core, next.time);
       return;
     }

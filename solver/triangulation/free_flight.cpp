@@ -85,16 +85,7 @@ std::optional<double> first_touch_of_point_and_edge(const PointPath& p, const Po
   const Polynomial side = ex * py - ey * px, along = ex * px + ey * py;
   const double length = norm(b.at(0.0) - a.at(0.0));
   const double s0 = side(0.0);
-  if (!(std::abs(s0) > reach * length)) {
-    // Within reach of the line now: touching if its foot is on the
-    // segment; beyond an end, it can touch only once its foot comes onto
-    // the segment, and is looked at again then.
-    const double foot = along(0.0);
-    if (foot >= 0.0 && foot <= length * length) return std::nullopt;
-    Polynomial onto = foot < 0.0 ? negated(along) : along;
-    if (foot > 0.0) onto.c[0] -= length * length;
-    return first_root(onto, 0.0, horizon);
-  }
+  if (!(std::abs(s0) > reach * length)) return std::nullopt;
   // Positive while the point is farther than `reach` on its own side.
   Polynomial apart = s0 > 0.0 ? side : negated(side);
   apart.c[0] -= reach * length;

@@ -210,6 +210,38 @@ TEST(EventStepping, AFlyingGrainStrikesARestingClusterAtItsInstant) {
   EXPECT_EQ(s.handed_over, 0);
 }
 
+// A disk thrown sideways at u (no spin) falls onto a floor
+// with Coulomb friction, stepped by events with the Gauss-Seidel solver:
+// the one contact's 2 x 2 problem is solved exactly, so the rebound is
+// Coulomb's impulse with restitution in closed form. The normal
+// percussion P_n = m (1 + e) w (w the impact speed); the slip u is
+// stopped where m_t u ≤ μ P_n (m_t = 1 / (1/m + r²/I), the tangential
+// effective mass) and braked by μ P_n otherwise, never reversed.
+TEST(EventStepping, AFrictionalBounceIsCoulombsImpulseInClosedForm) {
+  const double g = 9.81, h = 0.5, u = 3.0, e = 0.5, dt = 1e-3;
+  for (const double mu : {0.1, 1.0}) {  // sliding through the impact, then sticking
+    World w = rigid_world({wall({{-5, 0}, {5, 0}}, 0.1), disk({0.0, 0.6 + h}, 0.5, {u, 0.0})}, e, {0.0, -g});
+    w.rigid_law[0].friction = mu;
+    EngineSettings s = event_settings(dt);
+    s.rigid.solver = RigidSolver::gauss_seidel;
+    Engine engine(std::move(w), s);
+    const double m = engine.world().mass[1], inertia = engine.world().inertia[1], r = 0.5;
+    const double impact = std::sqrt(2.0 * h / g), speed = g * impact;
+    const long steps = std::lround(impact / dt) + 20;  // 20 steps past the impact
+    engine.run(steps);
+    const double normal = m * (1.0 + e) * speed, tangential_mass = 1.0 / (1.0 / m + r * r / inertia);
+    const bool sticks = tangential_mass * u <= mu * normal;
+    const double tangential = sticks ? -tangential_mass * u : -mu * normal;
+    const World& after = engine.world();
+    EXPECT_NEAR(after.velocity[1].x, u + tangential / m, 1e-9) << "mu " << mu;
+    EXPECT_NEAR(after.angular_velocity[1], r * tangential / inertia, 1e-9) << "mu " << mu;
+    EXPECT_NEAR(after.velocity[1].y, e * speed - g * (static_cast<double>(steps) * dt - impact), 1e-9) << "mu " << mu;
+    if (sticks) EXPECT_NEAR(after.velocity[1].x + r * after.angular_velocity[1], 0.0, 1e-9);  // rolls off
+    EXPECT_EQ(engine.collision_stats().events, 1);
+    EXPECT_EQ(engine.body_steps().time_stepped, 0.0);
+  }
+}
+
 // Disks thrown about a closed box, elastic: every collision binary (solved
 // in closed form), the energy kept to 1e-12 over 10⁵ of them,
 // and no overlap.

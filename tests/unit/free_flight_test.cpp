@@ -117,29 +117,6 @@ TEST(FreeFlight, EdgeContactTimesMatchBruteForceOnTheExactMotion) {
   EXPECT_GE(beyond_an_end_first, 2);  // the foot-off-the-edge branch was taken
 }
 
-// A vertex already within reach of an edge's line, but beyond its end,
-// sliding along it: it touches the edge when its foot comes onto it, not
-// never (as a vertex touching the edge now would be), nor at once. If it
-// leaves the line's reach first, the instant its foot comes on is a time
-// to look again, early rather than late.
-TEST(FreeFlight, AVertexBesideAnEdgesLineBeyondItsEndTouchesWhenItsFootComesOn) {
-  FreeFlight edge, vertex;
-  vertex.position = {-0.5, 0.02};
-  vertex.velocity = {1.0, 0.0};
-  const double reach = 0.05;
-  const auto touch = [&](const FreeFlight& p) {
-    return first_touch_of_point_and_edge(
-        point_path(p, {}, 1.0), point_path(edge, {0.0, 0.0}, 1.0), point_path(edge, {1.0, 0.0}, 1.0), reach, 1.0);
-  };
-  const auto sliding_on = touch(vertex);
-  ASSERT_TRUE(sliding_on.has_value());
-  EXPECT_NEAR(*sliding_on, 0.5, 1e-12);
-  vertex.velocity = {-1.0, 0.0};  // sliding away: never
-  EXPECT_FALSE(touch(vertex).has_value());
-  vertex.position = {0.5, 0.02};  // on the edge, within reach: touching now
-  EXPECT_FALSE(touch(vertex).has_value());
-}
-
 // Three vertices of three bodies in flight: the instant their triangle
 // flattens — when the triangulation flips an edge — against the exact motion.
 TEST(FreeFlight, FlatteningTimesMatchBruteForceOnTheExactMotion) {
