@@ -19,6 +19,11 @@
 namespace sphero {
 namespace {
 
+// How far any point of body i moves in `seconds` at velocity v and its spin.
+double travel_in(const World& w, std::size_t i, Vec2 v, double seconds) {
+  return (norm(v) + std::abs(w.angular_velocity[i]) * w.bounding_radius[i]) * seconds;
+}
+
 // At an event the pair that met is at its reach to the roots' accuracy:
 // outlines closer than this share of the rigid gap count as touching.
 constexpr double kTouchingShareOfGap = 1e-6;
@@ -119,7 +124,7 @@ void EventStepper::find_clusters(const EngineCore& core) {
   const World& w = core.world;
   stepped_.assign(w.size(), 0);
   const std::vector<GapContact> touching = gap_contacts(w, core.neighbours, core.settings.rigid.gap);
-  const auto grain = [&](int b) { return b >= 0 && !w.is_wall[static_cast<std::size_t>(b)]; };
+  const auto grain = [&](int b) { return !w.is_wall[static_cast<std::size_t>(b)]; };
   std::vector<char> closing(touching.size(), 0);
   for (std::size_t k = 0; k < touching.size(); ++k) {
     const GapContact& g = touching[k];
@@ -157,7 +162,7 @@ long EventStepper::count_body_steps(EngineCore& core, double flown) {
 // A candidate whose two sides are walls or time-stepped bodies is the
 // step's program's, never an event's, until a collision disturbs one of
 // its bodies.
-bool EventStepper::flown(const World& w, const Candidate& c) const {
+bool EventStepper::is_event_pair(const World& w, const Candidate& c) const {
   const auto flies = [&](int b) {
     const auto i = static_cast<std::size_t>(b);
     return !w.is_wall[i] && (!stepped_[i] || disturbed_[i]);
@@ -192,7 +197,7 @@ void EventStepper::schedule(EngineCore& core, int k, double now) {
   advance(core.world, c.vertex_body, now);
   advance(core.world, c.edge_body, now);
   const std::uint32_t version = ++version_[static_cast<std::size_t>(k)];
-  if (!flown(core.world, c)) return;
+  if (!is_event_pair(core.world, c)) return;
   if (const auto t = contact_time(core.world, c, core.settings.dt - now, stepped_)) queue_.push({now + *t, k, version});
 }
 
@@ -284,8 +289,8 @@ int EventStepper::collide_rounds(EngineCore& core, std::vector<int> frontier, do
            ++p) {
         const int k = incident_[static_cast<std::size_t>(p)];
         const Candidate& c = candidates[static_cast<std::size_t>(k)];
-        // The step's program holds it (until a collision disturbs a side).
-        if (seen_[static_cast<std::size_t>(k)] == epoch_ || !flown(w, c)) continue;
+        // A pair of two time-stepped sides is the program's, not an event's.
+        if (seen_[static_cast<std::size_t>(k)] == epoch_ || !is_event_pair(w, c)) continue;
         seen_[static_cast<std::size_t>(k)] = epoch_;
         advance(w, c.vertex_body, now), advance(w, c.edge_body, now);
         GapContact g;
@@ -441,9 +446,19 @@ void EventStepper::fly_every_body(EngineCore& core) {
 
 // The resting clusters' program: their bodies' velocities after the step,
 // their contacts' forces; the other contacts' states cleared for the
-// events to fill.
+// events to fill. A grain the program throws farther than its free motion
+// would have taken it, by more than the gap, may reach pairs the program
+// left out: it is disturbed at once, its pairs timed as events.
 void EventStepper::step_clusters(EngineCore& core) {
+  const World& w = core.world;
+  const double dt = core.settings.dt;
+  std::vector<double> free_travel(w.size(), 0.0);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (stepped_[i]) free_travel[i] = travel_in(w, i, w.velocity[i] + dt * w.inverse_mass[i] * body_force(w, i), dt);
   time_stepping_.collide_part(core, stepped_);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (stepped_[i] && travel_in(w, i, w.velocity[i], dt) > free_travel[i] + core.settings.rigid.gap)
+      disturbed_[i] = 1, ++disturbed_count_;
   const std::vector<Candidate>& candidates = core.neighbours.candidates();
   std::vector<ContactState>& states = core.neighbours.states();
   for (std::size_t k = 0; k < candidates.size(); ++k)

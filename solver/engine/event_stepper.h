@@ -58,7 +58,7 @@ class EventStepper final : public Stepper {
   bool resting_contact(const EngineCore& core) const;
   void find_clusters(const EngineCore& core);
   long count_body_steps(EngineCore& core, double flown);
-  bool flown(const World& w, const Candidate& c) const;
+  bool is_event_pair(const World& w, const Candidate& c) const;
   void fly_every_body(EngineCore& core);
   void step_clusters(EngineCore& core);
   void hand_over_the_rest(EngineCore& core, double now);

@@ -460,6 +460,8 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
   if (version >= 17) {
     io.value(s.settings.rigid.whole_step_events);
     io.value(s.body_steps.flown), io.value(s.body_steps.time_stepped);
+  } else if constexpr (!kWrites<Io>) {
+    s.settings.rigid.whole_step_events = s.settings.rigid.events;  // the only event scheme then
   }
   if (version >= 9)
     for (BodyConstraint& c : w.constraint) describe(io, c.vibration);

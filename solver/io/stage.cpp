@@ -238,7 +238,9 @@ void refuse_what_cannot_carry_over(const SceneConfig& scene, const EngineSnapsho
         "it is a {} run, the scene asks for the {} model (model)", to_string(s.model), to_string(scene.engine.model)));
   if (s.model == Model::soft && scene.engine.integrator != s.integrator)
     refuse("the integrator differs (integrator): a stage keeps the integrator's history");
-  if (s.model == Model::rigid && scene.engine.rigid.events != s.rigid.events) refuse("the stepping differs (stepping)");
+  if (s.model == Model::rigid && (scene.engine.rigid.events != s.rigid.events ||
+                                  scene.engine.rigid.whole_step_events != s.rigid.whole_step_events))
+    refuse("the stepping differs (stepping)");
   const PeriodicCell& c = state.world.cell;
   if (c.periodic != scene.cell.periodic || !(c.low == scene.cell.low) || !(c.size == scene.cell.size))
     refuse("the periodic cell differs (periodic, cell)");
