@@ -148,15 +148,14 @@ void EventStepper::find_clusters(const EngineCore& core) {
 // The step's body-steps, flown and time-stepped (the run summary's
 // shares), counting a flying body as `flown` of a step; returns how many
 // grains fly.
-long EventStepper::count_body_steps(EngineCore& core, double flown) {
+long EventStepper::count_body_steps(EngineCore& core, double flown) const {
   const World& w = core.world;
-  flying_ = 0;
-  long stepped = 0;
+  long flying = 0, stepped = 0;
   for (std::size_t i = 0; i < w.size(); ++i)
-    if (!w.is_wall[i]) (stepped_[i] ? stepped : flying_) += 1;
-  core.body_steps.flown += flown * static_cast<double>(flying_);
-  core.body_steps.time_stepped += static_cast<double>(stepped) + (1.0 - flown) * static_cast<double>(flying_);
-  return flying_;
+    if (!w.is_wall[i]) (stepped_[i] ? stepped : flying) += 1;
+  core.body_steps.flown += flown * static_cast<double>(flying);
+  core.body_steps.time_stepped += static_cast<double>(stepped) + (1.0 - flown) * static_cast<double>(flying);
+  return flying;
 }
 
 // A candidate whose two sides are walls or time-stepped bodies is the
@@ -417,16 +416,23 @@ void EventStepper::start_events(EngineCore& core) {
   index_candidates(core);
 }
 
+// Time-stepping `seconds` sees a wall only where it overlaps a grain: a
+// wall that crosses too much of a grain in that time stops the run, saying
+// why the step is time-stepped (`why`).
+void EventStepper::refuse_walls_too_fast(const EngineCore& core, double seconds, std::string_view why) {
+  if (const std::string problem = wall_speed_problem(core.world, seconds); !problem.empty())
+    throw InstabilityError(fmt::format(
+        "at t = {:g} s {}, which sees a wall only where it overlaps a grain, and {}. The events sweep walls exactly; "
+        "time-stepped, they need the slower wall",
+        core.time, why, problem));
+}
+
 // The rest of the step by the time-stepping, as a step of its own length:
 // there a wall is seen only where it overlaps a grain, so one that crosses
 // too much of a grain in that time stops the run.
 void EventStepper::hand_over(EngineCore& core, double seconds) {
-  if (const std::string problem = wall_speed_problem(core.world, seconds); !problem.empty())
-    throw InstabilityError(fmt::format(
-        "at t = {:g} s a step is handed to the time-stepping (a resting contact, or grains colliding without end), "
-        "which sees a wall only where it overlaps a grain, and {}. The events sweep walls exactly; time-stepped, "
-        "they need the slower wall",
-        core.time, problem));
+  refuse_walls_too_fast(
+      core, seconds, "a step is handed to the time-stepping (a resting contact, or grains colliding without end)");
   swept_ = false;
   const double dt = core.settings.dt;
   core.settings.dt = seconds;
@@ -484,11 +490,7 @@ void EventStepper::step(EngineCore& core) {
   disturbed_count_ = 0;
   const long flying = count_body_steps(core, 1.0);
   if (flying < static_cast<long>(std::count(w.is_wall.begin(), w.is_wall.end(), false))) {
-    if (const std::string problem = wall_speed_problem(w, dt); !problem.empty())
-      throw InstabilityError(fmt::format(
-          "at t = {:g} s grains rest against each other or a wall, and are time-stepped, which sees a wall only "
-          "where it overlaps a grain, and {}. The events sweep walls exactly; time-stepped, they need the slower wall",
-          core.time, problem));
+    refuse_walls_too_fast(core, dt, "grains rest against each other or a wall, and are time-stepped");
     step_clusters(core);
   } else {
     fly_every_body(core);
@@ -518,7 +520,7 @@ void EventStepper::step(EngineCore& core) {
     // pair grazing at ever shorter intervals without colliding.
     const long gas = 8 * (flying + disturbed_count_) + 64;
     if (met > gas || contacts_met > kGrazesPerCollision * gas) {
-      hand_over_the_rest(core, next.time);
+      hand_over_the_rest(core, next.time, flying);
       return;
     }
   }
@@ -534,14 +536,14 @@ void EventStepper::step(EngineCore& core) {
 // rest of the step time-stepped. The time-stepped bodies took the whole
 // step's impulse of their body forces in their program: the part not yet
 // flown is taken back, for the time-stepping to give it again.
-void EventStepper::hand_over_the_rest(EngineCore& core, double now) {
+void EventStepper::hand_over_the_rest(EngineCore& core, double now, long flying) {
   World& w = core.world;
   const double rest = core.settings.dt - now;
   advance_all(w, now);
   for (std::size_t i = 0; i < w.size(); ++i)
     if (stepped_[i]) w.velocity[i] -= rest * w.inverse_mass[i] * body_force(w, i);
-  core.body_steps.flown -= static_cast<double>(flying_) * rest / core.settings.dt;
-  core.body_steps.time_stepped += static_cast<double>(flying_) * rest / core.settings.dt;
+  core.body_steps.flown -= static_cast<double>(flying) * rest / core.settings.dt;
+  core.body_steps.time_stepped += static_cast<double>(flying) * rest / core.settings.dt;
   stepped_.assign(w.size(), 0);
   core.update_orientations();
   hand_over(core, rest);

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <string_view>
 #include <vector>
 
 #include "engine/gap_contacts.h"
@@ -57,11 +58,12 @@ class EventStepper final : public Stepper {
   static bool resting(const EngineCore& core, const GapContact& g);
   bool resting_contact(const EngineCore& core) const;
   void find_clusters(const EngineCore& core);
-  long count_body_steps(EngineCore& core, double flown);
+  long count_body_steps(EngineCore& core, double flown) const;
+  static void refuse_walls_too_fast(const EngineCore& core, double seconds, std::string_view why);
   bool is_event_pair(const World& w, const Candidate& c) const;
   void fly_every_body(EngineCore& core);
   void step_clusters(EngineCore& core);
-  void hand_over_the_rest(EngineCore& core, double now);
+  void hand_over_the_rest(EngineCore& core, double now, long flying);
   void advance(World& w, int body, double to);
   void advance_all(World& w, double to);
   void schedule(EngineCore& core, int candidate, double now);
@@ -81,9 +83,8 @@ class EventStepper final : public Stepper {
   CollisionStats stats_;  // the events' own; the time-stepping keeps its
   std::vector<int> slot_;
   // Per body, this step: time-stepped with the resting clusters (1), or
-  // flown by events (0; walls 0). How many grains fly.
+  // flown by events (0; walls 0).
   std::vector<char> stepped_;
-  long flying_ = 0;
   // Time-stepped bodies whose velocity a collision with a flying one
   // changed this step: their every pair is an event's from then on.
   std::vector<char> disturbed_;

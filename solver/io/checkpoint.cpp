@@ -306,6 +306,19 @@ void describe(Io& io, Candidate& c) {
 // each contact has dissipated since it began to touch, so that a continued run
 // books the same bits as one never stopped. Read back, they must add up to
 // the ledger's dissipation and work.
+// Whether the rigid model steps by events, from version 8; from 17 its
+// scheme and the grains' steps it has flown and time-stepped.
+template <class Io>
+void event_stepping(Io& io, EngineSnapshot& s, std::uint32_t version) {
+  if (version >= 8) io.value(s.settings.rigid.events);
+  if (version >= 17) {
+    io.value(s.settings.rigid.whole_step_events);
+    io.value(s.body_steps.flown), io.value(s.body_steps.time_stepped);
+  } else if constexpr (!kWrites<Io>) {
+    s.settings.rigid.whole_step_events = s.settings.rigid.events;  // the only event scheme then
+  }
+}
+
 template <class Io>
 void ledger_books(Io& io, EngineSnapshot& s) {
   std::vector<Contact>& contacts = s.neighbours.contacts;
@@ -456,13 +469,7 @@ void fields(Io& io, EngineSnapshot& s, std::uint32_t version) {
     rigid_laws(io, w.rigid_law, s.settings.rigid, version);
     io.value(w.attractor);
   }
-  if (version >= 8) io.value(s.settings.rigid.events);
-  if (version >= 17) {
-    io.value(s.settings.rigid.whole_step_events);
-    io.value(s.body_steps.flown), io.value(s.body_steps.time_stepped);
-  } else if constexpr (!kWrites<Io>) {
-    s.settings.rigid.whole_step_events = s.settings.rigid.events;  // the only event scheme then
-  }
+  event_stepping(io, s, version);
   if (version >= 9)
     for (BodyConstraint& c : w.constraint) describe(io, c.vibration);
   if (version >= 10) ledger_books(io, s);
