@@ -59,12 +59,10 @@ std::vector<BodySpec> lattice_packing(const LatticeOptions& o) {
                     "overlap; use a spacing >= {}",
                     o.spacing, diameter, diameter));
   const Shape local = centred_and_scaled(o.shape, 1.0, mass_properties(o.shape).centroid);
+  // Rows √3/2 spacing apart and shifted by half a spacing put every
+  // neighbour, in its row or the next, exactly a spacing away: the
+  // densest arrangement (touching disks at spacing = diameter).
   const double row_step = o.hexagonal ? o.spacing * std::sqrt(3.0) / 2.0 : o.spacing;
-  if (o.hexagonal && row_step < diameter)
-    throw std::invalid_argument(
-        fmt::format("on a hexagonal lattice rows are spacing × √3/2 = {} apart, below the "
-                    "outline diameter {}; use a spacing >= {}",
-                    row_step, diameter, diameter * 2.0 / std::sqrt(3.0)));
   std::vector<BodySpec> bodies;
   for (int j = 0; j < o.rows; ++j)
     for (int i = 0; i < o.columns; ++i) {

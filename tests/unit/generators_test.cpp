@@ -91,5 +91,26 @@ TEST(Lattice, SquareAndHexagonalArrangements) {
   EXPECT_THROW(lattice_packing(o), std::invalid_argument);
 }
 
+// Disks at a spacing of one diameter touch six neighbours and overlap none.
+TEST(Lattice, HexagonalAtTheDiameterIsTheTouchingCrystal) {
+  LatticeOptions o;
+  o.shape = read_shape_file(SPHERO_DATA_DIR "/shapes/disk.shape");
+  o.columns = 5;
+  o.rows = 4;
+  o.hexagonal = true;
+  o.spacing = 2.0 * mass_properties(o.shape).bounding_radius;
+  const auto crystal = lattice_packing(o);
+  ASSERT_EQ(crystal.size(), 20u);
+  int touching = 0;
+  for (std::size_t i = 0; i < crystal.size(); ++i)
+    for (std::size_t j = i + 1; j < crystal.size(); ++j) {
+      const double d = norm(crystal[i].position - crystal[j].position);
+      EXPECT_GE(d, o.spacing * (1.0 - 1e-12)) << i << " " << j;
+      touching += d < o.spacing * (1.0 + 1e-12);
+    }
+  // Rows of 5: 4 pairs in each, 9 between each row and the next.
+  EXPECT_EQ(touching, 4 * 4 + 3 * 9);
+}
+
 }  // namespace
 }  // namespace sphero
