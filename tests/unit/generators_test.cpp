@@ -91,7 +91,8 @@ TEST(Lattice, SquareAndHexagonalArrangements) {
   EXPECT_THROW(lattice_packing(o), std::invalid_argument);
 }
 
-// Disks at a spacing of one diameter touch six neighbours and overlap none.
+// Disks at a spacing of one diameter overlap none and touch their nearest
+// neighbours, six of them inside the crystal.
 TEST(Lattice, HexagonalAtTheDiameterIsTheTouchingCrystal) {
   LatticeOptions o;
   o.shape = read_shape_file(SPHERO_DATA_DIR "/shapes/disk.shape");
