@@ -250,6 +250,23 @@ void refuse_what_cannot_carry_over(const SceneConfig& scene, const EngineSnapsho
             "checkpoint's last state file and this packing");
 }
 
+// The scene's collision solver and tolerance replace the checkpoint's: a
+// new run may solve its programs otherwise (gather a sample loosely, then
+// time it tightly). The gap fixes which pairs the neighbour list holds, so
+// a scene that names another one is refused.
+void take_the_scenes_rigid_solver(const SceneConfig& scene, EngineSnapshot& state, const std::string& checkpoint) {
+  if (state.settings.model != Model::rigid) return;
+  RigidSettings& r = state.settings.rigid;
+  const double gap = scene.engine.rigid.gap;
+  if (gap > 0.0 && gap != r.gap)
+    throw SceneError(
+        fmt::format("{}: cannot continue {}: its rigid_gap is {:g} m and the scene asks for {:g} m; a "
+                    "continued run keeps the gap its neighbour list was built for: drop rigid_gap",
+                    scene.source, checkpoint, r.gap, gap));
+  r.solver = scene.engine.rigid.solver;
+  r.qp_tolerance = scene.engine.rigid.qp_tolerance;
+}
+
 }  // namespace
 
 void apply_stage(const StageSpec& stage, EngineSnapshot& state, Placing placing) {
@@ -271,6 +288,7 @@ void apply_stage(const StageSpec& stage, EngineSnapshot& state, Placing placing)
 
 void start_stage_from(const SceneConfig& scene, EngineSnapshot& state, const std::string& checkpoint) {
   refuse_what_cannot_carry_over(scene, state, checkpoint);
+  take_the_scenes_rigid_solver(scene, state, checkpoint);
   // The wall lines' motions, then set_wall's, then the removals, as a stage.
   std::vector<int> matched;  // ids
   {

@@ -2,7 +2,8 @@
 # stages_and_from.sh SPHERO DATA_DIR WORKDIR MPIEXEC SAME_FRAMES: a two-stage scene writes the
 # bytes of its first stage run alone followed by `--from` with the second
 # (final checkpoint, energy.csv's rows, every frame), also when it adds
-# grains; a stage keeps every contact, so a biaxial test continues a compressed sample's stresses; a run
+# grains; a stage keeps every contact, so a biaxial test continues a compressed sample's stresses; a rigid
+# run --from takes the scene's solver and tolerance; a run
 # stopped in its second stage restarts to the same end; what a stage or
 # --from cannot take is refused by name, before anything is written; on 2
 # MPI ranks --from and a scene of stages write the serial run's frames and
@@ -170,9 +171,25 @@ printf 'duration = 1\nlaw = 0 0 linear kn=1e5\nwall = name=top radius=0.3 points
 refused "wall 43 of the run continued has another shape" reshaped.ini --from one/final.ckpt --output reshaped
 printf 'duration = 1\nmodel = rigid\ndt = 1e-3\nlaw = 0 0 rigid restitution=0.5\n' >rigid.ini
 refused "it is a soft run, the scene asks for the rigid model (model)" rigid.ini --from one/final.ckpt --output rigid
+# A rigid run gathered loosely by Gauss-Seidel continues --from under the
+# scene's solver and tolerance; another rigid_gap is refused.
+rigid_scene='model = rigid
+dt = 2e-3
+attractor = 0,0 10
+law = 0 0 rigid restitution=0.2 xi_t=0.5
+rigid_gap = 1e-3'
+printf '%s\nduration = 0.4\nrigid_solver = gauss_seidel\nrigid_tolerance = 1e-4\nseed = 3\n' "$rigid_scene" >loose.ini
+printf 'grains = shape=%s count=30 generator=random region=-6,-6,6,6\n' "$data/shapes/hexagon.shape" >>loose.ini
+run loose.ini --output loose
+printf '%s\nduration = 0.02\nrigid_tolerance = 1e-8\n' "$rigid_scene" >tight.ini
+"$sphero" run tight.ini --from loose/final.ckpt --output tight --quiet >tight.txt
+grep -Eq 'interior-point iterations per program, largest KKT residual ([0-9.]+e-(09|1[0-9])|0)[ ,]' tight.txt ||
+  fail "--from kept the checkpoint's solver or tolerance: $(grep collisions tight.txt)"
+sed 's/rigid_gap = 1e-3/rigid_gap = 2e-3/' tight.ini >regapped.ini
+refused "its rigid_gap is 0.001 m and the scene asks for 0.002 m" regapped.ini --from loose/final.ckpt --output regapped
 head -c 2000 one/final.ckpt >cut.ckpt
 refused "cut.ckpt" second.ini --from cut.ckpt --output cut
-for folder in elsewhere reshaped rigid cut; do [[ ! -e $folder ]] || fail "a refused run wrote $folder"; done
+for folder in elsewhere reshaped rigid regapped cut; do [[ ! -e $folder ]] || fail "a refused run wrote $folder"; done
 # On ranks: --from and stages as the serial run.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 timeout 300 "$mpiexec" -np 2 --oversubscribe "$sphero" run second.ini --from one/final.ckpt --output second-ranks \
