@@ -29,6 +29,7 @@
 #include "engine/thread_team.h"
 #include "io/packing_frame.h"
 #include "io/scene.h"
+#include "rigid/rigid_law.h"
 #include "text/message_text.h"
 
 namespace sphero::app {
@@ -77,6 +78,33 @@ std::vector<double> tolerances(const std::string& text) {
   return out;
 }
 
+// --rigid-mu's comma-separated list: 0 (the heap's viscous ξ_t) or a
+// Coulomb friction up to the rigid laws' largest.
+std::vector<double> frictions(const std::string& text) {
+  std::vector<double> out;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    const double value = parse_finite(part).value_or(-1.0);
+    if (!(value >= 0.0 && value <= kMostRigidFriction))
+      throw std::invalid_argument(
+          fmt::format("--rigid-mu: '{}' is not a friction from 0 to {:g}", part, kMostRigidFriction));
+    out.push_back(value);
+  }
+  if (out.empty()) throw std::invalid_argument("--rigid-mu needs a friction (0: the viscous xi_t = 0.5)");
+  return out;
+}
+
+// Coulomb friction needs an iterative solver: a frictional heap is timed
+// with the solvers that take it, and refused, before any heap is gathered,
+// where none is asked.
+void refuse_friction_without_sweeps(const std::vector<double>& mus, const std::vector<RigidSolver>& solvers) {
+  const bool frictional = std::any_of(mus.begin(), mus.end(), [](double mu) { return mu > 0.0; });
+  if (frictional && std::find(solvers.begin(), solvers.end(), RigidSolver::gauss_seidel) == solvers.end())
+    throw std::invalid_argument(
+        "--rigid-mu above 0 (Coulomb friction) needs --rigid-solver gauss_seidel: the interior point solves the "
+        "frictionless program only");
+}
+
 // The moving benchmark: `sphero run`'s built-in default scene.
 constexpr const char* kHopper = "hopper";
 constexpr int kHopperVertices = 62;
@@ -104,6 +132,7 @@ struct BenchOptions {
   std::vector<Backend> backends{Backend::cpu};
   std::vector<double> rigid_tolerances{1e-9};
   std::vector<RigidSolver> rigid_solvers{RigidSolver::interior_point};
+  std::vector<double> rigid_frictions{0.0};
   std::string data = data_directory().string();
 };
 
@@ -131,7 +160,7 @@ struct Timing {
 std::optional<int> parse_bench_options(const std::vector<std::string>& args, BenchOptions& o) {
   namespace po = boost::program_options;
   std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", neighbours_text = "cells",
-              backends_text = "cpu", tolerances_text = "1e-9", solvers_text = "interior_point";
+              backends_text = "cpu", tolerances_text = "1e-9", solvers_text = "interior_point", mus_text = "0";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "scene", po::value(&scenes_text),
@@ -153,6 +182,10 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "strategy and thread count, and the results compared for identity")(
       "rigid-tolerance", po::value(&tolerances_text),
       "the rigid heap's rigid_tolerance, comma-separated, 1e-12 to 1e-4 (default 1e-9): each timed in turn")(
+      "rigid-mu", po::value(&mus_text),
+      "the rigid heap's law, comma-separated: 0 for its viscous tangential dissipation xi_t = 0.5 (default), or a "
+      "Coulomb friction mu up to 100 (timed with gauss_seidel only, which --rigid-solver must name); each heap "
+      "gathered and timed in turn")(
       "rigid-solver", po::value(&solvers_text),
       "the rigid heap's rigid_solver, comma-separated: interior_point, gauss_seidel (default interior_point): each "
       "timed in turn")("steps", po::value(&o.steps),
@@ -213,6 +246,8 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
   if (o.backends.empty()) throw std::invalid_argument("--backend needs cpu, opencl or both");
   o.rigid_tolerances = tolerances(tolerances_text);
   o.rigid_solvers = rigid_solvers(solvers_text);
+  o.rigid_frictions = frictions(mus_text);
+  refuse_friction_without_sweeps(o.rigid_frictions, o.rigid_solvers);
   if (o.steps < 0 || o.settle_steps < 0 || !(o.seconds > 0.0) || o.verlet < 0.0 || o.repeat < 1)
     throw std::invalid_argument("--steps, --settle-steps, --seconds, --repeat and --verlet-distance must be positive");
   // A benchmark measures; a typo's 10^11 steps would run for days.
@@ -405,7 +440,9 @@ int run_bench_command(const std::vector<std::string>& args) {
     for (int n : o.sizes) cases.push_back({k, n});
   if (o.large) cases.push_back({bench::scene_named("hexagons"), 1000000});
   if (o.hopper) cases.push_back({{kHopper, kHopperVertices}, 0});
-  if (o.rigid) run_rigid_bench({o.sizes, o.steps, o.settle_steps, o.rigid_tolerances, o.rigid_solvers, o.csv, o.data});
+  if (o.rigid)
+    run_rigid_bench(
+        {o.sizes, o.steps, o.settle_steps, o.rigid_tolerances, o.rigid_solvers, o.rigid_frictions, o.csv, o.data});
   bool header_printed = false;
   for (const Case& c : cases) {
     SettledCase settled = settle(c, o);

@@ -1,8 +1,8 @@
 // `sphero bench --scene rigid`: the rigid model's heap (docs/VALIDATION.md,
 // "The heap"): N hexagons at rest at random places in a square drawn
-// together by a central field, timed from the start over the collapse, or
-// gathered first (untimed, at the loosest tolerance) and timed once
-// compact.
+// together by a central field, with a viscous tangential dissipation or
+// Coulomb friction, timed from the start over the collapse, or gathered
+// first (untimed, at the loosest tolerance) and timed once compact.
 // Its records differ from the soft scenes': time per step and per contact,
 // the solver's iterations (interior-point iterations or Gauss–Seidel
 // sweeps) and residual, and its shares (of the wall time) of
@@ -29,6 +29,9 @@ struct RigidBenchOptions {
   long settle_steps = 0;
   std::vector<double> tolerances{1e-9};                           // rigid_tolerance: each timed in turn
   std::vector<RigidSolver> solvers{RigidSolver::interior_point};  // each timed in turn
+  // The heaps' Coulomb friction, each gathered and timed in turn; 0: the
+  // viscous tangential dissipation ξ_t = 0.5 instead.
+  std::vector<double> frictions{0.0};
   bool csv = false;
   std::string data;  // the data directory (shapes/hexagon.shape)
 };

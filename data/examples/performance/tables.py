@@ -262,11 +262,14 @@ def rigid_compact(r):
     names = {"gauss_seidel": "Gauss–Seidel", "interior_point": "interior point"}
     rows = []
     for d in r.rows("rigid-compact", "rigid-compact"):
-        rows.append([grouped(d["n"]), names.get(d["rigid_solver"], d["rigid_solver"]), three(float(d["ms_per_step"])),
+        mu = float(d.get("mu", "0"))
+        law = f"μ = {mu:g}" if mu > 0 else "ξ_t = 0.5"
+        rows.append([grouped(d["n"]), law, names.get(d["rigid_solver"], d["rigid_solver"]),
+                     three(float(d["ms_per_step"])),
                      grouped(round(float(d["contacts_per_step"]))), fixed(float(d["iterations_per_program"])),
                      d["largest_kkt_residual"], f'{100 * float(d["program_share"]):.0f}%'])
-    return table(["N", "solver", "ms per step", "contacts", "iterations per program", "largest residual",
-                  "programs"], rows), [("rigid-compact", "rigid-compact")]
+    return table(["N", "tangential law", "solver", "ms per step", "contacts", "iterations per program",
+                  "largest residual", "programs"], rows), [("rigid-compact", "rigid-compact")]
 
 
 def rigid_heap(r):
