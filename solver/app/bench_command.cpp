@@ -133,6 +133,7 @@ struct BenchOptions {
   std::vector<double> rigid_tolerances{1e-9};
   std::vector<RigidSolver> rigid_solvers{RigidSolver::interior_point};
   std::vector<double> rigid_frictions{0.0};
+  std::vector<int> rigid_threads{1};  // --threads when given: the rigid heap's default is one thread
   std::string data = data_directory().string();
 };
 
@@ -173,7 +174,8 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "(records of its own: time per step and contact, iterations, residual, the program's share)")(
       "n", po::value(&n_text), "particle counts (default 1000,10000,100000)")(
       "large", "also 10^6 hexagons (a few GB of memory while the scene is built; minutes)")(
-      "threads", po::value(&threads_text), "thread counts (default 1,2); results are compared for identity")(
+      "threads", po::value(&threads_text),
+      "thread counts (default 1,2; the rigid heap: 1); results are compared for identity")(
       "neighbours", po::value(&neighbours_text),
       "neighbour strategies, comma-separated: cells, triangulation (default cells); each is timed with each thread "
       "count in turn, and the results are compared for identity")(
@@ -229,6 +231,7 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
   }
   o.sizes = integers("n", n_text, 10'000'000);
   o.thread_counts = integers("threads", threads_text, 256);
+  if (vm.count("threads")) o.rigid_threads = o.thread_counts;
   o.strategies.clear();
   std::stringstream strategies(neighbours_text);
   for (std::string word; std::getline(strategies, word, ',');)
@@ -441,8 +444,8 @@ int run_bench_command(const std::vector<std::string>& args) {
   if (o.large) cases.push_back({bench::scene_named("hexagons"), 1000000});
   if (o.hopper) cases.push_back({{kHopper, kHopperVertices}, 0});
   if (o.rigid)
-    run_rigid_bench(
-        {o.sizes, o.steps, o.settle_steps, o.rigid_tolerances, o.rigid_solvers, o.rigid_frictions, o.csv, o.data});
+    run_rigid_bench({o.sizes, o.steps, o.settle_steps, o.rigid_tolerances, o.rigid_solvers, o.rigid_frictions,
+                     o.rigid_threads, o.csv, o.data});
   bool header_printed = false;
   for (const Case& c : cases) {
     SettledCase settled = settle(c, o);

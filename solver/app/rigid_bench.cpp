@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
+#include <vector>
 
 #include "app/bench_record.h"
 #include "io/scene.h"
@@ -61,15 +63,27 @@ GatheredHeap gathered_heap(int n, const std::string& shape, long settle_steps, d
   return {engine.snapshot(), wall_now() - wall0};
 }
 
-// The heap of n hexagons under one solver and tolerance, from its start or
-// from `gathered`, timed over its steps.
-BenchRecord heap_record(const RigidBenchOptions& o, const std::string& shape, int n, RigidSolver solver,
-                        double tolerance, double mu, const GatheredHeap* gathered) {
+// One timed heap: its size, law, solver, tolerance and threads.
+struct HeapCase {
+  int n = 0;
+  double mu = 0.0;
+  RigidSolver solver = RigidSolver::interior_point;
+  double tolerance = 0.0;
+  int threads = 1;
+};
+
+// The heap of h.n hexagons under one solver and tolerance, from its start
+// or from `gathered`, timed over its steps; `positions` gets where its
+// bodies end.
+BenchRecord heap_record(const RigidBenchOptions& o, const std::string& shape, const HeapCase& h,
+                        const GatheredHeap* gathered, std::vector<Vec2>& positions) {
+  const auto [n, mu, solver, tolerance, threads] = h;
   Engine engine = [&] {
-    if (gathered == nullptr) return heap_at_start(n, shape, solver, tolerance, mu);
-    EngineSnapshot state = gathered->state;
+    EngineSnapshot state =
+        gathered == nullptr ? heap_at_start(n, shape, solver, tolerance, mu).snapshot() : gathered->state;
     state.settings.rigid.solver = solver;
     state.settings.rigid.qp_tolerance = tolerance;
+    state.settings.threads = threads;
     return Engine(std::move(state));
   }();
   const double settle_wall = gathered != nullptr ? gathered->wall_s : 0.0;
@@ -77,6 +91,7 @@ BenchRecord heap_record(const RigidBenchOptions& o, const std::string& shape, in
   const double cpu0 = cpu_now(), wall0 = wall_now();
   engine.run(steps);
   const double cpu = cpu_now() - cpu0, wall = wall_now() - wall0;
+  positions = engine.world().position;
   const CollisionStats c = engine.collision_stats();
   const auto per = [](double a, double b) { return b > 0.0 ? a / b : 0.0; };
   return {
@@ -87,6 +102,7 @@ BenchRecord heap_record(const RigidBenchOptions& o, const std::string& shape, in
       {"wall_s", fmt::format("{:.3f}", wall)},
       {"cpu_s", fmt::format("{:.3f}", cpu)},
       {"ms_per_step", fmt::format("{:.3f}", 1e3 * per(cpu, static_cast<double>(steps)))},
+      {"wall_ms_per_step", fmt::format("{:.3f}", 1e3 * per(wall, static_cast<double>(steps)))},
       {"contacts_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.contacts), static_cast<double>(steps)))},
       {"us_per_contact", fmt::format("{:.2f}", 1e6 * per(cpu, static_cast<double>(c.contacts)))},
       {"groups_per_step", fmt::format("{:.1f}", per(static_cast<double>(c.groups), static_cast<double>(steps)))},
@@ -106,7 +122,27 @@ BenchRecord heap_record(const RigidBenchOptions& o, const std::string& shape, in
       {"mu", fmt::format("{:g}", mu)},
       {"stalled_programs", fmt::format("{}", c.stalled)},
       {"settle_steps", fmt::format("{}", o.settle_steps)},
-      {"settle_wall_s", fmt::format("{:.3f}", settle_wall)}};
+      {"settle_wall_s", fmt::format("{:.3f}", settle_wall)},
+      {"threads", fmt::format("{}", threads)}};
+}
+
+// Times the case at each of o.threads; a thread count that ends the heap
+// elsewhere than the first is a reproducibility bug.
+void time_threads(const RigidBenchOptions& o, const std::string& shape, HeapCase h, const GatheredHeap* gathered,
+                  bool& header_printed) {
+  std::vector<Vec2> first, positions;
+  for (std::size_t t = 0; t < o.threads.size(); ++t) {
+    h.threads = o.threads[t];
+    BenchRecord record = heap_record(o, shape, h, gathered, t == 0 ? first : positions);
+    const bool identical = t == 0 || positions == first;
+    record.push_back({"identical_to_first", identical ? "true" : "false"});
+    print_bench_record(record, o.csv, header_printed);
+    if (!identical)
+      throw std::runtime_error(
+          fmt::format("the rigid heap of {} with {} threads differs from {} threads: a "
+                      "reproducibility bug",
+                      h.n, o.threads[t], o.threads.front()));
+  }
 }
 
 }  // namespace
@@ -121,8 +157,7 @@ void run_rigid_bench(const RigidBenchOptions& o) {
       for (RigidSolver solver : o.solvers) {
         if (mu > 0.0 && solver != RigidSolver::gauss_seidel) continue;  // the interior point has no friction
         for (double tolerance : o.tolerances)
-          print_bench_record(
-              heap_record(o, shape, n, solver, tolerance, mu, gathered ? &*gathered : nullptr), o.csv, header_printed);
+          time_threads(o, shape, {n, mu, solver, tolerance, 1}, gathered ? &*gathered : nullptr, header_printed);
       }
     }
 }

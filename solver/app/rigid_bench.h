@@ -32,6 +32,9 @@ struct RigidBenchOptions {
   // The heaps' Coulomb friction, each gathered and timed in turn; 0: the
   // viscous tangential dissipation ξ_t = 0.5 instead.
   std::vector<double> frictions{0.0};
+  // Thread counts, each timed in turn from the same state; their results
+  // must be identical.
+  std::vector<int> threads{1};
   bool csv = false;
   std::string data;  // the data directory (shapes/hexagon.shape)
 };

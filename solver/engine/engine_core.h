@@ -16,7 +16,9 @@
 #include "engine/engine_settings.h"
 #include "engine/neighbour_list.h"
 #include "engine/stability.h"
+#include "engine/thread_team.h"
 #include "engine/world.h"
+#include "rigid/collision_components.h"
 
 namespace sphero {
 
@@ -103,6 +105,17 @@ struct EngineCore {
     CollisionSettings c = settings.rigid.collision();
     c.program.interrupt = interruption;
     return c;
+  }
+  // How the collision programs of separate groups share the threads: each
+  // member takes every members-th program, the largest first (results do
+  // not depend on it).
+  RunApart programs_apart() const {
+    if (settings.threads <= 1) return {};
+    return [threads = settings.threads](std::size_t count, const std::function<void(std::size_t)>& job) {
+      ThreadTeam::run(threads, [&](int member, int members) {
+        for (auto k = static_cast<std::size_t>(member); k < count; k += static_cast<std::size_t>(members)) job(k);
+      });
+    };
   }
   // The running ledger, summed per chunk every step (the energy check's);
   // exact_ledger() is the one the run books.

@@ -360,7 +360,8 @@ int EventStepper::collide_approaching(EngineCore& core, const std::vector<GapCon
   }
   ComponentStats groups;
   const CollisionSettings settings = core.collision_settings();
-  const CollisionResult result = resolve_collisions_by_group(bodies, contacts, settings, &groups);
+  const CollisionResult result =
+      resolve_collisions_by_group(bodies, contacts, settings, &groups, core.programs_apart());
   if (!result.jammed.empty())
     throw InstabilityError(fmt::format(
         "at t = {:g} s {} cannot make way: no rigid motion keeps their contacts from overlapping (a wall driven into "

@@ -126,7 +126,8 @@ void RigidStepper::correct_overlaps(EngineCore& core, std::vector<GapContact>& n
     c.bias = -0.5 * g.gap;
     contacts.push_back(c);
   }
-  const CollisionResult moved = resolve_collisions_by_group(states_, contacts, core.collision_settings());
+  const CollisionResult moved =
+      resolve_collisions_by_group(states_, contacts, core.collision_settings(), nullptr, core.programs_apart());
   if (!moved.program.converged || !moved.jammed.empty())
     throw InstabilityError(fmt::format(
         "step {} (t = {:g}): no displacement opens the overlaps of {} contacts among {} bodies (the deepest {:g} m"
@@ -280,7 +281,8 @@ CollisionResult RigidStepper::collide(const EngineCore& core, const std::vector<
   if (contacts.empty()) return {};
   const Clock::time_point solving = Clock::now();
   ComponentStats groups;
-  CollisionResult result = resolve_collisions_by_group(states_, contacts, core.collision_settings(), &groups);
+  CollisionResult result =
+      resolve_collisions_by_group(states_, contacts, core.collision_settings(), &groups, core.programs_apart());
   stats_.seconds_solving += seconds_since(solving);
   stats_.groups += groups.groups;
   stats_.group_programs += groups.programs;

@@ -29,11 +29,32 @@ class Groups {
   std::vector<int> parent_;
 };
 
+// Each program's result, the largest programs started first so that the
+// threads finish together.
+std::vector<CollisionResult> solve_apart(const std::vector<std::vector<RigidBodyState>>& bodies,
+                                         const std::vector<std::vector<CollisionContact>>& contacts,
+                                         const CollisionSettings& settings, const RunApart& run_apart) {
+  std::vector<CollisionResult> results(bodies.size());
+  std::vector<std::size_t> order(bodies.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return contacts[a].size() > contacts[b].size(); });
+  const auto solve = [&](std::size_t k) {
+    const std::size_t g = order[k];
+    results[g] = resolve_collisions(bodies[g], contacts[g], settings);
+  };
+  if (run_apart && order.size() > 1) run_apart(order.size(), solve);
+  else
+    for (std::size_t k = 0; k < order.size(); ++k) solve(k);
+  return results;
+}
+
 }  // namespace
 
 CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& bodies,
                                             const std::vector<CollisionContact>& contacts,
-                                            const CollisionSettings& settings, ComponentStats* stats) {
+                                            const CollisionSettings& settings, ComponentStats* stats,
+                                            const RunApart& run_apart) {
   const std::size_t n = bodies.size();
   Groups groups(n);
   for (const CollisionContact& c : contacts)
@@ -91,8 +112,9 @@ CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& b
   out.normal_percussion.resize(contacts.size());
   out.tangential_percussion.resize(contacts.size());
   out.program.converged = true;
+  const std::vector<CollisionResult> results = solve_apart(group_bodies, group_contacts, settings, run_apart);
   for (std::size_t g = 0; g < group_bodies.size(); ++g) {
-    const CollisionResult r = resolve_collisions(group_bodies[g], group_contacts[g], settings);
+    const CollisionResult& r = results[g];
     for (std::size_t m = 0; m < members[g].size(); ++m) {
       const auto b = static_cast<std::size_t>(members[g][m]);
       out.velocity[b] = r.velocity[m];

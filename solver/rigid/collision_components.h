@@ -6,6 +6,8 @@
 // small ones share programs, whose fixed cost would otherwise dominate.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "rigid/collision.h"
@@ -20,13 +22,20 @@ struct ComponentStats {
   long largest_group = 0;  // bodies in the largest group
 };
 
+// Calls job(0) … job(count − 1), each once, in any order and on any
+// threads: the engine's threads solve the programs of separate groups at
+// once. Empty: one after another on the calling thread.
+using RunApart = std::function<void(std::size_t count, const std::function<void(std::size_t)>& job)>;
+
 // As resolve_collisions; `result.program` holds the largest KKT residual
 // over the programs, converged only if every program converged, and
 // iterations the most any program took. Groups are numbered, and shared
 // out, in the order of their lowest body: the result does not depend on
-// how they are found.
+// how they are found, nor on how `run_apart` runs the programs: each is
+// solved alone and their results are gathered in the groups' order.
 CollisionResult resolve_collisions_by_group(const std::vector<RigidBodyState>& bodies,
                                             const std::vector<CollisionContact>& contacts,
-                                            const CollisionSettings& settings, ComponentStats* stats = nullptr);
+                                            const CollisionSettings& settings, ComponentStats* stats = nullptr,
+                                            const RunApart& run_apart = {});
 
 }  // namespace sphero

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -31,17 +32,26 @@ double step_to_boundary(const Vector& v, const Vector& dv, double fraction) {
 // four threads for each supernode's assembly. On the many small supernodes
 // of a contact network that doubles the factorisation's time, and takes
 // cores that the engine's own threads may hold; with the regions made
-// inactive every one runs on the calling thread. The caller's setting is
-// restored.
+// inactive every one runs on the calling thread. The setting is the
+// process's, and programs may be solved on several threads at once: the
+// first program in sets it, the last one out restores the caller's.
 class SerialOpenMp {
  public:
-  SerialOpenMp() : saved_(omp_get_max_active_levels()) { omp_set_max_active_levels(0); }
-  ~SerialOpenMp() { omp_set_max_active_levels(saved_); }
+  SerialOpenMp() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (inside_++ == 0) saved_ = omp_get_max_active_levels(), omp_set_max_active_levels(0);
+  }
+  ~SerialOpenMp() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (--inside_ == 0) omp_set_max_active_levels(saved_);
+  }
   SerialOpenMp(const SerialOpenMp&) = delete;
   SerialOpenMp& operator=(const SerialOpenMp&) = delete;
 
  private:
-  int saved_;
+  static inline std::mutex mutex_;
+  static inline int inside_ = 0;
+  static inline int saved_ = 0;
 };
 
 // The polish's rounds of active-set changes at most, each a factorisation,
