@@ -18,13 +18,14 @@ namespace {
 // 2 s: 1000 steps of 2 ms.
 constexpr long kHeapSteps = 1000;
 
-// The heap's scene text for N hexagons: the square's side grows as √N and
-// the field with it, so that every N collapses in the same simulated time.
 // The heap's law: restitution 0.2 and Coulomb's μ, or without friction
 // the viscous ξ_t = 0.5 of docs/VALIDATION.md's heap.
 std::string heap_law(double mu) {
   return mu > 0.0 ? fmt::format("restitution=0.2 mu={:g}", mu) : std::string("restitution=0.2 xi_t=0.5");
 }
+
+// The heap's scene text for N hexagons: the square's side grows as √N and
+// the field with it, so that every N collapses in the same simulated time.
 
 std::string heap_scene_text(int grains, const std::string& shape_file, double tolerance, RigidSolver solver,
                             double mu) {
@@ -138,10 +139,9 @@ void time_threads(const RigidBenchOptions& o, const std::string& shape, HeapCase
     record.push_back({"identical_to_first", identical ? "true" : "false"});
     print_bench_record(record, o.csv, header_printed);
     if (!identical)
-      throw std::runtime_error(
-          fmt::format("the rigid heap of {} with {} threads differs from {} threads: a "
-                      "reproducibility bug",
-                      h.n, o.threads[t], o.threads.front()));
+      throw std::runtime_error(fmt::format(
+          "the rigid heap of {} hexagons ends elsewhere with {} threads than with {}: a reproducibility bug", h.n,
+          o.threads[t], o.threads.front()));
   }
 }
 

@@ -43,9 +43,11 @@ std::vector<CollisionResult> solve_apart(const std::vector<std::vector<RigidBody
     const std::size_t g = order[k];
     results[g] = resolve_collisions(bodies[g], contacts[g], settings);
   };
-  if (run_apart && order.size() > 1) run_apart(order.size(), solve);
-  else
+  if (run_apart && order.size() > 1) {
+    run_apart(order.size(), solve);
+  } else {
     for (std::size_t k = 0; k < order.size(); ++k) solve(k);
+  }
   return results;
 }
 
