@@ -19,8 +19,26 @@ using namespace contact_rows;
 // One contact as its local problem sees it: the rows, the 2 × 2 block of
 // the Delassus operator B M⁻¹ Bᵀ along (normal, tangent), the relative
 // velocities before the collision, and the law.
+// A relative velocity's rows over the bodies' masses and moments of
+// inertia: the change of each side's (u_x, u_y, ω) per unit of percussion
+// along it, so that the sweeps never read the bodies.
+struct Push {
+  int first_body = -1, second_body = -1;
+  std::array<double, 3> first{}, second{};
+};
+
+Push push_of(const std::vector<RigidBodyState>& bodies, const Relative& r) {
+  const auto scaled = [&](const Row& a) -> std::array<double, 3> {
+    if (a.body < 0) return {};
+    const RigidBodyState& s = bodies[static_cast<std::size_t>(a.body)];
+    return {a.x / s.mass, a.y / s.mass, a.w / s.inertia};
+  };
+  return {r.first.body, r.second.body, scaled(r.first), scaled(r.second)};
+}
+
 struct LocalContact {
   Relative normal, tangent;
+  Push normal_push, tangent_push;
   double w_nn = 0.0, w_nt = 0.0, w_tt = 0.0;
   double normal_before = 0.0, tangent_before = 0.0;  // n⁻, t⁻
   double lower = 0.0;                                // the bound on the mean normal velocity d(x)
@@ -41,6 +59,8 @@ LocalContact local_contact(const std::vector<RigidBodyState>& bodies, const Coll
   LocalContact l;
   l.normal = relative(bodies, c, c.normal);
   l.tangent = relative(bodies, c, perp(c.normal));
+  l.normal_push = push_of(bodies, l.normal);
+  l.tangent_push = push_of(bodies, l.tangent);
   l.w_nn = inverse_mass_coupling(bodies, l.normal, l.normal);
   l.w_nt = inverse_mass_coupling(bodies, l.normal, l.tangent);
   l.w_tt = inverse_mass_coupling(bodies, l.tangent, l.tangent);
@@ -112,15 +132,16 @@ void gather_twins(const std::vector<LocalContact>& local, Percussions& percussio
 struct Velocities {
   Eigen::VectorXd u;
   double along(const Relative& r) const { return r.at({}, &u); }
-  void add(const std::vector<RigidBodyState>& bodies, const Relative& r, double percussion) {
-    for (const Row& a : {r.first, r.second}) {
-      if (a.body < 0) continue;
-      const RigidBodyState& s = bodies[static_cast<std::size_t>(a.body)];
-      const auto at = static_cast<Eigen::Index>(3 * a.body);
-      u[at] += percussion * a.x / s.mass;
-      u[at + 1] += percussion * a.y / s.mass;
-      u[at + 2] += percussion * a.w / s.inertia;
-    }
+  void add(const Push& push, double percussion) {
+    add_side(push.first_body, push.first, percussion);
+    add_side(push.second_body, push.second, percussion);
+  }
+  void add_side(int body, const std::array<double, 3>& push, double percussion) {
+    if (body < 0) return;
+    const auto at = static_cast<Eigen::Index>(3 * body);
+    u[at] += percussion * push[0];
+    u[at + 1] += percussion * push[1];
+    u[at + 2] += percussion * push[2];
   }
 };
 
@@ -160,6 +181,9 @@ class LocalProblem {
             solve_pair(normal_equation(bound), tangential_equation(tangential),
                        c_.inverse_det[4 * static_cast<std::size_t>(bound) + static_cast<std::size_t>(tangential)]);
         const double violation = std::max(normal_violation(bound, p), tangential_violation(tangential, p));
+        // Without friction the law has one answer: the first mode that
+        // keeps its inequalities is it.
+        if (violation <= 0.0 && c_.mu == 0.0) return {p, 0.0};
         if (violation <= 0.0) {
           const double distance = (p[0] - current[0]) * (p[0] - current[0]) + (p[1] - current[1]) * (p[1] - current[1]);
           if (distance < nearest) nearest = distance, best = {p, 0.0};
@@ -264,8 +288,7 @@ double largest_relative_change(const std::vector<LocalContact>& local, const Eig
 // way to the one its law gives with the others' held (all the way at 1).
 // Returns the largest violation of a contact's law left by rounding
 // (LocalProblem::Answer).
-double sweep(const std::vector<RigidBodyState>& bodies, const std::vector<LocalContact>& local, double relaxation,
-             Percussions& percussion, Velocities& after) {
+double sweep(const std::vector<LocalContact>& local, double relaxation, Percussions& percussion, Velocities& after) {
   double largest_violation = 0.0;
   for (std::size_t k = 0; k < local.size(); ++k) {
     const LocalContact& c = local[k];
@@ -276,8 +299,8 @@ double sweep(const std::vector<RigidBodyState>& bodies, const std::vector<LocalC
     const LocalProblem::Answer answer = LocalProblem(c, a_n, a_t).solve(p);
     const std::array<double, 2> step{
         relaxation * (answer.percussion[0] - p[0]), relaxation * (answer.percussion[1] - p[1])};
-    after.add(bodies, c.normal, step[0]);
-    after.add(bodies, c.tangent, step[1]);
+    after.add(c.normal_push, step[0]);
+    after.add(c.tangent_push, step[1]);
     largest_violation = std::max(largest_violation, answer.violation);
     p[0] += step[0], p[1] += step[1];
   }
@@ -295,8 +318,8 @@ class ConjugateDirection {
  public:
   explicit ConjugateDirection(std::size_t contacts) : direction_(contacts, {0.0, 0.0}) {}
 
-  void extrapolate(const std::vector<RigidBodyState>& bodies, const std::vector<LocalContact>& local,
-                   const Percussions& swept_from, Percussions& percussion, Velocities& after) {
+  void extrapolate(const std::vector<LocalContact>& local, const Percussions& swept_from, Percussions& percussion,
+                   Velocities& after) {
     double step_norm = 0.0;
     for (std::size_t k = 0; k < local.size(); ++k)
       for (int i = 0; i < 2; ++i) step_norm += std::pow(percussion[k][i] - swept_from[k][i], 2);
@@ -311,8 +334,8 @@ class ConjugateDirection {
       const std::array<double, 2> further{beta * d[0], beta * d[1]};
       d = {further[0] + percussion[k][0] - swept_from[k][0], further[1] + percussion[k][1] - swept_from[k][1]};
       percussion[k][0] += further[0], percussion[k][1] += further[1];
-      after.add(bodies, local[k].normal, further[0]);
-      after.add(bodies, local[k].tangent, further[1]);
+      after.add(local[k].normal_push, further[0]);
+      after.add(local[k].tangent_push, further[1]);
     }
   }
 
@@ -364,7 +387,6 @@ class BestIterate {
 
 // What the sweeps of one program share.
 struct SweepProblem {
-  const std::vector<RigidBodyState>& bodies;
   const std::vector<LocalContact>& local;
   double velocity_scale;
   bool frictional;
@@ -385,7 +407,7 @@ inline constexpr std::array<Relaxation, 3> kRelaxations{{{1.0, 2000}, {0.5, 6000
 // conjugate directions.
 QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& settings, double relaxation, int budget,
                       long swept_before, BestIterate& best, Percussions& percussion, Velocities& after) {
-  const auto& [bodies, local, velocity_scale, frictional] = problem;
+  const auto& [local, velocity_scale, frictional] = problem;
   QpSolution sweeps;
   ConjugateDirection acceleration(local.size());
   const bool accelerated = relaxation == 1.0;
@@ -394,7 +416,7 @@ QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& sett
     const Eigen::VectorXd start = after.u;
     // Only the conjugate directions need where the sweep started.
     const Percussions swept_from = accelerated ? percussion : Percussions{};
-    const double largest_violation = sweep(bodies, local, relaxation, percussion, after);
+    const double largest_violation = sweep(local, relaxation, percussion, after);
     const double change = largest_relative_change(local, after.u - start);
     // A relaxed sweep moves `relaxation` of the way: measured as a whole one.
     sweeps.kkt_residual = std::max(change / relaxation, largest_violation) / velocity_scale;
@@ -406,7 +428,7 @@ QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& sett
     if (best.stalled(swept_before + sweeps.iterations, sweeps.kkt_residual, percussion, after)) break;
     // Relaxed sweeps damp frictional programs that cycle; carried along
     // conjugate directions they would not be.
-    if (accelerated) acceleration.extrapolate(bodies, local, swept_from, percussion, after);
+    if (accelerated) acceleration.extrapolate(local, swept_from, percussion, after);
   }
   sweeps.iterations = std::min(sweeps.iterations, budget);
   if (!sweeps.converged) best.restore(best.stall_residual(), sweeps, percussion, after);
@@ -446,8 +468,8 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
   percussion.reserve(contacts.size());
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     percussion.push_back({contacts[k].warm_normal, contacts[k].warm_tangential});
-    after.add(bodies, local[k].normal, contacts[k].warm_normal);
-    after.add(bodies, local[k].tangent, contacts[k].warm_tangential);
+    after.add(local[k].normal_push, contacts[k].warm_normal);
+    after.add(local[k].tangent_push, contacts[k].warm_tangential);
   }
   gather_twins(local, percussion);
 
@@ -462,8 +484,8 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
     const bool last = !frictional || attempt + 1 == kRelaxations.size();
     const int budget =
         last ? settings.max_sweeps - used : std::min(kRelaxations[attempt].sweeps, settings.max_sweeps - used);
-    sweeps = run_sweeps({bodies, local, velocity_scale, frictional}, settings, kRelaxations[attempt].relaxation, budget,
-                        used, best, percussion, after);
+    sweeps = run_sweeps({local, velocity_scale, frictional}, settings, kRelaxations[attempt].relaxation, budget, used,
+                        best, percussion, after);
     used += sweeps.iterations;
     if (sweeps.converged || last || used >= settings.max_sweeps) break;
     percussion = warm, after.u = warm_velocities;

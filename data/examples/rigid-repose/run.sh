@@ -14,7 +14,7 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 
 shape=$EXAMPLE_DIR/../../shapes/${SHAPE:-pebble}.shape
 if [[ $REDUCED == 1 ]]; then
-  mus="0.2 1" seeds=1 grains=60 base=5
+  mus="0.2 1" seeds=1 grains=80 base=5
 else
   mus=${MUS:-"0.2 0.5 1"} seeds=${SEEDS:-5} grains=${GRAINS:-250} base=12
 fi
