@@ -284,6 +284,49 @@ double largest_relative_change(const std::vector<LocalContact>& local, const Eig
   return largest;
 }
 
+// How far a contact's bodies, at the velocities after the collision, break
+// its normal law beyond the yield its percussion allows: lower − d − ε z⁺
+// (≤ 0 where it holds).
+double breach(const LocalContact& c, double normal_percussion, const Velocities& after) {
+  const double d = 0.5 * (after.along(c.normal) + c.normal_before);
+  return c.lower - d - c.compliance * std::max(normal_percussion + c.xi_n * d, 0.0);
+}
+
+double largest_breach(const std::vector<LocalContact>& local, const Percussions& percussion, const Velocities& after) {
+  double largest = 0.0;
+  for (std::size_t k = 0; k < local.size(); ++k)
+    if (!local[k].twin()) largest = std::max(largest, breach(local[k], percussion[k][0], after));
+  return largest;
+}
+
+// A sweep that moves no body is taken as converged unless a contact breaches
+// its law by more than kJamBreach of the velocity scale: rows of one face
+// that trade percussion while the bodies stand still leave smaller
+// breaches, which more sweeps would remove slowly and to no purpose.
+constexpr double kJamBreach = 1e-3;
+
+// A sweep that moves no body can still leave contacts overlapping: grains
+// jammed between walls, whose percussions then all grow by the same amount
+// each sweep, towards the compliance's yield (collision.h) thousands of
+// millions of sweeps away. Watches the breach of sweeps that move no body;
+// when kJamSweeps of them in a row have not lessened it by kJamProgress, the
+// program is jammed.
+class JamWatch {
+ public:
+  // True when the program is jammed; `still` says the sweep moved no body.
+  bool jammed(bool still, double breach) {
+    if (still && breach >= (1.0 - kJamProgress) * watched_) return ++sweeps_ >= kJamSweeps;
+    watched_ = still ? breach : std::numeric_limits<double>::infinity(), sweeps_ = 0;
+    return false;
+  }
+
+ private:
+  static constexpr int kJamSweeps = 100;
+  static constexpr double kJamProgress = 0.01;
+  double watched_ = std::numeric_limits<double>::infinity();
+  int sweeps_ = 0;
+};
+
 // One sweep: each contact in turn moves its percussion `relaxation` of the
 // way to the one its law gives with the others' held (all the way at 1).
 // Returns the largest violation of a contact's law left by rounding
@@ -402,14 +445,24 @@ struct Relaxation {
 };
 inline constexpr std::array<Relaxation, 3> kRelaxations{{{1.0, 2000}, {0.5, 6000}, {0.25, 0}}};
 
-// Sweeps from the given percussions until converged, stalled (frictional
-// programs: BestIterate) or `budget` sweeps; full ones carried along
-// conjugate directions.
-QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& settings, double relaxation, int budget,
-                      long swept_before, BestIterate& best, Percussions& percussion, Velocities& after) {
-  const auto& [local, velocity_scale, frictional] = problem;
+// What a run of sweeps ended with: its sweeps and residual, and whether
+// it found the program jammed (JamWatch).
+struct SweepsRun {
   QpSolution sweeps;
+  bool jammed = false;
+};
+
+// Sweeps from the given percussions until converged, jammed, stalled
+// (frictional programs: BestIterate) or `budget` sweeps; full ones carried
+// along conjugate directions. A sweep that moves no body converges only
+// where no contact is left breaching its law by kJamBreach.
+SweepsRun run_sweeps(const SweepProblem& problem, const CollisionSettings& settings, double relaxation, int budget,
+                     long swept_before, BestIterate& best, Percussions& percussion, Velocities& after) {
+  const auto& [local, velocity_scale, frictional] = problem;
+  SweepsRun run;
+  QpSolution& sweeps = run.sweeps;
   ConjugateDirection acceleration(local.size());
+  JamWatch jam;
   const bool accelerated = relaxation == 1.0;
   for (sweeps.iterations = 1; sweeps.iterations <= budget; ++sweeps.iterations) {
     give_up_if_asked(settings.program.interrupt);
@@ -421,8 +474,17 @@ QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& sett
     // A relaxed sweep moves `relaxation` of the way: measured as a whole one.
     sweeps.kkt_residual = std::max(change / relaxation, largest_violation) / velocity_scale;
     if (!std::isfinite(sweeps.kkt_residual)) break;
+    const bool still = sweeps.kkt_residual <= settings.program.tolerance;
+    if (still) {
+      const double breached = largest_breach(local, percussion, after) / velocity_scale;
+      if (breached > kJamBreach) sweeps.kkt_residual = breached;
+    }
     if (sweeps.kkt_residual <= settings.program.tolerance) {
       sweeps.converged = true;
+      break;
+    }
+    if (jam.jammed(still, sweeps.kkt_residual)) {
+      run.jammed = sweeps.converged = true;
       break;
     }
     if (best.stalled(swept_before + sweeps.iterations, sweeps.kkt_residual, percussion, after)) break;
@@ -432,7 +494,27 @@ QpSolution run_sweeps(const SweepProblem& problem, const CollisionSettings& sett
   }
   sweeps.iterations = std::min(sweeps.iterations, budget);
   if (!sweeps.converged) best.restore(best.stall_residual(), sweeps, percussion, after);
-  return sweeps;
+  return run;
+}
+
+// The contacts of a jammed program (JamWatch) that cannot make way: those
+// its bodies overlap, and those whose percussions keep growing over a few
+// more sweeps, which carry the jam to the walls driving it.
+std::vector<std::size_t> jammed_contacts(const SweepProblem& problem, double tolerance, Percussions percussion,
+                                         Velocities after) {
+  constexpr int kSweeps = 10;
+  const auto& [local, velocity_scale, frictional] = problem;
+  const Percussions held = percussion;
+  for (int k = 0; k < kSweeps; ++k) sweep(local, 1.0, percussion, after);
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < local.size(); ++k) {
+    const LocalContact& c = local[k];
+    if (c.twin()) continue;
+    const double growth = c.w_nn * (percussion[k][0] - held[k][0]);
+    if (breach(c, held[k][0], after) > kJammedYield * velocity_scale || growth > kSweeps * tolerance * velocity_scale)
+      out.push_back(k);
+  }
+  return out;
 }
 
 }  // namespace
@@ -479,13 +561,15 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
   const Percussions warm = percussion;
   const Eigen::VectorXd warm_velocities = after.u;
   int used = 0;
+  bool jammed = false;
   BestIterate best(frictional, kStalledAcceptance * settings.program.tolerance);
   for (std::size_t attempt = 0; attempt < kRelaxations.size(); ++attempt) {
     const bool last = !frictional || attempt + 1 == kRelaxations.size();
     const int budget =
         last ? settings.max_sweeps - used : std::min(kRelaxations[attempt].sweeps, settings.max_sweeps - used);
-    sweeps = run_sweeps({local, velocity_scale, frictional}, settings, kRelaxations[attempt].relaxation, budget, used,
-                        best, percussion, after);
+    SweepsRun run = run_sweeps({local, velocity_scale, frictional}, settings, kRelaxations[attempt].relaxation, budget,
+                               used, best, percussion, after);
+    sweeps = run.sweeps, jammed = run.jammed;
     used += sweeps.iterations;
     if (sweeps.converged || last || used >= settings.max_sweeps) break;
     percussion = warm, after.u = warm_velocities;
@@ -493,6 +577,8 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
   if (!sweeps.converged) best.restore(kLastResortResidual, sweeps, percussion, after);
   sweeps.iterations = used;
 
+  if (jammed)
+    out.jammed = jammed_contacts({local, velocity_scale, frictional}, settings.program.tolerance, percussion, after);
   const Eigen::VectorXd mean = 0.5 * (before + after.u);
   for (Eigen::Index b = 0; b < n; ++b) {
     out.velocity.push_back({after.u[3 * b], after.u[3 * b + 1]});
@@ -502,7 +588,7 @@ CollisionResult resolve_by_gauss_seidel(const std::vector<RigidBodyState>& bodie
     const LocalContact& c = local[k];
     const auto [p_n, p_t] = percussion[k];
     const double d = c.normal.at({}, &mean), t = c.tangent.at({}, &mean);
-    if (c.compliance * (p_n + c.xi_n * d) > kJammedYield * velocity_scale) out.jammed.push_back(k);
+    if (!jammed && c.compliance * (p_n + c.xi_n * d) > kJammedYield * velocity_scale) out.jammed.push_back(k);
     out.normal_percussion.push_back(p_n);
     out.tangential_percussion.push_back(p_t);
     out.dissipated -= p_n * d + p_t * t;
