@@ -130,8 +130,8 @@ struct BenchOptions {
   bool large = false, csv = false, contact_lists = true, full_rebuilds = false, frames = false;
   std::vector<NeighbourStrategy> strategies{NeighbourStrategy::cells};
   std::vector<Backend> backends{Backend::cpu};
-  std::vector<double> rigid_tolerances{1e-9};
-  std::vector<RigidSolver> rigid_solvers{RigidSolver::interior_point};
+  std::vector<double> rigid_tolerances{RigidSettings{}.qp_tolerance};
+  std::vector<RigidSolver> rigid_solvers{RigidSettings{}.solver};
   std::vector<double> rigid_frictions{0.0};
   std::vector<int> rigid_threads{1};  // --threads when given: the rigid heap's default is one thread
   std::string data = data_directory().string();
@@ -161,7 +161,7 @@ struct Timing {
 std::optional<int> parse_bench_options(const std::vector<std::string>& args, BenchOptions& o) {
   namespace po = boost::program_options;
   std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", neighbours_text = "cells",
-              backends_text = "cpu", tolerances_text = "1e-9", solvers_text = "interior_point", mus_text = "0";
+              backends_text = "cpu", tolerances_text = "1e-6", solvers_text = "gauss_seidel", mus_text = "0";
   po::options_description options("options");
   options.add_options()("help,h", "show this help")(
       "scene", po::value(&scenes_text),
@@ -183,13 +183,13 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
       "where the contact pass runs, comma-separated: cpu, opencl (default cpu; docs/OPENCL.md); each with each "
       "strategy and thread count, and the results compared for identity")(
       "rigid-tolerance", po::value(&tolerances_text),
-      "the rigid heap's rigid_tolerance, comma-separated, 1e-12 to 1e-4 (default 1e-9): each timed in turn")(
+      "the rigid heap's rigid_tolerance, comma-separated, 1e-12 to 1e-4 (default 1e-6): each timed in turn")(
       "rigid-mu", po::value(&mus_text),
       "the rigid heap's law, comma-separated: 0 for its viscous tangential dissipation xi_t = 0.5 (default), or a "
       "Coulomb friction mu up to 100 (timed with gauss_seidel only, which --rigid-solver must name); each heap "
       "gathered and timed in turn")(
       "rigid-solver", po::value(&solvers_text),
-      "the rigid heap's rigid_solver, comma-separated: interior_point, gauss_seidel (default interior_point): each "
+      "the rigid heap's rigid_solver, comma-separated: gauss_seidel, interior_point (default gauss_seidel): each "
       "timed in turn")("steps", po::value(&o.steps),
                        "timed steps per case (default: as many as --seconds takes with the first thread count)")(
       "seconds", po::value(&o.seconds), "timing per case when --steps is not given (default 2)")(

@@ -36,9 +36,12 @@ struct RigidSettings {
   // Overlaps deeper than this (from rotation, or a pair that closed more
   // than `gap` in one step) are removed by a position correction.
   double overlap_tolerance = 0.0;
-  double qp_tolerance = 1e-9;  // on the collision program's scaled KKT residual
+  // The collision programs' solver and its tolerance (docs/MODEL.md §7,
+  // "The solvers"): sweeps warm-started from the last step's percussions,
+  // which take Coulomb friction and cost a resting pile a few sweeps.
+  double qp_tolerance = 1e-6;
   int qp_max_iterations = 100;
-  RigidSolver solver = RigidSolver::interior_point;
+  RigidSolver solver = RigidSolver::gauss_seidel;
   CollisionSettings collision() const { return {solver, {qp_tolerance, qp_max_iterations}}; }
   // stepping = events: from collision to collision within each step
   // (event_stepper.h), rather than one collision program per step.

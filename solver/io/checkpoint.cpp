@@ -365,9 +365,11 @@ struct RigidLawFields {
   double normal_dissipation, restitution, tangential_dissipation;
 };
 
-// The rigid laws, and from version 12 their friction and the solver.
+// The rigid laws, and from version 12 their friction and the solver
+// (before it, the interior point: the only solver then).
 template <class Io>
 void rigid_laws(Io& io, std::vector<RigidLaw>& laws, RigidSettings& settings, std::uint32_t version) {
+  if (version < 12) settings.solver = RigidSolver::interior_point;
   std::vector<RigidLawFields> fields;
   std::vector<double> friction;
   for (const RigidLaw& l : laws) {

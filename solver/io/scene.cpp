@@ -36,12 +36,13 @@ const std::vector<std::pair<const char*, const char*>> kScalarKeys{
      "rigid model: outlines closer than this are contact points, m, or 'auto' (default: 0.1% of the "
      "smallest grain size)"},
     {"rigid_tolerance",
-     "rigid model: the collision programs' tolerance on their scaled KKT residual, 1e-12 to 1e-4 "
-     "(default 1e-9); a looser one takes fewer interior-point iterations and keeps momentum and "
+     "rigid model: the collision programs' tolerance on their scaled residual, 1e-12 to 1e-4 "
+     "(default 1e-6); a looser one takes fewer sweeps or iterations and keeps momentum and "
      "energy less exactly (docs/MODEL.md §7)"},
     {"rigid_solver",
-     "rigid model: interior_point | gauss_seidel (default interior_point): the collision programs' solver; "
-     "Coulomb friction (a rigid law's mu=) needs gauss_seidel (docs/MODEL.md §7)"},
+     "rigid model: gauss_seidel | interior_point (default gauss_seidel): the collision programs' solver, "
+     "sweeps warm-started from the last step or an interior point exact to its tolerance; Coulomb friction "
+     "(a rigid law's mu=) needs gauss_seidel (docs/MODEL.md §7)"},
     {"attractor", "x,y g: a central field of g m/s² towards (x, y) (default none)"},
     {"verlet_distance",
      "neighbour-list skin per body, m, or 'auto' (default: at most 5% of the smallest grain size, starting at four "

@@ -181,7 +181,7 @@ rigid_gap = 1e-3'
 printf '%s\nduration = 0.4\nrigid_solver = gauss_seidel\nrigid_tolerance = 1e-4\nseed = 3\n' "$rigid_scene" >loose.ini
 printf 'grains = shape=%s count=30 generator=random region=-6,-6,6,6\n' "$data/shapes/hexagon.shape" >>loose.ini
 run loose.ini --output loose
-printf '%s\nduration = 0.02\nrigid_tolerance = 1e-8\n' "$rigid_scene" >tight.ini
+printf '%s\nduration = 0.02\nrigid_solver = interior_point\nrigid_tolerance = 1e-8\n' "$rigid_scene" >tight.ini
 "$sphero" run tight.ini --from loose/final.ckpt --output tight --quiet >tight.txt
 grep -Eq 'interior-point iterations per program, largest KKT residual ([0-9.]+e-(09|1[0-9])|0)[ ,]' tight.txt ||
   fail "--from kept the checkpoint's solver or tolerance: $(grep collisions tight.txt)"

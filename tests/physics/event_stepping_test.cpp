@@ -34,6 +34,10 @@ EngineSettings event_settings(double dt) {
   s.rigid.gap = 1e-3;
   s.rigid.overlap_tolerance = 1e-3;
   s.rigid.events = true;
+  // The cases below are checked to 1e-12: the interior point, exact to its
+  // tolerance, where a program is solved.
+  s.rigid.solver = RigidSolver::interior_point;
+  s.rigid.qp_tolerance = 1e-9;
   return s;
 }
 

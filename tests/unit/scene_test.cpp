@@ -308,7 +308,9 @@ TEST(Scene, ARigidSceneSetsItsModelLawsGapAndAttractor) {
   // auto: a thousandth of the smallest grain (the library disk, 1 m across).
   const SceneConfig automatic = parse_scene(rigid(), "s.ini", kShapes);
   EXPECT_NEAR(resolve_engine_settings(automatic, build_world(automatic)).rigid.gap, 1e-3, 1e-15);
-  EXPECT_EQ(resolve_engine_settings(automatic, build_world(automatic)).rigid.qp_tolerance, 1e-9);
+  // The default solver: the sweeps, at 1e-6.
+  EXPECT_EQ(resolve_engine_settings(automatic, build_world(automatic)).rigid.qp_tolerance, 1e-6);
+  EXPECT_EQ(resolve_engine_settings(automatic, build_world(automatic)).rigid.solver, RigidSolver::gauss_seidel);
   // A soft scene has no rigid laws, and the attractor works there too.
   const SceneConfig soft = parse_scene(minimal("attractor = 1,1 3\n"), "s.ini", kShapes);
   const World ws = build_world(soft);
@@ -325,9 +327,11 @@ TEST(Scene, ARigidLawTakesCoulombFrictionWithTheGaussSeidelSolver) {
   const World w = build_world(s);
   ASSERT_EQ(w.rigid_law.size(), 1u);
   EXPECT_EQ(w.rigid_law[0].friction, 0.6);
-  EXPECT_EQ(parse_scene(rigid(), "s.ini", kShapes).engine.rigid.solver, RigidSolver::interior_point);
-  EXPECT_EQ(error_of(rigid("law = 2 2 rigid restitution=0.5 mu=0.4\n")),
-            "s.ini:9: law: mu= (Coulomb friction) needs 'rigid_solver = gauss_seidel': the interior point solves "
+  // The default solver takes friction; the interior point does not.
+  EXPECT_EQ(parse_scene(rigid("law = 2 2 rigid restitution=0.5 mu=0.4\n"), "s.ini", kShapes).engine.rigid.solver,
+            RigidSolver::gauss_seidel);
+  EXPECT_EQ(error_of(rigid("rigid_solver = interior_point\nlaw = 2 2 rigid restitution=0.5 mu=0.4\n")),
+            "s.ini:10: law: mu= (Coulomb friction) needs 'rigid_solver = gauss_seidel': the interior point solves "
             "the frictionless program only");
   EXPECT_EQ(error_of(rigid("rigid_solver = gauss_seidel\nlaw = 2 2 rigid restitution=0.5 mu=0.4 xi_t=1\n")),
             "s.ini:10: law: give either mu (Coulomb friction) or xi_t (viscous), not both");

@@ -45,7 +45,7 @@ neighbours() {
   done
   bench_csv neighbours --scene "$scenes" --n 1000,10000,100000 --threads 1 --neighbours cells,triangulation --seconds 1 "$1"
 }
-rigid_collapse() { bench_csv rigid-collapse --scene rigid --n 3000,10000 --rigid-tolerance 1e-9,1e-6 "$1"; }
+rigid_collapse() { bench_csv rigid-collapse --scene rigid --n 3000,10000 --rigid-solver interior_point --rigid-tolerance 1e-9,1e-6 "$1"; }
 # The compact heap, with ξ_t and with Coulomb friction (Gauss–Seidel only):
 # gathered for 1500 steps at 1e-4, then 5 steps timed.
 rigid_compact() {

@@ -15,7 +15,7 @@ source "$(dirname "$0")/../common.sh"
 
 if [[ $REDUCED == 1 ]]; then
   shapes="hexagon" apertures="4 6" laws="bouncy" count=60 duration=4
-  scheme_apertures="5" seed_count=2
+  scheme_apertures="5" seed_count=6
 else
   shapes=${SHAPES:-"hexagon pebble"} apertures=${APERTURES:-"3 4 5 6"} laws=${LAWS:-"bouncy damped"} count=150 duration=8
   scheme_apertures=${SCHEME_APERTURES:-"3 5 6"} seed_count=${SEEDS:-5}
