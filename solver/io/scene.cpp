@@ -598,12 +598,14 @@ void read_model_keys(const SceneValues& values, SceneConfig& scene) {
   if (const auto v = values.scalar("rigid_tolerance")) {
     if (!rigid) fail_at(v->at, "rigid_tolerance", "belongs to the rigid model: add 'model = rigid' or drop it");
     scene.engine.rigid.qp_tolerance = within(*v, "rigid_tolerance", "rigid_tolerance", v->text, {1e-12, 1e-4, ""});
+    scene.rigid_tolerance_given = true;
   }
   if (const auto v = values.scalar("rigid_solver")) {
     if (!rigid) fail_at(v->at, "rigid_solver", "belongs to the rigid model: add 'model = rigid' or drop it");
     if (v->text != "interior_point" && v->text != "gauss_seidel")
       fail_at(v->at, "rigid_solver", fmt::format("expected interior_point or gauss_seidel, found '{}'", v->text));
     scene.engine.rigid.solver = v->text == "gauss_seidel" ? RigidSolver::gauss_seidel : RigidSolver::interior_point;
+    scene.rigid_solver_given = true;
   }
   if (const auto v = values.scalar("stepping")) {
     if (!rigid) fail_at(v->at, "stepping", "belongs to the rigid model: add 'model = rigid' or drop it");

@@ -141,6 +141,9 @@ struct SceneConfig {
   // run
   double duration = 0.0;
   EngineSettings engine;
+  // Whether the scene gave rigid_solver and rigid_tolerance, or left them
+  // to their defaults (a restart then keeps its checkpoint's).
+  bool rigid_solver_given = false, rigid_tolerance_given = false;
   Vec2 gravity;
   Attractor attractor;
   std::uint64_t seed = 1;

@@ -29,6 +29,16 @@ void refuse_a_restart_past_the_end(const EngineSnapshot& checkpoint, const std::
                          : fmt::format("lengthen stage {}'s duration", stages.back().name)));
 }
 
+// A scene's settings with the checkpoint's rigid solver and tolerance
+// where the scene leaves them to their defaults: a run begun under older
+// defaults restarts under its scene as it ran.
+EngineSettings with_unstated_solver_of(const EngineSnapshot& checkpoint, const SceneConfig& scene,
+                                       EngineSettings settings) {
+  if (!scene.rigid_solver_given) settings.rigid.solver = checkpoint.settings.rigid.solver;
+  if (!scene.rigid_tolerance_given) settings.rigid.qp_tolerance = checkpoint.settings.rigid.qp_tolerance;
+  return settings;
+}
+
 }  // namespace
 
 EngineSnapshot first_stage_state(const SceneConfig& scene, const std::filesystem::path& from,
@@ -64,7 +74,8 @@ RunStart start_run(const SceneConfig& scene, EngineSnapshot first, bool fresh, c
     if (!checkpoint || placed || (checkpoint->step > plan.end_step && k < scene.stages.size())) return;
     placed = true;
     run.stage = k;
-    check_restart(*checkpoint, stage.world, stage.settings, restart.string(), scene.source, regions_removed);
+    check_restart(*checkpoint, stage.world, with_unstated_solver_of(*checkpoint, scene, stage.settings),
+                  restart.string(), scene.source, regions_removed);
   });
   if (!checkpoint) {
     run.state = std::move(first);

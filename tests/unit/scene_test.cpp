@@ -308,7 +308,10 @@ TEST(Scene, ARigidSceneSetsItsModelLawsGapAndAttractor) {
   // auto: a thousandth of the smallest grain (the library disk, 1 m across).
   const SceneConfig automatic = parse_scene(rigid(), "s.ini", kShapes);
   EXPECT_NEAR(resolve_engine_settings(automatic, build_world(automatic)).rigid.gap, 1e-3, 1e-15);
-  // The default solver: the sweeps, at 1e-6.
+  // The default solver: the sweeps, at 1e-6; a restart keeps its
+  // checkpoint's where the scene leaves them to the defaults.
+  EXPECT_TRUE(s.rigid_tolerance_given);
+  EXPECT_FALSE(automatic.rigid_solver_given || automatic.rigid_tolerance_given);
   EXPECT_EQ(resolve_engine_settings(automatic, build_world(automatic)).rigid.qp_tolerance, 1e-6);
   EXPECT_EQ(resolve_engine_settings(automatic, build_world(automatic)).rigid.solver, RigidSolver::gauss_seidel);
   // A soft scene has no rigid laws, and the attractor works there too.
