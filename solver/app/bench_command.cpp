@@ -64,34 +64,35 @@ std::vector<RigidSolver> rigid_solvers(const std::string& text) {
   return out;
 }
 
-// --rigid-tolerance's comma-separated list, each within rigid_tolerance's range.
-std::vector<double> tolerances(const std::string& text) {
+// A comma-separated list of numbers from `low` to `high` for `option`;
+// `what` names one with its range in messages, `empty` says what an empty
+// list needs.
+std::vector<double> bounded_list(const std::string& text, const std::string& option, double low, double high,
+                                 const std::string& what, const std::string& empty) {
   std::vector<double> out;
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, ',');) {
-    const double value = parse_finite(part).value_or(0.0);
-    if (!(value >= 1e-12 && value <= 1e-4))
-      throw std::invalid_argument(fmt::format("--rigid-tolerance: '{}' is not a tolerance from 1e-12 to 1e-4", part));
-    out.push_back(value);
+    const std::optional<double> value = parse_finite(part);
+    if (!value || !(*value >= low && *value <= high))
+      throw std::invalid_argument(fmt::format("{}: '{}' is not {}", option, part, what));
+    out.push_back(*value);
   }
-  if (out.empty()) throw std::invalid_argument("--rigid-tolerance needs a tolerance from 1e-12 to 1e-4");
+  if (out.empty()) throw std::invalid_argument(fmt::format("{} needs {}", option, empty));
   return out;
 }
 
-// --rigid-mu's comma-separated list: 0 (the heap's viscous ξ_t) or a
-// Coulomb friction up to the rigid laws' largest.
+// --rigid-tolerance's list, each within rigid_tolerance's range.
+std::vector<double> tolerances(const std::string& text) {
+  const std::string range = "a tolerance from 1e-12 to 1e-4";
+  return bounded_list(text, "--rigid-tolerance", 1e-12, 1e-4, range, range);
+}
+
+// --rigid-mu's list: 0 (the heap's viscous ξ_t) or a Coulomb friction up
+// to the rigid laws' largest.
 std::vector<double> frictions(const std::string& text) {
-  std::vector<double> out;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, ',');) {
-    const double value = parse_finite(part).value_or(-1.0);
-    if (!(value >= 0.0 && value <= kMostRigidFriction))
-      throw std::invalid_argument(
-          fmt::format("--rigid-mu: '{}' is not a friction from 0 to {:g}", part, kMostRigidFriction));
-    out.push_back(value);
-  }
-  if (out.empty()) throw std::invalid_argument("--rigid-mu needs a friction (0: the viscous xi_t = 0.5)");
-  return out;
+  return bounded_list(text, "--rigid-mu", 0.0, kMostRigidFriction,
+                      fmt::format("a friction from 0 to {:g}", kMostRigidFriction),
+                      "a friction (0: the viscous xi_t = 0.5)");
 }
 
 // Coulomb friction needs an iterative solver: a frictional heap is timed
@@ -158,6 +159,41 @@ struct Timing {
   bool identical = true;
 };
 
+// --scene's comma-separated names, or all.
+void choose_scenes(const std::string& text, BenchOptions& o) {
+  if (text == "all") {
+    o.kinds = bench::standard_scenes();
+    o.hopper = true;
+    return;
+  }
+  std::stringstream in(text);
+  for (std::string name; std::getline(in, name, ',');)
+    if (name == kHopper) o.hopper = true;
+    else if (name == "rigid") o.rigid = true;
+    else if (bench::neighbour_scene_named(name)) o.kinds.push_back({name, 1});
+    else o.kinds.push_back(bench::scene_named(name));
+  if (o.kinds.empty() && !o.hopper && !o.rigid) throw std::invalid_argument("--scene: give at least one scene, or all");
+}
+
+// --neighbours' and --backend's comma-separated lists.
+void choose_neighbours_and_backends(const std::string& neighbours, const std::string& backends, BenchOptions& o) {
+  o.strategies.clear();
+  std::stringstream strategies(neighbours);
+  for (std::string word; std::getline(strategies, word, ',');)
+    o.strategies.push_back(neighbour_strategy_from_string(word));
+  if (o.strategies.empty()) throw std::invalid_argument("--neighbours needs cells, triangulation or both");
+  o.backends.clear();
+  std::stringstream in(backends);
+  for (std::string word; std::getline(in, word, ',');) {
+    try {
+      o.backends.push_back(backend_from_string(word));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--backend: ") + e.what());
+    }
+  }
+  if (o.backends.empty()) throw std::invalid_argument("--backend needs cpu, opencl or both");
+}
+
 std::optional<int> parse_bench_options(const std::vector<std::string>& args, BenchOptions& o) {
   namespace po = boost::program_options;
   std::string scenes_text = "all", n_text = "1000,10000,100000", threads_text = "1,2", neighbours_text = "cells",
@@ -216,37 +252,11 @@ std::optional<int> parse_bench_options(const std::vector<std::string>& args, Ben
           parse_command_line(args, options, unused, false, "bench", "usage: sphero bench [options]\n", vm))
     return stop;
   if (!unused.empty()) throw std::invalid_argument(fmt::format("unexpected argument '{}'", unused));
-  if (scenes_text == "all") {
-    o.kinds = bench::standard_scenes();
-    o.hopper = true;
-  } else {
-    std::stringstream in(scenes_text);
-    for (std::string name; std::getline(in, name, ',');)
-      if (name == kHopper) o.hopper = true;
-      else if (name == "rigid") o.rigid = true;
-      else if (bench::neighbour_scene_named(name)) o.kinds.push_back({name, 1});
-      else o.kinds.push_back(bench::scene_named(name));
-    if (o.kinds.empty() && !o.hopper && !o.rigid)
-      throw std::invalid_argument("--scene: give at least one scene, or all");
-  }
+  choose_scenes(scenes_text, o);
   o.sizes = integers("n", n_text, 10'000'000);
   o.thread_counts = integers("threads", threads_text, 256);
   if (vm.count("threads")) o.rigid_threads = o.thread_counts;
-  o.strategies.clear();
-  std::stringstream strategies(neighbours_text);
-  for (std::string word; std::getline(strategies, word, ',');)
-    o.strategies.push_back(neighbour_strategy_from_string(word));
-  if (o.strategies.empty()) throw std::invalid_argument("--neighbours needs cells, triangulation or both");
-  o.backends.clear();
-  std::stringstream backends(backends_text);
-  for (std::string word; std::getline(backends, word, ',');) {
-    try {
-      o.backends.push_back(backend_from_string(word));
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string("--backend: ") + e.what());
-    }
-  }
-  if (o.backends.empty()) throw std::invalid_argument("--backend needs cpu, opencl or both");
+  choose_neighbours_and_backends(neighbours_text, backends_text, o);
   o.rigid_tolerances = tolerances(tolerances_text);
   o.rigid_solvers = rigid_solvers(solvers_text);
   o.rigid_frictions = frictions(mus_text);
