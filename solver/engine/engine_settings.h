@@ -37,8 +37,8 @@ struct RigidSettings {
   // than `gap` in one step) are removed by a position correction.
   double overlap_tolerance = 0.0;
   // The collision programs' solver and its tolerance (docs/MODEL.md §7,
-  // "The solvers"): sweeps warm-started from the last step's percussions,
-  // which take Coulomb friction and cost a resting pile a few sweeps.
+  // "The solvers"): sweeps from the last step's percussions, which take
+  // Coulomb friction; the interior point is exact to tighter tolerances.
   double qp_tolerance = 1e-6;
   int qp_max_iterations = 100;
   RigidSolver solver = RigidSolver::gauss_seidel;
