@@ -2,7 +2,9 @@
 // (Moreau and Jean's NLGS, as LMGC90 uses; docs/MODEL.md §7, "Coulomb
 // friction"): each contact in turn takes the percussion (P_n, P_t) that
 // satisfies its own law exactly, the others' held, until a sweep changes
-// no relative velocity by more than the tolerance. The normal law is the
+// no relative velocity by more than the tolerance and leaves no contact
+// breaching its law (a program whose breach stays while no body moves is
+// jammed, and reported as the interior point reports it). The normal law is the
 // A-CD² one with its compliance (collision.h); the tangential law is the
 // contact's ξ_t or, with friction μ > 0, Coulomb's at the velocity after
 // the collision: sticking (t⁺ = 0) while |P_t| ≤ μ P_n, sliding against t⁺

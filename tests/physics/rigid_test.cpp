@@ -186,8 +186,8 @@ TEST(Rigid, RowsOfTouchingDisksMoveTogetherAndCollideWithoutAFailedProgram) {
 TEST(Rigid, AWallDrivenIntoAJammedRowIsReportedWithTheBodiesThatCannotMove) {
   // Three disks touching in a row between a fixed wall and a wall named
   // `piston` driven into them: no rigid motion can make way. The sweeps'
-  // percussions all grow alike while no body moves; they stopped there as
-  // converged, and the piston squeezed the row.
+  // percussions then all grow alike while no body moves, which a stop on
+  // the bodies' velocities alone takes for convergence.
   std::vector<BodySpec> bodies{wall({{-0.55, -2}, {-0.55, 2}}, 0.05)};
   for (int k = 0; k < 3; ++k) bodies.push_back(disk({2.0 * kRadius * k, 0.0}, kRadius));
   BodySpec piston = wall({{2.55, -2}, {2.55, 2}}, 0.05);
