@@ -10,10 +10,9 @@
 # CPACK_DEBIAN_PACKAGE_MAINTAINER="Name <address>".
 
 set(SPHERO_DEBIAN_DIR "${PROJECT_BINARY_DIR}/debian")
-# The Debian revision: 0.1.0, the one package of program and plugin, came
-# before the split, and its successors must sort after it for apt to
-# replace it. Back to 1 with the next version.
-set(CPACK_DEBIAN_PACKAGE_RELEASE 2)
+# The Debian revision of this version's packages; raised when the
+# packaging alone changes.
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 set(SPHERO_PACKAGE_VERSION "${PROJECT_VERSION}-${CPACK_DEBIAN_PACKAGE_RELEASE}")
 file(COPY "${PROJECT_SOURCE_DIR}/cmake/debian/copyright" DESTINATION "${SPHERO_DEBIAN_DIR}")
 
@@ -37,7 +36,8 @@ if(SPHERO_HAVE_PARAVIEW)
   set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${SPHERO_DEBIAN_DIR}/conffiles")
   set(CPACK_COMPONENTS_ALL Unspecified debian)
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "sphero (= ${SPHERO_PACKAGE_VERSION})")
-  # The plugin was in the package sphero until 0.1.0.
+  # The plugin was in sphero 0.1.0, the one package of program and plugin
+  # before the split.
   set(CPACK_DEBIAN_PACKAGE_BREAKS "sphero (<< 0.1.0-2)")
   set(CPACK_DEBIAN_PACKAGE_REPLACES "sphero (<< 0.1.0-2)")
   set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "ParaView plugin for Sphero's granular simulations")
