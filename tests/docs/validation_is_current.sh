@@ -10,44 +10,29 @@ cd "${1:?usage: $0 SOURCE_DIR}"
 page=docs/VALIDATION.md
 result_paths=(solver analysis data/examples data/shapes ':(exclude)*.md')
 regenerate="regenerate the page (data/examples/validate -j N, docs/VALIDATION.md) and commit it"
+stale() { echo "validation_is_current: $*" >&2; exit 1; }
+skipped() { echo "validation_is_current: $*; skipped"; exit 77; }
 
 # The tree must be its own repository, not a folder of another one.
 if ! command -v git >/dev/null || [[ $(git rev-parse --show-toplevel 2>/dev/null) != "$(pwd -P)" ]]; then
-  echo "validation_is_current: no git history here; skipped"
-  exit 77
+  skipped "no git history here"
 fi
-[[ -f $page ]] || { echo "validation_is_current: $page is missing" >&2; exit 1; }
+[[ -f $page ]] || stale "$page is missing"
 
 provenance=$(sed -n '/^<!-- table provenance -->$/,/^<!-- \/table -->$/p' "$page" | grep -m1 'from commit' || true)
-if [[ -z $provenance ]]; then
-  echo "validation_is_current: $page has no provenance line (\"... from commit ...\" between its provenance markers); $regenerate" >&2
-  exit 1
-fi
-if [[ $provenance == *"validate --reduced"* ]]; then
-  echo "validation_is_current: $page was drawn from the reduced examples; $regenerate" >&2
-  exit 1
-fi
+[[ -n $provenance ]] ||
+  stale "$page has no provenance line (\"... from commit ...\" between its provenance markers); $regenerate"
+[[ $provenance != *"validate --reduced"* ]] || stale "$page was drawn from the reduced examples; $regenerate"
 commit=$(sed -n 's/.*from commit \([0-9a-f]\{7,40\}\).*/\1/p' <<<"$provenance")
-if [[ -z $commit ]]; then
-  echo "validation_is_current: $page's provenance names no commit: $provenance" >&2
-  exit 1
-fi
-if [[ $provenance == *"$commit with local changes"* ]]; then
-  echo "validation_is_current: $page was drawn from uncommitted code (commit $commit with local changes); $regenerate" >&2
-  exit 1
-fi
+[[ -n $commit ]] || stale "$page's provenance names no commit: $provenance"
+[[ $provenance != *"$commit with local changes"* ]] ||
+  stale "$page was drawn from uncommitted code (commit $commit with local changes); $regenerate"
 if ! git rev-parse --quiet --verify "$commit^{commit}" >/dev/null; then
-  if [[ $(git rev-parse --is-shallow-repository) == true ]]; then
-    echo "validation_is_current: commit $commit is not in this shallow clone; skipped"
-    exit 77
-  fi
-  echo "validation_is_current: $page names commit $commit, which is not in this repository; $regenerate" >&2
-  exit 1
+  [[ $(git rev-parse --is-shallow-repository) != true ]] || skipped "commit $commit is not in this shallow clone"
+  stale "$page names commit $commit, which is not in this repository; $regenerate"
 fi
-if ! git merge-base --is-ancestor "$commit" HEAD; then
-  echo "validation_is_current: $page names commit $commit, which is not an ancestor of HEAD; $regenerate" >&2
-  exit 1
-fi
+git merge-base --is-ancestor "$commit" HEAD ||
+  stale "$page names commit $commit, which is not an ancestor of HEAD; $regenerate"
 
 # Changed since the page's commit: in history, in the work tree, and new files.
 mapfile -t changed < <({ git diff --name-only "$commit" -- "${result_paths[@]}"
